@@ -1,0 +1,39 @@
+package tankard;
+
+import io.vertx.core.Vertx;
+import tankard.config.ConfigException;
+import tankard.config.ConfigLoader;
+import tankard.config.TankardConfig;
+
+import java.nio.file.Path;
+
+/** Command-line entry point: {@code java -jar tankard.jar [--port N] [--dataRoot DIR] [--frontend DIR] …}. */
+public final class Main {
+    private Main() {
+    }
+
+    public static void main(String[] args) {
+        TankardConfig config;
+        try {
+            config = ConfigLoader.load(args, System.getenv(), Path.of("").toAbsolutePath());
+        } catch (ConfigException e) {
+            System.err.println("Tankard cannot start: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
+        Vertx vertx = Vertx.vertx();
+        Tankard.start(vertx, config)
+                .onSuccess(t -> {
+                    String scheme = config.ssl().enabled() ? "https" : "http";
+                    String host = config.listen() ? config.listenAddressIpv4() : "127.0.0.1";
+                    System.out.println("Tankard is listening on " + scheme + "://" + host + ":" + t.port() + "/"
+                            + " (data: " + config.dataRoot() + ", frontend: " + config.frontendDir() + ")");
+                })
+                .onFailure(e -> {
+                    Throwable cause = e instanceof ConfigException ? e : e.getCause() instanceof ConfigException c ? c : e;
+                    System.err.println("Tankard cannot start: " + cause.getMessage());
+                    vertx.close();
+                    System.exit(cause instanceof ConfigException ? 2 : 1);
+                });
+    }
+}

@@ -1,0 +1,147 @@
+package tankard;
+
+import io.vertx.core.DeploymentOptions;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tankard.config.ConfigException;
+import tankard.config.TankardConfig;
+import tankard.http.Feature;
+import tankard.http.HttpVerticle;
+import tankard.http.security.CsrfFeature;
+import tankard.http.security.SecurityChain;
+import tankard.http.security.SessionCookies;
+import tankard.user.AccountStore;
+import tankard.user.FileAccountStore;
+import tankard.user.User;
+import tankard.user.UserDirs;
+import tankard.frontend.FrontendFeature;
+import tankard.system.SystemFeature;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * A running Tankard server: prepares the data root, builds the shared services and features once, then
+ * deploys one HTTP verticle per event loop, all on the same port.
+ */
+public final class Tankard {
+    private static final Logger LOG = LoggerFactory.getLogger(Tankard.class);
+
+    private final Vertx vertx;
+    private final TankardConfig config;
+    private final AccountStore accounts;
+    private final SecurityChain security;
+    private final List<Feature> features;
+    private final FrontendFeature frontend;
+    private volatile int port;
+
+    private Tankard(Vertx vertx, TankardConfig config) {
+        this.vertx = vertx;
+        this.config = config;
+        prepareDataRoot(config.dataRoot());
+        this.accounts = new FileAccountStore(config.dataRoot().resolve("_storage"));
+        if (accounts.users().isEmpty()) {
+            accounts.save(User.defaultUser(System.currentTimeMillis()));
+        }
+        checkListenSecurity();
+        for (User user : accounts.users()) {
+            UserDirs.of(config.dataRoot(), user.handle()).createAll();
+        }
+        SessionCookies sessions = new SessionCookies(config.dataRoot(), config.security().sessionTimeoutSeconds());
+        this.security = new SecurityChain(config, accounts, sessions);
+        this.frontend = new FrontendFeature(config);
+        this.features = List.of(
+                new CsrfFeature(config),
+                new SystemFeature(config));
+    }
+
+    /** Prepares the data root and starts listening; fails with a {@link ConfigException} on unusable settings. */
+    public static Future<Tankard> start(Vertx vertx, TankardConfig config) {
+        return vertx.executeBlocking(() -> new Tankard(vertx, config), false)
+                .compose(tankard -> tankard.listen().map(tankard));
+    }
+
+    private Future<Void> listen() {
+        // The first instance binds (possibly a random port); the others then share that port.
+        return vertx.deployVerticle(new HttpVerticle(this, config.port()))
+                .compose(id -> {
+                    int instances = config.httpInstances();
+                    if (instances <= 1) {
+                        return Future.succeededFuture();
+                    }
+                    return vertx.deployVerticle(() -> new HttpVerticle(this, port),
+                            new DeploymentOptions().setInstances(instances - 1)).mapEmpty();
+                });
+    }
+
+    public void bound(int actualPort) {
+        this.port = actualPort;
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public TankardConfig config() {
+        return config;
+    }
+
+    public AccountStore accounts() {
+        return accounts;
+    }
+
+    public SecurityChain security() {
+        return security;
+    }
+
+    public List<Feature> features() {
+        return features;
+    }
+
+    public FrontendFeature frontend() {
+        return frontend;
+    }
+
+    private static void prepareDataRoot(Path dataRoot) {
+        try {
+            Files.createDirectories(dataRoot);
+            Path uploads = dataRoot.resolve("_uploads");
+            Files.createDirectories(uploads);
+            // Leftover multipart uploads from a previous run are never needed again (ST empties it too).
+            try (Stream<Path> leftovers = Files.list(uploads)) {
+                leftovers.filter(Files::isRegularFile).forEach(tankard.store.AtomicFiles::deleteQuietly);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot prepare the data root " + dataRoot, e);
+        }
+    }
+
+    /** ST's refusal to listen on the network with nothing guarding it (st-data.md §1.7, securityOverride). */
+    private void checkListenSecurity() {
+        var s = config.security();
+        if (!config.listen() || s.securityOverride() || s.whitelistMode() || s.basicAuthMode()) {
+            return;
+        }
+        if (!s.enableUserAccounts()) {
+            throw new ConfigException("Refusing to listen on the network with whitelistMode, basicAuthMode and "
+                    + "enableUserAccounts all off: anyone who reaches this machine could use it. Turn one of them on, "
+                    + "or set securityOverride: true in config.yaml if you really mean it.");
+        }
+        boolean openAdmin = accounts.users().stream().anyMatch(u -> u.enabled() && u.admin() && !u.hasPassword());
+        if (openAdmin) {
+            throw new ConfigException("Refusing to listen on the network: an admin account has no password and "
+                    + "neither whitelistMode nor basicAuthMode is on. Set a password, or set securityOverride: true.");
+        }
+    }
+
+    public Future<Void> close() {
+        LOG.info("Stopping Tankard");
+        return vertx.close();
+    }
+}

@@ -1,0 +1,459 @@
+package tankard.config;
+
+import org.snakeyaml.engine.v2.api.Load;
+import org.snakeyaml.engine.v2.api.LoadSettings;
+import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
+import tankard.json.JsJson;
+import tankard.json.JsonSyntaxException;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+/**
+ * Builds {@link TankardConfig} the way ST resolves its settings (st-data.md §1.7): command line, then
+ * {@code SILLYTAVERN_*} environment variables, then config.yaml, then the built-in default. Unknown
+ * config.yaml keys are ignored; a value of the wrong type stops start-up with a message naming its key.
+ */
+public final class ConfigLoader {
+    /** Command-line flags and the config keys they set (ST's names, plus Tankard's own). */
+    private static final Map<String, String> FLAGS = Map.ofEntries(
+            Map.entry("port", "port"),
+            Map.entry("listen", "listen"),
+            Map.entry("listenAddressIPv4", "listenAddress.ipv4"),
+            Map.entry("listenAddressIPv6", "listenAddress.ipv6"),
+            Map.entry("enableIPv4", "protocol.ipv4"),
+            Map.entry("enableIPv6", "protocol.ipv6"),
+            Map.entry("ssl", "ssl.enabled"),
+            Map.entry("certPath", "ssl.certPath"),
+            Map.entry("keyPath", "ssl.keyPath"),
+            Map.entry("keyPassphrase", "ssl.keyPassphrase"),
+            Map.entry("whitelist", "whitelistMode"),
+            Map.entry("basicAuthMode", "basicAuthMode"),
+            Map.entry("disableCsrf", "disableCsrfProtection"),
+            Map.entry("dataRoot", "dataRoot"),
+            Map.entry("heartbeatInterval", "heartbeatInterval"),
+            Map.entry("enableKeepAlive", "enableKeepAlive"),
+            Map.entry("corsProxy", "enableCorsProxy"),
+            Map.entry("securityOverride", "securityOverride"),
+            Map.entry("configPath", "configPath"),
+            Map.entry("frontend", "tankard.frontend"),
+            Map.entry("frontend-lib", "tankard.frontendLib"),
+            Map.entry("instances", "tankard.instances"));
+
+    /** Flags that take no value when given alone ({@code --listen} means {@code --listen true}). */
+    private static final List<String> SWITCHES = List.of("listen", "enableIPv4", "enableIPv6", "ssl", "whitelist",
+            "basicAuthMode", "disableCsrf", "enableKeepAlive", "corsProxy", "securityOverride");
+
+    private final Map<String, Object> cli;
+    private final Map<String, String> env;
+    private final Map<String, Object> yaml;
+    private final Path workDir;
+    /** Values of legacy config.yaml keys under their current names. */
+    private Map<String, Object> migratedYaml = Map.of();
+
+    private ConfigLoader(Map<String, Object> cli, Map<String, String> env, Map<String, Object> yaml, Path workDir) {
+        this.cli = cli;
+        this.env = env;
+        this.yaml = yaml;
+        this.workDir = workDir;
+    }
+
+    public static TankardConfig load(String[] args, Map<String, String> env, Path workDir) {
+        Map<String, Object> cli = parseArgs(args);
+        Path configPath = workDir.resolve(String.valueOf(cli.getOrDefault("configPath",
+                env.getOrDefault("SILLYTAVERN_CONFIGPATH", "config.yaml"))));
+        Map<String, Object> yaml = readYaml(configPath);
+        return new ConfigLoader(cli, env, yaml, workDir).build();
+    }
+
+    static Map<String, Object> parseArgs(String[] args) {
+        Map<String, Object> out = new HashMap<>();
+        for (int i = 0; i < args.length; i++) {
+            String arg = args[i];
+            if (!arg.startsWith("--")) {
+                throw new ConfigException("Unexpected argument '" + arg + "'; options look like --port 8000");
+            }
+            String name = arg.substring(2);
+            String value = null;
+            int eq = name.indexOf('=');
+            if (eq >= 0) {
+                value = name.substring(eq + 1);
+                name = name.substring(0, eq);
+            }
+            String key = FLAGS.get(name);
+            if (key == null) {
+                throw new ConfigException("Unknown option --" + name);
+            }
+            if (value == null) {
+                boolean hasValue = i + 1 < args.length && !args[i + 1].startsWith("--");
+                if (hasValue && (!SWITCHES.contains(name) || isBooleanWord(args[i + 1]))) {
+                    value = args[++i];
+                } else if (SWITCHES.contains(name)) {
+                    value = "true";
+                } else {
+                    throw new ConfigException("Option --" + name + " needs a value");
+                }
+            }
+            out.put(key, value);
+        }
+        return out;
+    }
+
+    private static boolean isBooleanWord(String s) {
+        String t = s.trim().toLowerCase(Locale.ROOT);
+        return t.equals("true") || t.equals("false");
+    }
+
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> readYaml(Path file) {
+        if (!Files.isRegularFile(file)) {
+            return Map.of();
+        }
+        try {
+            Object doc = new Load(LoadSettings.builder().setLabel(file.toString()).build())
+                    .loadFromString(Files.readString(file));
+            if (doc == null) {
+                return Map.of();
+            }
+            if (!(doc instanceof Map)) {
+                throw new ConfigException(file + ": the top level must be a mapping of keys");
+            }
+            return (Map<String, Object>) doc;
+        } catch (IOException e) {
+            throw new ConfigException("Cannot read " + file + ": " + e.getMessage());
+        } catch (YamlEngineException e) {
+            throw new ConfigException(file + " is not valid YAML: " + e.getMessage());
+        }
+    }
+
+    private TankardConfig build() {
+        migrateLegacyKeys();
+        Path dataRoot = path("dataRoot", "./data");
+        Path frontendDir = optionalPath("tankard.frontend").orElse(workDir.resolve("public")).toAbsolutePath().normalize();
+        Path stInstall = findStInstall(frontendDir);
+        boolean stFrontend = has("tankard.frontend");
+        Path frontendLib = optionalPath("tankard.frontendLib").orElse(null);
+        if (frontendLib != null && !Files.isRegularFile(frontendLib)) {
+            throw new ConfigException("--frontend-lib: no such file " + frontendLib);
+        }
+        if (stFrontend && !Files.isDirectory(frontendDir)) {
+            throw new ConfigException("--frontend: no such folder " + frontendDir);
+        }
+        if (stFrontend && frontendLib == null) {
+            frontendLib = findWebpackBundle(stInstall, dataRoot).orElseThrow(() -> new ConfigException(
+                    "The ST frontend needs its bundled lib.js, which SillyTavern builds on its first start. "
+                            + "Start SillyTavern once from " + (stInstall == null ? "its folder" : stInstall)
+                            + " (npm install && node server.js) so that dist/_webpack/*/output/lib.js or "
+                            + "<dataRoot>/_webpack/*/output/lib.js exists, or pass --frontend-lib FILE."));
+        }
+        int cores = Runtime.getRuntime().availableProcessors();
+        return new TankardConfig(
+                dataRoot,
+                frontendDir,
+                frontendLib,
+                stInstall,
+                integer("port", 8000, 0, 65535), // 0: any free port
+                bool("listen", false),
+                string("listenAddress.ipv4", "0.0.0.0"),
+                string("listenAddress.ipv6", "[::]"),
+                protocol("protocol.ipv4", true),
+                protocol("protocol.ipv6", false),
+                new TankardConfig.Ssl(bool("ssl.enabled", false), path("ssl.certPath", "./certs/cert.pem"),
+                        path("ssl.keyPath", "./certs/privkey.pem"), string("ssl.keyPassphrase", "")),
+                new TankardConfig.Security(
+                        bool("whitelistMode", true),
+                        stringList("whitelist", List.of("::1", "127.0.0.1")),
+                        bool("enableForwardedWhitelist", false),
+                        bool("forwardedHeaders.xRealIp", true),
+                        bool("forwardedHeaders.xForwardedFor", true),
+                        bool("forwardedHeaders.cfConnectingIp", false),
+                        bool("basicAuthMode", false),
+                        string("basicAuthUser.username", "user"),
+                        string("basicAuthUser.password", "password"),
+                        bool("perUserBasicAuth", false),
+                        bool("enableUserAccounts", false),
+                        bool("enableDiscreetLogin", false),
+                        integer("sessionTimeout", -1, Integer.MIN_VALUE, Integer.MAX_VALUE),
+                        bool("disableCsrfProtection", false),
+                        bool("securityOverride", false),
+                        bool("hostWhitelist.enabled", false),
+                        stringList("hostWhitelist.hosts", List.of()),
+                        bool("sso.autheliaAuth", false),
+                        bool("sso.authentikAuth", false),
+                        stringList("sso.trustedProxies", List.of("::1", "127.0.0.1")),
+                        integer("rateLimiting.basicAuthMaxAttempts", 5, 0, Integer.MAX_VALUE),
+                        integer("rateLimiting.accountsLoginMaxAttempts", 5, 0, Integer.MAX_VALUE),
+                        integer("rateLimiting.accountsRecoverMaxAttempts", 5, 0, Integer.MAX_VALUE)),
+                new TankardConfig.Cors(
+                        bool("cors.enabled", true),
+                        stringList("cors.origin", List.of("null")),
+                        stringList("cors.methods", List.of("OPTIONS")),
+                        stringList("cors.allowedHeaders", List.of()),
+                        stringList("cors.exposedHeaders", List.of()),
+                        bool("cors.credentials", false),
+                        optionalInteger("cors.maxAge")),
+                new TankardConfig.Backups(
+                        bool("backups.allowFullDataBackup", true),
+                        integer("backups.common.numberOfBackups", 50, 0, Integer.MAX_VALUE),
+                        bool("backups.chat.enabled", true),
+                        bool("backups.chat.checkIntegrity", true),
+                        integer("backups.chat.maxTotalBackups", -1, Integer.MIN_VALUE, Integer.MAX_VALUE),
+                        integer("backups.chat.throttleInterval", 10_000, 0, Integer.MAX_VALUE)),
+                new TankardConfig.Thumbnails(
+                        bool("thumbnails.enabled", true),
+                        string("thumbnails.format", "jpg").equals("png") ? "png" : "jpg",
+                        Math.max(1, Math.min(100, integer("thumbnails.quality", 95, Integer.MIN_VALUE, Integer.MAX_VALUE))),
+                        dimensions("thumbnails.dimensions.bg", 160, 90),
+                        dimensions("thumbnails.dimensions.avatar", 96, 144),
+                        dimensions("thumbnails.dimensions.persona", 96, 144)),
+                new TankardConfig.Performance(
+                        bool("performance.lazyLoadCharacters", false),
+                        size("performance.memoryCacheCapacity", "100mb"),
+                        bool("performance.useDiskCache", true),
+                        bool("performance.requestCompression.enabled", false),
+                        size("performance.requestCompression.minPayloadSize", "256kb"),
+                        size("performance.requestCompression.maxPayloadSize", "8mb"),
+                        integer("performance.requestCompression.timeout", 4000, 0, Integer.MAX_VALUE)),
+                bool("extensions.enabled", true),
+                bool("extensions.autoUpdate", true),
+                bool("allowKeysExposure", false),
+                bool("skipContentCheck", false),
+                integer("heartbeatInterval", 0, 0, Integer.MAX_VALUE),
+                integer("tankard.instances", Math.max(1, cores), 1, 256));
+    }
+
+    /** Renames the legacy keys ST still accepts (st-data.md §1.7) so either spelling works. */
+    private void migrateLegacyKeys() {
+        Map<String, Object> migrated = new HashMap<>();
+        legacy(migrated, "disableThumbnails", "thumbnails.enabled", v -> !truthy(v));
+        legacy(migrated, "thumbnailsQuality", "thumbnails.quality", v -> v);
+        legacy(migrated, "avatarThumbnailsPng", "thumbnails.format", v -> truthy(v) ? "png" : "jpg");
+        legacy(migrated, "disableChatBackup", "backups.chat.enabled", v -> !truthy(v));
+        legacy(migrated, "numberOfBackups", "backups.common.numberOfBackups", v -> v);
+        legacy(migrated, "maxTotalChatBackups", "backups.chat.maxTotalBackups", v -> v);
+        legacy(migrated, "chatBackupThrottleInterval", "backups.chat.throttleInterval", v -> v);
+        legacy(migrated, "enableExtensions", "extensions.enabled", v -> v);
+        legacy(migrated, "enableExtensionsAutoUpdate", "extensions.autoUpdate", v -> v);
+        legacy(migrated, "autheliaAuth", "sso.autheliaAuth", v -> v);
+        legacy(migrated, "authentikAuth", "sso.authentikAuth", v -> v);
+        legacy(migrated, "cardsCacheCapacity", "performance.memoryCacheCapacity", v -> v + "mb");
+        migratedYaml = migrated;
+    }
+
+    private void legacy(Map<String, Object> out, String oldKey, String newKey, java.util.function.Function<Object, Object> convert) {
+        Object old = yamlValue(oldKey);
+        if (old != null && yamlValue(newKey) == null) {
+            out.put(newKey, convert.apply(old));
+        }
+    }
+
+    private static boolean truthy(Object v) {
+        return v instanceof Boolean b ? b : v != null && !"false".equalsIgnoreCase(String.valueOf(v).trim())
+                && !String.valueOf(v).isEmpty() && !"0".equals(String.valueOf(v));
+    }
+
+    // ---- value lookup: CLI > environment > config.yaml > default
+
+    private boolean has(String key) {
+        return raw(key) != null;
+    }
+
+    private Object raw(String key) {
+        if (cli.containsKey(key)) {
+            return cli.get(key);
+        }
+        String envName = "SILLYTAVERN_" + key.replace('.', '_').toUpperCase(Locale.ROOT);
+        if (env.containsKey(envName)) {
+            return env.get(envName);
+        }
+        Object value = yamlValue(key);
+        return value != null ? value : migratedYaml.get(key);
+    }
+
+    @SuppressWarnings("unchecked")
+    private Object yamlValue(String key) {
+        Object node = yaml;
+        for (String part : key.split("\\.")) {
+            if (!(node instanceof Map)) {
+                return null;
+            }
+            node = ((Map<String, Object>) node).get(part);
+        }
+        return node;
+    }
+
+    private boolean bool(String key, boolean def) {
+        Object v = raw(key);
+        if (v == null) {
+            return def;
+        }
+        if (v instanceof Boolean b) {
+            return b;
+        }
+        String s = String.valueOf(v).trim().toLowerCase(Locale.ROOT);
+        if (s.equals("true")) {
+            return true;
+        }
+        if (s.equals("false")) {
+            return false;
+        }
+        throw invalid(key, v, "true or false");
+    }
+
+    /** protocol.ipv4/ipv6 also take "auto": enabled when the machine supports it, which Java assumes. */
+    private boolean protocol(String key, boolean def) {
+        Object v = raw(key);
+        if (v != null && "auto".equalsIgnoreCase(String.valueOf(v).trim())) {
+            return true;
+        }
+        return bool(key, def);
+    }
+
+    private int integer(String key, int def, int min, int max) {
+        Object v = raw(key);
+        if (v == null) {
+            return def;
+        }
+        long n;
+        if (v instanceof Number num && num.doubleValue() == Math.rint(num.doubleValue())) {
+            n = num.longValue();
+        } else {
+            try {
+                n = Long.parseLong(String.valueOf(v).trim());
+            } catch (NumberFormatException e) {
+                throw invalid(key, v, "a whole number");
+            }
+        }
+        if (n < min || n > max) {
+            throw invalid(key, v, "a number from " + min + " to " + max);
+        }
+        return (int) n;
+    }
+
+    private Integer optionalInteger(String key) {
+        return raw(key) == null ? null : integer(key, 0, Integer.MIN_VALUE, Integer.MAX_VALUE);
+    }
+
+    private String string(String key, String def) {
+        Object v = raw(key);
+        if (v == null) {
+            return def;
+        }
+        if (v instanceof Map || v instanceof List) {
+            throw invalid(key, v, "a text value");
+        }
+        return String.valueOf(v);
+    }
+
+    private Path path(String key, String def) {
+        return workDir.resolve(string(key, def)).toAbsolutePath().normalize();
+    }
+
+    private Optional<Path> optionalPath(String key) {
+        return has(key) ? Optional.of(path(key, "")) : Optional.empty();
+    }
+
+    @SuppressWarnings("unchecked")
+    private List<String> stringList(String key, List<String> def) {
+        Object v = raw(key);
+        if (v == null) {
+            return def;
+        }
+        if (v instanceof String s && env.containsKey("SILLYTAVERN_" + key.replace('.', '_').toUpperCase(Locale.ROOT))) {
+            try {
+                v = JsJson.MAPPER.convertValue(JsJson.parse(s), List.class);
+            } catch (JsonSyntaxException | IllegalArgumentException e) {
+                throw invalid(key, s, "a JSON array");
+            }
+        }
+        if (!(v instanceof List)) {
+            throw invalid(key, v, "a list");
+        }
+        List<String> out = new ArrayList<>();
+        for (Object item : (List<Object>) v) {
+            if (item != null) {
+                out.add(String.valueOf(item));
+            }
+        }
+        return List.copyOf(out);
+    }
+
+    private int[] dimensions(String key, int w, int h) {
+        Object v = raw(key);
+        if (v == null) {
+            return new int[]{w, h};
+        }
+        if (v instanceof List<?> list && list.size() == 2 && list.get(0) instanceof Number a && list.get(1) instanceof Number b
+                && a.intValue() > 0 && b.intValue() > 0) {
+            return new int[]{a.intValue(), b.intValue()};
+        }
+        throw invalid(key, v, "[width, height]");
+    }
+
+    /** Sizes like "100mb", "256kb", "8MB" or a plain number of bytes. */
+    private long size(String key, String def) {
+        Object v = raw(key);
+        String s = String.valueOf(v == null ? def : v).trim().toLowerCase(Locale.ROOT);
+        var m = java.util.regex.Pattern.compile("^(\\d+(?:\\.\\d+)?)\\s*(b|kb|mb|gb|tb)?$").matcher(s);
+        if (!m.matches()) {
+            throw invalid(key, v, "a size such as 100mb");
+        }
+        double n = Double.parseDouble(m.group(1));
+        String unit = m.group(2) == null ? "b" : m.group(2);
+        int power = List.of("b", "kb", "mb", "gb", "tb").indexOf(unit);
+        return (long) (n * Math.pow(1024, power));
+    }
+
+    private static ConfigException invalid(String key, Object value, String expected) {
+        return new ConfigException("Invalid value for config key '" + key + "': '" + value + "' (expected " + expected + ")");
+    }
+
+    // ---- frontend discovery
+
+    /** The ST installation that contains a frontend folder: the parent of public/ when it has default/. */
+    static Path findStInstall(Path frontendDir) {
+        Path parent = frontendDir.getParent();
+        if (parent != null && Files.isDirectory(parent.resolve("default").resolve("content"))) {
+            return parent;
+        }
+        return null;
+    }
+
+    /** Newest {@code _webpack/<hash>/output/lib.js} under the ST install's dist/ or the data root. */
+    static Optional<Path> findWebpackBundle(Path stInstall, Path dataRoot) {
+        List<Path> roots = new ArrayList<>();
+        if (stInstall != null) {
+            roots.add(stInstall.resolve("dist").resolve("_webpack"));
+        }
+        roots.add(dataRoot.resolve("_webpack"));
+        List<Path> found = new ArrayList<>();
+        for (Path root : roots) {
+            if (!Files.isDirectory(root)) {
+                continue;
+            }
+            try (Stream<Path> hashes = Files.list(root)) {
+                hashes.map(h -> h.resolve("output").resolve("lib.js")).filter(Files::isRegularFile).forEach(found::add);
+            } catch (IOException e) {
+                // unreadable folder: treat as having no bundle
+            }
+        }
+        return found.stream().max(Comparator.comparingLong(ConfigLoader::mtime));
+    }
+
+    private static long mtime(Path p) {
+        try {
+            return Files.getLastModifiedTime(p).toMillis();
+        } catch (IOException e) {
+            return 0;
+        }
+    }
+}

@@ -1,0 +1,90 @@
+package tankard.config;
+
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * Everything Tankard reads from config.yaml, ST's environment variables and the command line, resolved once
+ * at start-up (st-data.md §1.7). Immutable, passed down; no globals.
+ *
+ * @param frontendDir    the folder served as the web frontend: an ST {@code public/} or Tankard's own
+ * @param frontendLib    the bundled {@code lib.js} served at {@code /lib.js}, or null to serve the frontend's own
+ * @param stInstall      the ST installation that holds {@code frontendDir}, if any (for its default content)
+ */
+public record TankardConfig(
+        Path dataRoot,
+        Path frontendDir,
+        Path frontendLib,
+        Path stInstall,
+        int port,
+        boolean listen,
+        String listenAddressIpv4,
+        String listenAddressIpv6,
+        boolean ipv4,
+        boolean ipv6,
+        Ssl ssl,
+        Security security,
+        Cors cors,
+        Backups backups,
+        Thumbnails thumbnails,
+        Performance performance,
+        boolean extensionsEnabled,
+        boolean extensionsAutoUpdate,
+        boolean allowKeysExposure,
+        boolean skipContentCheck,
+        int heartbeatIntervalSeconds,
+        int httpInstances) {
+
+    public record Ssl(boolean enabled, Path certPath, Path keyPath, String keyPassphrase) {
+    }
+
+    public record Security(
+            boolean whitelistMode,
+            List<String> whitelist,
+            boolean enableForwardedWhitelist,
+            boolean forwardedXRealIp,
+            boolean forwardedXForwardedFor,
+            boolean forwardedCfConnectingIp,
+            boolean basicAuthMode,
+            String basicAuthUsername,
+            String basicAuthPassword,
+            boolean perUserBasicAuth,
+            boolean enableUserAccounts,
+            boolean enableDiscreetLogin,
+            long sessionTimeoutSeconds,
+            boolean disableCsrf,
+            boolean securityOverride,
+            boolean hostWhitelistEnabled,
+            List<String> hostWhitelist,
+            boolean autheliaAuth,
+            boolean authentikAuth,
+            List<String> ssoTrustedProxies,
+            int basicAuthMaxAttempts,
+            int loginMaxAttempts,
+            int recoverMaxAttempts) {
+    }
+
+    public record Cors(boolean enabled, List<String> origin, List<String> methods, List<String> allowedHeaders,
+                       List<String> exposedHeaders, boolean credentials, Integer maxAge) {
+    }
+
+    public record Backups(boolean allowFullDataBackup, int numberOfBackups, boolean chatEnabled,
+                          boolean checkIntegrity, int maxTotalChatBackups, long chatThrottleIntervalMs) {
+    }
+
+    public record Thumbnails(boolean enabled, String format, int quality, int[] bg, int[] avatar, int[] persona) {
+        public boolean png() {
+            return "png".equals(format);
+        }
+    }
+
+    public record Performance(boolean lazyLoadCharacters, long memoryCacheCapacityBytes, boolean useDiskCache,
+                              boolean requestCompression, long minPayloadSize, long maxPayloadSize,
+                              long compressionTimeoutMs) {
+    }
+
+    /** Where the frontend is an ST install, its {@code default/content} folder; otherwise null. */
+    public Path stDefaultContent() {
+        return stInstall == null ? null : stInstall.resolve("default").resolve("content");
+    }
+}

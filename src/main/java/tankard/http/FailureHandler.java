@@ -1,0 +1,66 @@
+package tankard.http;
+
+import io.vertx.core.Handler;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.HttpException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tankard.json.JsJson;
+import tankard.json.JsonSyntaxException;
+
+import java.util.UUID;
+
+/**
+ * Turns every failure into a JSON error with a real status: {@link ApiError} as given, framework failures
+ * (body too large, bad multipart) with their status, anything else 500 with a request id that is logged.
+ * Never a 200 on failure, never a stack trace to the client.
+ */
+public final class FailureHandler implements Handler<RoutingContext> {
+    private static final Logger LOG = LoggerFactory.getLogger(FailureHandler.class);
+
+    @Override
+    public void handle(RoutingContext ctx) {
+        HttpServerResponse response = ctx.response();
+        if (response.ended() || response.closed()) {
+            return;
+        }
+        if (response.headWritten()) {
+            // A streamed reply failed midway: the client sees a cut stream, which is the honest signal.
+            response.reset();
+            return;
+        }
+        Throwable failure = ctx.failure();
+        int status;
+        String message;
+        if (failure instanceof ApiError error) {
+            status = error.status();
+            message = error.getMessage();
+        } else if (failure instanceof JsonSyntaxException error) {
+            status = 400;
+            message = "Malformed JSON: " + error.getMessage();
+        } else if (failure instanceof HttpException error) {
+            status = error.getStatusCode();
+            message = error.getPayload() != null ? error.getPayload() : statusText(status);
+        } else if (failure == null) {
+            status = ctx.statusCode() > 0 ? ctx.statusCode() : 500;
+            message = statusText(status);
+        } else {
+            status = 500;
+            String id = UUID.randomUUID().toString().substring(0, 8);
+            LOG.error("Request {} {} failed (id {})", ctx.request().method(), ctx.request().path(), id, failure);
+            message = "Internal server error (request id " + id + ")";
+        }
+        if (status == 413) {
+            message = "Payload Too Large";
+        }
+        var body = JsJson.object().put("error", message);
+        response.setStatusCode(status)
+                .putHeader("Content-Type", "application/json; charset=utf-8")
+                .end(JsJson.compact(body));
+    }
+
+    private static String statusText(int status) {
+        return io.netty.handler.codec.http.HttpResponseStatus.valueOf(status).reasonPhrase();
+    }
+}

@@ -1,0 +1,61 @@
+package tankard.http;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpServerResponse;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import tankard.json.JsJson;
+
+import java.nio.charset.StandardCharsets;
+
+/** What a route answers, written by {@link Routes}. Keeps ST's content-type conventions (st-api.md §1.8). */
+public sealed interface Reply {
+    void writeTo(HttpServerResponse response);
+
+    /** JSON body, {@code application/json; charset=utf-8}. */
+    static Reply json(JsonNode body) {
+        return new Body(200, "application/json; charset=utf-8", JsJson.compactBytes(body));
+    }
+
+    static Reply json(Object body) {
+        return json(JsJson.tree(body));
+    }
+
+    /** An already serialised JSON document. */
+    static Reply rawJson(String json) {
+        return new Body(200, "application/json; charset=utf-8", json.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** A bare string, which Express sends as {@code text/html}; the frontend reads it with {@code text()}. */
+    static Reply text(String body) {
+        return new Body(200, "text/html; charset=utf-8", body.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Express's sendStatus: the reason phrase as plain text, or nothing for 204. */
+    static Reply status(int status) {
+        if (status == 204) {
+            return new Body(204, null, new byte[0]);
+        }
+        String phrase = HttpResponseStatus.valueOf(status).reasonPhrase();
+        return new Body(status, "text/plain; charset=utf-8", phrase.getBytes(StandardCharsets.UTF_8));
+    }
+
+    static Reply noContent() {
+        return status(204);
+    }
+
+    static Reply ok() {
+        return status(200);
+    }
+
+    record Body(int status, String contentType, byte[] bytes) implements Reply {
+        @Override
+        public void writeTo(HttpServerResponse response) {
+            response.setStatusCode(status);
+            if (contentType != null) {
+                response.putHeader("Content-Type", contentType);
+            }
+            response.end(Buffer.buffer(bytes));
+        }
+    }
+}

@@ -1,0 +1,117 @@
+package tankard.http;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.vertx.ext.web.FileUpload;
+import io.vertx.ext.web.RoutingContext;
+import tankard.config.TankardConfig;
+import tankard.http.security.Session;
+import tankard.http.security.SessionCookies;
+import tankard.json.JsJson;
+import tankard.json.JsonSyntaxException;
+import tankard.user.User;
+import tankard.user.UserDirs;
+
+import java.util.List;
+
+/**
+ * What a route needs from an HTTP request, readable from a worker thread. The JSON body is parsed on first
+ * use, off the event loop; like Express, a body that is not {@code application/json} reads as {@code {}}.
+ */
+public final class Request {
+    public static final String USER_KEY = "tankard.user";
+    public static final String UPLOAD_FIELD = "avatar";
+
+    private final RoutingContext ctx;
+    private final TankardConfig config;
+    private JsonNode body;
+
+    Request(RoutingContext ctx, TankardConfig config) {
+        this.ctx = ctx;
+        this.config = config;
+    }
+
+    public RoutingContext ctx() {
+        return ctx;
+    }
+
+    public TankardConfig config() {
+        return config;
+    }
+
+    /** The signed-in (or, with accounts off, the default) user. Routes behind the gate always have one. */
+    public User user() {
+        return ctx.get(USER_KEY);
+    }
+
+    public UserDirs dirs() {
+        return UserDirs.of(config.dataRoot(), user().handle());
+    }
+
+    public Session session() {
+        return SessionCookies.of(ctx);
+    }
+
+    public JsonNode body() {
+        if (body == null) {
+            body = parseBody();
+        }
+        return body;
+    }
+
+    private JsonNode parseBody() {
+        String type = ctx.request().getHeader("Content-Type");
+        if (type == null || !type.toLowerCase().split(";")[0].trim().equals("application/json") || ctx.body().length() == 0) {
+            return JsJson.object();
+        }
+        JsonNode node;
+        try {
+            node = JsJson.parse(ctx.body().buffer().getBytes());
+        } catch (JsonSyntaxException e) {
+            throw ApiError.badRequest("Malformed JSON body: " + e.getMessage());
+        }
+        if (!node.isObject() && !node.isArray()) {
+            throw ApiError.badRequest("The JSON body must be an object or an array");
+        }
+        return node;
+    }
+
+    /** A text member of the JSON body, or null when absent; a non-text value is a 400. */
+    public String text(String field) {
+        JsonNode value = body().get(field);
+        if (value == null || value.isNull()) {
+            return null;
+        }
+        if (!value.isValueNode()) {
+            throw ApiError.badRequest("Field '" + field + "' must be text");
+        }
+        return value.asText();
+    }
+
+    /** A required text member of the JSON body. */
+    public String requireText(String field) {
+        String value = text(field);
+        if (value == null || value.isEmpty()) {
+            throw ApiError.badRequest("Missing required field '" + field + "'");
+        }
+        return value;
+    }
+
+    public String query(String name) {
+        return ctx.request().getParam(name);
+    }
+
+    /** The uploaded file of a multipart request (ST accepts only the field {@code avatar}), or null. */
+    public FileUpload upload() {
+        List<FileUpload> uploads = ctx.fileUploads();
+        return uploads.stream().filter(u -> u.fileName() != null && !u.fileName().isEmpty()).findFirst().orElse(null);
+    }
+
+    /** A plain form field of a multipart request. */
+    public String formField(String name) {
+        return ctx.request().getFormAttribute(name);
+    }
+
+    public List<String> formFields(String name) {
+        return ctx.request().formAttributes().getAll(name);
+    }
+}

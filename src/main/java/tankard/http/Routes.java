@@ -1,0 +1,41 @@
+package tankard.http;
+
+import io.vertx.core.Handler;
+import io.vertx.ext.web.RoutingContext;
+import tankard.config.TankardConfig;
+
+/** Adapters from plain request → reply functions to Vert.x handlers. Routes stay thin; logic lives in services. */
+public final class Routes {
+    private Routes() {
+    }
+
+    @FunctionalInterface
+    public interface Action {
+        Reply handle(Request request) throws Exception;
+    }
+
+    /** Runs the action on a worker thread (disk, PNG, models) and writes its reply; failures go to the error handler. */
+    public static Handler<RoutingContext> blocking(TankardConfig config, Action action) {
+        return ctx -> {
+            Request request = new Request(ctx, config);
+            ctx.vertx().executeBlocking(() -> action.handle(request), false)
+                    .onSuccess(reply -> {
+                        if (!ctx.response().ended()) {
+                            reply.writeTo(ctx.response());
+                        }
+                    })
+                    .onFailure(ctx::fail);
+        };
+    }
+
+    /** Runs a quick action that does no I/O on the event loop. */
+    public static Handler<RoutingContext> inline(TankardConfig config, Action action) {
+        return ctx -> {
+            try {
+                action.handle(new Request(ctx, config)).writeTo(ctx.response());
+            } catch (Exception e) {
+                ctx.fail(e);
+            }
+        };
+    }
+}

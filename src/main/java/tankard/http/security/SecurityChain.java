@@ -1,0 +1,82 @@
+package tankard.http.security;
+
+import io.vertx.core.http.HttpMethod;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import tankard.config.TankardConfig;
+import tankard.http.ApiError;
+import tankard.http.Request;
+import tankard.user.AccountStore;
+import tankard.user.Passwords;
+import tankard.user.User;
+
+import java.util.Optional;
+
+/**
+ * The request gates of st-api.md §1.3 that run before any route: session cookie, user resolution and the
+ * CSRF check; then, after the public routes, the authentication gate.
+ */
+public final class SecurityChain {
+    private final TankardConfig config;
+    private final AccountStore accounts;
+    private final SessionCookies sessions;
+
+    public SecurityChain(TankardConfig config, AccountStore accounts, SessionCookies sessions) {
+        this.config = config;
+        this.accounts = accounts;
+        this.sessions = sessions;
+    }
+
+    /** Installs the gates that run before the public routes. */
+    public void installBeforePublic(Router router) {
+        router.route().handler(this::resolveUser);
+        if (!config.security().disableCsrf()) {
+            router.route().handler(this::checkCsrf);
+        }
+    }
+
+    /** Installs the gate that ends requests that have no user; routes after it may rely on {@link Request#user()}. */
+    public void installGate(Router router) {
+        router.route().handler(ctx -> {
+            if (ctx.get(Request.USER_KEY) == null) {
+                ctx.fail(ApiError.forbidden("Forbidden: not logged in"));
+            } else {
+                ctx.next();
+            }
+        });
+    }
+
+    private void resolveUser(RoutingContext ctx) {
+        Session session = sessions.attach(ctx);
+        if (!config.security().enableUserAccounts()) {
+            ctx.put(Request.USER_KEY, accounts.find(User.DEFAULT_HANDLE).orElse(User.defaultUser(0)));
+            ctx.next();
+            return;
+        }
+        String handle = session.handle();
+        Optional<User> user = handle == null ? Optional.empty() : accounts.find(handle).filter(User::enabled);
+        if (user.isPresent() && !Passwords.versionTag(user.get()).equals(session.version())) {
+            // The password changed since this session logged in (possibly on another node or in ST).
+            session.destroy();
+            ctx.fail(ApiError.forbidden("Your session has expired; please log in again"));
+            return;
+        }
+        user.ifPresent(u -> ctx.put(Request.USER_KEY, u));
+        ctx.next();
+    }
+
+    private void checkCsrf(RoutingContext ctx) {
+        HttpMethod method = ctx.request().method();
+        if (method == HttpMethod.GET || method == HttpMethod.HEAD || method == HttpMethod.OPTIONS) {
+            ctx.next();
+            return;
+        }
+        String expected = SessionCookies.of(ctx).csrfToken();
+        String given = ctx.request().getHeader("X-CSRF-Token");
+        if (expected == null || given == null || !java.security.MessageDigest.isEqual(expected.getBytes(), given.getBytes())) {
+            ctx.fail(ApiError.forbidden("Invalid CSRF token. Please refresh the page and try again."));
+            return;
+        }
+        ctx.next();
+    }
+}

@@ -1,0 +1,136 @@
+package tankard.http.security;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.vertx.core.http.Cookie;
+import io.vertx.core.http.CookieSameSite;
+import io.vertx.ext.web.RoutingContext;
+import tankard.json.JsJson;
+import tankard.store.AtomicFiles;
+
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.security.SecureRandom;
+import java.util.Base64;
+import java.util.HexFormat;
+
+/**
+ * ST's cookie-session format (st-api.md §1.4): cookie {@code session-<8 hex>} holds base64 JSON, and
+ * {@code <name>.sig} an HMAC-SHA1 (base64url) of {@code name=value} keyed by {@code cookie-secret.txt}.
+ * Stateless, so every node that shares the data root accepts the same cookies.
+ */
+public final class SessionCookies {
+    public static final String CONTEXT_KEY = "tankard.session";
+    private static final long FOUR_HUNDRED_DAYS = 400L * 24 * 3600;
+
+    private final String name;
+    private final byte[] secret;
+    private final long timeoutSeconds;
+
+    public SessionCookies(Path dataRoot, long timeoutSeconds) {
+        this.name = "session-" + hostHash();
+        this.secret = loadOrCreateSecret(dataRoot.resolve("cookie-secret.txt"));
+        this.timeoutSeconds = timeoutSeconds;
+    }
+
+    public String cookieName() {
+        return name;
+    }
+
+    private static String hostHash() {
+        String host;
+        try {
+            host = InetAddress.getLocalHost().getHostName();
+        } catch (IOException e) {
+            host = "localhost";
+        }
+        try {
+            byte[] hash = MessageDigest.getInstance("SHA-256").digest(host.getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(hash).substring(0, 8);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static byte[] loadOrCreateSecret(Path file) {
+        try {
+            if (Files.isRegularFile(file)) {
+                String text = Files.readString(file).trim();
+                if (!text.isEmpty()) {
+                    return text.getBytes(StandardCharsets.UTF_8);
+                }
+            }
+            byte[] random = new byte[64];
+            new SecureRandom().nextBytes(random);
+            String text = Base64.getEncoder().encodeToString(random);
+            AtomicFiles.write(file, text);
+            return text.getBytes(StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot read " + file, e);
+        }
+    }
+
+    /** Reads the request's session (empty when absent or badly signed) and arranges for it to be written back. */
+    public Session attach(RoutingContext ctx) {
+        Session session = read(ctx);
+        ctx.put(CONTEXT_KEY, session);
+        ctx.addHeadersEndHandler(v -> {
+            if (session.changed()) {
+                write(ctx, session);
+            }
+        });
+        return session;
+    }
+
+    public static Session of(RoutingContext ctx) {
+        return ctx.get(CONTEXT_KEY);
+    }
+
+    private Session read(RoutingContext ctx) {
+        Cookie cookie = ctx.request().getCookie(name);
+        Cookie sig = ctx.request().getCookie(name + ".sig");
+        if (cookie == null || sig == null || !MessageDigest.isEqual(
+                sign(name + "=" + cookie.getValue()).getBytes(StandardCharsets.US_ASCII),
+                sig.getValue().getBytes(StandardCharsets.US_ASCII))) {
+            return Session.empty();
+        }
+        try {
+            JsonNode node = JsJson.parse(Base64.getDecoder().decode(cookie.getValue()));
+            return node instanceof ObjectNode object ? new Session(object) : Session.empty();
+        } catch (RuntimeException e) {
+            return Session.empty();
+        }
+    }
+
+    private void write(RoutingContext ctx, Session session) {
+        String value = session.destroyed() ? "" : Base64.getEncoder().encodeToString(JsJson.compactBytes(session.data()));
+        Cookie cookie = Cookie.cookie(name, value).setPath("/").setHttpOnly(true).setSameSite(CookieSameSite.LAX);
+        Cookie sig = Cookie.cookie(name + ".sig", sign(name + "=" + value)).setPath("/").setHttpOnly(true)
+                .setSameSite(CookieSameSite.LAX);
+        long maxAge = session.destroyed() ? 0 : timeoutSeconds < 0 ? FOUR_HUNDRED_DAYS : timeoutSeconds;
+        if (session.destroyed() || timeoutSeconds != 0) {
+            cookie.setMaxAge(maxAge);
+            sig.setMaxAge(maxAge);
+        }
+        ctx.response().addCookie(cookie).addCookie(sig);
+    }
+
+    /** keygrip's default: HMAC-SHA1, base64 with the URL-safe alphabet and no padding. */
+    private String sign(String data) {
+        try {
+            Mac mac = Mac.getInstance("HmacSHA1");
+            mac.init(new SecretKeySpec(secret, "HmacSHA1"));
+            return Base64.getUrlEncoder().withoutPadding().encodeToString(mac.doFinal(data.getBytes(StandardCharsets.UTF_8)));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

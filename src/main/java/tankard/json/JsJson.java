@@ -1,0 +1,347 @@
+package tankard.json;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.util.Iterator;
+import java.util.Map;
+
+/**
+ * JSON as SillyTavern writes it: JavaScript's {@code JSON.stringify} layouts (compact, or pretty with
+ * 4 spaces) and scalar formatting (st-data.md §0.2, §0.3). Numbers keep their decimal value exactly
+ * (floats are read as BigDecimal), so nothing a client sent loses precision on a round trip.
+ */
+public final class JsJson {
+    private static final JsonFactory FACTORY = JsonFactory.builder()
+            .streamReadConstraints(StreamReadConstraints.builder()
+                    .maxStringLength(Integer.MAX_VALUE)
+                    .maxNestingDepth(10_000)
+                    .maxNumberLength(10_000)
+                    .build())
+            .build();
+
+    /** Reads JSON into trees whose floats are exact decimals. */
+    public static final ObjectMapper MAPPER = new ObjectMapper(FACTORY)
+            .setNodeFactory(JsonNodeFactory.withExactBigDecimals(true))
+            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+
+    private JsJson() {
+    }
+
+    public static ObjectNode object() {
+        return MAPPER.createObjectNode();
+    }
+
+    public static ArrayNode array() {
+        return MAPPER.createArrayNode();
+    }
+
+    /** Parses a complete JSON document; throws {@link JsonSyntaxException} on malformed input. */
+    public static JsonNode parse(byte[] json) {
+        try {
+            JsonNode node = MAPPER.readTree(json);
+            if (node == null) {
+                throw new JsonSyntaxException("empty JSON document");
+            }
+            return node;
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new JsonSyntaxException(e.getOriginalMessage());
+        } catch (IOException e) {
+            throw new JsonSyntaxException(e.getMessage());
+        }
+    }
+
+    public static JsonNode parse(String json) {
+        return parse(json.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Parses a document, or returns null when it is not valid JSON. */
+    public static JsonNode tryParse(byte[] json) {
+        try {
+            return parse(json);
+        } catch (JsonSyntaxException e) {
+            return null;
+        }
+    }
+
+    public static String compact(JsonNode node) {
+        StringBuilder out = new StringBuilder();
+        write(node, out, -1, 0);
+        return out.toString();
+    }
+
+    public static String pretty(JsonNode node) {
+        StringBuilder out = new StringBuilder();
+        write(node, out, 4, 0);
+        return out.toString();
+    }
+
+    public static byte[] compactBytes(JsonNode node) {
+        return compact(node).getBytes(StandardCharsets.UTF_8);
+    }
+
+    public static byte[] prettyBytes(JsonNode node) {
+        return pretty(node).getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** Converts any Java value Jackson can map (records, maps, lists) into a tree. */
+    public static JsonNode tree(Object value) {
+        return MAPPER.valueToTree(value);
+    }
+
+    private static void write(JsonNode node, StringBuilder out, int indent, int depth) {
+        switch (node.getNodeType()) {
+            case OBJECT -> writeObject(node, out, indent, depth);
+            case ARRAY -> writeArray(node, out, indent, depth);
+            case STRING -> quote(node.textValue(), out);
+            case NUMBER -> out.append(number(node));
+            case BOOLEAN -> out.append(node.booleanValue());
+            case BINARY -> quote(java.util.Base64.getEncoder().encodeToString(binary(node)), out);
+            default -> out.append("null");
+        }
+    }
+
+    private static byte[] binary(JsonNode node) {
+        try {
+            return node.binaryValue();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void writeObject(JsonNode node, StringBuilder out, int indent, int depth) {
+        if (node.isEmpty()) {
+            out.append("{}");
+            return;
+        }
+        out.append('{');
+        boolean first = true;
+        // JavaScript enumerates array-index keys first, ascending, then the rest in insertion order.
+        for (int pass = 0; pass < 2; pass++) {
+            Iterator<Map.Entry<String, JsonNode>> fields = pass == 0 ? indexKeysSorted(node) : node.fields();
+            while (fields.hasNext()) {
+                Map.Entry<String, JsonNode> field = fields.next();
+                if (pass == 1 && isArrayIndex(field.getKey())) {
+                    continue;
+                }
+                if (!first) {
+                    out.append(',');
+                }
+                first = false;
+                newline(out, indent, depth + 1);
+                quote(field.getKey(), out);
+                out.append(indent < 0 ? ":" : ": ");
+                write(field.getValue(), out, indent, depth + 1);
+            }
+        }
+        newline(out, indent, depth);
+        out.append('}');
+    }
+
+    private static Iterator<Map.Entry<String, JsonNode>> indexKeysSorted(JsonNode node) {
+        java.util.TreeMap<Long, Map.Entry<String, JsonNode>> sorted = new java.util.TreeMap<>();
+        node.fields().forEachRemaining(e -> {
+            if (isArrayIndex(e.getKey())) {
+                sorted.put(Long.parseLong(e.getKey()), e);
+            }
+        });
+        return sorted.values().iterator();
+    }
+
+    static boolean isArrayIndex(String key) {
+        int n = key.length();
+        if (n == 0 || n > 10 || (n > 1 && key.charAt(0) == '0')) {
+            return false;
+        }
+        for (int i = 0; i < n; i++) {
+            char c = key.charAt(i);
+            if (c < '0' || c > '9') {
+                return false;
+            }
+        }
+        return Long.parseLong(key) <= 4294967294L;
+    }
+
+    private static void writeArray(JsonNode node, StringBuilder out, int indent, int depth) {
+        if (node.isEmpty()) {
+            out.append("[]");
+            return;
+        }
+        out.append('[');
+        for (int i = 0; i < node.size(); i++) {
+            if (i > 0) {
+                out.append(',');
+            }
+            newline(out, indent, depth + 1);
+            write(node.get(i), out, indent, depth + 1);
+        }
+        newline(out, indent, depth);
+        out.append(']');
+    }
+
+    private static void newline(StringBuilder out, int indent, int depth) {
+        if (indent < 0) {
+            return;
+        }
+        out.append('\n');
+        out.append(" ".repeat(indent * depth));
+    }
+
+    /** A JSON number the way JavaScript prints it. */
+    static String number(JsonNode node) {
+        if (node.isIntegralNumber()) {
+            return node.bigIntegerValue().toString();
+        }
+        if (node.isBigDecimal()) {
+            return decimal(node.decimalValue());
+        }
+        return decimal(node.doubleValue());
+    }
+
+    static String decimal(double value) {
+        if (Double.isNaN(value) || Double.isInfinite(value)) {
+            return "null";
+        }
+        if (value == 0) {
+            return "0";
+        }
+        // Double.toString is not always the shortest round-tripping form before JDK 19; Jackson's is.
+        return decimal(new BigDecimal(com.fasterxml.jackson.core.io.NumberOutput.toString(value)));
+    }
+
+    static String decimal(BigDecimal value) {
+        if (value.signum() == 0) {
+            return "0";
+        }
+        BigDecimal stripped = value.stripTrailingZeros();
+        BigDecimal magnitude = stripped.abs();
+        if (magnitude.compareTo(new BigDecimal("1e21")) < 0 && magnitude.compareTo(new BigDecimal("1e-6")) >= 0) {
+            return stripped.scale() <= 0 ? stripped.toBigInteger().toString() : stripped.toPlainString();
+        }
+        // Exponent form: d[.ddd]e±x
+        String digits = stripped.unscaledValue().abs().toString();
+        int exponent = digits.length() - 1 - stripped.scale();
+        StringBuilder s = new StringBuilder();
+        if (stripped.signum() < 0) {
+            s.append('-');
+        }
+        s.append(digits.charAt(0));
+        if (digits.length() > 1) {
+            s.append('.').append(digits, 1, digits.length());
+        }
+        s.append('e').append(exponent >= 0 ? "+" : "-").append(Math.abs(exponent));
+        return s.toString();
+    }
+
+    /** Appends a string literal escaped like JSON.stringify (lowercase hex, lone surrogates escaped). */
+    public static void quote(String s, StringBuilder out) {
+        out.append('"');
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '"' -> out.append("\\\"");
+                case '\\' -> out.append("\\\\");
+                case '\b' -> out.append("\\b");
+                case '\f' -> out.append("\\f");
+                case '\n' -> out.append("\\n");
+                case '\r' -> out.append("\\r");
+                case '\t' -> out.append("\\t");
+                default -> {
+                    if (c < 0x20) {
+                        hexEscape(c, out);
+                    } else if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+                        out.append(c).append(s.charAt(++i));
+                    } else if (Character.isSurrogate(c)) {
+                        hexEscape(c, out);
+                    } else {
+                        out.append(c);
+                    }
+                }
+            }
+        }
+        out.append('"');
+    }
+
+    private static void hexEscape(char c, StringBuilder out) {
+        out.append("\\u");
+        String hex = Integer.toHexString(c);
+        out.append("0".repeat(4 - hex.length())).append(hex);
+    }
+
+    /**
+     * Re-lays out a JSON document token by token without building a tree, keeping every number's lexeme
+     * as the client wrote it. Used for documents the server only stores (settings, presets).
+     */
+    public static String relayout(byte[] json, boolean pretty) {
+        try (JsonParser parser = FACTORY.createParser(json)) {
+            StringBuilder out = new StringBuilder(json.length + json.length / 4);
+            int indent = pretty ? 4 : -1;
+            int depth = 0;
+            boolean needComma = false;
+            boolean afterOpen = false;
+            JsonToken token;
+            while ((token = parser.nextToken()) != null) {
+                boolean isClose = token == JsonToken.END_OBJECT || token == JsonToken.END_ARRAY;
+                if (isClose) {
+                    depth--;
+                    if (!afterOpen) {
+                        newline(out, indent, depth);
+                    }
+                    out.append(token == JsonToken.END_OBJECT ? '}' : ']');
+                    needComma = true;
+                    afterOpen = false;
+                    continue;
+                }
+                var context = parser.getParsingContext();
+                if (token == JsonToken.START_OBJECT || token == JsonToken.START_ARRAY) {
+                    context = context.getParent(); // the new container's own context is already open
+                }
+                boolean inObjectValue = context.inObject() && token != JsonToken.FIELD_NAME;
+                if (!inObjectValue) {
+                    if (needComma) {
+                        out.append(',');
+                    }
+                    if (depth > 0) {
+                        newline(out, indent, depth);
+                    }
+                }
+                afterOpen = false;
+                needComma = true;
+                switch (token) {
+                    case FIELD_NAME -> {
+                        quote(parser.currentName(), out);
+                        out.append(pretty ? ": " : ":");
+                        needComma = false;
+                    }
+                    case START_OBJECT, START_ARRAY -> {
+                        out.append(token == JsonToken.START_OBJECT ? '{' : '[');
+                        depth++;
+                        needComma = false;
+                        afterOpen = true;
+                    }
+                    case VALUE_STRING -> quote(parser.getText(), out);
+                    case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> out.append(parser.getText());
+                    case VALUE_TRUE -> out.append("true");
+                    case VALUE_FALSE -> out.append("false");
+                    default -> out.append("null");
+                }
+            }
+            return out.toString();
+        } catch (IOException e) {
+            throw new JsonSyntaxException(e.getMessage());
+        }
+    }
+}

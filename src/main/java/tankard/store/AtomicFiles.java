@@ -1,0 +1,64 @@
+package tankard.store;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * Whole-file writes that never leave a partial file: temp file in the same folder, fsync, atomic rename.
+ * The temp name {@code <target>.<digits>} is the one ST uses, so either server ignores the other's leftovers.
+ * Blocking: call from a worker thread.
+ */
+public final class AtomicFiles {
+    private AtomicFiles() {
+    }
+
+    public static void write(Path target, byte[] data) {
+        write(target, ByteBuffer.wrap(data));
+    }
+
+    public static void write(Path target, String text) {
+        write(target, text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    public static void write(Path target, ByteBuffer data) {
+        Path temp = target.resolveSibling(target.getFileName() + "." + Math.abs(ThreadLocalRandom.current().nextLong()));
+        try {
+            Files.createDirectories(target.getParent());
+            try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+                while (data.hasRemaining()) {
+                    channel.write(data);
+                }
+                channel.force(true);
+            }
+            move(temp, target);
+        } catch (IOException e) {
+            deleteQuietly(temp);
+            throw new UncheckedIOException("Cannot write " + target.getFileName(), e);
+        }
+    }
+
+    private static void move(Path temp, Path target) throws IOException {
+        try {
+            Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (AtomicMoveNotSupportedException e) {
+            Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING);
+        }
+    }
+
+    public static void deleteQuietly(Path path) {
+        try {
+            Files.deleteIfExists(path);
+        } catch (IOException ignored) {
+            // best effort: a stray temp file is ignored by readers
+        }
+    }
+}

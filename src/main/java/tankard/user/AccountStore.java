@@ -1,0 +1,22 @@
+package tankard.user;
+
+import java.util.List;
+import java.util.Optional;
+
+/** Account records and account avatars. The file store writes ST's {@code _storage/}; blocking calls. */
+public interface AccountStore {
+    /** All accounts, oldest first. */
+    List<User> users();
+
+    Optional<User> find(String handle);
+
+    void save(User user);
+
+    void delete(String handle);
+
+    /** The custom account avatar, a {@code data:} URL. */
+    Optional<String> avatar(String handle);
+
+    /** Stores a custom avatar; null or empty removes it. */
+    void saveAvatar(String handle, String dataUrl);
+}

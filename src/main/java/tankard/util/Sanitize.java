@@ -1,0 +1,57 @@
+package tankard.util;
+
+import java.nio.charset.StandardCharsets;
+import java.util.regex.Pattern;
+
+/** ST's file-name sanitizer (npm sanitize-filename with an empty replacement; st-data.md §0.6). */
+public final class Sanitize {
+    private static final Pattern ILLEGAL = Pattern.compile("[/?<>\\\\:*|\"]");
+    private static final Pattern CONTROL = Pattern.compile("[\\x00-\\x1f\\x80-\\x9f]");
+    private static final Pattern RESERVED = Pattern.compile("^\\.+$");
+    private static final Pattern WINDOWS_RESERVED = Pattern.compile("^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\\..*)?$",
+            Pattern.CASE_INSENSITIVE);
+    private static final Pattern TRAILING = Pattern.compile("[. ]+$");
+
+    private Sanitize() {
+    }
+
+    public static String filename(String input) {
+        return filename(input, "");
+    }
+
+    public static String filename(String input, String replacement) {
+        String s = ILLEGAL.matcher(input).replaceAll(replacement);
+        s = CONTROL.matcher(s).replaceAll(replacement);
+        s = RESERVED.matcher(s).replaceAll(replacement);
+        s = WINDOWS_RESERVED.matcher(s).replaceAll(replacement);
+        s = TRAILING.matcher(s).replaceAll(replacement);
+        return truncateUtf8(s, 255);
+    }
+
+    /** Cuts to at most {@code maxBytes} of UTF-8 without splitting a code point. */
+    static String truncateUtf8(String s, int maxBytes) {
+        if (s.getBytes(StandardCharsets.UTF_8).length <= maxBytes) {
+            return s;
+        }
+        int bytes = 0;
+        int i = 0;
+        while (i < s.length()) {
+            int cp = s.codePointAt(i);
+            int len = new String(Character.toChars(cp)).getBytes(StandardCharsets.UTF_8).length;
+            if (bytes + len > maxBytes) {
+                break;
+            }
+            bytes += len;
+            i += Character.charCount(cp);
+        }
+        return s.substring(0, i);
+    }
+
+    /**
+     * A request-supplied file name that must name a file directly inside one folder: rejects names that
+     * sanitizing would change (path separators, "..", control characters, reserved names).
+     */
+    public static boolean isPlainFileName(String name) {
+        return name != null && !name.isEmpty() && name.equals(filename(name));
+    }
+}

@@ -1,0 +1,83 @@
+package tankard.http;
+
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.client.HttpResponse;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import tankard.testing.TestServer;
+
+import java.nio.file.Files;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class CoreHttpTest {
+    private TestServer server;
+
+    @BeforeEach
+    void start() {
+        server = TestServer.start();
+    }
+
+    @AfterEach
+    void stop() {
+        server.close();
+    }
+
+    @Test
+    void csrfTokenIsStablePerSessionAndNewPerBrowser() {
+        TestServer.Client a = server.client();
+        String first = a.csrfToken();
+        assertEquals(64, first.length());
+        a.refreshCsrf();
+        assertEquals(first, a.csrfToken());
+        assertNotEquals(first, server.client().csrfToken());
+    }
+
+    @Test
+    void postWithoutOrWithWrongCsrfTokenIsForbidden() {
+        TestServer.Client client = server.client();
+        HttpResponse<Buffer> ok = client.post("/api/ping", null);
+        assertEquals(204, ok.statusCode());
+
+        var wrong = client.session.post("/api/ping").putHeader("X-CSRF-Token", "0".repeat(64));
+        HttpResponse<Buffer> forbidden = TestServer.Client.send(wrong, null);
+        assertEquals(403, forbidden.statusCode());
+        assertTrue(forbidden.bodyAsJsonObject().getString("error").contains("CSRF"));
+
+        HttpResponse<Buffer> none = TestServer.Client.send(server.plainClient().post("/api/ping"), null);
+        assertEquals(403, none.statusCode());
+    }
+
+    @Test
+    void versionNamesTheSillyTavernReleaseWeSpeak() {
+        JsonObject version = server.client().get("/version").bodyAsJsonObject();
+        assertEquals("1.18.0", version.getString("agent").split(":")[1]);
+        assertEquals("1.18.0", version.getString("pkgVersion"));
+    }
+
+    @Test
+    void unknownRoutesAnswer404Json() {
+        HttpResponse<Buffer> r = server.client().post("/api/nothing-here", "{}");
+        assertEquals(404, r.statusCode());
+        assertTrue(r.getHeader("Content-Type").startsWith("application/json"));
+    }
+
+    @Test
+    void firstStartCreatesTheDefaultUserAndItsFolders() {
+        assertTrue(Files.isDirectory(server.userDir().resolve("characters")));
+        assertTrue(Files.isDirectory(server.userDir().resolve("User Avatars")));
+        assertTrue(Files.isDirectory(server.dataRoot.resolve("_storage")));
+        assertTrue(Files.isRegularFile(server.dataRoot.resolve("cookie-secret.txt")));
+    }
+
+    @Test
+    void frontendIsServedWithoutLogin() {
+        HttpResponse<Buffer> r = TestServer.Client.send(server.plainClient().get("/"), null);
+        assertEquals(200, r.statusCode());
+        assertTrue(r.bodyAsString().contains("Tankard test"));
+    }
+}

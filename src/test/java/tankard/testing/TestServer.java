@@ -1,0 +1,177 @@
+package tankard.testing;
+
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.ext.web.client.HttpRequest;
+import io.vertx.ext.web.client.HttpResponse;
+import io.vertx.ext.web.client.WebClient;
+import io.vertx.ext.web.client.WebClientOptions;
+import io.vertx.ext.web.client.WebClientSession;
+import tankard.Tankard;
+import tankard.config.ConfigLoader;
+import tankard.config.TankardConfig;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * A real Tankard on a random loopback port over a temp data root, and a browser-like client for it
+ * (cookies kept, CSRF token sent). Blocking helpers keep tests short; each test gets its own server.
+ */
+public final class TestServer implements AutoCloseable {
+    public final Vertx vertx;
+    public final Tankard tankard;
+    public final Path dataRoot;
+    public final Path workDir;
+    private final WebClient plain;
+
+    private TestServer(Vertx vertx, Tankard tankard, Path workDir) {
+        this.vertx = vertx;
+        this.tankard = tankard;
+        this.workDir = workDir;
+        this.dataRoot = tankard.config().dataRoot();
+        this.plain = WebClient.create(vertx, new WebClientOptions().setDefaultHost("127.0.0.1")
+                .setDefaultPort(tankard.port()).setFollowRedirects(false));
+    }
+
+    /** Starts a server with the given extra command-line flags and config.yaml text (may be null). */
+    public static TestServer start(String configYaml, String... flags) {
+        Path work = tempDir();
+        try {
+            if (configYaml != null) {
+                Files.writeString(work.resolve("config.yaml"), configYaml);
+            }
+            Files.createDirectories(work.resolve("public"));
+            Files.writeString(work.resolve("public/index.html"), "<!doctype html><title>Tankard test</title>");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return startIn(work, flags);
+    }
+
+    public static TestServer start() {
+        return start(null);
+    }
+
+    /** Starts a server in a prepared working folder (config.yaml, public/, data/ as the test laid them). */
+    public static TestServer startIn(Path work, String... flags) {
+        List<String> args = new ArrayList<>(List.of("--port", "0", "--instances", "1"));
+        args.addAll(List.of(flags));
+        TankardConfig config = ConfigLoader.load(args.toArray(String[]::new), Map.of(), work);
+        Vertx vertx = Vertx.vertx();
+        Tankard tankard = await(Tankard.start(vertx, config).toCompletionStage().toCompletableFuture());
+        return new TestServer(vertx, tankard, work);
+    }
+
+    public static Path tempDir() {
+        try {
+            return Files.createTempDirectory("tankard-test");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public int port() {
+        return tankard.port();
+    }
+
+    public String url(String path) {
+        return "http://127.0.0.1:" + port() + path;
+    }
+
+    /** The default user's folder. */
+    public Path userDir() {
+        return dataRoot.resolve("default-user");
+    }
+
+    /** A client without cookies or CSRF token: what a stranger's first request looks like. */
+    public WebClient plainClient() {
+        return plain;
+    }
+
+    /** A client that keeps cookies and has fetched its CSRF token, like the ST frontend after boot. */
+    public Client client() {
+        Client client = new Client(WebClientSession.create(plain));
+        client.refreshCsrf();
+        return client;
+    }
+
+    public static <T> T await(java.util.concurrent.CompletableFuture<T> future) {
+        try {
+            return future.get(60, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException(e.getCause() != null ? e.getCause() : e);
+        }
+    }
+
+    @Override
+    public void close() {
+        await(vertx.close().toCompletionStage().toCompletableFuture());
+        deleteTree(workDir);
+    }
+
+    public static void deleteTree(Path root) {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(root)) {
+            walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** A cookie-keeping client that sends {@code X-CSRF-Token} on every request. */
+    public static final class Client {
+        public final WebClientSession session;
+        private String csrf;
+
+        Client(WebClientSession session) {
+            this.session = session;
+        }
+
+        public String csrfToken() {
+            return csrf;
+        }
+
+        public void refreshCsrf() {
+            HttpResponse<Buffer> r = send(session.get("/csrf-token"), null);
+            csrf = r.bodyAsJsonObject().getString("token");
+        }
+
+        public HttpRequest<Buffer> request(HttpMethod method, String path) {
+            HttpRequest<Buffer> request = session.request(method, path);
+            if (csrf != null) {
+                request.putHeader("X-CSRF-Token", csrf);
+            }
+            return request;
+        }
+
+        public HttpResponse<Buffer> get(String path) {
+            return send(request(HttpMethod.GET, path), null);
+        }
+
+        /** POST with a JSON body given as text (null: no body, no content type). */
+        public HttpResponse<Buffer> post(String path, String json) {
+            HttpRequest<Buffer> request = request(HttpMethod.POST, path);
+            if (json != null) {
+                request.putHeader("Content-Type", "application/json");
+            }
+            return send(request, json == null ? null : Buffer.buffer(json));
+        }
+
+        public static HttpResponse<Buffer> send(HttpRequest<Buffer> request, Buffer body) {
+            var future = body == null ? request.send() : request.sendBuffer(body);
+            return await(future.toCompletionStage().toCompletableFuture());
+        }
+    }
+}
