@@ -16,6 +16,7 @@ import tankard.user.AccountStore;
 import tankard.user.FileAccountStore;
 import tankard.user.User;
 import tankard.user.UserDirs;
+import tankard.content.ContentSeeder;
 import tankard.frontend.FrontendFeature;
 import tankard.system.SystemFeature;
 
@@ -24,6 +25,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Stream;
 
 /**
@@ -39,6 +41,7 @@ public final class Tankard {
     private final SecurityChain security;
     private final List<Feature> features;
     private final FrontendFeature frontend;
+    private final ContentSeeder contentSeeder;
     private volatile int port;
 
     private Tankard(Vertx vertx, TankardConfig config) {
@@ -50,8 +53,16 @@ public final class Tankard {
             accounts.save(User.defaultUser(System.currentTimeMillis()));
         }
         checkListenSecurity();
+        this.contentSeeder = new ContentSeeder(config);
+        if (!config.skipContentCheck()) {
+            contentSeeder.seedGlobal();
+        }
         for (User user : accounts.users()) {
-            UserDirs.of(config.dataRoot(), user.handle()).createAll();
+            UserDirs dirs = UserDirs.of(config.dataRoot(), user.handle());
+            dirs.createAll();
+            if (!config.skipContentCheck()) {
+                contentSeeder.seedUser(dirs, Set.of());
+            }
         }
         SessionCookies sessions = new SessionCookies(config.dataRoot(), config.security().sessionTimeoutSeconds());
         this.security = new SecurityChain(config, accounts, sessions);
@@ -102,6 +113,10 @@ public final class Tankard {
 
     public List<Feature> features() {
         return features;
+    }
+
+    public ContentSeeder contentSeeder() {
+        return contentSeeder;
     }
 
     public FrontendFeature frontend() {
