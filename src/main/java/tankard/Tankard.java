@@ -19,6 +19,11 @@ import tankard.user.UserDirs;
 import tankard.content.ContentSeeder;
 import tankard.frontend.FrontendFeature;
 import tankard.system.SystemFeature;
+import tankard.thumbnail.ThumbnailFeature;
+import tankard.userfiles.UserFilesFeature;
+import tankard.avatars.AvatarsFeature;
+import tankard.backgrounds.BackgroundsFeature;
+import tankard.imagemetadata.ImageMetadataFeature;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -69,7 +74,12 @@ public final class Tankard {
         this.frontend = new FrontendFeature(config);
         this.features = List.of(
                 new CsrfFeature(config),
-                new SystemFeature(config));
+                new SystemFeature(config),
+                new UserFilesFeature(config),
+                new ThumbnailFeature(config),
+                new AvatarsFeature(config),
+                new BackgroundsFeature(config),
+                new ImageMetadataFeature(config));
     }
 
     /** Prepares the data root and starts listening; fails with a {@link ConfigException} on unusable settings. */

@@ -1,14 +1,17 @@
 package tankard.frontend;
 
 import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
-import io.vertx.ext.web.handler.FileSystemAccess;
-import io.vertx.ext.web.handler.StaticHandler;
 import tankard.config.TankardConfig;
 import tankard.http.ApiError;
 import tankard.http.Feature;
 import tankard.http.Request;
+import tankard.http.files.ConfinedPath;
+import tankard.http.files.FileSender;
+
+import java.nio.file.Path;
 
 /**
  * The web frontend: an ST {@code public/} folder or Tankard's own, its bundled {@code /lib.js}, the
@@ -26,24 +29,13 @@ public final class FrontendFeature implements Feature {
         router.get("/").handler(this::index);
         router.get("/login").handler(this::login);
         if (config.frontendLib() != null) {
-            String lib = config.frontendLib().toString();
-            router.get("/lib.js").handler(ctx -> ctx.response()
-                    .putHeader(HttpHeaders.CONTENT_TYPE, "application/javascript; charset=utf-8")
-                    .sendFile(lib));
+            Path lib = config.frontendLib();
+            router.get("/lib.js").handler(ctx -> sendOrNext(ctx, lib));
         }
-        router.get("/css/user.css").handler(ctx -> {
-            String override = config.dataRoot().resolve("_css").resolve("user.css").toString();
-            ctx.vertx().fileSystem().exists(override).onComplete(exists -> {
-                if (exists.succeeded() && exists.result()) {
-                    ctx.response().putHeader(HttpHeaders.CONTENT_TYPE, "text/css; charset=utf-8").sendFile(override);
-                } else {
-                    ctx.next();
-                }
-            });
-        });
-        router.route().handler(StaticHandler.create(FileSystemAccess.ROOT, config.frontendDir().toString())
-                .setCachingEnabled(false)
-                .setDefaultContentEncoding("UTF-8"));
+        // A user.css in the data root overrides the frontend's own.
+        Path userCss = config.dataRoot().resolve("_css").resolve("user.css");
+        router.get("/css/user.css").handler(ctx -> sendOrNext(ctx, userCss));
+        router.route("/*").method(HttpMethod.GET).method(HttpMethod.HEAD).handler(this::staticFile);
     }
 
     @Override
@@ -68,12 +60,52 @@ public final class FrontendFeature implements Feature {
             redirect(ctx, "/");
             return;
         }
-        ctx.response().putHeader(HttpHeaders.CONTENT_TYPE, "text/html; charset=utf-8")
-                .sendFile(config.frontendDir().resolve("login.html").toString())
-                .onFailure(ctx::fail);
+        sendOrNext(ctx, config.frontendDir().resolve("login.html"));
+    }
+
+    /**
+     * A file of the frontend folder (public, like express.static): directories get their index.html, hidden and
+     * missing files and paths that leave the folder fall through to the later routes.
+     */
+    private void staticFile(RoutingContext ctx) {
+        Path file;
+        try {
+            file = ConfinedPath.resolve(config.frontendDir(), ctx.pathParam("*"));
+        } catch (ApiError refused) {
+            ctx.next();
+            return;
+        }
+        FileSender.send(ctx, file, false).onSuccess(outcome -> {
+            switch (outcome) {
+                case SENT -> { }
+                case MISSING -> ctx.next();
+                case DIRECTORY -> {
+                    String path = ctx.request().path();
+                    if (path.endsWith("/")) {
+                        sendOrNext(ctx, file.resolve("index.html"));
+                    } else {
+                        // As express.static: relative links in the folder's index.html need the trailing slash.
+                        String query = ctx.request().query();
+                        redirect(ctx, 301, path + "/" + (query == null ? "" : "?" + query));
+                    }
+                }
+            }
+        }).onFailure(ctx::fail);
+    }
+
+    private static void sendOrNext(RoutingContext ctx, Path file) {
+        FileSender.send(ctx, file, false).onSuccess(outcome -> {
+            if (outcome != FileSender.Outcome.SENT) {
+                ctx.next();
+            }
+        }).onFailure(ctx::fail);
     }
 
     static void redirect(RoutingContext ctx, String location) {
-        ctx.response().setStatusCode(302).putHeader(HttpHeaders.LOCATION, location).end();
+        redirect(ctx, 302, location);
+    }
+
+    private static void redirect(RoutingContext ctx, int status, String location) {
+        ctx.response().setStatusCode(status).putHeader(HttpHeaders.LOCATION, location).end();
     }
 }

@@ -1,0 +1,77 @@
+package tankard.backgrounds;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.vertx.ext.web.Router;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tankard.config.TankardConfig;
+import tankard.http.ApiError;
+import tankard.http.Feature;
+import tankard.http.Reply;
+import tankard.http.Routes;
+import tankard.image.ImageFiles;
+import tankard.image.ImageSniff;
+import tankard.imagemetadata.ImageMetadataIndex;
+import tankard.json.JsJson;
+import tankard.user.UserDirs;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+
+/** The background listings of st-api.md §14: {@code /api/backgrounds/all} and {@code /api/backgrounds/folders}. */
+public final class BackgroundsFeature implements Feature {
+    private static final Logger LOG = LoggerFactory.getLogger(BackgroundsFeature.class);
+
+    private final TankardConfig config;
+
+    public BackgroundsFeature(TankardConfig config) {
+        this.config = config;
+    }
+
+    @Override
+    public void mount(Router router) {
+        router.post("/api/backgrounds/all").handler(Routes.blocking(config, request -> Reply.json(all(request.dirs()))));
+        router.post("/api/backgrounds/folders").handler(Routes.blocking(config, request -> Reply.json(folders(request.dirs()))));
+    }
+
+    /** {@code {images: [{filename, isAnimated}], config: {width, height}}}, config being the bg thumbnail size. */
+    private ObjectNode all(UserDirs dirs) {
+        ObjectNode result = JsJson.object();
+        ArrayNode images = result.putArray("images");
+        try {
+            Path folder = dirs.backgrounds();
+            for (String name : ImageFiles.list(folder)) {
+                images.addObject()
+                        .put("filename", name)
+                        .put("isAnimated", ImageSniff.isAnimated(ImageSniff.head(folder.resolve(name))));
+            }
+        } catch (IOException | UncheckedIOException e) {
+            LOG.warn("Cannot list the backgrounds of {}", dirs.root(), e);
+            throw new ApiError(500, "Failed to fetch backgrounds");
+        }
+        int[] bg = config.thumbnails().bg();
+        result.putObject("config").put("width", bg[0]).put("height", bg[1]);
+        return result;
+    }
+
+    /** {@code {folders, imageFolderMap}}: the virtual folders, and the folder ids of each image file name that has some. */
+    private static ObjectNode folders(UserDirs dirs) {
+        ObjectNode index = ImageMetadataIndex.read(dirs);
+        ObjectNode result = JsJson.object();
+        JsonNode folders = index.get("folders");
+        result.set("folders", folders instanceof ArrayNode ? folders : JsJson.array());
+        ObjectNode map = result.putObject("imageFolderMap");
+        ImageMetadataIndex.images(index).properties().forEach(entry -> {
+            JsonNode folderIds = entry.getValue().get("folderIds");
+            if (folderIds instanceof ArrayNode ids && !ids.isEmpty()) {
+                String key = entry.getKey();
+                String name = key.substring(key.lastIndexOf('/') + 1);
+                map.set(name.isEmpty() ? key : name, ids);
+            }
+        });
+        return result;
+    }
+}

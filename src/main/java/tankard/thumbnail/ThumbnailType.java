@@ -1,0 +1,50 @@
+package tankard.thumbnail;
+
+import tankard.config.TankardConfig;
+import tankard.user.UserDirs;
+
+import java.nio.file.Path;
+import java.util.function.Function;
+
+/** The three thumbnail kinds: where their originals live, where thumbnails are cached, and their size. */
+public enum ThumbnailType {
+    BG("bg", UserDirs::backgrounds, UserDirs::thumbnailsBg, TankardConfig.Thumbnails::bg),
+    AVATAR("avatar", UserDirs::characters, UserDirs::thumbnailsAvatar, TankardConfig.Thumbnails::avatar),
+    PERSONA("persona", UserDirs::avatars, UserDirs::thumbnailsPersona, TankardConfig.Thumbnails::persona);
+
+    private final String id;
+    private final Function<UserDirs, Path> source;
+    private final Function<UserDirs, Path> cache;
+    private final Function<TankardConfig.Thumbnails, int[]> dimensions;
+
+    ThumbnailType(String id, Function<UserDirs, Path> source, Function<UserDirs, Path> cache,
+                  Function<TankardConfig.Thumbnails, int[]> dimensions) {
+        this.id = id;
+        this.source = source;
+        this.cache = cache;
+        this.dimensions = dimensions;
+    }
+
+    /** The type named {@code bg}, {@code avatar} or {@code persona} in requests; null for anything else. */
+    public static ThumbnailType of(String id) {
+        for (ThumbnailType type : values()) {
+            if (type.id.equals(id)) {
+                return type;
+            }
+        }
+        return null;
+    }
+
+    public Path sourceFolder(UserDirs dirs) {
+        return source.apply(dirs);
+    }
+
+    public Path cacheFolder(UserDirs dirs) {
+        return cache.apply(dirs);
+    }
+
+    /** The configured {width, height}: the exact size for avatars/personas, the pixel area for backgrounds. */
+    public int[] dimensions(TankardConfig.Thumbnails config) {
+        return dimensions.apply(config);
+    }
+}

@@ -1,0 +1,81 @@
+package tankard.thumbnail;
+
+import tankard.config.TankardConfig;
+import tankard.image.ImageSniff;
+import tankard.store.AtomicFiles;
+import tankard.user.UserDirs;
+import tankard.util.Sanitize;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * The thumbnail cache of st-api.md §3.4: {@code thumbnails/<type>/<file>}, made on first request and then
+ * served as it is until {@link #invalidate} deletes it because its source changed.
+ */
+public final class Thumbnails {
+    /** Served as originals, never thumbnailed (animated or video formats). */
+    private static final Set<String> SKIPPED = Set.of("apng", "mp4", "webm", "avi", "mkv", "flv", "gif");
+
+    private final TankardConfig.Thumbnails config;
+    private final ThumbnailRenderer renderer;
+
+    public Thumbnails(TankardConfig.Thumbnails config) {
+        this.config = config;
+        this.renderer = new ThumbnailRenderer(config);
+    }
+
+    /**
+     * The file that answers a thumbnail request for {@code file} (a plain file name, already validated):
+     * the cached thumbnail, a newly made one, or the original when there is to be no thumbnail. The
+     * returned file may not exist (then the original is missing). Blocking.
+     *
+     * @param animated the client can show animated formats, which are then served as originals
+     */
+    public Path fileFor(UserDirs dirs, ThumbnailType type, String file, boolean animated) throws IOException {
+        Path original = type.sourceFolder(dirs).resolve(file);
+        String extension = extension(file);
+        if (!config.enabled() || extension.equals("gif") || (animated && SKIPPED.contains(extension))) {
+            return original;
+        }
+        Path cached = type.cacheFolder(dirs).resolve(file);
+        if (Files.isRegularFile(cached)) {
+            return cached;
+        }
+        if (SKIPPED.contains(extension) || !Files.isRegularFile(original) || isAnimated(original, extension)) {
+            return original;
+        }
+        byte[] thumbnail = renderer.render(original, type);
+        if (thumbnail == null) {
+            return original;
+        }
+        // Concurrent requests may both render: each write is whole (temp file + rename), the last one stays.
+        AtomicFiles.write(cached, thumbnail);
+        return cached;
+    }
+
+    /** Deletes the cached thumbnail of a source image that changed, was renamed or deleted. Blocking. */
+    public static void invalidate(UserDirs dirs, ThumbnailType type, String file) {
+        String name = Sanitize.filename(file);
+        if (!name.isEmpty()) {
+            AtomicFiles.deleteQuietly(type.cacheFolder(dirs).resolve(name));
+        }
+    }
+
+    /** ST looks for animation chunks only in files named .png and .webp. */
+    private static boolean isAnimated(Path original, String extension) throws IOException {
+        return switch (extension) {
+            case "png" -> ImageSniff.isAnimatedPng(ImageSniff.head(original));
+            case "webp" -> ImageSniff.isAnimatedWebp(ImageSniff.head(original));
+            default -> false;
+        };
+    }
+
+    private static String extension(String file) {
+        int dot = file.lastIndexOf('.');
+        return dot < 0 ? "" : file.substring(dot + 1).toLowerCase(Locale.ROOT);
+    }
+}

@@ -1,0 +1,102 @@
+package tankard.userfiles;
+
+import io.vertx.core.Future;
+import io.vertx.core.Handler;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.ext.web.Route;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import tankard.config.TankardConfig;
+import tankard.http.ApiError;
+import tankard.http.Feature;
+import tankard.http.Reply;
+import tankard.http.Request;
+import tankard.http.files.ConfinedPath;
+import tankard.http.files.FileSender;
+import tankard.http.files.FileSender.Outcome;
+import tankard.user.User;
+import tankard.user.UserDirs;
+
+import java.nio.file.Path;
+import java.util.function.Function;
+
+/**
+ * The signed-in user's files over plain GET (st-api.md §3.3): card images, backgrounds, persona images,
+ * assets, chat images, data bank files and per-user third-party extensions. Each route is confined to
+ * its folder; refused paths answer 403, missing files 404 (ST's {@code sendStatus} bodies).
+ */
+public final class UserFilesFeature implements Feature {
+    private final TankardConfig config;
+
+    public UserFilesFeature(TankardConfig config) {
+        this.config = config;
+    }
+
+    @Override
+    public void mount(Router router) {
+        serve(router, "/characters/*", UserDirs::characters);
+        serve(router, "/backgrounds/*", UserDirs::backgrounds);
+        serve(router, "/User%20Avatars/*", UserDirs::avatars);
+        serve(router, "/assets/*", UserDirs::assets);
+        serve(router, "/user/images/*", UserDirs::userImages);
+        serve(router, "/user/files/*", UserDirs::userFiles);
+        getOrHead(router, "/scripts/extensions/third-party/*").handler(this::extensionFile);
+    }
+
+    private void serve(Router router, String path, Function<UserDirs, Path> folder) {
+        getOrHead(router, path).handler(userFile(folder));
+    }
+
+    private static Route getOrHead(Router router, String path) {
+        return router.route(path).method(HttpMethod.GET).method(HttpMethod.HEAD);
+    }
+
+    private Handler<RoutingContext> userFile(Function<UserDirs, Path> folder) {
+        return ctx -> {
+            Path file;
+            try {
+                file = ConfinedPath.resolve(folder.apply(dirs(ctx)), ctx.pathParam("*"));
+            } catch (ApiError refused) {
+                Reply.status(refused.status()).writeTo(ctx.response());
+                return;
+            }
+            FileSender.send(ctx, file, true).onSuccess(notFoundUnlessSent(ctx)).onFailure(ctx::fail);
+        };
+    }
+
+    /** The user's own extension first, then the global one of the frontend (ST serves both under one path). */
+    private void extensionFile(RoutingContext ctx) {
+        if (!config.extensionsEnabled()) {
+            Reply.status(404).writeTo(ctx.response());
+            return;
+        }
+        String relative = ctx.pathParam("*");
+        Path own;
+        Path global;
+        try {
+            own = ConfinedPath.resolve(dirs(ctx).extensions(), relative);
+            global = ConfinedPath.resolve(config.frontendDir().resolve("scripts/extensions/third-party"), relative);
+        } catch (ApiError refused) {
+            Reply.status(refused.status()).writeTo(ctx.response());
+            return;
+        }
+        FileSender.send(ctx, own, false)
+                .compose(outcome -> outcome == Outcome.SENT ? Future.succeededFuture(outcome)
+                        : FileSender.send(ctx, global, false))
+                .onSuccess(notFoundUnlessSent(ctx))
+                .onFailure(ctx::fail);
+    }
+
+    private static Handler<Outcome> notFoundUnlessSent(RoutingContext ctx) {
+        return outcome -> {
+            if (outcome != Outcome.SENT) {
+                Reply.status(404).writeTo(ctx.response());
+            }
+        };
+    }
+
+    private UserDirs dirs(RoutingContext ctx) {
+        User user = ctx.get(Request.USER_KEY);
+        return UserDirs.of(config.dataRoot(), user.handle());
+    }
+}
