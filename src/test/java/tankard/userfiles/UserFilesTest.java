@@ -1,0 +1,157 @@
+package tankard.userfiles;
+
+import io.vertx.core.buffer.Buffer;
+import io.vertx.ext.web.client.HttpResponse;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import tankard.testing.TestServer;
+import tankard.testing.TestServer.Client;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class UserFilesTest {
+    private static final String SECRET = "SECRET-OUTSIDE";
+
+    /** Route prefix → folder under the user directory. */
+    private static final Map<String, String> ROUTES = Map.of(
+            "/characters/", "characters",
+            "/backgrounds/", "backgrounds",
+            "/User%20Avatars/", "User Avatars",
+            "/assets/", "assets",
+            "/user/images/", "user/images",
+            "/user/files/", "user/files",
+            "/scripts/extensions/third-party/", "extensions");
+
+    private TestServer server;
+
+    @AfterEach
+    void stop() {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    private Client start(String yaml) {
+        server = TestServer.start(yaml);
+        return server.client();
+    }
+
+    @Test
+    void everyRouteServesItsFolder() throws IOException {
+        Client client = start(null);
+        for (var route : ROUTES.entrySet()) {
+            Path folder = server.userDir().resolve(route.getValue());
+            Files.createDirectories(folder.resolve("sub dir"));
+            Files.writeString(folder.resolve("sub dir/a b.txt"), "content of " + route.getValue());
+            HttpResponse<Buffer> r = client.get(route.getKey() + "sub%20dir/a%20b.txt");
+            assertEquals(200, r.statusCode(), route.getKey());
+            assertEquals("content of " + route.getValue(), r.bodyAsString());
+            assertTrue(r.getHeader("ETag").startsWith("W/\""));
+        }
+    }
+
+    @Test
+    void missingFilesAndFoldersAnswer404Text() {
+        Client client = start(null);
+        for (String prefix : ROUTES.keySet()) {
+            HttpResponse<Buffer> r = client.get(prefix + "nope.png");
+            assertEquals(404, r.statusCode(), prefix);
+            assertEquals("Not Found", r.bodyAsString());
+            assertEquals(404, client.get(prefix).statusCode(), prefix + " (the folder itself)");
+        }
+    }
+
+    @Test
+    void traversalIsRefusedOnEveryRoute() throws IOException {
+        Client client = start(null);
+        Files.writeString(server.userDir().resolve("secrets.json"), SECRET);
+        Files.writeString(server.dataRoot.resolve("outside.txt"), SECRET);
+        for (String prefix : ROUTES.keySet()) {
+            String[] attacks = {
+                    "..%2Fsecrets.json", "..%2F..%2Fsecrets.json", "..%2F..%2F..%2Foutside.txt",
+                    "%2e%2e%2fsecrets.json", "%2E%2E%2F%2E%2E%2Foutside.txt", "x%2F..%2F..%2Fsecrets.json",
+                    "..%5Csecrets.json", "%2Fetc%2Fpasswd", "%5Cetc%5Cpasswd", "a%00.png",
+                    "%2e%2e/secrets.json", "../secrets.json", "..%252Fsecrets.json",
+            };
+            for (String attack : attacks) {
+                HttpResponse<Buffer> r = client.get(prefix + attack);
+                int status = r.statusCode();
+                assertTrue(status == 403 || status == 404 || status == 400, prefix + attack + " → " + status);
+                assertFalse(r.bodyAsString().contains(SECRET), prefix + attack);
+                assertFalse(r.bodyAsString().contains("root:"), prefix + attack);
+            }
+            assertEquals(403, client.get(prefix + "..%2Fsecrets.json").statusCode(), prefix);
+            assertEquals("Forbidden", client.get(prefix + "..%2Fsecrets.json").bodyAsString());
+            assertEquals(403, client.get(prefix + "%2Fetc%2Fpasswd").statusCode(), prefix);
+            assertEquals(403, client.get(prefix + "a%00.png").statusCode(), prefix);
+        }
+    }
+
+    @Test
+    void pathsAreDecodedOnce() throws IOException {
+        Client client = start(null);
+        Files.writeString(server.userDir().resolve("characters/a%41.txt"), "literal percent");
+        assertEquals("literal percent", client.get("/characters/a%2541.txt").bodyAsString());
+        assertEquals(404, client.get("/characters/a%252541.txt").statusCode());
+    }
+
+    @Test
+    void hiddenFilesAreNotServed() throws IOException {
+        Client client = start(null);
+        Path git = server.userDir().resolve("extensions/my-ext/.git");
+        Files.createDirectories(git);
+        Files.writeString(git.resolve("config"), "[remote]");
+        assertEquals(404, client.get("/scripts/extensions/third-party/my-ext/.git/config").statusCode());
+    }
+
+    @Test
+    void thirdPartyExtensionsComeFromTheUserFirstThenTheFrontend() throws IOException {
+        Client client = start(null);
+        Path global = server.workDir.resolve("public/scripts/extensions/third-party");
+        Path own = server.userDir().resolve("extensions");
+        Files.createDirectories(global.resolve("shared"));
+        Files.createDirectories(own.resolve("shared"));
+        Files.writeString(global.resolve("shared/index.js"), "global");
+        Files.writeString(own.resolve("shared/index.js"), "own");
+        Files.writeString(global.resolve("shared/style.css"), "global css");
+        // The public frontend handler serves global files before the gate, as ST's static handler does.
+        assertEquals("global", client.get("/scripts/extensions/third-party/shared/index.js").bodyAsString());
+        Files.delete(global.resolve("shared/index.js"));
+        assertEquals("own", client.get("/scripts/extensions/third-party/shared/index.js").bodyAsString());
+        assertEquals("global css", client.get("/scripts/extensions/third-party/shared/style.css").bodyAsString());
+        assertEquals(404, client.get("/scripts/extensions/third-party/shared/none.js").statusCode());
+    }
+
+    @Test
+    void thirdPartyRouteIsGoneWhenExtensionsAreDisabled() throws IOException {
+        Client client = start("extensions:\n  enabled: false\n");
+        Files.createDirectories(server.userDir().resolve("extensions/mine"));
+        Files.writeString(server.userDir().resolve("extensions/mine/index.js"), "own");
+        assertEquals(404, client.get("/scripts/extensions/third-party/mine/index.js").statusCode());
+    }
+
+    @Test
+    void userFilesNeedASignedInUser() throws IOException {
+        start("enableUserAccounts: true\n");
+        Files.writeString(server.userDir().resolve("characters/card.png"), "png");
+        HttpResponse<Buffer> r = Client.send(server.plainClient().get("/characters/card.png"), null);
+        assertEquals(403, r.statusCode());
+        assertFalse(r.bodyAsString().contains("png"));
+    }
+
+    @Test
+    void headIsAnsweredToo() throws IOException {
+        Client client = start(null);
+        Files.writeString(server.userDir().resolve("user/files/doc.txt"), "12345");
+        HttpResponse<Buffer> r = Client.send(client.request(io.vertx.core.http.HttpMethod.HEAD, "/user/files/doc.txt"), null);
+        assertEquals(200, r.statusCode());
+        assertEquals("5", r.getHeader("Content-Length"));
+    }
+}
