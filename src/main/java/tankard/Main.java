@@ -13,6 +13,8 @@ public final class Main {
     }
 
     public static void main(String[] args) {
+        // Thumbnails are drawn with Java2D, which must not look for a display on a server.
+        System.setProperty("java.awt.headless", "true");
         TankardConfig config;
         try {
             config = ConfigLoader.load(args, System.getenv(), Path.of("").toAbsolutePath());

@@ -17,7 +17,9 @@ public final class AvatarsFeature implements Feature {
 
     @Override
     public void mount(Router router) {
-        router.post("/api/avatars/get").handler(Routes.blocking(config,
-                request -> Reply.json(ImageFiles.list(request.dirs().avatars()))));
+        router.post("/api/avatars/get").handler(Routes.blocking(config, request -> {
+            request.body(); // malformed JSON is a 400, as with ST's body parser
+            return Reply.json(ImageFiles.list(request.dirs().avatars()));
+        }));
     }
 }

@@ -33,8 +33,15 @@ public final class BackgroundsFeature implements Feature {
 
     @Override
     public void mount(Router router) {
-        router.post("/api/backgrounds/all").handler(Routes.blocking(config, request -> Reply.json(all(request.dirs()))));
-        router.post("/api/backgrounds/folders").handler(Routes.blocking(config, request -> Reply.json(folders(request.dirs()))));
+        // The bodies are read only to refuse malformed JSON with 400, as ST's body parser does.
+        router.post("/api/backgrounds/all").handler(Routes.blocking(config, request -> {
+            request.body();
+            return Reply.json(all(request.dirs()));
+        }));
+        router.post("/api/backgrounds/folders").handler(Routes.blocking(config, request -> {
+            request.body();
+            return Reply.json(folders(request.dirs()));
+        }));
     }
 
     /** {@code {images: [{filename, isAnimated}], config: {width, height}}}, config being the bg thumbnail size. */

@@ -1,0 +1,163 @@
+package tankard.backgrounds;
+
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.client.HttpResponse;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import tankard.testing.TestImages;
+import tankard.testing.TestServer;
+import tankard.testing.TestServer.Client;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+/** The image lists of the boot sequence: personas, backgrounds, background folders, image metadata. */
+class ImageListingsTest {
+    private static final String METADATA = """
+            {
+                "version": 1,
+                "images": {
+                    "backgrounds/forest.png": {"hash": "ab", "aspectRatio": 1.7778, "folderIds": ["f1", "f2"], "mtime": 1.5},
+                    "backgrounds/sea.jpg": {"folderIds": []},
+                    "characters/Alice.png": {"folderIds": ["f3"]}
+                },
+                "folders": [{"id": "f1", "name": "Nature", "thumbnailFile": "forest.png"}]
+            }""";
+
+    private TestServer server;
+    private Client client;
+
+    @AfterEach
+    void stop() {
+        server.close();
+    }
+
+    private void start(String yaml) {
+        server = TestServer.start(yaml);
+        client = server.client();
+    }
+
+    private void put(String relative, byte[] bytes) throws IOException {
+        Path file = server.userDir().resolve(relative);
+        Files.createDirectories(file.getParent());
+        Files.write(file, bytes);
+    }
+
+    private void emptyFolder(String relative) throws IOException {
+        try (var files = Files.list(server.userDir().resolve(relative))) {
+            for (Path file : files.toList()) {
+                Files.delete(file);
+            }
+        }
+    }
+
+    @Test
+    void personaImagesAreListedInCollationOrder() throws IOException {
+        start(null);
+        emptyFolder("User Avatars");
+        byte[] png = TestImages.image("png", 4, 4);
+        put("User Avatars/cherry.png", png);
+        put("User Avatars/Banana.webp", png);
+        put("User Avatars/apple.jpg", png);
+        put("User Avatars/notes.txt", "x".getBytes(StandardCharsets.UTF_8));
+        put("User Avatars/folder.png/inner.png", png);
+        HttpResponse<Buffer> r = client.post("/api/avatars/get", null);
+        assertEquals(200, r.statusCode());
+        assertEquals(new JsonArray().add("apple.jpg").add("Banana.webp").add("cherry.png"), r.bodyAsJsonArray());
+    }
+
+    @Test
+    void backgroundsComeWithAnimationFlagsAndTheThumbnailSize() throws IOException {
+        start("thumbnails:\n  dimensions:\n    bg: [200, 100]\n");
+        emptyFolder("backgrounds");
+        put("backgrounds/still.png", TestImages.image("png", 8, 8));
+        put("backgrounds/anim.gif", TestImages.image("gif", 8, 8));
+        put("backgrounds/apng.png", "\u0089PNG\r\n\u001a\n\0\0\0\u0008acTL".getBytes(StandardCharsets.ISO_8859_1));
+        put("backgrounds/moving.webp", "RIFF\0\0\0\0WEBPVP8X\0\0\0\0ANIM".getBytes(StandardCharsets.ISO_8859_1));
+        put("backgrounds/clip.mp4", new byte[]{0});
+        put("backgrounds/readme.md", new byte[]{0});
+        JsonObject body = client.post("/api/backgrounds/all", "{}").bodyAsJsonObject();
+        JsonArray expected = new JsonArray()
+                .add(image("anim.gif", true))
+                .add(image("apng.png", true))
+                .add(image("moving.webp", true))
+                .add(image("still.png", false));
+        assertEquals(expected, body.getJsonArray("images"));
+        assertEquals(new JsonObject().put("width", 200).put("height", 100), body.getJsonObject("config"));
+    }
+
+    @Test
+    void defaultBackgroundConfigIs160By90() {
+        start(null);
+        JsonObject body = client.post("/api/backgrounds/all", null).bodyAsJsonObject();
+        assertEquals(new JsonObject().put("width", 160).put("height", 90), body.getJsonObject("config"));
+    }
+
+    private static JsonObject image(String name, boolean animated) {
+        return new JsonObject().put("filename", name).put("isAnimated", animated);
+    }
+
+    @Test
+    void withoutMetadataTheListsAreEmptyAndNoFileIsCreated() {
+        start(null);
+        Path metadata = server.userDir().resolve("image-metadata.json");
+        assertEquals(new JsonObject().put("folders", new JsonArray()).put("imageFolderMap", new JsonObject()),
+                client.post("/api/backgrounds/folders", "{}").bodyAsJsonObject());
+        assertEquals(new JsonObject().put("version", 1).put("images", new JsonObject()),
+                client.post("/api/image-metadata/all", "{\"prefix\":\"backgrounds/\"}").bodyAsJsonObject());
+        assertEquals(new JsonObject().put("version", 1).put("images", new JsonObject()).put("folders", new JsonArray()),
+                client.post("/api/image-metadata/all", "{}").bodyAsJsonObject());
+        assertFalse(Files.exists(metadata));
+    }
+
+    @Test
+    void foldersMapImageNamesToTheirFolderIds() throws IOException {
+        start(null);
+        put("image-metadata.json", METADATA.getBytes(StandardCharsets.UTF_8));
+        JsonObject body = client.post("/api/backgrounds/folders", "{}").bodyAsJsonObject();
+        assertEquals(new JsonArray().add(new JsonObject().put("id", "f1").put("name", "Nature").put("thumbnailFile", "forest.png")),
+                body.getJsonArray("folders"));
+        assertEquals(new JsonObject().put("forest.png", new JsonArray().add("f1").add("f2"))
+                .put("Alice.png", new JsonArray().add("f3")), body.getJsonObject("imageFolderMap"));
+    }
+
+    @Test
+    void imageMetadataIsFilteredByPrefix() throws IOException {
+        start(null);
+        put("image-metadata.json", METADATA.getBytes(StandardCharsets.UTF_8));
+        HttpResponse<Buffer> r = client.post("/api/image-metadata/all", "{\"prefix\":\"backgrounds/\"}");
+        assertEquals(200, r.statusCode());
+        // Numbers keep their lexemes; only the prefixed entries, and no folders.
+        assertEquals("{\"version\":1,\"images\":{\"backgrounds/forest.png\":{\"hash\":\"ab\",\"aspectRatio\":1.7778,"
+                + "\"folderIds\":[\"f1\",\"f2\"],\"mtime\":1.5},\"backgrounds/sea.jpg\":{\"folderIds\":[]}}}", r.bodyAsString());
+        JsonObject whole = client.post("/api/image-metadata/all", null).bodyAsJsonObject();
+        assertEquals(3, whole.getJsonObject("images").size());
+        assertEquals(1, whole.getJsonArray("folders").size());
+    }
+
+    @Test
+    void corruptMetadataReadsAsEmpty() throws IOException {
+        start(null);
+        put("image-metadata.json", "{ not json".getBytes(StandardCharsets.UTF_8));
+        assertEquals(new JsonObject().put("version", 1).put("images", new JsonObject()),
+                client.post("/api/image-metadata/all", "{\"prefix\":\"backgrounds/\"}").bodyAsJsonObject());
+        assertEquals("{ not json", Files.readString(server.userDir().resolve("image-metadata.json")));
+    }
+
+    @Test
+    void badBodiesAreRefused() {
+        start(null);
+        assertEquals(400, client.post("/api/image-metadata/all", "{\"prefix\": {\"a\": 1}}").statusCode());
+        assertEquals(400, client.post("/api/image-metadata/all", "{bad json").statusCode());
+        assertEquals(400, client.post("/api/backgrounds/all", "{bad json").statusCode());
+        assertEquals(400, client.post("/api/backgrounds/folders", "[1,").statusCode());
+        assertEquals(400, client.post("/api/avatars/get", "{bad json").statusCode());
+    }
+}
