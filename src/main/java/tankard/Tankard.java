@@ -12,6 +12,7 @@ import tankard.http.HttpVerticle;
 import tankard.http.security.CsrfFeature;
 import tankard.http.security.SecurityChain;
 import tankard.http.security.SessionCookies;
+import tankard.store.AtomicFiles;
 import tankard.user.AccountStore;
 import tankard.user.FileAccountStore;
 import tankard.user.User;
@@ -75,7 +76,25 @@ public final class Tankard {
     /** Prepares the data root and starts listening; fails with a {@link ConfigException} on unusable settings. */
     public static Future<Tankard> start(Vertx vertx, TankardConfig config) {
         return vertx.executeBlocking(() -> new Tankard(vertx, config), false)
-                .compose(tankard -> tankard.listen().map(tankard));
+                .compose(tankard -> tankard.listen().map(v -> {
+                    tankard.startHeartbeat();
+                    return tankard;
+                }));
+    }
+
+    /** Rewrites {@code heartbeat.json} every {@code heartbeatInterval} seconds: the container health check. */
+    private void startHeartbeat() {
+        int seconds = config.heartbeatIntervalSeconds();
+        if (seconds <= 0) {
+            return;
+        }
+        Path file = config.dataRoot().resolve("heartbeat.json");
+        Runnable beat = () -> vertx.executeBlocking(() -> {
+            AtomicFiles.write(file, "{\"timestamp\":" + System.currentTimeMillis() + "}");
+            return null;
+        }, false).onFailure(e -> LOG.warn("Cannot write {}: {}", file, e.getMessage()));
+        beat.run();
+        vertx.setPeriodic(seconds * 1000L, id -> beat.run());
     }
 
     private Future<Void> listen() {
@@ -130,7 +149,7 @@ public final class Tankard {
             Files.createDirectories(uploads);
             // Leftover multipart uploads from a previous run are never needed again (ST empties it too).
             try (Stream<Path> leftovers = Files.list(uploads)) {
-                leftovers.filter(Files::isRegularFile).forEach(tankard.store.AtomicFiles::deleteQuietly);
+                leftovers.filter(Files::isRegularFile).forEach(AtomicFiles::deleteQuietly);
             }
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot prepare the data root " + dataRoot, e);
