@@ -17,6 +17,7 @@ import tankard.user.AccountStore;
 import tankard.user.FileAccountStore;
 import tankard.user.User;
 import tankard.user.UserDirs;
+import tankard.user.UsersFeature;
 import tankard.content.ContentSeeder;
 import tankard.frontend.FrontendFeature;
 import tankard.system.SystemFeature;
@@ -70,7 +71,8 @@ public final class Tankard {
         this.frontend = new FrontendFeature(config);
         this.features = List.of(
                 new CsrfFeature(config),
-                new SystemFeature(config));
+                new SystemFeature(config),
+                new UsersFeature(config, accounts, contentSeeder, security.basicAuth()));
     }
 
     /** Prepares the data root and starts listening; fails with a {@link ConfigException} on unusable settings. */

@@ -24,7 +24,6 @@ public final class FrontendFeature implements Feature {
     @Override
     public void mountPublic(Router router) {
         router.get("/").handler(this::index);
-        router.get("/login").handler(this::login);
         if (config.frontendLib() != null) {
             String lib = config.frontendLib().toString();
             router.get("/lib.js").handler(ctx -> ctx.response()
@@ -61,16 +60,6 @@ public final class FrontendFeature implements Feature {
             tankard.http.security.SessionCookies.of(ctx).touch();
         }
         ctx.next();
-    }
-
-    private void login(RoutingContext ctx) {
-        if (!config.security().enableUserAccounts()) {
-            redirect(ctx, "/");
-            return;
-        }
-        ctx.response().putHeader(HttpHeaders.CONTENT_TYPE, "text/html; charset=utf-8")
-                .sendFile(config.frontendDir().resolve("login.html").toString())
-                .onFailure(ctx::fail);
     }
 
     static void redirect(RoutingContext ctx, String location) {
