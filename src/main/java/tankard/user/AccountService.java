@@ -29,7 +29,7 @@ import java.util.stream.Stream;
  */
 public final class AccountService {
     private static final Logger LOG = LoggerFactory.getLogger(AccountService.class);
-    public static final String DEFAULT_AVATAR = "/img/default-user.png";
+    private static final String DEFAULT_AVATAR = "/img/default-user.png";
 
     private final Path dataRoot;
     private final AccountStore accounts;

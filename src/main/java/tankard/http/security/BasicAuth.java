@@ -27,7 +27,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class BasicAuth implements Handler<RoutingContext> {
     private static final Logger LOG = LoggerFactory.getLogger(BasicAuth.class);
-    public static final String CHALLENGE = "Basic realm=\"SillyTavern\", charset=\"UTF-8\"";
+    private static final String CHALLENGE = "Basic realm=\"SillyTavern\", charset=\"UTF-8\"";
     private static final String FALLBACK_PAGE = "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>Unauthorized"
             + "</title></head><body><h1>Unauthorized</h1><p>This server asks for a user name and password.</p></body></html>";
 
