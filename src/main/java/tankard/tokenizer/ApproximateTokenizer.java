@@ -1,6 +1,11 @@
 package tankard.tokenizer;
 
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -10,9 +15,9 @@ import java.util.List;
  */
 final class ApproximateTokenizer implements Tokenizer {
     private final Family family;
-    private final Tokenizer standIn;
+    private final TiktokenTokenizer standIn;
 
-    ApproximateTokenizer(Family family, Tokenizer standIn) {
+    ApproximateTokenizer(Family family, TiktokenTokenizer standIn) {
         this.family = family;
         this.standIn = standIn;
     }
@@ -32,7 +37,10 @@ final class ApproximateTokenizer implements Tokenizer {
         return standIn.decode(ids);
     }
 
-    /** Hugging Face style: ids are merged until they decode to whole characters, like ST's web tokenizers. */
+    /**
+     * Hugging Face style: ids are merged until their bytes form whole characters, as ST's web tokenizers
+     * merge pieces that decode to a lone U+FFFD.
+     */
     @Override
     public List<String> chunks(int[] ids) {
         if (family != Family.HUGGINGFACE) {
@@ -41,12 +49,25 @@ final class ApproximateTokenizer implements Tokenizer {
         List<String> out = new ArrayList<>();
         int start = 0;
         for (int i = 0; i < ids.length; i++) {
-            String text = standIn.decode(java.util.Arrays.copyOfRange(ids, start, i + 1));
-            if (!text.equals("\uFFFD")) {
+            String text = wholeCharacters(standIn.decodeBytes(Arrays.copyOfRange(ids, start, i + 1)));
+            if (text != null) {
                 out.add(text);
                 start = i + 1;
             }
         }
         return out;
+    }
+
+    /** The text of bytes that are complete UTF-8, or null while a character is still cut. */
+    private static String wholeCharacters(byte[] bytes) {
+        try {
+            return StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(bytes))
+                    .toString();
+        } catch (CharacterCodingException e) {
+            return null;
+        }
     }
 }

@@ -27,7 +27,11 @@ final class TiktokenTokenizer implements Tokenizer {
 
     @Override
     public String decode(int[] ids) {
-        return new String(encoding.decodeBytes(list(ids)), StandardCharsets.UTF_8);
+        return new String(decodeBytes(ids), StandardCharsets.UTF_8);
+    }
+
+    byte[] decodeBytes(int[] ids) {
+        return encoding.decodeBytes(list(ids));
     }
 
     /** Each id decoded on its own (a piece of a multi-byte character reads as U+FFFD, as in ST). */

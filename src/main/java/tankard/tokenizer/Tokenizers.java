@@ -47,7 +47,7 @@ public final class Tokenizers {
             Map.entry("code-search-ada-code-001", EncodingType.R50K_BASE));
 
     private final EncodingRegistry registry = Encodings.newLazyEncodingRegistry();
-    private final Map<EncodingType, Tokenizer> tiktoken = new ConcurrentHashMap<>();
+    private final Map<EncodingType, TiktokenTokenizer> tiktoken = new ConcurrentHashMap<>();
 
     /** The tokenizer behind {@code /api/tokenizers/<id>/*}, or null for an unknown id. */
     public Tokenizer byId(String id) {
@@ -133,7 +133,7 @@ public final class Tokenizers {
         return tiktoken(type);
     }
 
-    private Tokenizer tiktoken(EncodingType type) {
+    private TiktokenTokenizer tiktoken(EncodingType type) {
         return tiktoken.computeIfAbsent(type, t -> new TiktokenTokenizer(registry.getEncoding(t)));
     }
 }
