@@ -37,12 +37,12 @@ public final class TokenizerFeature implements Feature {
     public void mount(Router router) {
         List<String> ids = Stream.of(List.of("gpt2"), Tokenizers.SENTENCEPIECE, Tokenizers.HUGGINGFACE)
                 .flatMap(List::stream).toList();
+        // Vocabularies load on first use, on a worker thread: loading one takes a second or two.
         for (String id : ids) {
-            Tokenizer tokenizer = tokenizers.byId(id);
             router.post("/api/tokenizers/" + id + "/encode").handler(Routes.blocking(config, request ->
-                    encode(request, r -> tokenizer)));
+                    encode(request, r -> tokenizers.byId(id))));
             router.post("/api/tokenizers/" + id + "/decode").handler(Routes.blocking(config, request ->
-                    decode(request, r -> tokenizer)));
+                    decode(request, r -> tokenizers.byId(id))));
         }
         router.post("/api/tokenizers/openai/encode").handler(Routes.blocking(config, request ->
                 encode(request, r -> tokenizers.forModel(model(r)))));
