@@ -21,6 +21,23 @@ import tankard.user.UsersFeature;
 import tankard.content.ContentSeeder;
 import tankard.frontend.FrontendFeature;
 import tankard.system.SystemFeature;
+import tankard.comfy.ComfyWorkflowFeature;
+import tankard.extension.ExtensionFeature;
+import tankard.group.GroupFeature;
+import tankard.horde.HordeFeature;
+import tankard.preset.PresetFeature;
+import tankard.preset.PresetService;
+import tankard.secrets.SecretStore;
+import tankard.secrets.SecretsFeature;
+import tankard.settings.SettingsBackups;
+import tankard.settings.SettingsFeature;
+import tankard.settings.SettingsService;
+import tankard.sprite.SpriteFeature;
+import tankard.stats.StatsFeature;
+import tankard.theme.UiPresetFeature;
+import tankard.tokenizer.TokenizerFeature;
+import tankard.tokenizer.Tokenizers;
+import tankard.worldinfo.WorldInfoFeature;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -55,6 +72,11 @@ public final class Tankard {
             accounts.save(User.defaultUser(System.currentTimeMillis()));
         }
         checkListenSecurity();
+        SettingsBackups settingsBackups = new SettingsBackups(config.backups().numberOfBackups(),
+                (delayMs, task) -> vertx.setTimer(delayMs, id -> vertx.executeBlocking(() -> {
+                    task.run();
+                    return null;
+                }, false)), System::currentTimeMillis);
         this.contentSeeder = new ContentSeeder(config);
         if (!config.skipContentCheck()) {
             contentSeeder.seedGlobal();
@@ -65,14 +87,28 @@ public final class Tankard {
             if (!config.skipContentCheck()) {
                 contentSeeder.seedUser(dirs, Set.of());
             }
+            settingsBackups.backup(dirs, user.handle(), true);
         }
         SessionCookies sessions = new SessionCookies(config.dataRoot(), config.security().sessionTimeoutSeconds());
         this.security = new SecurityChain(config, accounts, sessions);
         this.frontend = new FrontendFeature(config);
+        SecretStore secrets = new SecretStore(config.allowKeysExposure());
         this.features = List.of(
                 new CsrfFeature(config),
                 new SystemFeature(config),
-                new UsersFeature(config, accounts, contentSeeder, security.basicAuth()));
+                new UsersFeature(config, accounts, contentSeeder, security.basicAuth()),
+                new SettingsFeature(config, new SettingsService(config, settingsBackups)),
+                new SecretsFeature(config, secrets),
+                new PresetFeature(config, new PresetService(config.stDefaultContent())),
+                new UiPresetFeature(config),
+                new ExtensionFeature(config),
+                new HordeFeature(config, secrets),
+                new ComfyWorkflowFeature(config),
+                new SpriteFeature(config),
+                new WorldInfoFeature(config),
+                new GroupFeature(config),
+                new StatsFeature(config),
+                new TokenizerFeature(config, new Tokenizers()));
     }
 
     /** Prepares the data root and starts listening; fails with a {@link ConfigException} on unusable settings. */
