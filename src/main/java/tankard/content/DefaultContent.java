@@ -15,6 +15,7 @@ import java.nio.file.FileSystem;
 import java.nio.file.FileSystemAlreadyExistsException;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,8 +35,12 @@ public final class DefaultContent {
         /** The source file or folder, or null when the name would leave the index's folder. */
         public Path source() {
             Path base = folder.normalize();
-            Path resolved = base.resolve(filename).normalize();
-            return resolved.startsWith(base) && !resolved.equals(base) ? resolved : null;
+            try {
+                Path resolved = base.resolve(filename).normalize();
+                return resolved.startsWith(base) && !resolved.equals(base) ? resolved : null;
+            } catch (InvalidPathException e) {
+                return null;
+            }
         }
     }
 

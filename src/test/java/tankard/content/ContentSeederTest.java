@@ -154,6 +154,7 @@ class ContentSeederTest {
                     {"filename": "note.txt", "type": "poster"},
                     {"filename": "../outside.txt", "type": "world"},
                     {"filename": 42, "type": "world"},
+                    {"filename": "bad\\u0000name.json", "type": "world"},
                     {"filename": "pages/url-not-found.html", "type": "error_page"}
                 ]""");
         write(content.resolve("settings.json"), "{\"from\":\"content\"}");
@@ -190,7 +191,7 @@ class ContentSeederTest {
                 .contains(PosixFilePermission.OWNER_WRITE), "copies get owner-write");
         assertEquals("meadow", read(dirs.backgrounds().resolve("meadow.png")));
         assertEquals("{\"name\":\"Plain\"}", read(dirs.instruct().resolve("Plain.json")));
-        assertFalse(Files.exists(dirs.worlds()), "the missing, numeric and escaping world items copy nothing");
+        assertFalse(Files.exists(dirs.worlds()), "the missing, numeric, unusable and escaping world items copy nothing");
         // Scaffold first; the content's settings.json is already logged; missing, unknown and escaping items
         // are not logged at all.
         assertEquals("settings.json\nNight.json\nchars/Pip.png\nchars/Pip/\nbg/meadow.png\ntemplates/Plain.json",

@@ -39,8 +39,13 @@ import java.util.zip.CRC32;
 /**
  * Draws Tankard's default images (the sample character's card, the persona avatar, backgrounds) and embeds the
  * card JSON from {@code src/test/resources/content-generator/default_Wren.json}. The results are committed under
- * {@code src/main/resources/default-content/}; run {@code main} from the project folder to regenerate them, e.g.
- * {@code mvn -q test-compile exec:java -Dexec.classpathScope=test -Dexec.mainClass=tankard.content.DefaultContentGenerator}.
+ * {@code src/main/resources/default-content/}; to regenerate them after a change, run {@code main} from the project
+ * folder with the test classpath:
+ * <pre>
+ * mvn -q test-compile dependency:build-classpath -Dmdep.outputFile=target/cp.txt
+ * java -cp "target/test-classes:target/classes:$(cat target/cp.txt)" tankard.content.DefaultContentGenerator
+ * </pre>
+ * Only shapes are drawn (no fonts), so the pictures do not depend on the machine's installed fonts.
  */
 public final class DefaultContentGenerator {
     static final Path CARD_SOURCE = Path.of("src/test/resources/content-generator/default_Wren.json");
