@@ -33,6 +33,12 @@ import java.util.stream.Stream;
 public final class ContentSeeder {
     private static final Logger LOG = LoggerFactory.getLogger(ContentSeeder.class);
     private static final Set<String> GLOBAL_TYPES = Set.of("error_page", "stylesheet");
+    /**
+     * First line of a content.log that Tankard's own content started. A folder whose log lacks it was seeded by
+     * ST (or by Tankard with an ST frontend) and already has ST's defaults: Tankard's own are not mixed into it,
+     * so an ST data root opened with Tankard's UI keeps exactly its files. ST treats the line as a spent item.
+     */
+    static final String OWN_CONTENT_MARKER = "#tankard-default-content";
 
     private final Path dataRoot;
     private final DefaultContent content;
@@ -67,8 +73,13 @@ public final class ContentSeeder {
             String before = Files.exists(logFile) ? new String(Files.readAllBytes(logFile), StandardCharsets.UTF_8) : null;
             // JavaScript's split: an empty file is one empty entry, and it is written back as such.
             List<String> log = new ArrayList<>(before == null ? List.of() : Arrays.asList(before.split("\n", -1)));
+            boolean foreignFolder = content.isBundled() && before != null && !log.contains(OWN_CONTENT_MARKER);
+            if (content.isBundled() && before == null) {
+                log.add(OWN_CONTENT_MARKER);
+            }
             for (DefaultContent.Item item : items) {
-                if (log.contains(item.filename()) && !forcedTypes.contains(item.type())) {
+                boolean forced = forcedTypes.contains(item.type());
+                if ((log.contains(item.filename()) || foreignFolder) && !forced) {
                     continue;
                 }
                 Path source = item.source();

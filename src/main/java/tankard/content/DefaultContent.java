@@ -45,9 +45,24 @@ public final class DefaultContent {
     }
 
     private final List<Path> folders;
+    private final boolean bundled;
 
     public DefaultContent(List<Path> folders) {
+        this(folders, false);
+    }
+
+    private DefaultContent(List<Path> folders, boolean bundled) {
         this.folders = List.copyOf(folders);
+        this.bundled = bundled;
+    }
+
+    /** Tankard's own content rather than an ST install's. */
+    public boolean isBundled() {
+        return bundled;
+    }
+
+    public static DefaultContent tankards() {
+        return new DefaultContent(List.of(bundledFolder()), true);
     }
 
     /** ST's scaffold and default content when the frontend is an ST install, else Tankard's bundled content. */
@@ -56,7 +71,7 @@ public final class DefaultContent {
         if (stContent != null) {
             return new DefaultContent(List.of(config.stInstall().resolve("default").resolve("scaffold"), stContent));
         }
-        return new DefaultContent(List.of(bundledFolder()));
+        return tankards();
     }
 
     /**

@@ -55,14 +55,38 @@ class ContentSeederTest {
             assertTrue(Files.isDirectory(user.resolve("backups/_sysprompt")));
 
             List<DefaultContent.Item> items = new DefaultContent(List.of(BUNDLED)).items();
-            assertEquals(String.join("\n", filenames(items, false)), read(user.resolve("content.log")));
-            assertEquals(String.join("\n", filenames(items, true)), read(server.dataRoot.resolve("content.log")));
+            String marker = ContentSeeder.OWN_CONTENT_MARKER + "\n";
+            assertEquals(marker + String.join("\n", filenames(items, false)), read(user.resolve("content.log")));
+            assertEquals(marker + String.join("\n", filenames(items, true)), read(server.dataRoot.resolve("content.log")));
             assertTrue(read(server.dataRoot.resolve("_errors/forbidden-by-whitelist.html")).contains("{{ipDetails}}"));
             for (String page : List.of("host-not-allowed", "unauthorized", "url-not-found")) {
                 assertTrue(Files.isRegularFile(server.dataRoot.resolve("_errors/" + page + ".html")), page);
             }
             assertTrue(Files.isRegularFile(server.dataRoot.resolve("_css/user.css")));
         }
+    }
+
+    @Test
+    void tankardsOwnContentIsNotMixedIntoAFolderSeededByStButForcedSettingsAre() throws IOException {
+        Path root = work.resolve("data");
+        UserDirs dirs = UserDirs.of(root, "default-user");
+        Files.createDirectories(dirs.root());
+        Files.writeString(dirs.contentLog(), "settings.json\ncharacters/default_Someone.png");
+        ContentSeeder seeder = new ContentSeeder(root, DefaultContent.tankards());
+
+        seeder.seedUser(dirs, Set.of());
+        assertFalse(Files.exists(dirs.characters().resolve("default_Wren.png")));
+        assertFalse(Files.exists(dirs.settingsFile()));
+        assertEquals("settings.json\ncharacters/default_Someone.png", read(dirs.contentLog()));
+
+        seeder.seedUser(dirs, Set.of("settings"));
+        assertArrayEquals(bundled("settings.json"), Files.readAllBytes(dirs.settingsFile()));
+        assertFalse(Files.exists(dirs.characters().resolve("default_Wren.png")));
+
+        UserDirs fresh = UserDirs.of(root, "new-user");
+        seeder.seedUser(fresh, Set.of());
+        assertTrue(Files.exists(fresh.characters().resolve("default_Wren.png")));
+        assertTrue(read(fresh.contentLog()).startsWith(ContentSeeder.OWN_CONTENT_MARKER + "\n"));
     }
 
     @Test
