@@ -106,7 +106,7 @@ def basic():
     write(os.path.join(u, 'groups', '1767261600000.json'), pretty({
         'id': '1767261600000', 'name': 'Aria and Bram', 'members': ['Aria.png', 'Bram.png'], 'avatar_url': '',
         'allow_self_responses': False, 'activation_strategy': 0, 'generation_mode': 0, 'disabled_members': [],
-        'chat_metadata': {}, 'fav': False, 'chat_id': '2026-01-02@09h00m00s000ms', 'chats': ['2026-01-02@09h00m00s000ms'],
+        'fav': False, 'chat_id': '2026-01-02@09h00m00s000ms', 'chats': ['2026-01-02@09h00m00s000ms'],
     }))
     write(os.path.join(u, 'group chats', '2026-01-02@09h00m00s000ms.jsonl'), jsonl([
         {'chat_metadata': {'integrity': '0f0e0d0c-0000-4000-8000-00000000a11a'}, 'user_name': 'unused', 'character_name': 'unused'},
