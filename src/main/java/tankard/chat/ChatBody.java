@@ -3,7 +3,9 @@ package tankard.chat;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectReader;
 import tankard.json.JsJson;
 import tankard.json.JsonSyntaxException;
 
@@ -25,6 +27,10 @@ import java.util.Map;
  * @param chat   the {@code chat} elements as compact JSON lines, or null when {@code chat} is not an array
  */
 record ChatBody(Map<String, JsonNode> fields, List<byte[]> chat) {
+    /** Reads one member's value out of the running stream (the whole-document trailing check would refuse it). */
+    private static final ObjectReader MEMBER = JsJson.MAPPER.reader()
+            .without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+
     static ChatBody parse(byte[] json) {
         Map<String, JsonNode> fields = new HashMap<>();
         List<byte[]> chat = null;
@@ -43,7 +49,7 @@ record ChatBody(Map<String, JsonNode> fields, List<byte[]> chat) {
                         if (name.equals("chat")) {
                             chat = null;
                         }
-                        fields.put(name, parser.readValueAsTree());
+                        fields.put(name, MEMBER.readTree(parser));
                     }
                 }
             } else if (root != null) {
