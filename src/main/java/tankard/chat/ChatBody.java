@@ -11,9 +11,9 @@ import tankard.json.JsonSyntaxException;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,16 +24,17 @@ import java.util.Map;
  * whitespace), so stored lines keep the client's number lexemes and never cost a tree per message.
  *
  * @param fields top-level members other than {@code chat}
- * @param chat   the {@code chat} elements as compact JSON lines, or null when {@code chat} is not an array
+ * @param chat   the {@code chat} elements as compact JSON lines (views into the request body where it was
+ *               compact already), or null when {@code chat} is not an array
  */
-record ChatBody(Map<String, JsonNode> fields, List<byte[]> chat) {
+record ChatBody(Map<String, JsonNode> fields, List<ByteBuffer> chat) {
     /** Reads one member's value out of the running stream (the whole-document trailing check would refuse it). */
     private static final ObjectReader MEMBER = JsJson.MAPPER.reader()
             .without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
     static ChatBody parse(byte[] json) {
         Map<String, JsonNode> fields = new HashMap<>();
-        List<byte[]> chat = null;
+        List<ByteBuffer> chat = null;
         if (json == null) {
             return new ChatBody(fields, null);
         }
@@ -66,8 +67,8 @@ record ChatBody(Map<String, JsonNode> fields, List<byte[]> chat) {
         return new ChatBody(fields, chat);
     }
 
-    private static List<byte[]> elements(JsonParser parser, byte[] json) throws IOException {
-        List<byte[]> lines = new ArrayList<>();
+    private static List<ByteBuffer> elements(JsonParser parser, byte[] json) throws IOException {
+        List<ByteBuffer> lines = new ArrayList<>();
         JsonToken token;
         while ((token = parser.nextToken()) != JsonToken.END_ARRAY) {
             int start = (int) parser.currentTokenLocation().getByteOffset();
@@ -77,17 +78,18 @@ record ChatBody(Map<String, JsonNode> fields, List<byte[]> chat) {
                 parser.getText(); // completes a lazily read string so the location is after it
             }
             int end = (int) parser.currentLocation().getByteOffset();
-            byte[] element = Arrays.copyOfRange(json, start, end);
-            lines.add(isCompact(element) ? element : JsJson.relayout(element, false).getBytes(StandardCharsets.UTF_8));
+            ByteBuffer element = ByteBuffer.wrap(json, start, end - start).slice();
+            lines.add(isCompact(element) ? element
+                    : ByteBuffer.wrap(JsJson.relayout(bytes(element), false).getBytes(StandardCharsets.UTF_8)));
         }
         return lines;
     }
 
     /** No whitespace outside strings: the layout JSON.stringify writes. */
-    private static boolean isCompact(byte[] json) {
+    private static boolean isCompact(ByteBuffer json) {
         boolean inString = false;
-        for (int i = 0; i < json.length; i++) {
-            byte b = json[i];
+        for (int i = 0; i < json.limit(); i++) {
+            byte b = json.get(i);
             if (inString) {
                 if (b == '\\') {
                     i++;
@@ -103,6 +105,12 @@ record ChatBody(Map<String, JsonNode> fields, List<byte[]> chat) {
         return true;
     }
 
+    static byte[] bytes(ByteBuffer buffer) {
+        byte[] bytes = new byte[buffer.remaining()];
+        buffer.duplicate().get(bytes);
+        return bytes;
+    }
+
     JsonNode field(String name) {
         return fields.get(name);
     }
@@ -110,19 +118,16 @@ record ChatBody(Map<String, JsonNode> fields, List<byte[]> chat) {
     /** The chat as a JSONL file: one line per element, LF between them, no trailing newline. */
     byte[] jsonl() {
         int size = Math.max(0, chat.size() - 1);
-        for (byte[] line : chat) {
-            size += line.length;
+        for (ByteBuffer line : chat) {
+            size += line.remaining();
         }
-        byte[] out = new byte[size];
-        int pos = 0;
+        ByteBuffer out = ByteBuffer.allocate(size);
         for (int i = 0; i < chat.size(); i++) {
             if (i > 0) {
-                out[pos++] = '\n';
+                out.put((byte) '\n');
             }
-            byte[] line = chat.get(i);
-            System.arraycopy(line, 0, out, pos, line.length);
-            pos += line.length;
+            out.put(chat.get(i).duplicate());
         }
-        return out;
+        return out.array();
     }
 }

@@ -19,6 +19,7 @@ import tankard.util.Sanitize;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -125,11 +126,11 @@ public final class ChatService {
     }
 
     /** {@code chat[0].chat_metadata.integrity} of the request, or null. */
-    private static JsonNode integrity(List<byte[]> chat) {
-        if (chat.isEmpty() || chat.get(0)[0] != '{') {
+    private static JsonNode integrity(List<ByteBuffer> chat) {
+        if (chat.isEmpty() || chat.get(0).get(0) != '{') {
             return null;
         }
-        return Js.get(JsJson.parse(chat.get(0)), "chat_metadata.integrity");
+        return Js.get(JsJson.parse(ChatBody.bytes(chat.get(0))), "chat_metadata.integrity");
     }
 
     /** The overwrite protection (st-data.md §2.10): the stored first line's token, if any, must match. */

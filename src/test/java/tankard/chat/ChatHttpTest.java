@@ -182,6 +182,8 @@ class ChatHttpTest {
         assertEquals(400, client.post("/api/chats/save", "{\"avatar_url\":\"Bramble.png\",\"file_name\":\"c\"}").statusCode());
         assertEquals(400, client.post("/api/chats/save", "{\"avatar_url\":\"Bramble.png\",\"file_name\":\"c\",\"chat\":[{]}").statusCode());
         assertEquals(400, client.post("/api/chats/save", "{\"avatar_url\":\"Bramble.png\",\"file_name\":\"c\",\"chat\":[]} x").statusCode());
+        assertEquals(400, client.post("/api/chats/save", "{\"avatar_url\":\"Bramble.png\",\"file_name\":\"c\",\"chat\":[{}").statusCode());
+        assertEquals(400, client.post("/api/chats/save", "[{\"avatar_url\":\"Bramble.png\",\"file_name\":\"c\",\"chat\":[]}]").statusCode());
         assertEquals(400, client.post("/api/chats/save", "{\"file_name\":\"c\",\"chat\":[]}").statusCode());
         assertEquals(400, client.post("/api/chats/save", "{\"avatar_url\":\"Bramble.png\",\"chat\":[]}").statusCode());
         for (String avatar : List.of("../Bramble.png", "..", "a/b.png", "x\\\\y.png", "...png")) {
