@@ -5,8 +5,18 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import tankard.character.CardCache;
+import tankard.character.CardStore;
+import tankard.character.CharacterFeature;
+import tankard.character.CharacterService;
+import tankard.character.FileCardStore;
+import tankard.chat.ChatFeature;
+import tankard.chat.ChatService;
+import tankard.chat.ChatStore;
+import tankard.chat.FileChatStore;
 import tankard.config.ConfigException;
 import tankard.config.TankardConfig;
+import tankard.group.FileGroupStore;
 import tankard.http.Feature;
 import tankard.http.HttpVerticle;
 import tankard.http.security.CsrfFeature;
@@ -18,6 +28,7 @@ import tankard.user.FileAccountStore;
 import tankard.user.User;
 import tankard.user.UserDirs;
 import tankard.user.UsersFeature;
+import tankard.util.Threads;
 import tankard.content.ContentSeeder;
 import tankard.frontend.FrontendFeature;
 import tankard.system.SystemFeature;
@@ -92,6 +103,14 @@ public final class Tankard {
         SessionCookies sessions = new SessionCookies(config.dataRoot(), config.security().sessionTimeoutSeconds());
         this.security = new SecurityChain(config, accounts, sessions);
         this.frontend = new FrontendFeature(config);
+        CardStore cards = new FileCardStore(config.dataRoot());
+        ChatStore chats = new FileChatStore(config.dataRoot());
+        ChatService chatService = new ChatService(config.backups(), chats, cards, new FileGroupStore(config.dataRoot()),
+                Threads.timer("chat-backups"), System::currentTimeMillis);
+        CharacterService characterService = new CharacterService(cards, chats,
+                new CardCache(config.performance().memoryCacheCapacityBytes()),
+                Threads.boundedPool("card-reader", Math.max(2, Math.min(8, Runtime.getRuntime().availableProcessors()))),
+                System::currentTimeMillis);
         SecretStore secrets = new SecretStore(config.allowKeysExposure());
         this.features = List.of(
                 new CsrfFeature(config),
@@ -108,7 +127,9 @@ public final class Tankard {
                 new WorldInfoFeature(config),
                 new GroupFeature(config),
                 new StatsFeature(config),
-                new TokenizerFeature(config, new Tokenizers()));
+                new TokenizerFeature(config, new Tokenizers()),
+                new CharacterFeature(config, characterService, chatService),
+                new ChatFeature(config, chatService));
     }
 
     /** Prepares the data root and starts listening; fails with a {@link ConfigException} on unusable settings. */
