@@ -21,6 +21,7 @@ def main():
     work = tempfile.mkdtemp(prefix='tankard-record-')
     data = os.path.join(work, 'data')
     shutil.copytree(os.path.join(HERE, 'data', scenario['fixture']), data)
+    stamp_times(data)
     config = dict(scenario.get('config', {}))
     config.update({'skipContentCheck': True, 'browserLaunch': {'enabled': False}, 'port': port})
     with open(os.path.join(work, 'config.yaml'), 'w') as f:
@@ -42,6 +43,16 @@ def main():
     with open(scenario_path, 'w', encoding='utf-8') as f:
         json.dump(scenario, f, ensure_ascii=False, indent=2)
         f.write('\n')
+
+
+def stamp_times(root):
+    """Gives every file a fixed mtime (one second apart, in path order) so that listings sorted by date come
+    out the same in every checkout. CompatReplayTest does the same."""
+    files = sorted(os.path.relpath(os.path.join(d, f), root).replace(os.sep, '/')
+                   for d, _, fs in os.walk(root) for f in fs)
+    for i, rel in enumerate(files):
+        t = 1767261600 + i
+        os.utime(os.path.join(root, rel), (t, t))
 
 
 def wait_for_token(opener, base):

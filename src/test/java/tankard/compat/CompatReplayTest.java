@@ -17,6 +17,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -182,16 +183,27 @@ class CompatReplayTest {
         }
     }
 
+    /**
+     * Copies a fixture and gives every file a fixed mtime, one second apart in path order, as record.py does,
+     * so listings sorted by date come out as recorded.
+     */
     static void copyTree(Path from, Path to) throws IOException {
+        List<String> files = new ArrayList<>();
         try (Stream<Path> walk = Files.walk(from)) {
             for (Path source : (Iterable<Path>) walk::iterator) {
-                Path target = to.resolve(from.relativize(source).toString());
+                String relative = from.relativize(source).toString().replace('\\', '/');
+                Path target = to.resolve(relative);
                 if (Files.isDirectory(source)) {
                     Files.createDirectories(target);
                 } else {
                     Files.copy(source, target);
+                    files.add(relative);
                 }
             }
+        }
+        files.sort(null);
+        for (int i = 0; i < files.size(); i++) {
+            Files.setLastModifiedTime(to.resolve(files.get(i)), FileTime.fromMillis((1_767_261_600L + i) * 1000));
         }
     }
 }

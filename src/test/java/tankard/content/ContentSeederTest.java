@@ -36,7 +36,7 @@ class ContentSeederTest {
 
     @Test
     void startUpSeedsTankardsContentIntoAFreshDataRoot() throws IOException {
-        try (TestServer server = TestServer.start()) {
+        try (TestServer server = TestServer.start("skipContentCheck: false\n")) {
             Path user = server.userDir();
             assertArrayEquals(bundled("settings.json"), Files.readAllBytes(user.resolve("settings.json")));
             assertArrayEquals(bundled("characters/default_Wren.png"),
