@@ -100,7 +100,7 @@ public final class ContentSeeder {
                 Files.createDirectories(targetFolder);
                 copy(source, target);
                 addOwnerWrite(target);
-                LOG.info("Default content {} copied to {}", item.filename(), targetFolder);
+                LOG.debug("Default content {} copied to {}", item.filename(), targetFolder);
             }
             String after = String.join("\n", log);
             if (!after.equals(before)) {
