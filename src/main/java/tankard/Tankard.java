@@ -5,20 +5,50 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import tankard.character.CardCache;
+import tankard.character.CardStore;
+import tankard.character.CharacterFeature;
+import tankard.character.CharacterService;
+import tankard.character.FileCardStore;
+import tankard.chat.ChatFeature;
+import tankard.chat.ChatService;
+import tankard.chat.ChatStore;
+import tankard.chat.FileChatStore;
 import tankard.config.ConfigException;
 import tankard.config.TankardConfig;
+import tankard.group.FileGroupStore;
 import tankard.http.Feature;
 import tankard.http.HttpVerticle;
 import tankard.http.security.CsrfFeature;
 import tankard.http.security.SecurityChain;
 import tankard.http.security.SessionCookies;
+import tankard.store.AtomicFiles;
 import tankard.user.AccountStore;
 import tankard.user.FileAccountStore;
 import tankard.user.User;
 import tankard.user.UserDirs;
+import tankard.user.UsersFeature;
+import tankard.util.Threads;
 import tankard.content.ContentSeeder;
 import tankard.frontend.FrontendFeature;
 import tankard.system.SystemFeature;
+import tankard.comfy.ComfyWorkflowFeature;
+import tankard.extension.ExtensionFeature;
+import tankard.group.GroupFeature;
+import tankard.horde.HordeFeature;
+import tankard.preset.PresetFeature;
+import tankard.preset.PresetService;
+import tankard.secrets.SecretStore;
+import tankard.secrets.SecretsFeature;
+import tankard.settings.SettingsBackups;
+import tankard.settings.SettingsFeature;
+import tankard.settings.SettingsService;
+import tankard.sprite.SpriteFeature;
+import tankard.stats.StatsFeature;
+import tankard.theme.UiPresetFeature;
+import tankard.tokenizer.TokenizerFeature;
+import tankard.tokenizer.Tokenizers;
+import tankard.worldinfo.WorldInfoFeature;
 import tankard.thumbnail.ThumbnailFeature;
 import tankard.userfiles.UserFilesFeature;
 import tankard.avatars.AvatarsFeature;
@@ -58,6 +88,11 @@ public final class Tankard {
             accounts.save(User.defaultUser(System.currentTimeMillis()));
         }
         checkListenSecurity();
+        SettingsBackups settingsBackups = new SettingsBackups(config.backups().numberOfBackups(),
+                (delayMs, task) -> vertx.setTimer(delayMs, id -> vertx.executeBlocking(() -> {
+                    task.run();
+                    return null;
+                }, false)), System::currentTimeMillis);
         this.contentSeeder = new ContentSeeder(config);
         if (!config.skipContentCheck()) {
             contentSeeder.seedGlobal();
@@ -68,13 +103,38 @@ public final class Tankard {
             if (!config.skipContentCheck()) {
                 contentSeeder.seedUser(dirs, Set.of());
             }
+            settingsBackups.backup(dirs, user.handle(), true);
         }
         SessionCookies sessions = new SessionCookies(config.dataRoot(), config.security().sessionTimeoutSeconds());
         this.security = new SecurityChain(config, accounts, sessions);
         this.frontend = new FrontendFeature(config);
+        CardStore cards = new FileCardStore(config.dataRoot());
+        ChatStore chats = new FileChatStore(config.dataRoot());
+        ChatService chatService = new ChatService(config.backups(), chats, cards, new FileGroupStore(config.dataRoot()),
+                Threads.timer("chat-backups"), System::currentTimeMillis);
+        CharacterService characterService = new CharacterService(cards, chats,
+                new CardCache(config.performance().memoryCacheCapacityBytes()),
+                Threads.boundedPool("card-reader", Math.max(2, Math.min(8, Runtime.getRuntime().availableProcessors()))),
+                System::currentTimeMillis);
+        SecretStore secrets = new SecretStore(config.allowKeysExposure());
         this.features = List.of(
                 new CsrfFeature(config),
                 new SystemFeature(config),
+                new UsersFeature(config, accounts, contentSeeder, security.basicAuth()),
+                new SettingsFeature(config, new SettingsService(config, settingsBackups)),
+                new SecretsFeature(config, secrets),
+                new PresetFeature(config, new PresetService(config.stDefaultContent())),
+                new UiPresetFeature(config),
+                new ExtensionFeature(config),
+                new HordeFeature(config, secrets),
+                new ComfyWorkflowFeature(config),
+                new SpriteFeature(config),
+                new WorldInfoFeature(config),
+                new GroupFeature(config),
+                new StatsFeature(config),
+                new TokenizerFeature(config, new Tokenizers()),
+                new CharacterFeature(config, characterService, chatService),
+                new ChatFeature(config, chatService),
                 new UserFilesFeature(config),
                 new ThumbnailFeature(config),
                 new AvatarsFeature(config),
@@ -85,7 +145,25 @@ public final class Tankard {
     /** Prepares the data root and starts listening; fails with a {@link ConfigException} on unusable settings. */
     public static Future<Tankard> start(Vertx vertx, TankardConfig config) {
         return vertx.executeBlocking(() -> new Tankard(vertx, config), false)
-                .compose(tankard -> tankard.listen().map(tankard));
+                .compose(tankard -> tankard.listen().map(v -> {
+                    tankard.startHeartbeat();
+                    return tankard;
+                }));
+    }
+
+    /** Rewrites {@code heartbeat.json} every {@code heartbeatInterval} seconds: the container health check. */
+    private void startHeartbeat() {
+        int seconds = config.heartbeatIntervalSeconds();
+        if (seconds <= 0) {
+            return;
+        }
+        Path file = config.dataRoot().resolve("heartbeat.json");
+        Runnable beat = () -> vertx.executeBlocking(() -> {
+            AtomicFiles.write(file, "{\"timestamp\":" + System.currentTimeMillis() + "}");
+            return null;
+        }, false).onFailure(e -> LOG.warn("Cannot write {}: {}", file, e.getMessage()));
+        beat.run();
+        vertx.setPeriodic(seconds * 1000L, id -> beat.run());
     }
 
     private Future<Void> listen() {
@@ -140,7 +218,7 @@ public final class Tankard {
             Files.createDirectories(uploads);
             // Leftover multipart uploads from a previous run are never needed again (ST empties it too).
             try (Stream<Path> leftovers = Files.list(uploads)) {
-                leftovers.filter(Files::isRegularFile).forEach(tankard.store.AtomicFiles::deleteQuietly);
+                leftovers.filter(Files::isRegularFile).forEach(AtomicFiles::deleteQuietly);
             }
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot prepare the data root " + dataRoot, e);

@@ -12,14 +12,13 @@ import tankard.http.Feature;
 import tankard.http.Reply;
 import tankard.http.Routes;
 import tankard.image.ImageFiles;
-import tankard.image.ImageSniff;
 import tankard.imagemetadata.ImageMetadataIndex;
 import tankard.json.JsJson;
 import tankard.user.UserDirs;
 
-import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
 
 /** The background listings of st-api.md §14: {@code /api/backgrounds/all} and {@code /api/backgrounds/folders}. */
 public final class BackgroundsFeature implements Feature {
@@ -44,22 +43,28 @@ public final class BackgroundsFeature implements Feature {
         }));
     }
 
-    /** {@code {images: [{filename, isAnimated}], config: {width, height}}}, config being the bg thumbnail size. */
+    /**
+     * {@code {images: [{filename, isAnimated}], config: {width, height}}}, config being the bg thumbnail size.
+     * As in ST, the metadata of new or changed backgrounds is generated and saved on the way.
+     */
     private ObjectNode all(UserDirs dirs) {
-        ObjectNode result = JsJson.object();
-        ArrayNode images = result.putArray("images");
+        int[] bg = config.thumbnails().bg();
+        Map<String, JsonNode> metadata;
+        List<String> names;
         try {
-            Path folder = dirs.backgrounds();
-            for (String name : ImageFiles.list(folder)) {
-                images.addObject()
-                        .put("filename", name)
-                        .put("isAnimated", ImageSniff.isAnimated(ImageSniff.head(folder.resolve(name))));
-            }
-        } catch (IOException | UncheckedIOException e) {
+            names = ImageFiles.list(dirs.backgrounds());
+            metadata = ImageMetadataIndex.getOrGenerate(dirs,
+                    names.stream().map(name -> "backgrounds/" + name).toList(), (long) bg[0] * bg[1]);
+        } catch (UncheckedIOException e) {
             LOG.warn("Cannot list the backgrounds of {}", dirs.root(), e);
             throw new ApiError(500, "Failed to fetch backgrounds");
         }
-        int[] bg = config.thumbnails().bg();
+        ObjectNode result = JsJson.object();
+        ArrayNode images = result.putArray("images");
+        for (String name : names) {
+            JsonNode animated = metadata.getOrDefault("backgrounds/" + name, JsJson.object()).path("isAnimated");
+            images.addObject().put("filename", name).put("isAnimated", animated.isBoolean() && animated.booleanValue());
+        }
         result.putObject("config").put("width", bg[0]).put("height", bg[1]);
         return result;
     }

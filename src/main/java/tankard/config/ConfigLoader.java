@@ -171,7 +171,7 @@ public final class ConfigLoader {
                         path("ssl.keyPath", "./certs/privkey.pem"), string("ssl.keyPassphrase", "")),
                 new TankardConfig.Security(
                         bool("whitelistMode", true),
-                        stringList("whitelist", List.of("::1", "127.0.0.1")),
+                        whitelist(),
                         bool("enableForwardedWhitelist", false),
                         bool("forwardedHeaders.xRealIp", true),
                         bool("forwardedHeaders.xForwardedFor", true),
@@ -192,15 +192,9 @@ public final class ConfigLoader {
                         stringList("sso.trustedProxies", List.of("::1", "127.0.0.1")),
                         integer("rateLimiting.basicAuthMaxAttempts", 5, 0, Integer.MAX_VALUE),
                         integer("rateLimiting.accountsLoginMaxAttempts", 5, 0, Integer.MAX_VALUE),
-                        integer("rateLimiting.accountsRecoverMaxAttempts", 5, 0, Integer.MAX_VALUE)),
-                new TankardConfig.Cors(
-                        bool("cors.enabled", true),
-                        stringList("cors.origin", List.of("null")),
-                        stringList("cors.methods", List.of("OPTIONS")),
-                        stringList("cors.allowedHeaders", List.of()),
-                        stringList("cors.exposedHeaders", List.of()),
-                        bool("cors.credentials", false),
-                        optionalInteger("cors.maxAge")),
+                        integer("rateLimiting.accountsRecoverMaxAttempts", 5, 0, Integer.MAX_VALUE),
+                        bool("rateLimiting.preferRealIpHeader", false)),
+                cors(),
                 new TankardConfig.Backups(
                         bool("backups.allowFullDataBackup", true),
                         integer("backups.common.numberOfBackups", 50, 0, Integer.MAX_VALUE),
@@ -229,6 +223,45 @@ public final class ConfigLoader {
                 bool("skipContentCheck", false),
                 integer("heartbeatInterval", 0, 0, Integer.MAX_VALUE),
                 integer("tankard.instances", Math.max(1, cores), 1, 256));
+    }
+
+    /** ST's deprecated whitelist.txt in the working folder, when present, replaces the configured list. */
+    private List<String> whitelist() {
+        Path legacy = workDir.resolve("whitelist.txt");
+        if (!Files.isRegularFile(legacy)) {
+            return stringList("whitelist", List.of("::1", "127.0.0.1"));
+        }
+        try {
+            return Files.readAllLines(legacy).stream().map(String::trim).filter(s -> !s.isEmpty()).toList();
+        } catch (IOException e) {
+            throw new ConfigException("Cannot read " + legacy + ": " + e.getMessage());
+        }
+    }
+
+    /**
+     * {@code cors.*} as ST passes it to the Express cors middleware: {@code origin} is a list of origins, or
+     * one string sent as is (empty: any origin), or {@code false}, which turns CORS off.
+     */
+    private TankardConfig.Cors cors() {
+        Object origin = raw("cors.origin");
+        boolean enabled = bool("cors.enabled", true) && !Boolean.FALSE.equals(origin);
+        String fixedOrigin = null;
+        List<String> origins = List.of();
+        if (origin instanceof Boolean) {
+            if (enabled) {
+                throw invalid("cors.origin", origin, "a list of origins or a single origin");
+            }
+        } else if (origin instanceof String s && !(env.containsKey("SILLYTAVERN_CORS_ORIGIN") && s.trim().startsWith("["))) {
+            fixedOrigin = s.isEmpty() ? "*" : s;
+        } else {
+            origins = stringList("cors.origin", List.of("null"));
+        }
+        return new TankardConfig.Cors(enabled, fixedOrigin, origins,
+                stringList("cors.methods", List.of("OPTIONS")),
+                stringList("cors.allowedHeaders", List.of()),
+                stringList("cors.exposedHeaders", List.of()),
+                bool("cors.credentials", false),
+                optionalInteger("cors.maxAge"));
     }
 
     /** Renames the legacy keys ST still accepts (st-data.md §1.7) so either spelling works. */

@@ -61,11 +61,16 @@ public record TankardConfig(
             List<String> ssoTrustedProxies,
             int basicAuthMaxAttempts,
             int loginMaxAttempts,
-            int recoverMaxAttempts) {
+            int recoverMaxAttempts,
+            boolean preferRealIpHeader) {
     }
 
-    public record Cors(boolean enabled, List<String> origin, List<String> methods, List<String> allowedHeaders,
-                       List<String> exposedHeaders, boolean credentials, Integer maxAge) {
+    /**
+     * @param fixedOrigin a single {@code cors.origin} string, sent as is; null when {@code origin} lists the
+     *                    origins whose requests are answered with their own Origin
+     */
+    public record Cors(boolean enabled, String fixedOrigin, List<String> origin, List<String> methods,
+                       List<String> allowedHeaders, List<String> exposedHeaders, boolean credentials, Integer maxAge) {
     }
 
     public record Backups(boolean allowFullDataBackup, int numberOfBackups, boolean chatEnabled,

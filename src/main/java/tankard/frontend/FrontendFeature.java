@@ -27,7 +27,6 @@ public final class FrontendFeature implements Feature {
     @Override
     public void mountPublic(Router router) {
         router.get("/").handler(this::index);
-        router.get("/login").handler(this::login);
         if (config.frontendLib() != null) {
             Path lib = config.frontendLib();
             router.get("/lib.js").handler(ctx -> sendOrNext(ctx, lib));
@@ -53,14 +52,6 @@ public final class FrontendFeature implements Feature {
             tankard.http.security.SessionCookies.of(ctx).touch();
         }
         ctx.next();
-    }
-
-    private void login(RoutingContext ctx) {
-        if (!config.security().enableUserAccounts()) {
-            redirect(ctx, "/");
-            return;
-        }
-        sendOrNext(ctx, config.frontendDir().resolve("login.html"));
     }
 
     /**

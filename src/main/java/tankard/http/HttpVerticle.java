@@ -52,6 +52,7 @@ public final class HttpVerticle extends VerticleBase {
         router.route().handler(BodyHandler.create(config.dataRoot().resolve("_uploads").toString())
                 .setBodyLimit(BODY_LIMIT)
                 .setDeleteUploadedFilesOnEnd(true));
+        router.route().handler(new UploadGuard());
         for (Feature feature : tankard.features()) {
             feature.mountPublic(router);
         }

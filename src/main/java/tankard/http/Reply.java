@@ -17,6 +17,11 @@ public sealed interface Reply {
         return new Body(200, "application/json; charset=utf-8", JsJson.compactBytes(body));
     }
 
+    /** A JSON body with another status, for the few ST errors with their own shape. */
+    static Reply json(int status, JsonNode body) {
+        return new Body(status, "application/json; charset=utf-8", JsJson.compactBytes(body));
+    }
+
     static Reply json(Object body) {
         return json(JsJson.tree(body));
     }
@@ -24,6 +29,11 @@ public sealed interface Reply {
     /** An already serialised JSON document. */
     static Reply rawJson(String json) {
         return new Body(200, "application/json; charset=utf-8", json.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** An already serialised JSON document, as UTF-8 bytes. */
+    static Reply rawJson(byte[] json) {
+        return new Body(200, "application/json; charset=utf-8", json);
     }
 
     /** A bare string, which Express sends as {@code text/html}; the frontend reads it with {@code text()}. */

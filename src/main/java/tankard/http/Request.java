@@ -58,14 +58,26 @@ public final class Request {
         return body;
     }
 
-    private JsonNode parseBody() {
+    /**
+     * The raw bytes of a JSON body, or null when {@link #body()} would read as {@code {}}: for routes that
+     * stream through a large body instead of building a tree.
+     */
+    public byte[] jsonBytes() {
         String type = ctx.request().getHeader("Content-Type");
         if (type == null || !type.toLowerCase().split(";")[0].trim().equals("application/json") || ctx.body().length() == 0) {
+            return null;
+        }
+        return ctx.body().buffer().getBytes();
+    }
+
+    private JsonNode parseBody() {
+        byte[] bytes = jsonBytes();
+        if (bytes == null) {
             return JsJson.object();
         }
         JsonNode node;
         try {
-            node = JsJson.parse(ctx.body().buffer().getBytes());
+            node = JsJson.parse(bytes);
         } catch (JsonSyntaxException e) {
             throw ApiError.badRequest("Malformed JSON body: " + e.getMessage());
         }

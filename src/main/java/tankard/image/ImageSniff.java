@@ -26,13 +26,13 @@ public final class ImageSniff {
 
     /** Whether ST's image metadata calls this file animated, judged by its content. */
     public static boolean isAnimated(byte[] head) {
-        if (startsWith(head, 0, "GIF8")) {
+        if (hasAt(head, 0, "GIF8")) {
             return true;
         }
-        if (startsWith(head, 1, "PNG")) {
+        if (hasAt(head, 1, "PNG")) {
             return isAnimatedPng(head);
         }
-        if (startsWith(head, 0, "RIFF") && startsWith(head, 8, "WEBP")) {
+        if (hasAt(head, 0, "RIFF") && hasAt(head, 8, "WEBP")) {
             return isAnimatedWebp(head);
         }
         return false;
@@ -46,7 +46,8 @@ public final class ImageSniff {
         return contains(head, "ANIM") || contains(head, "ANMF");
     }
 
-    private static boolean startsWith(byte[] data, int offset, String ascii) {
+    /** Whether {@code data} holds the ASCII text at {@code offset}. */
+    static boolean hasAt(byte[] data, int offset, String ascii) {
         byte[] tag = ascii.getBytes(StandardCharsets.US_ASCII);
         if (data.length < offset + tag.length) {
             return false;
@@ -62,7 +63,7 @@ public final class ImageSniff {
     private static boolean contains(byte[] data, String ascii) {
         int limit = Math.min(data.length, HEAD_BYTES) - ascii.length();
         for (int i = 0; i <= limit; i++) {
-            if (startsWith(data, i, ascii)) {
+            if (hasAt(data, i, ascii)) {
                 return true;
             }
         }

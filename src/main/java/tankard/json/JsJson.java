@@ -53,7 +53,7 @@ public final class JsJson {
     public static JsonNode parse(byte[] json) {
         try {
             JsonNode node = MAPPER.readTree(json);
-            if (node == null) {
+            if (node == null || node.isMissingNode()) {
                 throw new JsonSyntaxException("empty JSON document");
             }
             return node;
@@ -218,8 +218,16 @@ public final class JsJson {
         if (value == 0) {
             return "0";
         }
-        // Double.toString is not always the shortest round-tripping form before JDK 19; Jackson's is.
-        return decimal(new BigDecimal(com.fasterxml.jackson.core.io.NumberOutput.toString(value)));
+        // Double.toString is not always the shortest round-tripping form before JDK 19; Jackson's Schubfach is,
+        // except that it always keeps two digits where JavaScript may need only one (4.9e-324 vs 5e-324).
+        BigDecimal shortest = new BigDecimal(com.fasterxml.jackson.core.io.NumberOutput.toString(value, true));
+        if (shortest.precision() == 2) {
+            BigDecimal oneDigit = shortest.round(new java.math.MathContext(1, java.math.RoundingMode.HALF_EVEN));
+            if (Double.parseDouble(oneDigit.toString()) == value) {
+                shortest = oneDigit;
+            }
+        }
+        return decimal(shortest);
     }
 
     static String decimal(BigDecimal value) {

@@ -5,14 +5,21 @@ import io.vertx.core.http.MimeMapping;
 import java.util.Locale;
 import java.util.Map;
 
-/**
- * Media types by file extension, as ST's Node modules answer them: Vert.x's table plus the entries where
- * Node's database differs or knows more (apng, avif, modern font types, ...).
- */
+/** Content types by file extension, as ST's {@code mime-types} lookup gives them (case-insensitive). */
 public final class MimeTypes {
     public static final String OCTET_STREAM = "application/octet-stream";
 
-    private static final Map<String, String> OVERRIDES = Map.ofEntries(
+    /** Image types mime-types knows that Vert.x's table lacks. */
+    private static final Map<String, String> EXTRA = Map.of(
+            "avif", "image/avif",
+            "apng", "image/apng",
+            "jxl", "image/jxl",
+            "heic", "image/heic",
+            "heif", "image/heif",
+            "jfif", "image/jpeg");
+
+    /** Where the {@code mime} table of Express's file sending differs from Vert.x's (or knows more). */
+    private static final Map<String, String> SENT_AS = Map.ofEntries(
             Map.entry("js", "application/javascript"),
             Map.entry("mjs", "application/javascript"),
             Map.entry("map", "application/json"),
@@ -20,12 +27,6 @@ public final class MimeTypes {
             Map.entry("markdown", "text/markdown"),
             Map.entry("yaml", "text/yaml"),
             Map.entry("yml", "text/yaml"),
-            Map.entry("apng", "image/apng"),
-            Map.entry("avif", "image/avif"),
-            Map.entry("heic", "image/heic"),
-            Map.entry("heif", "image/heif"),
-            Map.entry("jxl", "image/jxl"),
-            Map.entry("jfif", "image/jpeg"),
             Map.entry("woff", "font/woff"),
             Map.entry("ttf", "font/ttf"),
             Map.entry("otf", "font/otf"),
@@ -35,32 +36,35 @@ public final class MimeTypes {
     private MimeTypes() {
     }
 
-    /** The media type of a file name, or null when the extension is unknown. */
-    public static String lookup(String fileName) {
-        int dot = fileName.lastIndexOf('.');
-        if (dot < 0 || dot == fileName.length() - 1) {
+    /** The type for a file name, or null when the extension is unknown. */
+    public static String forFileName(String name) {
+        String key = extension(name);
+        if (key == null) {
             return null;
         }
-        String ext = fileName.substring(dot + 1).toLowerCase(Locale.ROOT);
-        String override = OVERRIDES.get(ext);
-        return override != null ? override : MimeMapping.mimeTypeForExtension(ext);
+        String type = MimeMapping.mimeTypeForExtension(key);
+        return type != null ? type : EXTRA.get(key);
     }
 
-    /** The Content-Type header for a served file: unknown types are octet streams, text gets UTF-8. */
-    public static String contentType(String fileName) {
-        String type = lookup(fileName);
-        if (type == null) {
-            return OCTET_STREAM;
-        }
-        return isText(type) ? type + "; charset=UTF-8" : type;
-    }
-
-    public static boolean isImage(String fileName) {
-        String type = lookup(fileName);
+    public static boolean isImage(String name) {
+        String type = forFileName(name);
         return type != null && type.startsWith("image/");
     }
 
-    private static boolean isText(String type) {
-        return type.startsWith("text/") || type.equals("application/javascript") || type.equals("application/json");
+    /** The Content-Type header of a served file, as Express sends it: text types in UTF-8, unknown ones as bytes. */
+    public static String contentType(String name) {
+        String key = extension(name);
+        String type = key == null ? null : SENT_AS.getOrDefault(key, forFileName(name));
+        if (type == null) {
+            return OCTET_STREAM;
+        }
+        boolean text = type.startsWith("text/") || type.equals("application/javascript") || type.equals("application/json");
+        return text ? type + "; charset=UTF-8" : type;
+    }
+
+    /** The lower-case extension without its dot, or null when there is none. */
+    private static String extension(String name) {
+        String ext = FileNames.ext(name);
+        return ext.length() < 2 ? null : ext.substring(1).toLowerCase(Locale.ROOT);
     }
 }

@@ -54,4 +54,17 @@ public final class Sanitize {
     public static boolean isPlainFileName(String name) {
         return name != null && !name.isEmpty() && name.equals(filename(name));
     }
+
+    /**
+     * ST's check on file-name request fields (st-api.md §1.10, item 2): a name with {@code /}, {@code \} or NUL
+     * is refused. A name that passes can still be "." or ".."; see {@link #isSafeSegment}.
+     */
+    public static boolean hasForbiddenChars(String name) {
+        return name.indexOf('/') >= 0 || name.indexOf('\\') >= 0 || name.indexOf('\0') >= 0;
+    }
+
+    /** A non-empty name that is one path segment inside its folder: no separators, NUL, "." or "..". */
+    public static boolean isSafeSegment(String name) {
+        return name != null && !name.isEmpty() && !hasForbiddenChars(name) && !name.equals(".") && !name.equals("..");
+    }
 }

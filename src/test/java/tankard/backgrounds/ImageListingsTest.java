@@ -14,9 +14,13 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.List;
+import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The image lists of the boot sequence: personas, backgrounds, background folders, image metadata. */
 class ImageListingsTest {
@@ -79,18 +83,75 @@ class ImageListingsTest {
         emptyFolder("backgrounds");
         put("backgrounds/still.png", TestImages.image("png", 8, 8));
         put("backgrounds/anim.gif", TestImages.image("gif", 8, 8));
-        put("backgrounds/apng.png", "\u0089PNG\r\n\u001a\n\0\0\0\u0008acTL".getBytes(StandardCharsets.ISO_8859_1));
-        put("backgrounds/moving.webp", "RIFF\0\0\0\0WEBPVP8X\0\0\0\0ANIM".getBytes(StandardCharsets.ISO_8859_1));
+        put("backgrounds/apng.png", TestImages.withChunkAfterHeader(TestImages.image("png", 8, 8), "acTL"));
+        put("backgrounds/moving.webp", TestImages.animatedWebpHead(30, 20));
+        put("backgrounds/broken.png", "not an image".getBytes(StandardCharsets.UTF_8));
         put("backgrounds/clip.mp4", new byte[]{0});
         put("backgrounds/readme.md", new byte[]{0});
         JsonObject body = client.post("/api/backgrounds/all", "{}").bodyAsJsonObject();
         JsonArray expected = new JsonArray()
                 .add(image("anim.gif", true))
                 .add(image("apng.png", true))
+                .add(image("broken.png", false))
                 .add(image("moving.webp", true))
                 .add(image("still.png", false));
         assertEquals(expected, body.getJsonArray("images"));
         assertEquals(new JsonObject().put("width", 200).put("height", 100), body.getJsonObject("config"));
+    }
+
+    @Test
+    void listingBackgroundsGeneratesTheirMetadataOnce() throws Exception {
+        start(null);
+        emptyFolder("backgrounds");
+        int red = 0xffff0000;
+        int blue = 0xff0000ff;
+        int clear = 0x0000ff00;
+        put("backgrounds/wide.png", TestImages.image("png", 16, 9));
+        put("backgrounds/halves.png", TestImages.argbPng(2, 2, red, blue, red, blue));
+        put("backgrounds/strip.png", TestImages.argbPng(2, 1, red, blue));
+        put("backgrounds/holes.png", TestImages.argbPng(2, 2, clear, blue, clear, blue));
+        put("backgrounds/anim.gif", TestImages.image("gif", 10, 10));
+        put("backgrounds/broken.png", "not an image".getBytes(StandardCharsets.UTF_8));
+        String stub = "{\"version\": 1, \"images\": {\"backgrounds/wide.png\": {\"folderIds\": [\"f1\"]}}, \"folders\": []}";
+        put("image-metadata.json", stub.getBytes(StandardCharsets.UTF_8));
+
+        assertEquals(200, client.post("/api/backgrounds/all", "{}").statusCode());
+        Path file = server.userDir().resolve("image-metadata.json");
+        String written = Files.readString(file);
+        assertTrue(written.startsWith("{\n    \"version\": 1,\n    \"images\": {\n        \"backgrounds/wide.png\": {\n"), written);
+        JsonObject images = new JsonObject(written).getJsonObject("images");
+        assertEquals(Set.of("backgrounds/wide.png", "backgrounds/halves.png", "backgrounds/strip.png",
+                "backgrounds/holes.png", "backgrounds/anim.gif"), images.fieldNames());
+
+        JsonObject wide = images.getJsonObject("backgrounds/wide.png");
+        assertEquals(List.of("hash", "aspectRatio", "isAnimated", "dominantColor", "folderIds", "addedTimestamp",
+                "thumbnailResolution", "mtime"), List.copyOf(wide.fieldNames()));
+        assertEquals(sha256(Files.readAllBytes(server.userDir().resolve("backgrounds/wide.png"))), wide.getString("hash"));
+        assertEquals(1.7778, wide.getDouble("aspectRatio"));
+        assertEquals(new JsonArray().add("f1"), wide.getJsonArray("folderIds"));
+        assertEquals(14400, wide.getInteger("thumbnailResolution"));
+        assertEquals((double) Files.getLastModifiedTime(server.userDir().resolve("backgrounds/wide.png")).toMillis(),
+                wide.getDouble("mtime"), 1.0);
+
+        // Jimp's one-pixel resize: halves round up, a one-row image truncates, transparent pixels do not count.
+        assertEquals("#800080", images.getJsonObject("backgrounds/halves.png").getString("dominantColor"));
+        assertEquals("#7f007f", images.getJsonObject("backgrounds/strip.png").getString("dominantColor"));
+        assertEquals("#0000ff", images.getJsonObject("backgrounds/holes.png").getString("dominantColor"));
+        JsonObject gif = images.getJsonObject("backgrounds/anim.gif");
+        assertEquals("#808080", gif.getString("dominantColor"));
+        assertTrue(gif.getBoolean("isAnimated"));
+        assertEquals(1, images.getJsonObject("backgrounds/halves.png").getInteger("aspectRatio"));
+
+        // Unchanged files are not regenerated, so the index is not rewritten.
+        FileTime stamp = FileTime.fromMillis(1_000_000_000_000L);
+        Files.setLastModifiedTime(file, stamp);
+        client.post("/api/backgrounds/all", "{}");
+        assertEquals(stamp, Files.getLastModifiedTime(file));
+        assertEquals(written, Files.readString(file));
+    }
+
+    private static String sha256(byte[] data) throws Exception {
+        return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(data));
     }
 
     @Test

@@ -75,6 +75,36 @@ class CoreHttpTest {
     }
 
     @Test
+    void multipartFilesOnlyInTheAvatarField() {
+        TestServer.Client client = server.client();
+        var form = io.vertx.ext.web.multipart.MultipartForm.create()
+                .binaryFileUpload("file", "card.png", Buffer.buffer("not really a png"), "image/png");
+        var request = client.request(io.vertx.core.http.HttpMethod.POST, "/api/ping");
+        HttpResponse<Buffer> wrongField = TestServer.await(request.sendMultipartForm(form).toCompletionStage().toCompletableFuture());
+        assertEquals(400, wrongField.statusCode());
+        assertTrue(wrongField.bodyAsJsonObject().getString("error").contains("avatar"));
+
+        var good = io.vertx.ext.web.multipart.MultipartForm.create()
+                .binaryFileUpload("avatar", "card.png", Buffer.buffer("x"), "image/png")
+                .binaryFileUpload("other", "", Buffer.buffer(""), "application/octet-stream");
+        HttpResponse<Buffer> ok = TestServer.await(client.request(io.vertx.core.http.HttpMethod.POST, "/api/ping")
+                .sendMultipartForm(good).toCompletionStage().toCompletableFuture());
+        assertEquals(204, ok.statusCode());
+    }
+
+    @Test
+    void heartbeatFileIsWrittenWhenConfigured() throws Exception {
+        try (TestServer beating = TestServer.start("heartbeatInterval: 1\n")) {
+            var file = beating.dataRoot.resolve("heartbeat.json");
+            for (int i = 0; i < 100 && !Files.exists(file); i++) {
+                Thread.sleep(50);
+            }
+            assertTrue(Files.readString(file).matches("\\{\"timestamp\":\\d+}"));
+        }
+        assertTrue(Files.notExists(server.dataRoot.resolve("heartbeat.json")));
+    }
+
+    @Test
     void frontendIsServedWithoutLogin() {
         HttpResponse<Buffer> r = TestServer.Client.send(server.plainClient().get("/"), null);
         assertEquals(200, r.statusCode());

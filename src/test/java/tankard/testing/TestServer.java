@@ -66,10 +66,26 @@ public final class TestServer implements AutoCloseable {
     public static TestServer startIn(Path work, String... flags) {
         List<String> args = new ArrayList<>(List.of("--port", "0", "--instances", "1"));
         args.addAll(List.of(flags));
-        TankardConfig config = ConfigLoader.load(args.toArray(String[]::new), Map.of(), work);
+        TankardConfig config = ConfigLoader.load(args.toArray(String[]::new), environment(work), work);
         Vertx vertx = Vertx.vertx();
         Tankard tankard = await(Tankard.start(vertx, config).toCompletionStage().toCompletableFuture());
         return new TestServer(vertx, tankard, work);
+    }
+
+    /**
+     * Tests start from an empty user folder unless their config.yaml says otherwise: default content would
+     * otherwise be in every listing. Tests of seeding set {@code skipContentCheck: false}.
+     */
+    private static Map<String, String> environment(Path work) {
+        Path yaml = work.resolve("config.yaml");
+        try {
+            if (Files.exists(yaml) && Files.readString(yaml).contains("skipContentCheck")) {
+                return Map.of();
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return Map.of("SILLYTAVERN_SKIPCONTENTCHECK", "true");
     }
 
     public static Path tempDir() {

@@ -151,11 +151,11 @@ class ThumbnailTest {
     @Test
     void animatedPngAndWebpAndVideosAreServedAsOriginals() throws IOException {
         start(null);
-        byte[] apng = withChunkAfterHeader(TestImages.image("png", 200, 200), "acTL");
+        byte[] apng = TestImages.withChunkAfterHeader(TestImages.image("png", 200, 200), "acTL");
         put("backgrounds/moving.png", apng);
         assertArrayEquals(apng, thumbnail("bg", "moving.png").body().getBytes());
 
-        byte[] animatedWebp = "RIFF\0\0\0\0WEBPVP8X\0\0\0\0ANIM\0\0\0\0".getBytes(StandardCharsets.ISO_8859_1);
+        byte[] animatedWebp = TestImages.animatedWebpHead(300, 200);
         put("backgrounds/moving.webp", animatedWebp);
         assertArrayEquals(animatedWebp, thumbnail("bg", "moving.webp").body().getBytes());
 
@@ -256,17 +256,5 @@ class ThumbnailTest {
 
     private static boolean isBlue(int rgb) {
         return (rgb & 0xff) > 200 && ((rgb >> 16) & 0xff) < 60;
-    }
-
-    /** A PNG with an extra (empty) chunk of the given type right after IHDR, as APNG puts its acTL. */
-    private static byte[] withChunkAfterHeader(byte[] png, String type) {
-        int afterHeader = 8 + 8 + 13 + 4;
-        byte[] chunk = new byte[12];
-        System.arraycopy(type.getBytes(StandardCharsets.US_ASCII), 0, chunk, 4, 4);
-        byte[] out = new byte[png.length + chunk.length];
-        System.arraycopy(png, 0, out, 0, afterHeader);
-        System.arraycopy(chunk, 0, out, afterHeader, chunk.length);
-        System.arraycopy(png, afterHeader, out, afterHeader + chunk.length, png.length - afterHeader);
-        return out;
     }
 }

@@ -13,22 +13,49 @@ import tankard.user.User;
 import java.util.Optional;
 
 /**
- * The request gates of st-api.md §1.3 that run before any route: session cookie, user resolution and the
- * CSRF check; then, after the public routes, the authentication gate.
+ * The request gates of st-api.md §1.3 that run before any route: IP whitelist (first, so a stranger learns
+ * nothing else), host whitelist, CORS, basic auth, session cookie, user resolution and the CSRF check; then,
+ * after the public routes, the authentication gate. Built once and shared by all event loops.
  */
 public final class SecurityChain {
     private final TankardConfig config;
     private final AccountStore accounts;
     private final SessionCookies sessions;
+    private final IpWhitelist ipWhitelist;
+    private final HostWhitelist hostWhitelist;
+    private final CorsFilter cors;
+    private final BasicAuth basicAuth;
 
     public SecurityChain(TankardConfig config, AccountStore accounts, SessionCookies sessions) {
         this.config = config;
         this.accounts = accounts;
         this.sessions = sessions;
+        this.ipWhitelist = new IpWhitelist(config.security(), config.dataRoot());
+        this.hostWhitelist = new HostWhitelist(config.security(), config.dataRoot());
+        this.cors = new CorsFilter(config.cors());
+        this.basicAuth = new BasicAuth(config, accounts);
+    }
+
+    /** Basic-auth credential checks, also used by the login page's auto-login. */
+    public BasicAuth basicAuth() {
+        return basicAuth;
     }
 
     /** Installs the gates that run before the public routes. */
     public void installBeforePublic(Router router) {
+        var s = config.security();
+        if (s.whitelistMode()) {
+            router.route().handler(ipWhitelist);
+        }
+        if (s.hostWhitelistEnabled()) {
+            router.route().handler(hostWhitelist);
+        }
+        if (config.cors().enabled()) {
+            router.route().handler(cors);
+        }
+        if (config.listen() && s.basicAuthMode()) {
+            router.route().handler(basicAuth);
+        }
         router.route().handler(this::resolveUser);
         if (!config.security().disableCsrf()) {
             router.route().handler(this::checkCsrf);
@@ -55,11 +82,17 @@ public final class SecurityChain {
         }
         String handle = session.handle();
         Optional<User> user = handle == null ? Optional.empty() : accounts.find(handle).filter(User::enabled);
-        if (user.isPresent() && !Passwords.versionTag(user.get()).equals(session.version())) {
-            // The password changed since this session logged in (possibly on another node or in ST).
-            session.destroy();
-            ctx.fail(ApiError.forbidden("Your session has expired; please log in again"));
-            return;
+        if (user.isPresent()) {
+            String version = Passwords.versionTag(user.get());
+            if (session.version() == null) {
+                // A session from before version tags: adopt the current one, as ST does.
+                session.version(version);
+            } else if (!version.equals(session.version())) {
+                // The password changed since this session logged in (possibly on another node or in ST).
+                session.destroy();
+                ctx.fail(ApiError.forbidden("Your session has expired; please log in again"));
+                return;
+            }
         }
         user.ifPresent(u -> ctx.put(Request.USER_KEY, u));
         ctx.next();

@@ -1,0 +1,58 @@
+package tankard.character;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import tankard.json.JsJson;
+import tankard.util.LenientBase64;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Locale;
+
+/** Reads cards out of card files (st-data.md §3.3). Works on bytes in memory. */
+public final class CardCodec {
+    private CardCodec() {
+    }
+
+    /**
+     * A PNG card: the first {@code ccv3} {@code tEXt} chunk when there is one, else the first {@code chara}
+     * chunk (keywords compared ignoring case), base64-decoded leniently, read as UTF-8 and parsed.
+     */
+    public static CardData readPng(byte[] png) {
+        List<PngChunks.Text> texts = PngChunks.texts(png);
+        if (texts.isEmpty()) {
+            throw new CardFormatException("No PNG metadata");
+        }
+        PngChunks.Text card = find(texts, "ccv3");
+        if (card == null) {
+            card = find(texts, "chara");
+        }
+        if (card == null) {
+            throw new CardFormatException("No character data in the PNG metadata");
+        }
+        return parse(new String(LenientBase64.decode(card.text()), StandardCharsets.UTF_8));
+    }
+
+    /** A JSON card file (UTF-8). */
+    public static CardData readJson(byte[] json) {
+        return parse(new String(json, StandardCharsets.UTF_8));
+    }
+
+    /** Card JSON text must hold an object; ST cannot make a character of anything else. */
+    static CardData parse(String text) {
+        JsonNode json = JsJson.tryParse(text.getBytes(StandardCharsets.UTF_8));
+        if (!(json instanceof ObjectNode object)) {
+            throw new CardFormatException(json == null ? "The card data is not valid JSON" : "The card data is not a JSON object");
+        }
+        return CardData.of(text, object);
+    }
+
+    private static PngChunks.Text find(List<PngChunks.Text> texts, String keyword) {
+        for (PngChunks.Text text : texts) {
+            if (text.keyword().toLowerCase(Locale.ROOT).equals(keyword)) {
+                return text;
+            }
+        }
+        return null;
+    }
+}

@@ -1,0 +1,37 @@
+package tankard.character;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import java.util.Map;
+
+/**
+ * A card as read from its file: the JSON text exactly as stored (sent back as {@code json_data}) and its
+ * parsed object. Shared by the cache: treat {@code json} as read-only and copy it before changing anything.
+ *
+ * @param weight estimated heap bytes, for the cache budget
+ */
+public record CardData(String text, ObjectNode json, long weight) {
+    static CardData of(String text, ObjectNode json) {
+        return new CardData(text, json, 2L * text.length() + weight(json));
+    }
+
+    /** Rough heap cost of a tree: strings at two bytes a char plus a per-node overhead. */
+    private static long weight(JsonNode node) {
+        long weight = 32;
+        if (node.isTextual()) {
+            return weight + 40 + 2L * node.textValue().length();
+        }
+        if (node.isObject()) {
+            for (var it = node.fields(); it.hasNext(); ) {
+                Map.Entry<String, JsonNode> field = it.next();
+                weight += 48 + 2L * field.getKey().length() + weight(field.getValue());
+            }
+        } else if (node.isArray()) {
+            for (JsonNode element : node) {
+                weight += 8 + weight(element);
+            }
+        }
+        return weight;
+    }
+}

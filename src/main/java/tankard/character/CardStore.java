@@ -1,0 +1,19 @@
+package tankard.character;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Where a user's character cards live, keyed by (user handle, card file name). Names reaching a store are
+ * already validated single path segments. Blocking: call from worker threads.
+ */
+public interface CardStore {
+    /** Every card ({@code *.png}, case-sensitive) of the user, in no particular order. */
+    List<CardFile> list(String user) throws IOException;
+
+    Optional<CardFile> find(String user, String name) throws IOException;
+
+    /** The card file's bytes; {@link java.nio.file.NoSuchFileException} when it is gone. */
+    byte[] read(String user, String name) throws IOException;
+}

@@ -1,0 +1,54 @@
+package tankard.character;
+
+import io.vertx.ext.web.Router;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tankard.chat.ChatService;
+import tankard.config.TankardConfig;
+import tankard.http.ApiError;
+import tankard.http.Feature;
+import tankard.http.Reply;
+import tankard.http.Request;
+import tankard.http.Routes;
+import tankard.json.Js;
+import tankard.json.JsJson;
+
+/** {@code /api/characters/all|get|chats} (st-api.md §7.2, §7.3, §7.11). */
+public final class CharacterFeature implements Feature {
+    private static final Logger LOG = LoggerFactory.getLogger(CharacterFeature.class);
+
+    private final TankardConfig config;
+    private final CharacterService characters;
+    private final ChatService chats;
+
+    public CharacterFeature(TankardConfig config, CharacterService characters, ChatService chats) {
+        this.config = config;
+        this.characters = characters;
+        this.chats = chats;
+    }
+
+    @Override
+    public void mount(Router router) {
+        router.post("/api/characters/all").handler(Routes.blocking(config, request -> {
+            try {
+                return Reply.json(characters.all(request.user().handle(), config.performance().lazyLoadCharacters()));
+            } catch (Exception e) {
+                LOG.error("Could not list the characters", e);
+                return Reply.json(500, JsJson.object().put("overflow", false).put("error", true));
+            }
+        }));
+        router.post("/api/characters/get").handler(Routes.blocking(config, request ->
+                Reply.json(characters.get(request.user().handle(), avatarUrl(request)))));
+        router.post("/api/characters/chats").handler(Routes.blocking(config, request ->
+                Reply.json(chats.characterChats(request.user().handle(), avatarUrl(request),
+                        Js.truthy(request.body().get("simple")), Js.truthy(request.body().get("metadata"))))));
+    }
+
+    static String avatarUrl(Request request) {
+        String avatar = request.text("avatar_url");
+        if (avatar == null) {
+            throw ApiError.badRequest("Missing avatar_url");
+        }
+        return avatar;
+    }
+}

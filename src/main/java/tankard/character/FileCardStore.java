@@ -1,0 +1,72 @@
+package tankard.character;
+
+import tankard.store.FileTimes;
+import tankard.user.UserDirs;
+import tankard.util.Sanitize;
+
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/** Cards as ST stores them: {@code <user>/characters/<name>.png}. */
+public final class FileCardStore implements CardStore {
+    private final Path dataRoot;
+
+    public FileCardStore(Path dataRoot) {
+        this.dataRoot = dataRoot;
+    }
+
+    @Override
+    public List<CardFile> list(String user) throws IOException {
+        Path folder = folder(user);
+        List<CardFile> cards = new ArrayList<>();
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(folder, "*.png")) {
+            for (Path file : files) {
+                stat(file).ifPresent(cards::add);
+            }
+        } catch (NoSuchFileException e) {
+            return List.of();
+        }
+        return cards;
+    }
+
+    @Override
+    public Optional<CardFile> find(String user, String name) throws IOException {
+        return stat(file(user, name));
+    }
+
+    @Override
+    public byte[] read(String user, String name) throws IOException {
+        return Files.readAllBytes(file(user, name));
+    }
+
+    private Optional<CardFile> stat(Path file) throws IOException {
+        try {
+            BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class);
+            if (!attributes.isRegularFile()) {
+                return Optional.empty();
+            }
+            return Optional.of(new CardFile(file.getFileName().toString(), attributes.size(),
+                    FileTimes.modifiedMs(attributes), FileTimes.changedMs(file, attributes)));
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        }
+    }
+
+    private Path folder(String user) {
+        return UserDirs.of(dataRoot, user).characters();
+    }
+
+    private Path file(String user, String name) {
+        if (!Sanitize.isSafeSegment(name)) {
+            throw new IllegalArgumentException("Not a card file name: " + name);
+        }
+        return folder(user).resolve(name);
+    }
+}

@@ -1,0 +1,121 @@
+package tankard.chat;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tankard.config.TankardConfig;
+import tankard.util.Sanitize;
+import tankard.util.StTime;
+
+import java.io.IOException;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+
+/**
+ * Chat backups after saves (st-data.md §2.11): {@code backups/chat_<key>_<timestamp>.jsonl}, throttled per user
+ * (the first save in a window is backed up at once, later ones collapse into one trailing backup of the
+ * latest save), then pruned by mtime to {@code backups.common.numberOfBackups} per key and
+ * {@code backups.chat.maxTotalBackups} overall.
+ */
+final class ChatBackups {
+    private static final Logger LOG = LoggerFactory.getLogger(ChatBackups.class);
+    static final String PREFIX = "chat_";
+
+    private record Backup(String name, byte[] content) {
+    }
+
+    /** Per-user throttle state; guarded by its own monitor. */
+    private static final class Throttle {
+        long lastRun = Long.MIN_VALUE;
+        Backup pending;
+        ScheduledFuture<?> trailing;
+    }
+
+    private final ChatStore store;
+    private final TankardConfig.Backups config;
+    private final ScheduledExecutorService timer;
+    private final LongSupplier clock;
+    private final Map<String, Throttle> throttles = new ConcurrentHashMap<>();
+
+    ChatBackups(ChatStore store, TankardConfig.Backups config, ScheduledExecutorService timer, LongSupplier clock) {
+        this.store = store;
+        this.config = config;
+        this.timer = timer;
+        this.clock = clock;
+    }
+
+    /** A chat was saved: back it up now or at the end of the user's throttle window. */
+    void saved(String user, String name, byte[] content) {
+        if (!config.chatEnabled()) {
+            return;
+        }
+        Backup backup = new Backup(name, content);
+        Throttle throttle = throttles.computeIfAbsent(user, u -> new Throttle());
+        synchronized (throttle) {
+            long now = clock.getAsLong();
+            long interval = config.chatThrottleIntervalMs();
+            if (throttle.trailing == null && (throttle.lastRun == Long.MIN_VALUE || now - throttle.lastRun >= interval)) {
+                throttle.lastRun = now;
+            } else {
+                throttle.pending = backup;
+                if (throttle.trailing == null) {
+                    long delay = Math.max(0, throttle.lastRun + interval - now);
+                    throttle.trailing = timer.schedule(() -> runTrailing(user, throttle), delay, TimeUnit.MILLISECONDS);
+                }
+                return;
+            }
+        }
+        write(user, backup);
+    }
+
+    private void runTrailing(String user, Throttle throttle) {
+        Backup backup;
+        synchronized (throttle) {
+            backup = throttle.pending;
+            throttle.pending = null;
+            throttle.trailing = null;
+            throttle.lastRun = clock.getAsLong();
+        }
+        write(user, backup);
+    }
+
+    private void write(String user, Backup backup) {
+        String key = PREFIX + key(backup.name()) + "_";
+        try {
+            store.writeBackup(user, key + StTime.backupTimestamp(clock.getAsLong()) + ".jsonl", backup.content());
+            prune(user, key, config.numberOfBackups());
+            if (config.maxTotalChatBackups() >= 0) {
+                prune(user, PREFIX, config.maxTotalChatBackups());
+            }
+        } catch (IOException | RuntimeException e) {
+            LOG.error("Could not back up the chat {} of {}", backup.name(), user, e);
+        }
+    }
+
+    /** Keeps the newest {@code keep} backups whose names start with the prefix. */
+    private void prune(String user, String prefix, int keep) throws IOException {
+        List<ChatFile> backups = store.backups(user, prefix);
+        if (backups.size() <= keep) {
+            return;
+        }
+        List<ChatFile> oldestFirst = backups.stream().sorted(Comparator.comparingDouble(ChatFile::modifiedMs)).toList();
+        for (ChatFile old : oldestFirst.subList(0, backups.size() - keep)) {
+            store.deleteBackup(user, old.name());
+        }
+    }
+
+    /** The backup key of a character folder or group chat id: sanitized, non-alphanumerics to "_", lower case. */
+    static String key(String name) {
+        StringBuilder key = new StringBuilder();
+        for (char c : Sanitize.filename(name).toCharArray()) {
+            boolean alnum = c < 128 && Character.isLetterOrDigit(c);
+            key.append(alnum ? Character.toLowerCase(c) : '_');
+        }
+        return key.toString();
+    }
+}

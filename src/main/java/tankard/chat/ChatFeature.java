@@ -1,0 +1,57 @@
+package tankard.chat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.vertx.ext.web.Router;
+import tankard.config.TankardConfig;
+import tankard.http.ApiError;
+import tankard.http.Feature;
+import tankard.http.Reply;
+import tankard.http.Request;
+import tankard.http.Routes;
+import tankard.json.Js;
+import tankard.json.JsJson;
+
+/** {@code /api/chats/get|save|recent} and the group chat pair {@code /api/chats/group/get|save} (st-api.md §8). */
+public final class ChatFeature implements Feature {
+    private final TankardConfig config;
+    private final ChatService chats;
+
+    public ChatFeature(TankardConfig config, ChatService chats) {
+        this.config = config;
+        this.chats = chats;
+    }
+
+    @Override
+    public void mount(Router router) {
+        router.post("/api/chats/get").handler(Routes.blocking(config, request -> {
+            String avatar = request.text("avatar_url");
+            if (avatar == null) {
+                throw ApiError.badRequest("Missing avatar_url");
+            }
+            return Reply.rawJson(chats.get(request.user().handle(), avatar, truthyText(request, "file_name")));
+        }));
+        router.post("/api/chats/save").handler(Routes.blocking(config, request -> {
+            chats.save(request.user().handle(), request.jsonBytes());
+            return Reply.json(JsJson.object().put("ok", true));
+        }));
+        router.post("/api/chats/recent").handler(Routes.blocking(config, request ->
+                Reply.json(chats.recent(request.user().handle(), request.body()))));
+        router.post("/api/chats/group/get").handler(Routes.blocking(config, request -> {
+            String id = truthyText(request, "id");
+            if (id == null) {
+                throw ApiError.badRequest("Missing group chat id");
+            }
+            return Reply.rawJson(chats.getGroup(request.user().handle(), id));
+        }));
+        router.post("/api/chats/group/save").handler(Routes.blocking(config, request -> {
+            chats.saveGroup(request.user().handle(), request.jsonBytes());
+            return Reply.json(JsJson.object().put("ok", true));
+        }));
+    }
+
+    /** {@code String(body[field])} when the member is truthy, else null (ST's {@code if (!body.x)} checks). */
+    private static String truthyText(Request request, String field) {
+        JsonNode value = request.body().get(field);
+        return Js.truthy(value) ? Js.string(value) : null;
+    }
+}

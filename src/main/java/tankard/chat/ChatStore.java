@@ -1,0 +1,37 @@
+package tankard.chat;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Where a user's chats and chat backups live, keyed by (user handle, folder, file name). File names reaching
+ * a store are already validated single path segments. Blocking: call from worker threads.
+ */
+public interface ChatStore {
+    boolean exists(String user, ChatFolder folder) throws IOException;
+
+    void create(String user, ChatFolder folder) throws IOException;
+
+    /** The chats ({@code *.jsonl}) in a folder, in no particular order; none when the folder is missing. */
+    List<ChatFile> list(String user, ChatFolder folder) throws IOException;
+
+    Optional<ChatFile> find(String user, ChatFolder folder, String name) throws IOException;
+
+    /** Size and newest mtime over every entry of the folder, chat or not. */
+    FolderUsage usage(String user, ChatFolder folder) throws IOException;
+
+    /** The chat's bytes as a stream, or empty when the chat does not exist. */
+    Optional<InputStream> open(String user, ChatFolder folder, String name) throws IOException;
+
+    /** Replaces the chat atomically, creating its folder when needed. */
+    void write(String user, ChatFolder folder, String name, byte[] content) throws IOException;
+
+    /** Every backup file whose name starts with the prefix. */
+    List<ChatFile> backups(String user, String prefix) throws IOException;
+
+    void writeBackup(String user, String name, byte[] content) throws IOException;
+
+    void deleteBackup(String user, String name) throws IOException;
+}

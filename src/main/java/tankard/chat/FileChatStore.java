@@ -1,0 +1,143 @@
+package tankard.chat;
+
+import tankard.store.AtomicFiles;
+import tankard.store.FileTimes;
+import tankard.user.UserDirs;
+import tankard.util.Sanitize;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Predicate;
+
+/**
+ * Chats as ST stores them: {@code <user>/chats/<character>/<name>.jsonl}, {@code <user>/group chats/<id>.jsonl},
+ * backups in {@code <user>/backups/}.
+ */
+public final class FileChatStore implements ChatStore {
+    private final Path dataRoot;
+
+    public FileChatStore(Path dataRoot) {
+        this.dataRoot = dataRoot;
+    }
+
+    @Override
+    public boolean exists(String user, ChatFolder folder) {
+        return Files.isDirectory(folder(user, folder));
+    }
+
+    @Override
+    public void create(String user, ChatFolder folder) throws IOException {
+        Files.createDirectories(folder(user, folder));
+    }
+
+    @Override
+    public List<ChatFile> list(String user, ChatFolder folder) throws IOException {
+        return files(folder(user, folder), ChatFile::isChatName);
+    }
+
+    @Override
+    public Optional<ChatFile> find(String user, ChatFolder folder, String name) throws IOException {
+        return stat(file(folder(user, folder), name)).filter(a -> a.isRegularFile())
+                .map(a -> new ChatFile(name, a.size(), FileTimes.modifiedMs(a)));
+    }
+
+    @Override
+    public FolderUsage usage(String user, ChatFolder folder) throws IOException {
+        long size = 0;
+        double newest = 0;
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(folder(user, folder))) {
+            for (Path entry : entries) {
+                Optional<BasicFileAttributes> attributes = stat(entry);
+                if (attributes.isPresent()) {
+                    size += attributes.get().size();
+                    newest = Math.max(newest, FileTimes.modifiedMs(attributes.get()));
+                }
+            }
+        } catch (NoSuchFileException | NotDirectoryException e) {
+            return FolderUsage.EMPTY;
+        }
+        return new FolderUsage(size, newest);
+    }
+
+    @Override
+    public Optional<InputStream> open(String user, ChatFolder folder, String name) throws IOException {
+        try {
+            return Optional.of(Files.newInputStream(file(folder(user, folder), name)));
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        }
+    }
+
+    @Override
+    public void write(String user, ChatFolder folder, String name, byte[] content) {
+        AtomicFiles.write(file(folder(user, folder), name), content);
+    }
+
+    @Override
+    public List<ChatFile> backups(String user, String prefix) throws IOException {
+        return files(backupFolder(user), name -> name.startsWith(prefix));
+    }
+
+    @Override
+    public void writeBackup(String user, String name, byte[] content) {
+        AtomicFiles.write(file(backupFolder(user), name), content);
+    }
+
+    @Override
+    public void deleteBackup(String user, String name) throws IOException {
+        Files.deleteIfExists(file(backupFolder(user), name));
+    }
+
+    private List<ChatFile> files(Path folder, Predicate<String> accept) throws IOException {
+        List<ChatFile> files = new ArrayList<>();
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(folder)) {
+            for (Path entry : entries) {
+                String name = entry.getFileName().toString();
+                if (accept.test(name)) {
+                    stat(entry).filter(BasicFileAttributes::isRegularFile)
+                            .ifPresent(a -> files.add(new ChatFile(name, a.size(), FileTimes.modifiedMs(a))));
+                }
+            }
+        } catch (NoSuchFileException | NotDirectoryException e) {
+            return List.of();
+        }
+        return files;
+    }
+
+    /** Attributes following links, as Node's stat; empty when the entry vanished or is a dangling link. */
+    private static Optional<BasicFileAttributes> stat(Path path) throws IOException {
+        try {
+            return Optional.of(Files.readAttributes(path, BasicFileAttributes.class));
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        }
+    }
+
+    private Path folder(String user, ChatFolder folder) {
+        UserDirs dirs = UserDirs.of(dataRoot, user);
+        if (folder.group()) {
+            return dirs.groupChats();
+        }
+        return folder.character().isEmpty() ? dirs.chats() : dirs.chats().resolve(folder.character());
+    }
+
+    private Path backupFolder(String user) {
+        return UserDirs.of(dataRoot, user).backups();
+    }
+
+    private static Path file(Path folder, String name) {
+        if (!Sanitize.isSafeSegment(name)) {
+            throw new IllegalArgumentException("Not a file name: " + name);
+        }
+        return folder.resolve(name);
+    }
+}

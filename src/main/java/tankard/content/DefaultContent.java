@@ -1,0 +1,135 @@
+package tankard.content;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tankard.config.TankardConfig;
+import tankard.json.JsJson;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.URL;
+import java.nio.file.FileSystem;
+import java.nio.file.FileSystemAlreadyExistsException;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The default-content indexes (st-data.md §1.6): folders that each hold an {@code index.json} array of
+ * {@code {filename, type}} items with the files next to it, read in priority order. With an ST install these
+ * are its {@code default/scaffold} and {@code default/content}; otherwise Tankard's own content inside the jar.
+ */
+public final class DefaultContent {
+    private static final Logger LOG = LoggerFactory.getLogger(DefaultContent.class);
+    private static final String BUNDLED = "/default-content/index.json";
+
+    /** One index entry; {@code folder} is the folder its {@code filename} is relative to. */
+    public record Item(Path folder, String filename, String type) {
+        /** The source file or folder, or null when the name would leave the index's folder. */
+        public Path source() {
+            Path base = folder.normalize();
+            try {
+                Path resolved = base.resolve(filename).normalize();
+                return resolved.startsWith(base) && !resolved.equals(base) ? resolved : null;
+            } catch (InvalidPathException e) {
+                return null;
+            }
+        }
+    }
+
+    private final List<Path> folders;
+    private final boolean bundled;
+
+    public DefaultContent(List<Path> folders) {
+        this(folders, false);
+    }
+
+    private DefaultContent(List<Path> folders, boolean bundled) {
+        this.folders = List.copyOf(folders);
+        this.bundled = bundled;
+    }
+
+    /** Tankard's own content rather than an ST install's. */
+    public boolean isBundled() {
+        return bundled;
+    }
+
+    public static DefaultContent tankards() {
+        return new DefaultContent(List.of(bundledFolder()), true);
+    }
+
+    /** ST's scaffold and default content when the frontend is an ST install, else Tankard's bundled content. */
+    public static DefaultContent of(TankardConfig config) {
+        Path stContent = config.stDefaultContent();
+        if (stContent != null) {
+            return new DefaultContent(List.of(config.stInstall().resolve("default").resolve("scaffold"), stContent));
+        }
+        return tankards();
+    }
+
+    /**
+     * Every item of every index, in order. A missing index adds nothing, as does one that is not an array;
+     * one that cannot be read or parsed fails the whole list, as ST's content check does.
+     */
+    public List<Item> items() {
+        List<Item> items = new ArrayList<>();
+        for (Path folder : folders) {
+            Path index = folder.resolve("index.json");
+            if (!Files.isRegularFile(index)) {
+                continue;
+            }
+            JsonNode array;
+            try {
+                array = JsJson.parse(Files.readAllBytes(index));
+            } catch (IOException e) {
+                throw new UncheckedIOException("Cannot read " + index, e);
+            }
+            if (!array.isArray()) {
+                continue;
+            }
+            for (JsonNode entry : array) {
+                JsonNode filename = entry.path("filename");
+                JsonNode type = entry.path("type");
+                if (!filename.isTextual() || !type.isTextual()) {
+                    LOG.warn("Skipping malformed default-content entry in {}: {}", index, JsJson.compact(entry));
+                    continue;
+                }
+                items.add(new Item(folder, filename.textValue(), type.textValue()));
+            }
+        }
+        return items;
+    }
+
+    /** The folder of Tankard's bundled content: on disk when running from classes, inside the jar otherwise. */
+    static Path bundledFolder() {
+        URL index = DefaultContent.class.getResource(BUNDLED);
+        if (index == null) {
+            throw new IllegalStateException("Tankard's default content is missing from the classpath: " + BUNDLED);
+        }
+        try {
+            URI uri = index.toURI();
+            if ("jar".equals(uri.getScheme())) {
+                return jarFileSystem(uri).getPath(BUNDLED).getParent();
+            }
+            return Path.of(uri).getParent();
+        } catch (URISyntaxException | IOException e) {
+            throw new IllegalStateException("Cannot open Tankard's default content at " + index, e);
+        }
+    }
+
+    /** The jar opened as a file system once and kept open: seeding runs at every start-up and user creation. */
+    private static synchronized FileSystem jarFileSystem(URI uri) throws IOException {
+        try {
+            return FileSystems.newFileSystem(uri, Map.of());
+        } catch (FileSystemAlreadyExistsException e) {
+            return FileSystems.getFileSystem(uri);
+        }
+    }
+}

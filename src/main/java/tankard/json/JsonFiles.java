@@ -1,0 +1,43 @@
+package tankard.json;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+/** Reading stored JSON files the way ST does: UTF-8 text (bad bytes become U+FFFD), then {@code JSON.parse}. */
+public final class JsonFiles {
+    private JsonFiles() {
+    }
+
+    /** The file as text, or null when it does not exist. Blocking. */
+    public static String readText(Path file) {
+        try {
+            return new String(Files.readAllBytes(file), StandardCharsets.UTF_8);
+        } catch (NoSuchFileException e) {
+            return null;
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot read " + file.getFileName(), e);
+        }
+    }
+
+    /**
+     * Parses text as {@code JSON.parse} would, or returns null: unlike Jackson, JavaScript rejects a
+     * leading byte-order mark, and a file the browser cannot parse must not be offered to it.
+     */
+    public static JsonNode tryParse(String text) {
+        if (text == null || text.startsWith("\uFEFF")) {
+            return null;
+        }
+        return JsJson.tryParse(text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** The parsed file, or null when it is missing or not valid JSON. Blocking. */
+    public static JsonNode tryRead(Path file) {
+        return tryParse(readText(file));
+    }
+}

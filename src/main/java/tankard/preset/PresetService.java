@@ -1,0 +1,118 @@
+package tankard.preset;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import tankard.http.ApiError;
+import tankard.json.JsJson;
+import tankard.json.JsonFiles;
+import tankard.store.AtomicFiles;
+import tankard.user.UserDirs;
+import tankard.util.FileNames;
+import tankard.util.Sanitize;
+import tankard.util.SafeNames;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * Presets and templates: {@code <folder>/sanitize(name).json} per API id (st-api.md §11, st-data.md §4.5),
+ * and the shipped defaults they can be restored from. Blocking.
+ */
+public final class PresetService {
+    /** API id → the user folder of its presets. */
+    private static final Map<String, Function<UserDirs, Path>> FOLDERS = Map.of(
+            "kobold", UserDirs::koboldSettings,
+            "koboldhorde", UserDirs::koboldSettings,
+            "novel", UserDirs::novelSettings,
+            "textgenerationwebui", UserDirs::textGenSettings,
+            "openai", UserDirs::openAiSettings,
+            "instruct", UserDirs::instruct,
+            "context", UserDirs::context,
+            "sysprompt", UserDirs::sysprompt,
+            "reasoning", UserDirs::reasoning);
+
+    /** Default-content type → API id whose folder it is seeded into (st-api.md §1.15). */
+    private static final Map<String, String> DEFAULT_TYPES = Map.of(
+            "kobold_preset", "kobold",
+            "novel_preset", "novel",
+            "textgen_preset", "textgenerationwebui",
+            "openai_preset", "openai",
+            "instruct", "instruct",
+            "context", "context",
+            "sysprompt", "sysprompt",
+            "reasoning", "reasoning");
+
+    private final Path defaultContent;
+
+    /** @param defaultContent ST's {@code default/content} folder, or null when there is none */
+    public PresetService(Path defaultContent) {
+        this.defaultContent = defaultContent;
+    }
+
+    /** Writes the preset pretty-printed; returns the sanitized name it is stored under. */
+    public String save(UserDirs dirs, String apiId, String name, JsonNode preset) {
+        String stored = storedName(name);
+        Path file = file(dirs, apiId, stored);
+        AtomicFiles.write(file, JsJson.pretty(preset));
+        return stored;
+    }
+
+    public void delete(UserDirs dirs, String apiId, String name) {
+        Path file = file(dirs, apiId, storedName(name));
+        try {
+            if (!Files.deleteIfExists(file)) {
+                throw ApiError.notFound("Preset not found");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot delete the preset", e);
+        }
+    }
+
+    /** The shipped default with that name in that API's folder, or null when there is none. */
+    public JsonNode defaultPreset(String apiId, String name) {
+        if (defaultContent == null || apiId == null || !FOLDERS.containsKey(apiId) || name == null) {
+            return null;
+        }
+        String wanted = Sanitize.filename(name);
+        JsonNode index = JsonFiles.tryRead(defaultContent.resolve("index.json"));
+        if (index == null || !index.isArray()) {
+            return null;
+        }
+        for (JsonNode item : index) {
+            String itemApi = DEFAULT_TYPES.get(item.path("type").asText(""));
+            String fileName = item.path("filename").asText("");
+            // ST matches by target folder, so kobold and koboldhorde share their defaults.
+            if (itemApi == null || !folderName(itemApi).equals(folderName(apiId))
+                    || !FileNames.base(Path.of(fileName).getFileName().toString()).equals(wanted)) {
+                continue;
+            }
+            Path file = defaultContent.resolve(fileName).normalize();
+            JsonNode preset = file.startsWith(defaultContent.normalize()) ? JsonFiles.tryRead(file) : null;
+            return preset != null ? preset : JsJson.object();
+        }
+        return null;
+    }
+
+    private static Path folderName(String apiId) {
+        return FOLDERS.get(apiId).apply(new UserDirs(Path.of("")));
+    }
+
+    private static String storedName(String name) {
+        String stored = Sanitize.filename(SafeNames.noSeparators(name, "preset name"));
+        if (stored.isEmpty()) {
+            throw ApiError.badRequest("Invalid preset name");
+        }
+        return stored;
+    }
+
+    private static Path file(UserDirs dirs, String apiId, String storedName) {
+        Function<UserDirs, Path> folder = apiId == null ? null : FOLDERS.get(apiId);
+        if (folder == null) {
+            throw ApiError.badRequest("Unknown preset API id: " + apiId);
+        }
+        return SafeNames.fileIn(folder.apply(dirs), storedName + ".json", "preset name");
+    }
+}

@@ -1,0 +1,93 @@
+package tankard.sprite;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import io.vertx.ext.web.Router;
+import tankard.config.TankardConfig;
+import tankard.http.ApiError;
+import tankard.http.Feature;
+import tankard.http.Reply;
+import tankard.http.Routes;
+import tankard.json.JsJson;
+import tankard.user.UserDirs;
+import tankard.util.FileNames;
+import tankard.util.MimeTypes;
+import tankard.util.Sanitize;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** {@code GET /api/sprites/get} (st-api.md §18.2): the expression images of a character's sprite folder. */
+public final class SpriteFeature implements Feature {
+    /** A label is the name up to the first {@code -}, {@code .} or {@code \} after at least one character. */
+    private static final Pattern LABEL = Pattern.compile("^(.+?)(?:[-\\\\.].*?)?$");
+    private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMddHHmmss").withZone(ZoneOffset.UTC);
+
+    private final TankardConfig config;
+
+    public SpriteFeature(TankardConfig config) {
+        this.config = config;
+    }
+
+    @Override
+    public void mount(Router router) {
+        router.get("/api/sprites/get").handler(Routes.blocking(config, request -> {
+            String name = request.query("name");
+            return Reply.json(list(request.dirs(), name == null ? "undefined" : name));
+        }));
+    }
+
+    /** {@code [{label, path}]} for the image files of the folder; a missing folder lists as empty. Blocking. */
+    static ArrayNode list(UserDirs dirs, String name) {
+        Path folder = folder(dirs, name);
+        ArrayNode out = JsJson.array();
+        if (!Files.isDirectory(folder)) {
+            return out;
+        }
+        for (String file : FileNames.list(folder)) {
+            if (!MimeTypes.isImage(file)) {
+                continue;
+            }
+            String base = FileNames.base(file).toLowerCase(Locale.ROOT);
+            Matcher label = LABEL.matcher(base);
+            out.addObject()
+                    .put("label", label.matches() ? label.group(1) : base)
+                    .put("path", "/characters/" + name + "/" + file + "?t=" + STAMP.format(mtime(folder.resolve(file))));
+        }
+        return out;
+    }
+
+    /**
+     * {@code characters/<name>} or {@code characters/<name>/<subfolder>}, each part sanitized as ST does.
+     * A part that sanitizes to nothing, or deeper nesting, is refused (st-api.md §18.2).
+     */
+    static Path folder(UserDirs dirs, String name) {
+        String[] parts = name.split("/", -1);
+        if (parts.length > 2) {
+            throw ApiError.badRequest("Invalid sprite folder name");
+        }
+        Path folder = dirs.characters();
+        for (String part : parts) {
+            String clean = Sanitize.filename(part);
+            if (clean.isEmpty()) {
+                throw ApiError.badRequest("Invalid sprite folder name");
+            }
+            folder = folder.resolve(clean);
+        }
+        return folder;
+    }
+
+    private static java.time.Instant mtime(Path file) {
+        try {
+            return Files.getLastModifiedTime(file).toInstant();
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot read " + file.getFileName(), e);
+        }
+    }
+}

@@ -1,0 +1,136 @@
+package tankard.tokenizer;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.vertx.ext.web.Router;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tankard.config.TankardConfig;
+import tankard.http.Feature;
+import tankard.http.Reply;
+import tankard.http.Request;
+import tankard.http.Routes;
+import tankard.json.JsJson;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.function.Function;
+import java.util.stream.Stream;
+
+/**
+ * {@code /api/tokenizers/*} (st-api.md §19). The frontend waits on these while it builds prompts, so every
+ * route answers 200 with its documented shape, falling back to ST's empty or estimated answer on any error.
+ */
+public final class TokenizerFeature implements Feature {
+    private static final Logger LOG = LoggerFactory.getLogger(TokenizerFeature.class);
+
+    private final TankardConfig config;
+    private final Tokenizers tokenizers;
+
+    public TokenizerFeature(TankardConfig config, Tokenizers tokenizers) {
+        this.config = config;
+        this.tokenizers = tokenizers;
+    }
+
+    @Override
+    public void mount(Router router) {
+        List<String> ids = Stream.of(List.of("gpt2"), Tokenizers.SENTENCEPIECE, Tokenizers.HUGGINGFACE)
+                .flatMap(List::stream).toList();
+        // Vocabularies load on first use, on a worker thread: loading one takes a second or two.
+        for (String id : ids) {
+            router.post("/api/tokenizers/" + id + "/encode").handler(Routes.blocking(config, request ->
+                    encode(request, r -> tokenizers.byId(id))));
+            router.post("/api/tokenizers/" + id + "/decode").handler(Routes.blocking(config, request ->
+                    decode(request, r -> tokenizers.byId(id))));
+        }
+        router.post("/api/tokenizers/openai/encode").handler(Routes.blocking(config, request ->
+                encode(request, r -> tokenizers.forModel(model(r)))));
+        router.post("/api/tokenizers/openai/decode").handler(Routes.blocking(config, request ->
+                decode(request, r -> tokenizers.forModel(model(r)))));
+        router.post("/api/tokenizers/openai/count").handler(Routes.blocking(config, this::count));
+    }
+
+    /** {@code {text}} → {@code {ids, count, chunks}}. */
+    private static Reply encode(Request request, Function<Request, Tokenizer> pick) {
+        try {
+            Tokenizer tokenizer = pick.apply(request);
+            JsonNode text = request.body().get("text");
+            int[] ids = tokenizer.encode(text == null || text.isNull() ? "" : text.asText());
+            ObjectNode out = JsJson.object();
+            ArrayNode idList = out.putArray("ids");
+            for (int id : ids) {
+                idList.add(id);
+            }
+            out.put("count", ids.length);
+            ArrayNode chunks = out.putArray("chunks");
+            tokenizer.chunks(ids).forEach(chunks::add);
+            return Reply.json(out);
+        } catch (RuntimeException e) {
+            LOG.warn("Tokenizing failed: {}", e.toString());
+            return Reply.json(JsJson.object().<ObjectNode>set("ids", JsJson.array()).put("count", 0)
+                    .set("chunks", JsJson.array()));
+        }
+    }
+
+    /** {@code {ids}} → {@code {text}} (tiktoken) or {@code {text, chunks}}. */
+    private static Reply decode(Request request, Function<Request, Tokenizer> pick) {
+        Tokenizer tokenizer = null;
+        try {
+            tokenizer = pick.apply(request);
+            int[] ids = ids(request.body().get("ids"));
+            ObjectNode out = JsJson.object();
+            if (tokenizer.family() == Tokenizer.Family.TIKTOKEN) {
+                return Reply.json(out.put("text", tokenizer.decode(ids)));
+            }
+            List<String> chunks = tokenizer.chunks(ids);
+            // SentencePiece decodes id by id and concatenates, so word-initial spaces are lost as in ST.
+            out.put("text", tokenizer.family() == Tokenizer.Family.SENTENCEPIECE ? String.join("", chunks)
+                    : tokenizer.decode(ids));
+            chunks.forEach(out.putArray("chunks")::add);
+            return Reply.json(out);
+        } catch (RuntimeException e) {
+            LOG.warn("Decoding tokens failed: {}", e.toString());
+            ObjectNode out = JsJson.object().put("text", "");
+            if (tokenizer == null || tokenizer.family() != Tokenizer.Family.TIKTOKEN) {
+                out.putArray("chunks");
+            }
+            return Reply.json(out);
+        }
+    }
+
+    /** Array of chat messages → {@code {token_count}}; any failure gives ST's byte-length estimate. */
+    private Reply count(Request request) {
+        int count;
+        try {
+            count = ChatTokenCounter.count(tokenizers, model(request), request.body());
+        } catch (RuntimeException e) {
+            LOG.warn("Counting tokens failed, estimating: {}", e.toString());
+            byte[] raw = request.ctx().body().buffer() == null ? new byte[0] : request.ctx().body().buffer().getBytes();
+            count = ChatTokenCounter.guess(new String(raw, StandardCharsets.UTF_8));
+        }
+        return Reply.json(JsJson.object().put("token_count", count));
+    }
+
+    private static String model(Request request) {
+        String model = request.query("model");
+        return model == null ? "" : model;
+    }
+
+    private static int[] ids(JsonNode ids) {
+        if (ids == null || ids.isNull()) {
+            return new int[0];
+        }
+        if (!ids.isArray()) {
+            throw new IllegalArgumentException("ids must be an array");
+        }
+        int[] out = new int[ids.size()];
+        for (int i = 0; i < out.length; i++) {
+            if (!ids.get(i).isIntegralNumber() || !ids.get(i).canConvertToInt()) {
+                throw new IllegalArgumentException("ids must be integers");
+            }
+            out[i] = ids.get(i).intValue();
+        }
+        return out;
+    }
+}

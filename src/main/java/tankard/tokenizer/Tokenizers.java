@@ -1,0 +1,139 @@
+package tankard.tokenizer;
+
+import com.knuddels.jtokkit.Encodings;
+import com.knuddels.jtokkit.api.EncodingRegistry;
+import com.knuddels.jtokkit.api.EncodingType;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Which vocabulary serves which tokenizer id and model name, following ST's rules (st-api.md §19).
+ * Vocabularies without a real implementation are {@link ApproximateTokenizer}s over cl100k_base.
+ */
+public final class Tokenizers {
+    public static final List<String> SENTENCEPIECE = List.of("llama", "nerdstash", "nerdstash_v2", "mistral", "yi",
+            "gemma", "jamba");
+    public static final List<String> HUGGINGFACE = List.of("claude", "llama3", "qwen2", "command-r", "command-a",
+            "nemo", "deepseek");
+
+    /** OpenAI completion-era models and their encodings (tiktoken's model table). */
+    private static final Map<String, EncodingType> LEGACY_MODELS = Map.ofEntries(
+            Map.entry("gpt-3.5-turbo-instruct", EncodingType.CL100K_BASE),
+            Map.entry("gpt-3.5-turbo-instruct-0914", EncodingType.CL100K_BASE),
+            Map.entry("text-embedding-ada-002", EncodingType.CL100K_BASE),
+            Map.entry("text-davinci-003", EncodingType.P50K_BASE),
+            Map.entry("text-davinci-002", EncodingType.P50K_BASE),
+            Map.entry("code-davinci-002", EncodingType.P50K_BASE),
+            Map.entry("code-davinci-001", EncodingType.P50K_BASE),
+            Map.entry("code-cushman-002", EncodingType.P50K_BASE),
+            Map.entry("code-cushman-001", EncodingType.P50K_BASE),
+            Map.entry("text-davinci-edit-001", EncodingType.P50K_EDIT),
+            Map.entry("code-davinci-edit-001", EncodingType.P50K_EDIT),
+            Map.entry("text-davinci-001", EncodingType.R50K_BASE),
+            Map.entry("text-curie-001", EncodingType.R50K_BASE),
+            Map.entry("text-babbage-001", EncodingType.R50K_BASE),
+            Map.entry("text-ada-001", EncodingType.R50K_BASE),
+            Map.entry("text-similarity-davinci-001", EncodingType.R50K_BASE),
+            Map.entry("text-similarity-curie-001", EncodingType.R50K_BASE),
+            Map.entry("text-similarity-babbage-001", EncodingType.R50K_BASE),
+            Map.entry("text-similarity-ada-001", EncodingType.R50K_BASE),
+            Map.entry("text-search-davinci-doc-001", EncodingType.R50K_BASE),
+            Map.entry("text-search-curie-doc-001", EncodingType.R50K_BASE),
+            Map.entry("text-search-babbage-doc-001", EncodingType.R50K_BASE),
+            Map.entry("text-search-ada-doc-001", EncodingType.R50K_BASE),
+            Map.entry("code-search-babbage-code-001", EncodingType.R50K_BASE),
+            Map.entry("code-search-ada-code-001", EncodingType.R50K_BASE));
+
+    private final EncodingRegistry registry = Encodings.newLazyEncodingRegistry();
+    private final Map<EncodingType, TiktokenTokenizer> tiktoken = new ConcurrentHashMap<>();
+
+    /** The tokenizer behind {@code /api/tokenizers/<id>/*}, or null for an unknown id. */
+    public Tokenizer byId(String id) {
+        if (id.equals("gpt2")) {
+            return tiktoken(EncodingType.R50K_BASE); // tiktoken's gpt2 vocabulary is r50k_base's
+        }
+        if (SENTENCEPIECE.contains(id)) {
+            return new ApproximateTokenizer(Tokenizer.Family.SENTENCEPIECE, tiktoken(EncodingType.CL100K_BASE));
+        }
+        if (HUGGINGFACE.contains(id)) {
+            return new ApproximateTokenizer(Tokenizer.Family.HUGGINGFACE, tiktoken(EncodingType.CL100K_BASE));
+        }
+        return null;
+    }
+
+    /** {@code /api/tokenizers/openai/encode|decode?model=}: the model name picks the vocabulary. */
+    public Tokenizer forModel(String model) {
+        String id = modelFamilyId(model);
+        return id != null ? byId(id) : tiktokenForModel(openAiModel(model));
+    }
+
+    /** {@code /api/tokenizers/openai/count?model=}: ST resolves the model through its own ordering first. */
+    public Tokenizer forCount(String model) {
+        String resolved = openAiModel(model);
+        Tokenizer tokenizer = byId(resolved);
+        return tokenizer != null ? tokenizer : tiktokenForModel(resolved);
+    }
+
+    /** ST's getTokenizerModel: the OpenAI model whose encoding applies, or a tokenizer id. */
+    static String openAiModel(String model) {
+        if (model.equals("o1") || model.contains("o1-preview") || model.contains("o1-mini") || model.contains("o3-mini")
+                || model.contains("gpt-5") || model.contains("o3") || model.contains("o4-mini")) {
+            return "o1";
+        }
+        if (model.contains("gpt-4o") || model.contains("chatgpt-4o-latest") || model.contains("gpt-4.1")
+                || model.contains("gpt-4.5")) {
+            return "gpt-4o";
+        }
+        if (model.contains("gpt-4-32k")) {
+            return "gpt-4-32k";
+        }
+        if (model.contains("gpt-4")) {
+            return "gpt-4";
+        }
+        if (model.contains("gpt-3.5-turbo-0301")) {
+            return "gpt-3.5-turbo-0301";
+        }
+        if (model.contains("gpt-3.5-turbo")) {
+            return "gpt-3.5-turbo";
+        }
+        if (LEGACY_MODELS.containsKey(model)) {
+            return model;
+        }
+        for (String[] rule : new String[][] {{"claude", "claude"}, {"llama3", "llama3"}, {"llama-3", "llama3"},
+                {"llama", "llama"}, {"mistral", "mistral"}, {"yi", "yi"}, {"deepseek", "deepseek"}, {"gemma", "gemma"},
+                {"gemini", "gemma"}, {"learnlm", "gemma"}, {"jamba", "jamba"}, {"qwen2", "qwen2"},
+                {"command-r", "command-r"}, {"command-a", "command-a"}, {"nemo", "nemo"}}) {
+            if (model.contains(rule[0])) {
+                return rule[1];
+            }
+        }
+        return "gpt-3.5-turbo";
+    }
+
+    /** The non-OpenAI vocabulary the encode/decode routes pick from a model name, in ST's order, or null. */
+    private static String modelFamilyId(String model) {
+        for (String[] rule : new String[][] {{"llama3", "llama3"}, {"llama-3", "llama3"}, {"llama", "llama"},
+                {"mistral", "mistral"}, {"yi", "yi"}, {"claude", "claude"}, {"gemma", "gemma"}, {"gemini", "gemma"},
+                {"jamba", "jamba"}, {"qwen2", "qwen2"}, {"command-r", "command-r"}, {"command-a", "command-a"},
+                {"nemo", "nemo"}, {"deepseek", "deepseek"}}) {
+            if (model.contains(rule[0])) {
+                return rule[1];
+            }
+        }
+        return null;
+    }
+
+    private Tokenizer tiktokenForModel(String openAiModel) {
+        EncodingType type = switch (openAiModel) {
+            case "o1", "gpt-4o" -> EncodingType.O200K_BASE;
+            default -> LEGACY_MODELS.getOrDefault(openAiModel, EncodingType.CL100K_BASE);
+        };
+        return tiktoken(type);
+    }
+
+    private TiktokenTokenizer tiktoken(EncodingType type) {
+        return tiktoken.computeIfAbsent(type, t -> new TiktokenTokenizer(registry.getEncoding(t)));
+    }
+}

@@ -1,0 +1,298 @@
+package tankard.user;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.vertx.core.http.MimeMapping;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tankard.config.TankardConfig;
+import tankard.content.ContentSeeder;
+import tankard.http.ApiError;
+import tankard.json.JsJson;
+import tankard.store.AtomicFiles;
+import tankard.util.Sanitize;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Base64;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Stream;
+
+/**
+ * Account management behind {@code /api/users/*} (st-api.md §4): logins, passwords, names, avatars, user
+ * creation and deletion, and the per-user folder work that goes with them. Blocking (disk, scrypt); the
+ * error texts are the ones ST's login page and admin panel show.
+ */
+public final class AccountService {
+    private static final Logger LOG = LoggerFactory.getLogger(AccountService.class);
+    private static final String DEFAULT_AVATAR = "/img/default-user.png";
+
+    private final Path dataRoot;
+    private final AccountStore accounts;
+    private final ContentSeeder seeder;
+    /** Read-modify-write of account records happens under this lock. */
+    private final Object lock = new Object();
+
+    public AccountService(TankardConfig config, AccountStore accounts, ContentSeeder seeder) {
+        this.dataRoot = config.dataRoot();
+        this.accounts = accounts;
+        this.seeder = seeder;
+    }
+
+    public List<User> all() {
+        return accounts.users();
+    }
+
+    public User require(String handle) {
+        return accounts.find(handle).orElseThrow(() -> ApiError.notFound("User not found"));
+    }
+
+    public UserDirs dirs(User user) {
+        return UserDirs.of(dataRoot, user.handle());
+    }
+
+    // ---- view models
+
+    /** {@code {handle, name, created, avatar, password}} of the login page's user list. */
+    public ObjectNode loginView(User user) {
+        ObjectNode view = JsJson.object().put("handle", user.handle()).put("name", user.name()).put("created", user.created());
+        return view.put("avatar", avatar(user.handle())).put("password", user.hasPassword());
+    }
+
+    /** {@code {handle, name, avatar, admin, password, created}} of {@code /api/users/me}. */
+    public ObjectNode selfView(User user) {
+        return JsJson.object().put("handle", user.handle()).put("name", user.name()).put("avatar", avatar(user.handle()))
+                .put("admin", user.admin()).put("password", user.hasPassword()).put("created", user.created());
+    }
+
+    /** {@code {handle, name, avatar, admin, enabled, created, password}} of the admin's user list. */
+    public ObjectNode adminView(User user) {
+        return JsJson.object().put("handle", user.handle()).put("name", user.name()).put("avatar", avatar(user.handle()))
+                .put("admin", user.admin()).put("enabled", user.enabled()).put("created", user.created())
+                .put("password", user.hasPassword());
+    }
+
+    /**
+     * The account's custom avatar; else its persona image named in settings.json, as a data URL; else the
+     * default picture. Unreadable settings or images fall back quietly, as in ST.
+     */
+    public String avatar(String handle) {
+        var custom = accounts.avatar(handle);
+        if (custom.isPresent()) {
+            return custom.get();
+        }
+        UserDirs dirs = UserDirs.of(dataRoot, handle);
+        try {
+            if (!Files.isRegularFile(dirs.settingsFile())) {
+                return DEFAULT_AVATAR;
+            }
+            JsonNode settings = JsJson.tryParse(Files.readAllBytes(dirs.settingsFile()));
+            String file = settings == null ? null : firstText(settings.path("power_user").path("default_persona"),
+                    settings.path("user_avatar"));
+            if (file == null) {
+                return DEFAULT_AVATAR;
+            }
+            Path image = dirs.avatars().resolve(Sanitize.filename(file));
+            if (!Files.isRegularFile(image) || !image.getParent().equals(dirs.avatars())) {
+                return DEFAULT_AVATAR;
+            }
+            String mime = MimeMapping.mimeTypeForFilename(image.getFileName().toString());
+            return "data:" + (mime == null ? "application/octet-stream" : mime) + ";base64,"
+                    + Base64.getEncoder().encodeToString(Files.readAllBytes(image));
+        } catch (IOException | RuntimeException e) {
+            return DEFAULT_AVATAR;
+        }
+    }
+
+    private static String firstText(JsonNode... candidates) {
+        for (JsonNode node : candidates) {
+            if (node.isTextual() && !node.textValue().isEmpty()) {
+                return node.textValue();
+            }
+        }
+        return null;
+    }
+
+    // ---- login and passwords
+
+    /** The account the credentials log in to; accounts without a password accept any. */
+    public User login(String handle, String password) {
+        User user = accounts.find(handle).orElse(null);
+        if (user == null) {
+            LOG.warn("Login failed: user {} not found", handle);
+            throw ApiError.forbidden("Incorrect credentials");
+        }
+        if (!user.enabled()) {
+            LOG.warn("Login failed: user {} is disabled", handle);
+            throw ApiError.forbidden("User is disabled");
+        }
+        if (!Passwords.matches(user, password)) {
+            LOG.warn("Login failed: incorrect password for {}", handle);
+            throw ApiError.forbidden("Incorrect credentials");
+        }
+        return user;
+    }
+
+    /** Sets a new password (new salt), or removes it when {@code newPassword} is empty. Returns the new record. */
+    public User setPassword(String handle, String newPassword) {
+        boolean set = newPassword != null && !newPassword.isEmpty();
+        String salt = set ? Passwords.newSalt() : "";
+        String hash = set ? Passwords.hash(newPassword, salt) : "";
+        synchronized (lock) {
+            User user = require(handle);
+            User changed = new User(user.handle(), user.name(), user.created(), hash, salt, user.admin(), user.enabled());
+            accounts.save(changed);
+            return changed;
+        }
+    }
+
+    /** {@code change-password}: admins may change anyone's without the old one; others need it if one is set. */
+    public User changePassword(User actor, String handle, String oldPassword, String newPassword) {
+        requireSelfOrAdmin(actor, handle);
+        User user = require(handle);
+        if (!user.enabled()) {
+            throw ApiError.forbidden("User is disabled");
+        }
+        if (!actor.admin() && !Passwords.matches(user, oldPassword)) {
+            throw ApiError.forbidden("Incorrect password");
+        }
+        return setPassword(handle, newPassword);
+    }
+
+    public void changeName(User actor, String handle, String name) {
+        requireSelfOrAdmin(actor, handle);
+        synchronized (lock) {
+            User user = require(handle);
+            accounts.save(new User(user.handle(), name, user.created(), user.password(), user.salt(), user.admin(), user.enabled()));
+        }
+    }
+
+    /** Stores a {@code data:image/…} URL as the account's avatar; an empty one resets it. */
+    public void changeAvatar(User actor, String handle, String avatar) {
+        requireSelfOrAdmin(actor, handle);
+        if (avatar == null || !avatar.isEmpty() && !avatar.startsWith("data:image/")) {
+            throw ApiError.badRequest("Invalid data URL");
+        }
+        require(handle);
+        accounts.saveAvatar(handle, avatar);
+    }
+
+    public static void requireSelfOrAdmin(User actor, String handle) {
+        if (!handle.equals(actor.handle()) && !actor.admin()) {
+            throw ApiError.forbidden("Unauthorized");
+        }
+    }
+
+    // ---- admin
+
+    public void setEnabled(User actor, String handle, boolean enabled) {
+        if (!enabled && handle.equals(actor.handle())) {
+            throw ApiError.badRequest("Cannot disable yourself");
+        }
+        synchronized (lock) {
+            User u = require(handle);
+            accounts.save(new User(u.handle(), u.name(), u.created(), u.password(), u.salt(), u.admin(), enabled));
+        }
+    }
+
+    public void setAdmin(User actor, String handle, boolean admin) {
+        if (!admin && handle.equals(actor.handle())) {
+            throw ApiError.badRequest("Cannot demote yourself");
+        }
+        synchronized (lock) {
+            User u = require(handle);
+            accounts.save(new User(u.handle(), u.name(), u.created(), u.password(), u.salt(), admin, u.enabled()));
+        }
+    }
+
+    /** Creates an account under the slug of {@code handle}, with its folders and default content. */
+    public User create(String handle, String name, String password, boolean admin) {
+        String slug = Slug.of(handle);
+        if (slug.isEmpty()) {
+            throw ApiError.badRequest("Invalid handle");
+        }
+        String salt = Passwords.newSalt();
+        String hash = password == null || password.isEmpty() ? "" : Passwords.hash(password, salt);
+        User user;
+        synchronized (lock) {
+            if (accounts.find(slug).isPresent()) {
+                throw ApiError.conflict("User already exists");
+            }
+            user = new User(slug, name, System.currentTimeMillis(), hash, salt, admin, true);
+            accounts.save(user);
+        }
+        LOG.info("Creating data directories for {}", slug);
+        prepareFolder(UserDirs.of(dataRoot, slug), Set.of("settings"));
+        return user;
+    }
+
+    /** Removes the account; with {@code purge} also its data folder. */
+    public void delete(User actor, String handle, boolean purge) {
+        if (handle.equals(actor.handle())) {
+            throw ApiError.badRequest("Cannot delete yourself");
+        }
+        if (handle.equals(User.DEFAULT_HANDLE)) {
+            throw ApiError.badRequest("Sorry, but the default user cannot be deleted. It is required as a fallback.");
+        }
+        if (!Slug.isSlug(handle)) {
+            // Never a real handle; refusing keeps "purge" away from the store and other folders of the data root.
+            throw ApiError.badRequest("Invalid handle");
+        }
+        accounts.delete(handle);
+        if (purge) {
+            LOG.info("Deleting data directories for {}", handle);
+            deleteTree(UserDirs.of(dataRoot, handle).root());
+        }
+    }
+
+    // ---- the user's own data
+
+    /** Deletes settings.json and seeds the default one again. */
+    public void resetSettings(User user, String password) {
+        if (!Passwords.matches(user, password)) {
+            throw ApiError.forbidden("Incorrect password");
+        }
+        UserDirs dirs = dirs(user);
+        try {
+            Files.deleteIfExists(dirs.settingsFile());
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot delete " + dirs.settingsFile(), e);
+        }
+        seeder.seedUser(dirs, Set.of("settings"));
+    }
+
+    /** Deletes the whole user folder and recreates it with default content. */
+    public void resetData(User user) {
+        LOG.info("Resetting account data: {}", user.handle());
+        UserDirs dirs = dirs(user);
+        deleteTree(dirs.root());
+        prepareFolder(dirs, Set.of());
+    }
+
+    /** The folder tree, the "system prompts already migrated" marker ST expects, and default content. */
+    private void prepareFolder(UserDirs dirs, Set<String> forcedTypes) {
+        dirs.createAll();
+        Path marker = dirs.sysprompt().resolve(".migrated");
+        if (!Files.exists(marker)) {
+            AtomicFiles.write(marker, new byte[0]);
+        }
+        seeder.seedUser(dirs, forcedTypes);
+    }
+
+    private static void deleteTree(Path root) {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(root)) {
+            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot delete " + root, e);
+        }
+    }
+}

@@ -1,0 +1,48 @@
+package tankard.util;
+
+import java.io.ByteArrayOutputStream;
+
+/**
+ * Base64 decoding as Node's {@code Buffer.from(text, "base64")} does it: characters outside the alphabet
+ * (whitespace, line breaks) are skipped, the URL-safe {@code -} and {@code _} are accepted, padding is
+ * optional and the first {@code =} ends the data. Java's strict decoder rejects inputs ST reads fine.
+ */
+public final class LenientBase64 {
+    private static final int[] VALUES = new int[128];
+
+    static {
+        java.util.Arrays.fill(VALUES, -1);
+        String alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+        for (int i = 0; i < alphabet.length(); i++) {
+            VALUES[alphabet.charAt(i)] = i;
+        }
+        VALUES['-'] = 62;
+        VALUES['_'] = 63;
+    }
+
+    private LenientBase64() {
+    }
+
+    public static byte[] decode(CharSequence text) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(text.length() * 3 / 4 + 3);
+        int buffer = 0;
+        int bits = 0;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == '=') {
+                break;
+            }
+            int value = c < 128 ? VALUES[c] : -1;
+            if (value < 0) {
+                continue;
+            }
+            buffer = (buffer << 6) | value;
+            bits += 6;
+            if (bits >= 8) {
+                bits -= 8;
+                out.write((buffer >> bits) & 0xff);
+            }
+        }
+        return out.toByteArray();
+    }
+}

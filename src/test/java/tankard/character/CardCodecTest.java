@@ -1,0 +1,66 @@
+package tankard.character;
+
+import org.junit.jupiter.api.Test;
+import tankard.json.JsJson;
+import tankard.testing.Fixtures;
+
+import java.nio.charset.StandardCharsets;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+class CardCodecTest {
+    private static final String JUNIPER = Fixtures.text("characters/juniper-v3.json");
+
+    @Test
+    void jsonCardsKeepTheirTextAndParse() {
+        CardData card = CardCodec.readJson(Fixtures.bytes("characters/juniper-v3.json"));
+        assertEquals(JUNIPER, card.text());
+        assertEquals("Juniper", card.json().get("data").get("name").asText());
+        assertThrows(CardFormatException.class, () -> CardCodec.readJson("[]".getBytes(StandardCharsets.UTF_8)));
+        assertThrows(CardFormatException.class, () -> CardCodec.readJson("{\"a\":".getBytes(StandardCharsets.UTF_8)));
+    }
+
+    @Test
+    void pngCardsReadCcv3First() {
+        CardData card = CardCodec.readPng(Fixtures.card("{\"name\":\"v2\"}", JUNIPER));
+        assertEquals(JUNIPER, card.text());
+        assertEquals("{\"name\":\"v2\"}", CardCodec.readPng(Fixtures.card("{\"name\":\"v2\"}")).text());
+    }
+
+    @Test
+    void invalidUtf8IsReadAsReplacementCharacters() {
+        byte[] json = {'{', '"', 'n', '"', ':', '"', (byte) 0xff, '"', '}'};
+        String base64 = java.util.Base64.getEncoder().encodeToString(json);
+        CardData card = CardCodec.readPng(Fixtures.withText(Fixtures.plainPng(), "chara", base64));
+        assertEquals("\uFFFD", card.json().get("n").asText());
+    }
+
+    @Test
+    void textChunkWithNulIsUnreadable() {
+        byte[] png = Fixtures.withText(Fixtures.plainPng(), "chara", Fixtures.base64("{}") + "\0x");
+        assertThrows(CardFormatException.class, () -> CardCodec.readPng(png));
+    }
+
+    @Test
+    void cacheStaysWithinItsBudget() {
+        CardData small = CardCodec.readJson("{\"name\":\"a\"}".getBytes(StandardCharsets.UTF_8));
+        CardCache cache = new CardCache(small.weight() * 2);
+        CardCache.Key a = new CardCache.Key("u", "a.png", 1, 10);
+        CardCache.Key b = new CardCache.Key("u", "b.png", 1, 10);
+        CardCache.Key c = new CardCache.Key("u", "c.png", 1, 10);
+        cache.put(a, small);
+        cache.put(b, small);
+        assertSame(small, cache.get(a)); // a is now the most recently used
+        cache.put(c, small);
+        assertNull(cache.get(b), "the least recently used entry goes first");
+        assertSame(small, cache.get(a));
+        assertEquals(small.weight() * 2, cache.usedBytes());
+        CardData big = CardCodec.readJson(JsJson.compact(JsJson.object().put("x", "y".repeat(1000))).getBytes(StandardCharsets.UTF_8));
+        cache.put(new CardCache.Key("u", "big.png", 1, 1), big);
+        assertNull(cache.get(new CardCache.Key("u", "big.png", 1, 1)), "an entry over the whole budget is not kept");
+        assertEquals(0, new CardCache(0).usedBytes());
+    }
+}

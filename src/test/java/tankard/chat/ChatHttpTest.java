@@ -1,0 +1,345 @@
+package tankard.chat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.ext.web.client.HttpResponse;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import tankard.json.JsJson;
+import tankard.testing.Fixtures;
+import tankard.testing.TestServer;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.List;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class ChatHttpTest {
+    private static final String CHAT = Fixtures.text("chats/bramble-first-meeting.jsonl");
+    private static final String INTEGRITY = "6f1c2d4e-0a8b-4c3d-9e7f-112233445566";
+
+    private TestServer server;
+
+    @AfterEach
+    void stop() {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    /** Backups off unless a test turns them on, so they do not interfere. */
+    private TestServer.Client start(String configYaml) {
+        server = TestServer.start(configYaml == null ? "backups:\n  chat:\n    enabled: false\n" : configYaml);
+        return server.client();
+    }
+
+    private Path chats() {
+        return server.userDir().resolve("chats");
+    }
+
+    private Path backups() {
+        return server.userDir().resolve("backups");
+    }
+
+    /** A save body whose chat array holds the given JSONL lines verbatim. */
+    private static String saveBody(String avatar, String fileName, String jsonl, String extra) {
+        return "{\"ch_name\":\"Bramble\",\"file_name\":" + JsJson.compact(JsJson.tree(fileName)) + ",\"avatar_url\":"
+                + JsJson.compact(JsJson.tree(avatar)) + ",\"chat\":[" + String.join(",", jsonl.split("\n", -1)) + "]"
+                + extra + "}";
+    }
+
+    private static JsonNode json(HttpResponse<Buffer> response) {
+        return JsJson.parse(response.body().getBytes());
+    }
+
+    private List<String> backupNames() throws IOException {
+        try (Stream<Path> files = Files.list(backups())) {
+            return files.map(p -> p.getFileName().toString()).sorted().toList();
+        }
+    }
+
+    @Test
+    void firstVisitCreatesTheFolderAndAnswersAnEmptyObject() {
+        TestServer.Client client = start(null);
+        String get = "{\"ch_name\":\"Bramble\",\"file_name\":\"Bramble - 2025\",\"avatar_url\":\"Bramble.png\"}";
+        HttpResponse<Buffer> first = client.post("/api/chats/get", get);
+        assertEquals(200, first.statusCode());
+        assertEquals("{}", first.bodyAsString());
+        assertTrue(Files.isDirectory(chats().resolve("Bramble")));
+
+        assertEquals("[]", client.post("/api/chats/get", get).bodyAsString(), "a missing chat reads as []");
+        assertEquals("{}", client.post("/api/chats/get", "{\"avatar_url\":\"Bramble.png\"}").bodyAsString());
+        assertEquals("{}", client.post("/api/chats/get", "{\"avatar_url\":\"Bramble.png\",\"file_name\":\"\"}").bodyAsString());
+    }
+
+    @Test
+    void saveWritesTheClientsLinesAndGetReadsThemBack() throws IOException {
+        TestServer.Client client = start(null);
+        HttpResponse<Buffer> save = client.post("/api/chats/save", saveBody("Bramble.png", "Bramble - first", CHAT, ""));
+        assertEquals(200, save.statusCode());
+        assertEquals("{\"ok\":true}", save.bodyAsString());
+
+        Path file = chats().resolve("Bramble/Bramble - first.jsonl");
+        assertArrayEquals(CHAT.getBytes(StandardCharsets.UTF_8), Files.readAllBytes(file),
+                "one compact line per element, LF, no trailing newline, number lexemes kept");
+
+        HttpResponse<Buffer> get = client.post("/api/chats/get",
+                "{\"avatar_url\":\"Bramble.png\",\"file_name\":\"Bramble - first\"}");
+        assertEquals(200, get.statusCode());
+        assertEquals("[" + CHAT.replace("\n", ",") + "]", get.bodyAsString());
+    }
+
+    @Test
+    void saveCompactsWhitespaceButKeepsLexemes() throws IOException {
+        TestServer.Client client = start(null);
+        String body = "{ \"avatar_url\" : \"Bramble.png\", \"file_name\": \"c\",\n \"chat\": [\n"
+                + "  { \"chat_metadata\" : { \"integrity\" : \"x\" } , \"user_name\":\"unused\" },\n"
+                + "  {\"name\":\"A b\", \"n\": 1.50, \"big\": 12345678901234567890123, \"e\": 1E+2, \"s\": \"a  \\\" b\"},\n"
+                + "  null, 0, \"line\", [ 1 , 2 ]\n] }";
+        assertEquals(200, client.post("/api/chats/save", body).statusCode());
+        assertEquals("{\"chat_metadata\":{\"integrity\":\"x\"},\"user_name\":\"unused\"}\n"
+                        + "{\"name\":\"A b\",\"n\":1.50,\"big\":12345678901234567890123,\"e\":1E+2,\"s\":\"a  \\\" b\"}\n"
+                        + "null\n0\n\"line\"\n[1,2]",
+                Files.readString(chats().resolve("Bramble/c.jsonl")));
+
+        // get drops what ST's loader drops: falsy values
+        assertEquals("[{\"chat_metadata\":{\"integrity\":\"x\"},\"user_name\":\"unused\"},"
+                        + "{\"name\":\"A b\",\"n\":1.50,\"big\":12345678901234567890123,\"e\":1E+2,\"s\":\"a  \\\" b\"},"
+                        + "\"line\",[1,2]]",
+                client.post("/api/chats/get", "{\"avatar_url\":\"Bramble.png\",\"file_name\":\"c\"}").bodyAsString());
+    }
+
+    @Test
+    void getSkipsLinesThatDoNotParse() throws IOException {
+        TestServer.Client client = start(null);
+        Path folder = Files.createDirectories(chats().resolve("Bramble"));
+        Files.writeString(folder.resolve("mixed.jsonl"),
+                "{\"chat_metadata\":{}}\r\n{broken\n\n{\"name\":\"B\",\"mes\":\"ok\"} \n{\"a\":1} {\"b\":2}\nfalse\n\"\"\n{\"mes\":\"last\"}\n");
+        assertEquals("[{\"chat_metadata\":{}},{\"name\":\"B\",\"mes\":\"ok\"},{\"mes\":\"last\"}]",
+                client.post("/api/chats/get", "{\"avatar_url\":\"Bramble.png\",\"file_name\":\"mixed\"}").bodyAsString());
+        Files.writeString(folder.resolve("empty.jsonl"), "");
+        assertEquals("[]", client.post("/api/chats/get", "{\"avatar_url\":\"Bramble.png\",\"file_name\":\"empty\"}").bodyAsString());
+    }
+
+    @Test
+    void aChatThatCannotBeReadIsAServerErrorNotAnEmptyChat() throws IOException {
+        TestServer.Client client = start(null);
+        Files.createDirectories(chats().resolve("Bramble/broken.jsonl"));
+        HttpResponse<Buffer> get = client.post("/api/chats/get", "{\"avatar_url\":\"Bramble.png\",\"file_name\":\"broken\"}");
+        assertEquals(500, get.statusCode());
+        assertTrue(json(get).has("error"));
+    }
+
+    @Test
+    void integrityMismatchIsRefusedUnlessForced() throws IOException {
+        TestServer.Client client = start(null);
+        assertEquals(200, client.post("/api/chats/save", saveBody("Bramble.png", "c", CHAT, "")).statusCode());
+        Path file = chats().resolve("Bramble/c.jsonl");
+        String other = CHAT.replace(INTEGRITY, "11111111-2222-3333-4444-555555555555").replace("Mind the sting.", "Changed.");
+
+        HttpResponse<Buffer> conflict = client.post("/api/chats/save", saveBody("Bramble.png", "c", other, ""));
+        assertEquals(400, conflict.statusCode());
+        assertEquals("{\"error\":\"integrity\"}", conflict.bodyAsString());
+        assertEquals(CHAT, Files.readString(file), "nothing written");
+
+        assertEquals(400, client.post("/api/chats/save", saveBody("Bramble.png", "c", other, ",\"force\":false")).statusCode());
+        assertEquals(200, client.post("/api/chats/save", saveBody("Bramble.png", "c", other, ",\"force\":true")).statusCode());
+        assertEquals(other, Files.readString(file));
+
+        // the same token passes; a request without a token passes; a stored file without one passes
+        assertEquals(200, client.post("/api/chats/save", saveBody("Bramble.png", "c", other, "")).statusCode());
+        String noToken = CHAT.replace("\"integrity\":\"" + INTEGRITY + "\",", "");
+        assertEquals(200, client.post("/api/chats/save", saveBody("Bramble.png", "c", noToken, "")).statusCode());
+        assertEquals(200, client.post("/api/chats/save", saveBody("Bramble.png", "c", CHAT, "")).statusCode());
+        assertEquals(CHAT, Files.readString(file));
+    }
+
+    @Test
+    void integrityCheckCanBeTurnedOff() {
+        TestServer.Client client = start("backups:\n  chat:\n    enabled: false\n    checkIntegrity: false\n");
+        assertEquals(200, client.post("/api/chats/save", saveBody("Bramble.png", "c", CHAT, "")).statusCode());
+        String other = CHAT.replace(INTEGRITY, "something-else");
+        assertEquals(200, client.post("/api/chats/save", saveBody("Bramble.png", "c", other, "")).statusCode());
+    }
+
+    @Test
+    void badSavesWriteNothing() throws IOException {
+        TestServer.Client client = start(null);
+        HttpResponse<Buffer> notArray = client.post("/api/chats/save",
+                "{\"avatar_url\":\"Bramble.png\",\"file_name\":\"c\",\"chat\":{\"0\":{}}}");
+        assertEquals(400, notArray.statusCode());
+        assertEquals("{\"error\":\"The request's body.chat is not an array.\"}", notArray.bodyAsString());
+        assertEquals(400, client.post("/api/chats/save", "{\"avatar_url\":\"Bramble.png\",\"file_name\":\"c\"}").statusCode());
+        assertEquals(400, client.post("/api/chats/save", "{\"avatar_url\":\"Bramble.png\",\"file_name\":\"c\",\"chat\":[{]}").statusCode());
+        assertEquals(400, client.post("/api/chats/save", "{\"avatar_url\":\"Bramble.png\",\"file_name\":\"c\",\"chat\":[]} x").statusCode());
+        assertEquals(400, client.post("/api/chats/save", "{\"avatar_url\":\"Bramble.png\",\"file_name\":\"c\",\"chat\":[{}").statusCode());
+        assertEquals(400, client.post("/api/chats/save", "[{\"avatar_url\":\"Bramble.png\",\"file_name\":\"c\",\"chat\":[]}]").statusCode());
+        assertEquals(400, client.post("/api/chats/save", "{\"file_name\":\"c\",\"chat\":[]}").statusCode());
+        assertEquals(400, client.post("/api/chats/save", "{\"avatar_url\":\"Bramble.png\",\"chat\":[]}").statusCode());
+        for (String avatar : List.of("../Bramble.png", "..", "a/b.png", "x\\\\y.png", "...png")) {
+            assertEquals(400, client.post("/api/chats/save", saveBody(avatar, "c", CHAT, "")).statusCode(), avatar);
+            assertEquals(400, client.post("/api/chats/get",
+                    "{\"avatar_url\":" + JsJson.compact(JsJson.tree(avatar)) + ",\"file_name\":\"c\"}").statusCode(), avatar);
+        }
+        assertEquals(400, client.post("/api/chats/save", saveBody("Bramble.png", "con", CHAT, "")).statusCode(),
+                "a chat name that sanitizes to nothing");
+        try (Stream<Path> written = Files.walk(server.userDir())) {
+            assertFalse(written.anyMatch(p -> p.toString().endsWith(".jsonl")));
+        }
+
+        // path separators in the chat name are removed, not followed
+        assertEquals(200, client.post("/api/chats/save", saveBody("Bramble.png", "../../x", CHAT, "")).statusCode());
+        assertTrue(Files.isRegularFile(chats().resolve("Bramble/....x.jsonl")));
+        assertEquals(200, client.post("/api/chats/save", saveBody("Bramble.png", "", "", "")).statusCode());
+        assertEquals(0, Files.size(chats().resolve("Bramble/.jsonl")), "an empty chat array is a 0-byte file");
+    }
+
+    @Test
+    void savesAreBackedUpAndPruned() throws IOException {
+        TestServer.Client client = start("backups:\n  common:\n    numberOfBackups: 2\n  chat:\n    throttleInterval: 0\n");
+        Files.createDirectories(backups());
+        for (int i = 0; i < 3; i++) {
+            Path old = backups().resolve("chat_default_bramble_2020010" + i + "-000000.jsonl");
+            Files.writeString(old, "old " + i);
+            Files.setLastModifiedTime(old, FileTime.fromMillis(1_600_000_000_000L + i));
+        }
+        Files.writeString(backups().resolve("chat_other_20200101-000000.jsonl"), "other");
+
+        assertEquals(200, client.post("/api/chats/save", saveBody("default_Bramble.png", "c", CHAT, "")).statusCode());
+        List<String> names = backupNames();
+        assertEquals(3, names.size(), names.toString());
+        assertTrue(names.contains("chat_default_bramble_20200102-000000.jsonl"), "the newest old one survives");
+        assertTrue(names.contains("chat_other_20200101-000000.jsonl"), "other keys are not pruned");
+        String fresh = names.stream().filter(n -> n.matches("chat_default_bramble_\\d{8}-\\d{6}\\.jsonl")
+                && !n.startsWith("chat_default_bramble_2020")).findFirst().orElseThrow();
+        assertEquals(CHAT, Files.readString(backups().resolve(fresh)), "a byte copy of the saved chat");
+
+        assertEquals(200, client.post("/api/chats/group/save",
+                "{\"id\":\"2025-03-07@09h05m02s042ms\",\"chat\":[" + CHAT.replace("\n", ",") + "]}").statusCode());
+        assertTrue(backupNames().stream().anyMatch(n -> n.matches("chat_2025_03_07_09h05m02s042ms_\\d{8}-\\d{6}\\.jsonl")));
+    }
+
+    @Test
+    void totalBackupsCanBeCapped() throws IOException {
+        TestServer.Client client = start("backups:\n  chat:\n    throttleInterval: 0\n    maxTotalBackups: 1\n");
+        Files.createDirectories(backups());
+        Path other = backups().resolve("chat_other_20200101-000000.jsonl");
+        Files.writeString(other, "other");
+        Files.setLastModifiedTime(other, FileTime.fromMillis(1_600_000_000_000L));
+        assertEquals(200, client.post("/api/chats/save", saveBody("Bramble.png", "c", CHAT, "")).statusCode());
+        List<String> names = backupNames();
+        assertEquals(1, names.size());
+        assertTrue(names.get(0).startsWith("chat_bramble_"));
+    }
+
+    @Test
+    void backupsAreThrottledWithATrailingBackupOfTheLatestSave() throws Exception {
+        TestServer.Client client = start("backups:\n  chat:\n    throttleInterval: 1500\n");
+        assertEquals(200, client.post("/api/chats/save", saveBody("Alpha.png", "c", CHAT, "")).statusCode());
+        assertEquals(200, client.post("/api/chats/save", saveBody("Beta.png", "c", CHAT, "")).statusCode());
+        String latest = CHAT.replace("Mind the sting.", "Latest.");
+        assertEquals(200, client.post("/api/chats/save", saveBody("Gamma.png", "c", latest, "")).statusCode());
+        List<String> now = backupNames();
+        assertEquals(1, now.size(), now.toString());
+        assertTrue(now.get(0).startsWith("chat_alpha_"));
+
+        long deadline = System.currentTimeMillis() + 10_000;
+        while (backupNames().size() < 2 && System.currentTimeMillis() < deadline) {
+            Thread.sleep(50);
+        }
+        List<String> later = backupNames();
+        assertEquals(2, later.size(), later.toString());
+        String trailing = later.stream().filter(n -> !n.startsWith("chat_alpha_")).findFirst().orElseThrow();
+        assertTrue(trailing.startsWith("chat_gamma_"), "the trailing backup is of the latest save");
+        assertEquals(latest, Files.readString(backups().resolve(trailing)));
+    }
+
+    @Test
+    void groupChatsRoundTrip() throws IOException {
+        TestServer.Client client = start(null);
+        String id = "2025-03-07@09h05m02s042ms";
+        assertEquals("[]", client.post("/api/chats/group/get", "{\"id\":\"" + id + "\"}").bodyAsString());
+        assertEquals(200, client.post("/api/chats/group/save",
+                "{\"id\":\"" + id + "\",\"chat\":[" + CHAT.replace("\n", ",") + "]}").statusCode());
+        assertEquals(CHAT, Files.readString(server.userDir().resolve("group chats/" + id + ".jsonl")));
+        assertEquals("[" + CHAT.replace("\n", ",") + "]",
+                client.post("/api/chats/group/get", "{\"id\":\"" + id + "\"}").bodyAsString());
+
+        String other = CHAT.replace(INTEGRITY, "different");
+        assertEquals("{\"error\":\"integrity\"}", client.post("/api/chats/group/save",
+                "{\"id\":\"" + id + "\",\"chat\":[" + other.replace("\n", ",") + "]}").bodyAsString());
+        assertEquals(400, client.post("/api/chats/group/get", "{}").statusCode());
+        assertEquals(400, client.post("/api/chats/group/save", "{\"chat\":[]}").statusCode());
+        assertEquals(400, client.post("/api/chats/group/save", "{\"id\":\"x\",\"chat\":\"no\"}").statusCode());
+        assertEquals(200, client.post("/api/chats/group/save", "{\"id\":\"../../escape\",\"chat\":[]}").statusCode());
+        assertTrue(Files.isRegularFile(server.userDir().resolve("group chats/....escape.jsonl")));
+    }
+
+    @Test
+    void recentChatsListEverythingNewestFirstWithPinsOnTop() throws IOException {
+        TestServer.Client client = start(null);
+        Path characters = server.userDir().resolve("characters");
+        Files.write(characters.resolve("Bramble.png"), Fixtures.card(Fixtures.text("characters/bramble-v2.json")));
+        Files.write(characters.resolve("Juniper.png"), Fixtures.card(Fixtures.text("characters/juniper-v3.json")));
+        writeChat("chats/Bramble/b-old.jsonl", CHAT, 1_000);
+        writeChat("chats/Bramble/b-new.jsonl", CHAT, 5_000);
+        writeChat("chats/Juniper/j.jsonl", Fixtures.text("chats/legacy-header.jsonl"), 4_000);
+        writeChat("chats/Juniper/corrupt.jsonl", "{\"chat_metadata\":{}}\n{\"mes\":\"no name\"}", 9_000);
+        writeChat("chats/Nobody/orphan.jsonl", CHAT, 8_000); // no card: not listed
+        writeChat("chats/loose.jsonl", CHAT, 3_000);
+        writeChat("group chats/g1.jsonl", CHAT, 6_000);
+        writeChat("group chats/g-unlisted.jsonl", CHAT, 7_000);
+        writeChat("chats/Bramble/empty.jsonl", "", 2_000);
+        Files.writeString(server.userDir().resolve("groups/1700000000000.json"),
+                "{\n    \"id\": \"1700000000000\",\n    \"name\": \"Crew\",\n    \"chats\": [\n        \"g1\",\n        \"missing\"\n    ]\n}");
+        Files.writeString(server.userDir().resolve("groups/broken.json"), "{");
+
+        JsonNode all = json(client.post("/api/chats/recent", "{}"));
+        assertEquals(List.of("g1.jsonl", "b-new.jsonl", "j.jsonl", "loose.jsonl", "empty.jsonl", "b-old.jsonl"),
+                fileNames(all), "newest first; corrupted, unlisted and orphaned chats left out");
+        assertEquals("{\"match\":true,\"file_id\":\"g1\",\"file_name\":\"g1.jsonl\",\"file_size\":\"1.13KB\",\"chat_items\":3,"
+                + "\"mes\":\"Mind the sting.\",\"last_mes\":\"2025-01-02T10:01:20.001Z\",\"group\":\"1700000000000\"}",
+                JsJson.compact(all.get(0)));
+        assertEquals("Bramble.png", all.get(1).get("avatar").asText());
+        assertEquals("Juniper.png", all.get(2).get("avatar").asText());
+        assertFalse(all.get(3).has("avatar") || all.get(3).has("group"), "loose chats have no owner");
+        assertEquals("{\"match\":false,\"file_id\":\"empty\",\"file_name\":\"empty.jsonl\",\"file_size\":\"0B\","
+                + "\"chat_items\":0,\"mes\":\"[The chat is empty]\",\"last_mes\":1700000002000,\"avatar\":\"Bramble.png\"}",
+                JsJson.compact(all.get(4)));
+        assertFalse(all.get(0).has("chat_metadata"));
+
+        // max + pinned slots, taken before corrupted files are dropped (ST's order of work)
+        ObjectNode request = JsJson.object().put("max", 2).put("metadata", true);
+        ArrayNode pinned = request.putArray("pinned");
+        pinned.addObject().put("file_name", "b-old.jsonl").put("avatar", "Bramble.png");
+        pinned.addObject().put("file_name", "b-old.jsonl").put("avatar", "Juniper.png"); // matches nothing
+        JsonNode limited = json(client.post("/api/chats/recent", JsJson.compact(request)));
+        assertEquals(List.of("b-old.jsonl", "g1.jsonl", "b-new.jsonl"), fileNames(limited));
+        assertEquals(INTEGRITY, limited.get(0).get("chat_metadata").get("integrity").asText());
+
+        assertEquals("[]", client.post("/api/chats/recent", "{\"max\":\"many\"}").bodyAsString(), "parseInt NaN");
+        assertEquals(List.of("g1.jsonl"), fileNames(json(client.post("/api/chats/recent", "{\"max\":\"2.9\"}"))));
+    }
+
+    private void writeChat(String relative, String content, long mtimeOffset) throws IOException {
+        Path file = server.userDir().resolve(relative);
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, content);
+        Files.setLastModifiedTime(file, FileTime.fromMillis(1_700_000_000_000L + mtimeOffset));
+    }
+
+    private static List<String> fileNames(JsonNode list) {
+        return java.util.stream.StreamSupport.stream(list.spliterator(), false)
+                .map(c -> c.get("file_name").asText()).toList();
+    }
+}

@@ -1,0 +1,182 @@
+package tankard.config;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import tankard.testing.TestServer;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class ConfigLoaderTest {
+    private final Path work = TestServer.tempDir();
+
+    @AfterEach
+    void cleanUp() {
+        TestServer.deleteTree(work);
+    }
+
+    private TankardConfig load(String yaml, Map<String, String> env, String... args) throws IOException {
+        if (yaml != null) {
+            Files.writeString(work.resolve("config.yaml"), yaml);
+        }
+        return ConfigLoader.load(args, env, work);
+    }
+
+    @Test
+    void defaultsMatchSillyTavern() throws IOException {
+        TankardConfig c = load(null, Map.of());
+        assertEquals(8000, c.port());
+        assertFalse(c.listen());
+        assertEquals(work.resolve("data"), c.dataRoot());
+        assertTrue(c.security().whitelistMode());
+        assertEquals(List.of("::1", "127.0.0.1"), c.security().whitelist());
+        assertFalse(c.security().enableUserAccounts());
+        assertEquals(-1, c.security().sessionTimeoutSeconds());
+        assertEquals(50, c.backups().numberOfBackups());
+        assertArrayEquals(new int[]{160, 90}, c.thumbnails().bg());
+        assertEquals(100L * 1024 * 1024, c.performance().memoryCacheCapacityBytes());
+        assertEquals(work.resolve("public"), c.frontendDir());
+        assertNull(c.frontendLib());
+    }
+
+    @Test
+    void readsAnStStyleConfigAndIgnoresUnknownKeys() throws IOException {
+        TankardConfig c = load("""
+                dataRoot: ./my-data
+                listen: true
+                port: 8123
+                whitelistMode: false
+                whitelist:
+                  - 192.168.0.0/16
+                  - ::1
+                basicAuthMode: true
+                basicAuthUser:
+                  username: "me"
+                  password: "secret"
+                enableUserAccounts: true
+                sessionTimeout: 3600
+                protocol:
+                  ipv4: true
+                  ipv6: auto
+                thumbnails:
+                  format: png
+                  quality: 150
+                  dimensions: { bg: [320, 180], avatar: [96, 144], persona: [96, 144] }
+                performance:
+                  memoryCacheCapacity: '50mb'
+                  requestCompression:
+                    enabled: true
+                    minPayloadSize: 1kb
+                browserLaunch:
+                  enabled: true
+                someFutureKey: whatever
+                """, Map.of());
+        assertEquals(work.resolve("my-data"), c.dataRoot());
+        assertTrue(c.listen());
+        assertEquals(8123, c.port());
+        assertFalse(c.security().whitelistMode());
+        assertEquals(List.of("192.168.0.0/16", "::1"), c.security().whitelist());
+        assertEquals("me", c.security().basicAuthUsername());
+        assertEquals(3600, c.security().sessionTimeoutSeconds());
+        assertTrue(c.ipv6());
+        assertTrue(c.thumbnails().png());
+        assertEquals(100, c.thumbnails().quality(), "quality is clamped to 1..100 as ST does");
+        assertArrayEquals(new int[]{320, 180}, c.thumbnails().bg());
+        assertEquals(50L * 1024 * 1024, c.performance().memoryCacheCapacityBytes());
+        assertTrue(c.performance().requestCompression());
+        assertEquals(1024, c.performance().minPayloadSize());
+    }
+
+    @Test
+    void yamlIsVersion12SoYesIsNotABoolean() {
+        ConfigException e = assertThrows(ConfigException.class, () -> load("listen: yes\n", Map.of()));
+        assertTrue(e.getMessage().contains("'listen'"), e.getMessage());
+    }
+
+    @Test
+    void invalidValuesStopStartUpNamingTheKey() {
+        assertTrue(assertThrows(ConfigException.class, () -> load("port: eighty\n", Map.of()))
+                .getMessage().contains("'port'"));
+        assertTrue(assertThrows(ConfigException.class, () -> load("port: 70000\n", Map.of()))
+                .getMessage().contains("'port'"));
+        assertTrue(assertThrows(ConfigException.class, () -> load("whitelist: 127.0.0.1\n", Map.of()))
+                .getMessage().contains("'whitelist'"));
+        assertTrue(assertThrows(ConfigException.class, () -> load("thumbnails:\n  dimensions:\n    bg: [1]\n", Map.of()))
+                .getMessage().contains("'thumbnails.dimensions.bg'"));
+        assertTrue(assertThrows(ConfigException.class, () -> load("performance:\n  memoryCacheCapacity: lots\n", Map.of()))
+                .getMessage().contains("'performance.memoryCacheCapacity'"));
+        assertTrue(assertThrows(ConfigException.class, () -> load("port: [\n", Map.of()))
+                .getMessage().contains("not valid YAML"));
+    }
+
+    @Test
+    void environmentOverridesFileAndCommandLineOverridesBoth() throws IOException {
+        String yaml = "port: 8001\nbackups:\n  chat:\n    enabled: true\nwhitelist: ['127.0.0.1']\n";
+        Map<String, String> env = Map.of("SILLYTAVERN_PORT", "8002", "SILLYTAVERN_BACKUPS_CHAT_ENABLED", "false",
+                "SILLYTAVERN_WHITELIST", "[\"10.0.0.0/8\"]");
+        TankardConfig fromEnv = load(yaml, env);
+        assertEquals(8002, fromEnv.port());
+        assertFalse(fromEnv.backups().chatEnabled());
+        assertEquals(List.of("10.0.0.0/8"), fromEnv.security().whitelist());
+        assertEquals(8003, load(yaml, env, "--port", "8003").port());
+        assertEquals(8004, load(yaml, env, "--port=8004").port());
+    }
+
+    @Test
+    void commandLineSwitchesAndUnknownFlags() throws IOException {
+        TankardConfig c = load(null, Map.of(), "--listen", "--disableCsrf", "--whitelist", "false");
+        assertTrue(c.listen());
+        assertTrue(c.security().disableCsrf());
+        assertFalse(c.security().whitelistMode());
+        assertTrue(assertThrows(ConfigException.class, () -> load(null, Map.of(), "--bogus"))
+                .getMessage().contains("--bogus"));
+        assertTrue(assertThrows(ConfigException.class, () -> load(null, Map.of(), "--port"))
+                .getMessage().contains("--port"));
+    }
+
+    @Test
+    void legacyKeysStillWork() throws IOException {
+        TankardConfig c = load("disableThumbnails: true\nnumberOfBackups: 7\ncardsCacheCapacity: 10\n", Map.of());
+        assertFalse(c.thumbnails().enabled());
+        assertEquals(7, c.backups().numberOfBackups());
+        assertEquals(10L * 1024 * 1024, c.performance().memoryCacheCapacityBytes());
+    }
+
+    @Test
+    void stFrontendNeedsItsBundleAndFindsTheNewest() throws IOException {
+        Path st = work.resolve("st");
+        Files.createDirectories(st.resolve("public"));
+        Files.createDirectories(st.resolve("default/content"));
+        ConfigException missing = assertThrows(ConfigException.class,
+                () -> load(null, Map.of(), "--frontend", "st/public"));
+        assertTrue(missing.getMessage().contains("lib.js"), missing.getMessage());
+        assertTrue(missing.getMessage().contains("--frontend-lib"), missing.getMessage());
+
+        Path older = st.resolve("dist/_webpack/aaa/output/lib.js");
+        Path newer = work.resolve("data/_webpack/bbb/output/lib.js");
+        Files.createDirectories(older.getParent());
+        Files.createDirectories(newer.getParent());
+        Files.writeString(older, "old");
+        Files.writeString(newer, "new");
+        Files.setLastModifiedTime(older, java.nio.file.attribute.FileTime.fromMillis(1_000_000));
+        TankardConfig c = load(null, Map.of(), "--frontend", "st/public");
+        assertEquals(newer, c.frontendLib());
+        assertEquals(st.toAbsolutePath(), c.stInstall());
+        assertEquals(st.resolve("default/content"), c.stDefaultContent());
+
+        Path lib = work.resolve("lib.js");
+        Files.writeString(lib, "given");
+        assertEquals(lib, load(null, Map.of(), "--frontend", "st/public", "--frontend-lib", "lib.js").frontendLib());
+        assertThrows(ConfigException.class, () -> load(null, Map.of(), "--frontend", "st/public", "--frontend-lib", "nope.js"));
+    }
+}

@@ -1,0 +1,65 @@
+package tankard.group;
+
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.client.HttpResponse;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import tankard.testing.TestServer;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Instant;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class GroupHttpTest {
+    private TestServer server;
+
+    @AfterEach
+    void stop() {
+        server.close();
+    }
+
+    @Test
+    void allAddsDatesAndChatSizes() throws IOException {
+        server = TestServer.start();
+        Path groups = server.userDir().resolve("groups");
+        Path chats = server.userDir().resolve("group chats");
+        Files.writeString(groups.resolve("1700000000000.json"), "{\"id\":\"1700000000000\",\"name\":\"G1\","
+                + "\"members\":[\"a.png\"],\"chat_size\":999,\"chats\":[\"c1\",\"c2\",\"missing\",17]}");
+        Files.writeString(groups.resolve("1700000000001.json"), "{\"id\":\"1700000000001\",\"name\":\"G2\"}");
+        Files.writeString(groups.resolve("broken.json"), "{");
+        Files.writeString(chats.resolve("c1.jsonl"), "12345");
+        Files.writeString(chats.resolve("c2.jsonl"), "123");
+        Files.writeString(chats.resolve("17.jsonl"), "1234567");
+        Files.setLastModifiedTime(chats.resolve("c1.jsonl"), FileTime.from(Instant.ofEpochMilli(1_700_000_000_500L)));
+        Files.setLastModifiedTime(chats.resolve("c2.jsonl"), FileTime.from(Instant.ofEpochMilli(1_700_000_100_250L)));
+
+        HttpResponse<Buffer> r = server.client().post("/api/groups/all", null);
+        assertEquals(200, r.statusCode());
+        JsonArray all = r.bodyAsJsonArray();
+        assertEquals(2, all.size());
+        JsonObject g1 = all.getJsonObject(0);
+        assertEquals("G1", g1.getString("name"));
+        assertEquals(8, g1.getLong("chat_size"));
+        assertEquals(1_700_000_100_250L, g1.getLong("date_last_chat"));
+        assertTrue(g1.getValue("date_added") instanceof Number);
+        assertTrue(g1.getString("create_date").matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z"));
+        assertEquals("[\"id\",\"name\",\"members\",\"chat_size\",\"chats\",\"date_added\",\"create_date\",\"date_last_chat\"]",
+                new JsonArray(g1.fieldNames().stream().toList()).encode());
+        JsonObject g2 = all.getJsonObject(1);
+        assertEquals(0, g2.getLong("chat_size"));
+        assertEquals(0, g2.getLong("date_last_chat"));
+    }
+
+    @Test
+    void noGroupsIsAnEmptyList() {
+        server = TestServer.start();
+        assertEquals(new JsonArray(), server.client().post("/api/groups/all", null).bodyAsJsonArray());
+    }
+}

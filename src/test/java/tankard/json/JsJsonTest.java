@@ -1,0 +1,76 @@
+package tankard.json;
+
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+class JsJsonTest {
+    private static String prettyTree(String json) {
+        return JsJson.pretty(JsJson.parse(json));
+    }
+
+    private static String relayout(String json) {
+        return JsJson.relayout(json.getBytes(StandardCharsets.UTF_8), true);
+    }
+
+    @Test
+    void prettyLayoutIsJsonStringifyWithFourSpaces() {
+        String expected = "{\n    \"name\": \"Example\",\n    \"tags\": [],\n    \"nested\": {\n        \"list\": [\n"
+                + "            1,\n            \"two\"\n        ]\n    },\n    \"empty\": {}\n}";
+        String input = "{\"name\":\"Example\",\"tags\":[],\"nested\":{\"list\":[1,\"two\"]},\"empty\":{}}";
+        assertEquals(expected, prettyTree(input));
+        assertEquals(expected, relayout(input));
+    }
+
+    @Test
+    void compactHasNoWhitespace() {
+        assertEquals("{\"a\":[1,{\"b\":null}],\"c\":true}", JsJson.compact(JsJson.parse("{ \"a\" : [ 1 , { \"b\" : null } ] , \"c\" : true }")));
+    }
+
+    @Test
+    void numbersPrintAsJavaScriptDoes() {
+        assertEquals("[1,0.1,0.30000000000000004,100,1e+21,1.5e-7,0.000001,851234567890123400,-0.5,0]",
+                JsJson.compact(JsJson.parse("[1.0,0.1,0.30000000000000004,1e2,1e21,1.5e-7,0.000001,851234567890123400,-0.50,-0]")));
+        assertEquals("1e+21", JsJson.decimal(1e21));
+        assertEquals("123456789012345680000", JsJson.decimal(1.2345678901234568e20));
+        assertEquals("5e-324", JsJson.decimal(Double.MIN_VALUE));
+        assertEquals("null", JsJson.decimal(Double.NaN));
+    }
+
+    @Test
+    void bigIntegersSurviveUnchanged() {
+        assertEquals("[12345678901234567890123]", JsJson.compact(JsJson.parse("[12345678901234567890123]")));
+        assertEquals("{\n    \"gen_id\": 1700000000000123456789\n}", relayout("{\"gen_id\":1700000000000123456789}"));
+    }
+
+    @Test
+    void relayoutKeepsNumberLexemes() {
+        assertEquals("[\n    1.50,\n    1e-7\n]", relayout("[1.50,1e-7]"));
+    }
+
+    @Test
+    void stringsEscapeLikeJavaScript() {
+        String input = "\"q\\\" b\\\\ \\b\\f\\n\\r\\t \\u0001 \\u001F é / < \\u2028 \\ud83d\\ude00 \\ud800\"";
+        assertEquals("\"q\\\" b\\\\ \\b\\f\\n\\r\\t \\u0001 \\u001f é / < \u2028 \uD83D\uDE00 \\ud800\"",
+                JsJson.compact(JsJson.parse(input)));
+        assertEquals("\"q\\\" b\\\\ \\b\\f\\n\\r\\t \\u0001 \\u001f é / < \u2028 \uD83D\uDE00 \\ud800\"",
+                relayout(input));
+    }
+
+    @Test
+    void arrayIndexKeysComeFirstInTreeOutput() {
+        assertEquals("{\"1\":\"b\",\"2\":\"c\",\"x\":1,\"1700000000000\":2,\"01\":3}",
+                JsJson.compact(JsJson.parse("{\"x\":1,\"2\":\"c\",\"1700000000000\":2,\"1\":\"b\",\"01\":3}")));
+    }
+
+    @Test
+    void malformedInputIsASyntaxError() {
+        assertThrows(JsonSyntaxException.class, () -> JsJson.parse("{\"a\":"));
+        assertThrows(JsonSyntaxException.class, () -> JsJson.parse("{} {}"));
+        assertThrows(JsonSyntaxException.class, () -> JsJson.parse(""));
+        assertThrows(JsonSyntaxException.class, () -> JsJson.relayout("[1,".getBytes(StandardCharsets.UTF_8), true));
+    }
+}

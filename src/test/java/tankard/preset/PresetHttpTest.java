@@ -1,0 +1,134 @@
+package tankard.preset;
+
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.client.HttpResponse;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import tankard.testing.TestServer;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class PresetHttpTest {
+    private TestServer server;
+
+    @AfterEach
+    void stop() {
+        server.close();
+    }
+
+    @Test
+    void saveWritesThePresetPrettyUnderItsSanitizedName() throws IOException {
+        server = TestServer.start();
+        HttpResponse<Buffer> r = server.client().post("/api/presets/save",
+                "{\"apiId\":\"openai\",\"name\":\"My: Preset?\",\"preset\":{\"temperature\":0.7,\"top_p\":1,"
+                        + "\"tiny\":1e-7,\"prompts\":[{\"name\":\"Main\"}],\"logit_bias\":[]}}");
+        assertEquals(200, r.statusCode());
+        assertEquals(new JsonObject().put("name", "My Preset"), r.bodyAsJsonObject());
+        assertEquals("""
+                {
+                    "temperature": 0.7,
+                    "top_p": 1,
+                    "tiny": 1e-7,
+                    "prompts": [
+                        {
+                            "name": "Main"
+                        }
+                    ],
+                    "logit_bias": []
+                }""", Files.readString(server.userDir().resolve("OpenAI Settings/My Preset.json")));
+    }
+
+    @Test
+    void everyApiIdHasItsFolder() throws IOException {
+        server = TestServer.start();
+        String[][] folders = {{"kobold", "KoboldAI Settings"}, {"koboldhorde", "KoboldAI Settings"},
+                {"novel", "NovelAI Settings"}, {"textgenerationwebui", "TextGen Settings"}, {"instruct", "instruct"},
+                {"context", "context"}, {"sysprompt", "sysprompt"}, {"reasoning", "reasoning"}};
+        for (String[] folder : folders) {
+            server.client().post("/api/presets/save", "{\"apiId\":\"" + folder[0] + "\",\"name\":\"p-" + folder[0]
+                    + "\",\"preset\":{}}");
+            assertEquals("{}", Files.readString(server.userDir().resolve(folder[1]).resolve("p-" + folder[0] + ".json")));
+        }
+    }
+
+    @Test
+    void badSavesAre400AndWriteNothing() throws IOException {
+        server = TestServer.start();
+        TestServer.Client client = server.client();
+        String[] bodies = {
+                "{\"apiId\":\"nope\",\"name\":\"x\",\"preset\":{}}",
+                "{\"apiId\":\"openai\",\"name\":\"x\"}",
+                "{\"apiId\":\"openai\",\"name\":\"x\",\"preset\":\"text\"}",
+                "{\"apiId\":\"openai\",\"preset\":{}}",
+                "{\"apiId\":\"openai\",\"name\":\"../x\",\"preset\":{}}",
+                "{\"apiId\":\"openai\",\"name\":\"..\\\\x\",\"preset\":{}}",
+                "{\"apiId\":\"openai\",\"name\":\"a/b\",\"preset\":{}}",
+                "{\"apiId\":\"openai\",\"name\":\"CON\",\"preset\":{}}",
+                "{\"apiId\":\"openai\",\"name\":\"..\",\"preset\":{}}",
+                "{\"apiId\":\"openai\",\"name\":{\"x\":1},\"preset\":{}}",
+                "{\"apiId\":\"openai\",\"name\":\"x\",\"preset\":{}",
+        };
+        for (String body : bodies) {
+            assertEquals(400, client.post("/api/presets/save", body).statusCode(), body);
+        }
+        try (Stream<Path> all = Files.walk(server.workDir)) {
+            assertTrue(all.noneMatch(p -> p.getFileName().toString().endsWith("x.json")
+                    || p.getFileName().toString().equals("b.json")));
+        }
+        try (Stream<Path> openai = Files.list(server.userDir().resolve("OpenAI Settings"))) {
+            assertEquals(0, openai.count());
+        }
+    }
+
+    @Test
+    void deleteRemovesOnlyExistingPresets() throws IOException {
+        server = TestServer.start();
+        Path preset = server.userDir().resolve("TextGen Settings/Old.json");
+        Files.writeString(preset, "{}");
+        Files.writeString(server.userDir().resolve("keep.json"), "{}");
+        TestServer.Client client = server.client();
+        assertEquals(400, client.post("/api/presets/delete", "{\"apiId\":\"textgenerationwebui\",\"name\":\"../keep\"}").statusCode());
+        assertEquals(400, client.post("/api/presets/delete", "{\"apiId\":\"nope\",\"name\":\"Old\"}").statusCode());
+        assertEquals(404, client.post("/api/presets/delete", "{\"apiId\":\"textgenerationwebui\",\"name\":\"New\"}").statusCode());
+        HttpResponse<Buffer> ok = client.post("/api/presets/delete", "{\"apiId\":\"textgenerationwebui\",\"name\":\"Old\"}");
+        assertEquals(200, ok.statusCode());
+        assertEquals("OK", ok.bodyAsString());
+        assertFalse(Files.exists(preset));
+        assertTrue(Files.exists(server.userDir().resolve("keep.json")));
+    }
+
+    @Test
+    void restoreReadsTheShippedDefault() throws IOException {
+        Path work = TestServer.tempDir();
+        Files.createDirectories(work.resolve("public"));
+        Path content = Files.createDirectories(work.resolve("default/content"));
+        Files.createDirectories(content.resolve("presets/kobold"));
+        Files.writeString(content.resolve("presets/kobold/Godlike.json"), "{\"temp\": 0.7}");
+        Files.writeString(content.resolve("index.json"), "[{\"filename\":\"presets/kobold/Godlike.json\","
+                + "\"type\":\"kobold_preset\"},{\"filename\":\"settings.json\",\"type\":\"settings\"}]");
+        server = TestServer.startIn(work);
+        TestServer.Client client = server.client();
+        assertEquals(new JsonObject().put("isDefault", true).put("preset", new JsonObject().put("temp", 0.7)),
+                client.post("/api/presets/restore", "{\"apiId\":\"koboldhorde\",\"name\":\"Godlike\"}").bodyAsJsonObject());
+        JsonObject notDefault = new JsonObject().put("isDefault", false).put("preset", new JsonObject());
+        assertEquals(notDefault, client.post("/api/presets/restore", "{\"apiId\":\"novel\",\"name\":\"Godlike\"}").bodyAsJsonObject());
+        assertEquals(notDefault, client.post("/api/presets/restore", "{\"apiId\":\"kobold\",\"name\":\"Mine\"}").bodyAsJsonObject());
+        assertEquals(notDefault, client.post("/api/presets/restore", "{\"apiId\":\"kobold\",\"name\":\"settings\"}").bodyAsJsonObject());
+    }
+
+    @Test
+    void restoreWithoutDefaultContentFindsNothing() {
+        server = TestServer.start();
+        HttpResponse<Buffer> r = server.client().post("/api/presets/restore", "{\"apiId\":\"kobold\",\"name\":\"Godlike\"}");
+        assertEquals(200, r.statusCode());
+        assertEquals(new JsonObject().put("isDefault", false).put("preset", new JsonObject()), r.bodyAsJsonObject());
+    }
+}

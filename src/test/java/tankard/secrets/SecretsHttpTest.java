@@ -1,0 +1,192 @@
+package tankard.secrets;
+
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.client.HttpResponse;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import tankard.testing.TestServer;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class SecretsHttpTest {
+    private TestServer server;
+
+    @AfterEach
+    void stop() {
+        server.close();
+    }
+
+    private Path secretsFile() {
+        return server.userDir().resolve("secrets.json");
+    }
+
+    private JsonObject read(TestServer.Client client) {
+        HttpResponse<Buffer> r = client.post("/api/secrets/read", null);
+        assertEquals(200, r.statusCode());
+        return r.bodyAsJsonObject();
+    }
+
+    private String write(TestServer.Client client, String key, String value) {
+        HttpResponse<Buffer> r = client.post("/api/secrets/write",
+                new JsonObject().put("key", key).put("value", value).encode());
+        assertEquals(200, r.statusCode());
+        return r.bodyAsJsonObject().getString("id");
+    }
+
+    @Test
+    void readCreatesTheEmptyFileAndListsEveryKnownKey() throws IOException {
+        server = TestServer.start();
+        JsonObject state = read(server.client());
+        assertEquals("{}", Files.readString(secretsFile()));
+        assertEquals(SecretStore.KNOWN_KEYS, List.copyOf(state.fieldNames()));
+        assertEquals(62, state.size());
+        assertTrue(state.stream().allMatch(e -> e.getValue() == null));
+        assertFalse(state.containsKey("_migrated"));
+    }
+
+    @Test
+    void writeMasksAndKeepsOneActiveSecret() throws IOException {
+        server = TestServer.start();
+        TestServer.Client client = server.client();
+        String first = write(client, "api_key_openai", "sk-1234567890abcdef");
+        String second = write(client, "api_key_openai", "short");
+        write(client, "libre_url", "http://localhost:5000");
+        assertTrue(first.matches("[0-9a-f-]{36}"));
+
+        JsonArray openai = read(client).getJsonArray("api_key_openai");
+        assertEquals(2, openai.size());
+        assertEquals(new JsonObject().put("id", first).put("value", "*******def").put("label", "Unlabeled")
+                .put("active", false), openai.getJsonObject(0));
+        assertEquals(new JsonObject().put("id", second).put("value", "**********").put("label", "Unlabeled")
+                .put("active", true), openai.getJsonObject(1));
+        assertEquals("http://localhost:5000", read(client).getJsonArray("libre_url").getJsonObject(0).getString("value"));
+
+        String file = Files.readString(secretsFile());
+        assertTrue(file.startsWith("{\n    \"api_key_openai\": [\n        {\n            \"id\": \""), file);
+        assertTrue(file.contains("\"value\": \"sk-1234567890abcdef\""));
+    }
+
+    @Test
+    void rotateRenameAndDelete() throws IOException {
+        server = TestServer.start();
+        TestServer.Client client = server.client();
+        String a = write(client, "api_key_claude", "aaaaaaaaaaaa1");
+        String b = write(client, "api_key_claude", "bbbbbbbbbbbb2");
+
+        assertEquals(204, client.post("/api/secrets/rotate", json("api_key_claude", a, null)).statusCode());
+        JsonArray claude = read(client).getJsonArray("api_key_claude");
+        assertTrue(claude.getJsonObject(0).getBoolean("active"));
+        assertFalse(claude.getJsonObject(1).getBoolean("active"));
+        assertEquals(204, client.post("/api/secrets/rotate", json("api_key_claude", "no-such-id", null)).statusCode());
+
+        assertEquals(204, client.post("/api/secrets/rename", json("api_key_claude", b, "Work")).statusCode());
+        assertEquals("Work", read(client).getJsonArray("api_key_claude").getJsonObject(1).getString("label"));
+
+        // Deleting the active one makes the first remaining one active.
+        assertEquals(204, client.post("/api/secrets/delete", json("api_key_claude", null, null)).statusCode());
+        claude = read(client).getJsonArray("api_key_claude");
+        assertEquals(1, claude.size());
+        assertEquals(b, claude.getJsonObject(0).getString("id"));
+        assertTrue(claude.getJsonObject(0).getBoolean("active"));
+
+        assertEquals(204, client.post("/api/secrets/delete", json("api_key_claude", b, null)).statusCode());
+        assertNull(read(client).getValue("api_key_claude"));
+        assertFalse(Files.readString(secretsFile()).contains("api_key_claude"));
+    }
+
+    @Test
+    void badRequestsAre400() {
+        server = TestServer.start();
+        TestServer.Client client = server.client();
+        assertEquals(400, client.post("/api/secrets/write", "{\"key\":\"api_key_openai\"}").statusCode());
+        assertEquals(400, client.post("/api/secrets/write", "{\"key\":\"api_key_openai\",\"value\":5}").statusCode());
+        assertEquals(400, client.post("/api/secrets/write", "{\"value\":\"x\"}").statusCode());
+        assertEquals(400, client.post("/api/secrets/write", "{\"key\":").statusCode());
+        assertEquals(400, client.post("/api/secrets/delete", "{}").statusCode());
+        assertEquals(400, client.post("/api/secrets/rotate", "{\"key\":\"api_key_openai\"}").statusCode());
+        assertEquals(400, client.post("/api/secrets/rename", "{\"key\":\"k\",\"id\":\"i\"}").statusCode());
+        assertEquals(400, client.post("/api/secrets/find", "{}").statusCode());
+        assertEquals(200, client.post("/api/secrets/write", "{\"key\":\"api_key_openai\",\"value\":\"\"}").statusCode());
+    }
+
+    @Test
+    void findAndViewNeedKeyExposure() {
+        server = TestServer.start();
+        TestServer.Client client = server.client();
+        write(client, "api_key_openai", "sk-secret-value");
+        write(client, "deeplx_url", "http://127.0.0.1:1188");
+        assertEquals(403, client.post("/api/secrets/find", "{\"key\":\"api_key_openai\"}").statusCode());
+        assertEquals(403, client.post("/api/secrets/view", null).statusCode());
+        HttpResponse<Buffer> url = client.post("/api/secrets/find", "{\"key\":\"deeplx_url\"}");
+        assertEquals("http://127.0.0.1:1188", url.bodyAsJsonObject().getString("value"));
+        assertEquals(404, client.post("/api/secrets/find", "{\"key\":\"libre_url\"}").statusCode());
+        assertEquals(new JsonObject().put("allowKeysExposure", false),
+                client.post("/api/secrets/settings", null).bodyAsJsonObject());
+    }
+
+    @Test
+    void exposureShowsClearValues() {
+        server = TestServer.start("allowKeysExposure: true\n");
+        TestServer.Client client = server.client();
+        String old = write(client, "api_key_openai", "sk-old-value-1");
+        write(client, "api_key_openai", "sk-new-value-2");
+        assertEquals("sk-new-value-2", read(client).getJsonArray("api_key_openai").getJsonObject(1).getString("value"));
+        assertEquals("sk-new-value-2", client.post("/api/secrets/find", "{\"key\":\"api_key_openai\"}")
+                .bodyAsJsonObject().getString("value"));
+        assertEquals("sk-old-value-1", client.post("/api/secrets/find",
+                "{\"key\":\"api_key_openai\",\"id\":\"" + old + "\"}").bodyAsJsonObject().getString("value"));
+        assertEquals(new JsonObject().put("api_key_openai", "sk-new-value-2"),
+                client.post("/api/secrets/view", null).bodyAsJsonObject());
+    }
+
+    @Test
+    void legacyFlatFileIsMigratedWithABackup() throws IOException {
+        server = TestServer.start();
+        String legacy = "{\"api_key_openai\":\"sk-legacy-123456\",\"blank\":\"  \",\"custom_ext\":\"v\"}";
+        Files.writeString(secretsFile(), legacy);
+        JsonObject state = read(server.client());
+        JsonObject openai = state.getJsonArray("api_key_openai").getJsonObject(0);
+        assertEquals("*******456", openai.getString("value"));
+        assertEquals("api_key_openai", openai.getString("label"));
+        assertTrue(openai.getBoolean("active"));
+
+        JsonObject stored = new JsonObject(Files.readString(secretsFile()));
+        assertEquals(List.of("api_key_openai", "custom_ext", "_migrated"), List.copyOf(stored.fieldNames()));
+        assertEquals(new JsonArray(), stored.getJsonArray("_migrated"));
+        try (Stream<Path> backups = Files.list(server.userDir().resolve("backups"))) {
+            List<Path> copies = backups.filter(p -> p.getFileName().toString().matches("secrets_migration_\\d+\\.json")).toList();
+            assertEquals(1, copies.size());
+            assertEquals(legacy, Files.readString(copies.get(0)));
+        }
+    }
+
+    @Test
+    void corruptFileIsA500AndIsLeftAlone() throws IOException {
+        server = TestServer.start();
+        Files.writeString(secretsFile(), "{oops");
+        assertEquals(500, server.client().post("/api/secrets/read", null).statusCode());
+        assertEquals("{oops", Files.readString(secretsFile()));
+    }
+
+    private static String json(String key, String id, String label) {
+        JsonObject body = new JsonObject().put("key", key);
+        if (id != null) {
+            body.put("id", id);
+        }
+        if (label != null) {
+            body.put("label", label);
+        }
+        return body.encode();
+    }
+}

@@ -1,0 +1,78 @@
+package tankard.theme;
+
+import io.vertx.core.buffer.Buffer;
+import io.vertx.ext.web.client.HttpResponse;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import tankard.testing.TestServer;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class UiPresetHttpTest {
+    private TestServer server;
+    private TestServer.Client client;
+
+    @BeforeEach
+    void start() {
+        server = TestServer.start();
+        client = server.client();
+    }
+
+    @AfterEach
+    void stop() {
+        server.close();
+    }
+
+    private Path user(String relative) {
+        return server.userDir().resolve(relative);
+    }
+
+    @Test
+    void themesAreSavedPrettyAndDeleted() throws IOException {
+        HttpResponse<Buffer> r = client.post("/api/themes/save", "{\"name\":\"Dark: Blue\",\"blur_strength\":10,\"font_scale\":1.05}");
+        assertEquals(200, r.statusCode());
+        assertEquals("OK", r.bodyAsString());
+        assertEquals("{\n    \"name\": \"Dark: Blue\",\n    \"blur_strength\": 10,\n    \"font_scale\": 1.05\n}",
+                Files.readString(user("themes/Dark Blue.json")));
+        assertEquals(404, client.post("/api/themes/delete", "{\"name\":\"Nope\"}").statusCode());
+        assertEquals(200, client.post("/api/themes/delete", "{\"name\":\"Dark: Blue\"}").statusCode());
+        assertFalse(Files.exists(user("themes/Dark Blue.json")));
+    }
+
+    @Test
+    void movingUiAndQuickReplySetsAreSaved() throws IOException {
+        assertEquals(200, client.post("/api/moving-ui/save", "{\"name\":\"Wide\",\"movingUIState\":{\"sheld\":{\"top\":0}}}").statusCode());
+        assertTrue(Files.readString(user("movingUI/Wide.json")).contains("\"movingUIState\": {\n        \"sheld\": {"));
+        assertEquals(200, client.post("/api/quick-replies/save", "{\"version\":2,\"name\":\"Default\",\"qrList\":[]}").statusCode());
+        assertEquals("{\n    \"version\": 2,\n    \"name\": \"Default\",\n    \"qrList\": []\n}",
+                Files.readString(user("QuickReplies/Default.json")));
+        assertEquals(200, client.post("/api/quick-replies/delete", "{\"name\":\"Default\"}").statusCode());
+        assertFalse(Files.exists(user("QuickReplies/Default.json")));
+        assertEquals(200, client.post("/api/quick-replies/delete", "{\"name\":\"Never existed\"}").statusCode());
+    }
+
+    @Test
+    void badNamesAre400AndWriteNothing() throws IOException {
+        Files.writeString(user("settings.json"), "{}");
+        for (String path : new String[] {"/api/themes/save", "/api/moving-ui/save", "/api/quick-replies/save",
+                "/api/themes/delete", "/api/quick-replies/delete"}) {
+            for (String body : new String[] {"{}", "{\"name\":\"\"}", "{\"name\":\"../settings\"}",
+                    "{\"name\":\"..\\\\settings\"}", "{\"name\":\"a/b\"}", "{\"name\":\"con\"}", "[1]", "{\"name\":"}) {
+                assertEquals(400, client.post(path, body).statusCode(), path + " " + body);
+            }
+        }
+        assertEquals("{}", Files.readString(user("settings.json")));
+        try (Stream<Path> all = Files.walk(server.workDir)) {
+            assertTrue(all.noneMatch(p -> p.getFileName().toString().startsWith("settings.json")
+                    && !p.equals(user("settings.json"))));
+        }
+    }
+}
