@@ -1,5 +1,8 @@
 package tankard.image;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import javax.imageio.ImageIO;
 import javax.imageio.ImageReader;
 import javax.imageio.stream.ImageInputStream;
@@ -10,10 +13,12 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.file.Path;
 import java.util.Iterator;
 
 /** Decoding with javax.imageio (PNG, JPEG, GIF, BMP, TIFF, WebP), refusing images too large to hold in memory. */
 public final class Images {
+    private static final Logger LOG = LoggerFactory.getLogger(Images.class);
     /** Larger images are not decoded (a 16k x 12k image, for scale). */
     public static final long MAX_PIXELS = 200_000_000L;
 
@@ -76,12 +81,22 @@ public final class Images {
         return strip.getRGB(0, 0, width, rows, null, 0, width);
     }
 
-    private interface ReaderAction<T> {
+    /** Work done with a decoder that is set on an image's first frame. */
+    public interface ReaderAction<T> {
         T apply(ImageReader reader) throws IOException;
     }
 
+    /** Runs {@code action} with a decoder for the file's format; null when there is none or decoding fails. Blocking. */
+    public static <T> T withReader(Path file, ReaderAction<T> action) {
+        return withReader((Object) file.toFile(), action);
+    }
+
     private static <T> T withReader(byte[] data, ReaderAction<T> action) {
-        try (ImageInputStream in = ImageIO.createImageInputStream(new ByteArrayInputStream(data))) {
+        return withReader((Object) new ByteArrayInputStream(data), action);
+    }
+
+    private static <T> T withReader(Object input, ReaderAction<T> action) {
+        try (ImageInputStream in = ImageIO.createImageInputStream(input)) {
             Iterator<ImageReader> readers = in == null ? null : ImageIO.getImageReaders(in);
             if (readers == null || !readers.hasNext()) {
                 return null;
@@ -94,6 +109,7 @@ public final class Images {
                 reader.dispose();
             }
         } catch (IOException | RuntimeException e) {
+            LOG.debug("Cannot decode an image: {}", e.toString());
             return null;
         }
     }

@@ -3,14 +3,13 @@ package tankard.thumbnail;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tankard.config.TankardConfig;
+import tankard.image.Images;
 
 import javax.imageio.IIOImage;
 import javax.imageio.ImageIO;
 import javax.imageio.ImageReadParam;
-import javax.imageio.ImageReader;
 import javax.imageio.ImageWriteParam;
 import javax.imageio.ImageWriter;
-import javax.imageio.stream.ImageInputStream;
 import javax.imageio.stream.MemoryCacheImageOutputStream;
 import java.awt.AlphaComposite;
 import java.awt.Graphics2D;
@@ -20,7 +19,6 @@ import java.awt.image.BufferedImage;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.Iterator;
 
 /**
  * Decodes an image and renders its thumbnail (st-data.md §4.9): avatars and personas scaled to cover and
@@ -29,8 +27,6 @@ import java.util.Iterator;
  */
 final class ThumbnailRenderer {
     private static final Logger LOG = LoggerFactory.getLogger(ThumbnailRenderer.class);
-    /** Larger images are served as originals rather than decoded (a 16k x 12k image, for scale). */
-    private static final long MAX_PIXELS = 200_000_000L;
 
     private final TankardConfig.Thumbnails config;
 
@@ -38,41 +34,31 @@ final class ThumbnailRenderer {
         this.config = config;
     }
 
-    /** The encoded thumbnail, or null when the file cannot be decoded (then ST serves the original). */
+    /** The encoded thumbnail, or null when the file cannot be decoded (then ST serves the original). Blocking. */
     byte[] render(Path source, ThumbnailType type) {
-        try {
-            BufferedImage thumbnail = decodeAndScale(source, type);
-            return thumbnail == null ? null : encode(thumbnail);
-        } catch (IOException | RuntimeException e) {
-            LOG.warn("Cannot make a thumbnail of {}: {}", source.getFileName(), e.toString());
-            return null;
-        }
-    }
-
-    private BufferedImage decodeAndScale(Path source, ThumbnailType type) throws IOException {
-        try (ImageInputStream in = ImageIO.createImageInputStream(source.toFile())) {
-            Iterator<ImageReader> readers = in == null ? null : ImageIO.getImageReaders(in);
-            if (readers == null || !readers.hasNext()) {
+        BufferedImage thumbnail = Images.withReader(source, reader -> {
+            int width = reader.getWidth(0);
+            int height = reader.getHeight(0);
+            if (width <= 0 || height <= 0 || (long) width * height > Images.MAX_PIXELS) {
                 return null;
             }
-            ImageReader reader = readers.next();
-            try {
-                reader.setInput(in, true, true);
-                int width = reader.getWidth(0);
-                int height = reader.getHeight(0);
-                if (width <= 0 || height <= 0 || (long) width * height > MAX_PIXELS) {
-                    return null;
-                }
-                int[] target = targetSize(type, width, height);
-                // Decoding every n-th pixel of a huge image is much faster; keep twice the target for a smooth result.
-                int step = (int) Math.max(1, Math.min((double) width / target[0], (double) height / target[1]) / 2);
-                ImageReadParam param = reader.getDefaultReadParam();
-                param.setSourceSubsampling(step, step, 0, 0);
-                BufferedImage image = reader.read(0, param);
-                return scale(image, coverRegion(image, target), target[0], target[1]);
-            } finally {
-                reader.dispose();
-            }
+            int[] target = targetSize(type, width, height);
+            // Decoding every n-th pixel of a huge image is much faster; keep twice the target for a smooth result.
+            int step = (int) Math.max(1, Math.min((double) width / target[0], (double) height / target[1]) / 2);
+            ImageReadParam param = reader.getDefaultReadParam();
+            param.setSourceSubsampling(step, step, 0, 0);
+            BufferedImage image = reader.read(0, param);
+            return scale(image, coverRegion(image, target), target[0], target[1]);
+        });
+        if (thumbnail == null) {
+            LOG.warn("Cannot make a thumbnail of {}: not a decodable image", source.getFileName());
+            return null;
+        }
+        try {
+            return encode(thumbnail);
+        } catch (IOException e) {
+            LOG.warn("Cannot encode the thumbnail of {}", source.getFileName(), e);
+            return null;
         }
     }
 
