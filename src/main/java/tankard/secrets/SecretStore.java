@@ -200,11 +200,13 @@ public final class SecretStore {
         return "*".repeat(7) + value.substring(value.length() - 3);
     }
 
-    /** Reads the file, creating {@code {}} when missing and migrating the legacy flat format. */
+    /**
+     * Reads the file, migrating the legacy flat format. A missing file reads as empty; unlike ST, a read does
+     * not create it (the first write does), so opening someone's data root changes nothing.
+     */
     private ObjectNode load(UserDirs dirs) {
         String text = JsonFiles.readText(dirs.secretsFile());
         if (text == null) {
-            AtomicFiles.write(dirs.secretsFile(), "{}");
             return JsJson.object();
         }
         if (!(JsonFiles.tryParse(text) instanceof ObjectNode secrets)) {
