@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import tankard.json.Js;
 import tankard.json.JsJson;
 import tankard.json.JsonFiles;
 import tankard.store.AtomicFiles;
@@ -216,7 +217,7 @@ public final class SecretStore {
     }
 
     private static boolean isLegacy(ObjectNode secrets) {
-        if (secrets.isEmpty() || isTruthy(secrets.get(MIGRATED))) {
+        if (secrets.isEmpty() || Js.truthy(secrets.get(MIGRATED))) {
             return false;
         }
         for (JsonNode value : secrets) {
@@ -225,19 +226,6 @@ public final class SecretStore {
             }
         }
         return true;
-    }
-
-    private static boolean isTruthy(JsonNode value) {
-        if (value == null || value.isNull() || value.isMissingNode()) {
-            return false;
-        }
-        if (value.isBoolean()) {
-            return value.booleanValue();
-        }
-        if (value.isNumber()) {
-            return value.doubleValue() != 0;
-        }
-        return !value.isTextual() || !value.textValue().isEmpty();
     }
 
     private static ObjectNode migrate(UserDirs dirs, ObjectNode flat, String original) {

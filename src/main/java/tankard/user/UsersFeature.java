@@ -21,6 +21,7 @@ import tankard.http.security.ClientIp;
 import tankard.http.security.RateLimiter;
 import tankard.http.security.Session;
 import tankard.http.security.SessionCookies;
+import tankard.json.Js;
 import tankard.json.JsJson;
 
 /**
@@ -111,11 +112,11 @@ public final class UsersFeature implements Feature {
         admin(router, "create", request -> {
             String handle = required(request, "handle");
             String name = required(request, "name");
-            User user = accounts.create(handle, name, request.text("password"), truthy(request.body().get("admin")));
+            User user = accounts.create(handle, name, request.text("password"), Js.truthy(request.body().get("admin")));
             return Reply.json(JsJson.object().put("handle", user.handle()));
         });
         admin(router, "delete", request -> {
-            accounts.delete(request.user(), required(request, "handle"), truthy(request.body().get("purge")));
+            accounts.delete(request.user(), required(request, "handle"), Js.truthy(request.body().get("purge")));
             return Reply.noContent();
         });
         admin(router, "slugify", request -> Reply.text(Slug.of(required(request, "text"))));
@@ -212,7 +213,7 @@ public final class UsersFeature implements Feature {
 
     private Reply recoverStep2(Request request) {
         JsonNode code = request.body().get("code");
-        if (!truthy(request.body().get("handle")) || !truthy(code)) {
+        if (!Js.truthy(request.body().get("handle")) || !Js.truthy(code)) {
             throw ApiError.badRequest(MISSING);
         }
         String handle = request.text("handle");
@@ -277,7 +278,7 @@ public final class UsersFeature implements Feature {
 
     private Reply resetStep2(Request request) {
         JsonNode code = request.body().get("code");
-        if (!truthy(code)) {
+        if (!Js.truthy(code)) {
             throw ApiError.badRequest(MISSING);
         }
         User user = request.user();
@@ -296,7 +297,7 @@ public final class UsersFeature implements Feature {
 
     /** A field ST requires with {@code if (!body.field)}: any falsy value is missing. */
     private static String required(Request request, String field) {
-        if (!truthy(request.body().get(field))) {
+        if (!Js.truthy(request.body().get(field))) {
             throw ApiError.badRequest(MISSING);
         }
         return request.text(field);
@@ -305,20 +306,6 @@ public final class UsersFeature implements Feature {
     private static ApiError tooManyAttempts(Request request, long retryAfter, String message) {
         request.ctx().response().putHeader("Retry-After", String.valueOf(retryAfter));
         return new ApiError(429, message);
-    }
-
-    /** JavaScript truthiness of a JSON value, as ST reads flags such as {@code admin} and {@code purge}. */
-    static boolean truthy(JsonNode value) {
-        if (value == null || value.isNull() || value.isMissingNode()) {
-            return false;
-        }
-        if (value.isBoolean()) {
-            return value.booleanValue();
-        }
-        if (value.isNumber()) {
-            return value.doubleValue() != 0;
-        }
-        return !value.isTextual() || !value.textValue().isEmpty();
     }
 
     /** Codes go to the server console, where only whoever runs the server can read them (as in ST). */

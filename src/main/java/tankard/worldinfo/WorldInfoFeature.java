@@ -9,6 +9,7 @@ import tankard.config.TankardConfig;
 import tankard.http.Feature;
 import tankard.http.Reply;
 import tankard.http.Routes;
+import tankard.json.Js;
 import tankard.json.JsJson;
 import tankard.json.JsonFiles;
 import tankard.util.FileNames;
@@ -61,23 +62,9 @@ public final class WorldInfoFeature implements Feature {
             JsonNode extensions = book == null ? null : book.get("extensions");
             out.addObject()
                     .put("file_id", id)
-                    .<ObjectNode>set("name", isTruthy(name) ? name : TextNode.valueOf(id))
+                    .<ObjectNode>set("name", Js.truthy(name) ? name : TextNode.valueOf(id))
                     .set("extensions", extensions != null && extensions.isContainerNode() ? extensions : JsJson.object());
         }
         return out;
-    }
-
-    /** JavaScript truthiness of a name value: {@code content.name || file_id}. */
-    private static boolean isTruthy(JsonNode value) {
-        if (value == null || value.isNull()) {
-            return false;
-        }
-        if (value.isTextual()) {
-            return !value.textValue().isEmpty();
-        }
-        if (value.isBoolean()) {
-            return value.booleanValue();
-        }
-        return !value.isNumber() || value.doubleValue() != 0;
     }
 }
