@@ -35,6 +35,8 @@ import tankard.system.SystemFeature;
 import tankard.comfy.ComfyWorkflowFeature;
 import tankard.extension.ExtensionFeature;
 import tankard.group.GroupFeature;
+import tankard.group.GroupService;
+import tankard.group.GroupStore;
 import tankard.horde.HordeFeature;
 import tankard.preset.PresetFeature;
 import tankard.preset.PresetService;
@@ -110,7 +112,8 @@ public final class Tankard {
         this.frontend = new FrontendFeature(config);
         CardStore cards = new FileCardStore(config.dataRoot());
         ChatStore chats = new FileChatStore(config.dataRoot());
-        ChatService chatService = new ChatService(config.backups(), chats, cards, new FileGroupStore(config.dataRoot()),
+        GroupStore groups = new FileGroupStore(config.dataRoot());
+        ChatService chatService = new ChatService(config.backups(), chats, cards, groups,
                 Threads.timer("chat-backups"), System::currentTimeMillis);
         CharacterService characterService = new CharacterService(cards, chats,
                 new CardCache(config.performance().memoryCacheCapacityBytes()),
@@ -130,7 +133,7 @@ public final class Tankard {
                 new ComfyWorkflowFeature(config),
                 new SpriteFeature(config),
                 new WorldInfoFeature(config),
-                new GroupFeature(config),
+                new GroupFeature(config, new GroupService(groups, chats)),
                 new StatsFeature(config),
                 new TokenizerFeature(config, new Tokenizers()),
                 new CharacterFeature(config, characterService, chatService),

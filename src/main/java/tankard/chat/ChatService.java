@@ -11,6 +11,7 @@ import tankard.character.CardFile;
 import tankard.character.CardStore;
 import tankard.config.TankardConfig;
 import tankard.group.GroupStore;
+import tankard.group.StoredGroup;
 import tankard.http.ApiError;
 import tankard.json.Js;
 import tankard.json.JsJson;
@@ -203,7 +204,8 @@ public final class ChatService {
                 }
             }
         }
-        for (ObjectNode group : groups.list(user)) {
+        for (StoredGroup stored : groups.list(user)) {
+            ObjectNode group = stored.json();
             JsonNode chats = group.get("chats");
             if (chats == null || !chats.isArray()) {
                 continue;

@@ -1,24 +1,20 @@
 package tankard.group;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import tankard.json.JsJson;
+import tankard.json.JsonFiles;
+import tankard.store.FileTimes;
 import tankard.user.UserDirs;
+import tankard.util.FileNames;
 
 import java.io.IOException;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Groups as ST stores them: one pretty JSON file per group in {@code <user>/groups/}. */
+/** Groups as ST stores them: one pretty JSON file per group in {@code <user>/groups/}, listed in readdir order. */
 public final class FileGroupStore implements GroupStore {
-    private static final Logger LOG = LoggerFactory.getLogger(FileGroupStore.class);
-
     private final Path dataRoot;
 
     public FileGroupStore(Path dataRoot) {
@@ -26,22 +22,16 @@ public final class FileGroupStore implements GroupStore {
     }
 
     @Override
-    public List<ObjectNode> list(String user) throws IOException {
-        List<ObjectNode> groups = new ArrayList<>();
-        try (DirectoryStream<Path> files = Files.newDirectoryStream(UserDirs.of(dataRoot, user).groups(), "*.json")) {
-            for (Path file : files) {
-                if (!Files.isRegularFile(file)) {
-                    continue;
-                }
-                JsonNode group = JsJson.tryParse(Files.readAllBytes(file));
-                if (group instanceof ObjectNode object) {
-                    groups.add(object);
-                } else {
-                    LOG.warn("Skipping unreadable group file {}", file.getFileName());
-                }
+    public List<StoredGroup> list(String user) throws IOException {
+        Path folder = UserDirs.of(dataRoot, user).groups();
+        List<StoredGroup> groups = new ArrayList<>();
+        for (String name : FileNames.list(folder)) {
+            Path file = folder.resolve(name);
+            if (FileNames.ext(name).equals(".json") && Files.isRegularFile(file)
+                    && JsonFiles.tryRead(file) instanceof ObjectNode group) {
+                BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class);
+                groups.add(new StoredGroup(group, FileTimes.millis(attributes.creationTime())));
             }
-        } catch (NoSuchFileException e) {
-            return List.of();
         }
         return groups;
     }
