@@ -4,11 +4,9 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import tankard.testing.ServerTest;
 import tankard.testing.TestImages;
-import tankard.testing.TestServer;
-import tankard.testing.TestServer.Client;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -23,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The image lists of the boot sequence: personas, backgrounds, background folders, image metadata. */
-class ImageListingsTest {
+class ImageListingsTest extends ServerTest {
     private static final String METADATA = """
             {
                 "version": 1,
@@ -35,24 +33,6 @@ class ImageListingsTest {
                 "folders": [{"id": "f1", "name": "Nature", "thumbnailFile": "forest.png"}]
             }""";
 
-    private TestServer server;
-    private Client client;
-
-    @AfterEach
-    void stop() {
-        server.close();
-    }
-
-    private void start(String yaml) {
-        server = TestServer.start(yaml);
-        client = server.client();
-    }
-
-    private void put(String relative, byte[] bytes) throws IOException {
-        Path file = server.userDir().resolve(relative);
-        Files.createDirectories(file.getParent());
-        Files.write(file, bytes);
-    }
 
     private void emptyFolder(String relative) throws IOException {
         try (var files = Files.list(server.userDir().resolve(relative))) {

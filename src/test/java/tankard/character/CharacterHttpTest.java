@@ -3,10 +3,10 @@ package tankard.character;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.ext.web.client.HttpResponse;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import tankard.json.JsJson;
 import tankard.testing.Fixtures;
+import tankard.testing.ServerTest;
 import tankard.testing.TestServer;
 
 import java.io.IOException;
@@ -23,24 +23,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-class CharacterHttpTest {
+class CharacterHttpTest extends ServerTest {
     private static final String BRAMBLE = Fixtures.text("characters/bramble-v2.json");
     private static final String JUNIPER = Fixtures.text("characters/juniper-v3.json");
     private static final String OSRIC = Fixtures.text("characters/osric-v1.json");
 
-    private TestServer server;
-
-    @AfterEach
-    void stop() {
-        if (server != null) {
-            server.close();
-        }
-    }
-
-    private TestServer.Client start(String configYaml) {
-        server = TestServer.start(configYaml);
-        return server.client();
-    }
 
     private Path characters() {
         return server.userDir().resolve("characters");
@@ -48,10 +35,6 @@ class CharacterHttpTest {
 
     private void putCard(String fileName, byte[] png) throws IOException {
         Files.write(characters().resolve(fileName), png);
-    }
-
-    private static JsonNode json(HttpResponse<Buffer> response) {
-        return JsJson.parse(response.body().getBytes());
     }
 
     private static Map<String, JsonNode> byAvatar(JsonNode list) {

@@ -5,10 +5,10 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.ext.web.client.HttpResponse;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import tankard.json.JsJson;
 import tankard.testing.Fixtures;
+import tankard.testing.ServerTest;
 import tankard.testing.TestServer;
 
 import java.io.IOException;
@@ -24,23 +24,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-class ChatHttpTest {
+class ChatHttpTest extends ServerTest {
     private static final String CHAT = Fixtures.text("chats/bramble-first-meeting.jsonl");
     private static final String INTEGRITY = "6f1c2d4e-0a8b-4c3d-9e7f-112233445566";
 
-    private TestServer server;
-
-    @AfterEach
-    void stop() {
-        if (server != null) {
-            server.close();
-        }
-    }
 
     /** Backups off unless a test turns them on, so they do not interfere. */
-    private TestServer.Client start(String configYaml) {
-        server = TestServer.start(configYaml == null ? "backups:\n  chat:\n    enabled: false\n" : configYaml);
-        return server.client();
+    @Override
+    protected TestServer.Client start(String configYaml) {
+        return super.start(configYaml == null ? "backups:\n  chat:\n    enabled: false\n" : configYaml);
     }
 
     private Path chats() {
@@ -56,10 +48,6 @@ class ChatHttpTest {
         return "{\"ch_name\":\"Bramble\",\"file_name\":" + JsJson.compact(JsJson.tree(fileName)) + ",\"avatar_url\":"
                 + JsJson.compact(JsJson.tree(avatar)) + ",\"chat\":[" + String.join(",", jsonl.split("\n", -1)) + "]"
                 + extra + "}";
-    }
-
-    private static JsonNode json(HttpResponse<Buffer> response) {
-        return JsJson.parse(response.body().getBytes());
     }
 
     private List<String> backupNames() throws IOException {

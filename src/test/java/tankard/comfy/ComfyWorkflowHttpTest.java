@@ -3,10 +3,9 @@ package tankard.comfy;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.ext.web.client.HttpResponse;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import tankard.testing.TestServer;
+import tankard.testing.ServerTest;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -16,26 +15,18 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-class ComfyWorkflowHttpTest {
-    private TestServer server;
-    private TestServer.Client client;
+class ComfyWorkflowHttpTest extends ServerTest {
     private Path workflows;
 
     @BeforeEach
     void start() throws IOException {
-        server = TestServer.start();
-        client = server.client();
+        start(null);
         workflows = server.userDir().resolve("user/workflows");
         Files.writeString(workflows.resolve("Default_Comfy_Workflow.json"), "{\"default\":\"\\\"x\\\"\"}");
         Files.writeString(workflows.resolve("a b.JSON"), "{}");
         Files.writeString(workflows.resolve("ab.json"), "{}");
         Files.writeString(workflows.resolve(".hidden.json"), "{}");
         Files.writeString(workflows.resolve("notes.txt"), "");
-    }
-
-    @AfterEach
-    void stop() {
-        server.close();
     }
 
     @Test

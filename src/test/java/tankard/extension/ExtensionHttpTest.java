@@ -4,8 +4,8 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import tankard.testing.ServerTest;
 import tankard.testing.TestServer;
 
 import java.io.IOException;
@@ -15,14 +15,7 @@ import java.nio.file.Path;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-class ExtensionHttpTest {
-    private TestServer server;
-
-    @AfterEach
-    void stop() {
-        server.close();
-    }
-
+class ExtensionHttpTest extends ServerTest {
     private static JsonObject ext(String type, String name) {
         return new JsonObject().put("type", type).put("name", name);
     }

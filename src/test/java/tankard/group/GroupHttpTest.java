@@ -4,8 +4,8 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import tankard.testing.ServerTest;
 import tankard.testing.TestServer;
 
 import java.io.IOException;
@@ -17,14 +17,7 @@ import java.time.Instant;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-class GroupHttpTest {
-    private TestServer server;
-
-    @AfterEach
-    void stop() {
-        server.close();
-    }
-
+class GroupHttpTest extends ServerTest {
     @Test
     void allAddsDatesAndChatSizes() throws IOException {
         server = TestServer.start();

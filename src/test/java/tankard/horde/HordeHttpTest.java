@@ -2,24 +2,17 @@ package tankard.horde;
 
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import tankard.testing.ServerTest;
 import tankard.testing.TestServer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-class HordeHttpTest {
-    private TestServer server;
-
+class HordeHttpTest extends ServerTest {
     @BeforeEach
     void start() {
         server = TestServer.start();
-    }
-
-    @AfterEach
-    void stop() {
-        server.close();
     }
 
     @Test

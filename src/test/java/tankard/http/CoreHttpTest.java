@@ -3,9 +3,9 @@ package tankard.http;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import tankard.testing.ServerTest;
 import tankard.testing.TestServer;
 
 import java.nio.file.Files;
@@ -14,17 +14,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-class CoreHttpTest {
-    private TestServer server;
-
+class CoreHttpTest extends ServerTest {
     @BeforeEach
     void start() {
         server = TestServer.start();
-    }
-
-    @AfterEach
-    void stop() {
-        server.close();
     }
 
     @Test

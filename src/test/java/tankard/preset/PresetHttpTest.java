@@ -3,8 +3,8 @@ package tankard.preset;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import tankard.testing.ServerTest;
 import tankard.testing.TestServer;
 
 import java.io.IOException;
@@ -16,14 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-class PresetHttpTest {
-    private TestServer server;
-
-    @AfterEach
-    void stop() {
-        server.close();
-    }
-
+class PresetHttpTest extends ServerTest {
     @Test
     void saveWritesThePresetPrettyUnderItsSanitizedName() throws IOException {
         server = TestServer.start();

@@ -4,8 +4,8 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import tankard.testing.ServerTest;
 import tankard.testing.TestServer;
 
 import java.io.IOException;
@@ -19,14 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-class SecretsHttpTest {
-    private TestServer server;
-
-    @AfterEach
-    void stop() {
-        server.close();
-    }
-
+class SecretsHttpTest extends ServerTest {
     private Path secretsFile() {
         return server.userDir().resolve("secrets.json");
     }

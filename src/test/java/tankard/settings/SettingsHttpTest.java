@@ -5,8 +5,8 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import tankard.testing.ServerTest;
 import tankard.testing.TestServer;
 
 import java.io.ByteArrayOutputStream;
@@ -23,7 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-class SettingsHttpTest {
+class SettingsHttpTest extends ServerTest {
     private static final String BROWSER_SETTINGS = "{\"firstRun\":false,\"amount_gen\":80,\"temp\":0.1,\"tiny\":1e-7,"
             + "\"gen_id\":851234567890123400,\"big\":9007199254740993,\"neg\":-0.5,\"text\":\"é \\\"q\\\" \\u0001 </b>\","
             + "\"empty\":{},\"list\":[],\"nested\":{\"a\":[1,{\"b\":null}],\"t\":true}}";
@@ -50,18 +50,6 @@ class SettingsHttpTest {
                 }
             }""";
 
-    private TestServer server;
-
-    @AfterEach
-    void stop() {
-        if (server != null) {
-            server.close();
-        }
-    }
-
-    private Path user(String relative) {
-        return server.userDir().resolve(relative);
-    }
 
     private void write(String relative, String text) throws IOException {
         Files.createDirectories(user(relative).getParent());

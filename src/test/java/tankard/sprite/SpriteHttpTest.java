@@ -4,10 +4,9 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import tankard.testing.TestServer;
+import tankard.testing.ServerTest;
 
 import java.io.IOException;
 import java.net.URLEncoder;
@@ -19,25 +18,14 @@ import java.time.Instant;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-class SpriteHttpTest {
-    private TestServer server;
-    private TestServer.Client client;
-
+class SpriteHttpTest extends ServerTest {
     @BeforeEach
     void start() {
-        server = TestServer.start();
-        client = server.client();
-    }
-
-    @AfterEach
-    void stop() {
-        server.close();
+        start(null);
     }
 
     private Path sprite(String relative) throws IOException {
-        Path file = server.userDir().resolve("characters").resolve(relative);
-        Files.createDirectories(file.getParent());
-        Files.write(file, new byte[] {1});
+        Path file = put("characters/" + relative, new byte[] {1});
         Files.setLastModifiedTime(file, FileTime.from(Instant.parse("2025-03-07T08:05:02.042Z")));
         return file;
     }

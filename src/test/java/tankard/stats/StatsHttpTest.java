@@ -3,10 +3,9 @@ package tankard.stats;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import tankard.testing.TestServer;
+import tankard.testing.ServerTest;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -15,21 +14,13 @@ import java.nio.file.Path;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-class StatsHttpTest {
-    private TestServer server;
-    private TestServer.Client client;
+class StatsHttpTest extends ServerTest {
     private Path stats;
 
     @BeforeEach
     void start() {
-        server = TestServer.start();
-        client = server.client();
+        start(null);
         stats = server.userDir().resolve("stats.json");
-    }
-
-    @AfterEach
-    void stop() {
-        server.close();
     }
 
     @Test

@@ -1,7 +1,5 @@
 package tankard.testing;
 
-import javax.imageio.ImageIO;
-import java.awt.image.BufferedImage;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -39,15 +37,7 @@ public final class Fixtures {
 
     /** A tiny real PNG image (ImageIO), without any text chunk. */
     public static byte[] plainPng() {
-        BufferedImage image = new BufferedImage(3, 2, BufferedImage.TYPE_INT_ARGB);
-        image.setRGB(1, 1, 0xff336699);
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try {
-            ImageIO.write(image, "png", out);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return out.toByteArray();
+        return TestImages.argbPng(3, 2, 0, 0, 0, 0, 0xff336699, 0);
     }
 
     /** A PNG card whose {@code chara} chunk holds the JSON (a V2-era card). */

@@ -26,6 +26,11 @@ public final class TestImages {
         g.setColor(Color.BLUE);
         g.fillRect(width / 2, 0, width - width / 2, height);
         g.dispose();
+        return encode(image, format);
+    }
+
+    /** The image encoded by ImageIO in the given format. */
+    private static byte[] encode(BufferedImage image, String format) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try {
             if (!ImageIO.write(image, format, out)) {
@@ -67,13 +72,7 @@ public final class TestImages {
     public static byte[] argbPng(int width, int height, int... argb) {
         BufferedImage image = new BufferedImage(width, height, BufferedImage.TYPE_INT_ARGB);
         image.setRGB(0, 0, width, height, argb, 0, width);
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try {
-            ImageIO.write(image, "png", out);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return out.toByteArray();
+        return encode(image, "png");
     }
 
     public static BufferedImage decode(byte[] bytes) {

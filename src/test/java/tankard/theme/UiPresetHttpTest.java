@@ -2,10 +2,9 @@ package tankard.theme;
 
 import io.vertx.core.buffer.Buffer;
 import io.vertx.ext.web.client.HttpResponse;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import tankard.testing.TestServer;
+import tankard.testing.ServerTest;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -16,23 +15,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-class UiPresetHttpTest {
-    private TestServer server;
-    private TestServer.Client client;
-
+class UiPresetHttpTest extends ServerTest {
     @BeforeEach
     void start() {
-        server = TestServer.start();
-        client = server.client();
-    }
-
-    @AfterEach
-    void stop() {
-        server.close();
-    }
-
-    private Path user(String relative) {
-        return server.userDir().resolve(relative);
+        start(null);
     }
 
     @Test

@@ -2,8 +2,8 @@ package tankard.thumbnail;
 
 import io.vertx.core.buffer.Buffer;
 import io.vertx.ext.web.client.HttpResponse;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import tankard.testing.ServerTest;
 import tankard.testing.TestImages;
 import tankard.testing.TestServer;
 import tankard.testing.TestServer.Client;
@@ -25,32 +25,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-class ThumbnailTest {
+class ThumbnailTest extends ServerTest {
     /** A 40x20 lossy WebP gradient, encoded with libwebp for this test. */
     private static final String WEBP_40X20 = "UklGRsAAAABXRUJQVlA4ILQAAACwBQCdASooABQAPi0QhkKhoQ1TAAwBYloAJ0yxvaPmH47cOYcX6XPABYMXH5KN2jcHL29j48AA"
             + "/v+AtI/LBKV+DmL2ahH37tX//7a54ilyuYtMqNvBsf+84e9X3U3/3e082P+qzjpoTw6xex1kB4GbQ4Ud9v4YU/q0N/73PxlorfS1vNyd"
             + "UGba6ivzWzBJKCRgpZBEIK92Rwq8Q8s6SbIRwdWzWNOwA+gAicA0asjC7rLgAAA=";
 
-    private TestServer server;
-    private Client client;
-
-    @AfterEach
-    void stop() {
-        server.close();
-    }
-
-    private void start(String yaml) {
-        server = TestServer.start(yaml);
-        client = server.client();
-    }
-
-    private Path user(String relative) {
-        return server.userDir().resolve(relative);
-    }
-
-    private void put(String relative, byte[] bytes) throws IOException {
-        Files.write(user(relative), bytes);
-    }
 
     private HttpResponse<Buffer> thumbnail(String type, String file) {
         return client.get("/thumbnail?type=" + type + "&file=" + file);

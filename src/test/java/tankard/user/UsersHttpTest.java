@@ -4,8 +4,8 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import tankard.testing.ServerTest;
 import tankard.testing.TestServer;
 
 import java.io.ByteArrayInputStream;
@@ -31,16 +31,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The users API and login flow with accounts enabled, over real HTTP. */
-class UsersHttpTest {
-    private TestServer server;
-
-    @AfterEach
-    void stop() {
-        if (server != null) {
-            server.close();
-        }
-    }
-
+class UsersHttpTest extends ServerTest {
     private static Path workDir(String yaml) throws IOException {
         Path work = TestServer.tempDir();
         Files.writeString(work.resolve("config.yaml"), "enableUserAccounts: true\n" + yaml);
@@ -50,7 +41,7 @@ class UsersHttpTest {
         return work;
     }
 
-    private void start(String yaml) throws IOException {
+    private void startWithAccounts(String yaml) throws IOException {
         server = TestServer.startIn(workDir(yaml));
     }
 
@@ -112,7 +103,7 @@ class UsersHttpTest {
 
     @Test
     void loginErrorsAreStsTexts() throws IOException {
-        start("");
+        startWithAccounts("");
         TestServer.Client admin = admin();
         create(admin, "alice", "secret", false);
         create(admin, "bob", "", false);
@@ -133,7 +124,7 @@ class UsersHttpTest {
 
     @Test
     void sixthLoginAttemptWithinAMinuteIsRefused() throws IOException {
-        start("");
+        startWithAccounts("");
         create(admin(), "alice", "secret", false);
         TestServer.Client client = server.client();
         for (int i = 1; i <= 5; i++) {
@@ -146,7 +137,7 @@ class UsersHttpTest {
 
     @Test
     void successfulLoginResetsTheAttemptCount() throws IOException {
-        start("rateLimiting:\n  accountsLoginMaxAttempts: 2\n");
+        startWithAccounts("rateLimiting:\n  accountsLoginMaxAttempts: 2\n");
         create(admin(), "alice", "secret", false);
         TestServer.Client client = server.client();
         assertEquals(403, client.post("/api/users/login", json("handle", "alice", "password", "no")).statusCode());
@@ -184,7 +175,7 @@ class UsersHttpTest {
 
     @Test
     void eachUserSeesOnlyTheirOwnAccount() throws IOException {
-        start("");
+        startWithAccounts("");
         TestServer.Client admin = admin();
         create(admin, "alice", "a-pass", false);
         create(admin, "bob", "b-pass", false);
@@ -209,7 +200,7 @@ class UsersHttpTest {
 
     @Test
     void adminRoutesAreForbiddenToOthers() throws IOException {
-        start("");
+        startWithAccounts("");
         create(admin(), "alice", "a-pass", false);
         TestServer.Client alice = loggedIn("alice", "a-pass");
         for (String route : new String[]{"get", "disable", "enable", "promote", "demote", "create", "delete", "slugify"}) {
@@ -222,7 +213,7 @@ class UsersHttpTest {
 
     @Test
     void adminManagesUsers() throws IOException {
-        start("");
+        startWithAccounts("");
         TestServer.Client admin = admin();
         HttpResponse<Buffer> created = admin.post("/api/users/create", json("handle", "Bob Smith!", "name", "Bob"));
         assertEquals("bob-smith", created.bodyAsJsonObject().getString("handle"));
@@ -261,7 +252,7 @@ class UsersHttpTest {
 
     @Test
     void deleteRefusesSelfAndDefaultUserAndPurgesOnRequest() throws IOException {
-        start("");
+        startWithAccounts("");
         TestServer.Client admin = admin();
         create(admin, "root2", "r", true);
         create(admin, "gone", "", false);
@@ -285,7 +276,7 @@ class UsersHttpTest {
 
     @Test
     void loginPageAutoLogsInTheOnlyPasswordlessUser() throws IOException {
-        start("");
+        startWithAccounts("");
         TestServer.Client client = server.client();
         HttpResponse<Buffer> index = client.get("/?x=1");
         assertEquals(302, index.statusCode());
@@ -304,7 +295,7 @@ class UsersHttpTest {
 
     @Test
     void loginPageIsServedWhenSeveralUsersExist() throws IOException {
-        start("");
+        startWithAccounts("");
         create(admin(), "alice", "a", false);
         HttpResponse<Buffer> page = server.client().get("/login");
         assertEquals(200, page.statusCode());
@@ -313,7 +304,7 @@ class UsersHttpTest {
 
     @Test
     void ssoHeaderLogsInOnlyFromTrustedProxies() throws IOException {
-        start("sso:\n  autheliaAuth: true\n  trustedProxies: ['10.0.0.1']\n");
+        startWithAccounts("sso:\n  autheliaAuth: true\n  trustedProxies: ['10.0.0.1']\n");
         create(admin(), "alice", "a", false);
         TestServer.Client untrusted = server.client();
         var request = untrusted.session.get("/login").putHeader("Remote-User", "Alice");
@@ -323,7 +314,7 @@ class UsersHttpTest {
 
     @Test
     void ssoHeaderLogsInFromATrustedProxy() throws IOException {
-        start("sso:\n  authentikAuth: true\n  trustedProxies: ['127.0.0.0/8']\n");
+        startWithAccounts("sso:\n  authentikAuth: true\n  trustedProxies: ['127.0.0.0/8']\n");
         create(admin(), "alice", "a", false);
         TestServer.Client client = server.client();
         var request = client.session.get("/login").putHeader("X-Authentik-Username", "ALICE");
@@ -333,7 +324,7 @@ class UsersHttpTest {
 
     @Test
     void listShowsEnabledUsersUnlessDiscreet() throws IOException {
-        start("");
+        startWithAccounts("");
         TestServer.Client admin = admin();
         create(admin, "alice", "a", false);
         create(admin, "bob", "", false);
@@ -346,14 +337,14 @@ class UsersHttpTest {
         assertEquals(true, alice.getBoolean("password"));
         server.close();
 
-        start("enableDiscreetLogin: true\n");
+        startWithAccounts("enableDiscreetLogin: true\n");
         HttpResponse<Buffer> discreet = server.client().post("/api/users/list", null);
         assertEquals(204, discreet.statusCode());
     }
 
     @Test
     void logoutExpiresTheCookieAndPingExtendsIt() throws IOException {
-        start("");
+        startWithAccounts("");
         create(admin(), "alice", "a", false);
         TestServer.Client alice = loggedIn("alice", "a");
 
@@ -375,7 +366,7 @@ class UsersHttpTest {
 
     @Test
     void passwordChangeKeepsOwnSessionAndInvalidatesOthers() throws IOException {
-        start("");
+        startWithAccounts("");
         TestServer.Client admin = admin();
         create(admin, "alice", "old", false);
         TestServer.Client here = loggedIn("alice", "old");
@@ -396,7 +387,7 @@ class UsersHttpTest {
 
     @Test
     void passwordRecoveryWithTheConsoleCode() throws Exception {
-        start("");
+        startWithAccounts("");
         create(admin(), "alice", "forgotten", false);
         TestServer.Client client = server.client();
         assertError(client.post("/api/users/recover-step1", json("handle", "ghost")), 404, "User not found");
@@ -418,7 +409,7 @@ class UsersHttpTest {
 
     @Test
     void avatarComesFromAccountThenPersonaThenDefault() throws IOException {
-        start("");
+        startWithAccounts("");
         TestServer.Client admin = admin();
         create(admin, "alice", "a", false);
         TestServer.Client alice = loggedIn("alice", "a");
@@ -438,7 +429,7 @@ class UsersHttpTest {
 
     @Test
     void backupStreamsTheUserFolderWithoutSecrets() throws IOException {
-        start("");
+        startWithAccounts("");
         TestServer.Client admin = admin();
         create(admin, "alice", "a", false);
         TestServer.Client alice = loggedIn("alice", "a");
@@ -477,11 +468,11 @@ class UsersHttpTest {
 
     @Test
     void backupCanBeDisabledAndCanIncludeKeys() throws IOException {
-        start("backups:\n  allowFullDataBackup: false\n");
+        startWithAccounts("backups:\n  allowFullDataBackup: false\n");
         assertError(admin().post("/api/users/backup", json("handle", "default-user")), 403, "Full data backup is disabled");
         server.close();
 
-        start("allowKeysExposure: true\n");
+        startWithAccounts("allowKeysExposure: true\n");
         Files.writeString(server.userDir().resolve("secrets.json"), "{}");
         HttpResponse<Buffer> r = admin().post("/api/users/backup", json("handle", "default-user"));
         assertTrue(r.bodyAsString().contains("secrets.json"));
@@ -489,7 +480,7 @@ class UsersHttpTest {
 
     @Test
     void resetSettingsNeedsThePassword() throws IOException {
-        start("");
+        startWithAccounts("");
         create(admin(), "alice", "a", false);
         TestServer.Client alice = loggedIn("alice", "a");
         Path settings = server.dataRoot.resolve("alice/settings.json");
@@ -502,7 +493,7 @@ class UsersHttpTest {
 
     @Test
     void accountResetWipesTheFolder() throws Exception {
-        start("");
+        startWithAccounts("");
         create(admin(), "alice", "a", false);
         TestServer.Client alice = loggedIn("alice", "a");
         Path chat = server.dataRoot.resolve("alice/chats/x.jsonl");
@@ -533,7 +524,7 @@ class UsersHttpTest {
 
     @Test
     void badBodiesAreRejected() throws IOException {
-        start("");
+        startWithAccounts("");
         TestServer.Client admin = admin();
         assertEquals(400, admin.post("/api/users/create", "{not json").statusCode());
         assertEquals(400, admin.post("/api/users/create", json("handle", new JsonObject(), "name", "x")).statusCode());

@@ -2,9 +2,8 @@ package tankard.userfiles;
 
 import io.vertx.core.buffer.Buffer;
 import io.vertx.ext.web.client.HttpResponse;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import tankard.testing.TestServer;
+import tankard.testing.ServerTest;
 import tankard.testing.TestServer.Client;
 
 import java.io.IOException;
@@ -16,7 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-class UserFilesTest {
+class UserFilesTest extends ServerTest {
     private static final String SECRET = "SECRET-OUTSIDE";
 
     /** Route prefix → folder under the user directory. */
@@ -29,19 +28,6 @@ class UserFilesTest {
             "/user/files/", "user/files",
             "/scripts/extensions/third-party/", "extensions");
 
-    private TestServer server;
-
-    @AfterEach
-    void stop() {
-        if (server != null) {
-            server.close();
-        }
-    }
-
-    private Client start(String yaml) {
-        server = TestServer.start(yaml);
-        return server.client();
-    }
 
     @Test
     void everyRouteServesItsFolder() throws IOException {

@@ -3,10 +3,9 @@ package tankard.http.files;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.ext.web.client.HttpResponse;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import tankard.testing.TestServer;
+import tankard.testing.ServerTest;
 import tankard.testing.TestServer.Client;
 
 import java.io.IOException;
@@ -23,17 +22,14 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Express-compatible file sending, exercised through the public frontend folder and a user file route. */
-class FileSenderTest {
+class FileSenderTest extends ServerTest {
     private static final long MTIME = 1_700_000_000_123L;
 
-    private TestServer server;
-    private Client client;
     private byte[] audio;
 
     @BeforeEach
     void start() throws IOException {
-        server = TestServer.start();
-        client = server.client();
+        start(null);
         audio = new byte[5000];
         for (int i = 0; i < audio.length; i++) {
             audio[i] = (byte) (i * 31);
@@ -42,11 +38,6 @@ class FileSenderTest {
         Files.createDirectories(sounds);
         Files.write(sounds.resolve("ding.mp3"), audio);
         Files.setLastModifiedTime(sounds.resolve("ding.mp3"), FileTime.fromMillis(MTIME));
-    }
-
-    @AfterEach
-    void stop() {
-        server.close();
     }
 
     private HttpResponse<Buffer> get(String path, String... headers) {

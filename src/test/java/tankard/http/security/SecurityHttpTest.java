@@ -4,8 +4,8 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.ext.web.client.HttpRequest;
 import io.vertx.ext.web.client.HttpResponse;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import tankard.testing.ServerTest;
 import tankard.testing.TestServer;
 import tankard.user.FileAccountStore;
 import tankard.user.Passwords;
@@ -23,16 +23,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The gates in front of every route, over real HTTP. The test client is always 127.0.0.1. */
-class SecurityHttpTest {
+class SecurityHttpTest extends ServerTest {
     private static final String LISTEN = "listen: true\nlistenAddress:\n  ipv4: 127.0.0.1\n";
-    private TestServer server;
-
-    @AfterEach
-    void stop() {
-        if (server != null) {
-            server.close();
-        }
-    }
 
     private HttpResponse<Buffer> get(String path, String... headers) {
         return send(HttpMethod.GET, path, headers);

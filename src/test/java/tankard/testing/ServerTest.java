@@ -1,0 +1,50 @@
+package tankard.testing;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.ext.web.client.HttpResponse;
+import org.junit.jupiter.api.AfterEach;
+import tankard.json.JsJson;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** A test class whose tests each get their own {@link TestServer}, closed after the test. */
+public abstract class ServerTest {
+    /** This test's server; null until the test starts one. */
+    protected TestServer server;
+    /** The client of {@link #start(String)}. */
+    protected TestServer.Client client;
+
+    /** Starts this test's server with the given config.yaml text (null: none) and returns its client. */
+    protected TestServer.Client start(String configYaml) {
+        server = TestServer.start(configYaml);
+        client = server.client();
+        return client;
+    }
+
+    @AfterEach
+    final void closeServer() {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    /** A path in the default user's folder. */
+    protected Path user(String relative) {
+        return server.userDir().resolve(relative);
+    }
+
+    /** Writes a file in the default user's folder, creating its folders. */
+    protected Path put(String relative, byte[] bytes) throws IOException {
+        Path file = user(relative);
+        Files.createDirectories(file.getParent());
+        return Files.write(file, bytes);
+    }
+
+    /** The response body parsed as ST's JSON. */
+    protected static JsonNode json(HttpResponse<Buffer> response) {
+        return JsJson.parse(response.body().getBytes());
+    }
+}
