@@ -55,6 +55,7 @@ class StFrontendBootUiTest {
     @Test
     void bootsWithTheDefaultUser() throws IOException {
         Path work = TestServer.tempDir();
+        Files.writeString(work.resolve("config.yaml"), "skipContentCheck: false\n");
         try (TestServer server = TestServer.startIn(work, "--frontend", stDir.resolve("public").toString());
              Browser browser = Browser.launch()) {
             Browser.Page page = browser.newPage();
@@ -66,7 +67,7 @@ class StFrontendBootUiTest {
     @Test
     void logsInThroughTheLoginPageThenBoots() throws IOException {
         Path work = TestServer.tempDir();
-        Files.writeString(work.resolve("config.yaml"), "enableUserAccounts: true\n");
+        Files.writeString(work.resolve("config.yaml"), "enableUserAccounts: true\nskipContentCheck: false\n");
         // Two accounts, so the login page lists them instead of logging the only user in automatically.
         var accounts = new FileAccountStore(work.resolve("data").resolve("_storage"));
         String salt = Passwords.newSalt();
