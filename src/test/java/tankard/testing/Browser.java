@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.WebSocket;
+import io.vertx.core.http.WebSocketClient;
 import io.vertx.core.http.WebSocketClientOptions;
 import io.vertx.core.http.WebSocketConnectOptions;
 import tankard.json.JsJson;
@@ -59,6 +60,8 @@ public final class Browser implements AutoCloseable {
     private final Map<String, Page> pages = new ConcurrentHashMap<>();
     private final AtomicBoolean closed = new AtomicBoolean();
     private Vertx vertx;
+    /** Held for the browser's lifetime: Vert.x closes a client (and its WebSockets) once it is garbage. */
+    private WebSocketClient client;
     private WebSocket socket;
 
     private Browser(Process process, Path profile) {
@@ -116,15 +119,14 @@ public final class Browser implements AutoCloseable {
             }
         }
         vertx = Vertx.vertx();
-        var client = vertx.createWebSocketClient(new WebSocketClientOptions()
+        client = vertx.createWebSocketClient(new WebSocketClientOptions()
                 .setMaxFrameSize(MAX_MESSAGE_BYTES).setMaxMessageSize(MAX_MESSAGE_BYTES));
         // Chromium refuses DevTools connections that carry an Origin header it was not told to allow.
         var options = new WebSocketConnectOptions().setHost("127.0.0.1").setPort(Integer.parseInt(lines.get(0).trim()))
                 .setURI(lines.get(1).trim()).setAllowOriginHeader(false).setTimeout(COMMAND_TIMEOUT.toMillis());
         socket = await(client.connect(options).toCompletionStage().toCompletableFuture(), COMMAND_TIMEOUT, "DevTools connection");
         socket.textMessageHandler(this::onMessage);
-        socket.closeHandler(v -> pending.values().forEach(reply ->
-                reply.completeExceptionally(new IllegalStateException("Chromium closed the DevTools connection"))));
+        socket.closeHandler(v -> pending.values().forEach(reply -> reply.completeExceptionally(disconnected())));
     }
 
     /** Opens a new tab (about:blank) with the Page, Runtime, Network and Log domains enabled. */
@@ -146,6 +148,9 @@ public final class Browser implements AutoCloseable {
         if (closed.get()) {
             throw new IllegalStateException("The browser is closed");
         }
+        if (socket.isClosed()) {
+            throw disconnected();
+        }
         long id = ids.incrementAndGet();
         ObjectNode message = JsJson.object().put("id", id).put("method", method);
         message.set("params", params);
@@ -155,7 +160,7 @@ public final class Browser implements AutoCloseable {
         CompletableFuture<JsonNode> reply = new CompletableFuture<>();
         pending.put(id, reply);
         try {
-            socket.writeTextMessage(JsJson.compact(message));
+            socket.writeTextMessage(JsJson.compact(message)).onFailure(reply::completeExceptionally);
             return await(reply, COMMAND_TIMEOUT, method);
         } finally {
             pending.remove(id);
@@ -207,6 +212,11 @@ public final class Browser implements AutoCloseable {
             awaitQuietly(handle.onExit());
         }
         awaitQuietly(process.onExit());
+    }
+
+    private IllegalStateException disconnected() {
+        return new IllegalStateException("The DevTools connection is closed (" + socket.closeStatusCode() + " "
+                + socket.closeReason() + "); Chromium " + (process.isAlive() ? "is running" : "exited") + ":\n" + output());
     }
 
     private void drainOutput() {
