@@ -48,6 +48,7 @@ public final class Browser implements AutoCloseable {
     private static final String EXECUTABLE = System.getenv().getOrDefault("CHROMIUM", "/usr/bin/chromium");
     private static final Duration START_TIMEOUT = Duration.ofSeconds(30);
     private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(30);
+    private static final Duration ACTION_TIMEOUT = Duration.ofSeconds(5);
     private static final int MAX_MESSAGE_BYTES = 256 * 1024 * 1024;
     private static final int OUTPUT_LINES_KEPT = 40;
 
@@ -364,17 +365,32 @@ public final class Browser implements AutoCloseable {
             }
         }
 
-        /** Clicks the middle of the first element matching the CSS selector with real mouse events. */
+        /**
+         * Clicks the middle of the first element matching the CSS selector with real mouse events, once it
+         * is visible, has stopped moving (opening animations) and is not covered by another element.
+         */
         public void click(String selector) {
-            JsonNode point = eval("(() => { const e = document.querySelector(" + jsString(selector) + ");"
-                    + " if (!e) return null; e.scrollIntoView({block: 'center'}); const r = e.getBoundingClientRect();"
-                    + " return {x: r.x + r.width / 2, y: r.y + r.height / 2}; })()");
-            if (point.isNull()) {
-                throw new AssertionError("Nothing to click at " + selector);
+            String probe = "(() => { const e = document.querySelector(" + jsString(selector) + ");"
+                    + " if (!e) return 'not found'; e.scrollIntoView({block: 'center'});"
+                    + " const r = e.getBoundingClientRect(); if (!r.width || !r.height) return 'not visible';"
+                    + " const p = {x: r.x + r.width / 2, y: r.y + r.height / 2}; const hit = document.elementFromPoint(p.x, p.y);"
+                    + " return hit && (hit === e || e.contains(hit)) ? p : 'covered by ' + (hit ? hit.outerHTML.slice(0, 80) : 'nothing'); })()";
+            long deadline = System.nanoTime() + ACTION_TIMEOUT.toNanos();
+            JsonNode previous = null;
+            while (true) {
+                JsonNode point = eval(probe);
+                if (point.isObject() && point.equals(previous)) {
+                    break;
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError("Cannot click " + selector + ": " + (point.isObject() ? "still moving" : point.asText()));
+                }
+                previous = point;
+                sleep(50);
             }
             for (String type : List.of("mousePressed", "mouseReleased")) {
                 send("Input.dispatchMouseEvent", JsJson.object().put("type", type)
-                        .put("x", point.get("x").asDouble()).put("y", point.get("y").asDouble())
+                        .put("x", previous.get("x").asDouble()).put("y", previous.get("y").asDouble())
                         .put("button", "left").put("clickCount", 1));
             }
         }

@@ -35,7 +35,6 @@ class BrowserTest {
             IllegalStateException jsError = assertThrows(IllegalStateException.class, () -> page.eval("null.x"));
             assertTrue(jsError.getMessage().contains("TypeError"), jsError.getMessage());
             assertThrows(AssertionError.class, () -> page.waitFor("false", Duration.ofMillis(300)));
-            assertThrows(AssertionError.class, () -> page.click("#no-such-element"));
 
             Path png = server.workDir.resolve("shot.png");
             page.screenshot(png);
@@ -56,6 +55,11 @@ class BrowserTest {
             page.type("#name", "Seraphine");
             page.click("#go");
             page.waitFor("document.title === 'Seraphine'", Duration.ofSeconds(5));
+
+            page.eval("document.body.insertAdjacentHTML('beforeend',"
+                    + " '<div style=\"position: fixed; inset: 0; background: white\"></div>')");
+            AssertionError covered = assertThrows(AssertionError.class, () -> page.click("#go"));
+            assertTrue(covered.getMessage().contains("covered"), covered.getMessage());
         }
     }
 
