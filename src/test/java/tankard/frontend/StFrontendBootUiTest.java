@@ -17,7 +17,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -109,16 +108,13 @@ class StFrontendBootUiTest {
             // The splash that covers the page until boot completes; then the debounced saves that follow boot.
             page.waitFor("document.getElementById('preloader') === null", STEP_TIMEOUT);
             page.waitForNetworkIdle(Duration.ofSeconds(2), STEP_TIMEOUT);
-            assertAll(
-                    () -> assertTrue(page.failedResponses().isEmpty() && page.consoleErrors().isEmpty(),
-                            "Boot was not clean:\n" + page.report()),
-                    () -> assertFalse(characters.isEmpty(), "the ST install lists no default character"),
-                    () -> {
-                        for (String avatar : characters) {
-                            assertTrue(page.eval("document.querySelector('#rm_print_characters_block .avatar"
-                                    + "[title$=\"File: " + avatar + "\"]') !== null").asBoolean(), avatar + " is not listed");
-                        }
-                    });
+            assertFalse(characters.isEmpty(), "the ST install lists no default character");
+            for (String avatar : characters) {
+                assertTrue(page.eval("document.querySelector('#rm_print_characters_block .avatar[title$=\"File: "
+                        + avatar + "\"]') !== null").asBoolean(), avatar + " is not listed\n" + page.report());
+            }
+            assertTrue(page.failedResponses().isEmpty() && page.consoleErrors().isEmpty(),
+                    "Boot was not clean:\n" + page.report());
         });
     }
 

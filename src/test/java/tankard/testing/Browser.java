@@ -130,7 +130,7 @@ public final class Browser implements AutoCloseable {
         socket.closeHandler(v -> pending.values().forEach(reply -> reply.completeExceptionally(disconnected())));
     }
 
-    /** Opens a new tab (about:blank) with the Page, Runtime, Network and Log domains enabled. */
+    /** Opens a new tab (about:blank) with the Page, Runtime, Network and Log domains enabled; it becomes the visible one. */
     public Page newPage() {
         String targetId = send(null, "Target.createTarget", JsJson.object().put("url", "about:blank"))
                 .path("targetId").asText();
@@ -198,10 +198,13 @@ public final class Browser implements AutoCloseable {
             // the JVM is already shutting down: the hook runs anyway
         }
         killProcessTree();
-        if (vertx != null) {
-            await(vertx.close().toCompletionStage().toCompletableFuture(), COMMAND_TIMEOUT, "closing Vert.x");
+        try {
+            if (vertx != null) {
+                await(vertx.close().toCompletionStage().toCompletableFuture(), COMMAND_TIMEOUT, "closing Vert.x");
+            }
+        } finally {
+            TestServer.deleteTree(profile);
         }
-        TestServer.deleteTree(profile);
     }
 
     private void killProcessTree() {
