@@ -3,7 +3,7 @@
 
 Run it again after changing it; the replay test reads the files it writes (they are committed).
 """
-import base64, json, os, shutil, struct, zlib
+import base64, hashlib, json, os, shutil, struct, zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -115,5 +115,25 @@ def basic():
     ]))
 
 
+def st_start_artifacts(root, settings_file):
+    """What an ST 1.18.0 start leaves in a data root (st-data.md §1.5), so the fixture is a data root as ST
+    hands it over: the account store, the cookie secret, seeding logs, the system-prompt marker and the
+    start-up settings snapshot. The log entries are this fixture's own names."""
+    key = 'user:default-user'
+    record = {'key': key, 'value': {'handle': 'default-user', 'name': 'User', 'created': 1767261600000,
+                                    'password': '', 'admin': True, 'enabled': True, 'salt': ''}}
+    write(os.path.join(root, '_storage', hashlib.sha256(key.encode()).hexdigest()),
+          json.dumps(record, separators=(',', ':')))
+    write(os.path.join(root, 'cookie-secret.txt'), base64.b64encode(b'tankard-fixture-cookie-secret-0123456789abcdef0123456789abcdef0').decode())
+    write(os.path.join(root, 'content.log'), 'errors/fixture-error.html')
+    u = os.path.join(root, 'default-user')
+    write(os.path.join(u, 'content.log'), 'settings.json\ncharacters/Aria.png')
+    write(os.path.join(u, 'sysprompt', '.migrated'), '')
+    with open(settings_file, 'rb') as f:
+        write(os.path.join(u, 'backups', 'settings_default-user_20260101-100000.json'), f.read())
+
+
 if __name__ == '__main__':
     basic()
+    st_start_artifacts(os.path.join(HERE, 'data', 'basic'),
+                       os.path.join(HERE, 'data', 'basic', 'default-user', 'settings.json'))
