@@ -69,8 +69,8 @@ class CompatReplayTest {
         return DynamicContainer.dynamicContainer(file.getFileName().toString(), tests);
     }
 
-    private static void replay(TestServer.Client client, JsonNode exchange) {
-        JsonNode request = exchange.get("request");
+    /** Sends a scenario's recorded request (method, path, and a {@code json} or {@code raw} body). */
+    static HttpResponse<Buffer> send(TestServer.Client client, JsonNode request) {
         HttpRequest<Buffer> http = client.request(HttpMethod.valueOf(request.path("method").asText("POST")),
                 request.get("path").asText());
         Buffer body = null;
@@ -81,7 +81,12 @@ class CompatReplayTest {
             http.putHeader("Content-Type", request.path("contentType").asText("application/json"));
             body = Buffer.buffer(request.get("raw").asText());
         }
-        HttpResponse<Buffer> response = TestServer.Client.send(http, body);
+        return TestServer.Client.send(http, body);
+    }
+
+    private static void replay(TestServer.Client client, JsonNode exchange) {
+        JsonNode request = exchange.get("request");
+        HttpResponse<Buffer> response = send(client, request);
         JsonNode expected = exchange.get("response");
         String where = request.get("path").asText();
         assertEquals(expected.get("status").asInt(), response.statusCode(), where + ": status; body " + response.bodyAsString());

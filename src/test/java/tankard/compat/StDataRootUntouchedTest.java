@@ -1,9 +1,6 @@
 package tankard.compat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpMethod;
-import io.vertx.ext.web.client.HttpRequest;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import tankard.json.JsJson;
@@ -50,14 +47,7 @@ class StDataRootUntouchedTest {
             JsonNode scenario = JsJson.parse(Files.readAllBytes(COMPAT.resolve("exchanges/boot-basic.json")));
             for (JsonNode exchange : scenario.get("exchanges")) {
                 JsonNode request = exchange.get("request");
-                HttpRequest<Buffer> http = client.request(HttpMethod.valueOf(request.path("method").asText("POST")),
-                        request.get("path").asText());
-                Buffer body = null;
-                if (request.has("json")) {
-                    http.putHeader("Content-Type", "application/json");
-                    body = Buffer.buffer(JsJson.compact(request.get("json")));
-                }
-                int status = TestServer.Client.send(http, body).statusCode();
+                int status = CompatReplayTest.send(client, request).statusCode();
                 assertTrue(status < 400, request.get("path").asText() + " answered " + status);
             }
             assertEquals(200, client.get("/thumbnail?type=avatar&file=Aria.png").statusCode());
