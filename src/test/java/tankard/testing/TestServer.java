@@ -68,8 +68,13 @@ public final class TestServer implements AutoCloseable {
         args.addAll(List.of(flags));
         TankardConfig config = ConfigLoader.load(args.toArray(String[]::new), environment(work), work);
         Vertx vertx = Vertx.vertx();
-        Tankard tankard = await(Tankard.start(vertx, config).toCompletionStage().toCompletableFuture());
-        return new TestServer(vertx, tankard, work);
+        try {
+            Tankard tankard = await(Tankard.start(vertx, config).toCompletionStage().toCompletableFuture());
+            return new TestServer(vertx, tankard, work);
+        } catch (RuntimeException e) {
+            vertx.close();
+            throw e;
+        }
     }
 
     /**
