@@ -3,6 +3,7 @@ package tankard.frontend;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
+import tankard.character.CardCodec;
 import tankard.json.JsJson;
 import tankard.testing.Browser;
 import tankard.testing.TestServer;
@@ -11,26 +12,34 @@ import tankard.user.Passwords;
 import tankard.user.User;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static tankard.testing.Browser.jsString;
 
 /**
- * The unmodified SillyTavern frontend boots against Tankard in a real browser. Needs an ST install, which
- * cannot be part of the repository: run it locally with {@code TANKARD_ST_DIR=/path/to/SillyTavern mvn test
- * -Dtest=StFrontendBootUiTest}. Each run starts from a fresh data root that the server seeds from the
- * install's default content; screenshots go to {@code target/ui/}.
+ * The unmodified SillyTavern frontend works against Tankard in a real browser: it boots, shows the avatars,
+ * opens the default character's chat with its greeting, and keeps a changed setting and the chat over a
+ * reload. Needs an ST install, which cannot be part of the repository: run it locally with
+ * {@code TANKARD_ST_DIR=/path/to/SillyTavern mvn test -Dtest=StFrontendBootUiTest}. Each run starts from a
+ * fresh data root that the server seeds from the install's default content; screenshots go to {@code target/ui/}.
  */
 @EnabledIfEnvironmentVariable(named = "TANKARD_ST_DIR", matches = ".+")
 class StFrontendBootUiTest {
     private static final Duration BOOT_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration STEP_TIMEOUT = Duration.ofSeconds(15);
+    private static final Duration QUIET = Duration.ofSeconds(2);
     private static final Path SCREENSHOTS = Path.of(System.getProperty("user.dir"), "target", "ui");
 
     /**
@@ -48,23 +57,28 @@ class StFrontendBootUiTest {
             })()""";
     /** A fresh user's settings have firstRun: boot then waits in a dialog that asks for the user's name. */
     private static final String ONBOARDING = "document.querySelector('dialog[open] .onboarding') !== null";
+    private static final String CHARACTER_LIST = "#rm_print_characters_block";
+    /** Text as a reader sees it: letters and digits only, so markdown, quote styles and spacing do not matter. */
+    private static final String PLAIN_TEXT = "s => s.replace(/[^\\p{L}\\p{N}]+/gu, ' ').trim()";
+    /** "Show timestamps" in User Settings: on in ST's default settings, saved with the settings. */
+    private static final String TIMESTAMPS_CHECKBOX = "#messageTimestampsEnabled";
 
     private final Path stDir = Path.of(System.getenv("TANKARD_ST_DIR")).toAbsolutePath();
 
     @Test
-    void bootsWithTheDefaultUser() throws IOException {
+    void worksForTheDefaultUser() throws IOException {
         Path work = TestServer.tempDir();
         Files.writeString(work.resolve("config.yaml"), "skipContentCheck: false\n");
         try (TestServer server = TestServer.startIn(work, "--frontend", stDir.resolve("public").toString());
              Browser browser = Browser.launch()) {
             Browser.Page page = browser.newPage();
             page.navigate(server.url("/"));
-            bootAndCheck(page, "st-default-user");
+            useTheFrontend(page, server.userDir(), "st-default-user");
         }
     }
 
     @Test
-    void logsInThroughTheLoginPageThenBoots() throws IOException {
+    void worksAfterLoggingInThroughTheLoginPage() throws IOException {
         Path work = TestServer.tempDir();
         Files.writeString(work.resolve("config.yaml"), "enableUserAccounts: true\nskipContentCheck: false\n");
         // Two accounts, so the login page lists them instead of logging the only user in automatically.
@@ -78,7 +92,7 @@ class StFrontendBootUiTest {
              Browser browser = Browser.launch()) {
             Browser.Page page = browser.newPage();
             page.navigate(server.url("/"));
-            withScreenshot(page, "st-login", () -> {
+            withScreenshot(page, "st-accounts-0-login", () -> {
                 assertEquals("/login", page.eval("location.pathname").asText());
                 page.waitFor("document.querySelectorAll('#userList .userSelect').length === 2", STEP_TIMEOUT);
                 int alice = page.eval("[...document.querySelectorAll('#userList .userHandle')]"
@@ -90,14 +104,32 @@ class StFrontendBootUiTest {
                 page.click("#loginButton");
                 page.waitFor("location.pathname === '/'", STEP_TIMEOUT);
             });
-            bootAndCheck(page, "st-accounts-alice");
+            useTheFrontend(page, server.dataRoot.resolve("alice"), "st-accounts");
             assertEquals("alice", page.eval("fetch('/api/users/me').then(r => r.json()).then(u => u.handle)").asText());
         }
     }
 
-    /** Waits for the end of ST's boot (answering the first-run dialog), then checks it went cleanly. */
-    private void bootAndCheck(Browser.Page page, String screenshot) throws IOException {
+    /** The steps both scenarios share, from the first boot of a fresh user to the reopened chat. */
+    private void useTheFrontend(Browser.Page page, Path userDir, String name) throws IOException {
         List<String> characters = defaultCharacterAvatars();
+        assertFalse(characters.isEmpty(), "the ST install lists no default character");
+        String character = characters.get(0);
+        String greeting = greeting(character);
+
+        bootAndCheck(page, characters, name + "-1-boot");
+        checkAvatarsShow(page, characters, name + "-2-avatars");
+        openCharacter(page, character, greeting, name + "-3-chat");
+        checkChatSaved(userDir, character, greeting);
+        turnTimestampsOff(page, userDir, name + "-4-setting");
+        page.reload();
+        bootAndCheck(page, characters, name + "-5-reload");
+        checkTimestampsStayOff(page, name + "-6-setting-kept");
+        reopenRecentChat(page, character, greeting, name + "-7-chat-reopened");
+        checkChatSaved(userDir, character, greeting); // reopening made no second chat
+    }
+
+    /** Waits for the end of ST's boot (answering the first-run dialog), then checks it went cleanly. */
+    private void bootAndCheck(Browser.Page page, List<String> characters, String screenshot) {
         withScreenshot(page, screenshot, () -> {
             page.waitFor(APP_READY + " || " + ONBOARDING, BOOT_TIMEOUT);
             if (page.eval(ONBOARDING).asBoolean()) {
@@ -107,27 +139,212 @@ class StFrontendBootUiTest {
             }
             // The splash that covers the page until boot completes; then the debounced saves that follow boot.
             page.waitFor("document.getElementById('preloader') === null", STEP_TIMEOUT);
-            page.waitForNetworkIdle(Duration.ofSeconds(2), STEP_TIMEOUT);
-            assertFalse(characters.isEmpty(), "the ST install lists no default character");
+            page.waitForNetworkIdle(QUIET, STEP_TIMEOUT);
             for (String avatar : characters) {
-                assertTrue(page.eval("document.querySelector('#rm_print_characters_block .avatar[title$=\"File: "
-                        + avatar + "\"]') !== null").asBoolean(), avatar + " is not listed\n" + page.report());
+                assertTrue(page.eval("document.querySelector(" + jsString(characterAvatar(avatar)) + ") !== null").asBoolean(),
+                        avatar + " is not listed\n" + page.report());
             }
-            assertTrue(page.failedResponses().isEmpty() && page.consoleErrors().isEmpty(),
-                    "Boot was not clean:\n" + page.report());
+            assertClean(page, "Boot");
         });
+    }
+
+    /**
+     * The user's persona thumbnail and the characters' thumbnails were served as images, and the browser
+     * could decode them (the persona in the persona panel, the characters in the character list).
+     */
+    private void checkAvatarsShow(Browser.Page page, List<String> characters, String screenshot) {
+        withScreenshot(page, screenshot, () -> {
+            String persona = page.eval("document.querySelector('#user_avatar_block .avatar-container.selected')"
+                    + "?.getAttribute('data-avatar-id') ?? ''").asText();
+            assertFalse(persona.isEmpty(), "ST has no persona selected");
+            assertImageServed(page, "persona", persona);
+            for (String avatar : characters) {
+                assertImageServed(page, "avatar", avatar);
+                assertTrue(page.eval(imageShows(characterAvatar(avatar) + " img")).asBoolean(),
+                        avatar + "'s thumbnail does not show");
+            }
+            openDrawer(page, "persona-management-button");
+            String personaImage = "#user_avatar_block .avatar-container[data-avatar-id=" + jsString(persona) + "] img";
+            page.awaitVisible(personaImage);
+            assertTrue(page.eval(imageShows(personaImage)).asBoolean(), "the persona's thumbnail does not show");
+            assertClean(page, "Showing the avatars");
+        });
+    }
+
+    /** Clicks the character in the character list; its chat opens with the card's greeting as the first message. */
+    private void openCharacter(Browser.Page page, String avatar, String greeting, String screenshot) {
+        withScreenshot(page, screenshot, () -> {
+            openDrawer(page, "rightNavHolder");
+            page.click(CHARACTER_LIST + " .character_select:has(" + avatarImage(avatar) + ")");
+            awaitGreeting(page, greeting);
+            assertClean(page, "Opening " + avatar);
+        });
+    }
+
+    /** ST saved the new chat (/api/chats/save): a JSONL file in the character's chat folder, greeting first. */
+    private static void checkChatSaved(Path userDir, String avatar, String greeting) {
+        Path folder = userDir.resolve("chats").resolve(avatar.substring(0, avatar.lastIndexOf('.')));
+        List<Path> chats = list(folder);
+        assertEquals(1, chats.size(), "chat files in " + folder + ": " + chats);
+        List<JsonNode> lines = readJsonLines(chats.get(0));
+        assertEquals(2, lines.size(), "the chat file holds its header and the greeting");
+        assertEquals(greeting, lines.get(1).path("mes").asText());
+    }
+
+    /** Unticks "Show timestamps" in User Settings and waits until ST has saved its settings. */
+    private static void turnTimestampsOff(Browser.Page page, Path userDir, String screenshot) {
+        withScreenshot(page, screenshot, () -> {
+            openDrawer(page, "user-settings-button");
+            assertTrue(page.eval(checked(TIMESTAMPS_CHECKBOX)).asBoolean(), "Show timestamps is off before the click");
+            int before = page.responses().size();
+            page.click(TIMESTAMPS_CHECKBOX);
+            assertFalse(page.eval(checked(TIMESTAMPS_CHECKBOX)).asBoolean(), "the click did not untick the checkbox");
+            Browser.Response save = page.awaitResponse(before,
+                    r -> r.method().equals("POST") && hasPath(r, "/api/settings/save"), STEP_TIMEOUT);
+            assertEquals(200, save.status(), "saving the settings failed\n" + page.report());
+            page.waitForNetworkIdle(QUIET, STEP_TIMEOUT);
+            assertClean(page, "Changing a setting");
+            assertFalse(readJson(userDir.resolve("settings.json")).path("power_user").path("timestamps_enabled").asBoolean(true),
+                    "settings.json still has timestamps_enabled");
+        });
+    }
+
+    private static void checkTimestampsStayOff(Browser.Page page, String screenshot) {
+        withScreenshot(page, screenshot, () -> {
+            openDrawer(page, "user-settings-button");
+            assertFalse(page.eval(checked(TIMESTAMPS_CHECKBOX)).asBoolean(), "Show timestamps is ticked again after a reload");
+            assertTrue(page.eval("document.body.classList.contains('no-timestamps')").asBoolean(), "timestamps still show");
+        });
+    }
+
+    /** After a reload the welcome screen lists the chat among the recent ones; clicking it opens it again. */
+    private static void reopenRecentChat(Browser.Page page, String avatar, String greeting, String screenshot) {
+        withScreenshot(page, screenshot, () -> {
+            closeDrawer(page, "user-settings-button"); // left open by the previous step, it covers the recent chats
+            String recent = "#chat .recentChat[data-avatar=" + jsString(avatar) + "]";
+            page.waitFor("document.querySelector(" + jsString(recent) + ") !== null", STEP_TIMEOUT);
+            page.click(recent);
+            awaitGreeting(page, greeting);
+            assertClean(page, "Reopening the chat");
+        });
+    }
+
+    /**
+     * Opens one of the top bar's drawers (the {@code .drawer} with that id) and waits for the end of its
+     * opening transition: a click into a drawer that is still growing can miss.
+     */
+    private static void openDrawer(Browser.Page page, String id) {
+        toggleDrawer(page, id, true);
+    }
+
+    private static void closeDrawer(Browser.Page page, String id) {
+        toggleDrawer(page, id, false);
+    }
+
+    private static void toggleDrawer(Browser.Page page, String id, boolean open) {
+        page.click("#" + id + " > .drawer-toggle");
+        page.waitFor("(d => d.classList.contains('openDrawer') === " + open + " && d.getAnimations({subtree: true})"
+                + ".every(a => a.playState !== 'running' || a.effect.getTiming().iterations === Infinity))"
+                + "(document.querySelector('#" + id + " > .drawer-content'))", STEP_TIMEOUT);
+    }
+
+    /** Waits until the chat's first message shows the greeting and the saves that follow are done. */
+    private static void awaitGreeting(Browser.Page page, String greeting) {
+        page.waitFor("(" + PLAIN_TEXT + ")(document.querySelector('#chat .mes[mesid=\"0\"] .mes_text')?.textContent ?? '')"
+                + " === (" + PLAIN_TEXT + ")(" + jsString(greeting) + ")", STEP_TIMEOUT);
+        page.waitForNetworkIdle(QUIET, STEP_TIMEOUT);
+    }
+
+    /** The page fetched ST's thumbnail of the file and got a 200 image, every time it asked. */
+    private static void assertImageServed(Browser.Page page, String type, String file) {
+        List<Browser.Response> thumbnails = page.responses().stream().filter(r -> isThumbnail(r, type, file)).toList();
+        assertFalse(thumbnails.isEmpty(), "the page never fetched the " + type + " thumbnail of " + file);
+        for (Browser.Response response : thumbnails) {
+            assertEquals(200, response.status(), response.url());
+            assertTrue(response.mimeType().startsWith("image/"), response.url() + " came as " + response.mimeType());
+        }
+    }
+
+    /** Whether the response answers /thumbnail?type=TYPE&file=FILE (ST may add {@code &t=} to bust caches). */
+    private static boolean isThumbnail(Browser.Response response, String type, String file) {
+        if (!hasPath(response, "/thumbnail")) {
+            return false;
+        }
+        String query = URLDecoder.decode(URI.create(response.url()).getRawQuery(), StandardCharsets.UTF_8);
+        String wanted = "type=" + type + "&file=" + file;
+        return query.equals(wanted) || query.startsWith(wanted + "&");
+    }
+
+    /** Whether the response is for an HTTP URL with that path (not for a data: or blob: URL). */
+    private static boolean hasPath(Browser.Response response, String path) {
+        return response.url().startsWith("http") && path.equals(URI.create(response.url()).getPath());
+    }
+
+    private static void assertClean(Browser.Page page, String step) {
+        assertTrue(page.failedResponses().isEmpty() && page.consoleErrors().isEmpty(),
+                step + " was not clean:\n" + page.report());
+    }
+
+    /** The avatar of a character in the character list. */
+    private static String characterAvatar(String avatar) {
+        return CHARACTER_LIST + " " + avatarImage(avatar);
+    }
+
+    /** A character's avatar in ST's lists: its tooltip ends with the file name. */
+    private static String avatarImage(String avatar) {
+        return ".avatar[title$=\"File: " + avatar + "\"]";
+    }
+
+    /** JS: the image has loaded and decoded (a broken image has no natural width). */
+    private static String imageShows(String selector) {
+        return "(img => img !== null && img.complete && img.naturalWidth > 0)"
+                + "(document.querySelector(" + jsString(selector) + "))";
+    }
+
+    private static String checked(String selector) {
+        return "document.querySelector(" + jsString(selector) + ").checked";
     }
 
     /** The avatar file names of the characters in the install's default content (what a new user gets). */
     private List<String> defaultCharacterAvatars() throws IOException {
-        JsonNode index = JsJson.parse(Files.readAllBytes(stDir.resolve("default/content/index.json")));
         List<String> avatars = new ArrayList<>();
-        for (JsonNode item : index) {
+        for (JsonNode item : readJson(stDir.resolve("default/content/index.json"))) {
             if ("character".equals(item.path("type").asText())) {
                 avatars.add(Path.of(item.path("filename").asText()).getFileName().toString());
             }
         }
         return avatars;
+    }
+
+    /** The first message of a default character, read from the install's card. */
+    private String greeting(String avatar) throws IOException {
+        JsonNode card = CardCodec.readPng(Files.readAllBytes(stDir.resolve("default/content").resolve(avatar))).json();
+        return card.path("data").path("first_mes").asText(card.path("first_mes").asText());
+    }
+
+    private static JsonNode readJson(Path file) {
+        try {
+            return JsJson.parse(Files.readAllBytes(file));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static List<JsonNode> readJsonLines(Path file) {
+        try {
+            return Files.readAllLines(file).stream().filter(line -> !line.isBlank())
+                    .map(line -> JsJson.parse(line.getBytes(StandardCharsets.UTF_8))).toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static List<Path> list(Path folder) {
+        try (Stream<Path> files = Files.list(folder)) {
+            return files.toList();
+        } catch (IOException e) {
+            throw new AssertionError("no chat folder " + folder, e);
+        }
     }
 
     /** Runs the steps and saves a screenshot either way; a failing step wins over a failing screenshot. */

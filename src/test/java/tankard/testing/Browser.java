@@ -33,6 +33,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
@@ -282,6 +283,10 @@ public final class Browser implements AutoCloseable {
         }
     }
 
+    /** A response the page received, with the MIME type of its Content-Type ("image/png", "text/html"...). */
+    public record Response(String method, String url, int status, String mimeType) {
+    }
+
     /**
      * A console error: {@code source} is "console" (console.error), "exception" (uncaught error or
      * rejection) or the browser's log source ("network", "javascript", ...).
@@ -298,6 +303,7 @@ public final class Browser implements AutoCloseable {
         private final String sessionId;
         /** Requests sent and not yet finished: request id to "METHOD url". */
         private final Map<String, String> inFlight = new ConcurrentHashMap<>();
+        private final List<Response> responses = new CopyOnWriteArrayList<>();
         private final List<FailedResponse> failedResponses = new CopyOnWriteArrayList<>();
         private final List<ConsoleError> consoleErrors = new CopyOnWriteArrayList<>();
         private volatile CompletableFuture<Void> loaded = new CompletableFuture<>();
@@ -319,6 +325,14 @@ public final class Browser implements AutoCloseable {
                 throw new IllegalStateException("Cannot open " + url + ": " + result.get("errorText").asText());
             }
             await(load, COMMAND_TIMEOUT, "load event of " + url);
+        }
+
+        /** Reloads the current document and waits for its load event. */
+        public void reload() {
+            CompletableFuture<Void> load = new CompletableFuture<>();
+            loaded = load;
+            send("Page.reload", JsJson.object());
+            await(load, COMMAND_TIMEOUT, "load event after a reload");
         }
 
         /** Evaluates a JS expression in the page (awaiting it if it is a promise) and returns its JSON value. */
@@ -369,10 +383,45 @@ public final class Browser implements AutoCloseable {
         }
 
         /**
+         * Waits for the first response after the first {@code skip} ones (a count taken from {@link #responses()}
+         * before an action) that matches, and returns it.
+         */
+        public Response awaitResponse(int skip, Predicate<Response> matching, Duration timeout) {
+            long deadline = System.nanoTime() + timeout.toNanos();
+            while (true) {
+                List<Response> all = responses();
+                for (Response response : all.subList(Math.min(skip, all.size()), all.size())) {
+                    if (matching.test(response)) {
+                        return response;
+                    }
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError("No matching response within " + timeout + "\n" + report());
+                }
+                sleep(50);
+            }
+        }
+
+        /**
          * Clicks the middle of the first element matching the CSS selector with real mouse events, once it
          * is visible, has stopped moving (opening animations) and is not covered by another element.
          */
         public void click(String selector) {
+            JsonNode point = awaitVisible(selector, "click");
+            for (String type : List.of("mousePressed", "mouseReleased")) {
+                send("Input.dispatchMouseEvent", JsJson.object().put("type", type)
+                        .put("x", point.get("x").asDouble()).put("y", point.get("y").asDouble())
+                        .put("button", "left").put("clickCount", 1));
+            }
+        }
+
+        /** Waits until the first element matching the selector is visible, still and not covered (e.g. before a screenshot). */
+        public void awaitVisible(String selector) {
+            awaitVisible(selector, "see");
+        }
+
+        /** Returns the element's middle once it is visible, has not moved since the last poll and is on top there. */
+        private JsonNode awaitVisible(String selector, String action) {
             String probe = "(() => { const e = document.querySelector(" + jsString(selector) + ");"
                     + " if (!e) return 'not found'; e.scrollIntoView({block: 'center'});"
                     + " const r = e.getBoundingClientRect(); if (!r.width || !r.height) return 'not visible';"
@@ -383,18 +432,14 @@ public final class Browser implements AutoCloseable {
             while (true) {
                 JsonNode point = eval(probe);
                 if (point.isObject() && point.equals(previous)) {
-                    break;
+                    return point;
                 }
                 if (System.nanoTime() > deadline) {
-                    throw new AssertionError("Cannot click " + selector + ": " + (point.isObject() ? "still moving" : point.asText()));
+                    throw new AssertionError("Cannot " + action + " " + selector + ": "
+                            + (point.isObject() ? "still moving" : point.asText()));
                 }
                 previous = point;
                 sleep(50);
-            }
-            for (String type : List.of("mousePressed", "mouseReleased")) {
-                send("Input.dispatchMouseEvent", JsJson.object().put("type", type)
-                        .put("x", previous.get("x").asDouble()).put("y", previous.get("y").asDouble())
-                        .put("button", "left").put("clickCount", 1));
             }
         }
 
@@ -419,6 +464,11 @@ public final class Browser implements AutoCloseable {
             }
         }
 
+        /** Every response received so far, in order (documents, scripts, images, fetches...). */
+        public List<Response> responses() {
+            return List.copyOf(responses);
+        }
+
         public List<FailedResponse> failedResponses() {
             return List.copyOf(failedResponses);
         }
@@ -440,10 +490,13 @@ public final class Browser implements AutoCloseable {
                 case "Network.loadingFinished", "Network.loadingFailed" -> inFlight.remove(params.path("requestId").asText());
                 case "Network.responseReceived" -> {
                     JsonNode response = params.path("response");
-                    if (response.path("status").asInt() >= 400) {
-                        String request = inFlight.getOrDefault(params.path("requestId").asText(), "? ");
-                        failedResponses.add(new FailedResponse(request.substring(0, request.indexOf(' ')),
-                                response.path("url").asText(), response.path("status").asInt()));
+                    String request = inFlight.getOrDefault(params.path("requestId").asText(), "? ");
+                    String httpMethod = request.substring(0, request.indexOf(' '));
+                    String url = response.path("url").asText();
+                    int status = response.path("status").asInt();
+                    responses.add(new Response(httpMethod, url, status, response.path("mimeType").asText()));
+                    if (status >= 400) {
+                        failedResponses.add(new FailedResponse(httpMethod, url, status));
                     }
                 }
                 case "Runtime.consoleAPICalled" -> {
@@ -498,8 +551,8 @@ public final class Browser implements AutoCloseable {
                 .collect(Collectors.joining("\n")) + "\n";
     }
 
-    /** A JS string literal (JSON string syntax is valid JS). */
-    private static String jsString(String s) {
+    /** A JS string literal (JSON string syntax is valid JS), for building expressions to {@link Page#eval}. */
+    public static String jsString(String s) {
         return JsJson.compact(JsJson.MAPPER.getNodeFactory().textNode(s));
     }
 }

@@ -60,6 +60,30 @@ class BrowserTest {
                     + " '<div style=\"position: fixed; inset: 0; background: white\"></div>')");
             AssertionError covered = assertThrows(AssertionError.class, () -> page.click("#go"));
             assertTrue(covered.getMessage().contains("covered"), covered.getMessage());
+            AssertionError hidden = assertThrows(AssertionError.class, () -> page.awaitVisible("#go"));
+            assertTrue(hidden.getMessage().contains("covered"), hidden.getMessage());
+        }
+    }
+
+    @Test
+    void recordsEveryResponseAcrossReloads() throws Exception {
+        try (TestServer server = TestServer.start(); Browser browser = Browser.launch()) {
+            Browser.Page page = browser.newPage();
+            page.navigate(server.url("/"));
+            Browser.Response document = new Browser.Response("GET", server.url("/"), 200, "text/html");
+            eventually(() -> page.responses().contains(document), page);
+
+            page.eval("window.marker = 1");
+            page.reload();
+            assertTrue(page.eval("window.marker === undefined").asBoolean(), "the page was not reloaded");
+            eventually(() -> page.responses().stream().filter(document::equals).count() == 2, page);
+
+            int before = page.responses().size();
+            page.eval("fetch('/api/nothing-here')");
+            Browser.Response missing = page.awaitResponse(before,
+                    r -> r.url().endsWith("/api/nothing-here"), Duration.ofSeconds(5));
+            assertEquals(404, missing.status());
+            assertThrows(AssertionError.class, () -> page.awaitResponse(before, r -> r.status() == 201, Duration.ofMillis(300)));
         }
     }
 
