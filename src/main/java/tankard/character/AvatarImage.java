@@ -2,6 +2,7 @@ package tankard.character;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import tankard.image.Images;
+import tankard.json.Js;
 import tankard.json.JsJson;
 
 import javax.imageio.ImageIO;
@@ -42,7 +43,7 @@ public final class AvatarImage {
                 }
             }
             return new Crop(json.get("x").asInt(), json.get("y").asInt(), json.get("width").asInt(),
-                    json.get("height").asInt(), tankard.json.Js.truthy(json.get("want_resize")));
+                    json.get("height").asInt(), Js.truthy(json.get("want_resize")));
         }
     }
 

@@ -16,6 +16,7 @@ import tankard.util.Sanitize;
 import tankard.util.StTime;
 
 import java.io.IOException;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,6 +43,8 @@ public final class CharacterEditor {
     private final Path dataRoot;
     private final Supplier<byte[]> defaultAvatar;
     private final LongSupplier clock;
+    /** Held from choosing a free file name until the file exists, so two requests never pick the same one. */
+    private final Object naming = new Object();
 
     /** The result of merging into one card: written, skipped by the filter, or the validation error. */
     public record MergeResult(boolean ok, boolean skipped, String error) {
@@ -80,11 +83,13 @@ public final class CharacterEditor {
         fields.put("ch_name", name);
         ObjectNode card = CardForm.build(fields, humanizedNow(), dirs(user).worlds());
         byte[] png = image == null ? defaultAvatar.get() : prepare(image, crop);
-        String internal = fileName != null ? fileName : uniqueName(user, name);
         byte[] bytes = CardWriter.write(png, JsJson.compact(card));
-        chats.create(user, ChatFolder.character(internal));
-        store(user, internal + ".png", bytes, true);
-        return internal + ".png";
+        synchronized (naming) {
+            String internal = fileName != null ? fileName : uniqueName(user, name);
+            chats.create(user, ChatFolder.character(internal));
+            store(user, internal + ".png", bytes, true);
+            return internal + ".png";
+        }
     }
 
     /** The editor's save: the card rebuilt from the fields, written to the same file. */
@@ -176,7 +181,7 @@ public final class CharacterEditor {
         try {
             png = cards.read(user, avatar);
             stored = CardCodec.readPng(png);
-        } catch (CardFormatException | java.nio.file.NoSuchFileException e) {
+        } catch (CardFormatException | NoSuchFileException e) {
             return new MergeResult(false, false, "Invalid character file");
         }
         if (filterPath != null && Js.get(stored.json(), filterPath) == null) {
@@ -227,8 +232,12 @@ public final class CharacterEditor {
         ObjectNode card = normalized(readCard(png).json());
         CardNormalizer.set(card, "data.name", TextNode.valueOf(name));
         CardNormalizer.set(card, "name", TextNode.valueOf(name));
-        String internal = uniqueName(user, name);
-        store(user, internal + ".png", writeCard(png, JsJson.compact(card)), true);
+        byte[] bytes = writeCard(png, JsJson.compact(card));
+        String internal;
+        synchronized (naming) {
+            internal = uniqueName(user, name);
+            store(user, internal + ".png", bytes, true);
+        }
         String oldFolder = baseName(avatar);
         if (Sanitize.isSafeSegment(oldFolder)) {
             chats.moveFolder(user, ChatFolder.character(oldFolder), ChatFolder.character(internal));
@@ -278,14 +287,17 @@ public final class CharacterEditor {
                 suffix = Long.parseLong(number.group(1)) + 1;
             }
         }
-        String copy = base + "_" + suffix + extension;
-        while (cards.find(user, copy).isPresent()) {
-            suffix++;
-            copy = base + "_" + suffix + extension;
+        byte[] bytes = cards.read(user, source);
+        synchronized (naming) {
+            String copy = base + "_" + suffix + extension;
+            while (cards.find(user, copy).isPresent()) {
+                suffix++;
+                copy = base + "_" + suffix + extension;
+            }
+            requireSafe(copy);
+            cards.write(user, copy, bytes);
+            return copy;
         }
-        requireSafe(copy);
-        cards.write(user, copy, cards.read(user, source));
-        return copy;
     }
 
     /** The stored PNG with the private fields unset; the image bytes stay as they are. */
