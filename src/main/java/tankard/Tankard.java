@@ -5,8 +5,11 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import tankard.character.AvatarImage;
 import tankard.character.CardCache;
 import tankard.character.CardStore;
+import tankard.character.CharacterEditFeature;
+import tankard.character.CharacterEditor;
 import tankard.character.CharacterFeature;
 import tankard.character.CharacterService;
 import tankard.character.FileCardStore;
@@ -115,8 +118,8 @@ public final class Tankard {
         GroupStore groups = new FileGroupStore(config.dataRoot());
         ChatService chatService = new ChatService(config.backups(), chats, cards, groups,
                 Threads.timer("chat-backups"), System::currentTimeMillis);
-        CharacterService characterService = new CharacterService(cards, chats,
-                new CardCache(config.performance().memoryCacheCapacityBytes()),
+        CardCache cardCache = new CardCache(config.performance().memoryCacheCapacityBytes());
+        CharacterService characterService = new CharacterService(cards, chats, cardCache,
                 Threads.boundedPool("card-reader", Math.max(2, Math.min(8, Runtime.getRuntime().availableProcessors()))),
                 System::currentTimeMillis);
         SecretStore secrets = new SecretStore(config.allowKeysExposure());
@@ -137,6 +140,8 @@ public final class Tankard {
                 new StatsFeature(config),
                 new TokenizerFeature(config, new Tokenizers()),
                 new CharacterFeature(config, characterService, chatService),
+                new CharacterEditFeature(config, new CharacterEditor(cards, chats, cardCache, config.dataRoot(),
+                        () -> AvatarImage.defaultAvatar(config.frontendDir()), System::currentTimeMillis)),
                 new ChatFeature(config, chatService),
                 new UserFilesFeature(config),
                 new ThumbnailFeature(config),

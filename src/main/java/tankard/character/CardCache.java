@@ -43,6 +43,21 @@ public final class CardCache {
         }
     }
 
+    /**
+     * Drops every version of a card that was rewritten or deleted. Versions are keyed by mtime and size, so
+     * this is not needed for correctness; it frees the memory at once and guards against coarse mtimes.
+     */
+    public synchronized void invalidate(String user, String name) {
+        Iterator<Map.Entry<Key, CardData>> it = entries.entrySet().iterator();
+        while (it.hasNext()) {
+            Map.Entry<Key, CardData> entry = it.next();
+            if (entry.getKey().user().equals(user) && entry.getKey().name().equals(name)) {
+                used -= entry.getValue().weight();
+                it.remove();
+            }
+        }
+    }
+
     synchronized long usedBytes() {
         return used;
     }

@@ -109,7 +109,7 @@ final class CardNormalizer {
     }
 
     /** {@code tags}: a string is split on commas (trimmed, empties dropped); other truthy values are kept. */
-    private static JsonNode tags(JsonNode tags) {
+    static JsonNode tags(JsonNode tags) {
         if (tags != null && tags.isTextual()) {
             ArrayNode list = JsJson.array();
             for (String tag : tags.textValue().split(",", -1)) {
@@ -123,7 +123,7 @@ final class CardNormalizer {
     }
 
     /** {@code value == "true"} in JavaScript: the string, or anything that converts to it (not the boolean). */
-    private static boolean isStringTrue(JsonNode value) {
+    static boolean isStringTrue(JsonNode value) {
         return value != null && (value.isTextual() || value.isArray()) && Js.string(value).equals("true");
     }
 
@@ -131,7 +131,7 @@ final class CardNormalizer {
      * lodash {@code _.set}: creates or replaces objects along a dotted path. An undefined (null) value leaves
      * the member out, as JSON.stringify would.
      */
-    private static void set(ObjectNode root, String path, JsonNode value) {
+    static void set(ObjectNode root, String path, JsonNode value) {
         String[] keys = path.split("\\.");
         ObjectNode node = root;
         for (int i = 0; i < keys.length - 1; i++) {

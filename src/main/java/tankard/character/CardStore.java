@@ -16,4 +16,10 @@ public interface CardStore {
 
     /** The card file's bytes; {@link java.nio.file.NoSuchFileException} when it is gone. */
     byte[] read(String user, String name) throws IOException;
+
+    /** Replaces (or creates) the card file atomically. */
+    void write(String user, String name, byte[] content) throws IOException;
+
+    /** Removes the card file; false when there was none. */
+    boolean delete(String user, String name) throws IOException;
 }

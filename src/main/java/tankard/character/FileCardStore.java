@@ -1,5 +1,6 @@
 package tankard.character;
 
+import tankard.store.AtomicFiles;
 import tankard.store.FileTimes;
 import tankard.user.UserDirs;
 import tankard.util.Sanitize;
@@ -44,6 +45,18 @@ public final class FileCardStore implements CardStore {
     @Override
     public byte[] read(String user, String name) throws IOException {
         return Files.readAllBytes(file(user, name));
+    }
+
+    @Override
+    public void write(String user, String name, byte[] content) throws IOException {
+        Path file = file(user, name);
+        Files.createDirectories(file.getParent());
+        AtomicFiles.write(file, content);
+    }
+
+    @Override
+    public boolean delete(String user, String name) throws IOException {
+        return Files.deleteIfExists(file(user, name));
     }
 
     private Optional<CardFile> stat(Path file) throws IOException {

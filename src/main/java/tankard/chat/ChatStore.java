@@ -34,4 +34,13 @@ public interface ChatStore {
     void writeBackup(String user, String name, byte[] content) throws IOException;
 
     void deleteBackup(String user, String name) throws IOException;
+
+    /**
+     * Moves a character's chat folder (ST copies, then deletes); does nothing and answers false when the source
+     * is missing or the target already exists.
+     */
+    boolean moveFolder(String user, ChatFolder from, ChatFolder to) throws IOException;
+
+    /** Removes a character's chat folder with everything in it; false when there was none. */
+    boolean deleteFolder(String user, ChatFolder folder) throws IOException;
 }

@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
@@ -95,6 +96,36 @@ public final class FileChatStore implements ChatStore {
     @Override
     public void deleteBackup(String user, String name) throws IOException {
         Files.deleteIfExists(file(backupFolder(user), name));
+    }
+
+    @Override
+    public boolean moveFolder(String user, ChatFolder from, ChatFolder to) throws IOException {
+        Path source = characterFolder(user, from);
+        Path target = characterFolder(user, to);
+        if (!Files.isDirectory(source) || Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
+            return false;
+        }
+        // A rename within chats/ moves the whole folder at once, unlike ST's copy-then-delete
+        Files.move(source, target);
+        return true;
+    }
+
+    @Override
+    public boolean deleteFolder(String user, ChatFolder folder) throws IOException {
+        Path path = characterFolder(user, folder);
+        if (!Files.isDirectory(path)) {
+            return false;
+        }
+        AtomicFiles.deleteTree(path);
+        return true;
+    }
+
+    /** A character's own chat folder: never the chats root or the group chats. */
+    private Path characterFolder(String user, ChatFolder folder) {
+        if (folder.group() || folder.character().isEmpty()) {
+            throw new IllegalArgumentException("Not a character chat folder: " + folder);
+        }
+        return folder(user, folder);
     }
 
     private List<ChatFile> files(Path folder, Predicate<String> accept) throws IOException {

@@ -58,6 +58,36 @@ public sealed interface Reply {
         return status(200);
     }
 
+    /**
+     * A file download ({@code Content-Disposition: attachment}); the name is encoded as JavaScript's
+     * {@code encodeURI} would, which is what ST puts in the header.
+     */
+    static Reply attachment(String contentType, String fileName, byte[] bytes) {
+        return new Attachment(new Body(200, contentType, bytes), encodeUri(fileName));
+    }
+
+    /** JavaScript's {@code encodeURI}: UTF-8 percent-encoding of everything but its reserved and unreserved set. */
+    private static String encodeUri(String text) {
+        StringBuilder out = new StringBuilder();
+        for (byte b : text.getBytes(StandardCharsets.UTF_8)) {
+            char c = (char) (b & 0xff);
+            if (c < 0x80 && (Character.isLetterOrDigit(c) || "-_.!~*'();/?:@&=+$,#".indexOf(c) >= 0)) {
+                out.append(c);
+            } else {
+                out.append('%').append(String.format("%02X", b & 0xff));
+            }
+        }
+        return out.toString();
+    }
+
+    record Attachment(Body body, String encodedName) implements Reply {
+        @Override
+        public void writeTo(HttpServerResponse response) {
+            response.putHeader("Content-Disposition", "attachment; filename=\"" + encodedName + "\"");
+            body.writeTo(response);
+        }
+    }
+
     record Body(int status, String contentType, byte[] bytes) implements Reply {
         @Override
         public void writeTo(HttpServerResponse response) {

@@ -10,7 +10,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.LinkOption;
+import java.util.Comparator;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.stream.Stream;
 
 /**
  * Whole-file writes that never leave a partial file: temp file in the same folder, fsync, atomic rename.
@@ -59,6 +62,20 @@ public final class AtomicFiles {
             Files.deleteIfExists(path);
         } catch (IOException ignored) {
             // best effort: a stray temp file is ignored by readers
+        }
+    }
+
+    /** Deletes a folder with everything in it (children first); nothing when it does not exist. */
+    public static void deleteTree(Path root) {
+        if (!Files.exists(root, LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(root)) {
+            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot delete " + root, e);
         }
     }
 }

@@ -17,10 +17,8 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Base64;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
-import java.util.stream.Stream;
 
 /**
  * Account management behind {@code /api/users/*} (st-api.md §4): logins, passwords, names, avatars, user
@@ -245,7 +243,7 @@ public final class AccountService {
         accounts.delete(handle);
         if (purge) {
             LOG.info("Deleting data directories for {}", handle);
-            deleteTree(UserDirs.of(dataRoot, handle).root());
+            AtomicFiles.deleteTree(UserDirs.of(dataRoot, handle).root());
         }
     }
 
@@ -269,7 +267,7 @@ public final class AccountService {
     public void resetData(User user) {
         LOG.info("Resetting account data: {}", user.handle());
         UserDirs dirs = dirs(user);
-        deleteTree(dirs.root());
+        AtomicFiles.deleteTree(dirs.root());
         prepareFolder(dirs, Set.of());
     }
 
@@ -281,18 +279,5 @@ public final class AccountService {
             AtomicFiles.write(marker, new byte[0]);
         }
         seeder.seedUser(dirs, forcedTypes);
-    }
-
-    private static void deleteTree(Path root) {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (Stream<Path> walk = Files.walk(root)) {
-            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(p);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot delete " + root, e);
-        }
     }
 }

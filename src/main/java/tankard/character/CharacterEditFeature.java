@@ -1,0 +1,165 @@
+package tankard.character;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.BooleanNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.vertx.ext.web.FileUpload;
+import io.vertx.ext.web.Router;
+import tankard.config.TankardConfig;
+import tankard.http.ApiError;
+import tankard.http.Feature;
+import tankard.http.Reply;
+import tankard.http.Request;
+import tankard.http.Routes;
+import tankard.json.Js;
+import tankard.json.JsJson;
+import tankard.util.Sanitize;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The card writing endpoints: {@code /api/characters/create|edit|edit-attribute|merge-attributes|edit-avatar|
+ * rename|delete|duplicate|export} (st-api.md §7.4–§7.10, §7.13, §7.14).
+ */
+public final class CharacterEditFeature implements Feature {
+    private final TankardConfig config;
+    private final CharacterEditor editor;
+
+    public CharacterEditFeature(TankardConfig config, CharacterEditor editor) {
+        this.config = config;
+        this.editor = editor;
+    }
+
+    @Override
+    public void mount(Router router) {
+        router.post("/api/characters/create").handler(Routes.blocking(config, request ->
+                Reply.text(editor.create(handle(request), fields(request), image(request), crop(request)))));
+        router.post("/api/characters/edit").handler(Routes.blocking(config, request -> {
+            editor.edit(handle(request), fields(request), image(request), crop(request));
+            return Reply.ok();
+        }));
+        router.post("/api/characters/edit-attribute").handler(Routes.blocking(config, request -> {
+            editor.editAttribute(handle(request), request.body());
+            return Reply.ok();
+        }));
+        router.post("/api/characters/merge-attributes").handler(Routes.blocking(config, this::merge));
+        router.post("/api/characters/edit-avatar").handler(Routes.blocking(config, request -> {
+            byte[] image = image(request);
+            if (image == null) {
+                throw ApiError.badRequest("Error: no file uploaded");
+            }
+            String avatar = Js.string(fields(request).get("avatar_url"));
+            if (!fields(request).hasNonNull("avatar_url") || avatar.isEmpty()) {
+                throw ApiError.badRequest("Error: no avatar_url in request body");
+            }
+            editor.editAvatar(handle(request), avatar, image, crop(request));
+            return Reply.ok();
+        }));
+        router.post("/api/characters/rename").handler(Routes.blocking(config, request -> {
+            String avatar = request.requireText("avatar_url");
+            String newName = request.requireText("new_name");
+            return Reply.json(JsJson.object().put("avatar", editor.rename(handle(request), avatar, newName)));
+        }));
+        router.post("/api/characters/delete").handler(Routes.blocking(config, request -> {
+            editor.delete(handle(request), request.requireText("avatar_url"),
+                    Js.strictEquals(request.body().get("delete_chats"), BooleanNode.TRUE));
+            return Reply.ok();
+        }));
+        router.post("/api/characters/duplicate").handler(Routes.blocking(config, request -> {
+            String avatar = request.requireText("avatar_url");
+            CharacterEditor.requireSafe(avatar);
+            try {
+                return Reply.json(JsJson.object().put("path", editor.duplicate(handle(request), avatar)));
+            } catch (IOException | RuntimeException e) {
+                if (e instanceof ApiError) {
+                    throw e;
+                }
+                return Reply.json(JsJson.object().put("error", true)); // ST's answer to any failure here
+            }
+        }));
+        router.post("/api/characters/export").handler(Routes.blocking(config, request -> {
+            String format = request.requireText("format");
+            String avatar = request.requireText("avatar_url");
+            CharacterEditor.requireSafe(avatar);
+            return switch (format) {
+                case "png" -> Reply.attachment("image/png", Sanitize.filename(avatar),
+                        editor.exportPng(handle(request), Sanitize.filename(avatar)));
+                case "json" -> Reply.rawJson(editor.exportJson(handle(request), Sanitize.filename(avatar)));
+                default -> throw ApiError.badRequest("Unknown export format: " + format);
+            };
+        }));
+    }
+
+    private Reply merge(Request request) throws IOException {
+        JsonNode body = request.body();
+        if (!body.isObject()) {
+            throw ApiError.badRequest("The body must be an object");
+        }
+        JsonNode avatars = body.get("avatars");
+        if (avatars != null && avatars.isArray()) {
+            JsonNode data = body.get("data");
+            if (data == null || !data.isObject()) {
+                return Reply.json(400, JsJson.object().put("message", "No valid update data provided."));
+            }
+            List<String> names = new ArrayList<>();
+            for (JsonNode avatar : avatars) {
+                String name = Js.string(avatar);
+                if (!avatar.isTextual() || !Sanitize.isSafeSegment(name) || !name.toLowerCase(Locale.ROOT).endsWith(".png")) {
+                    return Reply.json(400, JsJson.object().put("message", "Invalid avatar filename: " + name));
+                }
+                names.add(name);
+            }
+            JsonNode path = Js.get(body, "filter.path");
+            CharacterEditor.BulkResult result = editor.mergeBulk(handle(request), names, data,
+                    path != null && path.isTextual() ? path.textValue() : null);
+            return Reply.json(result);
+        }
+        String avatar = request.requireText("avatar");
+        CharacterEditor.MergeResult result = editor.merge(handle(request), avatar, body);
+        if (result.ok()) {
+            return Reply.ok();
+        }
+        return Reply.json(400, JsJson.object().put("message", "Validation failed for " + avatar)
+                .put("error", result.error()));
+    }
+
+    private static String handle(Request request) {
+        return request.user().handle();
+    }
+
+    /**
+     * The editor's fields: a multipart form as Multer hands it over (repeated fields become arrays), or the
+     * JSON body of the slash commands.
+     */
+    private static JsonNode fields(Request request) {
+        String type = request.ctx().request().getHeader("Content-Type");
+        if (type == null || !type.toLowerCase(Locale.ROOT).startsWith("multipart/form-data")) {
+            return request.body();
+        }
+        ObjectNode form = JsJson.object();
+        for (String name : request.ctx().request().formAttributes().names()) {
+            List<String> values = request.formFields(name);
+            if (values.size() == 1) {
+                form.put(name, values.get(0));
+            } else {
+                values.forEach(form.putArray(name)::add);
+            }
+        }
+        return form;
+    }
+
+    /** The uploaded image's bytes, or null when the request has none. */
+    private static byte[] image(Request request) throws IOException {
+        FileUpload upload = request.upload();
+        return upload == null ? null : Files.readAllBytes(Path.of(upload.uploadedFileName()));
+    }
+
+    private static AvatarImage.Crop crop(Request request) {
+        return AvatarImage.Crop.parse(request.query("crop"));
+    }
+}

@@ -1,0 +1,453 @@
+package tankard.character;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.BooleanNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import tankard.chat.ChatFolder;
+import tankard.chat.ChatStore;
+import tankard.http.ApiError;
+import tankard.json.Js;
+import tankard.json.JsJson;
+import tankard.thumbnail.ThumbnailType;
+import tankard.thumbnail.Thumbnails;
+import tankard.user.UserDirs;
+import tankard.util.Sanitize;
+import tankard.util.StTime;
+
+import java.io.IOException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Writing and editing cards (st-api.md §7.4–§7.10, §7.13, §7.14; st-data.md §3.4–§3.8). A card whose text
+ * changes keeps its image bytes; only an uploaded image is decoded and re-encoded. Every write replaces the
+ * file atomically, forgets the cached card and, when the image changed or the file went away, its thumbnail.
+ * Names come from requests: each is checked before anything is touched. Blocking: call from worker threads.
+ */
+public final class CharacterEditor {
+    /** How many numbered names ST tries before giving up and reusing the plain one. */
+    private static final int NAME_TRIES = 10_000;
+    private static final Pattern LEADING_INT = Pattern.compile("^\\s*([+-]?\\d+)");
+
+    private final CardStore cards;
+    private final ChatStore chats;
+    private final CardCache cache;
+    private final Path dataRoot;
+    private final Supplier<byte[]> defaultAvatar;
+    private final LongSupplier clock;
+    /** Held from choosing a free file name until the file exists, so two requests never pick the same one. */
+    private final Object naming = new Object();
+
+    /** The result of merging into one card: written, skipped by the filter, or the validation error. */
+    public record MergeResult(boolean ok, boolean skipped, String error) {
+    }
+
+    /** A bulk merge's outcome per card, as ST reports it. */
+    public record BulkResult(List<String> updated, List<String> skipped, List<String> failed) {
+    }
+
+    public CharacterEditor(CardStore cards, ChatStore chats, CardCache cache, Path dataRoot,
+                           Supplier<byte[]> defaultAvatar, LongSupplier clock) {
+        this.cards = cards;
+        this.chats = chats;
+        this.cache = cache;
+        this.dataRoot = dataRoot;
+        this.defaultAvatar = defaultAvatar;
+        this.clock = clock;
+    }
+
+    /**
+     * A new card from the editor's fields; answers its file name.
+     *
+     * @param image the uploaded image, or null for the default avatar
+     */
+    public String create(String user, JsonNode form, byte[] image, AvatarImage.Crop crop) throws IOException {
+        JsonNode rawName = form.get("ch_name");
+        if (rawName == null || rawName.isNull() || !rawName.isValueNode()) {
+            throw ApiError.badRequest("Missing ch_name");
+        }
+        String name = Sanitize.filename(Js.string(rawName));
+        String fileName = optionalName(form, "file_name");
+        if (name.isEmpty() && fileName == null) {
+            throw ApiError.badRequest("Error: invalid name.");
+        }
+        ObjectNode fields = form.deepCopy();
+        fields.put("ch_name", name);
+        ObjectNode card = CardForm.build(fields, humanizedNow(), dirs(user).worlds());
+        byte[] png = image == null ? defaultAvatar.get() : prepare(image, crop);
+        byte[] bytes = CardWriter.write(png, JsJson.compact(card));
+        synchronized (naming) {
+            String internal = fileName != null ? fileName : uniqueName(user, name);
+            chats.create(user, ChatFolder.character(internal));
+            store(user, internal + ".png", bytes, true);
+            return internal + ".png";
+        }
+    }
+
+    /** The editor's save: the card rebuilt from the fields, written to the same file. */
+    public void edit(String user, JsonNode form, byte[] image, AvatarImage.Crop crop) throws IOException {
+        String avatar = requireName(form, "avatar_url");
+        JsonNode name = form.get("ch_name");
+        if (name == null || name.isNull() || Js.string(name).isEmpty() || Js.string(name).equals(".")) {
+            throw ApiError.badRequest("Error: invalid name.");
+        }
+        ObjectNode card = CardForm.build(form, humanizedNow(), dirs(user).worlds());
+        // Stored as posted: a missing value leaves the member out, as JavaScript's undefined does
+        for (String key : new String[]{"chat", "create_date"}) {
+            JsonNode value = form.get(key);
+            if (value == null) {
+                card.remove(key);
+            } else {
+                card.set(key, value);
+            }
+        }
+        String target = withoutFirstPng(avatar) + ".png";
+        requireSafe(target);
+        byte[] png = image != null ? prepare(image, crop) : existing(user, avatar);
+        store(user, target, writeCard(png, JsJson.compact(card)), image != null);
+    }
+
+    /** Legacy: one member set at top level and in {@code data}. */
+    public void editAttribute(String user, JsonNode body) throws IOException {
+        String avatar = requireName(body, "avatar_url");
+        JsonNode name = body.get("ch_name");
+        if (name == null || (name.isTextual() && (name.textValue().isEmpty() || name.textValue().equals(".")))) {
+            throw ApiError.badRequest("Error: invalid name.");
+        }
+        String field = Js.string(Js.or(body.get("field"), TextNode.valueOf("undefined")));
+        if (field.equals("json_data")) {
+            throw ApiError.badRequest("Error: cannot edit json_data field.");
+        }
+        byte[] png = existing(user, avatar);
+        ObjectNode card = readCard(png).json().deepCopy();
+        JsonNode data = card.get("data");
+        if (!card.has(field) && !(data instanceof ObjectNode d && d.has(field))) {
+            throw ApiError.badRequest("Error: invalid field.");
+        }
+        JsonNode value = body.get("value");
+        setOrOmit(card, field, value);
+        if (data instanceof ObjectNode d) {
+            setOrOmit(d, field, value);
+        }
+        String target = withoutFirstPng(avatar) + ".png";
+        requireSafe(target);
+        store(user, target, writeCard(png, JsJson.compact(card)), false);
+    }
+
+    /** Merge mode "single": the body (which names the card in {@code avatar}) merged into it. */
+    public MergeResult merge(String user, String avatar, JsonNode update) throws IOException {
+        requireSafe(avatar);
+        if (cards.find(user, avatar).isEmpty()) {
+            return new MergeResult(false, false, "Invalid character file");
+        }
+        return mergeOne(user, avatar, update, null);
+    }
+
+    /**
+     * Merge mode "bulk": {@code data} merged into each listed card (every card when the list is empty), cards
+     * without a value at {@code filterPath} skipped.
+     */
+    public BulkResult mergeBulk(String user, List<String> avatars, JsonNode data, String filterPath) throws IOException {
+        List<String> targets = new ArrayList<>(avatars);
+        if (targets.isEmpty()) {
+            cards.list(user).forEach(file -> targets.add(file.name()));
+        }
+        BulkResult result = new BulkResult(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+        for (String avatar : targets) {
+            MergeResult one;
+            try {
+                one = cards.find(user, avatar).isEmpty()
+                        ? new MergeResult(false, false, "Invalid character file")
+                        : mergeOne(user, avatar, data, filterPath);
+            } catch (CardFormatException | ApiError e) {
+                one = new MergeResult(false, false, e.getMessage());
+            }
+            (one.ok() ? result.updated() : one.skipped() ? result.skipped() : result.failed()).add(avatar);
+        }
+        return result;
+    }
+
+    private MergeResult mergeOne(String user, String avatar, JsonNode update, String filterPath) throws IOException {
+        byte[] png;
+        CardData stored;
+        try {
+            png = cards.read(user, avatar);
+            stored = CardCodec.readPng(png);
+        } catch (CardFormatException | NoSuchFileException e) {
+            return new MergeResult(false, false, "Invalid character file");
+        }
+        if (filterPath != null && Js.get(stored.json(), filterPath) == null) {
+            return new MergeResult(false, true, null);
+        }
+        ObjectNode changes = update.deepCopy();
+        changes.remove("json_data");
+        ObjectNode card = stored.json().deepCopy();
+        card.remove("json_data");
+        JsonNode merged = CardMerge.deepMerge(card, changes);
+        CardMerge.unsetSentinels(merged, changes);
+        String error = CardMerge.validate(merged);
+        if (error != null) {
+            return new MergeResult(false, false, error);
+        }
+        String target = withoutFirstPng(avatar) + ".png";
+        requireSafe(target);
+        store(user, target, writeCard(png, JsJson.compact(merged)), false);
+        return new MergeResult(true, false, null);
+    }
+
+    /** A new image for a card, which keeps its JSON. */
+    public void editAvatar(String user, String avatar, byte[] image, AvatarImage.Crop crop) throws IOException {
+        requireSafe(avatar);
+        if (cards.find(user, avatar).isEmpty()) {
+            throw ApiError.badRequest("Error: character file does not exist");
+        }
+        String text;
+        try {
+            text = CardCodec.readPng(cards.read(user, avatar)).text();
+        } catch (CardFormatException e) {
+            throw ApiError.badRequest("Error: failed to read character data");
+        }
+        byte[] png = prepare(image, crop);
+        String target = withoutFirstPng(avatar) + ".png";
+        requireSafe(target);
+        store(user, target, CardWriter.write(png, text), true);
+    }
+
+    /** A new display name and a new file for it; the chats follow. Answers the new file name. */
+    public String rename(String user, String avatar, String newName) throws IOException {
+        requireSafe(avatar);
+        String name = Sanitize.filename(newName);
+        if (name.isEmpty()) {
+            throw ApiError.badRequest("Invalid new_name");
+        }
+        byte[] png = existing(user, avatar);
+        ObjectNode card = normalized(readCard(png).json());
+        CardNormalizer.set(card, "data.name", TextNode.valueOf(name));
+        CardNormalizer.set(card, "name", TextNode.valueOf(name));
+        byte[] bytes = writeCard(png, JsJson.compact(card));
+        String internal;
+        synchronized (naming) {
+            internal = uniqueName(user, name);
+            store(user, internal + ".png", bytes, true);
+        }
+        String oldFolder = baseName(avatar);
+        if (Sanitize.isSafeSegment(oldFolder)) {
+            chats.moveFolder(user, ChatFolder.character(oldFolder), ChatFolder.character(internal));
+        }
+        delete(user, avatar);
+        return internal + ".png";
+    }
+
+    /** Removes a card and its thumbnail, and its chats when asked. */
+    public void delete(String user, String avatar, boolean deleteChats) throws IOException {
+        if (!Sanitize.isSafeSegment(avatar)) {
+            throw ApiError.badRequest("Invalid avatar_url");
+        }
+        if (!avatar.equals(Sanitize.filename(avatar))) {
+            throw ApiError.forbidden("Forbidden");
+        }
+        if (cards.find(user, avatar).isEmpty()) {
+            throw ApiError.badRequest("The character does not exist");
+        }
+        delete(user, avatar);
+        if (deleteChats) {
+            String folder = Sanitize.filename(ChatFolder.nameOf(avatar));
+            if (!folder.isEmpty()) {
+                chats.deleteFolder(user, ChatFolder.character(folder));
+            }
+        }
+    }
+
+    /** A byte copy under the next free {@code _<n>} name; answers that name. */
+    public String duplicate(String user, String avatar) throws IOException {
+        String source = Sanitize.filename(avatar);
+        requireSafe(source);
+        if (cards.find(user, source).isEmpty()) {
+            throw ApiError.notFound("Not Found");
+        }
+        int dot = source.lastIndexOf('.');
+        String extension = dot > 0 ? source.substring(dot) : "";
+        String stem = dot > 0 ? source.substring(0, dot) : source;
+        int underscore = stem.lastIndexOf('_');
+        String base = stem;
+        long suffix = 1;
+        if (underscore >= 0) {
+            String last = stem.substring(underscore + 1);
+            Matcher number = LEADING_INT.matcher(last);
+            if (Js.number(TextNode.valueOf(last)) != null && number.find()) {
+                base = stem.substring(0, underscore);
+                suffix = Long.parseLong(number.group(1)) + 1;
+            }
+        }
+        byte[] bytes = cards.read(user, source);
+        synchronized (naming) {
+            String copy = base + "_" + suffix + extension;
+            while (cards.find(user, copy).isPresent()) {
+                suffix++;
+                copy = base + "_" + suffix + extension;
+            }
+            requireSafe(copy);
+            cards.write(user, copy, bytes);
+            return copy;
+        }
+    }
+
+    /** The stored PNG with the private fields unset; the image bytes stay as they are. */
+    public byte[] exportPng(String user, String avatar) throws IOException {
+        byte[] png = existing(user, avatar);
+        ObjectNode card = readCard(png).json().deepCopy();
+        unsetPrivateFields(card);
+        return CardWriter.write(png, JsJson.compact(card));
+    }
+
+    /** The normalized card without private fields, as pretty JSON. */
+    public String exportJson(String user, String avatar) throws IOException {
+        ObjectNode card = normalized(readCard(existing(user, avatar)).json());
+        unsetPrivateFields(card);
+        return JsJson.pretty(card);
+    }
+
+    // --- helpers
+
+    /** ST's getCharaCardV2: the read-time normalization, plus a creation date for converted V1 cards. */
+    private ObjectNode normalized(ObjectNode stored) {
+        ObjectNode card = CardNormalizer.normalize(stored, humanizedNow());
+        if (!stored.has("spec") && !Js.truthy(card.get("create_date"))) {
+            card.put("create_date", StTime.iso(clock.getAsLong()));
+        }
+        return card;
+    }
+
+    private static void unsetPrivateFields(ObjectNode card) {
+        CardNormalizer.set(card, "fav", BooleanNode.FALSE);
+        CardNormalizer.set(card, "data.extensions.fav", BooleanNode.FALSE);
+        card.remove("chat");
+    }
+
+    private void store(String user, String name, byte[] bytes, boolean imageChanged) throws IOException {
+        cards.write(user, name, bytes);
+        cache.invalidate(user, name);
+        if (imageChanged) {
+            Thumbnails.invalidate(dirs(user), ThumbnailType.AVATAR, name);
+        }
+    }
+
+    private void delete(String user, String avatar) throws IOException {
+        cards.delete(user, avatar);
+        cache.invalidate(user, avatar);
+        Thumbnails.invalidate(dirs(user), ThumbnailType.AVATAR, avatar);
+    }
+
+    /** The card file's bytes; 404 when it does not exist. */
+    private byte[] existing(String user, String avatar) throws IOException {
+        requireSafe(avatar);
+        Optional<CardFile> file = cards.find(user, avatar);
+        if (file.isEmpty()) {
+            throw ApiError.notFound("The character does not exist");
+        }
+        return cards.read(user, avatar);
+    }
+
+    private static CardData readCard(byte[] png) {
+        try {
+            return CardCodec.readPng(png);
+        } catch (CardFormatException e) {
+            throw ApiError.badRequest("Invalid character file: " + e.getMessage());
+        }
+    }
+
+    /**
+     * The card text put into the existing image. A file that is not a valid PNG (say a JPEG named .png) is
+     * decoded and re-encoded first, as ST does with every write.
+     */
+    private static byte[] writeCard(byte[] png, String card) {
+        try {
+            return CardWriter.write(png, card);
+        } catch (CardFormatException e) {
+            return CardWriter.write(prepare(png, null), card);
+        }
+    }
+
+    private static byte[] prepare(byte[] image, AvatarImage.Crop crop) {
+        try {
+            return AvatarImage.prepare(image, crop);
+        } catch (CardFormatException e) {
+            throw ApiError.badRequest(e.getMessage());
+        }
+    }
+
+    /** ST's getPngName: the name, else the name with 1, 2, … appended, else the name again. */
+    private String uniqueName(String user, String name) throws IOException {
+        if (cards.find(user, name + ".png").isEmpty()) {
+            return name;
+        }
+        for (int i = 1; i < NAME_TRIES; i++) {
+            if (cards.find(user, name + i + ".png").isEmpty()) {
+                return name + i;
+            }
+        }
+        return name;
+    }
+
+    private static String optionalName(JsonNode form, String field) {
+        JsonNode value = form.get(field);
+        if (!Js.truthy(value)) {
+            return null;
+        }
+        String name = Js.string(value);
+        requireSafe(name + ".png");
+        return name;
+    }
+
+    private static String requireName(JsonNode body, String field) {
+        JsonNode value = body.get(field);
+        if (value == null || value.isNull() || !value.isValueNode() || Js.string(value).isEmpty()) {
+            throw ApiError.badRequest("Missing " + field);
+        }
+        String name = Js.string(value);
+        requireSafe(name);
+        return name;
+    }
+
+    /** One plain file name inside the characters folder, or a 400. */
+    static void requireSafe(String name) {
+        if (!Sanitize.isSafeSegment(name)) {
+            throw ApiError.badRequest("Invalid file name: " + name);
+        }
+    }
+
+    /** JavaScript's {@code avatar.replace('.png', '')}. */
+    private static String withoutFirstPng(String avatar) {
+        return avatar.replaceFirst(Pattern.quote(".png"), "");
+    }
+
+    /** {@code path.parse(avatar).name}: the file name without its last extension. */
+    private static String baseName(String avatar) {
+        int dot = avatar.lastIndexOf('.');
+        return dot > 0 ? avatar.substring(0, dot) : avatar;
+    }
+
+    private static void setOrOmit(ObjectNode object, String key, JsonNode value) {
+        if (value == null) {
+            object.remove(key);
+        } else {
+            object.set(key, value);
+        }
+    }
+
+    private UserDirs dirs(String user) {
+        return UserDirs.of(dataRoot, user);
+    }
+
+    private String humanizedNow() {
+        return StTime.humanized(clock.getAsLong());
+    }
+}
