@@ -6,8 +6,10 @@ import io.vertx.core.Vertx;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tankard.character.CardCache;
+import tankard.character.CardImporter;
 import tankard.character.CardStore;
 import tankard.character.CharacterFeature;
+import tankard.character.CharacterImportFeature;
 import tankard.character.CharacterService;
 import tankard.character.FileCardStore;
 import tankard.chat.ChatFeature;
@@ -137,6 +139,7 @@ public final class Tankard {
                 new StatsFeature(config),
                 new TokenizerFeature(config, new Tokenizers()),
                 new CharacterFeature(config, characterService, chatService),
+                new CharacterImportFeature(config, new CardImporter(System::currentTimeMillis)),
                 new ChatFeature(config, chatService),
                 new UserFilesFeature(config),
                 new ThumbnailFeature(config),
