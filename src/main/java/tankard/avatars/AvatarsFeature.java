@@ -15,6 +15,7 @@ import tankard.thumbnail.ThumbnailType;
 import tankard.thumbnail.Thumbnails;
 import tankard.util.Sanitize;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -49,7 +50,7 @@ public final class AvatarsFeature implements Feature {
             byte[] png = AvatarImages.toPng(Files.readAllBytes(Path.of(file.uploadedFileName())),
                     AvatarImages.Crop.parse(request.query("crop")));
             if (png == null) {
-                return new Reply.Body(400, "text/html; charset=utf-8", "Is not a valid image".getBytes());
+                return new Reply.Body(400, "text/html; charset=utf-8", "Is not a valid image".getBytes(StandardCharsets.UTF_8));
             }
             AtomicFiles.write(request.dirs().avatars().resolve(name), png);
             if (overwrite != null && !overwrite.isEmpty()) {

@@ -56,7 +56,7 @@ final class ByafImport {
         this.importer = new CardImporter(clock);
     }
 
-    CardImporter.Prepared read(Path file, ImportPlan plan) throws IOException {
+    CardImporter.Prepared read(Path file) throws IOException {
         try (SafeZip zip = SafeZip.open(file, SafeZip.DEFAULT)) {
             JsonNode manifest = json(zip.readEndingWith("manifest.json"), "manifest.json");
             JsonNode characters = manifest.get("characters");
@@ -102,7 +102,7 @@ final class ByafImport {
             }
             ObjectNode card = CardNormalizer.normalize(card(manifest), importer.humanizedNow());
             byte[] avatar = images.isEmpty() ? AvatarImages.defaultAvatar() : images.get(0).bytes();
-            return new CardImporter.Prepared(card, avatar, plan);
+            return new CardImporter.Prepared(card, avatar);
         }
     }
 

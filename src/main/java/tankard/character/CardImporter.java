@@ -45,8 +45,8 @@ public final class CardImporter {
     public record Upload(Path file, String format, String preservedName, String userName) {
     }
 
-    /** A card ready to be written: its JSON, its image, and the files that go with it. */
-    record Prepared(ObjectNode card, byte[] image, ImportPlan plan) {
+    /** A card read from an archive: its JSON and the image to write it into. */
+    record Prepared(ObjectNode card, byte[] image) {
     }
 
     /** Imports the file and returns the card's internal name (file name without {@code .png}). Blocking. */
@@ -85,7 +85,7 @@ public final class CardImporter {
             }
             case "byaf" -> {
                 ByafImport byaf = new ByafImport(dirs, clock);
-                Prepared prepared = byaf.read(upload.file(), plan);
+                Prepared prepared = byaf.read(upload.file());
                 card = prepared.card();
                 internal = upload.preservedName() != null ? upload.preservedName()
                         : allocate(dirs, byaf.fileNameBase());

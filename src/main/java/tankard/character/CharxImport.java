@@ -2,6 +2,7 @@ package tankard.character;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import tankard.image.AvatarImages;
 import tankard.json.Js;
 import tankard.user.UserDirs;
 import tankard.util.SafeZip;
@@ -76,7 +77,7 @@ final class CharxImport {
                             .resolve(baseName(stripped, "misc-" + asset.order(), "_") + "." + asset.ext()), bytes);
                 }
             }
-            return new CardImporter.Prepared(card, avatar != null ? avatar : tankard.image.AvatarImages.defaultAvatar(), plan);
+            return new CardImporter.Prepared(card, avatar != null ? avatar : AvatarImages.defaultAvatar());
         }
     }
 

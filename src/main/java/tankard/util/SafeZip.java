@@ -74,10 +74,6 @@ public final class SafeZip implements Closeable {
         }
     }
 
-    public List<String> names() {
-        return entries.stream().map(ZipEntry::getName).toList();
-    }
-
     /**
      * The first file entry whose name ends with {@code suffix} and that is not under {@code __MACOSX}
      * (ST's lookup), or null.
