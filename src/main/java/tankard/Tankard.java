@@ -7,10 +7,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tankard.character.AvatarImage;
 import tankard.character.CardCache;
+import tankard.character.CardImporter;
 import tankard.character.CardStore;
 import tankard.character.CharacterEditFeature;
 import tankard.character.CharacterEditor;
 import tankard.character.CharacterFeature;
+import tankard.character.CharacterImportFeature;
 import tankard.character.CharacterService;
 import tankard.character.FileCardStore;
 import tankard.chat.ChatFeature;
@@ -142,6 +144,7 @@ public final class Tankard {
                 new CharacterFeature(config, characterService, chatService),
                 new CharacterEditFeature(config, new CharacterEditor(cards, chats, cardCache, config.dataRoot(),
                         () -> AvatarImage.defaultAvatar(config.frontendDir()), System::currentTimeMillis)),
+                new CharacterImportFeature(config, new CardImporter(System::currentTimeMillis)),
                 new ChatFeature(config, chatService),
                 new UserFilesFeature(config),
                 new ThumbnailFeature(config),

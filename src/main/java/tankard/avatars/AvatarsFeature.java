@@ -1,13 +1,25 @@
 package tankard.avatars;
 
+import io.vertx.ext.web.FileUpload;
 import io.vertx.ext.web.Router;
 import tankard.config.TankardConfig;
+import tankard.http.ApiError;
 import tankard.http.Feature;
 import tankard.http.Reply;
 import tankard.http.Routes;
+import tankard.image.AvatarImages;
 import tankard.image.ImageFiles;
+import tankard.json.JsJson;
+import tankard.store.AtomicFiles;
+import tankard.thumbnail.ThumbnailType;
+import tankard.thumbnail.Thumbnails;
+import tankard.util.Sanitize;
 
-/** Persona images (st-api.md §13): {@code POST /api/avatars/get} lists the files of {@code User Avatars/}. */
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** Persona images (st-api.md §13, st-data.md §4.8): list, upload (crop/resize, overwrite) and delete. */
 public final class AvatarsFeature implements Feature {
     private final TankardConfig config;
 
@@ -20,6 +32,50 @@ public final class AvatarsFeature implements Feature {
         router.post("/api/avatars/get").handler(Routes.blocking(config, request -> {
             request.body(); // malformed JSON is a 400, as with ST's body parser
             return Reply.json(ImageFiles.list(request.dirs().avatars()));
+        }));
+        router.post("/api/avatars/upload").handler(Routes.blocking(config, request -> {
+            FileUpload file = request.upload();
+            if (file == null) {
+                return Reply.status(400);
+            }
+            String overwrite = request.formField("overwrite_name");
+            if (overwrite != null && (overwrite.indexOf('/') >= 0 || overwrite.indexOf('\0') >= 0)) {
+                return Reply.status(400);
+            }
+            String name = Sanitize.filename(overwrite == null || overwrite.isEmpty()
+                    ? System.currentTimeMillis() + ".png" : overwrite);
+            if (name.isEmpty()) {
+                throw ApiError.badRequest("Invalid overwrite_name");
+            }
+            byte[] png = AvatarImages.toPng(Files.readAllBytes(Path.of(file.uploadedFileName())),
+                    AvatarImages.Crop.parse(request.query("crop")));
+            if (png == null) {
+                return new Reply.Body(400, "text/html; charset=utf-8", "Is not a valid image".getBytes(StandardCharsets.UTF_8));
+            }
+            AtomicFiles.write(request.dirs().avatars().resolve(name), png);
+            if (overwrite != null && !overwrite.isEmpty()) {
+                Thumbnails.invalidate(request.dirs(), ThumbnailType.PERSONA, name);
+            }
+            return Reply.json(JsJson.object().put("path", name));
+        }));
+        router.post("/api/avatars/delete").handler(Routes.blocking(config, request -> {
+            String avatar = request.text("avatar");
+            if (avatar == null) {
+                return Reply.status(400);
+            }
+            if (Sanitize.hasForbiddenChars(avatar)) {
+                return Reply.status(400);
+            }
+            if (!avatar.equals(Sanitize.filename(avatar)) || avatar.isEmpty()) {
+                return Reply.status(403);
+            }
+            Path file = request.dirs().avatars().resolve(avatar);
+            if (!Files.isRegularFile(file)) {
+                return Reply.status(404);
+            }
+            Files.delete(file);
+            Thumbnails.invalidate(request.dirs(), ThumbnailType.PERSONA, avatar);
+            return Reply.json(JsJson.object().put("result", "ok"));
         }));
     }
 }
