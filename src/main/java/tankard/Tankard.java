@@ -5,7 +5,6 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import tankard.character.AvatarImage;
 import tankard.character.CardCache;
 import tankard.character.CardImporter;
 import tankard.character.CardStore;
@@ -60,6 +59,7 @@ import tankard.thumbnail.ThumbnailFeature;
 import tankard.userfiles.UserFilesFeature;
 import tankard.avatars.AvatarsFeature;
 import tankard.backgrounds.BackgroundsFeature;
+import tankard.image.AvatarImages;
 import tankard.imagemetadata.ImageMetadataFeature;
 
 import java.io.IOException;
@@ -68,6 +68,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 
 /**
@@ -125,6 +126,7 @@ public final class Tankard {
                 Threads.boundedPool("card-reader", Math.max(2, Math.min(8, Runtime.getRuntime().availableProcessors()))),
                 System::currentTimeMillis);
         SecretStore secrets = new SecretStore(config.allowKeysExposure());
+        Supplier<byte[]> defaultAvatar = AvatarImages.defaultAvatar(config.frontendDir());
         this.features = List.of(
                 new CsrfFeature(config),
                 new SystemFeature(config),
@@ -143,8 +145,8 @@ public final class Tankard {
                 new TokenizerFeature(config, new Tokenizers()),
                 new CharacterFeature(config, characterService, chatService),
                 new CharacterEditFeature(config, new CharacterEditor(cards, chats, cardCache, config.dataRoot(),
-                        () -> AvatarImage.defaultAvatar(config.frontendDir()), System::currentTimeMillis)),
-                new CharacterImportFeature(config, new CardImporter(System::currentTimeMillis)),
+                        defaultAvatar, System::currentTimeMillis)),
+                new CharacterImportFeature(config, new CardImporter(System::currentTimeMillis, defaultAvatar)),
                 new ChatFeature(config, chatService),
                 new UserFilesFeature(config),
                 new ThumbnailFeature(config),

@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.node.BooleanNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
-import tankard.image.AvatarImages;
 import tankard.json.Js;
 import tankard.json.JsJson;
 import tankard.user.UserDirs;
@@ -25,7 +24,6 @@ import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.function.LongSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -51,9 +49,9 @@ final class ByafImport {
         }
     }
 
-    ByafImport(UserDirs dirs, LongSupplier clock) {
+    ByafImport(UserDirs dirs, CardImporter importer) {
         this.dirs = dirs;
-        this.importer = new CardImporter(clock);
+        this.importer = importer;
     }
 
     CardImporter.Prepared read(Path file) throws IOException {
@@ -101,7 +99,7 @@ final class ByafImport {
                 }
             }
             ObjectNode card = CardNormalizer.normalize(card(manifest), importer.humanizedNow());
-            byte[] avatar = images.isEmpty() ? AvatarImages.defaultAvatar() : images.get(0).bytes();
+            byte[] avatar = images.isEmpty() ? null : images.get(0).bytes();
             return new CardImporter.Prepared(card, avatar);
         }
     }
@@ -137,7 +135,7 @@ final class ByafImport {
             chats.add(chatName);
         }
         if (!chats.isEmpty()) {
-            card.put("chat", ImportPlan.baseName(chats.get(0)));
+            card.put("chat", CardNames.baseName(chats.get(0)));
         }
         Path altFolder = dirs.characters().resolve(Sanitize.filename(cardName));
         for (Image icon : images.subList(Math.min(1, images.size()), images.size())) {

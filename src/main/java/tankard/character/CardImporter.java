@@ -11,6 +11,8 @@ import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
 import tankard.image.AvatarImages;
 import tankard.json.Js;
 import tankard.json.JsJson;
+import tankard.thumbnail.ThumbnailType;
+import tankard.thumbnail.Thumbnails;
 import tankard.user.UserDirs;
 import tankard.util.LenientBase64;
 import tankard.util.Sanitize;
@@ -23,6 +25,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
  * {@code /api/characters/import} (st-api.md §7.12, st-data.md §3.9): turns an uploaded PNG, JSON, YAML, CharX
@@ -36,16 +39,19 @@ public final class CardImporter {
     private static final String NOTES_PLACEHOLDER = "Creator's notes go here.";
 
     private final LongSupplier clock;
+    private final Supplier<byte[]> defaultAvatar;
 
-    public CardImporter(LongSupplier clock) {
+    /** @param defaultAvatar the prepared image of cards that come without one */
+    public CardImporter(LongSupplier clock, Supplier<byte[]> defaultAvatar) {
         this.clock = clock;
+        this.defaultAvatar = defaultAvatar;
     }
 
     /** An upload to import. {@code preservedName}: the internal name of a card to replace, or null. */
     public record Upload(Path file, String format, String preservedName, String userName) {
     }
 
-    /** A card read from an archive: its JSON and the image to write it into. */
+    /** A card read from an archive: its JSON and the image to write it into (null: the default avatar). */
     record Prepared(ObjectNode card, byte[] image) {
     }
 
@@ -70,21 +76,21 @@ public final class CardImporter {
             case "json" -> {
                 card = fromCardJson(dirs, parseObject(readText(upload.file())), plan, false);
                 internal = internalName(dirs, upload, Js.string(card.get("name")));
-                image = AvatarImages.defaultAvatar();
+                image = null;
             }
             case "yaml", "yml" -> {
                 card = fromYaml(readText(upload.file()));
                 internal = internalName(dirs, upload, Js.string(card.get("name")));
-                image = AvatarImages.defaultAvatar();
+                image = null;
             }
             case "charx" -> {
-                Prepared prepared = new CharxImport(dirs, clock).read(upload.file(), plan);
+                Prepared prepared = new CharxImport(dirs, this).read(upload.file(), plan);
                 card = prepared.card();
                 internal = internalName(dirs, upload, Js.string(card.get("name")));
                 image = prepared.image();
             }
             case "byaf" -> {
-                ByafImport byaf = new ByafImport(dirs, clock);
+                ByafImport byaf = new ByafImport(dirs, this);
                 Prepared prepared = byaf.read(upload.file());
                 card = prepared.card();
                 internal = upload.preservedName() != null ? upload.preservedName()
@@ -96,13 +102,16 @@ public final class CardImporter {
             }
             default -> throw new CardFormatException("Unsupported format: " + (format.isEmpty() ? "(none)" : format));
         }
-        byte[] avatar = AvatarImages.toPng(image, null);
+        byte[] avatar = image == null ? defaultAvatar.get() : AvatarImages.toPng(image, null);
         if (avatar == null) {
-            avatar = keepUndecodable ? image : AvatarImages.defaultAvatar();
+            avatar = keepUndecodable ? image : defaultAvatar.get();
         }
-        byte[] png = PngCardWriter.write(avatar, JsJson.compact(card));
+        byte[] png = CardWriter.write(avatar, JsJson.compact(card));
         plan.write(dirs.characters().resolve(internal + ".png"), png);
         plan.commit();
+        if (upload.preservedName() != null) {
+            Thumbnails.invalidate(dirs, ThumbnailType.AVATAR, internal + ".png");
+        }
         return internal;
     }
 
@@ -111,7 +120,7 @@ public final class CardImporter {
         if (json.has("spec")) {
             sanitizeNames(json);
             RisuSprites.plan(dirs, json, plan);
-            unsetPrivateFields(json);
+            CardNormalizer.unsetPrivateFields(json);
             ObjectNode card = CardNormalizer.normalize(json, humanizedNow());
             card.put("create_date", isoNow());
             return card;
@@ -217,44 +226,16 @@ public final class CardImporter {
         if (name == null || !name.isTextual()) {
             throw new CardFormatException("The card has no name");
         }
-        String sanitized = Sanitize.filename(name.textValue());
-        if (sanitized.isEmpty()) {
-            throw new CardFormatException("The card's name is empty or not usable as a file name");
-        }
-        return sanitized;
+        return CardNames.sanitized(name.textValue());
     }
 
-    static void unsetPrivateFields(ObjectNode card) {
-        card.put("fav", false);
-        JsonNode data = card.get("data");
-        if (!(data instanceof ObjectNode)) {
-            data = card.putObject("data");
-        }
-        JsonNode extensions = data.get("extensions");
-        if (!(extensions instanceof ObjectNode)) {
-            extensions = ((ObjectNode) data).putObject("extensions");
-        }
-        ((ObjectNode) extensions).put("fav", false);
-        card.remove("chat");
-    }
-
-    private String internalName(UserDirs dirs, Upload upload, String name) {
+    private String internalName(UserDirs dirs, Upload upload, String name) throws IOException {
         return upload.preservedName() != null ? upload.preservedName() : allocate(dirs, name);
     }
 
-    /** ST's getPngName: the sanitized name, else the name with 1, 2, … appended, until no such card exists. */
-    static String allocate(UserDirs dirs, String name) {
-        String base = Sanitize.filename(name);
-        if (base.isEmpty()) {
-            throw new CardFormatException("The card's name is empty or not usable as a file name");
-        }
-        for (int i = 0; i < 10_000; i++) {
-            String candidate = i == 0 ? base : base + i;
-            if (!Files.exists(dirs.characters().resolve(candidate + ".png"))) {
-                return candidate;
-            }
-        }
-        return base;
+    /** ST's getPngName against the files in {@code characters/}. */
+    static String allocate(UserDirs dirs, String name) throws IOException {
+        return CardNames.unique(name, internal -> Files.exists(dirs.characters().resolve(internal + ".png")));
     }
 
     /**
@@ -265,7 +246,7 @@ public final class CardImporter {
         if (value == null || value.isEmpty()) {
             return null;
         }
-        String base = ImportPlan.baseName(value.substring(value.lastIndexOf('/') + 1));
+        String base = CardNames.baseName(value.substring(value.lastIndexOf('/') + 1));
         if (!Sanitize.isPlainFileName(base)) {
             throw new CardFormatException("Invalid preserved_name: " + value);
         }
@@ -348,7 +329,7 @@ public final class CardImporter {
         private static java.util.Set<String> existingBaseNames(Path folder) {
             java.util.Set<String> names = new java.util.HashSet<>();
             try (var files = Files.list(folder)) {
-                files.forEach(f -> names.add(ImportPlan.baseName(f.getFileName().toString())));
+                files.forEach(f -> names.add(CardNames.baseName(f.getFileName().toString())));
             } catch (IOException e) {
                 // no folder yet
             }

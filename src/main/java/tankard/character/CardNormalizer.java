@@ -131,6 +131,13 @@ final class CardNormalizer {
      * lodash {@code _.set}: creates or replaces objects along a dotted path. An undefined (null) value leaves
      * the member out, as JSON.stringify would.
      */
+    /** ST's unsetPrivateFields: {@code fav} false at top level and in {@code data.extensions}, {@code chat} removed. */
+    static void unsetPrivateFields(ObjectNode card) {
+        set(card, "fav", BooleanNode.FALSE);
+        set(card, "data.extensions.fav", BooleanNode.FALSE);
+        card.remove("chat");
+    }
+
     static void set(ObjectNode root, String path, JsonNode value) {
         String[] keys = path.split("\\.");
         ObjectNode node = root;

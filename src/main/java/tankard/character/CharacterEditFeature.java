@@ -10,6 +10,7 @@ import tankard.http.ApiError;
 import tankard.http.Feature;
 import tankard.http.Reply;
 import tankard.http.Request;
+import tankard.image.AvatarImages;
 import tankard.http.Routes;
 import tankard.json.Js;
 import tankard.json.JsJson;
@@ -159,7 +160,7 @@ public final class CharacterEditFeature implements Feature {
         return upload == null ? null : Files.readAllBytes(Path.of(upload.uploadedFileName()));
     }
 
-    private static AvatarImage.Crop crop(Request request) {
-        return AvatarImage.Crop.parse(request.query("crop"));
+    private static AvatarImages.Crop crop(Request request) {
+        return AvatarImages.Crop.parse(request.query("crop"));
     }
 }

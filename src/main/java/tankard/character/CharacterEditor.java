@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.TextNode;
 import tankard.chat.ChatFolder;
 import tankard.chat.ChatStore;
 import tankard.http.ApiError;
+import tankard.image.AvatarImages;
 import tankard.json.Js;
 import tankard.json.JsJson;
 import tankard.thumbnail.ThumbnailType;
@@ -33,8 +34,6 @@ import java.util.regex.Pattern;
  * Names come from requests: each is checked before anything is touched. Blocking: call from worker threads.
  */
 public final class CharacterEditor {
-    /** How many numbered names ST tries before giving up and reusing the plain one. */
-    private static final int NAME_TRIES = 10_000;
     private static final Pattern LEADING_INT = Pattern.compile("^\\s*([+-]?\\d+)");
 
     private final CardStore cards;
@@ -69,7 +68,7 @@ public final class CharacterEditor {
      *
      * @param image the uploaded image, or null for the default avatar
      */
-    public String create(String user, JsonNode form, byte[] image, AvatarImage.Crop crop) throws IOException {
+    public String create(String user, JsonNode form, byte[] image, AvatarImages.Crop crop) throws IOException {
         JsonNode rawName = form.get("ch_name");
         if (rawName == null || rawName.isNull() || !rawName.isValueNode()) {
             throw ApiError.badRequest("Missing ch_name");
@@ -93,7 +92,7 @@ public final class CharacterEditor {
     }
 
     /** The editor's save: the card rebuilt from the fields, written to the same file. */
-    public void edit(String user, JsonNode form, byte[] image, AvatarImage.Crop crop) throws IOException {
+    public void edit(String user, JsonNode form, byte[] image, AvatarImages.Crop crop) throws IOException {
         String avatar = requireName(form, "avatar_url");
         JsonNode name = form.get("ch_name");
         if (name == null || name.isNull() || Js.string(name).isEmpty() || Js.string(name).equals(".")) {
@@ -204,7 +203,7 @@ public final class CharacterEditor {
     }
 
     /** A new image for a card, which keeps its JSON. */
-    public void editAvatar(String user, String avatar, byte[] image, AvatarImage.Crop crop) throws IOException {
+    public void editAvatar(String user, String avatar, byte[] image, AvatarImages.Crop crop) throws IOException {
         requireSafe(avatar);
         if (cards.find(user, avatar).isEmpty()) {
             throw ApiError.badRequest("Error: character file does not exist");
@@ -238,7 +237,7 @@ public final class CharacterEditor {
             internal = uniqueName(user, name);
             store(user, internal + ".png", bytes, true);
         }
-        String oldFolder = baseName(avatar);
+        String oldFolder = CardNames.baseName(avatar);
         if (Sanitize.isSafeSegment(oldFolder)) {
             chats.moveFolder(user, ChatFolder.character(oldFolder), ChatFolder.character(internal));
         }
@@ -304,14 +303,14 @@ public final class CharacterEditor {
     public byte[] exportPng(String user, String avatar) throws IOException {
         byte[] png = existing(user, avatar);
         ObjectNode card = readCard(png).json().deepCopy();
-        unsetPrivateFields(card);
+        CardNormalizer.unsetPrivateFields(card);
         return CardWriter.write(png, JsJson.compact(card));
     }
 
     /** The normalized card without private fields, as pretty JSON. */
     public String exportJson(String user, String avatar) throws IOException {
         ObjectNode card = normalized(readCard(existing(user, avatar)).json());
-        unsetPrivateFields(card);
+        CardNormalizer.unsetPrivateFields(card);
         return JsJson.pretty(card);
     }
 
@@ -326,11 +325,6 @@ public final class CharacterEditor {
         return card;
     }
 
-    private static void unsetPrivateFields(ObjectNode card) {
-        CardNormalizer.set(card, "fav", BooleanNode.FALSE);
-        CardNormalizer.set(card, "data.extensions.fav", BooleanNode.FALSE);
-        card.remove("chat");
-    }
 
     private void store(String user, String name, byte[] bytes, boolean imageChanged) throws IOException {
         cards.write(user, name, bytes);
@@ -376,25 +370,18 @@ public final class CharacterEditor {
         }
     }
 
-    private static byte[] prepare(byte[] image, AvatarImage.Crop crop) {
-        try {
-            return AvatarImage.prepare(image, crop);
-        } catch (CardFormatException e) {
-            throw ApiError.badRequest(e.getMessage());
+    /** The upload as a card image; 400 when it is not an image. */
+    private static byte[] prepare(byte[] image, AvatarImages.Crop crop) {
+        byte[] png = AvatarImages.toPng(image, crop);
+        if (png == null) {
+            throw ApiError.badRequest("The uploaded file is not a supported image");
         }
+        return png;
     }
 
-    /** ST's getPngName: the name, else the name with 1, 2, … appended, else the name again. */
+    /** ST's getPngName against this user's cards; the name was sanitized by the caller. */
     private String uniqueName(String user, String name) throws IOException {
-        if (cards.find(user, name + ".png").isEmpty()) {
-            return name;
-        }
-        for (int i = 1; i < NAME_TRIES; i++) {
-            if (cards.find(user, name + i + ".png").isEmpty()) {
-                return name + i;
-            }
-        }
-        return name;
+        return CardNames.unique(name, internal -> cards.find(user, internal + ".png").isPresent());
     }
 
     private static String optionalName(JsonNode form, String field) {
@@ -429,11 +416,6 @@ public final class CharacterEditor {
         return avatar.replaceFirst(Pattern.quote(".png"), "");
     }
 
-    /** {@code path.parse(avatar).name}: the file name without its last extension. */
-    private static String baseName(String avatar) {
-        int dot = avatar.lastIndexOf('.');
-        return dot > 0 ? avatar.substring(0, dot) : avatar;
-    }
 
     private static void setOrOmit(ObjectNode object, String key, JsonNode value) {
         if (value == null) {

@@ -9,8 +9,6 @@ import tankard.http.Feature;
 import tankard.http.Reply;
 import tankard.http.Routes;
 import tankard.json.JsJson;
-import tankard.thumbnail.ThumbnailType;
-import tankard.thumbnail.Thumbnails;
 import tankard.util.SafeZip;
 
 import java.nio.file.Path;
@@ -42,9 +40,6 @@ public final class CharacterImportFeature implements Feature {
                 String preserved = CardImporter.preservedName(request.formField("preserved_name"));
                 String name = importer.importCard(request.dirs(), new CardImporter.Upload(Path.of(file.uploadedFileName()),
                         request.formField("file_type"), preserved, request.formField("user_name")));
-                if (preserved != null) {
-                    Thumbnails.invalidate(request.dirs(), ThumbnailType.AVATAR, preserved + ".png");
-                }
                 return Reply.json(JsJson.object().put("file_name", name));
             } catch (CardFormatException | SafeZip.BadZipException e) {
                 LOG.warn("Could not import {}: {}", file.fileName(), e.getMessage());

@@ -2,7 +2,6 @@ package tankard.character;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import tankard.image.AvatarImages;
 import tankard.json.Js;
 import tankard.user.UserDirs;
 import tankard.util.SafeZip;
@@ -15,7 +14,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import java.util.function.LongSupplier;
 
 /** CharX archives (st-data.md §3.9.4): {@code card.json} plus embedded assets. */
 final class CharxImport {
@@ -25,9 +23,9 @@ final class CharxImport {
     private final UserDirs dirs;
     private final CardImporter importer;
 
-    CharxImport(UserDirs dirs, LongSupplier clock) {
+    CharxImport(UserDirs dirs, CardImporter importer) {
         this.dirs = dirs;
-        this.importer = new CardImporter(clock);
+        this.importer = importer;
     }
 
     /** An embedded asset of {@code data.assets}: its type (lower-case), name, extension and ZIP path. */
@@ -50,7 +48,7 @@ final class CharxImport {
             List<Asset> assets = assets(json);
             CardImporter.sanitizeNames(json);
             ObjectNode card = CardNormalizer.normalize(json, importer.humanizedNow());
-            CardImporter.unsetPrivateFields(card);
+            CardNormalizer.unsetPrivateFields(card);
             card.put("create_date", importer.isoNow());
 
             byte[] avatar = null;
@@ -77,7 +75,7 @@ final class CharxImport {
                             .resolve(baseName(stripped, "misc-" + asset.order(), "_") + "." + asset.ext()), bytes);
                 }
             }
-            return new CardImporter.Prepared(card, avatar != null ? avatar : AvatarImages.defaultAvatar());
+            return new CardImporter.Prepared(card, avatar);
         }
     }
 

@@ -44,21 +44,15 @@ final class ImportPlan {
     }
 
     private static void deleteSameBase(Path file) throws IOException {
-        String base = baseName(file.getFileName().toString());
+        String base = CardNames.baseName(file.getFileName().toString());
         try (DirectoryStream<Path> siblings = Files.newDirectoryStream(file.getParent())) {
             for (Path sibling : siblings) {
-                if (Files.isRegularFile(sibling) && baseName(sibling.getFileName().toString()).equals(base)) {
+                if (Files.isRegularFile(sibling) && CardNames.baseName(sibling.getFileName().toString()).equals(base)) {
                     Files.delete(sibling);
                 }
             }
         } catch (NoSuchFileException e) {
             // nothing to replace yet
         }
-    }
-
-    /** Node's {@code path.parse(name).name}: the name without its last extension (a leading dot is no extension). */
-    static String baseName(String name) {
-        int dot = name.lastIndexOf('.');
-        return dot <= 0 ? name : name.substring(0, dot);
     }
 }

@@ -1,9 +1,11 @@
 package tankard.image;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import tankard.json.Js;
 import tankard.json.JsJson;
 
 import javax.imageio.ImageIO;
+import javax.imageio.stream.MemoryCacheImageOutputStream;
 import java.awt.AlphaComposite;
 import java.awt.Color;
 import java.awt.GradientPaint;
@@ -14,6 +16,9 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.function.Supplier;
 
 /**
  * Card and persona images as ST prepares them (st-api.md §7.1, st-data.md §3.4): decoded, optionally
@@ -23,14 +28,12 @@ public final class AvatarImages {
     public static final int AVATAR_WIDTH = 512;
     public static final int AVATAR_HEIGHT = 768;
 
-    private static volatile byte[] defaultAvatar;
-
     private AvatarImages() {
     }
 
     /** ST's crop object: a rectangle, and whether to scale the result to the standard avatar size. */
     public record Crop(int x, int y, int width, int height, boolean wantResize) {
-        /** The {@code crop} query parameter (URL-decoded JSON); null when absent or not a usable crop. */
+        /** The {@code crop} query parameter (URL-decoded JSON); null when absent or not a usable crop, as in ST. */
         public static Crop parse(String query) {
             if (query == null) {
                 return null;
@@ -44,8 +47,9 @@ public final class AvatarImages {
                     return null;
                 }
             }
+            // ST tests want_resize for JavaScript truthiness
             return new Crop(crop.get("x").asInt(), crop.get("y").asInt(), crop.get("width").asInt(),
-                    crop.get("height").asInt(), crop.path("want_resize").asBoolean(false));
+                    crop.get("height").asInt(), Js.truthy(crop.get("want_resize")));
         }
     }
 
@@ -66,28 +70,51 @@ public final class AvatarImages {
     }
 
     /**
-     * The image of cards made without one (ST uses its {@code img/ai4.png}): a plain 512×768 portrait
-     * placeholder drawn here, so that no ST asset is shipped.
+     * The image of cards made without one, prepared once and handed out as copies. ST uses its
+     * {@code public/img/ai4.png}: the frontend's copy is used when there is one (it is not shipped here),
+     * else a plain 512×768 portrait placeholder drawn here.
      */
-    public static byte[] defaultAvatar() {
-        byte[] png = defaultAvatar;
-        if (png == null) {
-            BufferedImage image = new BufferedImage(AVATAR_WIDTH, AVATAR_HEIGHT, BufferedImage.TYPE_INT_ARGB);
-            Graphics2D g = image.createGraphics();
-            try {
-                g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
-                g.setPaint(new GradientPaint(0, 0, new Color(0x4a5568), 0, AVATAR_HEIGHT, new Color(0x1a202c)));
-                g.fillRect(0, 0, AVATAR_WIDTH, AVATAR_HEIGHT);
-                g.setColor(new Color(0xa0aec0));
-                g.fillOval(156, 170, 200, 200);
-                g.fillRoundRect(96, 400, 320, 300, 160, 160);
-            } finally {
-                g.dispose();
+    public static Supplier<byte[]> defaultAvatar(Path frontendDir) {
+        return new Supplier<>() {
+            private volatile byte[] png;
+
+            @Override
+            public byte[] get() {
+                byte[] prepared = png;
+                if (prepared == null) {
+                    prepared = prepareDefault(frontendDir);
+                    png = prepared;
+                }
+                return prepared.clone();
             }
-            png = encode(image);
-            defaultAvatar = png;
+        };
+    }
+
+    private static byte[] prepareDefault(Path frontendDir) {
+        Path ai4 = frontendDir == null ? null : frontendDir.resolve("img").resolve("ai4.png");
+        if (ai4 != null && Files.isRegularFile(ai4)) {
+            try {
+                byte[] png = toPng(Files.readAllBytes(ai4), null);
+                if (png != null) {
+                    return png;
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
         }
-        return png.clone();
+        BufferedImage image = new BufferedImage(AVATAR_WIDTH, AVATAR_HEIGHT, BufferedImage.TYPE_INT_ARGB);
+        Graphics2D g = image.createGraphics();
+        try {
+            g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
+            g.setPaint(new GradientPaint(0, 0, new Color(0x4a5568), 0, AVATAR_HEIGHT, new Color(0x1a202c)));
+            g.fillRect(0, 0, AVATAR_WIDTH, AVATAR_HEIGHT);
+            g.setColor(new Color(0xa0aec0));
+            g.fillOval(156, 170, 200, 200);
+            g.fillRoundRect(96, 400, 320, 300, 160, 160);
+        } finally {
+            g.dispose();
+        }
+        return encode(image);
     }
 
     /** Jimp's crop clips the rectangle to the image. */
@@ -99,17 +126,18 @@ public final class AvatarImages {
         return image.getSubimage(x, y, w, h);
     }
 
-    /** Scales to cover {@code width × height} keeping the aspect ratio, then crops the centre. */
+    /** Scales to cover {@code width × height} keeping the aspect ratio, then cuts out the centre. */
     private static BufferedImage cover(BufferedImage image, int width, int height) {
         double scale = Math.max((double) width / image.getWidth(), (double) height / image.getHeight());
-        int scaledW = (int) Math.round(image.getWidth() * scale);
-        int scaledH = (int) Math.round(image.getHeight() * scale);
+        double scaledWidth = image.getWidth() * scale;
+        double scaledHeight = image.getHeight() * scale;
         BufferedImage out = new BufferedImage(width, height, BufferedImage.TYPE_INT_ARGB);
         Graphics2D g = out.createGraphics();
         try {
             g.setComposite(AlphaComposite.Src);
             g.setRenderingHint(RenderingHints.KEY_INTERPOLATION, RenderingHints.VALUE_INTERPOLATION_BICUBIC);
-            g.drawImage(image, (width - scaledW) / 2, (height - scaledH) / 2, scaledW, scaledH, null);
+            g.drawImage(image, (int) Math.round((width - scaledWidth) / 2), (int) Math.round((height - scaledHeight) / 2),
+                    (int) Math.round(scaledWidth), (int) Math.round(scaledHeight), null);
         } finally {
             g.dispose();
         }
@@ -117,12 +145,15 @@ public final class AvatarImages {
     }
 
     private static byte[] encode(BufferedImage image) {
-        try {
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
-            ImageIO.write(image, "png", out);
-            return out.toByteArray();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        // An in-memory stream: ImageIO would otherwise cache through temp files.
+        try (MemoryCacheImageOutputStream stream = new MemoryCacheImageOutputStream(out)) {
+            if (!ImageIO.write(image, "png", stream)) {
+                throw new IllegalStateException("No PNG encoder");
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        return out.toByteArray();
     }
 }

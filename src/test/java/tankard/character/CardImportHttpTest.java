@@ -359,14 +359,14 @@ class CardImportHttpTest extends ServerTest {
     @Test
     void pngWriterKeepsTheImageChunksAndReplacesTheCardChunks() {
         byte[] image = pngWithText(TestImages.image("png", 8, 8), "Comment", "kept");
-        byte[] once = PngCardWriter.write(pngWithText(image, "ChArA", b64("{\"old\":1}")), "{\"name\":\"N\",\"spec\":\"chara_card_v2\"}");
+        byte[] once = CardWriter.write(pngWithText(image, "ChArA", b64("{\"old\":1}")), "{\"name\":\"N\",\"spec\":\"chara_card_v2\"}");
         List<PngChunks.Text> texts = PngChunks.texts(once);
         assertEquals(List.of("Comment", "chara", "ccv3"), texts.stream().map(PngChunks.Text::keyword).toList());
         assertEquals("{\"name\":\"N\",\"spec\":\"chara_card_v3\",\"spec_version\":\"3.0\"}",
                 new String(Base64.getDecoder().decode(texts.get(2).text()), StandardCharsets.UTF_8));
         List<String> types = PngChunks.read(once).stream().map(PngChunks.Chunk::type).toList();
         assertEquals(List.of("IHDR", "tEXt", "IDAT", "tEXt", "tEXt", "IEND"), types);
-        byte[] twice = PngCardWriter.write(once, "{\"name\":\"N\",\"spec\":\"chara_card_v2\"}");
+        byte[] twice = CardWriter.write(once, "{\"name\":\"N\",\"spec\":\"chara_card_v2\"}");
         assertArrayEquals(once, twice);
     }
 }

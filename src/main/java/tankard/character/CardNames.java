@@ -1,0 +1,50 @@
+package tankard.character;
+
+import tankard.util.Sanitize;
+
+import java.io.IOException;
+
+/** Card file naming shared by every writer of new cards (editor, rename, import). */
+final class CardNames {
+    /** How many numbered names ST tries before giving up and reusing the plain one. */
+    private static final int NAME_TRIES = 10_000;
+
+    /** Whether a card with this internal name (file name without {@code .png}) exists. */
+    @FunctionalInterface
+    interface Taken {
+        boolean test(String internalName) throws IOException;
+    }
+
+    private CardNames() {
+    }
+
+    /**
+     * ST's getPngName: the sanitized name, else the name with 1, 2, … appended, else the name again.
+     * {@link CardFormatException} when nothing of the name survives sanitizing.
+     */
+    static String unique(String name, Taken taken) throws IOException {
+        String base = sanitized(name);
+        for (int i = 0; i < NAME_TRIES; i++) {
+            String candidate = i == 0 ? base : base + i;
+            if (!taken.test(candidate)) {
+                return candidate;
+            }
+        }
+        return base;
+    }
+
+    /** The name sanitized as a file name; {@link CardFormatException} when nothing of it survives. */
+    static String sanitized(String name) {
+        String sanitized = Sanitize.filename(name);
+        if (sanitized.isEmpty()) {
+            throw new CardFormatException("The card's name is empty or not usable as a file name");
+        }
+        return sanitized;
+    }
+
+    /** Node's {@code path.parse(name).name}: the name without its last extension (a leading dot is no extension). */
+    static String baseName(String name) {
+        int dot = name.lastIndexOf('.');
+        return dot <= 0 ? name : name.substring(0, dot);
+    }
+}
