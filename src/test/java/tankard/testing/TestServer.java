@@ -51,7 +51,7 @@ public final class TestServer implements AutoCloseable {
                 Files.writeString(work.resolve("config.yaml"), configYaml);
             }
             Files.createDirectories(work.resolve("public"));
-            Files.writeString(work.resolve("public/index.html"), "<!doctype html><title>Tankard test</title>");
+            Files.writeString(work.resolve("public/index.html"), "<!doctype html><title>Tankard test</title><link rel=\"icon\" href=\"data:,\">");
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
