@@ -6,6 +6,7 @@ import io.vertx.core.Vertx;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tankard.character.CardCache;
+import tankard.character.CardIndexes;
 import tankard.character.CardStore;
 import tankard.character.CharacterFeature;
 import tankard.character.CharacterService;
@@ -118,7 +119,8 @@ public final class Tankard {
         CharacterService characterService = new CharacterService(cards, chats,
                 new CardCache(config.performance().memoryCacheCapacityBytes()),
                 Threads.boundedPool("card-reader", Math.max(2, Math.min(8, Runtime.getRuntime().availableProcessors()))),
-                System::currentTimeMillis);
+                System::currentTimeMillis,
+                new CardIndexes(config.dataRoot(), config.performance().memoryCacheCapacityBytes(), Threads.timer("card-index")));
         SecretStore secrets = new SecretStore(config.allowKeysExposure());
         this.features = List.of(
                 new CsrfFeature(config),

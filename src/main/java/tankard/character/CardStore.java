@@ -16,4 +16,7 @@ public interface CardStore {
 
     /** The card file's bytes; {@link java.nio.file.NoSuchFileException} when it is gone. */
     byte[] read(String user, String name) throws IOException;
+
+    /** The card in the file, reading as little of it as the format allows. */
+    CardData readCard(String user, String name) throws IOException;
 }

@@ -46,6 +46,11 @@ public final class FileCardStore implements CardStore {
         return Files.readAllBytes(file(user, name));
     }
 
+    @Override
+    public CardData readCard(String user, String name) throws IOException {
+        return CardCodec.readPng(file(user, name));
+    }
+
     private Optional<CardFile> stat(Path file) throws IOException {
         try {
             BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class);
