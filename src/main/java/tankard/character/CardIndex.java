@@ -122,7 +122,17 @@ final class CardIndex {
                 throw new EOFException("The card index " + file + " was cut short");
             }
         }
-        return decode(new DataInputStream(new ByteArrayInputStream(record.array(), 8, entry.length - 8))).full;
+        // A list that started before a rewrite of the log may ask for an entry replaced since: check it is the one.
+        CRC32 crc = new CRC32();
+        crc.update(record.array(), 8, entry.length - 8);
+        if (record.getInt(0) != entry.length - 8 || record.getInt(4) != (int) crc.getValue()) {
+            throw new IOException("The card index entry of " + entry.name + " was replaced");
+        }
+        Entry saved = decode(new DataInputStream(new ByteArrayInputStream(record.array(), 8, entry.length - 8)));
+        if (!saved.name.equals(entry.name) || saved.size != entry.size || saved.modifiedMs != entry.modifiedMs) {
+            throw new IOException("The card index entry of " + entry.name + " was replaced");
+        }
+        return saved.full;
     }
 
     /** Appends the new entries to the log, then lets go of full templates over the budget. */
