@@ -1,19 +1,20 @@
 package tankard.character;
 
+import com.fasterxml.jackson.databind.node.DoubleNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import tankard.json.JsJson;
 import tankard.store.AtomicFiles;
+import tankard.util.StTime;
 
-import java.io.BufferedInputStream;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.ByteBuffer;
-import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -31,16 +32,17 @@ import java.util.zip.CRC32;
  * One user's list entries, keyed by card file name and valid while the file keeps its size and mtime, persisted
  * in a disposable cache file so a restart re-parses only changed cards.
  * <p>
- * The file is a log: a header, then records {@code [length][crc32][entry]}, appended in batches; the last
- * record of a name wins. A torn tail (crash while appending) fails its CRC and is cut off at load. When dead
- * records outweigh live ones the log is rewritten (atomically: temp file, fsync, rename).
+ * The file is a log: a header, then one record per entry (see {@link #write}), appended in batches; the last
+ * record of a name wins. A torn tail (crash while appending) is cut short or fails its CRC, and is cut off at
+ * load. When dead records outweigh live ones the log is rewritten (atomically: temp file, fsync, rename).
  * <p>
- * Shallow templates stay in memory (they are small); full templates stay within the shared byte budget
- * ({@code performance.memoryCacheCapacity}) and are read back from the log when they were let go. Thread-safe.
+ * Shallow templates stay in memory (they are small). Full templates are read from the log when a full list
+ * first needs them and kept within the byte budget shared by all users ({@code performance.memoryCacheCapacity});
+ * past it they are read from the log on every list. Thread-safe.
  */
 final class CardIndex {
     private static final Logger LOG = LoggerFactory.getLogger(CardIndex.class);
-    private static final long MAGIC = 0x544b_4349_0000_0001L; // "TKCI", format 1
+    private static final long MAGIC = 0x544b_4349_0000_0002L; // "TKCI", format 2
 
     /** A card's list templates (none when the card cannot be listed) for one version of its file. */
     static final class Entry {
@@ -50,7 +52,10 @@ final class CardIndex {
         final ListTemplate shallow;
         private ListTemplate full;
         private long offset = -1;
+        private long fullOffset;
         private int length;
+        /** The serialised date_added and default create_date for a ctime: they rarely change, and cost to format. */
+        private volatile Dates dates;
 
         Entry(String name, long size, double modifiedMs, ListTemplate full, ListTemplate shallow) {
             this.name = name;
@@ -60,6 +65,16 @@ final class CardIndex {
             this.shallow = shallow;
         }
 
+        Dates dates(double changedMs) {
+            Dates known = dates;
+            if (known == null || known.changedMs != changedMs) {
+                known = new Dates(changedMs, JsJson.compactBytes(DoubleNode.valueOf(changedMs)),
+                        JsJson.compactBytes(TextNode.valueOf(StTime.iso(Math.round(changedMs)))));
+                dates = known;
+            }
+            return known;
+        }
+
         boolean listed() {
             return shallow != null;
         }
@@ -67,6 +82,9 @@ final class CardIndex {
         boolean matches(CardFile file) {
             return file.size() == size && file.modifiedMs() == modifiedMs;
         }
+    }
+
+    record Dates(double changedMs, byte[] added, byte[] created) {
     }
 
     private final Path file;
@@ -111,28 +129,27 @@ final class CardIndex {
         return !unsaved.isEmpty();
     }
 
-    /** The full template, from memory or read back from the log. */
+    /**
+     * The full template, from memory or read back from the log (and kept when the budget allows: a warm full
+     * list then comes from memory, a lazy-mode server never holds them).
+     */
     synchronized ListTemplate full(Entry entry) throws IOException {
         if (entry.full != null) {
             return entry.full;
         }
-        ByteBuffer record = ByteBuffer.allocate(entry.length);
-        while (record.hasRemaining()) {
-            if (log.read(record, entry.offset + record.position()) < 0) {
-                throw new EOFException("The card index " + file + " was cut short");
-            }
-        }
         // A list that started before a rewrite of the log may ask for an entry replaced since: check it is the one.
-        CRC32 crc = new CRC32();
-        crc.update(record.array(), 8, entry.length - 8);
-        if (record.getInt(0) != entry.length - 8 || record.getInt(4) != (int) crc.getValue()) {
+        byte[] part = checked(entry.fullOffset, entry.offset + entry.length);
+        DataInputStream in = new DataInputStream(new ByteArrayInputStream(part == null ? new byte[0] : part));
+        if (part == null || !in.readUTF().equals(entry.name) || in.readLong() != entry.size
+                || in.readDouble() != entry.modifiedMs) {
             throw new IOException("The card index entry of " + entry.name + " was replaced");
         }
-        Entry saved = decode(new DataInputStream(new ByteArrayInputStream(record.array(), 8, entry.length - 8)));
-        if (!saved.name.equals(entry.name) || saved.size != entry.size || saved.modifiedMs != entry.modifiedMs) {
-            throw new IOException("The card index entry of " + entry.name + " was replaced");
+        ListTemplate full = ListTemplate.read(in);
+        if (entries.get(entry.name) == entry && budget.get() >= full.weight()) {
+            budget.addAndGet(-full.weight());
+            entry.full = full;
         }
-        return saved.full;
+        return full;
     }
 
     /** Appends the new entries to the log, then lets go of full templates over the budget. */
@@ -195,14 +212,15 @@ final class CardIndex {
             long position = writeHeader(channel);
             for (int i = 0; i < live.size(); i++) {
                 Entry entry = live.get(i);
-                if (entry.full == null) {
-                    entry.full = full(entry); // briefly over budget while it is copied
-                    offsets[i] = position;
-                    position += append(channel, position, entry);
-                    entry.full = null;
+                offsets[i] = position;
+                if (entry.full == null && entry.listed()) { // only on disk: copied as it is
+                    ByteBuffer record = ByteBuffer.wrap(read(log, entry.offset, entry.length));
+                    while (record.hasRemaining()) {
+                        channel.write(record, position + record.position());
+                    }
+                    position += entry.length;
                 } else {
-                    offsets[i] = position;
-                    position += append(channel, position, entry);
+                    position += write(channel, position, entry);
                 }
             }
         });
@@ -210,34 +228,62 @@ final class CardIndex {
         log = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
         liveBytes = 0;
         for (int i = 0; i < live.size(); i++) {
-            live.get(i).offset = offsets[i];
-            liveBytes += live.get(i).length;
+            Entry entry = live.get(i);
+            entry.fullOffset += offsets[i] - entry.offset;
+            entry.offset = offsets[i];
+            liveBytes += entry.length;
         }
     }
 
     private long append(FileChannel channel, long position, Entry entry) throws IOException {
-        ByteArrayOutputStream body = new ByteArrayOutputStream(entry.full == null ? 256 : entry.full.bytes().length + 1024);
-        DataOutputStream out = new DataOutputStream(body);
-        out.writeUTF(entry.name);
-        out.writeLong(entry.size);
-        out.writeDouble(entry.modifiedMs);
+        long length = write(channel, position, entry);
+        liveBytes += length;
+        return length;
+    }
+
+    /**
+     * A record is two checked parts: {@code [length][crc32][part]} each. The head (name, size, mtime, shallow
+     * template) is read at load; the full part (name, size, mtime again, to check it is the right one, and the
+     * full template) only when a full list needs it.
+     */
+    private static long write(FileChannel channel, long position, Entry entry) throws IOException {
+        ByteArrayOutputStream head = new ByteArrayOutputStream(1024);
+        DataOutputStream out = new DataOutputStream(head);
+        identity(out, entry);
         out.writeBoolean(entry.listed());
         if (entry.listed()) {
-            entry.full.write(out);
             entry.shallow.write(out);
         }
-        byte[] bytes = body.toByteArray();
-        CRC32 crc = new CRC32();
-        crc.update(bytes);
-        ByteBuffer record = ByteBuffer.allocate(8 + bytes.length).putInt(bytes.length).putInt((int) crc.getValue()).put(bytes).flip();
+        ByteArrayOutputStream full = new ByteArrayOutputStream(entry.listed() ? entry.full.bytes().length + 256 : 0);
+        if (entry.listed()) {
+            out = new DataOutputStream(full);
+            identity(out, entry);
+            entry.full.write(out);
+        }
+        ByteBuffer record = ByteBuffer.allocate(16 + head.size() + full.size());
+        part(record, head);
+        part(record, full);
+        record.flip();
         int length = record.remaining();
         while (record.hasRemaining()) {
             channel.write(record, position + record.position());
         }
         entry.offset = position;
+        entry.fullOffset = position + 8 + head.size();
         entry.length = length;
-        liveBytes += length;
         return length;
+    }
+
+    private static void identity(DataOutputStream out, Entry entry) throws IOException {
+        out.writeUTF(entry.name);
+        out.writeLong(entry.size);
+        out.writeDouble(entry.modifiedMs);
+    }
+
+    private static void part(ByteBuffer record, ByteArrayOutputStream part) {
+        CRC32 crc = new CRC32();
+        crc.update(part.toByteArray());
+        record.putInt(part.size()).putInt((int) crc.getValue()).put(part.toByteArray());
     }
 
     private static long writeHeader(FileChannel channel) throws IOException {
@@ -246,17 +292,6 @@ final class CardIndex {
             channel.write(header, header.position());
         }
         return 8;
-    }
-
-    private static Entry decode(DataInputStream in) throws IOException {
-        String name = in.readUTF();
-        long size = in.readLong();
-        double modifiedMs = in.readDouble();
-        if (!in.readBoolean()) {
-            return new Entry(name, size, modifiedMs, null, null);
-        }
-        ListTemplate full = ListTemplate.read(in);
-        return new Entry(name, size, modifiedMs, full, ListTemplate.read(in));
     }
 
     private void load() {
@@ -268,42 +303,39 @@ final class CardIndex {
             LOG.warn("Cannot open the card index {}: {}", file, e.toString());
             return;
         }
-        long position = 8;
-        try (InputStream stream = new BufferedInputStream(Channels.newInputStream(log.position(0)), 1 << 16)) {
-            DataInputStream in = new DataInputStream(stream);
-            if (in.readLong() != MAGIC) {
+        try {
+            long size = log.size();
+            if (size < 8 || ByteBuffer.wrap(read(log, 0, 8)).getLong() != MAGIC) {
                 throw new IOException("not a card index of this version");
             }
+            long position = 8;
             while (true) {
-                int length;
-                try {
-                    length = in.readInt();
-                } catch (EOFException end) {
+                byte[] head = checked(position, size);
+                if (head == null) {
                     break;
                 }
-                int crc = in.readInt();
-                if (length < 0 || length > log.size() - position - 8) {
-                    break;
+                long fullOffset = position + 8 + head.length;
+                byte[] fullHeader = fullOffset + 8 <= size ? read(log, fullOffset, 8) : null;
+                long fullLength = fullHeader == null ? -1 : ByteBuffer.wrap(fullHeader).getInt() & 0xffffffffL;
+                if (fullLength < 0 || fullLength > size - fullOffset - 8) {
+                    break; // a torn tail
                 }
-                byte[] body = new byte[length];
-                in.readFully(body);
-                CRC32 check = new CRC32();
-                check.update(body);
-                if ((int) check.getValue() != crc) {
-                    break;
-                }
-                Entry entry = decode(new DataInputStream(new ByteArrayInputStream(body)));
+                DataInputStream in = new DataInputStream(new ByteArrayInputStream(head));
+                String name = in.readUTF();
+                long fileSize = in.readLong();
+                double modifiedMs = in.readDouble();
+                ListTemplate shallow = in.readBoolean() ? ListTemplate.read(in) : null;
+                Entry entry = new Entry(name, fileSize, modifiedMs, null, shallow);
                 entry.offset = position;
-                entry.length = length + 8;
-                forget(entries.put(entry.name, entry));
+                entry.fullOffset = fullOffset;
+                entry.length = (int) (fullOffset + 8 + fullLength - position);
+                forget(entries.put(name, entry));
                 liveBytes += entry.length;
-                if (entry.full != null) {
-                    budget.addAndGet(-entry.full.weight());
-                }
-                position += length + 8;
+                position += entry.length;
             }
-            release();
-            reopenAt(position);
+            if (size > position) {
+                log.truncate(position);
+            }
         } catch (IOException e) {
             LOG.warn("Ignoring the card index {}: {}", file, e.toString());
             entries.values().forEach(this::forget);
@@ -313,13 +345,30 @@ final class CardIndex {
         }
     }
 
-    /** Cuts off a torn tail, and keeps the channel open for appends and reads. */
-    private void reopenAt(long end) throws IOException {
-        // closing the stream closed the channel
-        log = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
-        if (log.size() > end) {
-            log.truncate(end);
+    /** The part {@code [length][crc32][bytes]} at the position, or null when it is cut short or damaged. */
+    private byte[] checked(long position, long end) throws IOException {
+        if (position + 8 > end) {
+            return null;
         }
+        ByteBuffer header = ByteBuffer.wrap(read(log, position, 8));
+        long length = header.getInt() & 0xffffffffL;
+        if (length > end - position - 8) {
+            return null;
+        }
+        byte[] part = read(log, position + 8, (int) length);
+        CRC32 crc = new CRC32();
+        crc.update(part);
+        return (int) crc.getValue() == header.getInt() ? part : null;
+    }
+
+    private static byte[] read(FileChannel channel, long position, int length) throws IOException {
+        ByteBuffer buffer = ByteBuffer.allocate(length);
+        while (buffer.hasRemaining()) {
+            if (channel.read(buffer, position + buffer.position()) < 0) {
+                throw new EOFException("The card index was cut short");
+            }
+        }
+        return buffer.array();
     }
 
     private void closeLog() {

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.LongNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import tankard.chat.FolderUsage;
 import tankard.json.JsJson;
-import tankard.util.StTime;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -20,6 +19,8 @@ public final class CharacterList {
     /** A listed card: its entry and the values that come from the file system now. */
     record Item(CardIndex index, CardIndex.Entry entry, double changedMs, FolderUsage usage) {
     }
+
+    private static final byte[] ZERO = {'0'};
 
     private final List<Item> items;
     private final boolean shallow;
@@ -45,12 +46,15 @@ public final class CharacterList {
             }
             first = false;
             ListTemplate template = shallow ? item.entry().shallow : item.index().full(item.entry());
+            CardIndex.Dates dates = item.entry().dates(item.changedMs());
+            FolderUsage usage = item.usage();
             template.writeTo(hole -> switch (hole) {
                 case NOW -> now;
-                case DATE_ADDED -> JsJson.compactBytes(DoubleNode.valueOf(item.changedMs()));
-                case CREATE_DATE -> JsJson.compactBytes(TextNode.valueOf(StTime.iso(Math.round(item.changedMs()))));
-                case CHAT_SIZE -> JsJson.compactBytes(LongNode.valueOf(item.usage().size()));
-                case DATE_LAST_CHAT -> JsJson.compactBytes(DoubleNode.valueOf(item.usage().newestModifiedMs()));
+                case DATE_ADDED -> dates.added();
+                case CREATE_DATE -> dates.created();
+                case CHAT_SIZE -> usage.size() == 0 ? ZERO : JsJson.compactBytes(LongNode.valueOf(usage.size()));
+                case DATE_LAST_CHAT -> usage.newestModifiedMs() == 0 ? ZERO
+                        : JsJson.compactBytes(DoubleNode.valueOf(usage.newestModifiedMs()));
             }, out::write);
         }
         out.write(']');

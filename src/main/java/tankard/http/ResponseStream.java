@@ -15,6 +15,8 @@ import java.util.concurrent.TimeUnit;
  */
 final class ResponseStream extends OutputStream {
     private static final int CHUNK = 64 * 1024;
+    /** Bytes in flight before the writer waits: enough that the writer and the event loop rarely hand over. */
+    private static final int QUEUE_BYTES = 1 << 20;
     private static final long STALL_TIMEOUT_MS = 120_000;
 
     private final HttpServerResponse response;
@@ -24,6 +26,7 @@ final class ResponseStream extends OutputStream {
 
     ResponseStream(HttpServerResponse response) {
         this.response = response;
+        response.setWriteQueueMaxSize(QUEUE_BYTES);
         response.closeHandler(v -> closed = true);
     }
 
