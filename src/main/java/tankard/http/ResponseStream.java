@@ -20,8 +20,7 @@ final class ResponseStream extends OutputStream {
     private static final long STALL_TIMEOUT_MS = 120_000;
 
     private final HttpServerResponse response;
-    private byte[] buffer = new byte[CHUNK];
-    private int used;
+    private Buffer chunk = Buffer.buffer(CHUNK);
     private volatile boolean closed;
 
     ResponseStream(HttpServerResponse response) {
@@ -32,21 +31,20 @@ final class ResponseStream extends OutputStream {
 
     @Override
     public void write(int b) throws IOException {
-        if (used == CHUNK) {
+        if (chunk.length() == CHUNK) {
             send();
         }
-        buffer[used++] = (byte) b;
+        chunk.appendByte((byte) b);
     }
 
     @Override
     public void write(byte[] bytes, int offset, int length) throws IOException {
         while (length > 0) {
-            if (used == CHUNK) {
+            if (chunk.length() == CHUNK) {
                 send();
             }
-            int n = Math.min(length, CHUNK - used);
-            System.arraycopy(bytes, offset, buffer, used, n);
-            used += n;
+            int n = Math.min(length, CHUNK - chunk.length());
+            chunk.appendBytes(bytes, offset, n);
             offset += n;
             length -= n;
         }
@@ -54,7 +52,7 @@ final class ResponseStream extends OutputStream {
 
     @Override
     public void close() throws IOException {
-        if (used > 0) {
+        if (chunk.length() > 0) {
             send();
         }
         response.end();
@@ -64,9 +62,8 @@ final class ResponseStream extends OutputStream {
         if (closed) {
             throw new IOException("The client went away");
         }
-        response.write(Buffer.buffer(buffer).slice(0, used));
-        buffer = new byte[CHUNK]; // the written buffer now belongs to the response
-        used = 0;
+        response.write(chunk);
+        chunk = Buffer.buffer(CHUNK); // the written one now belongs to the response
         if (response.writeQueueFull()) {
             CountDownLatch drained = new CountDownLatch(1);
             response.drainHandler(v -> drained.countDown());

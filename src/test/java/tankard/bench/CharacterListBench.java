@@ -37,7 +37,7 @@ import java.util.zip.Deflater;
  * Usage: {@code bench/characters.sh [N...]} (default 1000 5000).
  */
 public final class CharacterListBench {
-    private static final int WARM_RUNS = 5;
+    private static final int WARM_RUNS = 9;
 
     public static void main(String[] args) throws Exception {
         List<Integer> sizes = new ArrayList<>();
@@ -58,7 +58,8 @@ public final class CharacterListBench {
         long built = buildLibrary(characters, n);
         Files.createDirectories(work.resolve("public"));
         Files.writeString(work.resolve("public/index.html"), "<!doctype html>");
-        System.out.printf("%nN = %d cards, %d MB on disk%n", n, built >> 20);
+        System.out.printf("%nN = %d cards, %d MB on disk (load average %s)%n", n, built >> 20,
+                Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
 
         double raw = median(() -> rawRead(characters), 3);
         System.out.printf("baseline: raw read of every card file        %8.1f ms%n", raw);
@@ -71,10 +72,11 @@ public final class CharacterListBench {
         System.out.printf("warm                   %8.1f ms  %5.2fx raw%n", full.warm, full.warm / raw);
         System.out.printf("restart (index saved)  %8.1f ms  %5.2fx raw%n", restart.first, restart.first / raw);
         System.out.printf("lazy warm              %8.1f ms  %5.2fx raw   %4d KB response%n", lazy.warm, lazy.warm / raw, lazy.bytes >> 10);
-        System.out.printf("RSS after the lists    %8d MB (lazy mode: %d MB)%n", full.rssMb, lazy.rssMb);
+        System.out.printf("server RSS: idle %d MB; after the lists: cold start %d MB, restart %d MB, lazy %d MB%n",
+                full.idleRssMb, full.rssMb, restart.rssMb, lazy.rssMb);
     }
 
-    private record Result(double first, double warm, long bytes, long rssMb) {
+    private record Result(double first, double warm, long bytes, long idleRssMb, long rssMb) {
     }
 
     /** Starts a server, lists once (timed), then WARM_RUNS more (median), reads its RSS and stops it. */
@@ -97,6 +99,7 @@ public final class CharacterListBench {
         try {
             HttpClient http = HttpClient.newBuilder().cookieHandler(new CookieManager()).build();
             String token = csrfToken(http, port, server);
+            long idle = rssMb(server.pid());
             long[] bytes = new long[1];
             double first = time(() -> bytes[0] = list(http, port, token));
             double warm = median(() -> list(http, port, token), WARM_RUNS);
@@ -105,7 +108,7 @@ public final class CharacterListBench {
             if (count == 0) {
                 throw new IllegalStateException("the list is empty; see " + work.resolve("server.log"));
             }
-            return new Result(first, warm, bytes[0], rss);
+            return new Result(first, warm, bytes[0], idle, rss);
         } finally {
             server.destroy();
             server.waitFor();
