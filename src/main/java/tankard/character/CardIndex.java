@@ -42,6 +42,7 @@ import java.util.zip.CRC32;
  */
 final class CardIndex {
     private static final Logger LOG = LoggerFactory.getLogger(CardIndex.class);
+    private static final long SAVE_SLACK = 8 << 20;
     private static final long MAGIC = 0x544b_4349_0000_0002L; // "TKCI", format 2
 
     /** A card's list templates (none when the card cannot be listed) for one version of its file. */
@@ -106,12 +107,19 @@ final class CardIndex {
         return entry != null && entry.matches(file) ? entry : null;
     }
 
+    /**
+     * Adds a new entry. Well over the memory budget (a first list of a big library), the new entries are saved
+     * now, a batch at a time, so that they can be let go.
+     */
     synchronized void put(Entry entry) {
         forget(entries.put(entry.name, entry));
         if (entry.full != null) {
             budget.addAndGet(-entry.full.weight());
         }
         unsaved.add(entry);
+        if (budget.get() < -SAVE_SLACK) {
+            save();
+        }
     }
 
     /** Drops the entries of cards that are no longer there. */

@@ -36,6 +36,8 @@ import java.util.function.LongSupplier;
 public final class CharacterService {
     private static final Logger LOG = LoggerFactory.getLogger(CharacterService.class);
 
+    private static final int PARSE_BATCH = 256;
+
     private final CardStore cards;
     private final ChatStore chats;
     private final CardCache cache;
@@ -66,19 +68,28 @@ public final class CharacterService {
         List<CardFile> files = cards.list(user);
         CardIndex index = indexes.of(user);
         List<CardIndex.Entry> entries = new ArrayList<>(files.size());
-        List<Future<CardIndex.Entry>> pending = new ArrayList<>();
+        List<Integer> missing = new ArrayList<>();
+        Set<String> names = new HashSet<>();
         for (CardFile file : files) {
+            names.add(file.name());
             CardIndex.Entry entry = index.get(file);
             entries.add(entry);
-            pending.add(entry == null ? parsers.submit(() -> entry(user, file)) : null);
+            if (entry == null) {
+                missing.add(entries.size() - 1);
+            }
         }
-        Set<String> names = new HashSet<>();
-        for (int i = 0; i < files.size(); i++) {
-            names.add(files.get(i).name());
-            if (pending.get(i) != null) {
-                CardIndex.Entry entry = await(pending.get(i));
+        // In batches, so that parsed entries do not pile up beyond the index's memory budget on a first list.
+        for (int from = 0; from < missing.size(); from += PARSE_BATCH) {
+            List<Integer> batch = missing.subList(from, Math.min(missing.size(), from + PARSE_BATCH));
+            List<Future<CardIndex.Entry>> pending = new ArrayList<>(batch.size());
+            for (int i : batch) {
+                CardFile file = files.get(i);
+                pending.add(parsers.submit(() -> entry(user, file)));
+            }
+            for (int k = 0; k < batch.size(); k++) {
+                CardIndex.Entry entry = await(pending.get(k));
                 index.put(entry);
-                entries.set(i, entry);
+                entries.set(batch.get(k), entry);
             }
         }
         index.retain(names);
