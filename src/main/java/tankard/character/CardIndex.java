@@ -14,6 +14,7 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -179,13 +180,9 @@ final class CardIndex {
             }
             unsaved.clear();
             release();
-        } catch (IOException e) {
-            LOG.warn("Cannot save the card index {}: {}", file, e.toString());
+        } catch (IOException | UncheckedIOException e) {
+            LOG.warn("Cannot save the card index {}: {}", file, e.toString()); // kept in memory, tried again later
         }
-    }
-
-    synchronized void close() {
-        closeLog();
     }
 
     private void release() {
@@ -216,6 +213,32 @@ final class CardIndex {
     private void rewrite() throws IOException {
         List<Entry> live = new ArrayList<>(entries.values());
         long[] offsets = new long[live.size()];
+        long[][] old = new long[live.size()][];
+        for (int i = 0; i < live.size(); i++) {
+            old[i] = new long[]{live.get(i).offset, live.get(i).fullOffset, live.get(i).length};
+        }
+        try {
+            writeLog(live, offsets);
+        } catch (UncheckedIOException e) { // the old log is still in place: so are the entries
+            for (int i = 0; i < live.size(); i++) {
+                live.get(i).offset = old[i][0];
+                live.get(i).fullOffset = old[i][1];
+                live.get(i).length = (int) old[i][2];
+            }
+            throw e;
+        }
+        closeLog();
+        log = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        liveBytes = 0;
+        for (int i = 0; i < live.size(); i++) {
+            Entry entry = live.get(i);
+            entry.fullOffset += offsets[i] - entry.offset;
+            entry.offset = offsets[i];
+            liveBytes += entry.length;
+        }
+    }
+
+    private void writeLog(List<Entry> live, long[] offsets) {
         AtomicFiles.write(file, channel -> {
             long position = writeHeader(channel);
             for (int i = 0; i < live.size(); i++) {
@@ -232,15 +255,6 @@ final class CardIndex {
                 }
             }
         });
-        closeLog();
-        log = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
-        liveBytes = 0;
-        for (int i = 0; i < live.size(); i++) {
-            Entry entry = live.get(i);
-            entry.fullOffset += offsets[i] - entry.offset;
-            entry.offset = offsets[i];
-            liveBytes += entry.length;
-        }
     }
 
     private long append(FileChannel channel, long position, Entry entry) throws IOException {

@@ -52,9 +52,4 @@ public final class CardIndexes {
             }, SAVE_DELAY_MS, TimeUnit.MILLISECONDS);
         }
     }
-
-    /** Saves what is pending now (tests, shutdown). */
-    public void saveAll() {
-        indexes.values().forEach(CardIndex::save);
-    }
 }
