@@ -7,6 +7,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tankard.character.CardCache;
 import tankard.character.CardImporter;
+import tankard.character.CardIndexes;
 import tankard.character.CardStore;
 import tankard.character.CharacterEditFeature;
 import tankard.character.CharacterEditor;
@@ -124,7 +125,8 @@ public final class Tankard {
         CardCache cardCache = new CardCache(config.performance().memoryCacheCapacityBytes());
         CharacterService characterService = new CharacterService(cards, chats, cardCache,
                 Threads.boundedPool("card-reader", Math.max(2, Math.min(8, Runtime.getRuntime().availableProcessors()))),
-                System::currentTimeMillis);
+                System::currentTimeMillis,
+                new CardIndexes(config.dataRoot(), config.performance().memoryCacheCapacityBytes(), Threads.timer("card-index")));
         SecretStore secrets = new SecretStore(config.allowKeysExposure());
         Supplier<byte[]> defaultAvatar = AvatarImages.defaultAvatar(config.frontendDir());
         this.features = List.of(

@@ -5,11 +5,15 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import tankard.json.JsJson;
 import tankard.util.LenientBase64;
 
+import java.io.IOException;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Locale;
 
-/** Reads cards out of card files (st-data.md §3.3). Works on bytes in memory. */
+/** Reads cards out of card files (st-data.md §3.3). Works on bytes in memory, or reads a card file piecewise. */
 public final class CardCodec {
     private CardCodec() {
     }
@@ -19,7 +23,17 @@ public final class CardCodec {
      * chunk (keywords compared ignoring case), base64-decoded leniently, read as UTF-8 and parsed.
      */
     public static CardData readPng(byte[] png) {
-        List<PngChunks.Text> texts = PngChunks.texts(png);
+        return fromTexts(PngChunks.texts(png));
+    }
+
+    /** A PNG card file, reading only its chunk headers and text chunks (see {@link PngChunks}). */
+    public static CardData readPng(Path file) throws IOException {
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+            return fromTexts(PngChunks.texts(channel));
+        }
+    }
+
+    private static CardData fromTexts(List<PngChunks.Text> texts) {
         if (texts.isEmpty()) {
             throw new CardFormatException("No PNG metadata");
         }

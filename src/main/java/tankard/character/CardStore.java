@@ -22,4 +22,7 @@ public interface CardStore {
 
     /** Removes the card file; false when there was none. */
     boolean delete(String user, String name) throws IOException;
+
+    /** The card in the file, reading as little of it as the format allows. */
+    CardData readCard(String user, String name) throws IOException;
 }

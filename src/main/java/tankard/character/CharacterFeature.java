@@ -31,7 +31,8 @@ public final class CharacterFeature implements Feature {
     public void mount(Router router) {
         router.post("/api/characters/all").handler(Routes.blocking(config, request -> {
             try {
-                return Reply.json(characters.all(request.user().handle(), config.performance().lazyLoadCharacters()));
+                CharacterList list = characters.all(request.user().handle(), config.performance().lazyLoadCharacters());
+                return Reply.stream("application/json; charset=utf-8", list::writeTo);
             } catch (Exception e) {
                 LOG.error("Could not list the characters", e);
                 return Reply.json(500, JsJson.object().put("overflow", false).put("error", true));

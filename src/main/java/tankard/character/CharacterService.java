@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.BooleanNode;
 import com.fasterxml.jackson.databind.node.DoubleNode;
+import com.fasterxml.jackson.databind.node.LongNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import org.slf4j.Logger;
@@ -19,10 +20,13 @@ import tankard.util.StTime;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 /**
@@ -32,39 +36,103 @@ import java.util.function.LongSupplier;
 public final class CharacterService {
     private static final Logger LOG = LoggerFactory.getLogger(CharacterService.class);
 
+    private static final int PARSE_BATCH = 256;
+
     private final CardStore cards;
     private final ChatStore chats;
     private final CardCache cache;
     private final ExecutorService parsers;
     private final LongSupplier clock;
+    private final CardIndexes indexes;
+    private final AtomicLong parsed = new AtomicLong();
 
     /**
      * @param parsers a bounded pool that reads the cards of a list in parallel; its tasks wait on nothing
      */
-    public CharacterService(CardStore cards, ChatStore chats, CardCache cache, ExecutorService parsers, LongSupplier clock) {
+    public CharacterService(CardStore cards, ChatStore chats, CardCache cache, ExecutorService parsers, LongSupplier clock,
+                            CardIndexes indexes) {
         this.cards = cards;
         this.chats = chats;
         this.cache = cache;
         this.parsers = parsers;
         this.clock = clock;
+        this.indexes = indexes;
     }
 
-    /** Every character that can be read; unreadable cards are left out (logged), as in ST. */
-    public ArrayNode all(String user, boolean shallow) throws IOException {
+    /**
+     * Every character that can be read, as a JSON array streamed element by element; unreadable cards are left
+     * out (logged), as in ST. The directory listing, stats and any parsing happen here, so failures surface
+     * before a byte is sent; only unchanged list entries are reused.
+     */
+    public CharacterList all(String user, boolean shallow) throws IOException {
         List<CardFile> files = cards.list(user);
-        String now = StTime.humanized(clock.getAsLong());
-        List<Future<ObjectNode>> pending = new ArrayList<>(files.size());
+        CardIndex index = indexes.of(user);
+        List<CardIndex.Entry> entries = new ArrayList<>(files.size());
+        List<Integer> missing = new ArrayList<>();
+        Set<String> names = new HashSet<>();
         for (CardFile file : files) {
-            pending.add(parsers.submit(() -> character(user, file, now)));
-        }
-        ArrayNode list = JsJson.array();
-        for (Future<ObjectNode> future : pending) {
-            ObjectNode character = await(future);
-            if (character != null && Js.truthy(character.get("name"))) {
-                list.add(shallow ? shallow(character) : character);
+            names.add(file.name());
+            CardIndex.Entry entry = index.get(file);
+            entries.add(entry);
+            if (entry == null) {
+                missing.add(entries.size() - 1);
             }
         }
-        return list;
+        // In batches, so that parsed entries do not pile up beyond the index's memory budget on a first list.
+        for (int from = 0; from < missing.size(); from += PARSE_BATCH) {
+            List<Integer> batch = missing.subList(from, Math.min(missing.size(), from + PARSE_BATCH));
+            List<Future<CardIndex.Entry>> pending = new ArrayList<>(batch.size());
+            for (int i : batch) {
+                CardFile file = files.get(i);
+                pending.add(parsers.submit(() -> entry(user, file)));
+            }
+            for (int k = 0; k < batch.size(); k++) {
+                CardIndex.Entry entry = await(pending.get(k));
+                index.put(entry);
+                entries.set(batch.get(k), entry);
+            }
+        }
+        index.retain(names);
+        if (index.hasUnsaved()) {
+            indexes.saveLater(index);
+        }
+        Set<String> chatFolders = chats.characterFolders(user);
+        List<CharacterList.Item> items = new ArrayList<>(files.size());
+        for (int i = 0; i < files.size(); i++) {
+            CardIndex.Entry entry = entries.get(i);
+            if (entry.listed()) {
+                CardFile file = files.get(i);
+                String folder = ChatFolder.nameOf(file.name());
+                FolderUsage usage = folder.isEmpty() || chatFolders.contains(folder) ? chatUsage(user, file.name()) : FolderUsage.EMPTY;
+                items.add(new CharacterList.Item(index, entry, file.changedMs(), usage));
+            }
+        }
+        return new CharacterList(items, shallow, StTime.humanized(clock.getAsLong()));
+    }
+
+    /** A card's list entry, with placeholders where the per-list values go; unlisted when it cannot be read. */
+    private CardIndex.Entry entry(String user, CardFile file) {
+        parsed.incrementAndGet();
+        try {
+            CardData card = cards.readCard(user, file.name());
+            ObjectNode character = normalized(card, ListTemplate.sentinel(ListTemplate.Hole.NOW));
+            withComputedFields(file, card, character, ListTemplate.placeholder(ListTemplate.Hole.DATE_ADDED),
+                    ListTemplate.placeholder(ListTemplate.Hole.CREATE_DATE),
+                    ListTemplate.placeholder(ListTemplate.Hole.CHAT_SIZE),
+                    ListTemplate.placeholder(ListTemplate.Hole.DATE_LAST_CHAT));
+            if (Js.truthy(character.get("name"))) {
+                return new CardIndex.Entry(file.name(), file.size(), file.modifiedMs(),
+                        ListTemplate.of(character), ListTemplate.of(shallow(character)));
+            }
+        } catch (CardFormatException | IOException e) {
+            LOG.warn("Could not process the character card {}: {}", file.name(), e.toString());
+        }
+        return new CardIndex.Entry(file.name(), file.size(), file.modifiedMs(), null, null);
+    }
+
+    /** How many cards lists have parsed since the start (an unchanged card is parsed once, ever). */
+    public long parsedCards() {
+        return parsed.get();
     }
 
     /** One full character; a card that cannot be read answers ST's placeholder object. */
@@ -87,29 +155,36 @@ public final class CharacterService {
     private ObjectNode character(String user, CardFile file, String humanizedNow) {
         try {
             CardData card = read(user, file);
-            ObjectNode character = CardNormalizer.normalize(card.json(), humanizedNow);
-            JsonNode data = character.get("data");
-            if (data != null && data.isNull()) {
-                throw new CardFormatException("its data is null"); // ST fails on Object.values(null)
-            }
-            return withComputedFields(user, file, card, character);
+            ObjectNode character = normalized(card, humanizedNow);
+            FolderUsage usage = chatUsage(user, file.name());
+            return withComputedFields(file, card, character, DoubleNode.valueOf(file.changedMs()),
+                    TextNode.valueOf(StTime.iso(Math.round(file.changedMs()))), LongNode.valueOf(usage.size()),
+                    DoubleNode.valueOf(usage.newestModifiedMs()));
         } catch (CardFormatException | IOException e) {
             LOG.warn("Could not process the character card {}: {}", file.name(), e.toString());
             return null;
         }
     }
 
-    private ObjectNode withComputedFields(String user, CardFile file, CardData card, ObjectNode character)
-            throws IOException {
+    private static ObjectNode normalized(CardData card, String humanizedNow) {
+        ObjectNode character = CardNormalizer.normalize(card.json(), humanizedNow);
+        JsonNode data = character.get("data");
+        if (data != null && data.isNull()) {
+            throw new CardFormatException("its data is null"); // ST fails on Object.values(null)
+        }
+        return character;
+    }
+
+    /** ST's computed members, in ST's order; the values that do not come from the card are given. */
+    private static ObjectNode withComputedFields(CardFile file, CardData card, ObjectNode character, JsonNode dateAdded,
+                                                 JsonNode createDate, JsonNode chatSize, JsonNode lastChat) {
         JsonNode data = character.get("data");
         character.put("avatar", file.name());
         character.put("json_data", card.text());
-        character.set("date_added", DoubleNode.valueOf(file.changedMs()));
-        character.set("create_date", Js.or(character.get("create_date"),
-                TextNode.valueOf(StTime.iso(Math.round(file.changedMs())))));
-        FolderUsage usage = chatUsage(user, file.name());
-        character.put("chat_size", usage.size());
-        character.set("date_last_chat", DoubleNode.valueOf(usage.newestModifiedMs()));
+        character.set("date_added", dateAdded);
+        character.set("create_date", Js.or(character.get("create_date"), createDate));
+        character.set("chat_size", chatSize);
+        character.set("date_last_chat", lastChat);
         character.put("data_size", dataSize(data));
         return character;
     }
@@ -118,7 +193,7 @@ public final class CharacterService {
         CardCache.Key key = file.key(user);
         CardData card = cache.get(key);
         if (card == null) {
-            card = CardCodec.readPng(cards.read(user, file.name()));
+            card = cards.readCard(user, file.name());
             cache.put(key, card);
         }
         return card;
@@ -172,7 +247,7 @@ public final class CharacterService {
         return value == null ? fallback : value;
     }
 
-    private static ObjectNode await(Future<ObjectNode> future) throws IOException {
+    private static <T> T await(Future<T> future) throws IOException {
         try {
             return future.get();
         } catch (InterruptedException e) {

@@ -10,7 +10,6 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -59,14 +58,19 @@ public final class FileCardStore implements CardStore {
         return Files.deleteIfExists(file(user, name));
     }
 
+    @Override
+    public CardData readCard(String user, String name) throws IOException {
+        return CardCodec.readPng(file(user, name));
+    }
+
     private Optional<CardFile> stat(Path file) throws IOException {
         try {
-            BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class);
-            if (!attributes.isRegularFile()) {
+            FileTimes.Stat stat = FileTimes.stat(file);
+            if (!stat.regularFile()) {
                 return Optional.empty();
             }
-            return Optional.of(new CardFile(file.getFileName().toString(), attributes.size(),
-                    FileTimes.modifiedMs(attributes), FileTimes.changedMs(file, attributes)));
+            return Optional.of(new CardFile(file.getFileName().toString(), stat.size(), stat.modifiedMs(),
+                    stat.changedMs()));
         } catch (NoSuchFileException e) {
             return Optional.empty();
         }

@@ -1,13 +1,24 @@
 package tankard.character;
 
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.zip.CRC32;
 
 /**
  * Walks the chunks of a PNG file without decoding the image, with the checks of ST's chunk reader
- * (st-data.md §3.2): exact signature, IHDR first, every CRC verified, IEND required, bytes after IEND ignored.
+ * (st-data.md §3.2): exact signature, IHDR first, CRCs verified, IEND required, bytes after IEND ignored.
+ * <p>
+ * Bytes in memory (uploads) get every CRC verified, as ST does. A card file on disk is read from chunk header
+ * to chunk header and only its {@code tEXt} chunks are read, so only their CRCs are verified: the image data is
+ * never read, which is what makes listing thousands of cards cheap. A damaged image still lists, as it would in
+ * ST only if its CRCs happened to hold; the card text itself is always checked.
  */
 final class PngChunks {
     private static final byte[] SIGNATURE = {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
@@ -20,68 +31,169 @@ final class PngChunks {
     record Text(String keyword, String text) {
     }
 
+    /** Random access to the file's bytes: in memory, or positional reads of a file. */
+    private interface Source {
+        long size() throws IOException;
+
+        /** Exactly {@code length} bytes at {@code position} (the caller checked they exist). */
+        byte[] read(long position, int length) throws IOException;
+    }
+
+    /** Called for each chunk before IEND with its data (and CRC) when {@code wanted(type)}, else null. */
+    private interface Visitor {
+        boolean wanted(String type);
+
+        void chunk(String type, long offset, int length, byte[] data);
+    }
+
     private PngChunks() {
     }
 
     static List<Chunk> read(byte[] png) {
-        if (png.length < SIGNATURE.length) {
-            throw new CardFormatException("Not a PNG file");
+        List<Chunk> chunks = new ArrayList<>();
+        walk(memory(png), new Visitor() {
+            @Override
+            public boolean wanted(String type) {
+                return true;
+            }
+
+            @Override
+            public void chunk(String type, long offset, int length, byte[] data) {
+                chunks.add(new Chunk(type, (int) offset, length));
+            }
+        });
+        chunks.add(new Chunk("IEND", endOffset(chunks), 0));
+        return chunks;
+    }
+
+    /** The {@code tEXt} chunks in file order, every CRC of the file verified. */
+    static List<Text> texts(byte[] png) {
+        return texts(memory(png), true);
+    }
+
+    /** The {@code tEXt} chunks of a card file, reading nothing but chunk headers and text chunks. */
+    static List<Text> texts(FileChannel file) throws IOException {
+        try {
+            return texts(file(file), false);
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
         }
-        for (int i = 0; i < SIGNATURE.length; i++) {
-            if (png[i] != SIGNATURE[i]) {
+    }
+
+    /** A NUL inside the text makes the file unreadable, as in ST. */
+    private static List<Text> texts(Source source, boolean verifyAll) {
+        List<Text> texts = new ArrayList<>();
+        walk(source, new Visitor() {
+            @Override
+            public boolean wanted(String type) {
+                return verifyAll || type.equals("tEXt");
+            }
+
+            @Override
+            public void chunk(String type, long offset, int length, byte[] data) {
+                if (type.equals("tEXt")) {
+                    texts.add(text(data, length));
+                }
+            }
+        });
+        return texts;
+    }
+
+    private static Text text(byte[] data, int length) {
+        int nul = 0;
+        while (nul < length && data[nul] != 0) {
+            nul++;
+        }
+        String keyword = new String(data, 0, nul, StandardCharsets.ISO_8859_1);
+        int textStart = Math.min(nul + 1, length);
+        for (int i = textStart; i < length; i++) {
+            if (data[i] == 0) {
+                throw new CardFormatException("NUL character in tEXt chunk");
+            }
+        }
+        return new Text(keyword, new String(data, textStart, length - textStart, StandardCharsets.ISO_8859_1));
+    }
+
+    private static void walk(Source source, Visitor visitor) {
+        try {
+            long size = source.size();
+            if (size < SIGNATURE.length || !Arrays.equals(source.read(0, SIGNATURE.length), SIGNATURE)) {
                 throw new CardFormatException("Not a PNG file");
             }
-        }
-        List<Chunk> chunks = new ArrayList<>();
-        int pos = SIGNATURE.length;
-        while (pos + 8 <= png.length) {
-            long length = readUint32(png, pos);
-            String type = new String(png, pos + 4, 4, StandardCharsets.ISO_8859_1);
-            if (chunks.isEmpty() && !type.equals("IHDR")) {
-                throw new CardFormatException("IHDR chunk missing");
+            long pos = SIGNATURE.length;
+            boolean first = true;
+            while (pos + 8 <= size) {
+                byte[] header = source.read(pos, 8);
+                long length = readUint32(header, 0);
+                String type = new String(header, 4, 4, StandardCharsets.ISO_8859_1);
+                if (first && !type.equals("IHDR")) {
+                    throw new CardFormatException("IHDR chunk missing");
+                }
+                first = false;
+                long data = pos + 8;
+                if (type.equals("IEND")) {
+                    return;
+                }
+                if (length > size - data - 4L) {
+                    throw new CardFormatException("PNG chunk " + type + " is cut short");
+                }
+                byte[] bytes = null;
+                if (visitor.wanted(type)) {
+                    // type, data and CRC in one read, so the CRC covers exactly what was read
+                    byte[] typeDataCrc = source.read(pos + 4, (int) length + 8);
+                    CRC32 crc = new CRC32();
+                    crc.update(typeDataCrc, 0, (int) length + 4);
+                    if (crc.getValue() != readUint32(typeDataCrc, (int) length + 4)) {
+                        throw new CardFormatException("CRC mismatch in PNG chunk " + type);
+                    }
+                    bytes = Arrays.copyOfRange(typeDataCrc, 4, 4 + (int) length);
+                }
+                visitor.chunk(type, data, (int) length, bytes);
+                pos = data + length + 4;
             }
-            int data = pos + 8;
-            if (type.equals("IEND")) {
-                chunks.add(new Chunk(type, data, 0));
-                return chunks;
-            }
-            if (length > png.length - data - 4L) {
-                throw new CardFormatException("PNG chunk " + type + " is cut short");
-            }
-            int end = data + (int) length;
-            CRC32 crc = new CRC32();
-            crc.update(png, pos + 4, (int) length + 4);
-            if (crc.getValue() != readUint32(png, end)) {
-                throw new CardFormatException("CRC mismatch in PNG chunk " + type);
-            }
-            chunks.add(new Chunk(type, data, (int) length));
-            pos = end + 4;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
         throw new CardFormatException("PNG file has no IEND chunk");
     }
 
-    /** The {@code tEXt} chunks in file order. A NUL inside the text makes the file unreadable, as in ST. */
-    static List<Text> texts(byte[] png) {
-        List<Text> texts = new ArrayList<>();
-        for (Chunk chunk : read(png)) {
-            if (!chunk.type().equals("tEXt")) {
-                continue;
+    private static int endOffset(List<Chunk> chunks) {
+        Chunk last = chunks.get(chunks.size() - 1);
+        return last.offset() + last.length() + 4 + 8;
+    }
+
+    private static Source memory(byte[] png) {
+        return new Source() {
+            @Override
+            public long size() {
+                return png.length;
             }
-            int end = chunk.offset() + chunk.length();
-            int nul = chunk.offset();
-            while (nul < end && png[nul] != 0) {
-                nul++;
+
+            @Override
+            public byte[] read(long position, int length) {
+                return Arrays.copyOfRange(png, (int) position, (int) position + length);
             }
-            String keyword = new String(png, chunk.offset(), nul - chunk.offset(), StandardCharsets.ISO_8859_1);
-            int textStart = Math.min(nul + 1, end);
-            for (int i = textStart; i < end; i++) {
-                if (png[i] == 0) {
-                    throw new CardFormatException("NUL character in tEXt chunk");
+        };
+    }
+
+    private static Source file(FileChannel channel) {
+        return new Source() {
+            @Override
+            public long size() throws IOException {
+                return channel.size();
+            }
+
+            @Override
+            public byte[] read(long position, int length) throws IOException {
+                ByteBuffer buffer = ByteBuffer.allocate(length);
+                while (buffer.hasRemaining()) {
+                    if (channel.read(buffer, position + buffer.position()) < 0) {
+                        throw new EOFException("The card file shrank while being read");
+                    }
                 }
+                return buffer.array();
             }
-            texts.add(new Text(keyword, new String(png, textStart, end - textStart, StandardCharsets.ISO_8859_1)));
-        }
-        return texts;
+        };
     }
 
     private static long readUint32(byte[] b, int pos) {

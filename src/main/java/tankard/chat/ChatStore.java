@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Where a user's chats and chat backups live, keyed by (user handle, folder, file name). File names reaching
@@ -18,6 +19,9 @@ public interface ChatStore {
     List<ChatFile> list(String user, ChatFolder folder) throws IOException;
 
     Optional<ChatFile> find(String user, ChatFolder folder, String name) throws IOException;
+
+    /** The names of the character chat folders ({@code chats/<name>/}) that exist: one listing for many cards. */
+    Set<String> characterFolders(String user) throws IOException;
 
     /** Size and newest mtime over every entry of the folder, chat or not. */
     FolderUsage usage(String user, ChatFolder folder) throws IOException;

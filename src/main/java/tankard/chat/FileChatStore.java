@@ -16,7 +16,9 @@ import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.HashSet;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Predicate;
 
 /**
@@ -49,6 +51,21 @@ public final class FileChatStore implements ChatStore {
     public Optional<ChatFile> find(String user, ChatFolder folder, String name) throws IOException {
         return stat(file(folder(user, folder), name)).filter(a -> a.isRegularFile())
                 .map(a -> new ChatFile(name, a.size(), FileTimes.modifiedMs(a)));
+    }
+
+    @Override
+    public Set<String> characterFolders(String user) throws IOException {
+        Set<String> names = new HashSet<>();
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(folder(user, ChatFolder.character("")))) {
+            for (Path entry : entries) {
+                if (Files.isDirectory(entry)) {
+                    names.add(entry.getFileName().toString());
+                }
+            }
+        } catch (NoSuchFileException | NotDirectoryException e) {
+            return Set.of();
+        }
+        return names;
     }
 
     @Override

@@ -6,6 +6,11 @@ import io.vertx.core.http.HttpServerResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import tankard.json.JsJson;
 
+import io.vertx.core.Vertx;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 
 /** What a route answers, written by {@link Routes}. Keeps ST's content-type conventions (st-api.md §1.8). */
@@ -85,6 +90,36 @@ public sealed interface Reply {
         public void writeTo(HttpServerResponse response) {
             response.putHeader("Content-Disposition", "attachment; filename=\"" + encodedName + "\"");
             body.writeTo(response);
+        }
+    }
+
+    /**
+     * A body written piece by piece on a worker thread, with backpressure, so its size has no ceiling. Whatever
+     * must be able to fail with a proper error should be done before the reply is returned: once the first
+     * bytes are out, a failure can only cut the connection.
+     */
+    static Reply stream(String contentType, StreamBody body) {
+        return new Streamed(contentType, body);
+    }
+
+    @FunctionalInterface
+    interface StreamBody {
+        void writeTo(OutputStream out) throws IOException;
+    }
+
+    record Streamed(String contentType, StreamBody body) implements Reply {
+        @Override
+        public void writeTo(HttpServerResponse response) {
+            response.setStatusCode(200).putHeader("Content-Type", contentType).setChunked(true);
+            Vertx.currentContext().executeBlocking(() -> {
+                try (ResponseStream out = new ResponseStream(response)) {
+                    body.writeTo(out);
+                }
+                return null;
+            }, false).onFailure(e -> {
+                LoggerFactory.getLogger(Reply.class).warn("A streamed response failed: {}", e.toString());
+                response.reset();
+            });
         }
     }
 

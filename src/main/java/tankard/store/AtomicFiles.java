@@ -33,13 +33,26 @@ public final class AtomicFiles {
     }
 
     public static void write(Path target, ByteBuffer data) {
+        write(target, channel -> {
+            while (data.hasRemaining()) {
+                channel.write(data);
+            }
+        });
+    }
+
+    /** What streams a file's content into its temp file. */
+    @FunctionalInterface
+    public interface Content {
+        void writeTo(FileChannel channel) throws IOException;
+    }
+
+    /** Streams the content into the temp file, so a large file never has to be held in memory whole. */
+    public static void write(Path target, Content content) {
         Path temp = target.resolveSibling(target.getFileName() + "." + Math.abs(ThreadLocalRandom.current().nextLong()));
         try {
             Files.createDirectories(target.getParent());
             try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-                while (data.hasRemaining()) {
-                    channel.write(data);
-                }
+                content.writeTo(channel);
                 channel.force(true);
             }
             move(temp, target);

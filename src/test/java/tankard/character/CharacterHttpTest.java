@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -143,8 +144,12 @@ class CharacterHttpTest extends ServerTest {
         TestServer.Client client = start(null);
         putCard("Bramble.png", Fixtures.card(BRAMBLE));
         byte[] badCrc = Fixtures.card(BRAMBLE);
-        badCrc[40] ^= 0x01; // inside IHDR/IDAT data: that chunk's CRC no longer matches
+        badCrc[indexOf(badCrc, "tEXt") + 6] ^= 0x01; // inside the card text: its chunk's CRC no longer matches
         putCard("badcrc.png", badCrc);
+        // Only the text chunks of a card file are read, so only their CRCs are checked: a damaged image lists.
+        byte[] badImage = Fixtures.card(BRAMBLE);
+        badImage[indexOf(badImage, "IHDR") + 6] ^= 0x01;
+        putCard("badimage.png", badImage);
         putCard("notpng.png", "hello".getBytes(StandardCharsets.UTF_8));
         putCard("nometa.png", Fixtures.plainPng());
         putCard("othertext.png", Fixtures.withText(Fixtures.plainPng(), "Comment", "made by a test"));
@@ -159,13 +164,27 @@ class CharacterHttpTest extends ServerTest {
 
         HttpResponse<Buffer> response = client.post("/api/characters/all", "{}");
         assertEquals(200, response.statusCode());
-        assertEquals(List.of("Bramble.png"), new ArrayList<>(byAvatar(json(response)).keySet()));
+        assertEquals(Set.of("Bramble.png", "badimage.png"), byAvatar(json(response)).keySet());
 
         for (String broken : List.of("badcrc.png", "notpng.png", "nometa.png", "badjson.png", "truncated.png")) {
             HttpResponse<Buffer> get = client.post("/api/characters/get", "{\"avatar_url\":\"" + broken + "\"}");
             assertEquals(200, get.statusCode());
             assertEquals("{\"date_added\":0,\"date_last_chat\":0,\"chat_size\":0}", get.bodyAsString());
         }
+    }
+
+    private static int indexOf(byte[] bytes, String ascii) {
+        byte[] needle = ascii.getBytes(StandardCharsets.US_ASCII);
+        outer:
+        for (int i = 0; i + needle.length <= bytes.length; i++) {
+            for (int j = 0; j < needle.length; j++) {
+                if (bytes[i + j] != needle[j]) {
+                    continue outer;
+                }
+            }
+            return i;
+        }
+        throw new IllegalArgumentException(ascii + " not found");
     }
 
     @Test

@@ -1,0 +1,411 @@
+package tankard.character;
+
+import com.fasterxml.jackson.databind.node.DoubleNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tankard.json.JsJson;
+import tankard.store.AtomicFiles;
+import tankard.util.StTime;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.zip.CRC32;
+
+/**
+ * One user's list entries, keyed by card file name and valid while the file keeps its size and mtime, persisted
+ * in a disposable cache file so a restart re-parses only changed cards.
+ * <p>
+ * The file is a log: a header, then one record per entry (see {@link #write}), appended in batches; the last
+ * record of a name wins. A torn tail (crash while appending) is cut short or fails its CRC, and is cut off at
+ * load. When dead records outweigh live ones the log is rewritten (atomically: temp file, fsync, rename).
+ * <p>
+ * Shallow templates stay in memory (they are small). Full templates are read from the log when a full list
+ * first needs them and kept within the byte budget shared by all users ({@code performance.memoryCacheCapacity});
+ * past it they are read from the log on every list. Thread-safe.
+ */
+final class CardIndex {
+    private static final Logger LOG = LoggerFactory.getLogger(CardIndex.class);
+    private static final long SAVE_SLACK = 8 << 20;
+    private static final long MAGIC = 0x544b_4349_0000_0002L; // "TKCI", format 2
+
+    /** A card's list templates (none when the card cannot be listed) for one version of its file. */
+    static final class Entry {
+        final String name;
+        final long size;
+        final double modifiedMs;
+        final ListTemplate shallow;
+        private ListTemplate full;
+        private long offset = -1;
+        private long fullOffset;
+        private int length;
+        /** The serialised date_added and default create_date for a ctime: they rarely change, and cost to format. */
+        private volatile Dates dates;
+
+        Entry(String name, long size, double modifiedMs, ListTemplate full, ListTemplate shallow) {
+            this.name = name;
+            this.size = size;
+            this.modifiedMs = modifiedMs;
+            this.full = full;
+            this.shallow = shallow;
+        }
+
+        Dates dates(double changedMs) {
+            Dates known = dates;
+            if (known == null || known.changedMs != changedMs) {
+                known = new Dates(changedMs, JsJson.compactBytes(DoubleNode.valueOf(changedMs)),
+                        JsJson.compactBytes(TextNode.valueOf(StTime.iso(Math.round(changedMs)))));
+                dates = known;
+            }
+            return known;
+        }
+
+        boolean listed() {
+            return shallow != null;
+        }
+
+        boolean matches(CardFile file) {
+            return file.size() == size && file.modifiedMs() == modifiedMs;
+        }
+    }
+
+    record Dates(double changedMs, byte[] added, byte[] created) {
+    }
+
+    private final Path file;
+    private final AtomicLong budget;
+    private final Map<String, Entry> entries = new HashMap<>();
+    private final List<Entry> unsaved = new ArrayList<>();
+    private FileChannel log;
+    private long liveBytes;
+
+    /** Loads the log, if there is a usable one. */
+    CardIndex(Path file, AtomicLong budget) {
+        this.file = file;
+        this.budget = budget;
+        load();
+    }
+
+    synchronized Entry get(CardFile file) {
+        Entry entry = entries.get(file.name());
+        return entry != null && entry.matches(file) ? entry : null;
+    }
+
+    /**
+     * Adds a new entry. Well over the memory budget (a first list of a big library), the new entries are saved
+     * now, a batch at a time, so that they can be let go.
+     */
+    synchronized void put(Entry entry) {
+        forget(entries.put(entry.name, entry));
+        if (entry.full != null) {
+            budget.addAndGet(-entry.full.weight());
+        }
+        unsaved.add(entry);
+        if (budget.get() < -SAVE_SLACK) {
+            save();
+        }
+    }
+
+    /** Drops the entries of cards that are no longer there. */
+    synchronized void retain(Set<String> names) {
+        entries.values().removeIf(entry -> {
+            if (names.contains(entry.name)) {
+                return false;
+            }
+            forget(entry);
+            return true;
+        });
+    }
+
+    synchronized boolean hasUnsaved() {
+        return !unsaved.isEmpty();
+    }
+
+    /**
+     * The full template, from memory or read back from the log (and kept when the budget allows: a warm full
+     * list then comes from memory, a lazy-mode server never holds them).
+     */
+    synchronized ListTemplate full(Entry entry) throws IOException {
+        if (entry.full != null) {
+            return entry.full;
+        }
+        // A list that started before a rewrite of the log may ask for an entry replaced since: check it is the one.
+        byte[] part = checked(entry.fullOffset, entry.offset + entry.length);
+        DataInputStream in = new DataInputStream(new ByteArrayInputStream(part == null ? new byte[0] : part));
+        if (part == null || !in.readUTF().equals(entry.name) || in.readLong() != entry.size
+                || in.readDouble() != entry.modifiedMs) {
+            throw new IOException("The card index entry of " + entry.name + " was replaced");
+        }
+        ListTemplate full = ListTemplate.read(in);
+        if (entries.get(entry.name) == entry && budget.get() >= full.weight()) {
+            budget.addAndGet(-full.weight());
+            entry.full = full;
+        }
+        return full;
+    }
+
+    /** Appends the new entries to the log, then lets go of full templates over the budget. */
+    synchronized void save() {
+        if (unsaved.isEmpty()) {
+            return;
+        }
+        try {
+            if (log == null || liveBytes > 0 && log.size() > 2 * liveBytes + (1 << 20)) {
+                rewrite();
+            } else {
+                long position = log.size();
+                for (Entry entry : unsaved) {
+                    if (entries.get(entry.name) == entry) {
+                        position += append(log, position, entry);
+                    }
+                }
+                log.force(false);
+            }
+            unsaved.clear();
+            release();
+        } catch (IOException | UncheckedIOException e) {
+            LOG.warn("Cannot save the card index {}: {}", file, e.toString()); // kept in memory, tried again later
+        }
+    }
+
+    private void release() {
+        for (Entry entry : entries.values()) {
+            if (budget.get() >= 0) {
+                return;
+            }
+            if (entry.full != null && entry.offset >= 0) {
+                budget.addAndGet(entry.full.weight());
+                entry.full = null;
+            }
+        }
+    }
+
+    private void forget(Entry old) {
+        if (old == null) {
+            return;
+        }
+        if (old.full != null) {
+            budget.addAndGet(old.full.weight());
+        }
+        if (old.offset >= 0) {
+            liveBytes -= old.length;
+        }
+    }
+
+    /** Writes every live entry to a new log that replaces the old one atomically. */
+    private void rewrite() throws IOException {
+        List<Entry> live = new ArrayList<>(entries.values());
+        long[] offsets = new long[live.size()];
+        long[][] old = new long[live.size()][];
+        for (int i = 0; i < live.size(); i++) {
+            old[i] = new long[]{live.get(i).offset, live.get(i).fullOffset, live.get(i).length};
+        }
+        try {
+            writeLog(live, offsets);
+        } catch (UncheckedIOException e) { // the old log is still in place: so are the entries
+            for (int i = 0; i < live.size(); i++) {
+                live.get(i).offset = old[i][0];
+                live.get(i).fullOffset = old[i][1];
+                live.get(i).length = (int) old[i][2];
+            }
+            throw e;
+        }
+        closeLog();
+        log = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        liveBytes = 0;
+        for (int i = 0; i < live.size(); i++) {
+            Entry entry = live.get(i);
+            entry.fullOffset += offsets[i] - entry.offset;
+            entry.offset = offsets[i];
+            liveBytes += entry.length;
+        }
+    }
+
+    private void writeLog(List<Entry> live, long[] offsets) {
+        AtomicFiles.write(file, channel -> {
+            long position = writeHeader(channel);
+            for (int i = 0; i < live.size(); i++) {
+                Entry entry = live.get(i);
+                offsets[i] = position;
+                if (entry.full == null && entry.listed()) { // only on disk: copied as it is
+                    ByteBuffer record = ByteBuffer.wrap(read(log, entry.offset, entry.length));
+                    while (record.hasRemaining()) {
+                        channel.write(record, position + record.position());
+                    }
+                    position += entry.length;
+                } else {
+                    position += write(channel, position, entry);
+                }
+            }
+        });
+    }
+
+    private long append(FileChannel channel, long position, Entry entry) throws IOException {
+        long length = write(channel, position, entry);
+        liveBytes += length;
+        return length;
+    }
+
+    /**
+     * A record is two checked parts: {@code [length][crc32][part]} each. The head (name, size, mtime, shallow
+     * template) is read at load; the full part (name, size, mtime again, to check it is the right one, and the
+     * full template) only when a full list needs it.
+     */
+    private static long write(FileChannel channel, long position, Entry entry) throws IOException {
+        ByteArrayOutputStream head = new ByteArrayOutputStream(1024);
+        DataOutputStream out = new DataOutputStream(head);
+        identity(out, entry);
+        out.writeBoolean(entry.listed());
+        if (entry.listed()) {
+            entry.shallow.write(out);
+        }
+        ByteArrayOutputStream full = new ByteArrayOutputStream(entry.listed() ? entry.full.bytes().length + 256 : 0);
+        if (entry.listed()) {
+            out = new DataOutputStream(full);
+            identity(out, entry);
+            entry.full.write(out);
+        }
+        ByteBuffer record = ByteBuffer.allocate(16 + head.size() + full.size());
+        part(record, head);
+        part(record, full);
+        record.flip();
+        int length = record.remaining();
+        while (record.hasRemaining()) {
+            channel.write(record, position + record.position());
+        }
+        entry.offset = position;
+        entry.fullOffset = position + 8 + head.size();
+        entry.length = length;
+        return length;
+    }
+
+    private static void identity(DataOutputStream out, Entry entry) throws IOException {
+        out.writeUTF(entry.name);
+        out.writeLong(entry.size);
+        out.writeDouble(entry.modifiedMs);
+    }
+
+    private static void part(ByteBuffer record, ByteArrayOutputStream part) {
+        CRC32 crc = new CRC32();
+        crc.update(part.toByteArray());
+        record.putInt(part.size()).putInt((int) crc.getValue()).put(part.toByteArray());
+    }
+
+    private static long writeHeader(FileChannel channel) throws IOException {
+        ByteBuffer header = ByteBuffer.allocate(8).putLong(MAGIC).flip();
+        while (header.hasRemaining()) {
+            channel.write(header, header.position());
+        }
+        return 8;
+    }
+
+    private void load() {
+        try {
+            log = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        } catch (NoSuchFileException e) {
+            return;
+        } catch (IOException e) {
+            LOG.warn("Cannot open the card index {}: {}", file, e.toString());
+            return;
+        }
+        try {
+            long size = log.size();
+            if (size < 8 || ByteBuffer.wrap(read(log, 0, 8)).getLong() != MAGIC) {
+                throw new IOException("not a card index of this version");
+            }
+            long position = 8;
+            while (true) {
+                byte[] head = checked(position, size);
+                if (head == null) {
+                    break;
+                }
+                long fullOffset = position + 8 + head.length;
+                byte[] fullHeader = fullOffset + 8 <= size ? read(log, fullOffset, 8) : null;
+                long fullLength = fullHeader == null ? -1 : ByteBuffer.wrap(fullHeader).getInt() & 0xffffffffL;
+                if (fullLength < 0 || fullLength > size - fullOffset - 8) {
+                    break; // a torn tail
+                }
+                DataInputStream in = new DataInputStream(new ByteArrayInputStream(head));
+                String name = in.readUTF();
+                long fileSize = in.readLong();
+                double modifiedMs = in.readDouble();
+                ListTemplate shallow = in.readBoolean() ? ListTemplate.read(in) : null;
+                Entry entry = new Entry(name, fileSize, modifiedMs, null, shallow);
+                entry.offset = position;
+                entry.fullOffset = fullOffset;
+                entry.length = (int) (fullOffset + 8 + fullLength - position);
+                forget(entries.put(name, entry));
+                liveBytes += entry.length;
+                position += entry.length;
+            }
+            if (size > position) {
+                log.truncate(position);
+            }
+        } catch (IOException e) {
+            LOG.warn("Ignoring the card index {}: {}", file, e.toString());
+            entries.values().forEach(this::forget);
+            entries.clear();
+            liveBytes = 0;
+            closeLog();
+        }
+    }
+
+    /** The part {@code [length][crc32][bytes]} at the position, or null when it is cut short or damaged. */
+    private byte[] checked(long position, long end) throws IOException {
+        if (position + 8 > end) {
+            return null;
+        }
+        ByteBuffer header = ByteBuffer.wrap(read(log, position, 8));
+        long length = header.getInt() & 0xffffffffL;
+        if (length > end - position - 8) {
+            return null;
+        }
+        byte[] part = read(log, position + 8, (int) length);
+        CRC32 crc = new CRC32();
+        crc.update(part);
+        return (int) crc.getValue() == header.getInt() ? part : null;
+    }
+
+    private static byte[] read(FileChannel channel, long position, int length) throws IOException {
+        ByteBuffer buffer = ByteBuffer.allocate(length);
+        while (buffer.hasRemaining()) {
+            if (channel.read(buffer, position + buffer.position()) < 0) {
+                throw new EOFException("The card index was cut short");
+            }
+        }
+        return buffer.array();
+    }
+
+    private void closeLog() {
+        if (log != null) {
+            try {
+                log.close();
+            } catch (IOException ignored) {
+                // nothing was pending
+            }
+            log = null;
+        }
+    }
+
+    static Path fileFor(Path cacheFolder, String user) throws IOException {
+        Files.createDirectories(cacheFolder);
+        return cacheFolder.resolve(user + ".idx");
+    }
+}

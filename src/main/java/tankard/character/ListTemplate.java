@@ -1,0 +1,135 @@
+package tankard.character;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import tankard.json.JsJson;
+
+import java.io.ByteArrayOutputStream;
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.util.Arrays;
+import java.util.HexFormat;
+
+/**
+ * A character's list object serialised once, with holes for the values that change without the card file
+ * changing (its ctime, its chat folder, the current time in a default chat name). Built by serialising the
+ * object with sentinel strings where those values go, then cutting the sentinels out, so the bytes written are
+ * exactly those the same object with the real values would serialise to.
+ *
+ * @param holes the byte offsets of the holes, ascending
+ * @param kinds the hole at the same index: one of the {@code Hole} ordinals
+ */
+record ListTemplate(byte[] bytes, int[] holes, byte[] kinds) {
+    /** What fills a hole. {@code NOW} sits inside a string; the others replace a whole value. */
+    enum Hole { NOW, DATE_ADDED, CREATE_DATE, CHAT_SIZE, DATE_LAST_CHAT }
+
+    /** Unguessable, so no card text can contain it. */
+    private static final String MARK = "@tk" + HexFormat.of().formatHex(new SecureRandom().generateSeed(12));
+    private static final byte[] MARK_BYTES = MARK.getBytes(StandardCharsets.US_ASCII);
+
+    /** The placeholder to put in the object where a hole goes. */
+    static String sentinel(Hole hole) {
+        return MARK + hole.ordinal() + "@";
+    }
+
+    static TextNode placeholder(Hole hole) {
+        return TextNode.valueOf(sentinel(hole));
+    }
+
+    static ListTemplate of(JsonNode object) {
+        byte[] json = JsJson.compactBytes(object);
+        ByteArrayOutputStream out = new ByteArrayOutputStream(json.length);
+        int[] holes = new int[4];
+        byte[] kinds = new byte[4];
+        int count = 0;
+        int from = 0;
+        for (int at = indexOf(json, 0); at >= 0; at = indexOf(json, from)) {
+            Hole hole = Hole.values()[json[at + MARK_BYTES.length] - '0'];
+            int start = at;
+            int end = at + MARK_BYTES.length + 2;
+            if (hole != Hole.NOW) { // the placeholder's quotes go too: the value replaces the whole string
+                start--;
+                end++;
+            }
+            out.write(json, from, start - from);
+            if (count == holes.length) {
+                holes = Arrays.copyOf(holes, count * 2);
+                kinds = Arrays.copyOf(kinds, count * 2);
+            }
+            holes[count] = out.size();
+            kinds[count++] = (byte) hole.ordinal();
+            from = end;
+        }
+        out.write(json, from, json.length - from);
+        return new ListTemplate(out.toByteArray(), Arrays.copyOf(holes, count), Arrays.copyOf(kinds, count));
+    }
+
+    /** The values of the holes, already serialised ({@code NOW} without its quotes). */
+    interface Values {
+        byte[] get(Hole hole);
+    }
+
+    /** Bytes to write in order: the template's pieces with the hole values between them. */
+    void writeTo(Values values, Sink sink) throws IOException {
+        int from = 0;
+        for (int i = 0; i < holes.length; i++) {
+            sink.write(bytes, from, holes[i] - from);
+            byte[] value = values.get(Hole.values()[kinds[i]]);
+            sink.write(value, 0, value.length);
+            from = holes[i];
+        }
+        sink.write(bytes, from, bytes.length - from);
+    }
+
+    /** Where the serialised list goes. */
+    interface Sink {
+        void write(byte[] bytes, int offset, int length) throws IOException;
+    }
+
+    /** Approximate heap bytes. */
+    long weight() {
+        return 48L + bytes.length + 5L * holes.length;
+    }
+
+    void write(DataOutput out) throws IOException {
+        out.writeInt(bytes.length);
+        out.write(bytes);
+        out.writeInt(holes.length);
+        for (int i = 0; i < holes.length; i++) {
+            out.writeInt(holes[i]);
+            out.writeByte(kinds[i]);
+        }
+    }
+
+    static ListTemplate read(DataInput in) throws IOException {
+        byte[] bytes = new byte[in.readInt()];
+        in.readFully(bytes);
+        int count = in.readInt();
+        int[] holes = new int[count];
+        byte[] kinds = new byte[count];
+        for (int i = 0; i < count; i++) {
+            holes[i] = in.readInt();
+            kinds[i] = in.readByte();
+            if (holes[i] < 0 || holes[i] > bytes.length || kinds[i] < 0 || kinds[i] >= Hole.values().length) {
+                throw new IOException("Bad template");
+            }
+        }
+        return new ListTemplate(bytes, holes, kinds);
+    }
+
+    private static int indexOf(byte[] json, int from) {
+        outer:
+        for (int i = from; i <= json.length - MARK_BYTES.length - 2; i++) {
+            for (int j = 0; j < MARK_BYTES.length; j++) {
+                if (json[i + j] != MARK_BYTES[j]) {
+                    continue outer;
+                }
+            }
+            return i;
+        }
+        return -1;
+    }
+}

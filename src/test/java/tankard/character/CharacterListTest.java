@@ -1,0 +1,190 @@
+package tankard.character;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import tankard.json.JsJson;
+import tankard.testing.Fixtures;
+import tankard.testing.TestServer;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** {@code characters/all} at scale: the persisted index, changes behind the server's back, the streamed bytes. */
+class CharacterListTest {
+    private static final String BRAMBLE = Fixtures.text("characters/bramble-v2.json");
+    private static final String JUNIPER = Fixtures.text("characters/juniper-v3.json");
+    private static final String OSRIC = Fixtures.text("characters/osric-v1.json");
+
+    private final Path work = TestServer.tempDir();
+    private TestServer server;
+    private TestServer.Client client;
+
+    @AfterEach
+    void stop() {
+        if (server != null) {
+            server.close(); // deletes the work folder
+        } else {
+            TestServer.deleteTree(work);
+        }
+    }
+
+    /** (Re)starts the server on the same work folder, so the data root and its index survive. */
+    private void start(String configYaml) throws IOException {
+        if (server != null) {
+            server.vertx.close().toCompletionStage().toCompletableFuture().join();
+        }
+        Files.createDirectories(work.resolve("public"));
+        Files.writeString(work.resolve("public/index.html"), "<!doctype html>");
+        if (configYaml != null) {
+            Files.writeString(work.resolve("config.yaml"), configYaml);
+        }
+        server = TestServer.startIn(work);
+        client = server.client();
+    }
+
+    private Path card(String name) {
+        return server.userDir().resolve("characters").resolve(name);
+    }
+
+    private byte[] all() {
+        var response = client.post("/api/characters/all", "{}");
+        assertEquals(200, response.statusCode());
+        return response.body().getBytes();
+    }
+
+    private List<String> names() {
+        List<String> names = new ArrayList<>();
+        JsJson.parse(all()).forEach(c -> names.add(c.get("name").asText()));
+        return names;
+    }
+
+    private Path index() {
+        return server.dataRoot.resolve("_cache/tankard-cards/default-user.idx");
+    }
+
+    /** The index is saved a moment after a list that found changes. */
+    private void awaitIndexSaved(long atLeast) throws InterruptedException, IOException {
+        for (int i = 0; i < 200 && !(Files.exists(index()) && Files.size(index()) >= atLeast); i++) {
+            Thread.sleep(50);
+        }
+        assertTrue(Files.exists(index()) && Files.size(index()) >= atLeast, "the card index was saved");
+    }
+
+    @Test
+    void anUnchangedCardIsNotReparsedAfterARestart() throws Exception {
+        start(null);
+        Path file = card("Bramble.png");
+        Files.write(file, Fixtures.card(BRAMBLE));
+        FileTime mtime = FileTime.fromMillis(1_650_000_000_000L);
+        Files.setLastModifiedTime(file, mtime);
+        assertEquals(List.of("Bramble"), names());
+        awaitIndexSaved(100);
+
+        // The trick: new content of the same size under the same mtime. A server that re-parsed the card would
+        // answer the new name; one that trusts its index (keyed by name, size and mtime) answers the old one.
+        start(null);
+        Files.write(file, Fixtures.card(BRAMBLE.replace("Bramble", "Brambla")));
+        Files.setLastModifiedTime(file, mtime);
+        assertEquals(List.of("Bramble"), names());
+
+        // A new mtime is a new version, after a restart too.
+        Files.setLastModifiedTime(file, FileTime.fromMillis(1_650_000_001_000L));
+        assertEquals(List.of("Brambla"), names());
+    }
+
+    @Test
+    void filesAddedChangedOrRemovedBehindTheServersBackArePickedUp() throws Exception {
+        start(null);
+        Files.write(card("Bramble.png"), Fixtures.card(BRAMBLE));
+        Files.write(card("Juniper.png"), Fixtures.card(JUNIPER));
+        assertEquals(Set.of("Bramble", "Juniper"), new HashSet<>(names()));
+
+        Files.write(card("Osric.png"), Fixtures.card(OSRIC));
+        Files.delete(card("Juniper.png"));
+        Files.write(card("Bramble.png"), Fixtures.card(BRAMBLE.replace("Bramble", "Bramblewood")));
+        assertEquals(Set.of("Bramblewood", "Osric"), new HashSet<>(names()));
+
+        // and after a restart from the saved index
+        awaitIndexSaved(100);
+        start(null);
+        Files.delete(card("Osric.png"));
+        assertEquals(List.of("Bramblewood"), names());
+    }
+
+    @Test
+    void aBrokenIndexIsIgnored() throws Exception {
+        start(null);
+        Files.write(card("Bramble.png"), Fixtures.card(BRAMBLE));
+        Files.createDirectories(index().getParent());
+        Files.writeString(index(), "not an index at all");
+        start(null);
+        assertEquals(List.of("Bramble"), names());
+        awaitIndexSaved(100); // rewritten whole
+        byte[] saved = Files.readAllBytes(index());
+        Files.write(index(), java.util.Arrays.copyOf(saved, saved.length - 7)); // a torn tail
+        start(null);
+        assertEquals(List.of("Bramble"), names());
+    }
+
+    /** Each element of the list is byte for byte the character {@code get} builds as a tree. */
+    @Test
+    void theStreamedListHasTheBytesOfTheCharactersTrees() throws Exception {
+        start(null);
+        Files.write(card("Bramble.png"), Fixtures.card(BRAMBLE));
+        Files.write(card("Juniper.png"), Fixtures.card(BRAMBLE, JUNIPER));
+        Files.write(card("Osric.png"), Fixtures.card(OSRIC.replaceFirst("\\{", "{\"chat\":\"Osric - fixed\",")));
+        Path chats = Files.createDirectories(server.userDir().resolve("chats/Juniper"));
+        Files.writeString(chats.resolve("a.jsonl"), "{}\n{\"mes\":\"hi\"}\n");
+        Files.setLastModifiedTime(chats.resolve("a.jsonl"), FileTime.fromMillis(1_700_000_000_123L));
+
+        String list = withoutNow(new String(all(), StandardCharsets.UTF_8));
+        StringBuilder expected = new StringBuilder("[");
+        for (JsonNode character : JsJson.parse(list)) {
+            String avatar = character.get("avatar").asText();
+            String get = client.post("/api/characters/get", "{\"avatar_url\":\"" + avatar + "\"}").bodyAsString();
+            expected.append(expected.length() > 1 ? "," : "").append(withoutNow(get));
+        }
+        assertEquals(expected.append("]").toString(), list);
+        assertTrue(list.contains("\"chat\":\"Juniper - NOW\""), "a card without a chat name gets one with the time");
+        assertEquals(list, withoutNow(new String(all(), StandardCharsets.UTF_8)), "the warm list");
+    }
+
+    /** The default chat name holds the current time; get and all are asked at different moments. */
+    private static String withoutNow(String json) {
+        return json.replaceAll("\"Juniper - \\d{4}-\\d\\d-\\d\\d@\\d\\dh\\d\\dm\\d\\ds\\d{3}ms\"", "\"Juniper - NOW\"");
+    }
+
+    /**
+     * Many cards, with a memory budget so small that the first list must save entries to let them go, and every
+     * full entry is then read back from the saved index.
+     */
+    @Test
+    void twoThousandCardsListTheSameFromMemoryAndFromDisk() throws Exception {
+        start("performance:\n  memoryCacheCapacity: 1kb\n");
+        for (int i = 0; i < 2000; i++) {
+            String json = "{\"name\":\"C" + i + "\",\"chat\":\"c\",\"spec\":\"chara_card_v2\",\"data\":{\"name\":\"C" + i
+                    + "\",\"description\":\"" + "d".repeat(4000 + i % 50) + "\"}}";
+            Files.write(card("c" + i + ".png"), Fixtures.card(json));
+        }
+        byte[] cold = all();
+        assertEquals(2000, JsJson.parse(cold).size());
+        // 2,000 entries of about 8 KB are far over the budget: the first list saved them as it went
+        assertTrue(Files.size(index()) > 8 << 20, "saved during the first list");
+        awaitIndexSaved(2000 * 8000);
+        assertArrayEquals(cold, all(), "warm, read back from the index file");
+        start("performance:\n  memoryCacheCapacity: 1kb\n");
+        assertArrayEquals(cold, all(), "after a restart");
+    }
+}
