@@ -8,6 +8,7 @@ import io.vertx.ext.web.multipart.MultipartForm;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tankard.json.JsJson;
+import tankard.testing.Fixtures;
 import tankard.testing.ServerTest;
 import tankard.testing.TestImages;
 import tankard.testing.TestServer;
@@ -23,8 +24,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import java.util.zip.CRC32;
-import java.util.zip.ZipEntry;
-import java.util.zip.ZipOutputStream;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -94,18 +93,6 @@ class CardImportHttpTest extends ServerTest {
 
     static String b64(String json) {
         return Base64.getEncoder().encodeToString(json.getBytes(StandardCharsets.UTF_8));
-    }
-
-    static byte[] zip(Map<String, byte[]> entries) throws IOException {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try (ZipOutputStream zip = new ZipOutputStream(out)) {
-            for (Map.Entry<String, byte[]> entry : entries.entrySet()) {
-                zip.putNextEntry(new ZipEntry(entry.getKey()));
-                zip.write(entry.getValue());
-                zip.closeEntry();
-            }
-        }
-        return out.toByteArray();
     }
 
     private static byte[] utf8(String s) {
@@ -229,7 +216,7 @@ class CardImportHttpTest extends ServerTest {
         entries.put("assets/bg/forest.jpg", TestImages.image("jpeg", 5, 5));
         entries.put("assets/misc/map.webp", utf8("pretend webp"));
         put("characters/Zed/very-happy.webp", utf8("old sprite"));
-        HttpResponse<Buffer> response = upload("z.charx", zip(entries), "charx");
+        HttpResponse<Buffer> response = upload("z.charx", Fixtures.zip(entries), "charx");
         assertEquals("Zed", json(response).get("file_name").asText(), response.bodyAsString());
         JsonNode stored = storedCard("Zed");
         assertEquals("zip", stored.at("/data/description").asText());
@@ -259,7 +246,7 @@ class CardImportHttpTest extends ServerTest {
                                                                    {"text":"b","activeTimestamp":"2024-01-02T00:00:00Z","createdAt":"1700000000002"}]}]}"""));
         entries.put("scenarios/s2.json", utf8("{\"firstMessages\":[{\"text\":\"Another day\"}],\"backgroundImage\":\"bg/gate.png\",\"messages\":[]}"));
         entries.put("bg/gate.png", TestImages.image("png", 4, 4));
-        HttpResponse<Buffer> response = upload("b.byaf", zip(entries), "byaf", "user_name", "Alex");
+        HttpResponse<Buffer> response = upload("b.byaf", Fixtures.zip(entries), "byaf", "user_name", "Alex");
         assertEquals("Bo the Brave", json(response).get("file_name").asText(), response.bodyAsString());
         JsonNode card = storedCard("Bo the Brave");
         assertEquals("Bo", card.get("name").asText());
@@ -329,14 +316,14 @@ class CardImportHttpTest extends ServerTest {
         assertRefused("x.yaml", utf8("name: [unclosed"), "yaml", "YAML");
         assertRefused("x.yaml", utf8("- a\n- b\n"), "yaml", "mapping");
         assertRefused("x.charx", utf8("not a zip"), "charx", "ZIP");
-        assertRefused("x.charx", zip(Map.of("readme.txt", utf8("x"))), "charx", "card.json");
-        assertRefused("x.charx", zip(Map.of("card.json", utf8("{\"name\":\"NoSpec\"}"))), "charx", "spec");
+        assertRefused("x.charx", Fixtures.zip(Map.of("readme.txt", utf8("x"))), "charx", "card.json");
+        assertRefused("x.charx", Fixtures.zip(Map.of("card.json", utf8("{\"name\":\"NoSpec\"}"))), "charx", "spec");
         Map<String, byte[]> traversal = new LinkedHashMap<>();
         traversal.put("card.json", utf8(V2));
         traversal.put("../../escape.png", utf8("x"));
-        assertRefused("x.charx", zip(traversal), "charx", "outside");
-        assertRefused("x.charx", zip(Map.of("card.json", new byte[8 << 20])), "charx", "zip bomb");
-        assertRefused("x.byaf", zip(Map.of("manifest.json", utf8("{\"characters\":[]}"))), "byaf", "character");
+        assertRefused("x.charx", Fixtures.zip(traversal), "charx", "outside");
+        assertRefused("x.charx", Fixtures.zip(Map.of("card.json", new byte[8 << 20])), "charx", "zip bomb");
+        assertRefused("x.byaf", Fixtures.zip(Map.of("manifest.json", utf8("{\"characters\":[]}"))), "byaf", "character");
         assertRefused("c.json", utf8(V2), "json", "preserved_name", "preserved_name", "..");
         assertFalse(Files.exists(user("characters/MiraVale")));
     }

@@ -37,26 +37,8 @@ import static tankard.testing.Browser.jsString;
  */
 @EnabledIfEnvironmentVariable(named = "TANKARD_ST_DIR", matches = ".+")
 class StFrontendBootUiTest {
-    private static final Duration BOOT_TIMEOUT = Duration.ofSeconds(60);
-    private static final Duration STEP_TIMEOUT = Duration.ofSeconds(15);
-    private static final Duration QUIET = Duration.ofSeconds(2);
-    private static final Path SCREENSHOTS = Path.of(System.getProperty("user.dir"), "target", "ui");
-
-    /**
-     * True once ST's firstLoadInit has finished: it ends by emitting APP_READY, an event that ST's emitter
-     * replays to listeners added later, so listening after the fact still answers.
-     */
-    private static final String APP_READY = """
-            (() => {
-                const st = globalThis.SillyTavern?.getContext?.();
-                if (st && !window.tankardAppReady) {
-                    window.tankardAppReady = 'waiting';
-                    st.eventSource.on(st.eventTypes.APP_READY, () => window.tankardAppReady = 'ready');
-                }
-                return window.tankardAppReady === 'ready';
-            })()""";
-    /** A fresh user's settings have firstRun: boot then waits in a dialog that asks for the user's name. */
-    private static final String ONBOARDING = "document.querySelector('dialog[open] .onboarding') !== null";
+    private static final Duration STEP_TIMEOUT = StUi.STEP_TIMEOUT;
+    private static final Duration QUIET = StUi.QUIET;
     private static final String CHARACTER_LIST = "#rm_print_characters_block";
     /** Text as a reader sees it: letters and digits only, so markdown, quote styles and spacing do not matter. */
     private static final String PLAIN_TEXT = "s => s.replace(/[^\\p{L}\\p{N}]+/gu, ' ').trim()";
@@ -92,7 +74,7 @@ class StFrontendBootUiTest {
              Browser browser = Browser.launch()) {
             Browser.Page page = browser.newPage();
             page.navigate(server.url("/"));
-            withScreenshot(page, "st-accounts-0-login", () -> {
+            StUi.withScreenshot(page, "st-accounts-0-login", () -> {
                 assertEquals("/login", page.eval("location.pathname").asText());
                 page.waitFor("document.querySelectorAll('#userList .userSelect').length === 2", STEP_TIMEOUT);
                 int alice = page.eval("[...document.querySelectorAll('#userList .userHandle')]"
@@ -130,21 +112,13 @@ class StFrontendBootUiTest {
 
     /** Waits for the end of ST's boot (answering the first-run dialog), then checks it went cleanly. */
     private void bootAndCheck(Browser.Page page, List<String> characters, String screenshot) {
-        withScreenshot(page, screenshot, () -> {
-            page.waitFor(APP_READY + " || " + ONBOARDING, BOOT_TIMEOUT);
-            if (page.eval(ONBOARDING).asBoolean()) {
-                page.type("dialog[open] .popup-input", "Tester");
-                page.click("dialog[open] .popup-button-ok");
-                page.waitFor(APP_READY, BOOT_TIMEOUT);
-            }
-            // The splash that covers the page until boot completes; then the debounced saves that follow boot.
-            page.waitFor("document.getElementById('preloader') === null", STEP_TIMEOUT);
-            page.waitForNetworkIdle(QUIET, STEP_TIMEOUT);
+        StUi.withScreenshot(page, screenshot, () -> {
+            StUi.boot(page);
             for (String avatar : characters) {
                 assertTrue(page.eval("document.querySelector(" + jsString(characterAvatar(avatar)) + ") !== null").asBoolean(),
                         avatar + " is not listed\n" + page.report());
             }
-            assertClean(page, "Boot");
+            StUi.assertClean(page, "Boot");
         });
     }
 
@@ -153,7 +127,7 @@ class StFrontendBootUiTest {
      * could decode them (the persona in the persona panel, the characters in the character list).
      */
     private void checkAvatarsShow(Browser.Page page, List<String> characters, String screenshot) {
-        withScreenshot(page, screenshot, () -> {
+        StUi.withScreenshot(page, screenshot, () -> {
             String persona = page.eval("document.querySelector('#user_avatar_block .avatar-container.selected')"
                     + "?.getAttribute('data-avatar-id') ?? ''").asText();
             assertFalse(persona.isEmpty(), "ST has no persona selected");
@@ -163,21 +137,21 @@ class StFrontendBootUiTest {
                 assertTrue(page.eval(imageShows(characterAvatar(avatar) + " img")).asBoolean(),
                         avatar + "'s thumbnail does not show");
             }
-            openDrawer(page, "persona-management-button");
+            StUi.openDrawer(page, "persona-management-button");
             String personaImage = "#user_avatar_block .avatar-container[data-avatar-id=" + jsString(persona) + "] img";
             page.awaitVisible(personaImage);
             assertTrue(page.eval(imageShows(personaImage)).asBoolean(), "the persona's thumbnail does not show");
-            assertClean(page, "Showing the avatars");
+            StUi.assertClean(page, "Showing the avatars");
         });
     }
 
     /** Clicks the character in the character list; its chat opens with the card's greeting as the first message. */
     private void openCharacter(Browser.Page page, String avatar, String greeting, String screenshot) {
-        withScreenshot(page, screenshot, () -> {
-            openDrawer(page, "rightNavHolder");
+        StUi.withScreenshot(page, screenshot, () -> {
+            StUi.openDrawer(page, "rightNavHolder");
             page.click(CHARACTER_LIST + " .character_select:has(" + avatarImage(avatar) + ")");
             awaitGreeting(page, greeting);
-            assertClean(page, "Opening " + avatar);
+            StUi.assertClean(page, "Opening " + avatar);
         });
     }
 
@@ -193,25 +167,25 @@ class StFrontendBootUiTest {
 
     /** Unticks "Show timestamps" in User Settings and waits until ST has saved its settings. */
     private static void turnTimestampsOff(Browser.Page page, Path userDir, String screenshot) {
-        withScreenshot(page, screenshot, () -> {
-            openDrawer(page, "user-settings-button");
+        StUi.withScreenshot(page, screenshot, () -> {
+            StUi.openDrawer(page, "user-settings-button");
             assertTrue(page.eval(checked(TIMESTAMPS_CHECKBOX)).asBoolean(), "Show timestamps is off before the click");
             int before = page.responses().size();
             page.click(TIMESTAMPS_CHECKBOX);
             assertFalse(page.eval(checked(TIMESTAMPS_CHECKBOX)).asBoolean(), "the click did not untick the checkbox");
             Browser.Response save = page.awaitResponse(before,
-                    r -> r.method().equals("POST") && hasPath(r, "/api/settings/save"), STEP_TIMEOUT);
+                    r -> r.method().equals("POST") && StUi.hasPath(r, "/api/settings/save"), STEP_TIMEOUT);
             assertEquals(200, save.status(), "saving the settings failed\n" + page.report());
             page.waitForNetworkIdle(QUIET, STEP_TIMEOUT);
-            assertClean(page, "Changing a setting");
+            StUi.assertClean(page, "Changing a setting");
             assertFalse(readJson(userDir.resolve("settings.json")).path("power_user").path("timestamps_enabled").asBoolean(true),
                     "settings.json still has timestamps_enabled");
         });
     }
 
     private static void checkTimestampsStayOff(Browser.Page page, String screenshot) {
-        withScreenshot(page, screenshot, () -> {
-            openDrawer(page, "user-settings-button");
+        StUi.withScreenshot(page, screenshot, () -> {
+            StUi.openDrawer(page, "user-settings-button");
             assertFalse(page.eval(checked(TIMESTAMPS_CHECKBOX)).asBoolean(), "Show timestamps is ticked again after a reload");
             assertTrue(page.eval("document.body.classList.contains('no-timestamps')").asBoolean(), "timestamps still show");
         });
@@ -219,33 +193,14 @@ class StFrontendBootUiTest {
 
     /** After a reload the welcome screen lists the chat among the recent ones; clicking it opens it again. */
     private static void reopenRecentChat(Browser.Page page, String avatar, String greeting, String screenshot) {
-        withScreenshot(page, screenshot, () -> {
-            closeDrawer(page, "user-settings-button"); // left open by the previous step, it covers the recent chats
+        StUi.withScreenshot(page, screenshot, () -> {
+            StUi.closeDrawer(page, "user-settings-button"); // left open by the previous step, it covers the recent chats
             String recent = "#chat .recentChat[data-avatar=" + jsString(avatar) + "]";
             page.waitFor("document.querySelector(" + jsString(recent) + ") !== null", STEP_TIMEOUT);
             page.click(recent);
             awaitGreeting(page, greeting);
-            assertClean(page, "Reopening the chat");
+            StUi.assertClean(page, "Reopening the chat");
         });
-    }
-
-    /**
-     * Opens one of the top bar's drawers (the {@code .drawer} with that id) and waits for the end of its
-     * opening transition: a click into a drawer that is still growing can miss.
-     */
-    private static void openDrawer(Browser.Page page, String id) {
-        toggleDrawer(page, id, true);
-    }
-
-    private static void closeDrawer(Browser.Page page, String id) {
-        toggleDrawer(page, id, false);
-    }
-
-    private static void toggleDrawer(Browser.Page page, String id, boolean open) {
-        page.click("#" + id + " > .drawer-toggle");
-        page.waitFor("(d => d.classList.contains('openDrawer') === " + open + " && d.getAnimations({subtree: true})"
-                + ".every(a => a.playState !== 'running' || a.effect.getTiming().iterations === Infinity))"
-                + "(document.querySelector('#" + id + " > .drawer-content'))", STEP_TIMEOUT);
     }
 
     /** Waits until the chat's first message shows the greeting and the saves that follow are done. */
@@ -267,22 +222,12 @@ class StFrontendBootUiTest {
 
     /** Whether the response answers /thumbnail?type=TYPE&file=FILE (ST may add {@code &t=} to bust caches). */
     private static boolean isThumbnail(Browser.Response response, String type, String file) {
-        if (!hasPath(response, "/thumbnail")) {
+        if (!StUi.hasPath(response, "/thumbnail")) {
             return false;
         }
         String query = URLDecoder.decode(URI.create(response.url()).getRawQuery(), StandardCharsets.UTF_8);
         String wanted = "type=" + type + "&file=" + file;
         return query.equals(wanted) || query.startsWith(wanted + "&");
-    }
-
-    /** Whether the response is for an HTTP URL with that path (not for a data: or blob: URL). */
-    private static boolean hasPath(Browser.Response response, String path) {
-        return response.url().startsWith("http") && path.equals(URI.create(response.url()).getPath());
-    }
-
-    private static void assertClean(Browser.Page page, String step) {
-        assertTrue(page.failedResponses().isEmpty() && page.consoleErrors().isEmpty(),
-                step + " was not clean:\n" + page.report());
     }
 
     /** The avatar of a character in the character list. */
@@ -345,21 +290,5 @@ class StFrontendBootUiTest {
         } catch (IOException e) {
             throw new AssertionError("no chat folder " + folder, e);
         }
-    }
-
-    /** Runs the steps and saves a screenshot either way; a failing step wins over a failing screenshot. */
-    private static void withScreenshot(Browser.Page page, String name, Runnable steps) {
-        Path file = SCREENSHOTS.resolve(name + ".png");
-        try {
-            steps.run();
-        } catch (RuntimeException | Error e) {
-            try {
-                page.screenshot(file);
-            } catch (RuntimeException screenshotFailure) {
-                e.addSuppressed(screenshotFailure);
-            }
-            throw e;
-        }
-        page.screenshot(file);
     }
 }

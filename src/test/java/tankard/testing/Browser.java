@@ -452,6 +452,21 @@ public final class Browser implements AutoCloseable {
             send("Input.insertText", JsJson.object().put("text", text));
         }
 
+        /** Sets the files of the file input matching the selector, as a user picking them would (fires input and change). */
+        public void setInputFiles(String selector, Path... files) {
+            int root = send("DOM.getDocument", JsJson.object()).path("root").path("nodeId").asInt();
+            int node = send("DOM.querySelector", JsJson.object().put("nodeId", root).put("selector", selector)).path("nodeId").asInt();
+            if (node == 0) {
+                throw new AssertionError("No file input at " + selector);
+            }
+            ObjectNode params = JsJson.object().put("nodeId", node);
+            var paths = params.putArray("files");
+            for (Path file : files) {
+                paths.add(file.toAbsolutePath().toString());
+            }
+            send("DOM.setFileInputFiles", params);
+        }
+
         /** Saves a PNG of the visible viewport. */
         public void screenshot(Path file) {
             byte[] png = Base64.getDecoder().decode(send("Page.captureScreenshot",

@@ -8,7 +8,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Base64;
+import java.util.Map;
 import java.util.zip.CRC32;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipOutputStream;
 
 /** Test data: the hand-written files under {@code compat-tests/} and PNG cards built around them. */
 public final class Fixtures {
@@ -67,6 +70,21 @@ public final class Fixtures {
         out.write(png, 0, iend);
         out.writeBytes(chunk.array());
         out.write(png, iend, 12);
+        return out.toByteArray();
+    }
+
+    /** A zip archive of the entries, in order (CHARX and BYAF cards are zips). */
+    public static byte[] zip(Map<String, byte[]> entries) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (ZipOutputStream zip = new ZipOutputStream(out)) {
+            for (Map.Entry<String, byte[]> entry : entries.entrySet()) {
+                zip.putNextEntry(new ZipEntry(entry.getKey()));
+                zip.write(entry.getValue());
+                zip.closeEntry();
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
         return out.toByteArray();
     }
 }

@@ -1,0 +1,96 @@
+package tankard.frontend;
+
+import tankard.testing.Browser;
+
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Steps on ST's own frontend that the UI tests share (booting, drawers, clean-page checks, screenshots). */
+final class StUi {
+    static final Duration BOOT_TIMEOUT = Duration.ofSeconds(60);
+    static final Duration STEP_TIMEOUT = Duration.ofSeconds(15);
+    static final Duration QUIET = Duration.ofSeconds(2);
+    private static final Path SCREENSHOTS = Path.of(System.getProperty("user.dir"), "target", "ui");
+
+    /**
+     * True once ST's firstLoadInit has finished: it ends by emitting APP_READY, an event that ST's emitter
+     * replays to listeners added later, so listening after the fact still answers.
+     */
+    private static final String APP_READY = """
+            (() => {
+                const st = globalThis.SillyTavern?.getContext?.();
+                if (st && !window.tankardAppReady) {
+                    window.tankardAppReady = 'waiting';
+                    st.eventSource.on(st.eventTypes.APP_READY, () => window.tankardAppReady = 'ready');
+                }
+                return window.tankardAppReady === 'ready';
+            })()""";
+    /** A fresh user's settings have firstRun: boot then waits in a dialog that asks for the user's name. */
+    private static final String ONBOARDING = "document.querySelector('dialog[open] .onboarding') !== null";
+
+    private StUi() {
+    }
+
+    /** Waits for the end of ST's boot (answering the first-run dialog), its splash and the saves that follow. */
+    static void boot(Browser.Page page) {
+        page.waitFor(APP_READY + " || " + ONBOARDING, BOOT_TIMEOUT);
+        if (page.eval(ONBOARDING).asBoolean()) {
+            page.type("dialog[open] .popup-input", "Tester");
+            page.click("dialog[open] .popup-button-ok");
+            page.waitFor(APP_READY, BOOT_TIMEOUT);
+        }
+        page.waitFor("document.getElementById('preloader') === null", STEP_TIMEOUT);
+        page.waitForNetworkIdle(QUIET, STEP_TIMEOUT);
+    }
+
+    /**
+     * Opens one of the top bar's drawers (the {@code .drawer} with that id) and waits for the end of its
+     * opening transition: a click into a drawer that is still growing can miss.
+     */
+    static void openDrawer(Browser.Page page, String id) {
+        toggleDrawer(page, id, true);
+    }
+
+    static void closeDrawer(Browser.Page page, String id) {
+        toggleDrawer(page, id, false);
+    }
+
+    private static void toggleDrawer(Browser.Page page, String id, boolean open) {
+        if (page.eval("document.querySelector('#" + id + " > .drawer-content').classList.contains('openDrawer') === " + open).asBoolean()) {
+            return;
+        }
+        page.click("#" + id + " > .drawer-toggle");
+        page.waitFor("(d => d.classList.contains('openDrawer') === " + open + " && d.getAnimations({subtree: true})"
+                + ".every(a => a.playState !== 'running' || a.effect.getTiming().iterations === Infinity))"
+                + "(document.querySelector('#" + id + " > .drawer-content'))", STEP_TIMEOUT);
+    }
+
+    /** Whether the response is for an HTTP URL with that path (not for a data: or blob: URL). */
+    static boolean hasPath(Browser.Response response, String path) {
+        return response.url().startsWith("http") && path.equals(URI.create(response.url()).getPath());
+    }
+
+    static void assertClean(Browser.Page page, String step) {
+        assertTrue(page.failedResponses().isEmpty() && page.consoleErrors().isEmpty(),
+                step + " was not clean:\n" + page.report());
+    }
+
+    /** Runs the steps and saves a screenshot either way; a failing step wins over a failing screenshot. */
+    static void withScreenshot(Browser.Page page, String name, Runnable steps) {
+        Path file = SCREENSHOTS.resolve(name + ".png");
+        try {
+            steps.run();
+        } catch (RuntimeException | Error e) {
+            try {
+                page.screenshot(file);
+            } catch (RuntimeException screenshotFailure) {
+                e.addSuppressed(screenshotFailure);
+            }
+            throw e;
+        }
+        page.screenshot(file);
+    }
+}
