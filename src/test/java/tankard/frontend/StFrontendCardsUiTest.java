@@ -47,8 +47,8 @@ import static tankard.testing.Browser.jsString;
  */
 @EnabledIfEnvironmentVariable(named = "TANKARD_ST_DIR", matches = ".+")
 class StFrontendCardsUiTest {
-    private static final Duration STEP_TIMEOUT = Duration.ofSeconds(15);
-    private static final Duration QUIET = Duration.ofSeconds(2);
+    private static final Duration STEP_TIMEOUT = StUi.STEP_TIMEOUT;
+    private static final Duration QUIET = StUi.QUIET;
     private static final Duration ST_START_TIMEOUT = Duration.ofSeconds(120);
     /** Fields a new import, chat or save sets anew by design: not card content. */
     private static final Set<String> VOLATILE = Set.of("avatar", "chat", "create_date", "json_data", "date_added",
@@ -91,12 +91,12 @@ class StFrontendCardsUiTest {
     }
 
     private static ObjectNode v3(ObjectNode data) {
-        ObjectNode v3data = data.deepCopy().put("nickname", "Nick").put("creator_notes_multilingual_dummy", "x");
+        ObjectNode v3data = data.deepCopy().put("nickname", "Nick").put("unknown_v3_field", "x");
         v3data.putArray("group_only_greetings").add("In a group");
         return card("chara_card_v3", "3.0", v3data);
     }
 
-    /** One card file per supported format, with the card data each is expected to import as (null: converted). */
+    /** One card file per supported format, with data fields its import must hold (all of them for card formats). */
     private record Source(String fileName, byte[] bytes, ObjectNode data) {
     }
 
@@ -111,7 +111,8 @@ class StFrontendCardsUiTest {
         ObjectNode jsonV3 = v3(cardData("Tri Json"));
         sources.add(new Source("tri.json", utf8(JsJson.pretty(jsonV3)), (ObjectNode) jsonV3.get("data")));
         sources.add(new Source("yan.yaml", utf8("name: Yan Yaml\ncontext: A desert guide\ngreeting: |\n  Welcome, traveller.\n"
-                + "example_dialogue: \"{{user}}: Hi\"\n"), null));
+                + "example_dialogue: \"{{user}}: Hi\"\n"),
+                (ObjectNode) JsJson.parse("{\"name\":\"Yan Yaml\",\"description\":\"A desert guide\",\"first_mes\":\"Welcome, traveller.\\n\"}")));
         ObjectNode charx = v3(cardData("Cha Charx"));
         Map<String, byte[]> charxEntries = new LinkedHashMap<>();
         ((ObjectNode) charx.get("data")).putArray("assets").addObject().put("type", "icon")
@@ -128,7 +129,9 @@ class StFrontendCardsUiTest {
         byaf.put("characters/c1/images/a.png", TestImages.image("png", 12, 18));
         byaf.put("scenarios/s1.json", utf8("{\"title\":\"Gate\",\"narrative\":\"At the gate\",\"firstMessages\":[{\"text\":\"Halt\"}],"
                 + "\"exampleMessages\":[],\"messages\":[]}"));
-        sources.add(new Source("bya.byaf", Fixtures.zip(byaf), null));
+        sources.add(new Source("bya.byaf", Fixtures.zip(byaf), (ObjectNode) JsJson.parse("""
+                {"name":"Bya","description":"{{char}} guards {{user}}.","creator_notes":"https://example.test/ann",
+                 "extensions":{"display_name":"Bya Byaf"}}""")));
         return sources;
     }
 
@@ -146,7 +149,7 @@ class StFrontendCardsUiTest {
                 StUi.boot(page);
                 StUi.assertClean(page, "Boot");
             });
-            // ST asks whether to import a card's tags; the answer is beside the point here.
+            // ST would ask whether to add a card's tags to its tag list: 2 = NONE (the tags stay in the card).
             page.eval("SillyTavern.getContext().powerUserSettings.tag_import_setting = 2");
             for (Source source : sources()) {
                 Path file = files.resolve(source.fileName());
@@ -171,9 +174,7 @@ class StFrontendCardsUiTest {
         page.waitForNetworkIdle(QUIET, STEP_TIMEOUT);
         String avatar = page.eval("SillyTavern.getContext().characters.find(c => !" + known + ".includes(c.avatar)).avatar").asText();
         JsonNode original = get(server.client().post("/api/characters/get", avatarBody(avatar)));
-        if (authored != null) {
-            assertContains(authored, original.get("data"), file + " import lost a field");
-        }
+        assertContains(authored, original.get("data"), file + " import lost a field");
         assertTrue(page.eval("document.querySelector(" + jsString("#rm_print_characters_block .character_select[data-chid] "
                 + ".avatar[title$=\"File: " + avatar + "\"]") + ") !== null").asBoolean(), avatar + " is not in the list");
 
