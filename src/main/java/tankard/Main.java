@@ -6,6 +6,7 @@ import tankard.config.ConfigLoader;
 import tankard.config.TankardConfig;
 
 import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
 
 /** Command-line entry point: {@code java -jar tankard.jar [--port N] [--dataRoot DIR] [--frontend DIR] …}. */
 public final class Main {
@@ -30,6 +31,7 @@ public final class Main {
                     String host = config.listen() ? config.listenAddressIpv4() : "127.0.0.1";
                     System.out.println("Tankard is listening on " + scheme + "://" + host + ":" + t.port() + "/"
                             + " (data: " + config.dataRoot() + ", frontend: " + config.frontendDir() + ")");
+                    Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(t), "tankard-shutdown"));
                 })
                 .onFailure(e -> {
                     Throwable cause = e instanceof ConfigException ? e : e.getCause() instanceof ConfigException c ? c : e;
@@ -37,5 +39,14 @@ public final class Main {
                     vertx.close();
                     System.exit(cause instanceof ConfigException ? 2 : 1);
                 });
+    }
+
+    /** On SIGTERM / Ctrl-C: a clean stop (pending saves done), within bounds. */
+    private static void stop(Tankard tankard) {
+        try {
+            tankard.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            System.err.println("Tankard did not stop cleanly: " + e);
+        }
     }
 }

@@ -86,6 +86,7 @@ public final class Tankard {
     private final List<Feature> features;
     private final FrontendFeature frontend;
     private final ContentSeeder contentSeeder;
+    private final CardIndexes cardIndexes;
     private volatile int port;
 
     private Tankard(Vertx vertx, TankardConfig config) {
@@ -123,10 +124,11 @@ public final class Tankard {
         ChatService chatService = new ChatService(config.backups(), chats, cards, groups,
                 Threads.timer("chat-backups"), System::currentTimeMillis);
         CardCache cardCache = new CardCache(config.performance().memoryCacheCapacityBytes());
+        this.cardIndexes = new CardIndexes(config.dataRoot(), config.performance().memoryCacheCapacityBytes(),
+                Threads.timer("card-index"));
         CharacterService characterService = new CharacterService(cards, chats, cardCache,
                 Threads.boundedPool("card-reader", Math.max(2, Math.min(8, Runtime.getRuntime().availableProcessors()))),
-                System::currentTimeMillis,
-                new CardIndexes(config.dataRoot(), config.performance().memoryCacheCapacityBytes(), Threads.timer("card-index")));
+                System::currentTimeMillis, cardIndexes);
         SecretStore secrets = new SecretStore(config.allowKeysExposure());
         Supplier<byte[]> defaultAvatar = AvatarImages.defaultAvatar(config.frontendDir());
         this.features = List.of(
@@ -258,8 +260,10 @@ public final class Tankard {
         }
     }
 
+    /** Stops the server, pending card index saves first (file I/O: call it from a plain thread, not an event loop). */
     public Future<Void> close() {
         LOG.info("Stopping Tankard");
+        cardIndexes.savePending();
         return vertx.close();
     }
 }

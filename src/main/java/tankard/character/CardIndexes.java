@@ -52,4 +52,12 @@ public final class CardIndexes {
             }, SAVE_DELAY_MS, TimeUnit.MILLISECONDS);
         }
     }
+
+    /** Saves now what waits to be saved: at shutdown, so that the next start does not parse those cards again. */
+    public void savePending() {
+        for (CardIndex index : pendingSaves.keySet()) {
+            pendingSaves.remove(index);
+            index.save();
+        }
+    }
 }

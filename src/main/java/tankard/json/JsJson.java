@@ -257,8 +257,18 @@ public final class JsJson {
     /** Appends a string literal escaped like JSON.stringify (lowercase hex, lone surrogates escaped). */
     public static void quote(String s, StringBuilder out) {
         out.append('"');
+        int run = 0; // start of the characters not yet appended: runs that need no escape are appended at once
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
+            if (c >= 0x20 && c != '"' && c != '\\' && !Character.isSurrogate(c)) {
+                continue;
+            }
+            if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+                i++; // a valid pair stays as it is
+                continue;
+            }
+            out.append(s, run, i);
+            run = i + 1;
             switch (c) {
                 case '"' -> out.append("\\\"");
                 case '\\' -> out.append("\\\\");
@@ -267,20 +277,10 @@ public final class JsJson {
                 case '\n' -> out.append("\\n");
                 case '\r' -> out.append("\\r");
                 case '\t' -> out.append("\\t");
-                default -> {
-                    if (c < 0x20) {
-                        hexEscape(c, out);
-                    } else if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
-                        out.append(c).append(s.charAt(++i));
-                    } else if (Character.isSurrogate(c)) {
-                        hexEscape(c, out);
-                    } else {
-                        out.append(c);
-                    }
-                }
+                default -> hexEscape(c, out); // other controls, lone surrogates
             }
         }
-        out.append('"');
+        out.append(s, run, s.length()).append('"');
     }
 
     private static void hexEscape(char c, StringBuilder out) {

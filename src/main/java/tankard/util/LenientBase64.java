@@ -1,6 +1,6 @@
 package tankard.util;
 
-import java.io.ByteArrayOutputStream;
+import java.util.Arrays;
 
 /**
  * Base64 decoding as Node's {@code Buffer.from(text, "base64")} does it: characters outside the alphabet
@@ -11,7 +11,7 @@ public final class LenientBase64 {
     private static final int[] VALUES = new int[128];
 
     static {
-        java.util.Arrays.fill(VALUES, -1);
+        Arrays.fill(VALUES, -1);
         String alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
         for (int i = 0; i < alphabet.length(); i++) {
             VALUES[alphabet.charAt(i)] = i;
@@ -24,7 +24,8 @@ public final class LenientBase64 {
     }
 
     public static byte[] decode(CharSequence text) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(text.length() * 3 / 4 + 3);
+        byte[] out = new byte[text.length() * 3 / 4 + 3];
+        int length = 0;
         int buffer = 0;
         int bits = 0;
         for (int i = 0; i < text.length(); i++) {
@@ -40,9 +41,9 @@ public final class LenientBase64 {
             bits += 6;
             if (bits >= 8) {
                 bits -= 8;
-                out.write((buffer >> bits) & 0xff);
+                out[length++] = (byte) (buffer >> bits);
             }
         }
-        return out.toByteArray();
+        return Arrays.copyOf(out, length);
     }
 }

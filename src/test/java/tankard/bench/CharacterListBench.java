@@ -87,6 +87,7 @@ public final class CharacterListBench {
             port = socket.getLocalPort();
         }
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        command.add("@" + Path.of("bin/jvm.options").toAbsolutePath()); // as bin/tankard runs it
         String opts = System.getenv("TANKARD_JAVA_OPTS");
         if (opts != null && !opts.isBlank()) {
             command.addAll(List.of(opts.trim().split("\\s+")));

@@ -19,6 +19,7 @@ import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** {@code characters/all} at scale: the persisted index, changes behind the server's back, the streamed bytes. */
@@ -102,6 +103,16 @@ class CharacterListTest {
         // A new mtime is a new version, after a restart too.
         Files.setLastModifiedTime(file, FileTime.fromMillis(1_650_000_001_000L));
         assertEquals(List.of("Brambla"), names());
+    }
+
+    @Test
+    void aStoppingServerSavesTheIndexAtOnce() throws Exception {
+        start(null);
+        Files.write(card("Bramble.png"), Fixtures.card(BRAMBLE));
+        assertEquals(List.of("Bramble"), names());
+        assertFalse(Files.exists(index()), "saved a moment after the list, not yet");
+        server.tankard.close().toCompletionStage().toCompletableFuture().join();
+        assertTrue(Files.exists(index()) && Files.size(index()) >= 100, "saved on the way down");
     }
 
     @Test

@@ -61,6 +61,16 @@ class JsJsonTest {
     }
 
     @Test
+    void escapesAtTheEdgesAndLoneSurrogatesOfEitherKind() {
+        StringBuilder out = new StringBuilder();
+        JsJson.quote("\n\udc00x\ud83d\ude00\"\ud83d", out);
+        assertEquals("\"\\n\\udc00x\ud83d\ude00\\\"\\ud83d\"", out.toString());
+        out.setLength(0);
+        JsJson.quote("", out);
+        assertEquals("\"\"", out.toString());
+    }
+
+    @Test
     void arrayIndexKeysComeFirstInTreeOutput() {
         assertEquals("{\"1\":\"b\",\"2\":\"c\",\"x\":1,\"1700000000000\":2,\"01\":3}",
                 JsJson.compact(JsJson.parse("{\"x\":1,\"2\":\"c\",\"1700000000000\":2,\"1\":\"b\",\"01\":3}")));

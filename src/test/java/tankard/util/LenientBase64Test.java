@@ -1,0 +1,30 @@
+package tankard.util;
+
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+class LenientBase64Test {
+    private static String text(String base64) {
+        return new String(LenientBase64.decode(base64), StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void skipsWhatIsNotInTheAlphabetAndStopsAtTheFirstPad() {
+        assertEquals("hello", text(" aGVs\r\nbG8\t"));
+        assertEquals("hello", text("aGVsbG8=aGVsbG8="));
+        assertEquals("hello", text("aGVsé bG8"));
+        assertEquals("", text(""));
+        assertEquals("", text("===="));
+    }
+
+    @Test
+    void acceptsUrlSafeLettersAndDropsLeftoverBits() {
+        assertArrayEquals(new byte[]{(byte) 0xfb, (byte) 0xff}, LenientBase64.decode("-_8"));
+        assertArrayEquals(new byte[]{(byte) 0xfb, (byte) 0xff}, LenientBase64.decode("+/8="));
+        assertArrayEquals(new byte[0], LenientBase64.decode("Q"));
+    }
+}
