@@ -3,7 +3,6 @@ package tankard.user;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.vertx.core.http.HttpHeaders;
-import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import org.slf4j.Logger;
@@ -14,7 +13,6 @@ import tankard.http.ApiError;
 import tankard.http.Feature;
 import tankard.http.Reply;
 import tankard.http.Request;
-import tankard.http.ResponseOutputStream;
 import tankard.http.Routes;
 import tankard.http.security.BasicAuth;
 import tankard.http.security.ClientIp;
@@ -269,11 +267,10 @@ public final class UsersFeature implements Feature {
         AccountService.requireSelfOrAdmin(request.user(), handle);
         User user = accounts.require(handle);
         LOG.info("Backup requested for {}", handle);
-        HttpServerResponse response = request.ctx().response();
-        response.putHeader(HttpHeaders.CONTENT_TYPE, "application/zip")
+        request.ctx().response()
                 .putHeader("Content-Disposition", "attachment; filename=\"" + BackupArchive.fileName(handle) + "\"");
-        BackupArchive.write(accounts.dirs(user).root(), config.allowKeysExposure(), new ResponseOutputStream(response));
-        return Reply.ok(); // not written: the archive has already been sent and the response ended
+        return Reply.stream("application/zip",
+                out -> BackupArchive.write(accounts.dirs(user).root(), config.allowKeysExposure(), out));
     }
 
     private Reply resetStep2(Request request) {
