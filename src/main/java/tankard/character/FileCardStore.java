@@ -3,6 +3,7 @@ package tankard.character;
 import tankard.store.AtomicFiles;
 import tankard.store.FileTimes;
 import tankard.user.UserDirs;
+import tankard.util.FileNames;
 import tankard.util.Sanitize;
 
 import java.io.IOException;
@@ -11,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 
@@ -33,6 +35,8 @@ public final class FileCardStore implements CardStore {
         } catch (NoSuchFileException e) {
             return List.of();
         }
+        // Node's readdir order, which is the order ST lists characters in.
+        cards.sort(Comparator.comparing(CardFile::name, FileNames.BYTE_ORDER));
         return cards;
     }
 

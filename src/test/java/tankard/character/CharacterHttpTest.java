@@ -255,6 +255,11 @@ class CharacterHttpTest extends ServerTest {
         }
         JsonNode list = json(client.post("/api/characters/all", "{}"));
         assertEquals(120, list.size());
+        List<String> avatars = new java.util.ArrayList<>();
+        list.forEach(c -> avatars.add(c.get("avatar").asText()));
+        List<String> sorted = new java.util.ArrayList<>(avatars);
+        sorted.sort(null);
+        assertEquals(sorted, avatars, "listed in file-name order, as ST's readdir gives them");
         Map<String, JsonNode> all = byAvatar(list);
         assertEquals("Bramble 77", all.get("card77.png").get("name").asText());
     }
