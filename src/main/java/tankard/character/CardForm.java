@@ -42,9 +42,17 @@ final class CardForm {
         JsonNode posted = form.get("json_data");
         JsonNode previous = posted != null && posted.isTextual()
                 ? JsJson.tryParse(posted.textValue().getBytes(StandardCharsets.UTF_8)) : null;
-        ObjectNode card = previous instanceof ObjectNode object ? object : JsJson.object();
-        card.remove("json_data");
+        return apply(previous instanceof ObjectNode object ? object : JsJson.object(), form, humanizedNow, worlds);
+    }
 
+    /**
+     * Sets the card members an editor form defines onto {@code card} (changed and returned), keeping the
+     * others where they are. ST's V1 conversion runs the same function on a card's own fields.
+     *
+     * @param worlds the user's {@code worlds/} folder for an embedded lorebook, or null for none
+     */
+    static ObjectNode apply(ObjectNode card, JsonNode form, String humanizedNow, Path worlds) {
+        card.remove("json_data");
         JsonNode name = form.get("ch_name");
         JsonNode tags = CardNormalizer.tags(form.get("tags"));
         JsonNode talkativeness = Js.or(form.get("talkativeness"), HALF);
@@ -86,7 +94,7 @@ final class CardForm {
         set(card, "data.extensions.depth_prompt.role", Js.coalesce(form.get("depth_prompt_role"), TextNode.valueOf("system")));
 
         JsonNode world = form.get("world");
-        if (Js.truthy(world)) {
+        if (worlds != null && Js.truthy(world)) {
             JsonNode book = characterBook(worlds, Js.string(world));
             if (book != null) {
                 set(card, "data.character_book", book);

@@ -3,14 +3,10 @@ package tankard.character;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.BooleanNode;
-import com.fasterxml.jackson.databind.node.DecimalNode;
-import com.fasterxml.jackson.databind.node.IntNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.databind.node.TextNode;
 import tankard.json.Js;
 import tankard.json.JsJson;
 
-import java.math.BigDecimal;
 
 /**
  * The in-memory normalization ST applies to every card it reads (st-data.md §3.6): V1 cards are converted to
@@ -18,8 +14,6 @@ import java.math.BigDecimal;
  * {@code data}. Works on a copy; key order follows ST (assigning an existing key keeps its place).
  */
 final class CardNormalizer {
-    private static final TextNode EMPTY = TextNode.valueOf("");
-    private static final JsonNode DEFAULT_TALKATIVENESS = DecimalNode.valueOf(new BigDecimal("0.5"));
     private static final String[][] MIRRORS = {
             {"name", "name"}, {"description", "description"}, {"personality", "personality"},
             {"scenario", "scenario"}, {"first_mes", "first_mes"}, {"mes_example", "mes_example"},
@@ -54,49 +48,24 @@ final class CardNormalizer {
         return card;
     }
 
+    /** V1 members that ST's V1 conversion feeds to the editor's form handling, and the form field each fills. */
+    private static final String[][] V1_FORM_FIELDS = {
+            {"name", "ch_name"}, {"description", "description"}, {"personality", "personality"},
+            {"scenario", "scenario"}, {"first_mes", "first_mes"}, {"mes_example", "mes_example"},
+            {"creatorcomment", "creator_notes"}, {"creator", "creator"}, {"tags", "tags"},
+            {"talkativeness", "talkativeness"}, {"fav", "fav"}, {"depth_prompt_prompt", "depth_prompt_prompt"},
+            {"depth_prompt_depth", "depth_prompt_depth"}, {"depth_prompt_role", "depth_prompt_role"}};
+
     /** ST's V1 conversion: the editor's form handling fed with the card's own fields. */
     private static ObjectNode convertV1(ObjectNode v1, String humanizedNow) {
-        ObjectNode card = v1.deepCopy();
-        card.remove("json_data");
-        JsonNode name = v1.get("name");
-        JsonNode tags = tags(v1.get("tags"));
-        JsonNode talkativeness = Js.or(v1.get("talkativeness"), DEFAULT_TALKATIVENESS);
-        BooleanNode fav = BooleanNode.valueOf(isStringTrue(v1.get("fav")));
-
-        set(card, "name", name);
-        set(card, "description", Js.or(v1.get("description"), EMPTY));
-        set(card, "personality", Js.or(v1.get("personality"), EMPTY));
-        set(card, "scenario", Js.or(v1.get("scenario"), EMPTY));
-        set(card, "first_mes", Js.or(v1.get("first_mes"), EMPTY));
-        set(card, "mes_example", Js.or(v1.get("mes_example"), EMPTY));
-        set(card, "creatorcomment", Js.or(v1.get("creatorcomment"), EMPTY));
-        set(card, "avatar", TextNode.valueOf("none"));
-        set(card, "chat", TextNode.valueOf(Js.string(name) + " - " + humanizedNow));
-        set(card, "talkativeness", talkativeness);
-        set(card, "fav", fav);
-        set(card, "tags", tags);
-        set(card, "spec", TextNode.valueOf("chara_card_v2"));
-        set(card, "spec_version", TextNode.valueOf("2.0"));
-        set(card, "data.name", name);
-        set(card, "data.description", Js.or(v1.get("description"), EMPTY));
-        set(card, "data.personality", Js.or(v1.get("personality"), EMPTY));
-        set(card, "data.scenario", Js.or(v1.get("scenario"), EMPTY));
-        set(card, "data.first_mes", Js.or(v1.get("first_mes"), EMPTY));
-        set(card, "data.mes_example", Js.or(v1.get("mes_example"), EMPTY));
-        set(card, "data.creator_notes", Js.or(v1.get("creatorcomment"), EMPTY));
-        set(card, "data.system_prompt", EMPTY);
-        set(card, "data.post_history_instructions", EMPTY);
-        set(card, "data.tags", tags.deepCopy());
-        set(card, "data.creator", Js.or(v1.get("creator"), EMPTY));
-        set(card, "data.character_version", EMPTY);
-        set(card, "data.alternate_greetings", JsJson.array());
-        set(card, "data.extensions.talkativeness", talkativeness);
-        set(card, "data.extensions.fav", fav);
-        set(card, "data.extensions.world", EMPTY);
-        JsonNode depth = Js.number(v1.get("depth_prompt_depth"));
-        set(card, "data.extensions.depth_prompt.prompt", Js.coalesce(v1.get("depth_prompt_prompt"), EMPTY));
-        set(card, "data.extensions.depth_prompt.depth", depth == null ? IntNode.valueOf(4) : depth);
-        set(card, "data.extensions.depth_prompt.role", Js.coalesce(v1.get("depth_prompt_role"), TextNode.valueOf("system")));
+        ObjectNode form = JsJson.object();
+        for (String[] field : V1_FORM_FIELDS) {
+            JsonNode value = v1.get(field[0]);
+            if (value != null) {
+                form.set(field[1], value);
+            }
+        }
+        ObjectNode card = CardForm.apply(v1.deepCopy(), form, humanizedNow, null);
         card.set("chat", Js.coalesce(v1.get("chat"), card.get("chat")));
         return card;
     }
