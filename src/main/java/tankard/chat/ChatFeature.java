@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.vertx.ext.web.FileUpload;
 import io.vertx.ext.web.Router;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import tankard.config.TankardConfig;
 import tankard.http.ApiError;
 import tankard.http.Feature;
@@ -17,6 +19,8 @@ import java.nio.file.Path;
 
 /** {@code /api/chats/get|save|recent|import} and the group chat pair {@code /api/chats/group/get|save} (st-api.md §8). */
 public final class ChatFeature implements Feature {
+    private static final Logger LOG = LoggerFactory.getLogger(ChatFeature.class);
+
     private final TankardConfig config;
     private final ChatService chats;
     private final ChatImporter importer;
@@ -68,6 +72,7 @@ public final class ChatFeature implements Feature {
                 importer.importChat(request.user().handle(), upload).forEach(fileNames::add);
                 return Reply.json(JsJson.object().put("res", true).set("fileNames", fileNames));
             } catch (ChatImportException e) {
+                LOG.warn("Could not import the chat {}: {}", file == null ? "" : file.fileName(), e.getMessage());
                 return Reply.json(JsJson.object().put("error", true).put("message", e.getMessage()));
             }
         }));
