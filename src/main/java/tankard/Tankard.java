@@ -16,6 +16,7 @@ import tankard.character.CharacterImportFeature;
 import tankard.character.CharacterService;
 import tankard.character.FileCardStore;
 import tankard.chat.ChatFeature;
+import tankard.chat.ChatImporter;
 import tankard.chat.ChatService;
 import tankard.chat.ChatStore;
 import tankard.chat.FileChatStore;
@@ -151,7 +152,7 @@ public final class Tankard {
                 new CharacterEditFeature(config, new CharacterEditor(cards, chats, cardCache, config.dataRoot(),
                         defaultAvatar, System::currentTimeMillis)),
                 new CharacterImportFeature(config, new CardImporter(System::currentTimeMillis, defaultAvatar)),
-                new ChatFeature(config, chatService),
+                new ChatFeature(config, chatService, new ChatImporter(chats, System::currentTimeMillis)),
                 new UserFilesFeature(config),
                 new ThumbnailFeature(config),
                 new AvatarsFeature(config),

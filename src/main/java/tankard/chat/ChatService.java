@@ -287,7 +287,7 @@ public final class ChatService {
     // ---- names from requests
 
     /** The chat folder named by a card file name; separators, NUL and ".." are refused (st-api.md §1.10). */
-    private static ChatFolder characterFolder(String avatarUrl) {
+    static ChatFolder characterFolder(String avatarUrl) {
         if (avatarUrl == null) {
             throw ApiError.badRequest("Missing avatar_url");
         }

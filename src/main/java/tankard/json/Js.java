@@ -128,4 +128,22 @@ public final class Js {
         }
         return null;
     }
+
+    /** {@code String.prototype.trim}: strips JavaScript's whitespace and line terminators, which Java's strip does not match. */
+    public static String trim(String s) {
+        int from = 0;
+        int to = s.length();
+        while (from < to && isJsWhitespace(s.charAt(from))) {
+            from++;
+        }
+        while (to > from && isJsWhitespace(s.charAt(to - 1))) {
+            to--;
+        }
+        return s.substring(from, to);
+    }
+
+    private static boolean isJsWhitespace(char c) {
+        return c == '\t' || c == '\n' || c == 0x0B || c == '\f' || c == '\r' || c == 0xFEFF || c == 0x2028 || c == 0x2029
+                || Character.getType(c) == Character.SPACE_SEPARATOR;
+    }
 }

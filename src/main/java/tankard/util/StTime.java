@@ -3,6 +3,7 @@ package tankard.util;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 
 /** The time formats ST writes into names and data (st-api.md §1.11). Local formats use the server's zone. */
@@ -25,9 +26,14 @@ public final class StTime {
         return local(epochMs).format(BACKUP);
     }
 
-    /** {@code Date.prototype.toISOString()}: UTC with milliseconds. */
+    /** {@code Date.prototype.toISOString()}: UTC with milliseconds; years beyond 0–9999 as a signed six-digit year. */
     public static String iso(long epochMs) {
-        return ISO.format(Instant.ofEpochMilli(epochMs));
+        String iso = ISO.format(Instant.ofEpochMilli(epochMs));
+        int year = Instant.ofEpochMilli(epochMs).atZone(ZoneOffset.UTC).getYear();
+        if (year >= 0 && year <= 9999) {
+            return iso;
+        }
+        return String.format("%s%06d", year < 0 ? "-" : "+", Math.abs(year)) + iso.substring(iso.indexOf('-', 1));
     }
 
     private static LocalDateTime local(long epochMs) {

@@ -1,0 +1,121 @@
+package tankard.chat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import tankard.http.ApiError;
+import tankard.store.StripedLocks;
+import tankard.util.Sanitize;
+import tankard.util.StTime;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongSupplier;
+
+/**
+ * {@code /api/chats/import} for character chats (st-api.md §8.8, st-data.md §2.14): converts the upload and
+ * writes each resulting chat as {@code <character name> - <humanized time> imported.jsonl}. Everything is
+ * converted before anything is written, so a bad upload writes nothing; an existing chat is never replaced.
+ */
+public final class ChatImporter {
+    /** A JSON upload becomes a tree in memory; larger ones are refused rather than risking the heap. */
+    static final long MAX_JSON_BYTES = 64L * 1024 * 1024;
+
+    private static final List<ChatConverter> CONVERTERS = List.of(
+            new KoboldLiteChat(), new CaiToolsChat(), new OobaChat(), new AgnaiChat(), new RisuChat());
+
+    private final ChatStore store;
+    private final LongSupplier clock;
+    private final long maxJsonBytes;
+    private final StripedLocks locks = new StripedLocks(16);
+
+    public ChatImporter(ChatStore store, LongSupplier clock) {
+        this(store, clock, MAX_JSON_BYTES);
+    }
+
+    ChatImporter(ChatStore store, LongSupplier clock, long maxJsonBytes) {
+        this.store = store;
+        this.clock = clock;
+        this.maxJsonBytes = maxJsonBytes;
+    }
+
+    /** The multipart form of an import: the uploaded file and the form fields as sent (null when absent). */
+    public record Upload(Path file, String fileType, String avatarUrl, String characterName, String userName) {
+    }
+
+    /** Imports the upload into the character's chat folder; returns the new chats' file names. */
+    public List<String> importChat(String user, Upload upload) throws IOException {
+        if (!"json".equals(upload.fileType()) && !"jsonl".equals(upload.fileType())) {
+            throw ApiError.badRequest("file_type must be json or jsonl");
+        }
+        ChatFolder folder = ChatService.characterFolder(upload.avatarUrl());
+        if (upload.characterName() == null || upload.userName() == null) {
+            throw ApiError.badRequest("character_name and user_name are required");
+        }
+        String characterName = nameOr(upload.characterName(), "Character");
+        String userName = nameOr(upload.userName(), "User");
+        if (upload.file() == null) {
+            throw ApiError.badRequest("No chat file uploaded");
+        }
+        List<byte[]> chats = upload.fileType().equals("json")
+                ? fromJson(read(upload.file(), maxJsonBytes), userName, characterName)
+                : List.of(StJsonlChat.convert(read(upload.file(), Long.MAX_VALUE)));
+        return write(user, folder, characterName, chats);
+    }
+
+    private List<byte[]> fromJson(byte[] upload, String userName, String characterName) {
+        JsonNode json = ImportedChat.parse(ImportedChat.utf8(upload, 0, upload.length));
+        if (json == null) {
+            throw new ChatImportException("The file is not valid JSON");
+        }
+        if (json.isObject()) {
+            for (ChatConverter converter : CONVERTERS) {
+                if (converter.accepts(json)) {
+                    return converter.convert(json, userName, characterName, clock);
+                }
+            }
+        }
+        throw new ChatImportException("Unknown chat format");
+    }
+
+    private List<String> write(String user, ChatFolder folder, String characterName, List<byte[]> chats) throws IOException {
+        ReentrantLock lock = locks.lock(user + '\0' + folder);
+        try {
+            List<String> names = new ArrayList<>();
+            long time = clock.getAsLong();
+            for (int i = 0; i < chats.size(); i++) {
+                String name;
+                do { // one millisecond on until free: several chats of one import, or two imports at once
+                    name = characterName + " - " + StTime.humanized(time++) + " imported.jsonl";
+                } while (names.contains(name) || store.find(user, folder, name).isPresent());
+                if (name.getBytes(StandardCharsets.UTF_8).length > 255) {
+                    throw ApiError.badRequest("character_name is too long for a chat file name");
+                }
+                names.add(name);
+            }
+            for (int i = 0; i < chats.size(); i++) {
+                store.write(user, folder, names.get(i), chats.get(i));
+            }
+            return names;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** ST's {@code sanitize(name) || fallback}. */
+    private static String nameOr(String name, String fallback) {
+        String sanitized = Sanitize.filename(name);
+        return sanitized.isEmpty() ? fallback : sanitized;
+    }
+
+    private static byte[] read(Path file, long limit) throws IOException {
+        long size = Files.size(file);
+        if (size > limit) {
+            throw new ApiError(413, "The chat file is too large to import (" + size + " bytes; at most " + limit + ")");
+        }
+        return Files.readAllBytes(file);
+    }
+}
