@@ -15,7 +15,10 @@ import tankard.character.CharacterFeature;
 import tankard.character.CharacterImportFeature;
 import tankard.character.CharacterService;
 import tankard.character.FileCardStore;
+import tankard.chat.ChatExport;
 import tankard.chat.ChatFeature;
+import tankard.chat.ChatFiles;
+import tankard.chat.ChatSearch;
 import tankard.chat.ChatService;
 import tankard.chat.ChatStore;
 import tankard.chat.FileChatStore;
@@ -151,7 +154,8 @@ public final class Tankard {
                 new CharacterEditFeature(config, new CharacterEditor(cards, chats, cardCache, config.dataRoot(),
                         defaultAvatar, System::currentTimeMillis)),
                 new CharacterImportFeature(config, new CardImporter(System::currentTimeMillis, defaultAvatar)),
-                new ChatFeature(config, chatService),
+                new ChatFeature(config, chatService, new ChatFiles(chats, System::currentTimeMillis),
+                        new ChatSearch(chats, groups), new ChatExport(chats)),
                 new UserFilesFeature(config),
                 new ThumbnailFeature(config),
                 new AvatarsFeature(config),
