@@ -2,6 +2,7 @@ package tankard.chat;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.channels.Channels;
 import java.nio.channels.SeekableByteChannel;
 
@@ -13,6 +14,9 @@ import java.nio.channels.SeekableByteChannel;
  */
 final class ChatTail {
     private static final int CHUNK = 64 * 1024;
+    private static final long LOW_BITS = 0x7f7f7f7f7f7f7f7fL;
+    private static final long CRS = 0x0d0d0d0d0d0d0d0dL;
+    private static final long LFS = 0x0a0a0a0a0a0a0a0aL;
 
     /** The first line (null unless asked), the last non-empty line (null when there is none), the line count. */
     record Summary(byte[] first, byte[] last, long lines) {
@@ -23,7 +27,7 @@ final class ChatTail {
 
     static Summary read(SeekableByteChannel chat, boolean withFirst) throws IOException {
         long size = chat.size();
-        ByteBuffer buffer = ByteBuffer.allocate(CHUNK);
+        ByteBuffer buffer = ByteBuffer.allocate(CHUNK).order(ByteOrder.LITTLE_ENDIAN); // first byte lowest
         long end = skipBack(chat, buffer, size, true);
         if (end == 0) {
             return new Summary(null, null, 0);
@@ -47,9 +51,8 @@ final class ChatTail {
         while (position > 0) {
             int length = (int) Math.min(CHUNK, position);
             fill(chat, buffer, position - length, length);
-            byte[] bytes = buffer.array();
             for (int i = length - 1; i >= 0; i--) {
-                if (isBreak(bytes[i]) != breaks) {
+                if (isBreak(buffer.get(i)) != breaks) {
                     return position - length + i + 1;
                 }
             }
@@ -58,28 +61,56 @@ final class ChatTail {
         return 0;
     }
 
-    /** Line breaks before {@code end}, a CRLF counting once. */
+    /** Line breaks before {@code end}, a CRLF counting once; eight bytes at a time where there is no CR. */
     private static long countBreaks(SeekableByteChannel chat, ByteBuffer buffer, long end) throws IOException {
-        long count = 0;
-        boolean afterCr = false;
+        Breaks breaks = new Breaks();
         for (long position = 0; position < end; position += CHUNK) {
             int length = (int) Math.min(CHUNK, end - position);
             fill(chat, buffer, position, length);
-            byte[] bytes = buffer.array();
-            for (int i = 0; i < length; i++) {
-                byte b = bytes[i];
-                if (b == '\r') {
-                    count++;
-                    afterCr = true;
-                } else {
-                    if (b == '\n' && !afterCr) {
-                        count++;
+            int i = 0;
+            for (; i + Long.BYTES <= length; i += Long.BYTES) {
+                long word = buffer.getLong(i);
+                if (matching(word, CRS) == 0) {
+                    breaks.count += Long.bitCount(matching(word, LFS));
+                    if (breaks.afterCr && (word & 0xff) == '\n') {
+                        breaks.count--; // the LF of a CRLF whose CR ended the previous word
                     }
-                    afterCr = false;
+                    breaks.afterCr = false;
+                } else {
+                    for (int j = i; j < i + Long.BYTES; j++) {
+                        breaks.add(buffer.get(j));
+                    }
                 }
             }
+            for (; i < length; i++) {
+                breaks.add(buffer.get(i));
+            }
         }
-        return count;
+        return breaks.count;
+    }
+
+    /** The high bit of every byte of the word that equals the pattern's byte (exact, no false positives). */
+    private static long matching(long word, long pattern) {
+        long bytes = word ^ pattern;
+        return ~(((bytes & LOW_BITS) + LOW_BITS) | bytes | LOW_BITS);
+    }
+
+    /** Line breaks counted byte by byte: CR ends a line, LF too unless it follows a CR. */
+    private static final class Breaks {
+        long count;
+        boolean afterCr;
+
+        void add(byte b) {
+            if (b == '\r') {
+                count++;
+                afterCr = true;
+            } else {
+                if (b == '\n' && !afterCr) {
+                    count++;
+                }
+                afterCr = false;
+            }
+        }
     }
 
     private static byte[] readRange(SeekableByteChannel chat, long start, long end) throws IOException {
