@@ -15,8 +15,11 @@ import tankard.character.CharacterFeature;
 import tankard.character.CharacterImportFeature;
 import tankard.character.CharacterService;
 import tankard.character.FileCardStore;
+import tankard.chat.ChatExport;
 import tankard.chat.ChatFeature;
-import tankard.chat.ChatImporter;
+                new ChatFeature(config, chatService, new ChatImporter(chats, System::currentTimeMillis),
+                        new ChatFiles(chats, System::currentTimeMillis), new ChatSearch(chats, groups),
+                        new ChatExport(chats)),
 import tankard.chat.ChatService;
 import tankard.chat.ChatStore;
 import tankard.chat.FileChatStore;
@@ -152,7 +155,9 @@ public final class Tankard {
                 new CharacterEditFeature(config, new CharacterEditor(cards, chats, cardCache, config.dataRoot(),
                         defaultAvatar, System::currentTimeMillis)),
                 new CharacterImportFeature(config, new CardImporter(System::currentTimeMillis, defaultAvatar)),
-                new ChatFeature(config, chatService, new ChatImporter(chats, System::currentTimeMillis)),
+                new ChatFeature(config, chatService, new ChatImporter(chats, System::currentTimeMillis),
+                        new ChatFiles(chats, System::currentTimeMillis), new ChatSearch(chats, groups),
+                        new ChatExport(chats)),
                 new UserFilesFeature(config),
                 new ThumbnailFeature(config),
                 new AvatarsFeature(config),

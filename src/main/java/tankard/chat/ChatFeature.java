@@ -15,20 +15,28 @@ import tankard.http.Routes;
 import tankard.json.Js;
 import tankard.json.JsJson;
 
+import java.io.IOException;
 import java.nio.file.Path;
 
-/** {@code /api/chats/get|save|recent|import} and the group chat pair {@code /api/chats/group/get|save} (st-api.md §8). */
+/** The chat endpoints {@code /api/chats/*} and the group chat ones {@code /api/chats/group/*} (st-api.md §8). */
 public final class ChatFeature implements Feature {
     private static final Logger LOG = LoggerFactory.getLogger(ChatFeature.class);
 
     private final TankardConfig config;
     private final ChatService chats;
     private final ChatImporter importer;
+    private final ChatFiles files;
+    private final ChatSearch search;
+    private final ChatExport export;
 
-    public ChatFeature(TankardConfig config, ChatService chats, ChatImporter importer) {
+    public ChatFeature(TankardConfig config, ChatService chats, ChatImporter importer, ChatFiles files,
+                       ChatSearch search, ChatExport export) {
         this.config = config;
         this.chats = chats;
         this.importer = importer;
+        this.files = files;
+        this.search = search;
+        this.export = export;
     }
 
     @Override
@@ -58,6 +66,7 @@ public final class ChatFeature implements Feature {
             return Reply.json(JsJson.object().put("ok", true));
         }));
         mountImport(router);
+        mountFileOperations(router);
     }
 
     /** {@code /api/chats/import}: ST's answers, {@code {"res": true, "fileNames": […]}} or {@code {"error": true}}. */
@@ -74,6 +83,51 @@ public final class ChatFeature implements Feature {
             } catch (ChatImportException e) {
                 LOG.warn("Could not import the chat {}: {}", file == null ? "" : file.fileName(), e.getMessage());
                 return Reply.json(JsJson.object().put("error", true).put("message", e.getMessage()));
+            }
+        }));
+    }
+
+    /** Rename, delete, export, search and the group chat info, delete and import (st-api.md §8.5–§8.11). */
+    private void mountFileOperations(Router router) {
+        router.post("/api/chats/rename").handler(Routes.blocking(config, request -> {
+            ChatFiles.Renamed renamed = files.rename(request.user().handle(), request.body());
+            return Reply.json(renamed.ok() ? 200 : 400, renamed.body());
+        }));
+        router.post("/api/chats/delete").handler(Routes.blocking(config, request -> {
+            if (!files.delete(request.user().handle(), request.body())) {
+                throw ApiError.badRequest("No such chat");
+            }
+            return Reply.json(JsJson.object().put("ok", true));
+        }));
+        router.post("/api/chats/export").handler(Routes.blocking(config, request -> {
+            try {
+                ChatExport.Prepared prepared = export.prepare(request.user().handle(), request.body());
+                return Reply.stream("application/json; charset=utf-8", prepared::writeTo);
+            } catch (ChatExport.Failure failure) {
+                return Reply.json(failure.status(), JsJson.object().put("message", failure.getMessage()));
+            }
+        }));
+        router.post("/api/chats/search").handler(Routes.blocking(config, request ->
+                Reply.json(search.search(request.user().handle(), request.body()))));
+        router.post("/api/chats/group/info").handler(Routes.blocking(config, request ->
+                Reply.json(files.groupInfo(request.user().handle(), request.body()))));
+        router.post("/api/chats/group/delete").handler(Routes.blocking(config, request -> {
+            if (!files.groupDelete(request.user().handle(), request.body())) {
+                throw ApiError.badRequest("No such group chat");
+            }
+            return Reply.json(JsJson.object().put("ok", true));
+        }));
+        router.post("/api/chats/group/import").handler(Routes.blocking(config, request -> {
+            FileUpload upload = request.upload();
+            if (upload == null) {
+                throw ApiError.badRequest("No file uploaded");
+            }
+            try {
+                String id = files.groupImport(request.user().handle(), Path.of(upload.uploadedFileName()));
+                return Reply.json(JsJson.object().put("res", id));
+            } catch (IOException e) {
+                LOG.error("Could not import a group chat", e);
+                return Reply.json(JsJson.object().put("error", true)); // ST's answer to a failed import
             }
         }));
     }

@@ -10,8 +10,9 @@ import tankard.util.HumanBytes;
 import tankard.util.StTime;
 
 import java.io.IOException;
-import java.io.InputStream;
+import java.nio.channels.SeekableByteChannel;
 import java.util.Map;
+import java.util.Optional;
 
 /** ST's ChatInfo, the entry of every chat listing (st-api.md §8.1). */
 final class ChatInfo {
@@ -19,13 +20,14 @@ final class ChatInfo {
     }
 
     /**
-     * The info of one chat file, or null when the file is corrupted (its last line is not JSON with a truthy
-     * {@code name}, {@code character_name} or {@code chat_metadata}) and must be left out of lists.
+     * The info of one chat file; empty when the file vanished since it was listed. A corrupted file (its last
+     * line is not JSON with a truthy {@code name}, {@code character_name} or {@code chat_metadata}) gives
+     * {@code {}}, as in ST, and is left out of lists. An unreadable file is an IOException, never a result.
      *
      * @param extra members placed after {@code last_mes} ({@code avatar} / {@code group} in recent chats)
      */
-    static ObjectNode read(ChatFile file, InputStream content, Map<String, JsonNode> extra, boolean withMetadata)
-            throws IOException {
+    static Optional<ObjectNode> read(ChatStore store, String user, ChatFolder folder, ChatFile file,
+                                     Map<String, JsonNode> extra, boolean withMetadata) throws IOException {
         ObjectNode info = JsJson.object()
                 .put("match", false)
                 .put("file_id", file.id())
@@ -36,9 +38,16 @@ final class ChatInfo {
         info.set("last_mes", DoubleNode.valueOf(file.modifiedMs()));
         extra.forEach(info::set);
         if (file.size() == 0) {
-            return info;
+            return Optional.of(info);
         }
-        ChatLines.Summary summary = ChatLines.scan(content, withMetadata);
+        Optional<SeekableByteChannel> channel = store.channel(user, folder, file.name());
+        if (channel.isEmpty()) {
+            return Optional.empty();
+        }
+        ChatTail.Summary summary;
+        try (SeekableByteChannel chat = channel.get()) {
+            summary = ChatTail.read(chat, withMetadata);
+        }
         if (withMetadata && summary.first() != null) {
             JsonNode header = ChatLines.parse(summary.first());
             JsonNode metadata = header == null ? null : header.get("chat_metadata");
@@ -49,13 +58,18 @@ final class ChatInfo {
         JsonNode last = summary.last() == null ? null : ChatLines.parse(summary.last());
         if (last == null || !(Js.truthy(last.get("name")) || Js.truthy(last.get("character_name"))
                 || Js.truthy(last.get("chat_metadata")))) {
-            return null;
+            return Optional.of(JsJson.object());
         }
         info.put("chat_items", summary.lines() - 1);
         info.set("mes", Js.or(last.get("mes"), TextNode.valueOf("[The message is empty]")));
         info.set("last_mes", Js.or(last.get("send_date"),
                 TextNode.valueOf(StTime.iso(Math.round(file.modifiedMs())))));
         info.put("match", true);
-        return info;
+        return Optional.of(info);
+    }
+
+    /** Whether the info is a real one, not the {@code {}} of a corrupted file. */
+    static boolean isValid(ObjectNode info) {
+        return info.has("file_name");
     }
 }

@@ -18,21 +18,18 @@ final class ChatLines {
     private ChatLines() {
     }
 
-    /** What a listing needs from a chat: its first line (when asked), its last line and the line count. */
-    record Summary(byte[] first, byte[] last, long lines) {
+    /** Receives lines one by one; answers false to stop reading. */
+    @FunctionalInterface
+    interface LineVisitor {
+        boolean visit(byte[] line) throws IOException;
     }
 
     /**
-     * Streams through the chat once. Trailing empty lines are not counted and never become the last line
-     * (ST hangs on them; st-api.md §8.1), so a file of only empty lines has no last line.
+     * Streams through the chat line by line as Node's line reader does: LF, CRLF and CR end a line, empty lines
+     * in between are lines, a break at the very end does not start another one.
      */
-    static Summary scan(InputStream in, boolean keepFirst) throws IOException {
+    static void forEachLine(InputStream in, LineVisitor visitor) throws IOException {
         ByteArrayOutputStream current = new ByteArrayOutputStream();
-        ByteArrayOutputStream last = new ByteArrayOutputStream();
-        byte[] first = null;
-        long index = 0;
-        long counted = 0;
-        boolean hasLast = false;
         boolean afterCr = false;
         byte[] buffer = new byte[64 * 1024];
         int n;
@@ -52,31 +49,16 @@ final class ChatLines {
                 }
                 current.write(buffer, start, i - start);
                 start = i + 1;
-                index++;
-                if (index == 1 && keepFirst) {
-                    first = current.toByteArray();
-                }
-                if (current.size() > 0) {
-                    ByteArrayOutputStream swap = last;
-                    last = current;
-                    current = swap;
-                    hasLast = true;
-                    counted = index;
+                if (!visitor.visit(current.toByteArray())) {
+                    return;
                 }
                 current.reset();
             }
             current.write(buffer, start, n - start);
         }
         if (current.size() > 0) {
-            index++;
-            if (index == 1 && keepFirst) {
-                first = current.toByteArray();
-            }
-            last = current;
-            hasLast = true;
-            counted = index;
+            visitor.visit(current.toByteArray());
         }
-        return new Summary(first, hasLast ? last.toByteArray() : null, counted);
     }
 
     /** The first line (up to LF or CR), for the integrity check; empty for an empty file. */

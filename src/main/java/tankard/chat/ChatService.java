@@ -151,7 +151,8 @@ public final class ChatService {
 
     /**
      * A character's chats for {@code /api/characters/chats}: {@code {"error": true}} when its folder is missing
-     * or cannot be listed (ST's convention), names only when {@code simple}, else ChatInfo objects.
+     * or cannot be listed (ST's convention), names only when {@code simple}, else ChatInfo objects. A chat
+     * that cannot be read fails the request (500) rather than vanish from the list.
      */
     public JsonNode characterChats(String user, String avatarUrl, boolean simple, boolean withMetadata) {
         ChatFolder folder = characterFolder(avatarUrl);
@@ -267,20 +268,13 @@ public final class ChatService {
         return list.subList(0, (int) to);
     }
 
-    /** A chat's ChatInfo; empty when it is corrupted or could not be read (left out of lists, as in ST). */
+    /** A chat's ChatInfo for a list; empty when it is corrupted or vanished (left out, as in ST). */
     private Optional<ObjectNode> info(String user, ChatFolder folder, ChatFile file, Map<String, JsonNode> owner,
                                       boolean withMetadata) {
         try {
-            Optional<InputStream> content = store.open(user, folder, file.name());
-            if (content.isEmpty()) {
-                return Optional.empty();
-            }
-            try (InputStream in = content.get()) {
-                return Optional.ofNullable(ChatInfo.read(file, in, owner, withMetadata));
-            }
+            return ChatInfo.read(store, user, folder, file, owner, withMetadata).filter(ChatInfo::isValid);
         } catch (IOException e) {
-            LOG.warn("Could not read the chat {}/{}: {}", folder, file.name(), e.toString());
-            return Optional.empty();
+            throw ChatErrors.unreadable(folder, file.name(), e);
         }
     }
 
@@ -299,7 +293,7 @@ public final class ChatService {
     }
 
     /** ST's chat file name: {@code sanitize(name + ".jsonl")}; a name that sanitizes to nothing is refused. */
-    private static String chatFile(String chatName) {
+    static String chatFile(String chatName) {
         String file = Sanitize.filename(chatName + ".jsonl");
         if (!Sanitize.isSafeSegment(file)) {
             throw ApiError.badRequest("Invalid chat file name");

@@ -2,6 +2,7 @@ package tankard.chat;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.channels.SeekableByteChannel;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -15,7 +16,7 @@ public interface ChatStore {
 
     void create(String user, ChatFolder folder) throws IOException;
 
-    /** The chats ({@code *.jsonl}) in a folder, in no particular order; none when the folder is missing. */
+    /** The chats ({@code *.jsonl}) in a folder in Node's readdir order (by name); none when the folder is missing. */
     List<ChatFile> list(String user, ChatFolder folder) throws IOException;
 
     Optional<ChatFile> find(String user, ChatFolder folder, String name) throws IOException;
@@ -32,7 +33,22 @@ public interface ChatStore {
     /** Replaces the chat atomically, creating its folder when needed. */
     void write(String user, ChatFolder folder, String name, byte[] content) throws IOException;
 
-    /** Every backup file whose name starts with the prefix. */
+    /** The chat for random access (previews read from its end), or empty when it does not exist. */
+    Optional<SeekableByteChannel> channel(String user, ChatFolder folder, String name) throws IOException;
+
+    /**
+     * Renames a chat within its folder; false (nothing changed) when the source is missing or the target
+     * exists. Atomic: a concurrent writer of the target is never overwritten.
+     */
+    boolean rename(String user, ChatFolder folder, String from, String to) throws IOException;
+
+    /** Deletes a chat; false when there is none. */
+    boolean delete(String user, ChatFolder folder, String name) throws IOException;
+
+    /** Stores a new chat byte for byte, atomically; false (nothing written) when the name is taken. */
+    boolean create(String user, ChatFolder folder, String name, InputStream content) throws IOException;
+
+    /** Every backup file whose name starts with the prefix, in Node's readdir order. */
     List<ChatFile> backups(String user, String prefix) throws IOException;
 
     void writeBackup(String user, String name, byte[] content) throws IOException;

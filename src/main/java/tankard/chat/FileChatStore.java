@@ -3,18 +3,26 @@ package tankard.chat;
 import tankard.store.AtomicFiles;
 import tankard.store.FileTimes;
 import tankard.user.UserDirs;
+import tankard.util.FileNames;
 import tankard.util.Sanitize;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.HashSet;
 import java.util.Optional;
@@ -101,6 +109,46 @@ public final class FileChatStore implements ChatStore {
     }
 
     @Override
+    public Optional<SeekableByteChannel> channel(String user, ChatFolder folder, String name) throws IOException {
+        try {
+            return Optional.of(FileChannel.open(file(folder(user, folder), name), StandardOpenOption.READ));
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        }
+    }
+
+    @Override
+    public boolean rename(String user, ChatFolder folder, String from, String to) throws IOException {
+        Path source = file(folder(user, folder), from);
+        if (!Files.isRegularFile(source)) {
+            return false;
+        }
+        Path target = file(folder(user, folder), to);
+        try {
+            if (!AtomicFiles.moveNoReplace(source, target)) {
+                return false;
+            }
+        } catch (NoSuchFileException e) {
+            return false; // deleted meanwhile
+        }
+        // ST copies the file, so a renamed chat is as new as the rename (recent chats sort by mtime)
+        Files.setLastModifiedTime(target, FileTime.from(Instant.now()));
+        return true;
+    }
+
+    @Override
+    public boolean delete(String user, ChatFolder folder, String name) throws IOException {
+        Path path = file(folder(user, folder), name);
+        // Like ST, a link to a chat is removed itself; folders are never chats
+        return Files.isRegularFile(path) && Files.deleteIfExists(path);
+    }
+
+    @Override
+    public boolean create(String user, ChatFolder folder, String name, InputStream content) throws IOException {
+        return AtomicFiles.create(file(folder(user, folder), name), channel -> content.transferTo(Channels.newOutputStream(channel)));
+    }
+
+    @Override
     public List<ChatFile> backups(String user, String prefix) throws IOException {
         return files(backupFolder(user), name -> name.startsWith(prefix));
     }
@@ -158,6 +206,7 @@ public final class FileChatStore implements ChatStore {
         } catch (NoSuchFileException | NotDirectoryException e) {
             return List.of();
         }
+        files.sort(Comparator.comparing(ChatFile::name, FileNames.BYTE_ORDER)); // Node's readdir order
         return files;
     }
 

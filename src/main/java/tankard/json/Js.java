@@ -36,6 +36,12 @@ public final class Js {
         return true;
     }
 
+    /** A character of JavaScript's {@code \\s} (what {@code trim} removes): ASCII spaces, NBSP, Unicode spaces, BOM. */
+    public static boolean isWhitespace(char c) {
+        return c == ' ' || c >= '\t' && c <= '\r' || c == '\u00a0' || c == '\u1680' || c >= '\u2000' && c <= '\u200a'
+                || c == '\u2028' || c == '\u2029' || c == '\u202f' || c == '\u205f' || c == '\u3000' || c == '\ufeff';
+    }
+
     /** {@code a || b}. */
     public static JsonNode or(JsonNode value, JsonNode fallback) {
         return truthy(value) ? value : fallback;

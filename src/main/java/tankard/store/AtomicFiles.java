@@ -6,6 +6,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -48,17 +49,59 @@ public final class AtomicFiles {
 
     /** Streams the content into the temp file, so a large file never has to be held in memory whole. */
     public static void write(Path target, Content content) {
-        Path temp = target.resolveSibling(target.getFileName() + "." + Math.abs(ThreadLocalRandom.current().nextLong()));
+        Path temp = temp(target);
         try {
-            Files.createDirectories(target.getParent());
-            try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-                content.writeTo(channel);
-                channel.force(true);
-            }
+            writeTemp(temp, content);
             move(temp, target);
         } catch (IOException e) {
             deleteQuietly(temp);
             throw new UncheckedIOException("Cannot write " + target.getFileName(), e);
+        }
+    }
+
+    /**
+     * Like {@link #write(Path, Content)}, but only when the target does not exist yet: false (and nothing
+     * written) when it does. The check and the move are one step, so no concurrent writer is overwritten.
+     */
+    public static boolean create(Path target, Content content) throws IOException {
+        Path temp = temp(target);
+        try {
+            writeTemp(temp, content);
+            return moveNoReplace(temp, target);
+        } finally {
+            deleteQuietly(temp);
+        }
+    }
+
+    /**
+     * Renames a file unless the target exists (false then, and the source stays). A hard link makes the
+     * check and the move one atomic step; a crash between link and unlink leaves both names, never none.
+     */
+    public static boolean moveNoReplace(Path source, Path target) throws IOException {
+        try {
+            Files.createLink(target, source);
+        } catch (FileAlreadyExistsException e) {
+            return false;
+        } catch (UnsupportedOperationException e) {
+            if (Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
+                return false;
+            }
+            Files.move(source, target);
+            return true;
+        }
+        Files.delete(source);
+        return true;
+    }
+
+    private static Path temp(Path target) {
+        return target.resolveSibling(target.getFileName() + "." + Math.abs(ThreadLocalRandom.current().nextLong()));
+    }
+
+    private static void writeTemp(Path temp, Content content) throws IOException {
+        Files.createDirectories(temp.getParent());
+        try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            content.writeTo(channel);
+            channel.force(true);
         }
     }
 

@@ -6,9 +6,10 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
 
 class ChatLinesTest {
     /** Hands out one byte per read, so every line break crosses a buffer boundary. */
@@ -26,25 +27,27 @@ class ChatLinesTest {
         return b == null ? null : new String(b, StandardCharsets.UTF_8);
     }
 
-    @Test
-    void linesEndAtLfCrlfAndCrLikeNodesLineReader() throws IOException {
-        for (boolean slow : new boolean[]{false, true}) {
-            String chat = "head\r\none\rtwo\n\nlast";
-            InputStream in = slow ? trickle(chat) : new ByteArrayInputStream(chat.getBytes(StandardCharsets.UTF_8));
-            ChatLines.Summary summary = ChatLines.scan(in, true);
-            assertEquals("head", text(summary.first()));
-            assertEquals("last", text(summary.last()));
-            assertEquals(5, summary.lines(), "the blank line in the middle counts");
-        }
+    private static List<String> lines(InputStream in) throws IOException {
+        List<String> lines = new ArrayList<>();
+        ChatLines.forEachLine(in, line -> lines.add(text(line)));
+        return lines;
     }
 
     @Test
-    void trailingBlankLinesAreNotLines() throws IOException {
-        ChatLines.Summary summary = ChatLines.scan(trickle("a\nb\r\n\n\r\n"), false);
-        assertEquals("b", text(summary.last()));
-        assertEquals(2, summary.lines());
-        assertNull(summary.first(), "not asked for");
-        assertNull(ChatLines.scan(trickle("\n\n"), true).last());
+    void linesEndAtLfCrlfAndCrLikeNodesLineReader() throws IOException {
+        String chat = "head\r\none\rtwo\n\nlast";
+        List<String> expected = List.of("head", "one", "two", "", "last");
+        assertEquals(expected, lines(new ByteArrayInputStream(chat.getBytes(StandardCharsets.UTF_8))));
+        assertEquals(expected, lines(trickle(chat)), "breaks across buffer boundaries");
+        assertEquals(List.of("a", "", ""), lines(trickle("a\n\r\n\r\n")), "a final break starts no line");
+        assertEquals(List.of(), lines(trickle("")));
+    }
+
+    @Test
+    void aVisitorCanStopEarly() throws IOException {
+        List<String> seen = new ArrayList<>();
+        ChatLines.forEachLine(trickle("a\nb\nc"), line -> seen.add(text(line)) && seen.size() < 2);
+        assertEquals(List.of("a", "b"), seen);
     }
 
     @Test

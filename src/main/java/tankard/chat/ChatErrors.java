@@ -1,0 +1,24 @@
+package tankard.chat;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tankard.http.ApiError;
+
+import java.io.IOException;
+
+/**
+ * A chat that exists but cannot be read is a 500 with a message, never an empty or missing chat: telling the
+ * two apart keeps the frontend from treating a healthy chat as gone (ST issue 5941).
+ */
+final class ChatErrors {
+    private static final Logger LOG = LoggerFactory.getLogger(ChatErrors.class);
+
+    private ChatErrors() {
+    }
+
+    static ApiError unreadable(ChatFolder folder, String name, IOException cause) {
+        String message = "Could not read the chat " + folder + "/" + name + ": " + cause;
+        LOG.error(message, cause);
+        return new ApiError(500, message);
+    }
+}

@@ -1,0 +1,132 @@
+package tankard.chat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import tankard.http.ApiError;
+import tankard.json.Js;
+import tankard.json.JsJson;
+import tankard.util.FileNames;
+import tankard.util.Sanitize;
+import tankard.util.StTime;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.LongSupplier;
+
+/**
+ * Whole-chat file operations (st-api.md §8.5, §8.6, §8.11): rename, delete, a group chat's info, delete and
+ * import. Bodies are the request JSON; answers are ST's, with a missing chat told apart from an unreadable one.
+ */
+public final class ChatFiles {
+    /** How many later milliseconds an import tries when its humanized name is taken. */
+    private static final int NAME_ATTEMPTS = 1000;
+
+    private final ChatStore store;
+    private final LongSupplier clock;
+
+    public ChatFiles(ChatStore store, LongSupplier clock) {
+        this.store = store;
+        this.clock = clock;
+    }
+
+    /** What a rename answers: ST's {@code {"ok": true, sanitizedFileName}}, or {@code {"error": true}} with 400. */
+    public record Renamed(boolean ok, ObjectNode body) {
+    }
+
+    /** Renames a character's or (with {@code is_group}) a group's chat; both names are sanitized, as in ST. */
+    public Renamed rename(String user, JsonNode body) throws IOException {
+        JsonNode original = body.get("original_file");
+        JsonNode renamed = body.get("renamed_file");
+        if (!Js.truthy(original) || !Js.truthy(renamed)) {
+            throw ApiError.badRequest("original_file and renamed_file are required");
+        }
+        ChatFolder folder = Js.truthy(body.get("is_group")) ? ChatFolder.groups() : characterFolder(body);
+        String from = fileName(original);
+        String to = fileName(renamed);
+        if (!store.rename(user, folder, from, to)) {
+            return new Renamed(false, JsJson.object().put("error", true));
+        }
+        return new Renamed(true, JsJson.object().put("ok", true).put("sanitizedFileName", FileNames.base(to)));
+    }
+
+    /** Deletes a character's chat; {@code chatfile} gets ".jsonl" when it has no extension. False: no such chat. */
+    public boolean delete(String user, JsonNode body) throws IOException {
+        JsonNode chatFile = body.get("chatfile");
+        if (chatFile == null || !chatFile.isTextual()) {
+            throw ApiError.badRequest("Missing chatfile");
+        }
+        String name = chatFile.textValue();
+        ChatFolder folder = characterFolder(body);
+        return store.delete(user, folder, fileName(FileNames.ext(name).isEmpty() ? name + ".jsonl" : name));
+    }
+
+    /** A group chat's ChatInfo ({@code {}} when corrupted, as in ST); 404 when there is no such chat. */
+    public ObjectNode groupInfo(String user, JsonNode body) {
+        String name = groupChatFile(body);
+        try {
+            Optional<ChatFile> file = store.find(user, ChatFolder.groups(), name);
+            Optional<ObjectNode> info = file.isEmpty() ? Optional.empty()
+                    : ChatInfo.read(store, user, ChatFolder.groups(), file.get(), Map.of(), false);
+            return info.orElseThrow(() -> ApiError.notFound("No group chat " + name));
+        } catch (IOException e) {
+            throw ChatErrors.unreadable(ChatFolder.groups(), name, e);
+        }
+    }
+
+    /** Deletes a group chat; false when there is none. */
+    public boolean groupDelete(String user, JsonNode body) throws IOException {
+        return store.delete(user, ChatFolder.groups(), groupChatFile(body));
+    }
+
+    /** Stores an uploaded group chat byte for byte under a new humanized id, which it answers. */
+    public String groupImport(String user, Path upload) throws IOException {
+        long now = clock.getAsLong();
+        for (int attempt = 0; attempt < NAME_ATTEMPTS; attempt++) {
+            String id = StTime.humanized(now + attempt);
+            try (InputStream content = Files.newInputStream(upload)) {
+                if (store.create(user, ChatFolder.groups(), id + ".jsonl", content)) {
+                    return id;
+                }
+            }
+        }
+        throw new IOException("No free group chat name near " + StTime.humanized(now));
+    }
+
+    /** The folder of {@code avatar_url}'s character (validated like ST's middleware, then contained). */
+    static ChatFolder characterFolder(JsonNode body) {
+        JsonNode avatar = body.get("avatar_url");
+        if (Js.isUndefined(avatar) || avatar.isNull() || avatar.isContainerNode()) {
+            throw ApiError.badRequest("Missing avatar_url");
+        }
+        return ChatService.characterFolder(Js.string(avatar));
+    }
+
+    /** A chat file name from a request, sanitized as ST does; one that sanitizes to nothing is refused. */
+    static String fileName(JsonNode name) {
+        if (!name.isTextual()) {
+            throw ApiError.badRequest("Chat file names must be text");
+        }
+        return fileName(name.textValue());
+    }
+
+    private static String fileName(String name) {
+        String file = Sanitize.filename(name);
+        if (!Sanitize.isSafeSegment(file)) {
+            throw ApiError.badRequest("Invalid chat file name");
+        }
+        return file;
+    }
+
+    /** {@code sanitize(id + ".jsonl")} of the body's truthy {@code id}. */
+    private static String groupChatFile(JsonNode body) {
+        JsonNode id = body.get("id");
+        if (!Js.truthy(id)) {
+            throw ApiError.badRequest("Missing group chat id");
+        }
+        return ChatService.chatFile(Js.string(id));
+    }
+}

@@ -1,0 +1,161 @@
+package tankard.chat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import tankard.group.GroupStore;
+import tankard.group.StoredGroup;
+import tankard.http.ApiError;
+import tankard.json.Js;
+import tankard.json.JsJson;
+import tankard.util.Sanitize;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The "Manage chat files" list and filter, {@code /api/chats/search} (st-api.md §8.9): a chat matches when every
+ * query fragment occurs in its file name, or every fragment occurs in the {@code mes} of some message.
+ */
+public final class ChatSearch {
+    private static final int PREVIEW_LENGTH = 400;
+
+    private final ChatStore store;
+    private final GroupStore groups;
+
+    public ChatSearch(ChatStore store, GroupStore groups) {
+        this.store = store;
+        this.groups = groups;
+    }
+
+    /** The chats of {@code group_id}'s group, or else of {@code avatar_url}'s character, that match {@code query}. */
+    public ArrayNode search(String user, JsonNode body) throws IOException {
+        JsonNode query = body.get("query");
+        if (Js.truthy(query) && !query.isTextual()) {
+            throw ApiError.badRequest("query must be text");
+        }
+        List<String> fragments = Js.truthy(query) ? fragments(query.textValue()) : null;
+        ChatFolder folder;
+        List<ChatFile> files;
+        JsonNode groupId = body.get("group_id");
+        if (Js.truthy(groupId)) {
+            folder = ChatFolder.groups();
+            files = groupChats(user, groupId);
+        } else {
+            JsonNode avatar = body.get("avatar_url");
+            if (avatar == null || !avatar.isTextual()) {
+                throw ApiError.badRequest("Missing avatar_url");
+            }
+            folder = ChatService.characterFolder(avatar.textValue());
+            files = store.list(user, folder);
+        }
+        ArrayNode results = JsJson.array();
+        for (ChatFile file : files) {
+            try {
+                Optional<ObjectNode> info = ChatInfo.read(store, user, folder, file, Map.of(), false);
+                if (info.isEmpty() || !ChatInfo.isValid(info.get())) {
+                    continue;
+                }
+                if (fragments == null || foundIn(List.of(file.id()), fragments)
+                        || messagesMatch(user, folder, file, fragments)) {
+                    results.add(result(info.get()));
+                }
+            } catch (IOException e) {
+                throw ChatErrors.unreadable(folder, file.name(), e);
+            }
+        }
+        return results;
+    }
+
+    /** ST's {@code query.trim().toLowerCase().split(/\s+/)} without empty fragments. */
+    static List<String> fragments(String query) {
+        List<String> fragments = new ArrayList<>();
+        String lower = query.toLowerCase(Locale.ROOT);
+        int start = 0;
+        for (int i = 0; i <= lower.length(); i++) {
+            if (i == lower.length() || Js.isWhitespace(lower.charAt(i))) {
+                if (i > start) {
+                    fragments.add(lower.substring(start, i));
+                }
+                start = i + 1;
+            }
+        }
+        return fragments;
+    }
+
+    /** The chats listed in the group's {@code chats} that exist, in that order; none for an unknown group. */
+    private List<ChatFile> groupChats(String user, JsonNode groupId) throws IOException {
+        for (StoredGroup group : groups.list(user)) {
+            if (!Js.strictEquals(group.json().path("id"), groupId)) {
+                continue;
+            }
+            List<ChatFile> files = new ArrayList<>();
+            JsonNode chats = group.json().get("chats");
+            if (chats != null && chats.isArray()) {
+                for (JsonNode chat : chats) {
+                    String name = Js.string(chat) + ".jsonl";
+                    if (Sanitize.isSafeSegment(name)) {
+                        store.find(user, ChatFolder.groups(), name).ifPresent(files::add);
+                    }
+                }
+            }
+            return files;
+        }
+        return List.of();
+    }
+
+    /** Whether every fragment is found in the {@code mes} of some message (the header line is not searched). */
+    private boolean messagesMatch(String user, ChatFolder folder, ChatFile file, List<String> fragments)
+            throws IOException {
+        Optional<InputStream> content = store.open(user, folder, file.name());
+        if (content.isEmpty()) {
+            return false;
+        }
+        List<String> missing = new ArrayList<>(fragments);
+        boolean[] header = {true};
+        try (InputStream in = content.get()) {
+            ChatLines.forEachLine(in, line -> {
+                if (header[0]) {
+                    header[0] = false;
+                    return true;
+                }
+                JsonNode message = ChatLines.parse(line);
+                if (Js.truthy(message)) {
+                    String text = Js.string(Js.or(message.get("mes"), TextNode.valueOf(""))).toLowerCase(Locale.ROOT);
+                    missing.removeIf(text::contains);
+                }
+                return !missing.isEmpty();
+            });
+        }
+        return missing.isEmpty();
+    }
+
+    private static boolean foundIn(List<String> texts, List<String> fragments) {
+        return fragments.stream().allMatch(fragment -> texts.stream().anyMatch(text -> text.contains(fragment)));
+    }
+
+    private static ObjectNode result(ObjectNode info) {
+        ObjectNode result = JsJson.object();
+        result.set("file_name", info.get("file_id"));
+        result.set("file_size", info.get("file_size"));
+        result.set("message_count", info.get("chat_items"));
+        result.set("last_mes", info.get("last_mes"));
+        result.set("preview_message", preview(info.get("mes")));
+        return result;
+    }
+
+    /** The last 400 characters of the last message, "..." in front when cut. */
+    private static JsonNode preview(JsonNode mes) {
+        if (!mes.isTextual() || mes.textValue().length() <= PREVIEW_LENGTH) {
+            return mes;
+        }
+        String text = mes.textValue();
+        return TextNode.valueOf("..." + text.substring(text.length() - PREVIEW_LENGTH));
+    }
+}

@@ -1,0 +1,139 @@
+package tankard.frontend;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
+import tankard.json.JsJson;
+import tankard.testing.Browser;
+import tankard.testing.TestServer;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static tankard.testing.Browser.jsString;
+
+/**
+ * ST's "Manage chat files" dialog against Tankard in a real browser: it lists a character's chats (search),
+ * filters them by message text, renames, exports and deletes one. Needs an ST install: run with
+ * {@code TANKARD_ST_DIR=/path/to/SillyTavern mvn test -Dtest=StFrontendChatsUiTest}.
+ */
+@EnabledIfEnvironmentVariable(named = "TANKARD_ST_DIR", matches = ".+")
+class StFrontendChatsUiTest {
+    private static final Duration STEP_TIMEOUT = StUi.STEP_TIMEOUT;
+    private static final String BLOCKS = "#select_chat_div .select_chat_block_wrapper";
+    private static final String OLD_TALE = "{\"chat_metadata\":{\"integrity\":\"0c0ffee0-0000-4000-8000-000000000001\"},"
+            + "\"user_name\":\"unused\",\"character_name\":\"unused\"}\n"
+            + "{\"name\":\"Keeper\",\"is_user\":false,\"send_date\":\"2025-01-02T10:00:00.000Z\",\"mes\":\"The lighthouse is dark tonight.\",\"extra\":{}}";
+
+    private final Path stDir = Path.of(System.getenv("TANKARD_ST_DIR")).toAbsolutePath();
+
+    @Test
+    void manageChatFilesListsSearchesRenamesExportsAndDeletes() throws IOException {
+        Path work = TestServer.tempDir();
+        Files.writeString(work.resolve("config.yaml"), "skipContentCheck: false\n");
+        try (TestServer server = TestServer.startIn(work, "--frontend", stDir.resolve("public").toString());
+             Browser browser = Browser.launch()) {
+            Browser.Page page = browser.newPage();
+            page.navigate(server.url("/"));
+            StUi.boot(page);
+            String avatar = firstCharacter(page);
+            Path folder = server.userDir().resolve("chats").resolve(avatar.substring(0, avatar.lastIndexOf('.')));
+            openCharacter(page, avatar, folder);
+            Files.writeString(folder.resolve("Old tale.jsonl"), OLD_TALE);
+
+            StUi.withScreenshot(page, "st-chats-1-list", () -> {
+                page.click("#options_button");
+                page.click("#option_select_chat");
+                awaitBlocks(page, 2);
+            });
+            StUi.withScreenshot(page, "st-chats-2-search", () -> {
+                page.type("#select_chat_search", "LIGHTHOUSE dark");
+                awaitBlocks(page, 1);
+                assertEquals("Old tale", page.eval("document.querySelector('" + BLOCKS + " .select_chat_block_filename').textContent").asText());
+                page.eval("$('#select_chat_search').val('').trigger('input'), true");
+                awaitBlocks(page, 2);
+            });
+            StUi.withScreenshot(page, "st-chats-3-rename", () -> {
+                int before = page.responses().size();
+                page.click(block("Old tale") + " .renameChatButton");
+                page.awaitVisible("dialog[open] .popup-input");
+                page.eval("document.querySelector('dialog[open] .popup-input').value = '', true");
+                page.type("dialog[open] .popup-input", "New tale");
+                page.click("dialog[open] .popup-button-ok");
+                assertEquals(200, page.awaitResponse(before, r -> StUi.hasPath(r, "/api/chats/rename"), STEP_TIMEOUT).status());
+                page.waitFor("document.querySelector(" + jsString(block("New tale")) + ") !== null", STEP_TIMEOUT);
+                assertFalse(Files.exists(folder.resolve("Old tale.jsonl")));
+                assertEquals(OLD_TALE, read(folder.resolve("New tale.jsonl")), "renamed byte for byte");
+            });
+            StUi.withScreenshot(page, "st-chats-4-export", () -> {
+                int before = page.responses().size();
+                page.click(block("New tale") + " .exportChatButton");
+                Browser.Response export = page.awaitResponse(before, r -> StUi.hasPath(r, "/api/chats/export"), STEP_TIMEOUT);
+                assertEquals(200, export.status());
+                JsonNode text = page.eval("fetch('/api/chats/export', {method: 'POST', headers: SillyTavern.getContext()"
+                        + ".getRequestHeaders(), body: JSON.stringify({avatar_url: " + jsString(avatar) + ", file: 'New tale.jsonl',"
+                        + " exportfilename: 'New tale.txt', format: 'txt'})}).then(r => r.json())");
+                assertEquals("Keeper: The lighthouse is dark tonight.\n\n", text.path("result").asText(), JsJson.compact(text));
+            });
+            StUi.withScreenshot(page, "st-chats-5-delete", () -> {
+                int before = page.responses().size();
+                page.click(block("New tale") + " .PastChat_cross");
+                page.awaitVisible("dialog[open] .popup-button-ok");
+                page.click("dialog[open] .popup-button-ok");
+                assertEquals(200, page.awaitResponse(before, r -> StUi.hasPath(r, "/api/chats/delete"), STEP_TIMEOUT).status());
+                page.waitForNetworkIdle(StUi.QUIET, STEP_TIMEOUT);
+                assertFalse(Files.exists(folder.resolve("New tale.jsonl")));
+                assertEquals(1, count(folder), "the character's own chat is kept");
+                StUi.assertClean(page, "Managing chat files");
+            });
+        }
+    }
+
+    /** The avatar of the first character in the character list. */
+    private static String firstCharacter(Browser.Page page) {
+        StUi.openDrawer(page, "rightNavHolder");
+        String title = page.eval("document.querySelector('#rm_print_characters_block .character_select .avatar').title").asText();
+        return title.substring(title.lastIndexOf("File: ") + "File: ".length());
+    }
+
+    /** Opens the character; ST saves its first chat with the greeting. */
+    private static void openCharacter(Browser.Page page, String avatar, Path folder) {
+        StUi.withScreenshot(page, "st-chats-0-open", () -> {
+            page.click("#rm_print_characters_block .character_select:has(.avatar[title$=" + jsString("File: " + avatar) + "])");
+            page.waitFor("document.querySelector('#chat .mes[mesid=\"0\"]') !== null", STEP_TIMEOUT);
+            page.waitForNetworkIdle(StUi.QUIET, STEP_TIMEOUT);
+            assertEquals(1, count(folder), "the first chat was saved");
+        });
+    }
+
+    private static void awaitBlocks(Browser.Page page, int count) {
+        page.waitFor("document.querySelectorAll(" + jsString(BLOCKS) + ").length === " + count, STEP_TIMEOUT);
+    }
+
+    /** The dialog's entry for a chat, found by its file name (without extension). */
+    private static String block(String chat) {
+        return ".select_chat_block_wrapper:has(.select_chat_block[file_name=" + jsString(chat) + "])";
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.readString(file, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private static long count(Path folder) {
+        try (var files = Files.list(folder)) {
+            return files.filter(f -> f.getFileName().toString().endsWith(".jsonl")).count();
+        } catch (IOException e) {
+            throw new AssertionError(e);
+        }
+    }
+}
