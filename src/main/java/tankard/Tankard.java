@@ -17,9 +17,9 @@ import tankard.character.CharacterService;
 import tankard.character.FileCardStore;
 import tankard.chat.ChatExport;
 import tankard.chat.ChatFeature;
-                new ChatFeature(config, chatService, new ChatImporter(chats, System::currentTimeMillis),
-                        new ChatFiles(chats, System::currentTimeMillis), new ChatSearch(chats, groups),
-                        new ChatExport(chats)),
+import tankard.chat.ChatFiles;
+import tankard.chat.ChatImporter;
+import tankard.chat.ChatSearch;
 import tankard.chat.ChatService;
 import tankard.chat.ChatStore;
 import tankard.chat.FileChatStore;
