@@ -15,6 +15,8 @@ import tankard.character.CharacterFeature;
 import tankard.character.CharacterImportFeature;
 import tankard.character.CharacterService;
 import tankard.character.FileCardStore;
+import tankard.chat.ChatBackupFeature;
+import tankard.chat.ChatBackupFiles;
 import tankard.chat.ChatExport;
 import tankard.chat.ChatFeature;
 import tankard.chat.ChatFiles;
@@ -158,6 +160,7 @@ public final class Tankard {
                 new ChatFeature(config, chatService, new ChatImporter(chats, System::currentTimeMillis),
                         new ChatFiles(chats, System::currentTimeMillis), new ChatSearch(chats, groups),
                         new ChatExport(chats)),
+                new ChatBackupFeature(config, new ChatBackupFiles(chats)),
                 new UserFilesFeature(config),
                 new ThumbnailFeature(config),
                 new AvatarsFeature(config),

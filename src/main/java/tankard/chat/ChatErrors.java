@@ -17,7 +17,12 @@ final class ChatErrors {
     }
 
     static ApiError unreadable(ChatFolder folder, String name, IOException cause) {
-        String message = "Could not read the chat " + folder + "/" + name + ": " + cause;
+        return unreadable("the chat " + folder + "/" + name, cause);
+    }
+
+    /** @param what the file, as the message names it ("the chat backup x.jsonl") */
+    static ApiError unreadable(String what, IOException cause) {
+        String message = "Could not read " + what + ": " + cause;
         LOG.error(message, cause);
         return new ApiError(500, message);
     }

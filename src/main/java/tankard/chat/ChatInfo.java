@@ -28,6 +28,18 @@ final class ChatInfo {
      */
     static Optional<ObjectNode> read(ChatStore store, String user, ChatFolder folder, ChatFile file,
                                      Map<String, JsonNode> extra, boolean withMetadata) throws IOException {
+        return read(file, () -> store.channel(user, folder, file.name()), extra, withMetadata);
+    }
+
+    /** Opens a listed file for reading; empty when it vanished. */
+    @FunctionalInterface
+    interface Opener {
+        Optional<SeekableByteChannel> open() throws IOException;
+    }
+
+    /** The info of any chat-format file (a chat, a chat backup), read through {@code opener}. */
+    static Optional<ObjectNode> read(ChatFile file, Opener opener, Map<String, JsonNode> extra,
+                                     boolean withMetadata) throws IOException {
         ObjectNode info = JsJson.object()
                 .put("match", false)
                 .put("file_id", file.id())
@@ -40,7 +52,7 @@ final class ChatInfo {
         if (file.size() == 0) {
             return Optional.of(info);
         }
-        Optional<SeekableByteChannel> channel = store.channel(user, folder, file.name());
+        Optional<SeekableByteChannel> channel = opener.open();
         if (channel.isEmpty()) {
             return Optional.empty();
         }

@@ -53,7 +53,14 @@ public interface ChatStore {
 
     void writeBackup(String user, String name, byte[] content) throws IOException;
 
-    void deleteBackup(String user, String name) throws IOException;
+    /** A backup file (following links, as Node's stat), or empty when there is none or it is not a file. */
+    Optional<ChatFile> findBackup(String user, String name) throws IOException;
+
+    /** A backup for reading (its listing preview, its download), or empty when it does not exist. */
+    Optional<SeekableByteChannel> backupChannel(String user, String name) throws IOException;
+
+    /** Deletes a backup file (a link itself, never its target); false when there is none. */
+    boolean deleteBackup(String user, String name) throws IOException;
 
     /**
      * Moves a character's chat folder (ST copies, then deletes); does nothing and answers false when the source

@@ -57,8 +57,7 @@ public final class FileChatStore implements ChatStore {
 
     @Override
     public Optional<ChatFile> find(String user, ChatFolder folder, String name) throws IOException {
-        return stat(file(folder(user, folder), name)).filter(a -> a.isRegularFile())
-                .map(a -> new ChatFile(name, a.size(), FileTimes.modifiedMs(a)));
+        return regularFile(file(folder(user, folder), name), name);
     }
 
     @Override
@@ -110,11 +109,7 @@ public final class FileChatStore implements ChatStore {
 
     @Override
     public Optional<SeekableByteChannel> channel(String user, ChatFolder folder, String name) throws IOException {
-        try {
-            return Optional.of(FileChannel.open(file(folder(user, folder), name), StandardOpenOption.READ));
-        } catch (NoSuchFileException e) {
-            return Optional.empty();
-        }
+        return read(file(folder(user, folder), name));
     }
 
     @Override
@@ -159,8 +154,19 @@ public final class FileChatStore implements ChatStore {
     }
 
     @Override
-    public void deleteBackup(String user, String name) throws IOException {
-        Files.deleteIfExists(file(backupFolder(user), name));
+    public Optional<ChatFile> findBackup(String user, String name) throws IOException {
+        return regularFile(file(backupFolder(user), name), name);
+    }
+
+    @Override
+    public Optional<SeekableByteChannel> backupChannel(String user, String name) throws IOException {
+        return read(file(backupFolder(user), name));
+    }
+
+    @Override
+    public boolean deleteBackup(String user, String name) throws IOException {
+        Path path = file(backupFolder(user), name);
+        return Files.isRegularFile(path) && Files.deleteIfExists(path);
     }
 
     @Override
@@ -208,6 +214,19 @@ public final class FileChatStore implements ChatStore {
         }
         files.sort(Comparator.comparing(ChatFile::name, FileNames.BYTE_ORDER)); // Node's readdir order
         return files;
+    }
+
+    private static Optional<ChatFile> regularFile(Path path, String name) throws IOException {
+        return stat(path).filter(BasicFileAttributes::isRegularFile)
+                .map(a -> new ChatFile(name, a.size(), FileTimes.modifiedMs(a)));
+    }
+
+    private static Optional<SeekableByteChannel> read(Path path) throws IOException {
+        try {
+            return Optional.of(FileChannel.open(path, StandardOpenOption.READ));
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        }
     }
 
     /** Attributes following links, as Node's stat; empty when the entry vanished or is a dangling link. */

@@ -4,7 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import tankard.http.files.FileSender;
 import tankard.json.JsJson;
+import tankard.util.MimeTypes;
 
 import io.vertx.core.Vertx;
 import org.slf4j.LoggerFactory;
@@ -73,16 +75,7 @@ public sealed interface Reply {
 
     /** JavaScript's {@code encodeURI}: UTF-8 percent-encoding of everything but its reserved and unreserved set. */
     private static String encodeUri(String text) {
-        StringBuilder out = new StringBuilder();
-        for (byte b : text.getBytes(StandardCharsets.UTF_8)) {
-            char c = (char) (b & 0xff);
-            if (c < 0x80 && (Character.isLetterOrDigit(c) || "-_.!~*'();/?:@&=+$,#".indexOf(c) >= 0)) {
-                out.append(c);
-            } else {
-                out.append('%').append(String.format("%02X", b & 0xff));
-            }
-        }
-        return out.toString();
+        return ContentDisposition.percentEncode(text, "-_.!~*'();/?:@&=+$,#");
     }
 
     record Attachment(Body body, String encodedName) implements Reply {
@@ -111,16 +104,42 @@ public sealed interface Reply {
         @Override
         public void writeTo(HttpServerResponse response) {
             response.setStatusCode(200).putHeader("Content-Type", contentType).setChunked(true);
-            Vertx.currentContext().executeBlocking(() -> {
-                try (ResponseStream out = new ResponseStream(response)) {
-                    body.writeTo(out);
-                }
-                return null;
-            }, false).onFailure(e -> {
-                LoggerFactory.getLogger(Reply.class).warn("A streamed response failed: {}", e.toString());
-                response.reset();
-            });
+            writeOnWorker(response, body);
         }
+    }
+
+    /**
+     * A stored file sent as Express's {@code res.download} sends it: {@code Content-Disposition: attachment}
+     * (content-disposition's encoding of the name), the type by extension, its length and mtime. The bytes
+     * are streamed on a worker thread, so the file's size has no ceiling; {@code length} must be exact.
+     */
+    static Reply download(String fileName, long length, long modifiedMs, StreamBody body) {
+        return new Download(fileName, length, modifiedMs, body);
+    }
+
+    record Download(String fileName, long length, long modifiedMs, StreamBody body) implements Reply {
+        @Override
+        public void writeTo(HttpServerResponse response) {
+            response.setStatusCode(200)
+                    .putHeader("Content-Disposition", ContentDisposition.attachment(fileName))
+                    .putHeader("Cache-Control", "public, max-age=0")
+                    .putHeader("Last-Modified", FileSender.httpDate(modifiedMs))
+                    .putHeader("Content-Type", MimeTypes.contentType(fileName))
+                    .putHeader("Content-Length", Long.toString(length));
+            writeOnWorker(response, body);
+        }
+    }
+
+    private static void writeOnWorker(HttpServerResponse response, StreamBody body) {
+        Vertx.currentContext().executeBlocking(() -> {
+            try (ResponseStream out = new ResponseStream(response)) {
+                body.writeTo(out);
+            }
+            return null;
+        }, false).onFailure(e -> {
+            LoggerFactory.getLogger(Reply.class).warn("A streamed response failed: {}", e.toString());
+            response.reset();
+        });
     }
 
     record Body(int status, String contentType, byte[] bytes) implements Reply {

@@ -20,7 +20,8 @@ import static tankard.testing.Browser.jsString;
 
 /**
  * ST's "Manage chat files" dialog against Tankard in a real browser: it lists a character's chats (search),
- * filters them by message text, renames, exports and deletes one. Needs an ST install: run with
+ * filters them by message text, renames, exports and deletes one; its Backups view lists, shows, restores
+ * and deletes a chat backup. Needs an ST install: run with
  * {@code TANKARD_ST_DIR=/path/to/SillyTavern mvn test -Dtest=StFrontendChatsUiTest}.
  */
 @EnabledIfEnvironmentVariable(named = "TANKARD_ST_DIR", matches = ".+")
@@ -30,6 +31,8 @@ class StFrontendChatsUiTest {
     private static final String OLD_TALE = "{\"chat_metadata\":{\"integrity\":\"0c0ffee0-0000-4000-8000-000000000001\"},"
             + "\"user_name\":\"unused\",\"character_name\":\"unused\"}\n"
             + "{\"name\":\"Keeper\",\"is_user\":false,\"send_date\":\"2025-01-02T10:00:00.000Z\",\"mes\":\"The lighthouse is dark tonight.\",\"extra\":{}}";
+
+    private static final String BACKUP = "chat_keeper_20250102-100000.jsonl";
 
     private final Path stDir = Path.of(System.getenv("TANKARD_ST_DIR")).toAbsolutePath();
 
@@ -46,6 +49,8 @@ class StFrontendChatsUiTest {
             Path folder = server.userDir().resolve("chats").resolve(avatar.substring(0, avatar.lastIndexOf('.')));
             openCharacter(page, avatar, folder);
             Files.writeString(folder.resolve("Old tale.jsonl"), OLD_TALE);
+            Path backup = server.userDir().resolve("backups").resolve(BACKUP);
+            Files.writeString(backup, OLD_TALE);
 
             StUi.withScreenshot(page, "st-chats-1-list", () -> {
                 page.click("#options_button");
@@ -92,7 +97,56 @@ class StFrontendChatsUiTest {
                 assertEquals(1, count(folder), "the character's own chat is kept");
                 StUi.assertClean(page, "Managing chat files");
             });
+            browseBackups(page, folder, backup);
         }
+    }
+
+    /** The Backups view of the same dialog: lists a backup, shows it, restores it as a new chat, deletes it. */
+    private static void browseBackups(Browser.Page page, Path folder, Path backup) {
+        String item = "[data-test-backup]";
+        StUi.withScreenshot(page, "st-chats-6-backups", () -> {
+            page.click("button.menu_button:has(.fa-box-open)");
+            markBackup(page);
+            String info = page.eval("document.querySelector('" + item + " .chatBackupsListItemInfo').textContent").asText();
+            assertTrue(info.endsWith("(" + OLD_TALE.length() + "B, 1 💬)"), info);
+            assertTrue(page.eval("document.querySelectorAll('.chatBackupsListItem').length").asInt() >= 2,
+                    "the backup of the greeting chat is listed too");
+        });
+        StUi.withScreenshot(page, "st-chats-7-backup-view", () -> {
+            page.click(item + " .fa-eye");
+            page.awaitVisible("dialog[open] textarea");
+            String text = page.eval("document.querySelector('dialog[open] textarea').value").asText();
+            assertTrue(text.startsWith("Keeper [") && text.endsWith("]\nThe lighthouse is dark tonight."), text);
+            page.click("dialog[open] .popup-button-ok");
+            page.waitFor("document.querySelector('dialog[open]') === null", STEP_TIMEOUT);
+        });
+        StUi.withScreenshot(page, "st-chats-8-backup-restore", () -> {
+            int before = page.responses().size();
+            page.click(item + " .fa-rotate-left");
+            assertEquals(200, page.awaitResponse(before, r -> StUi.hasPath(r, "/api/backups/chat/download"), STEP_TIMEOUT).status());
+            assertEquals(200, page.awaitResponse(before, r -> StUi.hasPath(r, "/api/chats/import"), STEP_TIMEOUT).status());
+            page.waitForNetworkIdle(StUi.QUIET, STEP_TIMEOUT);
+            assertEquals(2, count(folder), "restored as a new chat of the character");
+            awaitBlocks(page, 2);
+        });
+        StUi.withScreenshot(page, "st-chats-9-backup-delete", () -> {
+            markBackup(page); // the restore refreshed the list
+            int before = page.responses().size();
+            page.click(item + " .fa-trash");
+            page.awaitVisible("dialog[open] .popup-button-ok");
+            page.click("dialog[open] .popup-button-ok");
+            assertEquals(200, page.awaitResponse(before, r -> StUi.hasPath(r, "/api/backups/chat/delete"), STEP_TIMEOUT).status());
+            page.waitFor("document.querySelector('" + item + "') === null", STEP_TIMEOUT);
+            assertFalse(Files.exists(backup));
+            StUi.assertClean(page, "Browsing chat backups");
+        });
+    }
+
+    /** Waits for the backup's entry in the Backups list and marks it {@code data-test-backup}. */
+    private static void markBackup(Browser.Page page) {
+        page.waitFor("(() => { const e = [...document.querySelectorAll('.chatBackupsListItem')].find(e =>"
+                + " e.querySelector('.chatBackupsListItemName').textContent === " + jsString(BACKUP) + ");"
+                + " e?.setAttribute('data-test-backup', ''); return !!e; })()", STEP_TIMEOUT);
     }
 
     /** The avatar of the first character in the character list. */

@@ -65,7 +65,7 @@ public final class FileSender {
         HttpServerResponse response = ctx.response();
         long size = props.size();
         String etag = "W/\"" + Long.toHexString(size) + "-" + Long.toHexString(props.lastModifiedTime()) + "\"";
-        String lastModified = HTTP_DATE.format(Instant.ofEpochMilli(props.lastModifiedTime()));
+        String lastModified = httpDate(props.lastModifiedTime());
         String contentType = MimeTypes.contentType(file.getFileName().toString());
         boolean noStore = firefoxRule && contentType.startsWith("image/") && isFirefox(request);
 
@@ -120,6 +120,11 @@ public final class FileSender {
                 ctx.fail(error);
             }
         });
+    }
+
+    /** An HTTP date ({@code Last-Modified}), as Express writes it. */
+    public static String httpDate(long epochMs) {
+        return HTTP_DATE.format(Instant.ofEpochMilli(epochMs));
     }
 
     /** A stat failure that means "no such file here" (ENOENT, ENOTDIR, name too long); Node reports 404 for those. */
