@@ -23,4 +23,9 @@ public interface Tokenizer {
 
     /** The text of each token, as ST's {@code chunks}. */
     List<String> chunks(int[] ids);
+
+    /** The {@code chunks} of the encode routes for {@code text}, which encoded as {@code ids}. */
+    default List<String> encodeChunks(String text, int[] ids) {
+        return chunks(ids);
+    }
 }

@@ -56,7 +56,8 @@ public final class TokenizerFeature implements Feature {
         try {
             Tokenizer tokenizer = pick.apply(request);
             JsonNode text = request.body().get("text");
-            int[] ids = tokenizer.encode(text == null || text.isNull() ? "" : text.asText());
+            String input = text == null || text.isNull() ? "" : text.asText();
+            int[] ids = tokenizer.encode(input);
             ObjectNode out = JsJson.object();
             ArrayNode idList = out.putArray("ids");
             for (int id : ids) {
@@ -64,7 +65,7 @@ public final class TokenizerFeature implements Feature {
             }
             out.put("count", ids.length);
             ArrayNode chunks = out.putArray("chunks");
-            tokenizer.chunks(ids).forEach(chunks::add);
+            tokenizer.encodeChunks(input, ids).forEach(chunks::add);
             return Reply.json(out);
         } catch (RuntimeException e) {
             LOG.warn("Tokenizing failed: {}", e.toString());
