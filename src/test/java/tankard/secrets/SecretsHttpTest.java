@@ -257,6 +257,22 @@ class SecretsHttpTest extends ServerTest {
     }
 
     @Test
+    void unknownKeysAreStoredButNotListedAsSt() throws IOException {
+        TestServer.Client client = start(null);
+        HttpResponse<Buffer> written = client.post("/api/secrets/write",
+                "{\"key\":\"custom_thing\",\"value\":\"v1234567890xyz\",\"label\":null}");
+        assertEquals(200, written.statusCode());
+        String id = written.bodyAsJsonObject().getString("id");
+        // What ST 1.18.0 writes for the same request, byte for byte.
+        assertEquals("{\n    \"custom_thing\": [\n        {\n            \"id\": \"" + id + "\",\n"
+                + "            \"value\": \"v1234567890xyz\",\n            \"label\": null,\n"
+                + "            \"active\": true\n        }\n    ]\n}", Files.readString(secretsFile()));
+        assertFalse(read(client).containsKey("custom_thing"));
+        assertEquals(204, client.post("/api/secrets/rotate", json("nope", "x", null)).statusCode());
+        assertEquals(403, client.post("/api/secrets/find", "{\"key\":\"custom_thing\"}").statusCode());
+    }
+
+    @Test
     void exposureDisabledRefusesBeforeLookingForTheKey() {
         TestServer.Client client = start(null);
         assertEquals(403, client.post("/api/secrets/find", "{\"key\":\"api_key_nothing_here\"}").statusCode());
