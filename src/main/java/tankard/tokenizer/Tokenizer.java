@@ -16,6 +16,11 @@ public interface Tokenizer {
 
     Family family();
 
+    /** Whether this only estimates counts: its ids are not the model's, and it cannot decode. */
+    default boolean estimated() {
+        return false;
+    }
+
     int[] encode(String text);
 
     /** The text of the given ids; ids the vocabulary does not know are an error. */

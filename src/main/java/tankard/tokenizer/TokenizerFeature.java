@@ -58,6 +58,10 @@ public final class TokenizerFeature implements Feature {
             JsonNode text = request.body().get("text");
             String input = text == null || text.isNull() ? "" : text.asText();
             int[] ids = tokenizer.encode(input);
+            if (tokenizer.estimated()) {
+                // ST's answer when a model file cannot be loaded: no ids, no chunks, an estimated count.
+                return Reply.json(JsJson.object().<ObjectNode>set("ids", JsJson.array()).put("count", ids.length));
+            }
             ObjectNode out = JsJson.object();
             ArrayNode idList = out.putArray("ids");
             for (int id : ids) {

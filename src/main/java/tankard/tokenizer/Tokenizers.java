@@ -16,8 +16,8 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * Which vocabulary serves which tokenizer id and model name, following ST's rules (st-api.md §19).
  * SentencePiece and Hugging Face vocabularies load from the user's copies of ST's files ({@link TokenizerFiles}),
- * each once, on first use; while a file is missing its id is served by an {@link ApproximateTokenizer} over
- * cl100k_base. Thread-safe.
+ * each once, on first use; while a file is missing its id only estimates counts ({@link ApproximateTokenizer}).
+ * Thread-safe.
  */
 public final class Tokenizers {
     private static final Logger LOG = LoggerFactory.getLogger(Tokenizers.class);
@@ -75,7 +75,7 @@ public final class Tokenizers {
         if (SENTENCEPIECE.contains(id)) {
             Tokenizer real = load(id + ".model");
             return real != null ? real
-                    : new ApproximateTokenizer(Tokenizer.Family.SENTENCEPIECE, tiktoken(EncodingType.CL100K_BASE));
+                    : new ApproximateTokenizer(id, Tokenizer.Family.SENTENCEPIECE, tiktoken(EncodingType.CL100K_BASE));
         }
         if (HUGGINGFACE.contains(id)) {
             Tokenizer real = load(id + ".json");
@@ -83,7 +83,7 @@ public final class Tokenizers {
                 real = load("llama3.json");
             }
             return real != null ? real
-                    : new ApproximateTokenizer(Tokenizer.Family.HUGGINGFACE, tiktoken(EncodingType.CL100K_BASE));
+                    : new ApproximateTokenizer(id, Tokenizer.Family.HUGGINGFACE, tiktoken(EncodingType.CL100K_BASE));
         }
         return null;
     }
