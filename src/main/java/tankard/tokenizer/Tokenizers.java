@@ -8,7 +8,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -60,8 +62,10 @@ public final class Tokenizers {
     private final EncodingRegistry registry = Encodings.newLazyEncodingRegistry();
     private final Map<EncodingType, TiktokenTokenizer> tiktoken = new ConcurrentHashMap<>();
     private final TokenizerFiles files;
-    /** Loaded vocabularies by file; a file that is missing or fails to load is looked for again next time. */
+    /** Loaded vocabularies by file; a missing file is looked for again next time. */
     private final Map<Path, Tokenizer> loaded = new ConcurrentHashMap<>();
+    /** Files that failed to load, with their modification time: tried again only once they change. */
+    private final Map<Path, FileTime> unusable = new ConcurrentHashMap<>();
 
     public Tokenizers(TokenizerFiles files) {
         this.files = files;
@@ -91,7 +95,8 @@ public final class Tokenizers {
     /** The vocabulary in the file called {@code name}, loaded once; null when there is no usable file. */
     private Tokenizer load(String name) {
         Path file = files.find(name);
-        if (file == null) {
+        FileTime modified = file == null ? null : modifiedTime(file);
+        if (modified == null || modified.equals(unusable.get(file))) {
             return null;
         }
         return loaded.computeIfAbsent(file, path -> {
@@ -102,9 +107,18 @@ public final class Tokenizers {
                 return tokenizer;
             } catch (IOException | RuntimeException | UnsatisfiedLinkError e) {
                 LOG.warn("Cannot load the tokenizer {}, estimating instead: {}", path, e.toString());
+                unusable.put(path, modified);
                 return null;
             }
         });
+    }
+
+    private static FileTime modifiedTime(Path file) {
+        try {
+            return Files.getLastModifiedTime(file);
+        } catch (IOException e) {
+            return null;
+        }
     }
 
     /** {@code /api/tokenizers/openai/encode|decode?model=}: the model name picks the vocabulary. */

@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.util.zip.GZIPOutputStream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -118,5 +119,10 @@ class VocabularyFilesHttpTest extends ServerTest {
         JsonObject estimate = new JsonObject().put("ids", new JsonArray()).put("count", 2);
         assertEquals(estimate, post("/api/tokenizers/yi/encode", "{\"text\":\"hello world\"}"));
         assertEquals(estimate, post("/api/tokenizers/llama3/encode", "{\"text\":\"hello world\"}"));
+        // A broken file is not parsed again on every request, but a replaced one is loaded.
+        Path yi = tokenizers("_tokenizers/yi.model", TinyVocabularies.unigramModel());
+        Files.setLastModifiedTime(yi, FileTime.fromMillis(Files.getLastModifiedTime(yi).toMillis() + 2000));
+        assertEquals(new JsonArray().add(3).add(4),
+                post("/api/tokenizers/yi/encode", "{\"text\":\"hello world\"}").getJsonArray("ids"));
     }
 }
