@@ -60,6 +60,7 @@ import tankard.sprite.SpriteFeature;
 import tankard.stats.StatsFeature;
 import tankard.theme.UiPresetFeature;
 import tankard.tokenizer.TokenizerFeature;
+import tankard.tokenizer.TokenizerFiles;
 import tankard.tokenizer.Tokenizers;
 import tankard.worldinfo.WorldInfoFeature;
 import tankard.thumbnail.ThumbnailFeature;
@@ -152,7 +153,7 @@ public final class Tankard {
                 new WorldInfoFeature(config),
                 new GroupFeature(config, new GroupService(groups, chats)),
                 new StatsFeature(config),
-                new TokenizerFeature(config, new Tokenizers()),
+                new TokenizerFeature(config, new Tokenizers(TokenizerFiles.of(config))),
                 new CharacterFeature(config, characterService, chatService),
                 new CharacterEditFeature(config, new CharacterEditor(cards, chats, cardCache, config.dataRoot(),
                         defaultAvatar, System::currentTimeMillis)),

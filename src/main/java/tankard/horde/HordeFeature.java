@@ -7,6 +7,7 @@ import tankard.http.Feature;
 import tankard.http.Reply;
 import tankard.http.Routes;
 import tankard.json.JsJson;
+import tankard.secrets.SecretKeys;
 import tankard.secrets.SecretStore;
 
 import java.util.List;
@@ -38,7 +39,7 @@ public final class HordeFeature implements Feature {
             router.post("/api/horde/" + route).handler(Routes.inline(config, request -> Reply.json(JsJson.array())));
         }
         router.post("/api/horde/user-info").handler(Routes.blocking(config, request -> {
-            if (secrets.read(request.dirs(), "api_key_horde").isEmpty()) {
+            if (secrets.read(request.dirs(), SecretKeys.HORDE).isEmpty()) {
                 return Reply.json(JsJson.object().put("anonymous", true));
             }
             throw new ApiError(503, MESSAGE);

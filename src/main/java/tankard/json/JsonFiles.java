@@ -16,8 +16,14 @@ public final class JsonFiles {
 
     /** The file as text, or null when it does not exist. Blocking. */
     public static String readText(Path file) {
+        byte[] bytes = readBytes(file);
+        return bytes == null ? null : new String(bytes, StandardCharsets.UTF_8);
+    }
+
+    /** The file's bytes, or null when it does not exist. Blocking. */
+    public static byte[] readBytes(Path file) {
         try {
-            return new String(Files.readAllBytes(file), StandardCharsets.UTF_8);
+            return Files.readAllBytes(file);
         } catch (NoSuchFileException e) {
             return null;
         } catch (IOException e) {

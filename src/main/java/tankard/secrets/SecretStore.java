@@ -12,6 +12,7 @@ import tankard.json.JsonFiles;
 import tankard.store.AtomicFiles;
 import tankard.user.UserDirs;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,27 +26,6 @@ import java.util.UUID;
  */
 public final class SecretStore {
     private static final Logger LOG = LoggerFactory.getLogger(SecretStore.class);
-    public static final String MIGRATED = "_migrated";
-
-    /** Every key the frontend knows, in ST's order; the state map always lists all of them. */
-    public static final List<String> KNOWN_KEYS = List.of("api_key_horde", "api_key_mancer", "api_key_vllm",
-            "api_key_aphrodite", "api_key_tabby", "api_key_openai", "api_key_novel", "api_key_claude", "deepl", "libre",
-            "libre_url", "lingva_url", "api_key_openrouter", "api_key_ai21", "oneringtranslator_url", "deeplx_url",
-            "api_key_makersuite", "api_key_vertexai", "api_key_serpapi", "api_key_togetherai", "api_key_mistralai",
-            "api_key_custom", "api_key_ooba", "api_key_infermaticai", "api_key_dreamgen", "api_key_nomicai",
-            "api_key_koboldcpp", "api_key_llamacpp", "api_key_cohere", "api_key_perplexity", "api_key_groq",
-            "api_key_azure_tts", "api_key_featherless", "api_key_huggingface", "api_key_stability",
-            "api_key_custom_openai_tts", "api_key_tavily", "api_key_chutes", "api_key_electronhub", "api_key_nanogpt",
-            "api_key_bfl", "api_key_comfy_runpod", "api_key_falai", "api_key_generic", "api_key_deepseek",
-            "api_key_serper", "api_key_aimlapi", "api_key_xai", "api_key_fireworks", "vertexai_service_account_json",
-            "api_key_minimax", "minimax_group_id", "api_key_moonshot", "api_key_cometapi", "api_key_azure_openai",
-            "api_key_zai", "api_key_siliconflow", "api_key_elevenlabs", "api_key_pollinations", "volcengine_app_id",
-            "volcengine_access_key", "api_key_workers_ai");
-
-    /** Keys whose values are not secret (service URLs): shown and readable even without key exposure. */
-    public static final List<String> EXPORTABLE_KEYS = List.of("libre_url", "lingva_url", "oneringtranslator_url",
-            "deeplx_url");
-
     private final boolean allowKeysExposure;
 
     public SecretStore(boolean allowKeysExposure) {
@@ -58,22 +38,22 @@ public final class SecretStore {
 
     /** Whether {@code key}'s values may be handed out in clear. */
     public boolean exposable(String key) {
-        return allowKeysExposure || EXPORTABLE_KEYS.contains(key);
+        return allowKeysExposure || SecretKeys.EXPORTABLE.contains(key);
     }
 
-    /** The active (or the given id's) value of a key; empty when there is none. For the backend proxies. */
+    /**
+     * The value of the entry with {@code id} (the active one when {@code id} is null or empty) of a key, or ""
+     * when there is none, as ST's readSecret. Blocking: call it from a worker thread.
+     */
     public synchronized String read(UserDirs dirs, String key, String id) {
         if (!Files.exists(dirs.secretsFile())) {
             return "";
         }
-        for (JsonNode secret : entries(load(dirs), key)) {
-            if (id != null ? id.equals(secret.path("id").asText(null)) : secret.path("active").asBoolean(false)) {
-                return secret.path("value").asText("");
-            }
-        }
-        return "";
+        JsonNode secret = target(entries(load(dirs), key), id);
+        return secret == null || !Js.truthy(secret.get("value")) ? "" : Js.string(secret.get("value"));
     }
 
+    /** The active value of a key ({@link SecretKeys}), or "" when it has none: what backends send upstream. */
     public String read(UserDirs dirs, String key) {
         return read(dirs, key, null);
     }
@@ -82,7 +62,7 @@ public final class SecretStore {
     public synchronized ObjectNode state(UserDirs dirs) {
         ObjectNode secrets = load(dirs);
         ObjectNode state = JsJson.object();
-        for (String key : KNOWN_KEYS) {
+        for (String key : SecretKeys.ALL) {
             List<JsonNode> entries = entries(secrets, key);
             if (entries.isEmpty()) {
                 state.putNull(key);
@@ -124,16 +104,13 @@ public final class SecretStore {
         if (!(secrets.get(key) instanceof ArrayNode list)) {
             return;
         }
-        for (int i = 0; i < list.size(); i++) {
-            JsonNode secret = list.get(i);
-            if (id != null ? id.equals(secret.path("id").asText(null)) : secret.path("active").asBoolean(false)) {
-                list.remove(i);
-                break;
-            }
+        int index = entries(secrets, key).indexOf(target(entries(secrets, key), id));
+        if (index >= 0) {
+            list.remove(index);
         }
         boolean anyActive = false;
         for (JsonNode secret : list) {
-            anyActive |= secret.path("active").asBoolean(false);
+            anyActive |= isActive(secret);
         }
         if (!list.isEmpty() && !anyActive && list.get(0) instanceof ObjectNode first) {
             first.put("active", true);
@@ -173,11 +150,11 @@ public final class SecretStore {
     public synchronized ObjectNode activeValues(UserDirs dirs) {
         ObjectNode out = JsJson.object();
         for (Map.Entry<String, JsonNode> field : load(dirs).properties()) {
-            if (field.getKey().equals(MIGRATED) || !field.getValue().isArray()) {
+            if (field.getKey().equals(SecretKeys.MIGRATED) || !field.getValue().isArray()) {
                 continue;
             }
             for (JsonNode secret : field.getValue()) {
-                if (secret.path("active").asBoolean(false)) {
+                if (isActive(secret)) {
                     out.set(field.getKey(), secret.path("value"));
                     break;
                 }
@@ -188,7 +165,7 @@ public final class SecretStore {
 
     /** Whether the key has at least one entry (what ST's state map reports as non-null). */
     public synchronized boolean has(UserDirs dirs, String key) {
-        return KNOWN_KEYS.contains(key) && !entries(load(dirs), key).isEmpty();
+        return SecretKeys.ALL.contains(key) && !entries(load(dirs), key).isEmpty();
     }
 
     String mask(String value, String key) {
@@ -206,18 +183,18 @@ public final class SecretStore {
      * not create it (the first write does), so opening someone's data root changes nothing.
      */
     private ObjectNode load(UserDirs dirs) {
-        String text = JsonFiles.readText(dirs.secretsFile());
-        if (text == null) {
+        byte[] raw = JsonFiles.readBytes(dirs.secretsFile());
+        if (raw == null) {
             return JsJson.object();
         }
-        if (!(JsonFiles.tryParse(text) instanceof ObjectNode secrets)) {
+        if (!(JsonFiles.tryParse(new String(raw, StandardCharsets.UTF_8)) instanceof ObjectNode secrets)) {
             throw new IllegalStateException("secrets.json is not a valid JSON object");
         }
-        return isLegacy(secrets) ? migrate(dirs, secrets, text) : secrets;
+        return isLegacy(secrets) ? migrate(dirs, secrets, raw) : secrets;
     }
 
     private static boolean isLegacy(ObjectNode secrets) {
-        if (secrets.isEmpty() || Js.truthy(secrets.get(MIGRATED))) {
+        if (secrets.isEmpty() || Js.truthy(secrets.get(SecretKeys.MIGRATED))) {
             return false;
         }
         for (JsonNode value : secrets) {
@@ -228,7 +205,7 @@ public final class SecretStore {
         return true;
     }
 
-    private static ObjectNode migrate(UserDirs dirs, ObjectNode flat, String original) {
+    private static ObjectNode migrate(UserDirs dirs, ObjectNode flat, byte[] original) {
         ObjectNode migrated = JsJson.object();
         for (Map.Entry<String, JsonNode> field : flat.properties()) {
             JsonNode value = field.getValue();
@@ -240,7 +217,7 @@ public final class SecretStore {
                         .put("active", true);
             }
         }
-        migrated.putArray(MIGRATED);
+        migrated.putArray(SecretKeys.MIGRATED);
         AtomicFiles.write(dirs.backups().resolve("secrets_migration_" + System.currentTimeMillis() + ".json"), original);
         save(dirs, migrated);
         LOG.info("Migrated the flat secrets.json of {} (old file kept in backups/)", dirs.root().getFileName());
@@ -259,9 +236,23 @@ public final class SecretStore {
         return out;
     }
 
+    /** ST's {@code find(s => id ? s.id === id : s.active)}. */
+    private static JsonNode target(List<JsonNode> entries, String id) {
+        for (JsonNode secret : entries) {
+            if (id != null && !id.isEmpty() ? id.equals(secret.path("id").textValue()) : isActive(secret)) {
+                return secret;
+            }
+        }
+        return null;
+    }
+
+    private static boolean isActive(JsonNode secret) {
+        return Js.truthy(secret.get("active"));
+    }
+
     private static ObjectNode find(ObjectNode secrets, String key, String id) {
         for (JsonNode secret : entries(secrets, key)) {
-            if (secret instanceof ObjectNode object && id.equals(secret.path("id").asText(null))) {
+            if (secret instanceof ObjectNode object && id.equals(secret.path("id").textValue())) {
                 return object;
             }
         }

@@ -1,15 +1,19 @@
 package tankard.secrets;
 
 import io.vertx.ext.web.Router;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import tankard.config.TankardConfig;
 import tankard.http.ApiError;
 import tankard.http.Feature;
 import tankard.http.Reply;
+import tankard.http.Request;
 import tankard.http.Routes;
 import tankard.json.JsJson;
 
 /** {@code /api/secrets/*} (st-api.md §6). */
 public final class SecretsFeature implements Feature {
+    private static final Logger LOG = LoggerFactory.getLogger(SecretsFeature.class);
     private final TankardConfig config;
     private final SecretStore secrets;
 
@@ -20,8 +24,15 @@ public final class SecretsFeature implements Feature {
 
     @Override
     public void mount(Router router) {
-        router.post("/api/secrets/read").handler(Routes.blocking(config, request ->
-                Reply.json(secrets.state(request.dirs()))));
+        router.post("/api/secrets/read").handler(Routes.blocking(config, request -> {
+            try {
+                return Reply.json(secrets.state(request.dirs()));
+            } catch (IllegalStateException e) {
+                // ST answers an unreadable file with an empty state; the file itself is left as it is.
+                LOG.error("Cannot read the secrets of {}: {}", request.dirs().root().getFileName(), e.getMessage());
+                return Reply.json(JsJson.object());
+            }
+        }));
         router.post("/api/secrets/write").handler(Routes.blocking(config, request -> {
             String key = request.text("key");
             var value = request.body().get("value");
@@ -32,23 +43,22 @@ public final class SecretsFeature implements Feature {
             return Reply.json(JsJson.object().put("id", id));
         }));
         router.post("/api/secrets/delete").handler(Routes.blocking(config, request -> {
-            secrets.delete(request.dirs(), request.requireText("key"), request.text("id"));
+            secrets.delete(request.dirs(), required(request, "key", "Key and ID are required"), request.text("id"));
             return Reply.noContent();
         }));
         router.post("/api/secrets/rotate").handler(Routes.blocking(config, request -> {
-            secrets.rotate(request.dirs(), request.requireText("key"), request.requireText("id"));
+            String message = "Key and ID are required";
+            secrets.rotate(request.dirs(), required(request, "key", message), required(request, "id", message));
             return Reply.noContent();
         }));
         router.post("/api/secrets/rename").handler(Routes.blocking(config, request -> {
-            secrets.rename(request.dirs(), request.requireText("key"), request.requireText("id"),
-                    request.requireText("label"));
+            String message = "Key, ID, and label are required";
+            secrets.rename(request.dirs(), required(request, "key", message), required(request, "id", message),
+                    required(request, "label", message));
             return Reply.noContent();
         }));
         router.post("/api/secrets/find").handler(Routes.blocking(config, request -> {
-            String key = request.text("key");
-            if (key == null || key.isEmpty()) {
-                throw ApiError.badRequest("Key is required");
-            }
+            String key = required(request, "key", "Key is required");
             if (!secrets.exposable(key)) {
                 throw ApiError.forbidden("Secrets cannot be read unless allowKeysExposure is true in config.yaml");
             }
@@ -65,5 +75,14 @@ public final class SecretsFeature implements Feature {
         }));
         router.post("/api/secrets/settings").handler(Routes.inline(config, request ->
                 Reply.json(JsJson.object().put("allowKeysExposure", secrets.allowKeysExposure()))));
+    }
+
+    /** A body member ST requires to be truthy; its message is ST's. */
+    private static String required(Request request, String field, String message) {
+        String value = request.text(field);
+        if (value == null || value.isEmpty()) {
+            throw ApiError.badRequest(message);
+        }
+        return value;
     }
 }

@@ -1,23 +1,19 @@
 package tankard.tokenizer;
 
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /**
- * A stand-in for a vocabulary Tankard does not ship yet (SentencePiece and Hugging Face models): counts and
- * pieces come from a tiktoken encoding, which is close for English text but not the model's real ids.
- * Replace it in {@link Tokenizers} once a real implementation exists.
+ * A vocabulary whose file the user has not supplied. It only counts: tiktoken's cl100k_base is close for
+ * English text. Its ids are not the model's, so the routes hand out none (the frontend would send them to the
+ * backend as logit biases), and decoding fails as in ST when a model cannot be loaded.
  */
 final class ApproximateTokenizer implements Tokenizer {
+    private final String id;
     private final Family family;
     private final TiktokenTokenizer standIn;
 
-    ApproximateTokenizer(Family family, TiktokenTokenizer standIn) {
+    ApproximateTokenizer(String id, Family family, TiktokenTokenizer standIn) {
+        this.id = id;
         this.family = family;
         this.standIn = standIn;
     }
@@ -28,46 +24,23 @@ final class ApproximateTokenizer implements Tokenizer {
     }
 
     @Override
+    public boolean estimated() {
+        return true;
+    }
+
+    /** Stand-in ids, good for counting only. */
+    @Override
     public int[] encode(String text) {
         return standIn.encode(text);
     }
 
     @Override
     public String decode(int[] ids) {
-        return standIn.decode(ids);
+        throw new UnsupportedOperationException("No vocabulary file for " + id);
     }
 
-    /**
-     * Hugging Face style: ids are merged until their bytes form whole characters, as ST's web tokenizers
-     * merge pieces that decode to a lone U+FFFD.
-     */
     @Override
     public List<String> chunks(int[] ids) {
-        if (family != Family.HUGGINGFACE) {
-            return standIn.chunks(ids);
-        }
-        List<String> out = new ArrayList<>();
-        int start = 0;
-        for (int i = 0; i < ids.length; i++) {
-            String text = wholeCharacters(standIn.decodeBytes(Arrays.copyOfRange(ids, start, i + 1)));
-            if (text != null) {
-                out.add(text);
-                start = i + 1;
-            }
-        }
-        return out;
-    }
-
-    /** The text of bytes that are complete UTF-8, or null while a character is still cut. */
-    private static String wholeCharacters(byte[] bytes) {
-        try {
-            return StandardCharsets.UTF_8.newDecoder()
-                    .onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT)
-                    .decode(ByteBuffer.wrap(bytes))
-                    .toString();
-        } catch (CharacterCodingException e) {
-            return null;
-        }
+        throw new UnsupportedOperationException("No vocabulary file for " + id);
     }
 }

@@ -16,6 +16,11 @@ public interface Tokenizer {
 
     Family family();
 
+    /** Whether this only estimates counts: its ids are not the model's, and it cannot decode. */
+    default boolean estimated() {
+        return false;
+    }
+
     int[] encode(String text);
 
     /** The text of the given ids; ids the vocabulary does not know are an error. */
@@ -23,4 +28,9 @@ public interface Tokenizer {
 
     /** The text of each token, as ST's {@code chunks}. */
     List<String> chunks(int[] ids);
+
+    /** The {@code chunks} of the encode routes for {@code text}, which encoded as {@code ids}. */
+    default List<String> encodeChunks(String text, int[] ids) {
+        return chunks(ids);
+    }
 }

@@ -56,7 +56,12 @@ public final class TokenizerFeature implements Feature {
         try {
             Tokenizer tokenizer = pick.apply(request);
             JsonNode text = request.body().get("text");
-            int[] ids = tokenizer.encode(text == null || text.isNull() ? "" : text.asText());
+            String input = text == null || text.isNull() ? "" : text.asText();
+            int[] ids = tokenizer.encode(input);
+            if (tokenizer.estimated()) {
+                // ST's answer when a model file cannot be loaded: no ids, no chunks, an estimated count.
+                return Reply.json(JsJson.object().<ObjectNode>set("ids", JsJson.array()).put("count", ids.length));
+            }
             ObjectNode out = JsJson.object();
             ArrayNode idList = out.putArray("ids");
             for (int id : ids) {
@@ -64,7 +69,7 @@ public final class TokenizerFeature implements Feature {
             }
             out.put("count", ids.length);
             ArrayNode chunks = out.putArray("chunks");
-            tokenizer.chunks(ids).forEach(chunks::add);
+            tokenizer.encodeChunks(input, ids).forEach(chunks::add);
             return Reply.json(out);
         } catch (RuntimeException e) {
             LOG.warn("Tokenizing failed: {}", e.toString());

@@ -4,19 +4,32 @@ import com.knuddels.jtokkit.Encodings;
 import com.knuddels.jtokkit.api.EncodingRegistry;
 import com.knuddels.jtokkit.api.EncodingType;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Which vocabulary serves which tokenizer id and model name, following ST's rules (st-api.md §19).
- * Vocabularies without a real implementation are {@link ApproximateTokenizer}s over cl100k_base.
+ * SentencePiece and Hugging Face vocabularies load from the user's copies of ST's files ({@link TokenizerFiles}),
+ * each once, on first use; while a file is missing its id only estimates counts ({@link ApproximateTokenizer}).
+ * Thread-safe.
  */
 public final class Tokenizers {
+    private static final Logger LOG = LoggerFactory.getLogger(Tokenizers.class);
+
     public static final List<String> SENTENCEPIECE = List.of("llama", "nerdstash", "nerdstash_v2", "mistral", "yi",
             "gemma", "jamba");
     public static final List<String> HUGGINGFACE = List.of("claude", "llama3", "qwen2", "command-r", "command-a",
             "nemo", "deepseek");
+    /** The vocabularies ST downloads, and uses Llama 3's in place of when it cannot. */
+    private static final List<String> DOWNLOADED = List.of("command-r", "command-a", "qwen2", "nemo", "deepseek");
 
     /** OpenAI completion-era models and their encodings (tiktoken's model table). */
     private static final Map<String, EncodingType> LEGACY_MODELS = Map.ofEntries(
@@ -48,6 +61,15 @@ public final class Tokenizers {
 
     private final EncodingRegistry registry = Encodings.newLazyEncodingRegistry();
     private final Map<EncodingType, TiktokenTokenizer> tiktoken = new ConcurrentHashMap<>();
+    private final TokenizerFiles files;
+    /** Loaded vocabularies by file; a missing file is looked for again next time. */
+    private final Map<Path, Tokenizer> loaded = new ConcurrentHashMap<>();
+    /** Files that failed to load, with their modification time: tried again only once they change. */
+    private final Map<Path, FileTime> unusable = new ConcurrentHashMap<>();
+
+    public Tokenizers(TokenizerFiles files) {
+        this.files = files;
+    }
 
     /** The tokenizer behind {@code /api/tokenizers/<id>/*}, or null for an unknown id. */
     public Tokenizer byId(String id) {
@@ -55,12 +77,48 @@ public final class Tokenizers {
             return tiktoken(EncodingType.R50K_BASE); // tiktoken's gpt2 vocabulary is r50k_base's
         }
         if (SENTENCEPIECE.contains(id)) {
-            return new ApproximateTokenizer(Tokenizer.Family.SENTENCEPIECE, tiktoken(EncodingType.CL100K_BASE));
+            Tokenizer real = load(id + ".model");
+            return real != null ? real
+                    : new ApproximateTokenizer(id, Tokenizer.Family.SENTENCEPIECE, tiktoken(EncodingType.CL100K_BASE));
         }
         if (HUGGINGFACE.contains(id)) {
-            return new ApproximateTokenizer(Tokenizer.Family.HUGGINGFACE, tiktoken(EncodingType.CL100K_BASE));
+            Tokenizer real = load(id + ".json");
+            if (real == null && DOWNLOADED.contains(id)) {
+                real = load("llama3.json");
+            }
+            return real != null ? real
+                    : new ApproximateTokenizer(id, Tokenizer.Family.HUGGINGFACE, tiktoken(EncodingType.CL100K_BASE));
         }
         return null;
+    }
+
+    /** The vocabulary in the file called {@code name}, loaded once; null when there is no usable file. */
+    private Tokenizer load(String name) {
+        Path file = files.find(name);
+        FileTime modified = file == null ? null : modifiedTime(file);
+        if (modified == null || modified.equals(unusable.get(file))) {
+            return null;
+        }
+        return loaded.computeIfAbsent(file, path -> {
+            try {
+                Tokenizer tokenizer = name.endsWith(".model") ? SentencePieceTokenizer.load(path)
+                        : HuggingFaceTokenizer.load(path);
+                LOG.info("Loaded the tokenizer {}", path);
+                return tokenizer;
+            } catch (IOException | RuntimeException | UnsatisfiedLinkError e) {
+                LOG.warn("Cannot load the tokenizer {}, estimating instead: {}", path, e.toString());
+                unusable.put(path, modified);
+                return null;
+            }
+        });
+    }
+
+    private static FileTime modifiedTime(Path file) {
+        try {
+            return Files.getLastModifiedTime(file);
+        } catch (IOException e) {
+            return null;
+        }
     }
 
     /** {@code /api/tokenizers/openai/encode|decode?model=}: the model name picks the vocabulary. */

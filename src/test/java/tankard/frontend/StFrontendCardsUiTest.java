@@ -6,21 +6,17 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.ext.web.client.HttpResponse;
-import io.vertx.ext.web.client.WebClient;
-import io.vertx.ext.web.client.WebClientOptions;
-import io.vertx.ext.web.client.WebClientSession;
 import io.vertx.ext.web.multipart.MultipartForm;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
 import tankard.json.JsJson;
 import tankard.testing.Browser;
 import tankard.testing.Fixtures;
+import tankard.testing.StServer;
 import tankard.testing.TestImages;
 import tankard.testing.TestServer;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -49,7 +45,6 @@ import static tankard.testing.Browser.jsString;
 class StFrontendCardsUiTest {
     private static final Duration STEP_TIMEOUT = StUi.STEP_TIMEOUT;
     private static final Duration QUIET = StUi.QUIET;
-    private static final Duration ST_START_TIMEOUT = Duration.ofSeconds(120);
     /** Fields a new import, chat or save sets anew by design: not card content. */
     private static final Set<String> VOLATILE = Set.of("avatar", "chat", "create_date", "json_data", "date_added",
             "date_last_chat", "chat_size", "data_size", "shallow");
@@ -142,7 +137,7 @@ class StFrontendCardsUiTest {
         Files.writeString(work.resolve("config.yaml"), "skipContentCheck: false\n"); // a fresh user gets ST's default content
         try (TestServer server = TestServer.startIn(work, "--frontend", stDir.resolve("public").toString());
              Browser browser = Browser.launch();
-             StServer st = StServer.start(stDir, server)) {
+             StServer st = StServer.start(stDir, server.vertx)) {
             Browser.Page page = browser.newPage();
             page.navigate(server.url("/"));
             StUi.withScreenshot(page, "st-cards-0-boot", () -> {
@@ -208,7 +203,7 @@ class StFrontendCardsUiTest {
         assertSameCard(expected, reimport(server, "export.json", json, "json"), "re-imported JSON export");
         StUi.assertClean(page, "Exporting " + file.getFileName());
 
-        JsonNode inSt = st.importAndGet(png);
+        JsonNode inSt = importAndGet(st, png);
         assertSameCard(expected, inSt, "the PNG export in ST 1.18.0");
     }
 
@@ -311,111 +306,11 @@ class StFrontendCardsUiTest {
         return s.getBytes(StandardCharsets.UTF_8);
     }
 
-    /**
-     * The real ST 1.18.0 server from the install, on a free loopback port with a temp data root and config
-     * (browser launch off, no default content), stopped with its whole process tree on close.
-     */
-    private static final class StServer implements AutoCloseable {
-        private final Process process;
-        private final Path home;
-        private final WebClientSession session;
-        private final Path log;
-        private String csrf;
-
-        private StServer(Process process, Path home, WebClientSession session) {
-            this.process = process;
-            this.home = home;
-            this.session = session;
-            this.log = home.resolve("st.log");
-        }
-
-        static StServer start(Path stDir, TestServer tankard) throws IOException {
-            Path home = TestServer.tempDir();
-            int port;
-            try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-                port = socket.getLocalPort();
-            }
-            // ST's defaults listen on loopback only and whitelist it; what differs is spelled out here.
-            Path config = home.resolve("config.yaml");
-            Files.writeString(config, "listen: false\nwhitelistMode: true\nwhitelist:\n  - 127.0.0.1\n  - ::1\n"
-                    + "skipContentCheck: true\nenableUserAccounts: false\nbasicAuthMode: false\n"
-                    + "browserLaunch:\n  enabled: false\nlogging:\n  enableAccessLog: false\n");
-            ProcessBuilder builder = new ProcessBuilder("node", "server.js", "--port", String.valueOf(port),
-                    "--listen", "false", "--configPath", config.toString(), "--dataRoot", home.resolve("data").toString())
-                    .directory(stDir.toFile()).redirectErrorStream(true).redirectOutput(home.resolve("st.log").toFile());
-            builder.environment().put("SILLYTAVERN_BROWSERLAUNCH_ENABLED", "false");
-            Process process = builder.start();
-            WebClientSession session = WebClientSession.create(WebClient.create(tankard.vertx,
-                    new WebClientOptions().setDefaultHost("127.0.0.1").setDefaultPort(port)));
-            StServer st = new StServer(process, home, session);
-            try {
-                st.awaitReady();
-                return st;
-            } catch (RuntimeException | Error e) {
-                st.close();
-                throw e;
-            }
-        }
-
-        private void awaitReady() {
-            long deadline = System.nanoTime() + ST_START_TIMEOUT.toNanos();
-            while (true) {
-                if (!process.isAlive()) {
-                    throw new IllegalStateException("ST exited:\n" + log());
-                }
-                try {
-                    HttpResponse<Buffer> response = TestServer.await(session.get("/csrf-token").send()
-                            .toCompletionStage().toCompletableFuture());
-                    if (response.statusCode() == 200) {
-                        csrf = response.bodyAsJsonObject().getString("token");
-                        return;
-                    }
-                } catch (RuntimeException e) {
-                    // not listening yet
-                }
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("ST did not start within " + ST_START_TIMEOUT + ":\n" + log());
-                }
-                try {
-                    Thread.sleep(250);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new IllegalStateException(e);
-                }
-            }
-        }
-
-        /** Imports the PNG card through ST's import endpoint and returns ST's /api/characters/get of it. */
-        JsonNode importAndGet(byte[] png) {
-            HttpResponse<Buffer> imported = upload(session.post("/api/characters/import").putHeader("X-CSRF-Token", csrf),
-                    "card.png", png, "png");
-            assertEquals(200, imported.statusCode(), imported.bodyAsString() + "\n" + log());
-            String avatar = get(imported).get("file_name").asText() + ".png";
-            HttpResponse<Buffer> card = TestServer.await(session.post("/api/characters/get").putHeader("X-CSRF-Token", csrf)
-                    .putHeader("Content-Type", "application/json").sendBuffer(Buffer.buffer(avatarBody(avatar)))
-                    .toCompletionStage().toCompletableFuture());
-            return get(card);
-        }
-
-        private String log() {
-            try {
-                return Files.readString(log);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }
-
-        @Override
-        public void close() {
-            List<ProcessHandle> tree = process.descendants().toList();
-            process.destroy();
-            tree.forEach(ProcessHandle::destroy);
-            try {
-                process.onExit().get(10, java.util.concurrent.TimeUnit.SECONDS);
-            } catch (Exception e) {
-                process.destroyForcibly();
-            }
-            TestServer.deleteTree(home);
-        }
+    /** Imports the PNG card through ST's import endpoint and returns ST's /api/characters/get of it. */
+    private static JsonNode importAndGet(StServer st, byte[] png) {
+        HttpResponse<Buffer> imported = upload(st.request("/api/characters/import"), "card.png", png, "png");
+        assertEquals(200, imported.statusCode(), imported.bodyAsString() + "\n" + st.log());
+        String avatar = get(imported).get("file_name").asText() + ".png";
+        return get(st.post("/api/characters/get", avatarBody(avatar)));
     }
 }

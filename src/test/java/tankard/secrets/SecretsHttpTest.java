@@ -7,6 +7,7 @@ import io.vertx.ext.web.client.HttpResponse;
 import org.junit.jupiter.api.Test;
 import tankard.testing.ServerTest;
 import tankard.testing.TestServer;
+import tankard.user.UserDirs;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -42,7 +43,7 @@ class SecretsHttpTest extends ServerTest {
         server = TestServer.start();
         JsonObject state = read(server.client());
         assertFalse(Files.exists(secretsFile()), "a read never creates files (ST writes {} here)");
-        assertEquals(SecretStore.KNOWN_KEYS, List.copyOf(state.fieldNames()));
+        assertEquals(SecretKeys.ALL, List.copyOf(state.fieldNames()));
         assertEquals(62, state.size());
         assertTrue(state.stream().allMatch(e -> e.getValue() == null));
         assertFalse(state.containsKey("_migrated"));
@@ -165,11 +166,148 @@ class SecretsHttpTest extends ServerTest {
     }
 
     @Test
-    void corruptFileIsA500AndIsLeftAlone() throws IOException {
+    void corruptFileReadsAsEmptyAsInStAndIsLeftAlone() throws IOException {
         server = TestServer.start();
         Files.writeString(secretsFile(), "{oops");
-        assertEquals(500, server.client().post("/api/secrets/read", null).statusCode());
+        TestServer.Client client = server.client();
+        HttpResponse<Buffer> read = client.post("/api/secrets/read", null);
+        assertEquals(200, read.statusCode());
+        assertEquals(new JsonObject(), read.bodyAsJsonObject());
+        assertEquals(500, client.post("/api/secrets/write", "{\"key\":\"api_key_openai\",\"value\":\"x\"}")
+                .statusCode());
         assertEquals("{oops", Files.readString(secretsFile()));
+    }
+
+    /** A secrets.json laid out as ST 1.18.0 writes it (JSON.stringify with 4 spaces, no final newline). */
+    private static final String ST_FILE = """
+            {
+                "api_key_openai": [
+                    {
+                        "id": "3f2a6c1e-0b7d-4c55-9a41-2e8f0d6b7a10",
+                        "value": "sk-ünïcode-🍺-\\"quoted\\"-0001",
+                        "label": "Personal",
+                        "active": true
+                    },
+                    {
+                        "id": "9d0e4b7a-5c21-4f3e-8b6d-71a2c3e4f5a6",
+                        "value": "sk-work-key-0002",
+                        "label": "Work",
+                        "active": false,
+                        "note": "kept by Tankard"
+                    }
+                ],
+                "api_key_custom_extension": [
+                    {
+                        "id": "c0ffee00-1111-4222-8333-444455556666",
+                        "value": "",
+                        "label": null,
+                        "active": true
+                    }
+                ],
+                "_migrated": []
+            }""";
+
+    @Test
+    void stWrittenFileIsReadAndRewrittenWithoutLoss() throws IOException {
+        TestServer.Client client = start(null);
+        Files.writeString(secretsFile(), ST_FILE);
+
+        JsonArray openai = read(client).getJsonArray("api_key_openai");
+        assertEquals(new JsonObject().put("id", "3f2a6c1e-0b7d-4c55-9a41-2e8f0d6b7a10").put("value", "*******001")
+                .put("label", "Personal").put("active", true), openai.getJsonObject(0));
+        assertEquals(ST_FILE, Files.readString(secretsFile()), "reading changes nothing");
+
+        // Rotating flips the two flags and nothing else, byte for byte.
+        assertEquals(204, client.post("/api/secrets/rotate",
+                json("api_key_openai", "9d0e4b7a-5c21-4f3e-8b6d-71a2c3e4f5a6", null)).statusCode());
+        String rotated = ST_FILE.replace("\"Personal\",\n            \"active\": true", "\"Personal\",\n            \"active\": false")
+                .replace("\"active\": false,\n            \"note\"", "\"active\": true,\n            \"note\"");
+        assertEquals(rotated, Files.readString(secretsFile()));
+
+        // A new key goes last, after the migration marker, as JavaScript appends object members.
+        String id = write(client, "api_key_claude", "sk-ant-0003");
+        String added = rotated.substring(0, rotated.length() - 2) + ",\n    \"api_key_claude\": [\n        {\n"
+                + "            \"id\": \"" + id + "\",\n            \"value\": \"sk-ant-0003\",\n"
+                + "            \"label\": \"Unlabeled\",\n            \"active\": true\n        }\n    ]\n}";
+        assertEquals(added, Files.readString(secretsFile()));
+
+        // Deleting it gives back the rotated file exactly.
+        assertEquals(204, client.post("/api/secrets/delete", json("api_key_claude", id, null)).statusCode());
+        assertEquals(rotated, Files.readString(secretsFile()));
+    }
+
+    @Test
+    void findAndViewFollowStsOrderOfChecks() throws IOException {
+        TestServer.Client client = start("allowKeysExposure: true\n");
+        assertEquals(200, client.post("/api/secrets/view", null).statusCode());
+        assertEquals(new JsonObject(), client.post("/api/secrets/view", null).bodyAsJsonObject());
+        Files.writeString(secretsFile(), ST_FILE);
+        // Unknown keys are not in the state map: 404 even though the file has them.
+        assertEquals(404, client.post("/api/secrets/find", "{\"key\":\"api_key_custom_extension\"}").statusCode());
+        assertEquals(404, client.post("/api/secrets/find", "{\"key\":\"api_key_claude\"}").statusCode());
+        // An id that matches nothing finds the empty value, as ST.
+        assertEquals(new JsonObject().put("value", ""), client.post("/api/secrets/find",
+                "{\"key\":\"api_key_openai\",\"id\":\"nope\"}").bodyAsJsonObject());
+        // An empty id means the active one.
+        assertEquals("sk-ünïcode-🍺-\"quoted\"-0001", client.post("/api/secrets/find",
+                "{\"key\":\"api_key_openai\",\"id\":\"\"}").bodyAsJsonObject().getString("value"));
+        assertEquals(new JsonObject().put("api_key_openai", "sk-ünïcode-🍺-\"quoted\"-0001")
+                .put("api_key_custom_extension", ""), client.post("/api/secrets/view", null).bodyAsJsonObject());
+        assertEquals(400, client.post("/api/secrets/find", "{\"key\":\"\"}").statusCode());
+    }
+
+    @Test
+    void unknownKeysAreStoredButNotListedAsSt() throws IOException {
+        TestServer.Client client = start(null);
+        HttpResponse<Buffer> written = client.post("/api/secrets/write",
+                "{\"key\":\"custom_thing\",\"value\":\"v1234567890xyz\",\"label\":null}");
+        assertEquals(200, written.statusCode());
+        String id = written.bodyAsJsonObject().getString("id");
+        // What ST 1.18.0 writes for the same request, byte for byte.
+        assertEquals("{\n    \"custom_thing\": [\n        {\n            \"id\": \"" + id + "\",\n"
+                + "            \"value\": \"v1234567890xyz\",\n            \"label\": null,\n"
+                + "            \"active\": true\n        }\n    ]\n}", Files.readString(secretsFile()));
+        assertFalse(read(client).containsKey("custom_thing"));
+        assertEquals(204, client.post("/api/secrets/rotate", json("nope", "x", null)).statusCode());
+        assertEquals(403, client.post("/api/secrets/find", "{\"key\":\"custom_thing\"}").statusCode());
+    }
+
+    @Test
+    void exposureDisabledRefusesBeforeLookingForTheKey() {
+        TestServer.Client client = start(null);
+        assertEquals(403, client.post("/api/secrets/find", "{\"key\":\"api_key_nothing_here\"}").statusCode());
+        assertEquals(404, client.post("/api/secrets/find", "{\"key\":\"lingva_url\"}").statusCode());
+        assertFalse(Files.exists(secretsFile()));
+    }
+
+    @Test
+    void backendsReadTheActiveValueThroughTheJavaApi() throws IOException {
+        TestServer.Client client = start(null);
+        SecretStore store = new SecretStore(false);
+        UserDirs dirs = new UserDirs(server.userDir());
+        assertEquals("", store.read(dirs, SecretKeys.OPENAI));
+        assertFalse(Files.exists(secretsFile()), "looking a key up creates nothing");
+        Files.writeString(secretsFile(), ST_FILE);
+        assertEquals("sk-ünïcode-🍺-\"quoted\"-0001", store.read(dirs, SecretKeys.OPENAI));
+        assertEquals("sk-work-key-0002", store.read(dirs, SecretKeys.OPENAI, "9d0e4b7a-5c21-4f3e-8b6d-71a2c3e4f5a6"));
+        assertEquals("", store.read(dirs, SecretKeys.CLAUDE));
+        write(client, SecretKeys.CLAUDE, "sk-ant-new");
+        assertEquals("sk-ant-new", store.read(dirs, SecretKeys.CLAUDE));
+    }
+
+    @Test
+    void deleteWithoutIdRemovesTheActiveOneAndUnknownIdsChangeNothing() throws IOException {
+        TestServer.Client client = start(null);
+        Files.writeString(secretsFile(), ST_FILE);
+        assertEquals(204, client.post("/api/secrets/delete", json("api_key_openai", "no-such-id", null)).statusCode());
+        assertEquals(ST_FILE, Files.readString(secretsFile()));
+        assertEquals(204, client.post("/api/secrets/rename", json("api_key_openai", "no-such-id", "X")).statusCode());
+        assertEquals(ST_FILE, Files.readString(secretsFile()));
+        assertEquals(204, client.post("/api/secrets/delete", "{\"key\":\"api_key_openai\",\"id\":\"\"}").statusCode());
+        JsonArray openai = read(client).getJsonArray("api_key_openai");
+        assertEquals(1, openai.size());
+        assertEquals("Work", openai.getJsonObject(0).getString("label"));
+        assertTrue(openai.getJsonObject(0).getBoolean("active"), "the first left becomes active");
     }
 
     private static String json(String key, String id, String label) {

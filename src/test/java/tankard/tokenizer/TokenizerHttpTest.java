@@ -54,31 +54,27 @@ class TokenizerHttpTest {
                 post("/api/tokenizers/openai/encode?model=gpt-4-turbo", "{\"text\":\"Hello world\"}").getJsonArray("ids"));
         assertEquals(new JsonObject().put("text", "Hello world"),
                 post("/api/tokenizers/openai/decode?model=gpt-3.5-turbo", "{\"ids\":[9906,1917]}"));
-        // A non-OpenAI model answers in its family's shape: decode has chunks.
-        JsonObject llama = post("/api/tokenizers/openai/decode?model=llama-2-70b", "{\"ids\":[9906,1917]}");
-        assertEquals(new JsonArray().add("Hello").add(" world"), llama.getJsonArray("chunks"));
+        // A non-OpenAI model answers in its family's shape: decode has chunks (none without its file).
+        assertEquals(new JsonObject().put("text", "").put("chunks", new JsonArray()),
+                post("/api/tokenizers/openai/decode?model=llama-2-70b", "{\"ids\":[9906,1917]}"));
     }
 
     @Test
-    void everyTokenizerIdAnswersTheEncodeAndDecodeShapes() {
-        List<String> ids = Stream.of(List.of("gpt2"), Tokenizers.SENTENCEPIECE, Tokenizers.HUGGINGFACE)
-                .flatMap(List::stream).toList();
+    void withoutVocabularyFilesIdsAreWithheldAndCountsEstimated() {
+        List<String> ids = Stream.of(Tokenizers.SENTENCEPIECE, Tokenizers.HUGGINGFACE).flatMap(List::stream).toList();
         for (String id : ids) {
-            JsonObject encoded = post("/api/tokenizers/" + id + "/encode", "{\"text\":\"Ünïcödé 🍺 text\"}");
-            JsonArray tokens = encoded.getJsonArray("ids");
-            assertEquals(tokens.size(), encoded.getInteger("count"), id);
-            assertTrue(tokens.size() > 0, id);
-            assertTrue(encoded.containsKey("chunks"), id);
-            JsonObject decoded = post("/api/tokenizers/" + id + "/decode", new JsonObject().put("ids", tokens).encode());
-            assertTrue(decoded.containsKey("text"), id);
-            assertEquals(!id.equals("gpt2"), decoded.containsKey("chunks"), id);
-            if (Tokenizers.HUGGINGFACE.contains(id)) {
-                assertEquals("Ünïcödé 🍺 text", decoded.getString("text"), id);
-                assertEquals("Ünïcödé 🍺 text", String.join("", decoded.getJsonArray("chunks").getList()), id);
-            }
+            // Stand-in ids would reach the backend as logit biases on the wrong tokens: none, as ST when a
+            // model fails to load; the count is cl100k_base's ("Hello" + " world").
+            assertEquals(new JsonObject().put("ids", new JsonArray()).put("count", 2),
+                    post("/api/tokenizers/" + id + "/encode", "{\"text\":\"Hello world\"}"), id);
+            assertEquals(new JsonObject().put("text", "").put("chunks", new JsonArray()),
+                    post("/api/tokenizers/" + id + "/decode", "{\"ids\":[9906,1917]}"), id);
         }
-        assertEquals(new JsonObject().put("ids", new JsonArray()).put("count", 0).put("chunks", new JsonArray()),
+        assertEquals(new JsonObject().put("ids", new JsonArray()).put("count", 0),
                 post("/api/tokenizers/llama/encode", "{}"));
+        JsonObject gpt2 = post("/api/tokenizers/gpt2/encode", "{\"text\":\"Ünïcödé 🍺 text\"}");
+        assertEquals(new JsonObject().put("text", "Ünïcödé 🍺 text"), post("/api/tokenizers/gpt2/decode",
+                new JsonObject().put("ids", gpt2.getJsonArray("ids")).encode()));
     }
 
     @Test
