@@ -11,8 +11,14 @@ import tankard.http.Routes;
 import tankard.json.Js;
 import tankard.json.JsJson;
 
+import java.util.Set;
+
 /** {@code /api/chats/get|save|recent} and the group chat pair {@code /api/chats/group/get|save} (st-api.md §8). */
 public final class ChatFeature implements Feature {
+    private static final String SAVE = "/api/chats/save";
+    private static final String GROUP_SAVE = "/api/chats/group/save";
+    private static final String JSON = "application/json; charset=utf-8";
+
     private final TankardConfig config;
     private final ChatService chats;
 
@@ -28,10 +34,10 @@ public final class ChatFeature implements Feature {
             if (avatar == null) {
                 throw ApiError.badRequest("Missing avatar_url");
             }
-            return Reply.rawJson(chats.get(request.user().handle(), avatar, truthyText(request, "file_name")));
+            return reply(chats.get(request.user().handle(), avatar, truthyText(request, "file_name")));
         }));
-        router.post("/api/chats/save").handler(Routes.blocking(config, request -> {
-            chats.save(request.user().handle(), request.jsonBytes());
+        router.post(SAVE).handler(Routes.streamed(config, (request, json) -> {
+            chats.save(request.user().handle(), json);
             return Reply.json(JsJson.object().put("ok", true));
         }));
         router.post("/api/chats/recent").handler(Routes.blocking(config, request ->
@@ -41,12 +47,22 @@ public final class ChatFeature implements Feature {
             if (id == null) {
                 throw ApiError.badRequest("Missing group chat id");
             }
-            return Reply.rawJson(chats.getGroup(request.user().handle(), id));
+            return reply(chats.getGroup(request.user().handle(), id));
         }));
-        router.post("/api/chats/group/save").handler(Routes.blocking(config, request -> {
-            chats.saveGroup(request.user().handle(), request.jsonBytes());
+        router.post(GROUP_SAVE).handler(Routes.streamed(config, (request, json) -> {
+            chats.saveGroup(request.user().handle(), json);
             return Reply.json(JsJson.object().put("ok", true));
         }));
+    }
+
+    /** Chat saves can be hundreds of MB: their bodies are read as they arrive. */
+    @Override
+    public Set<String> streamedBodyPaths() {
+        return Set.of(SAVE, GROUP_SAVE);
+    }
+
+    private static Reply reply(ChatService.ChatRead read) {
+        return read.file() == null ? Reply.rawJson(read.json()) : Reply.stream(JSON, read::writeTo);
     }
 
     /** {@code String(body[field])} when the member is truthy, else null (ST's {@code if (!body.x)} checks). */

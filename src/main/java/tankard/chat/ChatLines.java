@@ -1,14 +1,17 @@
 package tankard.chat;
 
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
+import tankard.json.Js;
 import tankard.json.JsJson;
+import tankard.json.JsRestringify;
+import tankard.json.JsonSyntaxException;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * Reading JSONL chats the way ST does: whole-file loads split on LF and keep every line that parses to a
@@ -98,69 +101,104 @@ final class ChatLines {
 
     /** One line as JSON (invalid UTF-8 read as U+FFFD, like Node), or null when it does not parse. */
     static JsonNode parse(byte[] line) {
-        return JsJson.tryParse(new String(line, StandardCharsets.UTF_8).getBytes(StandardCharsets.UTF_8));
+        try {
+            return JsRestringify.parse(line, 0, line.length);
+        } catch (JsonSyntaxException e) {
+            return null;
+        }
+    }
+
+    /** What reading a whole chat found: the lines it served and the non-blank lines ST's loader drops. */
+    record Read(long kept, long dropped) {
     }
 
     /**
-     * A whole chat file as the JSON array {@code /api/chats/get} answers: every LF-separated line that parses
-     * to a truthy value, in order, as the line's own bytes (surrounding whitespace trimmed).
+     * Streams a chat file out as the JSON array {@code /api/chats/get} answers, holding one line at a time:
+     * every LF-separated line that parses to a truthy value, in order, printed as ST re-prints it (a line
+     * already in that form is copied as it is). With a null output it only counts.
      */
-    static byte[] toArray(byte[] file) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(file.length + 2);
-        out.write('[');
-        boolean first = true;
-        int start = 0;
-        for (int i = 0; i <= file.length; i++) {
-            if (i < file.length && file[i] != '\n') {
-                continue;
-            }
-            String line = trimJsonWhitespace(new String(file, start, i - start, StandardCharsets.UTF_8));
-            start = i + 1;
-            if (!line.isEmpty() && isTruthyJson(line)) {
-                if (!first) {
-                    out.write(',');
+    static Read writeArray(InputStream in, OutputStream out) throws IOException {
+        byte[] buffer = new byte[1 << 20];
+        int filled = 0;
+        long kept = 0;
+        long dropped = 0;
+        if (out != null) {
+            out.write('[');
+        }
+        boolean end = false;
+        int scanned = 0; // buffer[0, scanned) holds no LF
+        while (!end) {
+            int n = in.read(buffer, filled, buffer.length - filled);
+            end = n < 0;
+            filled += Math.max(n, 0);
+            int start = 0;
+            for (int i = scanned; i < filled; i++) {
+                if (buffer[i] == '\n') {
+                    int line = line(buffer, start, i, kept > 0 ? out : null, out);
+                    kept += line > 0 ? 1 : 0;
+                    dropped += line < 0 ? 1 : 0;
+                    start = i + 1;
                 }
-                first = false;
-                out.writeBytes(line.getBytes(StandardCharsets.UTF_8));
+            }
+            if (end && start < filled) {
+                int line = line(buffer, start, filled, kept > 0 ? out : null, out);
+                kept += line > 0 ? 1 : 0;
+                dropped += line < 0 ? 1 : 0;
+                start = filled;
+            }
+            System.arraycopy(buffer, start, buffer, 0, filled - start);
+            filled -= start;
+            scanned = filled;
+            if (filled == buffer.length) {
+                buffer = Arrays.copyOf(buffer, buffer.length * 2); // one line longer than the buffer
             }
         }
-        out.write(']');
-        return out.toByteArray();
+        if (out != null) {
+            out.write(']');
+        }
+        return new Read(kept, dropped);
     }
 
-    private static String trimJsonWhitespace(String s) {
-        int from = 0;
-        int to = s.length();
-        while (from < to && isJsonWhitespace(s.charAt(from))) {
+    /**
+     * One line: written (after a comma when {@code comma} is given) and 1 when it is kept, 0 when blank,
+     * -1 when ST's loader drops it (not JSON, or falsy).
+     */
+    private static int line(byte[] b, int from, int to, OutputStream comma, OutputStream out) throws IOException {
+        while (from < to && isJsonWhitespace(b[from])) {
             from++;
         }
-        while (to > from && isJsonWhitespace(s.charAt(to - 1))) {
+        while (to > from && isJsonWhitespace(b[to - 1])) {
             to--;
         }
-        return s.substring(from, to);
-    }
-
-    private static boolean isJsonWhitespace(char c) {
-        return c == ' ' || c == '\t' || c == '\r' || c == '\n';
-    }
-
-    /** Whether the text is one complete JSON value that JavaScript would find truthy. */
-    private static boolean isTruthyJson(String text) {
-        try (JsonParser parser = JsJson.MAPPER.getFactory().createParser(text)) {
-            JsonToken token = parser.nextToken();
-            boolean truthy = switch (token) {
-                case START_OBJECT, START_ARRAY -> {
-                    parser.skipChildren();
-                    yield true;
-                }
-                case VALUE_STRING -> !parser.getText().isEmpty();
-                case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> parser.getDecimalValue().signum() != 0;
-                case VALUE_TRUE -> true;
-                default -> false;
-            };
-            return truthy && parser.nextToken() == null;
-        } catch (IOException e) {
-            return false;
+        if (from == to) {
+            return 0;
         }
+        byte[] restringified = null;
+        if (!JsRestringify.isCanonical(b, from, to)) {
+            try {
+                JsonNode value = JsRestringify.parse(b, from, to);
+                if (!Js.truthy(value)) {
+                    return -1;
+                }
+                restringified = JsJson.stringifyAsJs(value).getBytes(StandardCharsets.UTF_8);
+            } catch (JsonSyntaxException e) {
+                return -1;
+            }
+        }
+        if (comma != null) {
+            comma.write(',');
+        }
+        if (out != null) {
+            if (restringified == null) {
+                out.write(b, from, to - from);
+            } else {
+                out.write(restringified);
+            }
+        }
+        return 1;
+    }
+
+    private static boolean isJsonWhitespace(byte c) {
+        return c == ' ' || c == '\t' || c == '\r' || c == '\n';
     }
 }

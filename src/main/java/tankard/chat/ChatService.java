@@ -18,15 +18,17 @@ import tankard.json.JsJson;
 import tankard.store.StripedLocks;
 import tankard.util.Sanitize;
 
+import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.ByteBuffer;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
@@ -36,6 +38,9 @@ public final class ChatService {
     private static final Logger LOG = LoggerFactory.getLogger(ChatService.class);
     private static final byte[] EMPTY_OBJECT = "{}".getBytes(StandardCharsets.UTF_8);
     private static final byte[] EMPTY_ARRAY = "[]".getBytes(StandardCharsets.UTF_8);
+    /** A chat of at least this many messages replaced by one of at most one is kept first (see keepIfLosing). */
+    private static final int MANY_MESSAGES = 3;
+    private static final int MAX_KNOWN = 10_000;
 
     private final ChatStore store;
     private final CardStore cards;
@@ -43,6 +48,7 @@ public final class ChatService {
     private final boolean checkIntegrity;
     private final ChatBackups backups;
     private final StripedLocks locks = new StripedLocks(64);
+    private final Map<String, Known> written = new ConcurrentHashMap<>();
 
     public ChatService(TankardConfig.Backups config, ChatStore store, CardStore cards, GroupStore groups,
                        ScheduledExecutorService timer, LongSupplier clock) {
@@ -56,82 +62,111 @@ public final class ChatService {
     // ---- reading
 
     /**
-     * A character chat as the JSON answer of {@code /api/chats/get}: {@code {}} when the character's folder had
-     * to be created or no chat is named, {@code []} for a missing chat, else the array of its lines.
+     * A chat read for {@code /api/chats/get}: a fixed JSON answer, or the chat file, already opened and its
+     * first bytes read (so a chat that cannot be read fails before anything is sent), to stream out.
      */
-    public byte[] get(String user, String avatarUrl, String chatName) throws IOException {
+    public record ChatRead(byte[] json, InputStream file) {
+        /** Writes the chat as a JSON array; closes the file. */
+        public void writeTo(OutputStream out) throws IOException {
+            try (InputStream in = file) {
+                ChatLines.writeArray(in, out);
+            }
+        }
+    }
+
+    /**
+     * A character chat: {@code {}} when the character's folder had to be created or no chat is named,
+     * {@code []} for a missing chat, else the chat. A chat that exists but cannot be read throws.
+     */
+    public ChatRead get(String user, String avatarUrl, String chatName) throws IOException {
         ChatFolder folder = characterFolder(avatarUrl);
         if (!store.exists(user, folder)) {
             store.create(user, folder);
-            return EMPTY_OBJECT;
+            return new ChatRead(EMPTY_OBJECT, null);
         }
         if (chatName == null) {
-            return EMPTY_OBJECT;
+            return new ChatRead(EMPTY_OBJECT, null);
         }
         return read(user, folder, chatFile(chatName));
     }
 
-    public byte[] getGroup(String user, String id) throws IOException {
+    public ChatRead getGroup(String user, String id) throws IOException {
         return read(user, ChatFolder.groups(), chatFile(id));
     }
 
-    private byte[] read(String user, ChatFolder folder, String file) throws IOException {
+    private ChatRead read(String user, ChatFolder folder, String file) throws IOException {
         Optional<InputStream> content = store.open(user, folder, file);
         if (content.isEmpty()) {
-            return EMPTY_ARRAY;
+            return new ChatRead(EMPTY_ARRAY, null);
         }
-        try (InputStream in = content.get()) {
-            return ChatLines.toArray(in.readAllBytes());
+        BufferedInputStream in = new BufferedInputStream(content.get(), 1 << 16);
+        try {
+            in.mark(1);
+            in.read();
+            in.reset();
+        } catch (IOException e) {
+            in.close();
+            throw e;
         }
+        return new ChatRead(null, in);
     }
 
     // ---- saving
 
-    /** Saves a character chat from the raw JSON request body (null: not a JSON request). */
-    public void save(String user, byte[] json) throws IOException {
-        ChatBody body = ChatBody.parse(json);
-        JsonNode avatar = body.field("avatar_url");
-        JsonNode chatName = body.field("file_name");
-        if (Js.isUndefined(avatar) || avatar.isContainerNode() || Js.isUndefined(chatName)) {
-            throw ApiError.badRequest("avatar_url and file_name are required");
+    /** Saves a character chat from the JSON request body, streamed (null: not a JSON request). */
+    public void save(String user, InputStream json) throws IOException {
+        try (ChatStore.Draft draft = store.draft(user)) {
+            ChatBody body = ChatBody.read(json, draft);
+            JsonNode avatar = body.field("avatar_url");
+            JsonNode chatName = body.field("file_name");
+            if (Js.isUndefined(avatar) || avatar.isContainerNode() || Js.isUndefined(chatName)) {
+                throw ApiError.badRequest("avatar_url and file_name are required");
+            }
+            ChatFolder folder = characterFolder(Js.string(avatar));
+            write(user, folder, chatFile(Js.string(chatName)), body, draft, folder.character());
         }
-        ChatFolder folder = characterFolder(Js.string(avatar));
-        write(user, folder, chatFile(Js.string(chatName)), body, folder.character());
     }
 
-    public void saveGroup(String user, byte[] json) throws IOException {
-        ChatBody body = ChatBody.parse(json);
-        JsonNode id = body.field("id");
-        if (!Js.truthy(id)) {
-            throw ApiError.badRequest("Missing group chat id");
+    public void saveGroup(String user, InputStream json) throws IOException {
+        try (ChatStore.Draft draft = store.draft(user)) {
+            ChatBody body = ChatBody.read(json, draft);
+            JsonNode id = body.field("id");
+            if (!Js.truthy(id)) {
+                throw ApiError.badRequest("Missing group chat id");
+            }
+            write(user, ChatFolder.groups(), chatFile(Js.string(id)), body, draft, Js.string(id));
         }
-        write(user, ChatFolder.groups(), chatFile(Js.string(id)), body, Js.string(id));
     }
 
-    private void write(String user, ChatFolder folder, String file, ChatBody body, String backupName) throws IOException {
-        if (body.chat() == null) {
+    private void write(String user, ChatFolder folder, String file, ChatBody body, ChatStore.Draft draft,
+                       String backupName) throws IOException {
+        if (!body.isArray()) {
             throw ApiError.badRequest("The request's body.chat is not an array.");
         }
-        byte[] content = body.jsonl();
-        JsonNode integrity = checkIntegrity && !Js.truthy(body.field("force")) ? integrity(body.chat()) : null;
-        ReentrantLock lock = locks.lock(user + '\0' + folder + '\0' + file);
+        JsonNode integrity = checkIntegrity && !Js.truthy(body.field("force")) ? integrity(body.header()) : null;
+        String key = user + '\0' + folder + '\0' + file;
+        InputStream saved;
+        ReentrantLock lock = locks.lock(key);
         try {
             if (Js.truthy(integrity) && !intact(user, folder, file, integrity)) {
                 throw ApiError.badRequest("integrity");
             }
-            store.write(user, folder, file, content);
+            keepIfLosing(user, folder, file, key, body.lines(), backupName);
+            draft.commit(folder, file);
+            remember(user, folder, file, key, body.lines());
+            saved = store.open(user, folder, file).orElseThrow(() -> new IOException("The saved chat vanished"));
         } finally {
             lock.unlock();
         }
-        backups.saved(user, backupName, content);
+        backups.saved(user, backupName, saved);
     }
 
     /** {@code chat[0].chat_metadata.integrity} of the request, or null. */
-    private static JsonNode integrity(List<ByteBuffer> chat) {
-        if (chat.isEmpty() || chat.get(0).get(0) != '{') {
+    private static JsonNode integrity(byte[] header) {
+        if (header == null || header.length == 0 || header[0] != '{') {
             return null;
         }
-        return Js.get(JsJson.parse(ChatBody.bytes(chat.get(0))), "chat_metadata.integrity");
+        return Js.get(JsJson.parse(header), "chat_metadata.integrity");
     }
 
     /** The overwrite protection (st-data.md §2.10): the stored first line's token, if any, must match. */
@@ -145,6 +180,53 @@ public final class ChatService {
             stored = Js.get(ChatLines.parse(ChatLines.firstLine(in)), "chat_metadata.integrity");
         }
         return !Js.truthy(stored) || Js.strictEquals(stored, integrity);
+    }
+
+    /**
+     * A guard beyond ST: before a save replaces a chat whose lines ST's loader skipped (they would be gone
+     * for good), or replaces a chat of several messages with one of at most one (what a client that lost
+     * the chat sends), the old file is kept as a backup, whatever the throttle.
+     */
+    private void keepIfLosing(String user, ChatFolder folder, String file, String key, ChatLines.Read incoming,
+                              String backupName) throws IOException {
+        Optional<ChatFile> stat = store.find(user, folder, file);
+        if (stat.isEmpty()) {
+            return;
+        }
+        ChatLines.Read old = known(key, stat.get());
+        if (old == null) {
+            Optional<InputStream> content = store.open(user, folder, file);
+            if (content.isEmpty()) {
+                return;
+            }
+            try (InputStream in = content.get()) {
+                old = ChatLines.writeArray(in, null);
+            }
+        }
+        boolean dropsLines = old.dropped() > 0;
+        boolean shrinks = old.kept() - 1 >= MANY_MESSAGES && incoming.kept() + incoming.dropped() - 1 <= 1;
+        if (dropsLines || shrinks) {
+            Optional<InputStream> content = store.open(user, folder, file);
+            if (content.isPresent()) {
+                backups.keepReplaced(user, backupName, content.get());
+            }
+        }
+    }
+
+    /** What the last save wrote to each chat, while the file is unchanged: spares reading it again. */
+    private record Known(long size, double modifiedMs, ChatLines.Read lines) {
+    }
+
+    private ChatLines.Read known(String key, ChatFile file) {
+        Known known = written.get(key);
+        return known != null && known.size() == file.size() && known.modifiedMs() == file.modifiedMs() ? known.lines() : null;
+    }
+
+    private void remember(String user, ChatFolder folder, String file, String key, ChatLines.Read lines) throws IOException {
+        if (written.size() >= MAX_KNOWN) {
+            written.clear();
+        }
+        store.find(user, folder, file).ifPresent(f -> written.put(key, new Known(f.size(), f.modifiedMs(), lines)));
     }
 
     // ---- listing
