@@ -27,7 +27,11 @@ public final class JsRestringify {
 
     /** The text parsed the way Node reads it: invalid UTF-8 as U+FFFD. */
     public static JsonNode parse(byte[] text, int from, int to) {
-        return JsJson.parse(decode(text, from, to).getBytes(StandardCharsets.UTF_8));
+        String decoded = decode(text, from, to);
+        if (decoded.startsWith("\uFEFF")) {
+            throw new JsonSyntaxException("a byte order mark is not JSON"); // Jackson would skip it
+        }
+        return JsJson.parse(decoded.getBytes(StandardCharsets.UTF_8));
     }
 
     /**
