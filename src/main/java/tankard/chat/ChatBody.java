@@ -1,6 +1,7 @@
 package tankard.chat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import tankard.json.ByteScan;
 import tankard.json.Js;
 import tankard.json.JsJson;
 import tankard.json.JsRestringify;
@@ -31,7 +32,7 @@ record ChatBody(Map<String, JsonNode> fields, boolean isArray, byte[] header, Ch
      * the draft; a body that is not JSON throws {@link JsonSyntaxException} and leaves the draft unusable.
      */
     static ChatBody read(InputStream json, ChatStore.Draft draft) throws IOException {
-        ChatBody empty = new ChatBody(new HashMap<>(), false, null, new ChatLines.Read(0, 0));
+        ChatBody empty = new ChatBody(new HashMap<>(), false, null, new ChatLines.Read(0, 0, false));
         if (json == null) {
             return empty;
         }
@@ -115,7 +116,7 @@ record ChatBody(Map<String, JsonNode> fields, boolean isArray, byte[] header, Ch
             }
         }
         in.next();
-        return new ChatBody(fields, true, header, new ChatLines.Read(kept, dropped));
+        return new ChatBody(fields, true, header, new ChatLines.Read(kept, dropped, dropped == 0 && kept > 0));
     }
 
     JsonNode field(String name) {
@@ -190,6 +191,12 @@ record ChatBody(Map<String, JsonNode> fields, boolean isArray, byte[] header, Ch
                 int start = position;
                 int end = -1;
                 for (int i = position; i < limit && end < 0; i++) {
+                    if (inString && !escaped) {
+                        i = ByteScan.quoteOrBackslash(buffer, i, limit);
+                        if (i == limit) {
+                            break;
+                        }
+                    }
                     byte b = buffer[i];
                     if (scalar) {
                         if (b == ',' || b == '}' || b == ']' || b == ' ' || b == '\t' || b == '\n' || b == '\r') {

@@ -62,7 +62,7 @@ public final class ChatFeature implements Feature {
     }
 
     private static Reply reply(ChatService.ChatRead read) {
-        return read.file() == null ? Reply.rawJson(read.json()) : Reply.stream(JSON, read::writeTo);
+        return read.file() == null ? Reply.rawJson(read.json()) : Reply.stream(JSON, read.file()::writeTo);
     }
 
     /** {@code String(body[field])} when the member is truthy, else null (ST's {@code if (!body.x)} checks). */

@@ -1,6 +1,7 @@
 package tankard.chat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import tankard.json.ByteScan;
 import tankard.json.Js;
 import tankard.json.JsJson;
 import tankard.json.JsRestringify;
@@ -108,8 +109,12 @@ final class ChatLines {
         }
     }
 
-    /** What reading a whole chat found: the lines it served and the non-blank lines ST's loader drops. */
-    record Read(long kept, long dropped) {
+    /**
+     * What reading a whole chat found: the lines it served, the non-blank lines ST's loader drops, and whether
+     * the file is plain: lines already as ST prints them, LF between them and nothing else, so that its array
+     * is the file itself with commas for LFs ({@link #writePlainArray}).
+     */
+    record Read(long kept, long dropped, boolean plain) {
     }
 
     /**
@@ -122,6 +127,7 @@ final class ChatLines {
         int filled = 0;
         long kept = 0;
         long dropped = 0;
+        boolean plain = true;
         if (out != null) {
             out.write('[');
         }
@@ -132,18 +138,19 @@ final class ChatLines {
             end = n < 0;
             filled += Math.max(n, 0);
             int start = 0;
-            for (int i = scanned; i < filled; i++) {
-                if (buffer[i] == '\n') {
-                    int line = line(buffer, start, i, kept > 0 ? out : null, out);
-                    kept += line > 0 ? 1 : 0;
-                    dropped += line < 0 ? 1 : 0;
-                    start = i + 1;
-                }
+            for (int i = ByteScan.indexOf(buffer, scanned, filled, (byte) '\n'); i < filled;
+                 i = ByteScan.indexOf(buffer, i + 1, filled, (byte) '\n')) {
+                int line = line(buffer, start, i, kept > 0 ? out : null, out);
+                kept += line > 0 ? 1 : 0;
+                dropped += line < 0 ? 1 : 0;
+                plain &= line == AS_IS;
+                start = i + 1;
             }
             if (end && start < filled) {
                 int line = line(buffer, start, filled, kept > 0 ? out : null, out);
                 kept += line > 0 ? 1 : 0;
                 dropped += line < 0 ? 1 : 0;
+                plain &= line == AS_IS;
                 start = filled;
             }
             System.arraycopy(buffer, start, buffer, 0, filled - start);
@@ -156,14 +163,30 @@ final class ChatLines {
         if (out != null) {
             out.write(']');
         }
-        return new Read(kept, dropped);
+        return new Read(kept, dropped, plain && kept > 0);
     }
 
+    /** The array of a plain chat (see {@link Read}): the file with commas for LFs, at the speed of a copy. */
+    static void writePlainArray(InputStream in, OutputStream out) throws IOException {
+        byte[] buffer = new byte[1 << 16];
+        out.write('[');
+        for (int n; (n = in.read(buffer)) >= 0; ) {
+            for (int i = ByteScan.indexOf(buffer, 0, n, (byte) '\n'); i < n; i = ByteScan.indexOf(buffer, i + 1, n, (byte) '\n')) {
+                buffer[i] = ',';
+            }
+            out.write(buffer, 0, n);
+        }
+        out.write(']');
+    }
+
+    private static final int AS_IS = 2;
+
     /**
-     * One line: written (after a comma when {@code comma} is given) and 1 when it is kept, 0 when blank,
-     * -1 when ST's loader drops it (not JSON, or falsy).
+     * One line: written (after a comma when {@code comma} is given) and {@link #AS_IS} when it is kept as it
+     * is, 1 when kept re-printed or trimmed, 0 when blank, -1 when ST's loader drops it (not JSON, or falsy).
      */
     private static int line(byte[] b, int from, int to, OutputStream comma, OutputStream out) throws IOException {
+        int length = to - from;
         while (from < to && isJsonWhitespace(b[from])) {
             from++;
         }
@@ -195,7 +218,7 @@ final class ChatLines {
                 out.write(restringified);
             }
         }
-        return 1;
+        return restringified == null && to - from == length ? AS_IS : 1;
     }
 
     private static boolean isJsonWhitespace(byte c) {

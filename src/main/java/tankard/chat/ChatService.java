@@ -48,7 +48,7 @@ public final class ChatService {
     private final boolean checkIntegrity;
     private final ChatBackups backups;
     private final StripedLocks locks = new StripedLocks(64);
-    private final Map<String, Known> written = new ConcurrentHashMap<>();
+    private final Map<String, Known> knownChats = new ConcurrentHashMap<>();
 
     public ChatService(TankardConfig.Backups config, ChatStore store, CardStore cards, GroupStore groups,
                        ScheduledExecutorService timer, LongSupplier clock) {
@@ -65,13 +65,13 @@ public final class ChatService {
      * A chat read for {@code /api/chats/get}: a fixed JSON answer, or the chat file, already opened and its
      * first bytes read (so a chat that cannot be read fails before anything is sent), to stream out.
      */
-    public record ChatRead(byte[] json, InputStream file) {
-        /** Writes the chat as a JSON array; closes the file. */
-        public void writeTo(OutputStream out) throws IOException {
-            try (InputStream in = file) {
-                ChatLines.writeArray(in, out);
-            }
-        }
+    public record ChatRead(byte[] json, ChatWriter file) {
+    }
+
+    @FunctionalInterface
+    public interface ChatWriter {
+        /** Writes the chat as a JSON array and closes the file. */
+        void writeTo(OutputStream out) throws IOException;
     }
 
     /**
@@ -95,6 +95,7 @@ public final class ChatService {
     }
 
     private ChatRead read(String user, ChatFolder folder, String file) throws IOException {
+        Optional<ChatFile> before = store.find(user, folder, file);
         Optional<InputStream> content = store.open(user, folder, file);
         if (content.isEmpty()) {
             return new ChatRead(EMPTY_ARRAY, null);
@@ -108,7 +109,25 @@ public final class ChatService {
             in.close();
             throw e;
         }
-        return new ChatRead(null, in);
+        String key = key(user, folder, file);
+        ChatLines.Read known = before.map(stat -> known(key, stat)).orElse(null);
+        if (known != null && known.plain()) {
+            return new ChatRead(null, out -> {
+                try (in) {
+                    ChatLines.writePlainArray(in, out);
+                }
+            });
+        }
+        return new ChatRead(null, out -> {
+            ChatLines.Read read;
+            try (in) {
+                read = ChatLines.writeArray(in, out);
+            }
+            // what was read is worth remembering only when it is surely the file that is there now
+            if (before.isPresent() && before.equals(store.find(user, folder, file))) {
+                remember(key, before.get(), read);
+            }
+        });
     }
 
     // ---- saving
@@ -144,7 +163,7 @@ public final class ChatService {
             throw ApiError.badRequest("The request's body.chat is not an array.");
         }
         JsonNode integrity = checkIntegrity && !Js.truthy(body.field("force")) ? integrity(body.header()) : null;
-        String key = user + '\0' + folder + '\0' + file;
+        String key = key(user, folder, file);
         InputStream saved;
         ReentrantLock lock = locks.lock(key);
         try {
@@ -153,7 +172,10 @@ public final class ChatService {
             }
             keepIfLosing(user, folder, file, key, body.lines(), backupName);
             draft.commit(folder, file);
-            remember(user, folder, file, key, body.lines());
+            Optional<ChatFile> stat = store.find(user, folder, file);
+            if (stat.isPresent()) {
+                remember(key, stat.get(), body.lines());
+            }
             saved = store.open(user, folder, file).orElseThrow(() -> new IOException("The saved chat vanished"));
         } finally {
             lock.unlock();
@@ -213,20 +235,24 @@ public final class ChatService {
         }
     }
 
-    /** What the last save wrote to each chat, while the file is unchanged: spares reading it again. */
+    private static String key(String user, ChatFolder folder, String file) {
+        return user + '\0' + folder + '\0' + file;
+    }
+
+    /** What the last save wrote or the last read found in each chat, while the file is unchanged. */
     private record Known(long size, double modifiedMs, ChatLines.Read lines) {
     }
 
     private ChatLines.Read known(String key, ChatFile file) {
-        Known known = written.get(key);
+        Known known = knownChats.get(key);
         return known != null && known.size() == file.size() && known.modifiedMs() == file.modifiedMs() ? known.lines() : null;
     }
 
-    private void remember(String user, ChatFolder folder, String file, String key, ChatLines.Read lines) throws IOException {
-        if (written.size() >= MAX_KNOWN) {
-            written.clear();
+    private void remember(String key, ChatFile file, ChatLines.Read lines) {
+        if (knownChats.size() >= MAX_KNOWN) {
+            knownChats.clear();
         }
-        store.find(user, folder, file).ifPresent(f -> written.put(key, new Known(f.size(), f.modifiedMs(), lines)));
+        knownChats.put(key, new Known(file.size(), file.modifiedMs(), lines));
     }
 
     // ---- listing

@@ -184,9 +184,9 @@ public final class JsRestringify {
 
         /** The rest of a string after its opening quote; a key's hash is pushed on {@link #keys}. */
         private int string(int i, boolean key) {
-            boolean digitsOnly = key;
             int start = i;
             while (true) {
+                i = ByteScan.plainTextEnd(b, i, end);
                 if (i >= end) {
                     return -1;
                 }
@@ -196,27 +196,24 @@ public final class JsRestringify {
                 }
                 if (c == '\\') {
                     i = escape(i + 1);
-                    digitsOnly = false;
                 } else if (c < 0) {
                     i = utf8(i);
-                    digitsOnly = false;
-                } else if (c < 0x20) {
-                    return -1;
                 } else {
-                    digitsOnly &= c >= '0' && c <= '9';
-                    i++;
+                    return -1; // a raw control character
                 }
                 if (i < 0) {
                     return -1;
                 }
             }
             if (key) {
-                if (digitsOnly && i > start) {
-                    return -1; // an integer-like key: JavaScript may move it first
-                }
                 int hash = 1;
+                boolean digitsOnly = i > start;
                 for (int k = start; k < i; k++) {
                     hash = 31 * hash + b[k];
+                    digitsOnly &= b[k] >= '0' && b[k] <= '9';
+                }
+                if (digitsOnly) {
+                    return -1; // an integer-like key: JavaScript may move it first
                 }
                 if (keyCount == keys.length) {
                     keys = java.util.Arrays.copyOf(keys, keyCount * 2);

@@ -61,9 +61,9 @@ class ChatLinesTest {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ChatLines.Read read = ChatLines.writeArray(trickle(file), out);
         assertEquals("[{\"a\":1},0.001,[],{\"b\":2.5}]", out.toString(StandardCharsets.UTF_8));
-        assertEquals(new ChatLines.Read(4, 5), read, "blank lines are neither kept nor dropped");
+        assertEquals(new ChatLines.Read(4, 5, false), read, "blank lines are neither kept nor dropped");
         out.reset();
-        assertEquals(new ChatLines.Read(0, 0), ChatLines.writeArray(trickle(""), out));
+        assertEquals(new ChatLines.Read(0, 0, false), ChatLines.writeArray(trickle(""), out));
         assertEquals("[]", out.toString(StandardCharsets.UTF_8));
     }
 

@@ -102,6 +102,17 @@ class ChatStreamingHttpTest extends ServerTest {
     }
 
     @Test
+    void aChatChangedBehindTheServersBackIsReadAfresh() throws IOException {
+        start("backups:\n  chat:\n    enabled: false\n");
+        String get = "{\"avatar_url\":\"Bramble.png\",\"file_name\":\"c\"}";
+        assertEquals(200, client.post("/api/chats/save", saveBody("c", "{\"chat_metadata\":{}},{\"mes\":\"a\"}")).statusCode());
+        assertEquals("[{\"chat_metadata\":{}},{\"mes\":\"a\"}]", client.post("/api/chats/get", get).bodyAsString());
+        put("chats/Bramble/c.jsonl", "{\"chat_metadata\":{}}\n{\"mes\" : \"a\"}\n{x\n\n".getBytes(StandardCharsets.UTF_8));
+        assertEquals("[{\"chat_metadata\":{}},{\"mes\":\"a\"}]", client.post("/api/chats/get", get).bodyAsString());
+        assertEquals("[{\"chat_metadata\":{}},{\"mes\":\"a\"}]", client.post("/api/chats/get", get).bodyAsString(), "read again");
+    }
+
+    @Test
     void gzipBodiesAreInflated() throws IOException {
         start("backups:\n  chat:\n    enabled: false\n");
         String chat = messages(50, 100, "g");

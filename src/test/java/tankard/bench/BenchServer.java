@@ -1,0 +1,175 @@
+package tankard.bench;
+
+import tankard.json.JsJson;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.CookieManager;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A server under benchmark in its own process (Tankard as bin/tankard runs it, or a real SillyTavern), with a
+ * cookie- and CSRF-keeping client, and the timing helpers the benches share.
+ */
+final class BenchServer implements AutoCloseable {
+    private final Process process;
+    private final int port;
+    private final HttpClient http = HttpClient.newBuilder().cookieHandler(new CookieManager()).build();
+    private final String token;
+
+    private BenchServer(ProcessBuilder builder, int port, Path log) throws Exception {
+        this.port = port;
+        this.process = builder.redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        try {
+            this.token = csrfToken(log);
+        } catch (Exception e) {
+            close();
+            throw e;
+        }
+    }
+
+    /** Tankard on the working folder (config.yaml, data/), with bin/jvm.options then TANKARD_JAVA_OPTS. */
+    static BenchServer tankard(Path work) throws Exception {
+        int port = freePort();
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        command.add("@" + Path.of("bin/jvm.options").toAbsolutePath()); // as bin/tankard runs it
+        String opts = System.getenv("TANKARD_JAVA_OPTS");
+        if (opts != null && !opts.isBlank()) {
+            command.addAll(List.of(opts.trim().split("\\s+")));
+        }
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), "tankard.Main", "--port", String.valueOf(port)));
+        ProcessBuilder builder = new ProcessBuilder(command).directory(work.toFile());
+        builder.environment().put("SILLYTAVERN_SKIPCONTENTCHECK", "true");
+        return new BenchServer(builder, port, work.resolve("server.log"));
+    }
+
+    /** A SillyTavern install (read only) serving the data root, or null when {@code stDir} is null. */
+    static BenchServer sillyTavern(Path stDir, Path dataRoot) throws Exception {
+        if (stDir == null) {
+            return null;
+        }
+        int port = freePort();
+        ProcessBuilder builder = new ProcessBuilder("node", "server.js", "--port", String.valueOf(port),
+                "--dataRoot", dataRoot.toString()).directory(stDir.toFile());
+        builder.environment().putAll(Map.of("SILLYTAVERN_BROWSERLAUNCH_ENABLED", "false", "NODE_ENV", "production"));
+        return new BenchServer(builder, port, dataRoot.resolveSibling("st.log"));
+    }
+
+    /** The SillyTavern to compare with: {@code TANKARD_ST_DIR}, when set. */
+    static Path stDir() {
+        String dir = System.getenv("TANKARD_ST_DIR");
+        return dir == null || dir.isBlank() ? null : Path.of(dir);
+    }
+
+    private String csrfToken(Path log) throws Exception {
+        for (int i = 0; i < 1200; i++) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException("the server exited; see " + log);
+            }
+            try {
+                HttpResponse<String> r = http.send(HttpRequest.newBuilder(uri("/csrf-token")).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                if (r.statusCode() == 200) {
+                    return JsJson.parse(r.body()).get("token").asText();
+                }
+            } catch (IOException notYet) {
+                // not listening yet
+            }
+            Thread.sleep(50);
+        }
+        throw new IllegalStateException("the server did not start; see " + log);
+    }
+
+    private URI uri(String path) {
+        return URI.create("http://127.0.0.1:" + port + path);
+    }
+
+    private HttpRequest.Builder request(String path) {
+        return HttpRequest.newBuilder(uri(path)).timeout(Duration.ofMinutes(10))
+                .header("Content-Type", "application/json").header("X-CSRF-Token", token);
+    }
+
+    /** POSTs the JSON body and reads the whole answer without keeping it; its length. Fails unless 200. */
+    long post(String path, byte[] body) throws Exception {
+        HttpResponse<InputStream> r = http.send(request(path).POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(),
+                HttpResponse.BodyHandlers.ofInputStream());
+        long total = 0;
+        byte[] start = new byte[0];
+        try (InputStream in = r.body()) {
+            byte[] buffer = new byte[1 << 16];
+            for (int k; (k = in.read(buffer)) >= 0; ) {
+                if (total == 0) {
+                    start = Arrays.copyOf(buffer, Math.min(k, 200));
+                }
+                total += k;
+            }
+        }
+        if (r.statusCode() != 200) {
+            throw new IllegalStateException(path + " answered " + r.statusCode() + ": " + new String(start));
+        }
+        return total;
+    }
+
+    /** POSTs the JSON body; the answer to read. */
+    InputStream open(String path, String body) throws Exception {
+        return http.send(request(path).POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+                HttpResponse.BodyHandlers.ofInputStream()).body();
+    }
+
+    long post(String path, String body) throws Exception {
+        return post(path, body.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+
+    /** The server's resident memory in MB. */
+    long rssMb() throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc/" + process.pid() + "/status"))) {
+            if (line.startsWith("VmRSS:")) {
+                return Long.parseLong(line.replaceAll("\\D", "")) >> 10;
+            }
+        }
+        return -1;
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        process.destroy();
+        process.waitFor();
+    }
+
+    static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
+    @FunctionalInterface
+    interface Task {
+        Object run() throws Exception;
+    }
+
+    static double time(Task task) throws Exception {
+        long start = System.nanoTime();
+        task.run();
+        return (System.nanoTime() - start) / 1e6;
+    }
+
+    static double median(Task task, int runs) throws Exception {
+        double[] times = new double[runs];
+        for (int i = 0; i < runs; i++) {
+            times[i] = time(task);
+        }
+        Arrays.sort(times);
+        return times[runs / 2];
+    }
+}
