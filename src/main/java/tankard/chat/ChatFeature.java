@@ -13,7 +13,10 @@ import tankard.json.JsJson;
 
 import java.util.Set;
 
-/** {@code /api/chats/get|save|recent} and the group chat pair {@code /api/chats/group/get|save} (st-api.md §8). */
+/**
+ * {@code /api/chats/get|save|recent} and the group chat pair {@code /api/chats/group/get|save} (st-api.md §8),
+ * and Tankard's windowed reads and saves of a chat's end, {@code /api/tankard/chats/tail[/save]} (ChatWindow).
+ */
 public final class ChatFeature implements Feature {
     private static final String SAVE = "/api/chats/save";
     private static final String GROUP_SAVE = "/api/chats/group/save";
@@ -49,6 +52,10 @@ public final class ChatFeature implements Feature {
             }
             return reply(chats.getGroup(request.user().handle(), id));
         }));
+        router.post("/api/tankard/chats/tail").handler(Routes.blocking(config, request ->
+                Reply.rawJson(chats.tail(request.user().handle(), request.body()))));
+        router.post("/api/tankard/chats/tail/save").handler(Routes.blocking(config, request ->
+                Reply.json(chats.saveTail(request.user().handle(), request.body()))));
         router.post(GROUP_SAVE).handler(Routes.streamed(config, (request, json) -> {
             chats.saveGroup(request.user().handle(), json);
             return Reply.json(JsJson.object().put("ok", true));
@@ -62,7 +69,7 @@ public final class ChatFeature implements Feature {
     }
 
     private static Reply reply(ChatService.ChatRead read) {
-        return read.file() == null ? Reply.rawJson(read.json()) : Reply.stream(JSON, read.file()::writeTo);
+        return read.file() == null ? Reply.rawJson(read.json()) : Reply.stream(JSON, read.length(), read.file()::writeTo);
     }
 
     /** {@code String(body[field])} when the member is truthy, else null (ST's {@code if (!body.x)} checks). */

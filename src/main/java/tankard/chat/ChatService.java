@@ -19,9 +19,11 @@ import tankard.store.StripedLocks;
 import tankard.util.Sanitize;
 
 import java.io.BufferedInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -63,9 +65,10 @@ public final class ChatService {
 
     /**
      * A chat read for {@code /api/chats/get}: a fixed JSON answer, or the chat file, already opened and its
-     * first bytes read (so a chat that cannot be read fails before anything is sent), to stream out.
+     * first bytes read (so a chat that cannot be read fails before anything is sent), to stream out; with the
+     * answer's length when it is known beforehand, else -1.
      */
-    public record ChatRead(byte[] json, ChatWriter file) {
+    public record ChatRead(byte[] json, ChatWriter file, long length) {
     }
 
     @FunctionalInterface
@@ -82,10 +85,10 @@ public final class ChatService {
         ChatFolder folder = characterFolder(avatarUrl);
         if (!store.exists(user, folder)) {
             store.create(user, folder);
-            return new ChatRead(EMPTY_OBJECT, null);
+            return new ChatRead(EMPTY_OBJECT, null, EMPTY_OBJECT.length);
         }
         if (chatName == null) {
-            return new ChatRead(EMPTY_OBJECT, null);
+            return new ChatRead(EMPTY_OBJECT, null, EMPTY_OBJECT.length);
         }
         return read(user, folder, chatFile(chatName));
     }
@@ -98,7 +101,7 @@ public final class ChatService {
         Optional<ChatFile> before = store.find(user, folder, file);
         Optional<InputStream> content = store.open(user, folder, file);
         if (content.isEmpty()) {
-            return new ChatRead(EMPTY_ARRAY, null);
+            return new ChatRead(EMPTY_ARRAY, null, EMPTY_ARRAY.length);
         }
         BufferedInputStream in = new BufferedInputStream(content.get(), 1 << 16);
         try {
@@ -111,12 +114,13 @@ public final class ChatService {
         }
         String key = key(user, folder, file);
         ChatLines.Read known = before.map(stat -> known(key, stat)).orElse(null);
-        if (known != null && known.plain()) {
+        // the stat is of the file opened only if it is unchanged after the open
+        if (known != null && known.plain() && before.equals(store.find(user, folder, file))) {
             return new ChatRead(null, out -> {
                 try (in) {
                     ChatLines.writePlainArray(in, out);
                 }
-            });
+            }, before.get().size() + 2); // a comma for each LF, and the brackets
         }
         return new ChatRead(null, out -> {
             ChatLines.Read read;
@@ -127,7 +131,7 @@ public final class ChatService {
             if (before.isPresent() && before.equals(store.find(user, folder, file))) {
                 remember(key, before.get(), read);
             }
-        });
+        }, -1);
     }
 
     // ---- saving
@@ -253,6 +257,135 @@ public final class ChatService {
             knownChats.clear();
         }
         knownChats.put(key, new Known(file.size(), file.modifiedMs(), lines));
+    }
+
+    // ---- windows: the end of a chat for Tankard's own clients (ChatWindow)
+
+    /** The chat a request body names, and the name its backups go by. */
+    private record Named(ChatFolder folder, String file, String backupName) {
+    }
+
+    /** {@code avatar_url} + {@code file_name} name a character chat, else {@code id} a group chat. */
+    private static Named named(JsonNode body) {
+        if (Js.truthy(body.get("avatar_url"))) {
+            if (!Js.truthy(body.get("file_name"))) {
+                throw ApiError.badRequest("file_name is required");
+            }
+            ChatFolder folder = characterFolder(Js.string(body.get("avatar_url")));
+            return new Named(folder, chatFile(Js.string(body.get("file_name"))), folder.character());
+        }
+        if (!Js.truthy(body.get("id"))) {
+            throw ApiError.badRequest("avatar_url and file_name, or id, are required");
+        }
+        String id = Js.string(body.get("id"));
+        return new Named(ChatFolder.groups(), chatFile(id), id);
+    }
+
+    /** The header and last {@code count} lines of a chat with their cursor, as JSON (see ChatWindow). */
+    public byte[] tail(String user, JsonNode body) throws IOException {
+        Named chat = named(body);
+        JsonNode count = body.path("count");
+        if (!count.canConvertToInt() || count.intValue() < 0) {
+            throw ApiError.badRequest("count must be a number of messages");
+        }
+        Optional<ChatFile> before = store.find(user, chat.folder(), chat.file());
+        Optional<SeekableByteChannel> opened = store.openChannel(user, chat.folder(), chat.file());
+        if (before.isEmpty() || opened.isEmpty()) {
+            throw ApiError.notFound("No such chat");
+        }
+        try (SeekableByteChannel channel = opened.get()) {
+            if (!before.equals(store.find(user, chat.folder(), chat.file()))) {
+                throw ApiError.conflict("The chat changed while it was read; read it again");
+            }
+            long headerEnd = ChatWindow.headerEnd(channel);
+            long offset = ChatWindow.lastLines(channel, headerEnd, count.intValue());
+            ByteArrayOutputStream header = new ByteArrayOutputStream();
+            ChatWindow.array(ChatWindow.read(channel, 0, headerEnd), header);
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            out.writeBytes("{\"header\":".getBytes(StandardCharsets.UTF_8));
+            byte[] headerArray = header.toByteArray();
+            if (headerArray.length == 2) {
+                out.writeBytes("null".getBytes(StandardCharsets.UTF_8)); // the header line does not parse
+            } else {
+                out.write(headerArray, 1, headerArray.length - 2);
+            }
+            out.writeBytes(",\"messages\":".getBytes(StandardCharsets.UTF_8));
+            ChatWindow.array(ChatWindow.read(channel, offset, channel.size()), out);
+            ChatWindow.Cursor cursor = new ChatWindow.Cursor(offset, before.get().size(), before.get().modifiedMs());
+            out.writeBytes((",\"cursor\":" + JsJson.compact(cursor.json()) + "}").getBytes(StandardCharsets.UTF_8));
+            return out.toByteArray();
+        }
+    }
+
+    /**
+     * Replaces the lines of a chat from the cursor's offset on by the request's {@code messages}, if the chat
+     * is still the file the cursor was read from (else 409); answers the cursor for the next save.
+     */
+    public ObjectNode saveTail(String user, JsonNode body) throws IOException {
+        Named chat = named(body);
+        ChatWindow.Cursor cursor = ChatWindow.Cursor.of(body.get("cursor"));
+        JsonNode messages = body.get("messages");
+        if (messages == null || !messages.isArray()) {
+            throw ApiError.badRequest("messages must be an array");
+        }
+        ByteArrayOutputStream lines = new ByteArrayOutputStream();
+        long truthy = 0;
+        for (JsonNode message : messages) {
+            if (lines.size() > 0) {
+                lines.write('\n');
+            }
+            lines.writeBytes(JsJson.stringifyAsJs(message).getBytes(StandardCharsets.UTF_8));
+            truthy += Js.truthy(message) ? 1 : 0;
+        }
+        String key = key(user, chat.folder(), chat.file());
+        InputStream saved;
+        ChatWindow.Cursor next;
+        ReentrantLock lock = locks.lock(key);
+        try {
+            Optional<ChatFile> stat = store.find(user, chat.folder(), chat.file());
+            if (stat.isEmpty() || stat.get().size() != cursor.size() || stat.get().modifiedMs() != cursor.modifiedMs()) {
+                throw ApiError.conflict("The chat changed since its end was read; read it again");
+            }
+            long offset = cursor.offset();
+            boolean afterLineFeed;
+            ChatLines.Read window;
+            try (SeekableByteChannel channel = store.openChannel(user, chat.folder(), chat.file())
+                    .orElseThrow(() -> ApiError.conflict("The chat is gone"))) {
+                if (offset < ChatWindow.headerEnd(channel) || offset > channel.size()) {
+                    throw ApiError.badRequest("cursor.offset is not within the chat's messages");
+                }
+                afterLineFeed = offset > 0 && ChatWindow.read(channel, offset - 1, offset)[0] == '\n';
+                if (!afterLineFeed && offset < channel.size()) {
+                    throw ApiError.badRequest("cursor.offset is not the start of a line");
+                }
+                window = ChatWindow.array(ChatWindow.read(channel, offset, channel.size()), null);
+            }
+            if (window.dropped() > 0) {
+                // lines ST's loader skips would be gone for good: keep the chat first, as a whole save would
+                backups.keepReplaced(user, chat.backupName(), store.open(user, chat.folder(), chat.file())
+                        .orElseThrow(() -> ApiError.conflict("The chat is gone")));
+            }
+            boolean empty = messages.isEmpty();
+            long keep = empty && afterLineFeed ? offset - 1 : offset;
+            boolean separator = !empty && offset > 0 && !afterLineFeed;
+            byte[] tail = separator ? ("\n" + lines.toString(StandardCharsets.UTF_8)).getBytes(StandardCharsets.UTF_8) : lines.toByteArray();
+            store.replaceTail(user, chat.folder(), chat.file(), keep, tail);
+            ChatFile after = store.find(user, chat.folder(), chat.file()).orElseThrow(() -> new IOException("The saved chat vanished"));
+            ChatLines.Read old = known(key, stat.get());
+            if (old != null) {
+                long dropped = messages.size() - truthy;
+                remember(key, after, new ChatLines.Read(old.kept() - window.kept() + truthy,
+                        old.dropped() - window.dropped() + dropped, old.plain() && dropped == 0));
+            }
+            next = new ChatWindow.Cursor(empty ? after.size() : keep + (separator ? 1 : 0), after.size(), after.modifiedMs());
+            saved = store.open(user, chat.folder(), chat.file()).orElseThrow(() -> new IOException("The saved chat vanished"));
+        } finally {
+            lock.unlock();
+        }
+        backups.saved(user, chat.backupName(), saved);
+        ObjectNode answer = JsJson.object().put("ok", true);
+        answer.set("cursor", next.json());
+        return answer;
     }
 
     // ---- listing

@@ -4,6 +4,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.channels.SeekableByteChannel;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -33,6 +34,15 @@ public interface ChatStore {
      * content it was opened on when the chat is replaced meanwhile (writes never change a chat in place).
      */
     Optional<InputStream> open(String user, ChatFolder folder, String name) throws IOException;
+
+    /** The chat for random access (windowed reads), or empty when it does not exist. Same view as {@link #open}. */
+    Optional<SeekableByteChannel> openChannel(String user, ChatFolder folder, String name) throws IOException;
+
+    /**
+     * Replaces the chat atomically by its first {@code keep} bytes followed by {@code tail}. The kept bytes are
+     * copied by the file system, without passing through the server's memory.
+     */
+    void replaceTail(String user, ChatFolder folder, String name, long keep, byte[] tail) throws IOException;
 
     /** Replaces the chat atomically, creating its folder when needed. */
     void write(String user, ChatFolder folder, String name, byte[] content) throws IOException;

@@ -9,7 +9,9 @@ import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.channels.FileChannel;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.StandardCopyOption;
@@ -104,6 +106,29 @@ public final class FileChatStore implements ChatStore {
     }
 
     @Override
+    public Optional<SeekableByteChannel> openChannel(String user, ChatFolder folder, String name) throws IOException {
+        try {
+            return Optional.of(FileChannel.open(file(folder(user, folder), name)));
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        }
+    }
+
+    @Override
+    public void replaceTail(String user, ChatFolder folder, String name, long keep, byte[] tail) throws IOException {
+        Path chat = file(folder(user, folder), name);
+        try (FileChannel source = FileChannel.open(chat)) {
+            AtomicFiles.write(chat, channel -> {
+                AtomicFiles.transfer(source, keep, channel);
+                ByteBuffer bytes = ByteBuffer.wrap(tail);
+                while (bytes.hasRemaining()) {
+                    channel.write(bytes);
+                }
+            });
+        }
+    }
+
+    @Override
     public void write(String user, ChatFolder folder, String name, byte[] content) {
         AtomicFiles.write(file(folder(user, folder), name), content);
     }
@@ -164,9 +189,7 @@ public final class FileChatStore implements ChatStore {
                 // the chat folder is on another file system (a link): copy next to it, then rename there
                 AtomicFiles.write(target, channel -> {
                     try (FileChannel source = FileChannel.open(temp)) {
-                        for (long at = 0, size = source.size(); at < size; ) {
-                            at += source.transferTo(at, size - at, channel);
-                        }
+                        AtomicFiles.transfer(source, source.size(), channel);
                     }
                 });
                 Files.delete(temp);

@@ -44,6 +44,9 @@ public final class Routes {
     public static Handler<RoutingContext> streamed(TankardConfig config, StreamedAction action) {
         return ctx -> {
             Request request = new Request(ctx, config);
+            if ("100-continue".equalsIgnoreCase(ctx.request().getHeader("Expect"))) {
+                ctx.response().writeContinue(); // what the BodyHandler does for buffered routes; curl waits for it
+            }
             RequestBodyStream body = new RequestBodyStream(ctx.request(), ctx.vertx().getOrCreateContext(), Request.BODY_LIMIT);
             boolean json = Request.isJson(ctx.request().getHeader("Content-Type"));
             ctx.vertx().executeBlocking(() -> {

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.channels.WritableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
@@ -59,6 +60,17 @@ public final class AtomicFiles {
         } catch (IOException e) {
             deleteQuietly(temp);
             throw new UncheckedIOException("Cannot write " + target.getFileName(), e);
+        }
+    }
+
+    /** Copies the first {@code count} bytes of the source in the kernel (sendfile), without a buffer of ours. */
+    public static void transfer(FileChannel source, long count, WritableByteChannel target) throws IOException {
+        for (long at = 0; at < count; ) {
+            long n = source.transferTo(at, count - at, target);
+            if (n <= 0) {
+                throw new IOException("The file is shorter than " + count + " bytes");
+            }
+            at += n;
         }
     }
 
