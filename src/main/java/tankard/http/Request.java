@@ -60,11 +60,8 @@ public final class Request {
         return body;
     }
 
-    /**
-     * The raw bytes of a JSON body, or null when {@link #body()} would read as {@code {}}: for routes that
-     * stream through a large body instead of building a tree.
-     */
-    public byte[] jsonBytes() {
+    /** The raw bytes of a JSON body, or null when {@link #body()} would read as {@code {}}. */
+    private byte[] jsonBytes() {
         if (!isJson(ctx.request().getHeader("Content-Type")) || ctx.body().length() == 0) {
             return null;
         }

@@ -141,6 +141,13 @@ final class BenchServer implements AutoCloseable {
         return -1;
     }
 
+    /** The server's CPU time so far (user + system, all threads), in ms: what an operation costs on a busy machine. */
+    double cpuMs() throws IOException {
+        String stat = Files.readString(Path.of("/proc/" + process.pid() + "/stat"));
+        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) * 10.0; // utime, stime in 1/100 s
+    }
+
     @Override
     public void close() throws InterruptedException {
         process.destroy();

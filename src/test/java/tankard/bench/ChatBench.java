@@ -1,5 +1,8 @@
 package tankard.bench;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import tankard.json.JsJson;
+
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -7,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 
@@ -60,16 +64,24 @@ public final class ChatBench {
     }
 
     private static void measure(String server, BenchServer http, Path chats, List<Integer> sizes, List<String> report) throws Exception {
+        warmUp(http, chats);
         for (int n : sizes) {
             Path file = chats.resolve("Bench/n" + n + ".jsonl");
             String get = "{\"ch_name\":\"Bench\",\"file_name\":\"n" + n + "\",\"avatar_url\":\"Bench.png\"}";
             byte[] save = saveBody("n" + n, Files.readAllBytes(file));
             int runs = n >= 50_000 ? 3 : RUNS;
             long[] bytes = new long[1];
+            double cpu = http.cpuMs();
             double getMs = median(() -> bytes[0] = http.post("/api/chats/get", get), runs);
+            double getCpu = (http.cpuMs() - cpu) / runs;
+            cpu = http.cpuMs();
             double saveMs = median(() -> http.post("/api/chats/save", save), runs);
-            report.add(String.format("%-8s %6d messages, %4d MB: get %8.1f ms (%d MB answer), save %8.1f ms; RSS %d MB",
-                    server, n, Files.size(file) >> 20, getMs, bytes[0] >> 20, saveMs, http.rssMb()));
+            double saveCpu = (http.cpuMs() - cpu) / runs;
+            report.add(String.format("%-8s %6d messages, %4d MB: get %7.1f ms (CPU %6.0f ms, %d MB answer), save %7.1f ms (CPU %6.0f ms); RSS %d MB",
+                    server, n, Files.size(file) >> 20, getMs, getCpu, bytes[0] >> 20, saveMs, saveCpu, http.rssMb()));
+            if (server.equals("Tankard")) {
+                report.add(windowed(http, n));
+            }
         }
         String list = "{\"avatar_url\":\"List.png\"}";
         double listMs = median(() -> http.post("/api/characters/chats", list), RUNS);
@@ -85,6 +97,34 @@ public final class ChatBench {
             outcome = "failed: " + e.getMessage();
         }
         report.add(String.format("%-8s save of %d MB (%d messages): %s", server, body.length >> 20, big, outcome));
+    }
+
+    /** Gets and saves of a 1,000-message chat until the server's compilers are warm (the JVM's and V8's alike). */
+    private static void warmUp(BenchServer http, Path chats) throws Exception {
+        writeChat(chats.resolve("Bench/warm.jsonl"), 1000);
+        byte[] save = saveBody("warm", Files.readAllBytes(chats.resolve("Bench/warm.jsonl")));
+        for (int i = 0; i < 30; i++) {
+            http.post("/api/chats/get", "{\"ch_name\":\"Bench\",\"file_name\":\"warm\",\"avatar_url\":\"Bench.png\"}");
+            http.post("/api/chats/save", save);
+        }
+    }
+
+    /** Tankard's windowed API on the chat: reading its last 10 messages, saving its last 2 again behind the cursor. */
+    private static String windowed(BenchServer http, int n) throws Exception {
+        String chat = "\"avatar_url\":\"Bench.png\",\"file_name\":\"n" + n + "\"";
+        String tail = "{" + chat + ",\"count\":2}";
+        double readMs = median(() -> http.post("/api/tankard/chats/tail", "{" + chat + ",\"count\":10}"), RUNS);
+        double[] saves = new double[RUNS];
+        for (int i = 0; i < RUNS; i++) {
+            JsonNode window = JsJson.parse(http.open("/api/tankard/chats/tail", tail).readAllBytes());
+            String save = "{" + chat + ",\"cursor\":" + JsJson.compact(window.get("cursor")) + ",\"messages\":"
+                    + JsJson.compact(window.get("messages")) + "}";
+            saves[i] = time(() -> http.post("/api/tankard/chats/tail/save", save)); // the read is not timed
+        }
+        Arrays.sort(saves);
+        double saveMs = saves[RUNS / 2];
+        return String.format("Tankard  %6d messages: windowed read of the last 10 %6.1f ms, windowed save of the last 2 %6.1f ms",
+                n, readMs, saveMs);
     }
 
     /** The body ST's frontend sends to save the chat (the file's lines as the chat array). */
