@@ -13,9 +13,13 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -124,6 +128,17 @@ class ChatStreamingHttpTest extends ServerTest {
                 .putHeader("Content-Type", "application/json").putHeader("Content-Encoding", "gzip"), Buffer.buffer(zipped.toByteArray()));
         assertEquals(200, save.statusCode(), save.bodyAsString());
         assertEquals(chat.replace("},{\"name\"", "}\n{\"name\""), Files.readString(chat("Bramble/zipped.jsonl")));
+    }
+
+    @Test
+    void aClientThatExpectsContinueGetsIt() throws Exception {
+        start("backups:\n  chat:\n    enabled: false\n");
+        HttpRequest save = HttpRequest.newBuilder(URI.create(server.url("/api/chats/save"))).expectContinue(true)
+                .timeout(Duration.ofSeconds(20)).header("Content-Type", "application/json")
+                .header("X-CSRF-Token", client.csrfToken()).header("Cookie", cookies())
+                .POST(HttpRequest.BodyPublishers.ofString(saveBody("c", messages(2, 3, "i")))).build();
+        assertEquals(200, HttpClient.newHttpClient().send(save, java.net.http.HttpResponse.BodyHandlers.ofString()).statusCode());
+        assertTrue(Files.readString(chat("Bramble/c.jsonl")).contains("m1"));
     }
 
     @Test
