@@ -134,6 +134,7 @@ class ChatStreamingHttpTest extends ServerTest {
     void aClientThatExpectsContinueGetsIt() throws Exception {
         start("backups:\n  chat:\n    enabled: false\n");
         HttpRequest save = HttpRequest.newBuilder(URI.create(server.url("/api/chats/save"))).expectContinue(true)
+                .version(HttpClient.Version.HTTP_1_1)
                 .timeout(Duration.ofSeconds(20)).header("Content-Type", "application/json")
                 .header("X-CSRF-Token", client.csrfToken()).header("Cookie", cookies())
                 .POST(HttpRequest.BodyPublishers.ofString(saveBody("c", messages(2, 3, "i")))).build();
