@@ -58,6 +58,8 @@ public final class HttpVerticle extends VerticleBase {
         router.route().handler(ctx -> {
             if (streamed.contains(ctx.normalizedPath())) {
                 ctx.request().pause(); // until the route reads it; data arriving meanwhile must not be lost
+                // a request refused before its route (CSRF, auth) lets its unread body go by with the reply
+                ctx.addEndHandler(ended -> ctx.request().resume());
                 ctx.next();
             } else {
                 bodies.handle(ctx);
