@@ -7,6 +7,7 @@ import tankard.util.Sanitize;
 import tankard.util.StTime;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -26,7 +27,15 @@ final class ChatBackups {
     private static final Logger LOG = LoggerFactory.getLogger(ChatBackups.class);
     static final String PREFIX = "chat_";
 
-    private record Backup(String name, byte[] content) {
+    /** A backup to write: the content is the saved chat as it was at the save, open until written. */
+    private record Backup(String name, InputStream content) {
+        void discard() {
+            try {
+                content.close();
+            } catch (IOException ignored) {
+                // only a read handle
+            }
+        }
     }
 
     /** Per-user throttle state; guarded by its own monitor. */
@@ -49,9 +58,13 @@ final class ChatBackups {
         this.clock = clock;
     }
 
-    /** A chat was saved: back it up now or at the end of the user's throttle window. */
-    void saved(String user, String name, byte[] content) {
+    /**
+     * A chat was saved: back it up now or at the end of the user's throttle window. The content is a stream
+     * opened on the saved chat right after the save; this closes it.
+     */
+    void saved(String user, String name, InputStream content) {
         if (!config.chatEnabled()) {
+            new Backup(name, content).discard();
             return;
         }
         Backup backup = new Backup(name, content);
@@ -62,6 +75,9 @@ final class ChatBackups {
             if (throttle.trailing == null && (throttle.lastRun == Long.MIN_VALUE || now - throttle.lastRun >= interval)) {
                 throttle.lastRun = now;
             } else {
+                if (throttle.pending != null) {
+                    throttle.pending.discard();
+                }
                 throttle.pending = backup;
                 if (throttle.trailing == null) {
                     long delay = Math.max(0, throttle.lastRun + interval - now);
@@ -84,16 +100,33 @@ final class ChatBackups {
         write(user, backup);
     }
 
+    /**
+     * Keeps the chat about to be replaced, whatever the throttle (and even with backups off): for saves that
+     * would lose lines or most of the chat. Named like ST's backups, so ST's backup list offers it. A failure
+     * is thrown, so that the save does not go ahead without it.
+     */
+    void keepReplaced(String user, String name, InputStream content) throws IOException {
+        write(user, new Backup(name, content), "_replaced");
+    }
+
     private void write(String user, Backup backup) {
+        try {
+            write(user, backup, "");
+        } catch (IOException | RuntimeException e) {
+            LOG.error("Could not back up the chat {} of {}", backup.name(), user, e);
+        }
+    }
+
+    private void write(String user, Backup backup, String suffix) throws IOException {
         String key = PREFIX + key(backup.name()) + "_";
         try {
-            store.writeBackup(user, key + StTime.backupTimestamp(clock.getAsLong()) + ".jsonl", backup.content());
+            store.writeBackup(user, key + StTime.backupTimestamp(clock.getAsLong()) + suffix + ".jsonl", backup.content());
             prune(user, key, config.numberOfBackups());
             if (config.maxTotalChatBackups() >= 0) {
                 prune(user, PREFIX, config.maxTotalChatBackups());
             }
-        } catch (IOException | RuntimeException e) {
-            LOG.error("Could not back up the chat {} of {}", backup.name(), user, e);
+        } finally {
+            backup.discard();
         }
     }
 

@@ -1,133 +1,245 @@
 package tankard.chat;
 
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectReader;
+import tankard.json.ByteScan;
+import tankard.json.Js;
 import tankard.json.JsJson;
+import tankard.json.JsRestringify;
 import tankard.json.JsonSyntaxException;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
- * A chat save request read in one streaming pass: the small members as trees, and each element of the
- * {@code chat} array as the exact bytes the client sent (re-laid out compactly only when it holds
- * whitespace), so stored lines keep the client's number lexemes and never cost a tree per message.
+ * A chat save request read in one streaming pass: the small members as trees, and the elements of the
+ * {@code chat} array written one by one as the lines of the chat file, so a chat of any size never sits in
+ * memory. Each line is what ST writes, {@code JSON.stringify(element)}: an element already in that form (all
+ * a browser sends) is copied as it is, anything else is parsed and printed the way JavaScript would.
  *
- * @param fields top-level members other than {@code chat}
- * @param chat   the {@code chat} elements as compact JSON lines (views into the request body where it was
- *               compact already), or null when {@code chat} is not an array
+ * @param fields  top-level members other than {@code chat}
+ * @param isArray whether {@code chat} is an array (else nothing was written)
+ * @param header  the first line written (the chat header), or null
+ * @param lines   the lines written, and how many of them ST's loader keeps (truthy) or drops
  */
-record ChatBody(Map<String, JsonNode> fields, List<ByteBuffer> chat) {
-    /** Reads one member's value out of the running stream (the whole-document trailing check would refuse it). */
-    private static final ObjectReader MEMBER = JsJson.MAPPER.reader()
-            .without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
-
-    static ChatBody parse(byte[] json) {
-        Map<String, JsonNode> fields = new HashMap<>();
-        List<ByteBuffer> chat = null;
+record ChatBody(Map<String, JsonNode> fields, boolean isArray, byte[] header, ChatLines.Read lines) {
+    /**
+     * Reads the body (null: not a JSON request, read as {@code {}} like Express), writing the chat's lines to
+     * the draft; a body that is not JSON throws {@link JsonSyntaxException} and leaves the draft unusable.
+     */
+    static ChatBody read(InputStream json, ChatStore.Draft draft) throws IOException {
+        ChatBody empty = new ChatBody(new HashMap<>(), false, null, new ChatLines.Read(0, 0, false));
         if (json == null) {
-            return new ChatBody(fields, null);
+            return empty;
         }
-        try (JsonParser parser = JsJson.MAPPER.getFactory().createParser(json)) {
-            JsonToken root = parser.nextToken();
-            if (root == JsonToken.START_OBJECT) {
-                while (parser.nextToken() == JsonToken.FIELD_NAME) {
-                    String name = parser.currentName();
-                    JsonToken value = parser.nextToken();
-                    if (name.equals("chat") && value == JsonToken.START_ARRAY) {
-                        chat = elements(parser, json);
-                    } else {
-                        if (name.equals("chat")) {
-                            chat = null;
-                        }
-                        fields.put(name, MEMBER.readTree(parser));
-                    }
-                }
-            } else if (root != null) {
-                parser.skipChildren();
-            }
-            if (root == null || parser.nextToken() != null) {
-                throw new JsonSyntaxException("expected exactly one JSON value");
-            }
-        } catch (JsonProcessingException e) {
-            throw new JsonSyntaxException(e.getOriginalMessage());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        Source in = new Source(json);
+        int first = in.skipWhitespace();
+        if (first < 0) {
+            return empty; // an empty JSON body reads as {}
         }
-        return new ChatBody(fields, chat);
+        if (first != '{') {
+            if (first != '[') {
+                throw new JsonSyntaxException("the body must be an object or an array");
+            }
+            JsRestringify.parse(in.capture(), 0, in.captured()); // validates; an array has no members
+            in.expectEnd();
+            return empty;
+        }
+        Map<String, JsonNode> fields = new HashMap<>();
+        ChatBody chat = empty;
+        in.next();
+        int c = in.skipWhitespace();
+        while (c != '}') {
+            if (c != '"') {
+                throw new JsonSyntaxException("expected a member name");
+            }
+            String name = JsRestringify.parse(in.capture(), 0, in.captured()).textValue();
+            in.expect(':');
+            boolean array = in.skipWhitespace() == '[';
+            if (name.equals("chat")) {
+                fields.remove(name);
+                chat = array ? elements(in, draft, fields) : empty; // the last "chat" wins, as in JSON.parse
+            }
+            if (!name.equals("chat") || !array) {
+                fields.put(name, JsRestringify.parse(in.capture(), 0, in.captured()));
+            }
+            c = in.skipWhitespace();
+            if (c == ',') {
+                in.next();
+                c = in.skipWhitespace();
+            } else if (c != '}') {
+                throw new JsonSyntaxException("expected , or }");
+            }
+        }
+        in.next();
+        in.expectEnd();
+        fields.remove("chat");
+        return new ChatBody(fields, chat.isArray, chat.header, chat.lines);
     }
 
-    private static List<ByteBuffer> elements(JsonParser parser, byte[] json) throws IOException {
-        List<ByteBuffer> lines = new ArrayList<>();
-        JsonToken token;
-        while ((token = parser.nextToken()) != JsonToken.END_ARRAY) {
-            int start = (int) parser.currentTokenLocation().getByteOffset();
-            if (token.isStructStart()) {
-                parser.skipChildren();
+    private static ChatBody elements(Source in, ChatStore.Draft draft, Map<String, JsonNode> fields) throws IOException {
+        draft.restart();
+        OutputStream out = draft.out();
+        byte[] header = null;
+        long kept = 0;
+        long dropped = 0;
+        in.next();
+        int c = in.skipWhitespace();
+        while (c != ']') {
+            byte[] element = in.capture();
+            int length = in.captured();
+            boolean truthy = true;
+            if (!JsRestringify.isCanonical(element, 0, length)) {
+                JsonNode value = JsRestringify.parse(element, 0, length);
+                truthy = Js.truthy(value);
+                element = JsJson.stringifyAsJs(value).getBytes(StandardCharsets.UTF_8);
+                length = element.length;
+            }
+            if (kept + dropped > 0) {
+                out.write('\n');
             } else {
-                parser.getText(); // completes a lazily read string so the location is after it
+                header = Arrays.copyOf(element, length);
             }
-            int end = (int) parser.currentLocation().getByteOffset();
-            ByteBuffer element = ByteBuffer.wrap(json, start, end - start).slice();
-            lines.add(isCompact(element) ? element
-                    : ByteBuffer.wrap(JsJson.relayout(bytes(element), false).getBytes(StandardCharsets.UTF_8)));
-        }
-        return lines;
-    }
-
-    /** No whitespace outside strings: the layout JSON.stringify writes. */
-    private static boolean isCompact(ByteBuffer json) {
-        boolean inString = false;
-        for (int i = 0; i < json.limit(); i++) {
-            byte b = json.get(i);
-            if (inString) {
-                if (b == '\\') {
-                    i++;
-                } else if (b == '"') {
-                    inString = false;
-                }
-            } else if (b == '"') {
-                inString = true;
-            } else if (b == ' ' || b == '\t' || b == '\n' || b == '\r') {
-                return false;
+            out.write(element, 0, length);
+            kept += truthy ? 1 : 0;
+            dropped += truthy ? 0 : 1;
+            c = in.skipWhitespace();
+            if (c == ',') {
+                in.next();
+                c = in.skipWhitespace();
+            } else if (c != ']') {
+                throw new JsonSyntaxException("expected , or ]");
             }
         }
-        return true;
-    }
-
-    static byte[] bytes(ByteBuffer buffer) {
-        byte[] bytes = new byte[buffer.remaining()];
-        buffer.duplicate().get(bytes);
-        return bytes;
+        in.next();
+        return new ChatBody(fields, true, header, new ChatLines.Read(kept, dropped, dropped == 0 && kept > 0));
     }
 
     JsonNode field(String name) {
         return fields.get(name);
     }
 
-    /** The chat as a JSONL file: one line per element, LF between them, no trailing newline. */
-    byte[] jsonl() {
-        int size = Math.max(0, chat.size() - 1);
-        for (ByteBuffer line : chat) {
-            size += line.remaining();
+    /** The body's bytes with just enough lexing to find where each value ends; the parser validates values. */
+    private static final class Source {
+        private final InputStream in;
+        private final byte[] buffer = new byte[1 << 16];
+        private int position;
+        private int limit;
+        /** The last value captured, in {@code value[0, captured)}. */
+        private byte[] value = new byte[1 << 12];
+        private int captured;
+
+        Source(InputStream in) {
+            this.in = in;
         }
-        ByteBuffer out = ByteBuffer.allocate(size);
-        for (int i = 0; i < chat.size(); i++) {
-            if (i > 0) {
-                out.put((byte) '\n');
+
+        private boolean fill() throws IOException {
+            if (position < limit) {
+                return true;
             }
-            out.put(chat.get(i).duplicate());
+            int n = in.readNBytes(buffer, 0, buffer.length);
+            position = 0;
+            limit = Math.max(n, 0);
+            return limit > 0;
         }
-        return out.array();
+
+        /** The next byte that is not JSON whitespace, not consumed; -1 at the end. */
+        int skipWhitespace() throws IOException {
+            while (fill()) {
+                byte b = buffer[position];
+                if (b != ' ' && b != '\t' && b != '\n' && b != '\r') {
+                    return b & 0xFF;
+                }
+                position++;
+            }
+            return -1;
+        }
+
+        void next() {
+            position++;
+        }
+
+        void expect(char c) throws IOException {
+            if (skipWhitespace() != c) {
+                throw new JsonSyntaxException("expected " + c);
+            }
+            next();
+        }
+
+        void expectEnd() throws IOException {
+            if (skipWhitespace() >= 0) {
+                throw new JsonSyntaxException("unexpected data after the JSON value");
+            }
+        }
+
+        int captured() {
+            return captured;
+        }
+
+        /** Reads one value at the current position into {@link #value}; answers that array. */
+        byte[] capture() throws IOException {
+            captured = 0;
+            int depth = 0;
+            boolean inString = false;
+            boolean escaped = false;
+            boolean scalar = buffer[position] != '{' && buffer[position] != '[' && buffer[position] != '"';
+            while (fill()) {
+                int start = position;
+                int end = -1;
+                for (int i = position; i < limit && end < 0; i++) {
+                    if (inString && !escaped) {
+                        i = ByteScan.quoteOrBackslash(buffer, i, limit);
+                        if (i == limit) {
+                            break;
+                        }
+                    }
+                    byte b = buffer[i];
+                    if (scalar) {
+                        if (b == ',' || b == '}' || b == ']' || b == ' ' || b == '\t' || b == '\n' || b == '\r') {
+                            end = i;
+                        }
+                    } else if (inString) {
+                        if (escaped) {
+                            escaped = false;
+                        } else if (b == '\\') {
+                            escaped = true;
+                        } else if (b == '"') {
+                            inString = false;
+                            end = depth == 0 ? i + 1 : -1;
+                        }
+                    } else if (b == '"') {
+                        inString = true;
+                    } else if (b == '{' || b == '[') {
+                        depth++;
+                    } else if (b == '}' || b == ']') {
+                        depth--;
+                        end = depth <= 0 ? i + 1 : -1;
+                    }
+                }
+                int stop = end < 0 ? limit : end;
+                append(start, stop);
+                position = stop;
+                if (end >= 0) {
+                    return value;
+                }
+            }
+            if (!scalar) {
+                throw new JsonSyntaxException("unexpected end of the body");
+            }
+            return value;
+        }
+
+        private void append(int from, int to) {
+            int n = to - from;
+            if (captured + n > value.length) {
+                value = Arrays.copyOf(value, Math.max(captured + n, value.length * 2));
+            }
+            System.arraycopy(buffer, from, value, captured, n);
+            captured += n;
+        }
     }
 }

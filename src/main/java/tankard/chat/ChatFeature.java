@@ -17,10 +17,17 @@ import tankard.json.JsJson;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Set;
 
-/** The chat endpoints {@code /api/chats/*} and the group chat ones {@code /api/chats/group/*} (st-api.md §8). */
+/**
+ * The chat endpoints {@code /api/chats/*} and the group chat ones {@code /api/chats/group/*} (st-api.md §8),
+ * and Tankard's windowed reads and saves of a chat's end, {@code /api/tankard/chats/tail[/save]} (ChatWindow).
+ */
 public final class ChatFeature implements Feature {
     private static final Logger LOG = LoggerFactory.getLogger(ChatFeature.class);
+    private static final String SAVE = "/api/chats/save";
+    private static final String GROUP_SAVE = "/api/chats/group/save";
+    private static final String JSON = "application/json; charset=utf-8";
 
     private final TankardConfig config;
     private final ChatService chats;
@@ -46,10 +53,10 @@ public final class ChatFeature implements Feature {
             if (avatar == null) {
                 throw ApiError.badRequest("Missing avatar_url");
             }
-            return Reply.rawJson(chats.get(request.user().handle(), avatar, truthyText(request, "file_name")));
+            return reply(chats.get(request.user().handle(), avatar, truthyText(request, "file_name")));
         }));
-        router.post("/api/chats/save").handler(Routes.blocking(config, request -> {
-            chats.save(request.user().handle(), request.jsonBytes());
+        router.post(SAVE).handler(Routes.streamed(config, (request, json) -> {
+            chats.save(request.user().handle(), json);
             return Reply.json(JsJson.object().put("ok", true));
         }));
         router.post("/api/chats/recent").handler(Routes.blocking(config, request ->
@@ -59,10 +66,14 @@ public final class ChatFeature implements Feature {
             if (id == null) {
                 throw ApiError.badRequest("Missing group chat id");
             }
-            return Reply.rawJson(chats.getGroup(request.user().handle(), id));
+            return reply(chats.getGroup(request.user().handle(), id));
         }));
-        router.post("/api/chats/group/save").handler(Routes.blocking(config, request -> {
-            chats.saveGroup(request.user().handle(), request.jsonBytes());
+        router.post("/api/tankard/chats/tail").handler(Routes.blocking(config, request ->
+                Reply.rawJson(chats.tail(request.user().handle(), request.body()))));
+        router.post("/api/tankard/chats/tail/save").handler(Routes.blocking(config, request ->
+                Reply.json(chats.saveTail(request.user().handle(), request.body()))));
+        router.post(GROUP_SAVE).handler(Routes.streamed(config, (request, json) -> {
+            chats.saveGroup(request.user().handle(), json);
             return Reply.json(JsJson.object().put("ok", true));
         }));
         mountImport(router);
@@ -130,6 +141,16 @@ public final class ChatFeature implements Feature {
                 return Reply.json(JsJson.object().put("error", true)); // ST's answer to a failed import
             }
         }));
+    }
+
+    /** Chat saves can be hundreds of MB: their bodies are read as they arrive. */
+    @Override
+    public Set<String> streamedBodyPaths() {
+        return Set.of(SAVE, GROUP_SAVE);
+    }
+
+    private static Reply reply(ChatService.ChatRead read) {
+        return read.file() == null ? Reply.rawJson(read.json()) : Reply.stream(JSON, read.length(), read.file()::writeTo);
     }
 
     /** {@code String(body[field])} when the member is truthy, else null (ST's {@code if (!body.x)} checks). */

@@ -18,15 +18,19 @@ import tankard.json.JsJson;
 import tankard.store.StripedLocks;
 import tankard.util.Sanitize;
 
+import java.io.BufferedInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.ByteBuffer;
+import java.io.OutputStream;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
@@ -36,6 +40,9 @@ public final class ChatService {
     private static final Logger LOG = LoggerFactory.getLogger(ChatService.class);
     private static final byte[] EMPTY_OBJECT = "{}".getBytes(StandardCharsets.UTF_8);
     private static final byte[] EMPTY_ARRAY = "[]".getBytes(StandardCharsets.UTF_8);
+    /** A chat of at least this many messages replaced by one of at most one is kept first (see keepIfLosing). */
+    private static final int MANY_MESSAGES = 3;
+    private static final int MAX_KNOWN = 10_000;
 
     private final ChatStore store;
     private final CardStore cards;
@@ -43,6 +50,7 @@ public final class ChatService {
     private final boolean checkIntegrity;
     private final ChatBackups backups;
     private final StripedLocks locks = new StripedLocks(64);
+    private final Map<String, Known> knownChats = new ConcurrentHashMap<>();
 
     public ChatService(TankardConfig.Backups config, ChatStore store, CardStore cards, GroupStore groups,
                        ScheduledExecutorService timer, LongSupplier clock) {
@@ -56,82 +64,135 @@ public final class ChatService {
     // ---- reading
 
     /**
-     * A character chat as the JSON answer of {@code /api/chats/get}: {@code {}} when the character's folder had
-     * to be created or no chat is named, {@code []} for a missing chat, else the array of its lines.
+     * A chat read for {@code /api/chats/get}: a fixed JSON answer, or the chat file, already opened and its
+     * first bytes read (so a chat that cannot be read fails before anything is sent), to stream out; with the
+     * answer's length when it is known beforehand, else -1.
      */
-    public byte[] get(String user, String avatarUrl, String chatName) throws IOException {
+    public record ChatRead(byte[] json, ChatWriter file, long length) {
+    }
+
+    @FunctionalInterface
+    public interface ChatWriter {
+        /** Writes the chat as a JSON array and closes the file. */
+        void writeTo(OutputStream out) throws IOException;
+    }
+
+    /**
+     * A character chat: {@code {}} when the character's folder had to be created or no chat is named,
+     * {@code []} for a missing chat, else the chat. A chat that exists but cannot be read throws.
+     */
+    public ChatRead get(String user, String avatarUrl, String chatName) throws IOException {
         ChatFolder folder = characterFolder(avatarUrl);
         if (!store.exists(user, folder)) {
             store.create(user, folder);
-            return EMPTY_OBJECT;
+            return new ChatRead(EMPTY_OBJECT, null, EMPTY_OBJECT.length);
         }
         if (chatName == null) {
-            return EMPTY_OBJECT;
+            return new ChatRead(EMPTY_OBJECT, null, EMPTY_OBJECT.length);
         }
         return read(user, folder, chatFile(chatName));
     }
 
-    public byte[] getGroup(String user, String id) throws IOException {
+    public ChatRead getGroup(String user, String id) throws IOException {
         return read(user, ChatFolder.groups(), chatFile(id));
     }
 
-    private byte[] read(String user, ChatFolder folder, String file) throws IOException {
+    private ChatRead read(String user, ChatFolder folder, String file) throws IOException {
+        Optional<ChatFile> before = store.find(user, folder, file);
         Optional<InputStream> content = store.open(user, folder, file);
         if (content.isEmpty()) {
-            return EMPTY_ARRAY;
+            return new ChatRead(EMPTY_ARRAY, null, EMPTY_ARRAY.length);
         }
-        try (InputStream in = content.get()) {
-            return ChatLines.toArray(in.readAllBytes());
+        BufferedInputStream in = new BufferedInputStream(content.get(), 1 << 16);
+        try {
+            in.mark(1);
+            in.read();
+            in.reset();
+        } catch (IOException e) {
+            in.close();
+            throw e;
         }
+        String key = key(user, folder, file);
+        ChatLines.Read known = before.map(stat -> known(key, stat)).orElse(null);
+        // the stat is of the file opened only if it is unchanged after the open
+        if (known != null && known.plain() && before.equals(store.find(user, folder, file))) {
+            return new ChatRead(null, out -> {
+                try (in) {
+                    ChatLines.writePlainArray(in, out);
+                }
+            }, before.get().size() + 2); // a comma for each LF, and the brackets
+        }
+        return new ChatRead(null, out -> {
+            ChatLines.Read read;
+            try (in) {
+                read = ChatLines.writeArray(in, out);
+            }
+            // what was read is worth remembering only when it is surely the file that is there now
+            if (before.isPresent() && before.equals(store.find(user, folder, file))) {
+                remember(key, before.get(), read);
+            }
+        }, -1);
     }
 
     // ---- saving
 
-    /** Saves a character chat from the raw JSON request body (null: not a JSON request). */
-    public void save(String user, byte[] json) throws IOException {
-        ChatBody body = ChatBody.parse(json);
-        JsonNode avatar = body.field("avatar_url");
-        JsonNode chatName = body.field("file_name");
-        if (Js.isUndefined(avatar) || avatar.isContainerNode() || Js.isUndefined(chatName)) {
-            throw ApiError.badRequest("avatar_url and file_name are required");
+    /** Saves a character chat from the JSON request body, streamed (null: not a JSON request). */
+    public void save(String user, InputStream json) throws IOException {
+        try (ChatStore.Draft draft = store.draft(user)) {
+            ChatBody body = ChatBody.read(json, draft);
+            JsonNode avatar = body.field("avatar_url");
+            JsonNode chatName = body.field("file_name");
+            if (Js.isUndefined(avatar) || avatar.isContainerNode() || Js.isUndefined(chatName)) {
+                throw ApiError.badRequest("avatar_url and file_name are required");
+            }
+            ChatFolder folder = characterFolder(Js.string(avatar));
+            write(user, folder, chatFile(Js.string(chatName)), body, draft, folder.character());
         }
-        ChatFolder folder = characterFolder(Js.string(avatar));
-        write(user, folder, chatFile(Js.string(chatName)), body, folder.character());
     }
 
-    public void saveGroup(String user, byte[] json) throws IOException {
-        ChatBody body = ChatBody.parse(json);
-        JsonNode id = body.field("id");
-        if (!Js.truthy(id)) {
-            throw ApiError.badRequest("Missing group chat id");
+    public void saveGroup(String user, InputStream json) throws IOException {
+        try (ChatStore.Draft draft = store.draft(user)) {
+            ChatBody body = ChatBody.read(json, draft);
+            JsonNode id = body.field("id");
+            if (!Js.truthy(id)) {
+                throw ApiError.badRequest("Missing group chat id");
+            }
+            write(user, ChatFolder.groups(), chatFile(Js.string(id)), body, draft, Js.string(id));
         }
-        write(user, ChatFolder.groups(), chatFile(Js.string(id)), body, Js.string(id));
     }
 
-    private void write(String user, ChatFolder folder, String file, ChatBody body, String backupName) throws IOException {
-        if (body.chat() == null) {
+    private void write(String user, ChatFolder folder, String file, ChatBody body, ChatStore.Draft draft,
+                       String backupName) throws IOException {
+        if (!body.isArray()) {
             throw ApiError.badRequest("The request's body.chat is not an array.");
         }
-        byte[] content = body.jsonl();
-        JsonNode integrity = checkIntegrity && !Js.truthy(body.field("force")) ? integrity(body.chat()) : null;
-        ReentrantLock lock = locks.lock(user + '\0' + folder + '\0' + file);
+        JsonNode integrity = checkIntegrity && !Js.truthy(body.field("force")) ? integrity(body.header()) : null;
+        String key = key(user, folder, file);
+        InputStream saved;
+        ReentrantLock lock = locks.lock(key);
         try {
             if (Js.truthy(integrity) && !intact(user, folder, file, integrity)) {
                 throw ApiError.badRequest("integrity");
             }
-            store.write(user, folder, file, content);
+            keepIfLosing(user, folder, file, key, body.lines(), backupName);
+            draft.commit(folder, file);
+            Optional<ChatFile> stat = store.find(user, folder, file);
+            if (stat.isPresent()) {
+                remember(key, stat.get(), body.lines());
+            }
+            saved = store.open(user, folder, file).orElseThrow(() -> new IOException("The saved chat vanished"));
         } finally {
             lock.unlock();
         }
-        backups.saved(user, backupName, content);
+        backups.saved(user, backupName, saved);
     }
 
     /** {@code chat[0].chat_metadata.integrity} of the request, or null. */
-    private static JsonNode integrity(List<ByteBuffer> chat) {
-        if (chat.isEmpty() || chat.get(0).get(0) != '{') {
+    private static JsonNode integrity(byte[] header) {
+        if (header == null || header.length == 0 || header[0] != '{') {
             return null;
         }
-        return Js.get(JsJson.parse(ChatBody.bytes(chat.get(0))), "chat_metadata.integrity");
+        return Js.get(JsJson.parse(header), "chat_metadata.integrity");
     }
 
     /** The overwrite protection (st-data.md §2.10): the stored first line's token, if any, must match. */
@@ -145,6 +206,186 @@ public final class ChatService {
             stored = Js.get(ChatLines.parse(ChatLines.firstLine(in)), "chat_metadata.integrity");
         }
         return !Js.truthy(stored) || Js.strictEquals(stored, integrity);
+    }
+
+    /**
+     * A guard beyond ST: before a save replaces a chat whose lines ST's loader skipped (they would be gone
+     * for good), or replaces a chat of several messages with one of at most one (what a client that lost
+     * the chat sends), the old file is kept as a backup, whatever the throttle.
+     */
+    private void keepIfLosing(String user, ChatFolder folder, String file, String key, ChatLines.Read incoming,
+                              String backupName) throws IOException {
+        Optional<ChatFile> stat = store.find(user, folder, file);
+        if (stat.isEmpty()) {
+            return;
+        }
+        ChatLines.Read old = known(key, stat.get());
+        if (old == null) {
+            Optional<InputStream> content = store.open(user, folder, file);
+            if (content.isEmpty()) {
+                return;
+            }
+            try (InputStream in = content.get()) {
+                old = ChatLines.writeArray(in, null);
+            }
+        }
+        boolean dropsLines = old.dropped() > 0;
+        boolean shrinks = old.kept() - 1 >= MANY_MESSAGES && incoming.kept() + incoming.dropped() - 1 <= 1;
+        if (dropsLines || shrinks) {
+            Optional<InputStream> content = store.open(user, folder, file);
+            if (content.isPresent()) {
+                backups.keepReplaced(user, backupName, content.get());
+            }
+        }
+    }
+
+    private static String key(String user, ChatFolder folder, String file) {
+        return user + '\0' + folder + '\0' + file;
+    }
+
+    /** What the last save wrote or the last read found in each chat, while the file is unchanged. */
+    private record Known(long size, double modifiedMs, ChatLines.Read lines) {
+    }
+
+    private ChatLines.Read known(String key, ChatFile file) {
+        Known known = knownChats.get(key);
+        return known != null && known.size() == file.size() && known.modifiedMs() == file.modifiedMs() ? known.lines() : null;
+    }
+
+    private void remember(String key, ChatFile file, ChatLines.Read lines) {
+        if (knownChats.size() >= MAX_KNOWN) {
+            knownChats.clear();
+        }
+        knownChats.put(key, new Known(file.size(), file.modifiedMs(), lines));
+    }
+
+    // ---- windows: the end of a chat for Tankard's own clients (ChatWindow)
+
+    /** The chat a request body names, and the name its backups go by. */
+    private record Named(ChatFolder folder, String file, String backupName) {
+    }
+
+    /** {@code avatar_url} + {@code file_name} name a character chat, else {@code id} a group chat. */
+    private static Named named(JsonNode body) {
+        if (Js.truthy(body.get("avatar_url"))) {
+            if (!Js.truthy(body.get("file_name"))) {
+                throw ApiError.badRequest("file_name is required");
+            }
+            ChatFolder folder = characterFolder(Js.string(body.get("avatar_url")));
+            return new Named(folder, chatFile(Js.string(body.get("file_name"))), folder.character());
+        }
+        if (!Js.truthy(body.get("id"))) {
+            throw ApiError.badRequest("avatar_url and file_name, or id, are required");
+        }
+        String id = Js.string(body.get("id"));
+        return new Named(ChatFolder.groups(), chatFile(id), id);
+    }
+
+    /** The header and last {@code count} lines of a chat with their cursor, as JSON (see ChatWindow). */
+    public byte[] tail(String user, JsonNode body) throws IOException {
+        Named chat = named(body);
+        JsonNode count = body.path("count");
+        if (!count.canConvertToInt() || count.intValue() < 0) {
+            throw ApiError.badRequest("count must be a number of messages");
+        }
+        Optional<ChatFile> before = store.find(user, chat.folder(), chat.file());
+        Optional<SeekableByteChannel> opened = store.channel(user, chat.folder(), chat.file());
+        if (before.isEmpty() || opened.isEmpty()) {
+            throw ApiError.notFound("No such chat");
+        }
+        try (SeekableByteChannel channel = opened.get()) {
+            if (!before.equals(store.find(user, chat.folder(), chat.file()))) {
+                throw ApiError.conflict("The chat changed while it was read; read it again");
+            }
+            long headerEnd = ChatWindow.headerEnd(channel);
+            long offset = ChatWindow.lastLines(channel, headerEnd, count.intValue());
+            ByteArrayOutputStream header = new ByteArrayOutputStream();
+            ChatWindow.array(ChatWindow.read(channel, 0, headerEnd), header);
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            out.writeBytes("{\"header\":".getBytes(StandardCharsets.UTF_8));
+            byte[] headerArray = header.toByteArray();
+            if (headerArray.length == 2) {
+                out.writeBytes("null".getBytes(StandardCharsets.UTF_8)); // the header line does not parse
+            } else {
+                out.write(headerArray, 1, headerArray.length - 2);
+            }
+            out.writeBytes(",\"messages\":".getBytes(StandardCharsets.UTF_8));
+            ChatWindow.array(ChatWindow.read(channel, offset, channel.size()), out);
+            ChatWindow.Cursor cursor = new ChatWindow.Cursor(offset, before.get().size(), before.get().modifiedMs());
+            out.writeBytes((",\"cursor\":" + JsJson.compact(cursor.json()) + "}").getBytes(StandardCharsets.UTF_8));
+            return out.toByteArray();
+        }
+    }
+
+    /**
+     * Replaces the lines of a chat from the cursor's offset on by the request's {@code messages}, if the chat
+     * is still the file the cursor was read from (else 409); answers the cursor for the next save.
+     */
+    public ObjectNode saveTail(String user, JsonNode body) throws IOException {
+        Named chat = named(body);
+        ChatWindow.Cursor cursor = ChatWindow.Cursor.of(body.get("cursor"));
+        JsonNode messages = body.get("messages");
+        if (messages == null || !messages.isArray()) {
+            throw ApiError.badRequest("messages must be an array");
+        }
+        ByteArrayOutputStream lines = new ByteArrayOutputStream();
+        long truthy = 0;
+        for (JsonNode message : messages) {
+            if (lines.size() > 0) {
+                lines.write('\n');
+            }
+            lines.writeBytes(JsJson.stringifyAsJs(message).getBytes(StandardCharsets.UTF_8));
+            truthy += Js.truthy(message) ? 1 : 0;
+        }
+        String key = key(user, chat.folder(), chat.file());
+        InputStream saved;
+        ChatWindow.Cursor next;
+        ReentrantLock lock = locks.lock(key);
+        try {
+            Optional<ChatFile> stat = store.find(user, chat.folder(), chat.file());
+            if (stat.isEmpty() || stat.get().size() != cursor.size() || stat.get().modifiedMs() != cursor.modifiedMs()) {
+                throw ApiError.conflict("The chat changed since its end was read; read it again");
+            }
+            long offset = cursor.offset();
+            boolean afterLineFeed;
+            ChatLines.Read window;
+            try (SeekableByteChannel channel = store.channel(user, chat.folder(), chat.file())
+                    .orElseThrow(() -> ApiError.conflict("The chat is gone"))) {
+                if (offset < ChatWindow.headerEnd(channel) || offset > channel.size()) {
+                    throw ApiError.badRequest("cursor.offset is not within the chat's messages");
+                }
+                afterLineFeed = offset > 0 && ChatWindow.read(channel, offset - 1, offset)[0] == '\n';
+                if (!afterLineFeed && offset < channel.size()) {
+                    throw ApiError.badRequest("cursor.offset is not the start of a line");
+                }
+                window = ChatWindow.array(ChatWindow.read(channel, offset, channel.size()), null);
+            }
+            if (window.dropped() > 0) {
+                // lines ST's loader skips would be gone for good: keep the chat first, as a whole save would
+                backups.keepReplaced(user, chat.backupName(), store.open(user, chat.folder(), chat.file())
+                        .orElseThrow(() -> ApiError.conflict("The chat is gone")));
+            }
+            boolean empty = messages.isEmpty();
+            long keep = empty && afterLineFeed ? offset - 1 : offset;
+            boolean separator = !empty && offset > 0 && !afterLineFeed;
+            byte[] tail = separator ? ("\n" + lines.toString(StandardCharsets.UTF_8)).getBytes(StandardCharsets.UTF_8) : lines.toByteArray();
+            store.replaceTail(user, chat.folder(), chat.file(), keep, tail);
+            ChatFile after = store.find(user, chat.folder(), chat.file()).orElseThrow(() -> new IOException("The saved chat vanished"));
+            ChatLines.Read old = known(key, stat.get());
+            if (old != null) {
+                long dropped = messages.size() - truthy;
+                remember(key, after, new ChatLines.Read(old.kept() - window.kept() + truthy,
+                        old.dropped() - window.dropped() + dropped, old.plain() && dropped == 0));
+            }
+            next = new ChatWindow.Cursor(empty ? after.size() : keep + (separator ? 1 : 0), after.size(), after.modifiedMs());
+            saved = store.open(user, chat.folder(), chat.file()).orElseThrow(() -> new IOException("The saved chat vanished"));
+        } finally {
+            lock.unlock();
+        }
+        backups.saved(user, chat.backupName(), saved);
+        ObjectNode answer = JsJson.object().put("ok", true);
+        answer.set("cursor", next.json());
+        return answer;
     }
 
     // ---- listing

@@ -1,7 +1,9 @@
 package tankard.chat;
 
+import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.channels.SeekableByteChannel;
 import java.util.List;
 import java.util.Optional;
@@ -27,13 +29,25 @@ public interface ChatStore {
     /** Size and newest mtime over every entry of the folder, chat or not. */
     FolderUsage usage(String user, ChatFolder folder) throws IOException;
 
-    /** The chat's bytes as a stream, or empty when the chat does not exist. */
+    /**
+     * The chat's bytes as a stream, or empty when the chat does not exist. The stream keeps reading the
+     * content it was opened on when the chat is replaced meanwhile (writes never change a chat in place).
+     */
     Optional<InputStream> open(String user, ChatFolder folder, String name) throws IOException;
+
+    /**
+     * Replaces the chat atomically by its first {@code keep} bytes followed by {@code tail}. The kept bytes are
+     * copied by the file system, without passing through the server's memory.
+     */
+    void replaceTail(String user, ChatFolder folder, String name, long keep, byte[] tail) throws IOException;
 
     /** Replaces the chat atomically, creating its folder when needed. */
     void write(String user, ChatFolder folder, String name, byte[] content) throws IOException;
 
-    /** The chat for random access (previews read from its end), or empty when it does not exist. */
+    /**
+     * The chat for random access (previews read from its end, windowed reads), or empty when it does not exist.
+     * Same view as {@link #open}.
+     */
     Optional<SeekableByteChannel> channel(String user, ChatFolder folder, String name) throws IOException;
 
     /**
@@ -48,10 +62,32 @@ public interface ChatStore {
     /** Stores a new chat byte for byte, atomically; false (nothing written) when the name is taken. */
     boolean create(String user, ChatFolder folder, String name, InputStream content) throws IOException;
 
+    /**
+     * A new chat written as a stream: nothing is visible until {@link Draft#commit}, and a draft closed
+     * without it leaves nothing behind.
+     */
+    Draft draft(String user) throws IOException;
+
+    /** A chat on its way to the store. */
+    interface Draft extends Closeable {
+        OutputStream out();
+
+        /** Drops everything written so far. */
+        void restart() throws IOException;
+
+        /** Makes the written bytes the chat, durably and atomically, creating its folder when needed. */
+        void commit(ChatFolder folder, String name) throws IOException;
+
+        /** Discards the draft unless it was committed. */
+        @Override
+        void close();
+    }
+
     /** Every backup file whose name starts with the prefix, in Node's readdir order. */
     List<ChatFile> backups(String user, String prefix) throws IOException;
 
-    void writeBackup(String user, String name, byte[] content) throws IOException;
+    /** Writes a backup atomically from the content (read to its end, not closed). */
+    void writeBackup(String user, String name, InputStream content) throws IOException;
 
     /** A backup file (following links, as Node's stat), or empty when there is none or it is not a file. */
     Optional<ChatFile> findBackup(String user, String name) throws IOException;

@@ -6,11 +6,18 @@ import tankard.user.UserDirs;
 import tankard.util.FileNames;
 import tankard.util.Sanitize;
 
+import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
-import java.nio.channels.FileChannel;
 import java.nio.channels.SeekableByteChannel;
+import java.nio.channels.FileChannel;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.concurrent.ThreadLocalRandom;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -103,6 +110,20 @@ public final class FileChatStore implements ChatStore {
     }
 
     @Override
+    public void replaceTail(String user, ChatFolder folder, String name, long keep, byte[] tail) throws IOException {
+        Path chat = file(folder(user, folder), name);
+        try (FileChannel source = FileChannel.open(chat)) {
+            AtomicFiles.write(chat, channel -> {
+                AtomicFiles.transfer(source, keep, channel);
+                ByteBuffer bytes = ByteBuffer.wrap(tail);
+                while (bytes.hasRemaining()) {
+                    channel.write(bytes);
+                }
+            });
+        }
+    }
+
+    @Override
     public void write(String user, ChatFolder folder, String name, byte[] content) {
         AtomicFiles.write(file(folder(user, folder), name), content);
     }
@@ -149,8 +170,75 @@ public final class FileChatStore implements ChatStore {
     }
 
     @Override
-    public void writeBackup(String user, String name, byte[] content) {
-        AtomicFiles.write(file(backupFolder(user), name), content);
+    public void writeBackup(String user, String name, InputStream content) {
+        AtomicFiles.write(file(backupFolder(user), name), channel -> content.transferTo(Channels.newOutputStream(channel)));
+    }
+
+    /** Drafts are temp files in the user's chats folder, so that the commit is a rename within one file system. */
+    @Override
+    public Draft draft(String user) throws IOException {
+        Path folder = folder(user, ChatFolder.character(""));
+        Files.createDirectories(folder);
+        return new FileDraft(user, folder.resolve(".tankard-draft." + Math.abs(ThreadLocalRandom.current().nextLong())));
+    }
+
+    private final class FileDraft implements Draft {
+        private final String user;
+        private final Path temp;
+        private final FileChannel channel;
+        private final BufferedOutputStream out;
+        private boolean committed;
+
+        FileDraft(String user, Path temp) throws IOException {
+            this.user = user;
+            this.temp = temp;
+            this.channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+            this.out = new BufferedOutputStream(Channels.newOutputStream(channel), 1 << 20);
+        }
+
+        @Override
+        public OutputStream out() {
+            return out;
+        }
+
+        @Override
+        public void restart() throws IOException {
+            out.flush();
+            channel.truncate(0);
+        }
+
+        @Override
+        public void commit(ChatFolder folder, String name) throws IOException {
+            out.flush();
+            channel.force(true);
+            channel.close();
+            Path target = file(folder(user, folder), name);
+            Files.createDirectories(target.getParent());
+            try {
+                Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (AtomicMoveNotSupportedException e) {
+                // the chat folder is on another file system (a link): copy next to it, then rename there
+                AtomicFiles.write(target, channel -> {
+                    try (FileChannel source = FileChannel.open(temp)) {
+                        AtomicFiles.transfer(source, source.size(), channel);
+                    }
+                });
+                Files.delete(temp);
+            }
+            committed = true;
+        }
+
+        @Override
+        public void close() {
+            if (!committed) {
+                try {
+                    channel.close();
+                } catch (IOException ignored) {
+                    // the file is deleted next
+                }
+                AtomicFiles.deleteQuietly(temp);
+            }
+        }
     }
 
     @Override

@@ -2,6 +2,8 @@ package tankard.http;
 
 import io.vertx.ext.web.Router;
 
+import java.util.Set;
+
 /** One feature's HTTP surface. Routes mounted by {@link #mount} sit behind the authentication gate. */
 public interface Feature {
     /** Routes reachable without a signed-in user (login page API, CSRF token). */
@@ -9,4 +11,9 @@ public interface Feature {
     }
 
     void mount(Router router);
+
+    /** Paths whose request bodies are not buffered: their routes read them with {@link Routes#streamed}. */
+    default Set<String> streamedBodyPaths() {
+        return Set.of();
+    }
 }

@@ -10,10 +10,11 @@ import io.vertx.ext.web.handler.BodyHandler;
 import tankard.Tankard;
 import tankard.config.TankardConfig;
 
+import java.util.HashSet;
+import java.util.Set;
+
 /** The ST-shaped HTTP surface on one event loop. Router order follows st-api.md §1.3. */
 public final class HttpVerticle extends VerticleBase {
-    private static final long BODY_LIMIT = 500L * 1024 * 1024;
-
     private final Tankard tankard;
     private final int port;
 
@@ -49,9 +50,21 @@ public final class HttpVerticle extends VerticleBase {
         Router router = Router.router(vertx);
         router.route().failureHandler(new FailureHandler());
         tankard.security().installBeforePublic(router);
-        router.route().handler(BodyHandler.create(config.dataRoot().resolve("_uploads").toString())
-                .setBodyLimit(BODY_LIMIT)
-                .setDeleteUploadedFilesOnEnd(true));
+        BodyHandler bodies = BodyHandler.create(config.dataRoot().resolve("_uploads").toString())
+                .setBodyLimit(Request.BODY_LIMIT)
+                .setDeleteUploadedFilesOnEnd(true);
+        Set<String> streamed = new HashSet<>();
+        tankard.features().forEach(feature -> streamed.addAll(feature.streamedBodyPaths()));
+        router.route().handler(ctx -> {
+            if (streamed.contains(ctx.normalizedPath())) {
+                ctx.request().pause(); // until the route reads it; data arriving meanwhile must not be lost
+                // a request refused before its route (CSRF, auth) lets its unread body go by with the reply
+                ctx.addEndHandler(ended -> ctx.request().resume());
+                ctx.next();
+            } else {
+                bodies.handle(ctx);
+            }
+        });
         router.route().handler(new UploadGuard());
         for (Feature feature : tankard.features()) {
             feature.mountPublic(router);

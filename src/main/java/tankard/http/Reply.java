@@ -92,7 +92,12 @@ public sealed interface Reply {
      * bytes are out, a failure can only cut the connection.
      */
     static Reply stream(String contentType, StreamBody body) {
-        return new Streamed(contentType, body);
+        return new Streamed(contentType, -1, body);
+    }
+
+    /** {@link #stream(String, StreamBody)} of a body whose length is known: sent with a Content-Length. */
+    static Reply stream(String contentType, long length, StreamBody body) {
+        return new Streamed(contentType, length, body);
     }
 
     @FunctionalInterface
@@ -100,10 +105,15 @@ public sealed interface Reply {
         void writeTo(OutputStream out) throws IOException;
     }
 
-    record Streamed(String contentType, StreamBody body) implements Reply {
+    record Streamed(String contentType, long length, StreamBody body) implements Reply {
         @Override
         public void writeTo(HttpServerResponse response) {
-            response.setStatusCode(200).putHeader("Content-Type", contentType).setChunked(true);
+            response.setStatusCode(200).putHeader("Content-Type", contentType);
+            if (length >= 0) {
+                response.putHeader("Content-Length", String.valueOf(length));
+            } else {
+                response.setChunked(true);
+            }
             writeOnWorker(response, body);
         }
     }

@@ -20,6 +20,8 @@ import java.util.List;
 public final class Request {
     public static final String USER_KEY = "tankard.user";
     public static final String UPLOAD_FIELD = "avatar";
+    /** ST's body-parser limit for JSON and form bodies (500 MB, fixed in ST's server-main.js). */
+    public static final long BODY_LIMIT = 500L * 1024 * 1024;
 
     private final RoutingContext ctx;
     private final TankardConfig config;
@@ -58,16 +60,17 @@ public final class Request {
         return body;
     }
 
-    /**
-     * The raw bytes of a JSON body, or null when {@link #body()} would read as {@code {}}: for routes that
-     * stream through a large body instead of building a tree.
-     */
-    public byte[] jsonBytes() {
-        String type = ctx.request().getHeader("Content-Type");
-        if (type == null || !type.toLowerCase().split(";")[0].trim().equals("application/json") || ctx.body().length() == 0) {
+    /** The raw bytes of a JSON body, or null when {@link #body()} would read as {@code {}}. */
+    private byte[] jsonBytes() {
+        if (!isJson(ctx.request().getHeader("Content-Type")) || ctx.body().length() == 0) {
             return null;
         }
         return ctx.body().buffer().getBytes();
+    }
+
+    /** Whether the media type is {@code application/json}, the only one Express parses as JSON. */
+    static boolean isJson(String contentType) {
+        return contentType != null && contentType.toLowerCase().split(";")[0].trim().equals("application/json");
     }
 
     private JsonNode parseBody() {

@@ -4,6 +4,8 @@ import io.vertx.core.Handler;
 import io.vertx.ext.web.RoutingContext;
 import tankard.config.TankardConfig;
 
+import java.io.InputStream;
+
 /** Adapters from plain request → reply functions to Vert.x handlers. Routes stay thin; logic lives in services. */
 public final class Routes {
     private Routes() {
@@ -19,6 +21,41 @@ public final class Routes {
         return ctx -> {
             Request request = new Request(ctx, config);
             ctx.vertx().executeBlocking(() -> action.handle(request), false)
+                    .onSuccess(reply -> {
+                        if (!ctx.response().ended()) {
+                            reply.writeTo(ctx.response());
+                        }
+                    })
+                    .onFailure(ctx::fail);
+        };
+    }
+
+    /** An action that reads a large JSON body as a stream. */
+    @FunctionalInterface
+    public interface StreamedAction {
+        /** {@code json}: the body, or null when it is not {@code application/json} (Express reads it as {}). */
+        Reply handle(Request request, InputStream json) throws Exception;
+    }
+
+    /**
+     * Like {@link #blocking}, for a route whose body is not buffered (its path is one of a feature's
+     * {@link Feature#streamedBodyPaths()}): the action reads it as it arrives, with backpressure.
+     */
+    public static Handler<RoutingContext> streamed(TankardConfig config, StreamedAction action) {
+        return ctx -> {
+            Request request = new Request(ctx, config);
+            if ("100-continue".equalsIgnoreCase(ctx.request().getHeader("Expect"))) {
+                ctx.response().writeContinue(); // what the BodyHandler does for buffered routes; curl waits for it
+            }
+            RequestBodyStream body = new RequestBodyStream(ctx.request(), ctx.vertx().getOrCreateContext(), Request.BODY_LIMIT);
+            boolean json = Request.isJson(ctx.request().getHeader("Content-Type"));
+            ctx.vertx().executeBlocking(() -> {
+                        try {
+                            return action.handle(request, json ? body : null);
+                        } finally {
+                            body.discardRest();
+                        }
+                    }, false)
                     .onSuccess(reply -> {
                         if (!ctx.response().ended()) {
                             reply.writeTo(ctx.response());

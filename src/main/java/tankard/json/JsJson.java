@@ -79,13 +79,28 @@ public final class JsJson {
 
     public static String compact(JsonNode node) {
         StringBuilder out = new StringBuilder();
-        write(node, out, -1, 0);
+        write(node, out, -1, 0, false);
         return out.toString();
+    }
+
+    /**
+     * What JavaScript's {@code JSON.stringify(JSON.parse(text))} gives for a tree read from text: compact, and
+     * every number rounded to a double first ({@code 1.0} → {@code 1}, {@code 1e21} → {@code 1e+21}).
+     */
+    public static String stringifyAsJs(JsonNode node) {
+        StringBuilder out = new StringBuilder();
+        write(node, out, -1, 0, true);
+        return out.toString();
+    }
+
+    /** A double the way JavaScript prints it. */
+    public static String jsNumber(double value) {
+        return decimal(value);
     }
 
     public static String pretty(JsonNode node) {
         StringBuilder out = new StringBuilder();
-        write(node, out, 4, 0);
+        write(node, out, 4, 0, false);
         return out.toString();
     }
 
@@ -102,12 +117,12 @@ public final class JsJson {
         return MAPPER.valueToTree(value);
     }
 
-    private static void write(JsonNode node, StringBuilder out, int indent, int depth) {
+    private static void write(JsonNode node, StringBuilder out, int indent, int depth, boolean doubles) {
         switch (node.getNodeType()) {
-            case OBJECT -> writeObject(node, out, indent, depth);
-            case ARRAY -> writeArray(node, out, indent, depth);
+            case OBJECT -> writeObject(node, out, indent, depth, doubles);
+            case ARRAY -> writeArray(node, out, indent, depth, doubles);
             case STRING -> quote(node.textValue(), out);
-            case NUMBER -> out.append(number(node));
+            case NUMBER -> out.append(doubles ? decimal(node.doubleValue()) : number(node));
             case BOOLEAN -> out.append(node.booleanValue());
             case BINARY -> quote(java.util.Base64.getEncoder().encodeToString(binary(node)), out);
             default -> out.append("null");
@@ -122,7 +137,7 @@ public final class JsJson {
         }
     }
 
-    private static void writeObject(JsonNode node, StringBuilder out, int indent, int depth) {
+    private static void writeObject(JsonNode node, StringBuilder out, int indent, int depth, boolean doubles) {
         if (node.isEmpty()) {
             out.append("{}");
             return;
@@ -144,7 +159,7 @@ public final class JsJson {
                 newline(out, indent, depth + 1);
                 quote(field.getKey(), out);
                 out.append(indent < 0 ? ":" : ": ");
-                write(field.getValue(), out, indent, depth + 1);
+                write(field.getValue(), out, indent, depth + 1, doubles);
             }
         }
         newline(out, indent, depth);
@@ -175,7 +190,7 @@ public final class JsJson {
         return Long.parseLong(key) <= 4294967294L;
     }
 
-    private static void writeArray(JsonNode node, StringBuilder out, int indent, int depth) {
+    private static void writeArray(JsonNode node, StringBuilder out, int indent, int depth, boolean doubles) {
         if (node.isEmpty()) {
             out.append("[]");
             return;
@@ -186,7 +201,7 @@ public final class JsJson {
                 out.append(',');
             }
             newline(out, indent, depth + 1);
-            write(node.get(i), out, indent, depth + 1);
+            write(node.get(i), out, indent, depth + 1, doubles);
         }
         newline(out, indent, depth);
         out.append(']');

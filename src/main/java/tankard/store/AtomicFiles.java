@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.channels.WritableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileAlreadyExistsException;
@@ -102,6 +103,17 @@ public final class AtomicFiles {
         try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
             content.writeTo(channel);
             channel.force(true);
+        }
+    }
+
+    /** Copies the first {@code count} bytes of the source in the kernel (sendfile), without a buffer of ours. */
+    public static void transfer(FileChannel source, long count, WritableByteChannel target) throws IOException {
+        for (long at = 0; at < count; ) {
+            long n = source.transferTo(at, count - at, target);
+            if (n <= 0) {
+                throw new IOException("The file is shorter than " + count + " bytes");
+            }
+            at += n;
         }
     }
 

@@ -8,24 +8,19 @@ import tankard.json.JsJson;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.net.CookieManager;
-import java.net.ServerSocket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Random;
 import java.util.zip.CRC32;
 import java.util.zip.Deflater;
+
+import static tankard.bench.BenchServer.median;
+import static tankard.bench.BenchServer.time;
 
 /**
  * Load driver for {@code POST /api/characters/all} (see bench/README.md). Builds a library of N synthetic cards
@@ -82,87 +77,24 @@ public final class CharacterListBench {
     /** Starts a server, lists once (timed), then WARM_RUNS more (median), reads its RSS and stops it. */
     private static Result measure(Path work, boolean lazy) throws Exception {
         Files.writeString(work.resolve("config.yaml"), "performance:\n  lazyLoadCharacters: " + lazy + "\n");
-        int port;
-        try (ServerSocket socket = new ServerSocket(0)) {
-            port = socket.getLocalPort();
-        }
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
-        command.add("@" + Path.of("bin/jvm.options").toAbsolutePath()); // as bin/tankard runs it
-        String opts = System.getenv("TANKARD_JAVA_OPTS");
-        if (opts != null && !opts.isBlank()) {
-            command.addAll(List.of(opts.trim().split("\\s+")));
-        }
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), "tankard.Main", "--port", String.valueOf(port)));
-        ProcessBuilder builder = new ProcessBuilder(command).directory(work.toFile())
-                .redirectErrorStream(true).redirectOutput(work.resolve("server.log").toFile());
-        builder.environment().put("SILLYTAVERN_SKIPCONTENTCHECK", "true");
-        Process server = builder.start();
-        try {
-            HttpClient http = HttpClient.newBuilder().cookieHandler(new CookieManager()).build();
-            String token = csrfToken(http, port, server);
-            long idle = rssMb(server.pid());
+        try (BenchServer server = BenchServer.tankard(work)) {
+            long idle = server.rssMb();
             long[] bytes = new long[1];
-            double first = time(() -> bytes[0] = list(http, port, token));
-            double warm = median(() -> list(http, port, token), WARM_RUNS);
-            long count = countElements(http, port, token);
-            long rss = rssMb(server.pid());
+            double first = time(() -> bytes[0] = server.post("/api/characters/all", "{}"));
+            double warm = median(() -> server.post("/api/characters/all", "{}"), WARM_RUNS);
+            long count = countElements(server);
+            long rss = server.rssMb();
             if (count == 0) {
                 throw new IllegalStateException("the list is empty; see " + work.resolve("server.log"));
             }
             return new Result(first, warm, bytes[0], idle, rss);
-        } finally {
-            server.destroy();
-            server.waitFor();
         }
-    }
-
-    private static String csrfToken(HttpClient http, int port, Process server) throws Exception {
-        for (int i = 0; i < 600; i++) {
-            if (!server.isAlive()) {
-                throw new IllegalStateException("the server exited");
-            }
-            try {
-                HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/csrf-token")).build(),
-                        HttpResponse.BodyHandlers.ofString());
-                if (r.statusCode() == 200) {
-                    return JsJson.parse(r.body()).get("token").asText();
-                }
-            } catch (IOException notYet) {
-                // not listening yet
-            }
-            Thread.sleep(50);
-        }
-        throw new IllegalStateException("the server did not start");
-    }
-
-    private static HttpRequest listRequest(int port, String token) {
-        return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/api/characters/all"))
-                .timeout(Duration.ofMinutes(5))
-                .header("Content-Type", "application/json").header("X-CSRF-Token", token)
-                .POST(HttpRequest.BodyPublishers.ofString("{}")).build();
-    }
-
-    /** One list, the body read to its end but not kept; its length. */
-    private static long list(HttpClient http, int port, String token) throws Exception {
-        HttpResponse<InputStream> r = http.send(listRequest(port, token), HttpResponse.BodyHandlers.ofInputStream());
-        long total = 0;
-        try (InputStream in = r.body()) {
-            byte[] buffer = new byte[1 << 16];
-            for (int k; (k = in.read(buffer)) >= 0; ) {
-                total += k;
-            }
-        }
-        if (r.statusCode() != 200) {
-            throw new IllegalStateException("characters/all answered " + r.statusCode());
-        }
-        return total;
     }
 
     /** Untimed check that the answer is a JSON array of characters. */
-    private static long countElements(HttpClient http, int port, String token) throws Exception {
-        HttpResponse<InputStream> r = http.send(listRequest(port, token), HttpResponse.BodyHandlers.ofInputStream());
+    private static long countElements(BenchServer server) throws Exception {
         long count = 0;
-        try (JsonParser parser = JsJson.MAPPER.getFactory().createParser(r.body())) {
+        try (JsonParser parser = JsJson.MAPPER.getFactory().createParser(server.open("/api/characters/all", "{}"))) {
             if (parser.nextToken() != JsonToken.START_ARRAY) {
                 throw new IllegalStateException("not an array");
             }
@@ -172,15 +104,6 @@ public final class CharacterListBench {
             }
         }
         return count;
-    }
-
-    private static long rssMb(long pid) throws IOException {
-        for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
-            if (line.startsWith("VmRSS:")) {
-                return Long.parseLong(line.replaceAll("\\D", "")) >> 10;
-            }
-        }
-        return -1;
     }
 
     private static long rawRead(Path folder) throws IOException {
@@ -202,26 +125,6 @@ public final class CharacterListBench {
                 }
             }
         }
-    }
-
-    @FunctionalInterface
-    private interface Task {
-        Object run() throws Exception;
-    }
-
-    private static double time(Task task) throws Exception {
-        long start = System.nanoTime();
-        task.run();
-        return (System.nanoTime() - start) / 1e6;
-    }
-
-    private static double median(Task task, int runs) throws Exception {
-        double[] times = new double[runs];
-        for (int i = 0; i < runs; i++) {
-            times[i] = time(task);
-        }
-        java.util.Arrays.sort(times);
-        return times[runs / 2];
     }
 
     // ---- the synthetic library

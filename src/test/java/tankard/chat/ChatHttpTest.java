@@ -88,7 +88,7 @@ class ChatHttpTest extends ServerTest {
     }
 
     @Test
-    void saveCompactsWhitespaceButKeepsLexemes() throws IOException {
+    void saveWritesWhatStWritesForJsonNoBrowserSends() throws IOException {
         TestServer.Client client = start(null);
         String body = "{ \"avatar_url\" : \"Bramble.png\", \"file_name\": \"c\",\n \"chat\": [\n"
                 + "  { \"chat_metadata\" : { \"integrity\" : \"x\" } , \"user_name\":\"unused\" },\n"
@@ -96,13 +96,13 @@ class ChatHttpTest extends ServerTest {
                 + "  null, 0, \"line\", [ 1 , 2 ]\n] }";
         assertEquals(200, client.post("/api/chats/save", body).statusCode());
         assertEquals("{\"chat_metadata\":{\"integrity\":\"x\"},\"user_name\":\"unused\"}\n"
-                        + "{\"name\":\"A b\",\"n\":1.50,\"big\":12345678901234567890123,\"e\":1E+2,\"s\":\"a  \\\" b\"}\n"
+                        + "{\"name\":\"A b\",\"n\":1.5,\"big\":1.2345678901234568e+22,\"e\":100,\"s\":\"a  \\\" b\"}\n"
                         + "null\n0\n\"line\"\n[1,2]",
                 Files.readString(chats().resolve("Bramble/c.jsonl")));
 
         // get drops what ST's loader drops: falsy values
         assertEquals("[{\"chat_metadata\":{\"integrity\":\"x\"},\"user_name\":\"unused\"},"
-                        + "{\"name\":\"A b\",\"n\":1.50,\"big\":12345678901234567890123,\"e\":1E+2,\"s\":\"a  \\\" b\"},"
+                        + "{\"name\":\"A b\",\"n\":1.5,\"big\":1.2345678901234568e+22,\"e\":100,\"s\":\"a  \\\" b\"},"
                         + "\"line\",[1,2]]",
                 client.post("/api/chats/get", "{\"avatar_url\":\"Bramble.png\",\"file_name\":\"c\"}").bodyAsString());
     }

@@ -3,6 +3,7 @@ package tankard.chat;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -58,9 +59,22 @@ class ChatLinesTest {
     }
 
     @Test
-    void toArrayKeepsTruthyJsonLinesOnly() {
-        byte[] file = "{\"a\":1}\n0\n-0.0\n1e-3\n\"\"\nnull\n[]\n{} {}\n  {\"b\":2}\t\r".getBytes(StandardCharsets.UTF_8);
-        assertEquals("[{\"a\":1},1e-3,[],{\"b\":2}]", new String(ChatLines.toArray(file), StandardCharsets.UTF_8));
-        assertEquals("[]", new String(ChatLines.toArray(new byte[0]), StandardCharsets.UTF_8));
+    void theArrayKeepsTruthyJsonLinesOnlyAsStPrintsThem() throws IOException {
+        String file = "{\"a\":1}\n0\n-0.0\n1e-3\n\"\"\nnull\n[]\n{} {}\n  {\"b\" : 2.50}\t\r\n\n";
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ChatLines.Read read = ChatLines.writeArray(trickle(file), out);
+        assertEquals("[{\"a\":1},0.001,[],{\"b\":2.5}]", out.toString(StandardCharsets.UTF_8));
+        assertEquals(new ChatLines.Read(4, 5, false), read, "blank lines are neither kept nor dropped");
+        out.reset();
+        assertEquals(new ChatLines.Read(0, 0, false), ChatLines.writeArray(trickle(""), out));
+        assertEquals("[]", out.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void linesLongerThanTheBufferAreReadWhole() throws IOException {
+        String big = "{\"mes\":\"" + "x".repeat(3 << 20) + "\"}";
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ChatLines.writeArray(new ByteArrayInputStream((big + "\n" + big).getBytes(StandardCharsets.UTF_8)), out);
+        assertEquals("[" + big + "," + big + "]", out.toString(StandardCharsets.UTF_8));
     }
 }

@@ -1,0 +1,116 @@
+package tankard.chat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import tankard.http.ApiError;
+import tankard.json.JsJson;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SeekableByteChannel;
+
+/**
+ * The end of a chat, for Tankard's own clients (a chat of 100,000 messages need not travel whole for a
+ * reply): the last lines of the file from a byte offset on, and the cursor that saving a new end checks.
+ * <p>
+ * The API, beside ST's (bodies name the chat as ST's: {@code avatar_url} + {@code file_name}, or a group
+ * chat's {@code id}):
+ * <ul>
+ * <li>{@code POST /api/tankard/chats/tail} {@code {..., count}} → {@code {header, messages, cursor}}: the
+ * header line, the last {@code count} lines after it as {@code /api/chats/get} serves lines, and
+ * {@code cursor = {offset, size, mtime}}: where the first of them starts in the file, and the file's size and
+ * mtime (ms).</li>
+ * <li>{@code POST /api/tankard/chats/tail/save} {@code {..., cursor, messages}}: replaces every line from
+ * {@code cursor.offset} on by {@code messages} (each stored as ST stores a chat element), only if the file
+ * still has the cursor's size and mtime, else {@code 409}: re-read the tail. Answers {@code {ok, cursor}} for
+ * the next save. The header cannot be changed this way (save the whole chat for that).</li>
+ * </ul>
+ * Crash safety: the new file is the kept prefix, copied by the kernel ({@code sendfile}, no parsing, no
+ * copy through the heap), plus the new lines, fsynced and renamed over the chat like every other write; a
+ * crash leaves the old chat or the new one. The cost is a copy of the prefix in the page cache and its fsync,
+ * not the O(change) of an in-place rewrite: chats are never changed in place, which readers streaming a chat
+ * and the backups (which copy an open handle later) rely on.
+ */
+final class ChatWindow {
+    private static final int BLOCK = 64 * 1024;
+
+    private ChatWindow() {
+    }
+
+    /** What a client read: the window's start and the file it was read from. */
+    record Cursor(long offset, long size, double modifiedMs) {
+        ObjectNode json() {
+            ObjectNode cursor = JsJson.object();
+            cursor.put("offset", offset).put("size", size).put("mtime", modifiedMs);
+            return cursor;
+        }
+
+        static Cursor of(JsonNode json) {
+            if (json == null || !json.path("offset").isNumber() || !json.path("size").isNumber() || !json.path("mtime").isNumber()) {
+                throw ApiError.badRequest("cursor {offset, size, mtime} is required");
+            }
+            return new Cursor(json.get("offset").longValue(), json.get("size").longValue(), json.get("mtime").doubleValue());
+        }
+    }
+
+    /** Where the line after the header starts (after the first LF); the size when the chat is its header alone. */
+    static long headerEnd(SeekableByteChannel chat) throws IOException {
+        ByteBuffer block = ByteBuffer.allocate(BLOCK);
+        chat.position(0);
+        long at = 0;
+        for (int n; (n = chat.read(block.clear())) > 0; at += n) {
+            for (int i = 0; i < n; i++) {
+                if (block.get(i) == '\n') {
+                    return at + i + 1;
+                }
+            }
+        }
+        return chat.size();
+    }
+
+    /** The start of the {@code count}-th last line, reading backwards from the end, never before {@code floor}. */
+    static long lastLines(SeekableByteChannel chat, long floor, int count) throws IOException {
+        long end = chat.size();
+        if (count <= 0) {
+            return end;
+        }
+        ByteBuffer block = ByteBuffer.allocate(BLOCK);
+        int found = 0;
+        for (long blockEnd = end; blockEnd > floor; ) {
+            long blockStart = Math.max(floor, blockEnd - BLOCK);
+            block.clear().limit((int) (blockEnd - blockStart));
+            chat.position(blockStart);
+            while (block.hasRemaining() && chat.read(block) > 0) {
+                // fill the block
+            }
+            for (int i = block.position() - 1; i >= 0; i--) {
+                // an LF ends the line before it; the one closing the file's last line does not start a line
+                if (block.get(i) == '\n' && blockStart + i + 1 < end && ++found == count) {
+                    return blockStart + i + 1;
+                }
+            }
+            blockEnd = blockStart;
+        }
+        return floor;
+    }
+
+    /** The bytes from {@code from} to {@code to}. */
+    static byte[] read(SeekableByteChannel chat, long from, long to) throws IOException {
+        if (to - from > Integer.MAX_VALUE - 16) {
+            throw ApiError.badRequest("The window is too large; ask for fewer messages");
+        }
+        ByteBuffer bytes = ByteBuffer.allocate((int) (to - from));
+        chat.position(from);
+        while (bytes.hasRemaining() && chat.read(bytes) > 0) {
+            // fill
+        }
+        return bytes.array();
+    }
+
+    /** The lines as {@code /api/chats/get} serves them (a JSON array), and what it found. */
+    static ChatLines.Read array(byte[] lines, ByteArrayOutputStream out) throws IOException {
+        return ChatLines.writeArray(new ByteArrayInputStream(lines), out);
+    }
+}

@@ -1,0 +1,362 @@
+package tankard.json;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * ST stores and serves every chat line as {@code JSON.stringify(JSON.parse(text))}. Text a browser wrote is
+ * already in that form, so this answers it with one cheap pass over the bytes ({@link #isCanonical}) and
+ * falls back to a real parse and JavaScript-style print only for the rest: whitespace between tokens, escapes
+ * JavaScript would not write, numbers in another spelling, duplicate or integer-like keys, invalid UTF-8.
+ */
+public final class JsRestringify {
+    /** Deeper values are left to the full parser rather than risk the scanner's stack. */
+    private static final int MAX_DEPTH = 500;
+
+    private JsRestringify() {
+    }
+
+    /**
+     * The text's value printed as JavaScript would after parsing it (invalid UTF-8 read as U+FFFD, as Node
+     * decodes); throws {@link JsonSyntaxException} when it is not one JSON value.
+     */
+    public static byte[] restringify(byte[] text, int from, int to) {
+        return JsJson.stringifyAsJs(parse(text, from, to)).getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** The text parsed the way Node reads it: invalid UTF-8 as U+FFFD. */
+    public static JsonNode parse(byte[] text, int from, int to) {
+        String decoded = decode(text, from, to);
+        if (decoded.startsWith("\uFEFF")) {
+            throw new JsonSyntaxException("a byte order mark is not JSON"); // Jackson would skip it
+        }
+        return JsJson.parse(decoded.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * UTF-8 decoded as Node (and every browser) does: each maximal invalid subsequence becomes one U+FFFD
+     * (Java's decoder differs, e.g. for encoded surrogates: one U+FFFD where Node has three).
+     */
+    public static String decode(byte[] b, int from, int to) {
+        StringBuilder out = new StringBuilder(to - from);
+        int i = from;
+        while (i < to) {
+            int lead = b[i] & 0xFF;
+            if (lead < 0x80) {
+                out.append((char) lead);
+                i++;
+                continue;
+            }
+            int need;
+            int codePoint;
+            if (lead >= 0xC2 && lead <= 0xDF) {
+                need = 1;
+                codePoint = lead & 0x1F;
+            } else if (lead >= 0xE0 && lead <= 0xEF) {
+                need = 2;
+                codePoint = lead & 0x0F;
+            } else if (lead >= 0xF0 && lead <= 0xF4) {
+                need = 3;
+                codePoint = lead & 0x07;
+            } else {
+                out.append('\uFFFD');
+                i++;
+                continue;
+            }
+            int j = i + 1;
+            int got = 0;
+            while (got < need && j < to) {
+                int next = b[j] & 0xFF;
+                int low = got > 0 ? 0x80 : lead == 0xE0 ? 0xA0 : lead == 0xF0 ? 0x90 : 0x80;
+                int high = got > 0 ? 0xBF : lead == 0xED ? 0x9F : lead == 0xF4 ? 0x8F : 0xBF;
+                if (next < low || next > high) {
+                    break;
+                }
+                codePoint = codePoint << 6 | next & 0x3F;
+                j++;
+                got++;
+            }
+            if (got == need) {
+                out.appendCodePoint(codePoint);
+            } else {
+                out.append('\uFFFD'); // the bytes read so far; the one that broke the sequence is read again
+            }
+            i = j;
+        }
+        return out.toString();
+    }
+
+    /**
+     * Whether the bytes are one JSON object or array exactly as {@code JSON.stringify} prints it, so that
+     * restringifying would give them back unchanged. False means "not known to be": the caller parses.
+     */
+    public static boolean isCanonical(byte[] text, int from, int to) {
+        if (from >= to || text[from] != '{' && text[from] != '[') {
+            return false;
+        }
+        return new Scanner(text, to).value(from, 0) == to;
+    }
+
+    /** A recursive scanner whose every method answers the index after what it read, or -1. */
+    private static final class Scanner {
+        private final byte[] b;
+        private final int end;
+        /** Hashes of the keys of the objects being read, innermost last (duplicate detection). */
+        private int[] keys = new int[64];
+        private int keyCount;
+
+        Scanner(byte[] b, int end) {
+            this.b = b;
+            this.end = end;
+        }
+
+        int value(int i, int depth) {
+            if (i >= end || depth > MAX_DEPTH) {
+                return -1;
+            }
+            return switch (b[i]) {
+                case '{' -> object(i + 1, depth + 1);
+                case '[' -> array(i + 1, depth + 1);
+                case '"' -> string(i + 1, false);
+                case 't' -> literal(i, "true");
+                case 'f' -> literal(i, "false");
+                case 'n' -> literal(i, "null");
+                default -> number(i);
+            };
+        }
+
+        private int object(int i, int depth) {
+            if (i < end && b[i] == '}') {
+                return i + 1;
+            }
+            int firstKey = keyCount;
+            try {
+                while (true) {
+                    if (i >= end || b[i] != '"') {
+                        return -1;
+                    }
+                    i = string(i + 1, true);
+                    if (i < 0 || i >= end || b[i] != ':') {
+                        return -1;
+                    }
+                    int hash = keys[keyCount - 1];
+                    for (int k = firstKey; k < keyCount - 1; k++) {
+                        if (keys[k] == hash) {
+                            return -1; // a duplicate key, or a hash collision: the parser decides
+                        }
+                    }
+                    i = value(i + 1, depth);
+                    if (i < 0 || i >= end) {
+                        return -1;
+                    }
+                    if (b[i] == '}') {
+                        return i + 1;
+                    }
+                    if (b[i] != ',') {
+                        return -1;
+                    }
+                    i++;
+                }
+            } finally {
+                keyCount = firstKey;
+            }
+        }
+
+        private int array(int i, int depth) {
+            if (i < end && b[i] == ']') {
+                return i + 1;
+            }
+            while (true) {
+                i = value(i, depth);
+                if (i < 0 || i >= end) {
+                    return -1;
+                }
+                if (b[i] == ']') {
+                    return i + 1;
+                }
+                if (b[i] != ',') {
+                    return -1;
+                }
+                i++;
+            }
+        }
+
+        /** The rest of a string after its opening quote; a key's hash is pushed on {@link #keys}. */
+        private int string(int i, boolean key) {
+            int start = i;
+            while (true) {
+                i = ByteScan.plainTextEnd(b, i, end);
+                if (i >= end) {
+                    return -1;
+                }
+                int c = b[i];
+                if (c == '"') {
+                    break;
+                }
+                if (c == '\\') {
+                    i = escape(i + 1);
+                } else if (c < 0) {
+                    i = utf8(i);
+                } else {
+                    return -1; // a raw control character
+                }
+                if (i < 0) {
+                    return -1;
+                }
+            }
+            if (key) {
+                int hash = 1;
+                boolean digitsOnly = i > start;
+                for (int k = start; k < i; k++) {
+                    hash = 31 * hash + b[k];
+                    digitsOnly &= b[k] >= '0' && b[k] <= '9';
+                }
+                if (digitsOnly) {
+                    return -1; // an integer-like key: JavaScript may move it first
+                }
+                if (keyCount == keys.length) {
+                    keys = java.util.Arrays.copyOf(keys, keyCount * 2);
+                }
+                keys[keyCount++] = hash;
+            }
+            return i + 1;
+        }
+
+        /** An escape after its backslash, when it is the one JSON.stringify writes for that character. */
+        private int escape(int i) {
+            if (i >= end) {
+                return -1;
+            }
+            switch (b[i]) {
+                case '"', '\\', 'b', 'f', 'n', 'r', 't' -> {
+                    return i + 1;
+                }
+                case 'u' -> {
+                    int code = hex4(i + 1);
+                    if (code < 0) {
+                        return -1;
+                    }
+                    boolean control = code < 0x20 && code != '\b' && code != '\f' && code != '\n' && code != '\r' && code != '\t';
+                    boolean loneLow = code >= 0xDC00 && code <= 0xDFFF;
+                    boolean loneHigh = code >= 0xD800 && code <= 0xDBFF
+                            && !(i + 6 < end && b[i + 5] == '\\' && b[i + 6] == 'u');
+                    return control || loneLow || loneHigh ? i + 5 : -1;
+                }
+                default -> {
+                    return -1;
+                }
+            }
+        }
+
+        /** Four lowercase hex digits, as JSON.stringify writes them. */
+        private int hex4(int i) {
+            if (i + 4 > end) {
+                return -1;
+            }
+            int code = 0;
+            for (int k = i; k < i + 4; k++) {
+                int c = b[k];
+                int digit = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+                if (digit < 0) {
+                    return -1;
+                }
+                code = code * 16 + digit;
+            }
+            return code;
+        }
+
+        /** One well-formed UTF-8 sequence of two to four bytes (no surrogates, no overlong forms). */
+        private int utf8(int i) {
+            int lead = b[i] & 0xFF;
+            int length;
+            int min = 0x80;
+            int max = 0xBF;
+            if (lead >= 0xC2 && lead <= 0xDF) {
+                length = 2;
+            } else if (lead >= 0xE0 && lead <= 0xEF) {
+                length = 3;
+                min = lead == 0xE0 ? 0xA0 : 0x80;
+                max = lead == 0xED ? 0x9F : 0xBF;
+            } else if (lead >= 0xF0 && lead <= 0xF4) {
+                length = 4;
+                min = lead == 0xF0 ? 0x90 : 0x80;
+                max = lead == 0xF4 ? 0x8F : 0xBF;
+            } else {
+                return -1;
+            }
+            if (i + length > end) {
+                return -1;
+            }
+            int second = b[i + 1] & 0xFF;
+            if (second < min || second > max) {
+                return -1;
+            }
+            for (int k = i + 2; k < i + length; k++) {
+                if ((b[k] & 0xC0) != 0x80) {
+                    return -1;
+                }
+            }
+            return i + length;
+        }
+
+        private int literal(int i, String word) {
+            if (i + word.length() > end) {
+                return -1;
+            }
+            for (int k = 0; k < word.length(); k++) {
+                if (b[i + k] != word.charAt(k)) {
+                    return -1;
+                }
+            }
+            return i + word.length();
+        }
+
+        /** A number JavaScript prints the same way: short integers at once, anything else by comparison. */
+        private int number(int i) {
+            int start = i;
+            if (i < end && b[i] == '-') {
+                i++;
+            }
+            int intStart = i;
+            i = digits(i);
+            int intDigits = i - intStart;
+            if (intDigits == 0 || intDigits > 1 && b[intStart] == '0') {
+                return -1;
+            }
+            boolean plain = true;
+            if (i < end && b[i] == '.') {
+                int fraction = i + 1;
+                i = digits(fraction);
+                if (i == fraction) {
+                    return -1;
+                }
+                plain = false;
+            }
+            if (i < end && (b[i] == 'e' || b[i] == 'E')) {
+                i++;
+                if (i < end && (b[i] == '+' || b[i] == '-')) {
+                    i++;
+                }
+                int exponent = i;
+                i = digits(i);
+                if (i == exponent) {
+                    return -1;
+                }
+                plain = false;
+            }
+            if (plain && intDigits <= 15 && !(b[intStart] == '0' && start < intStart)) {
+                return i; // an exact double printed as digits; "-0" is not ("0" in JavaScript)
+            }
+            String lexeme = new String(b, start, i - start, StandardCharsets.ISO_8859_1);
+            return JsJson.jsNumber(Double.parseDouble(lexeme)).equals(lexeme) ? i : -1;
+        }
+
+        private int digits(int i) {
+            while (i < end && b[i] >= '0' && b[i] <= '9') {
+                i++;
+            }
+            return i;
+        }
+    }
+}

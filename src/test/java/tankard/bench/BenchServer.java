@@ -1,0 +1,200 @@
+package tankard.bench;
+
+import tankard.json.JsJson;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.HttpURLConnection;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A server under benchmark in its own process (Tankard as bin/tankard runs it, or a real SillyTavern), with a
+ * cookie- and CSRF-keeping client, and the timing helpers the benches share.
+ */
+final class BenchServer implements AutoCloseable {
+    private final Process process;
+    private final int port;
+    private final String token;
+    private String cookies = "";
+
+    private BenchServer(ProcessBuilder builder, int port, Path log) throws Exception {
+        this.port = port;
+        this.process = builder.redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        try {
+            this.token = csrfToken(log);
+        } catch (Exception e) {
+            close();
+            throw e;
+        }
+    }
+
+    /** Tankard on the working folder (config.yaml, data/), with bin/jvm.options then TANKARD_JAVA_OPTS. */
+    static BenchServer tankard(Path work) throws Exception {
+        int port = freePort();
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        command.add("@" + Path.of("bin/jvm.options").toAbsolutePath()); // as bin/tankard runs it
+        String opts = System.getenv("TANKARD_JAVA_OPTS");
+        if (opts != null && !opts.isBlank()) {
+            command.addAll(List.of(opts.trim().split("\\s+")));
+        }
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), "tankard.Main", "--port", String.valueOf(port)));
+        ProcessBuilder builder = new ProcessBuilder(command).directory(work.toFile());
+        builder.environment().put("SILLYTAVERN_SKIPCONTENTCHECK", "true");
+        return new BenchServer(builder, port, work.resolve("server.log"));
+    }
+
+    /** A SillyTavern install (read only) serving the data root, or null when {@code stDir} is null. */
+    static BenchServer sillyTavern(Path stDir, Path dataRoot) throws Exception {
+        if (stDir == null) {
+            return null;
+        }
+        int port = freePort();
+        ProcessBuilder builder = new ProcessBuilder("node", "server.js", "--port", String.valueOf(port),
+                "--dataRoot", dataRoot.toString()).directory(stDir.toFile());
+        builder.environment().putAll(Map.of("SILLYTAVERN_BROWSERLAUNCH_ENABLED", "false", "NODE_ENV", "production"));
+        return new BenchServer(builder, port, dataRoot.resolveSibling("st.log"));
+    }
+
+    /** The SillyTavern to compare with: {@code TANKARD_ST_DIR}, when set. */
+    static Path stDir() {
+        String dir = System.getenv("TANKARD_ST_DIR");
+        return dir == null || dir.isBlank() ? null : Path.of(dir);
+    }
+
+    private String csrfToken(Path log) throws Exception {
+        for (int i = 0; i < 1200; i++) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException("the server exited; see " + log);
+            }
+            try {
+                HttpURLConnection r = (HttpURLConnection) uri("/csrf-token").toURL().openConnection();
+                if (r.getResponseCode() == 200) {
+                    List<String> set = new ArrayList<>();
+                    r.getHeaderFields().forEach((name, values) -> {
+                        if ("Set-Cookie".equalsIgnoreCase(name)) {
+                            set.addAll(values);
+                        }
+                    });
+                    cookies = String.join("; ", set.stream().map(c -> c.split(";", 2)[0]).toList());
+                    try (InputStream in = r.getInputStream()) {
+                        return JsJson.parse(in.readAllBytes()).get("token").asText();
+                    }
+                }
+            } catch (IOException notYet) {
+                // not listening yet
+            }
+            Thread.sleep(50);
+        }
+        throw new IllegalStateException("the server did not start; see " + log);
+    }
+
+    private URI uri(String path) {
+        return URI.create("http://127.0.0.1:" + port + path);
+    }
+
+    /**
+     * A JSON POST with the session cookie and CSRF token, its body streamed. HttpURLConnection rather than
+     * java.net.http: it reads straight from the socket, where the latter's hand-overs between threads cost
+     * more than the servers' own work for a chat of 25 MB.
+     */
+    private HttpURLConnection send(String path, byte[] body) throws IOException {
+        HttpURLConnection connection = (HttpURLConnection) uri(path).toURL().openConnection();
+        connection.setRequestMethod("POST");
+        connection.setDoOutput(true);
+        connection.setReadTimeout(600_000);
+        connection.setFixedLengthStreamingMode(body.length);
+        connection.setRequestProperty("Content-Type", "application/json");
+        connection.setRequestProperty("X-CSRF-Token", token);
+        connection.setRequestProperty("Cookie", cookies);
+        try (OutputStream out = connection.getOutputStream()) {
+            out.write(body);
+        }
+        return connection;
+    }
+
+    /** POSTs the JSON body; the answer to read. */
+    InputStream open(String path, String body) throws Exception {
+        return send(path, body.getBytes(StandardCharsets.UTF_8)).getInputStream();
+    }
+
+    /** POSTs the JSON body and reads the whole answer without keeping it; its length. Fails unless 200. */
+    long post(String path, byte[] body) throws Exception {
+        HttpURLConnection r = send(path, body);
+        if (r.getResponseCode() != 200) {
+            try (InputStream error = r.getErrorStream()) {
+                throw new IllegalStateException(path + " answered " + r.getResponseCode() + ": "
+                        + (error == null ? "" : new String(error.readNBytes(300), StandardCharsets.UTF_8)));
+            }
+        }
+        long total = 0;
+        try (InputStream in = r.getInputStream()) {
+            byte[] buffer = new byte[1 << 16];
+            for (int k; (k = in.read(buffer)) >= 0; ) {
+                total += k;
+            }
+        }
+        return total;
+    }
+
+    long post(String path, String body) throws Exception {
+        return post(path, body.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** The server's resident memory in MB. */
+    long rssMb() throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc/" + process.pid() + "/status"))) {
+            if (line.startsWith("VmRSS:")) {
+                return Long.parseLong(line.replaceAll("\\D", "")) >> 10;
+            }
+        }
+        return -1;
+    }
+
+    /** The server's CPU time so far (user + system, all threads), in ms: what an operation costs on a busy machine. */
+    double cpuMs() throws IOException {
+        String stat = Files.readString(Path.of("/proc/" + process.pid() + "/stat"));
+        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) * 10.0; // utime, stime in 1/100 s
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        process.destroy();
+        process.waitFor();
+    }
+
+    static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
+    @FunctionalInterface
+    interface Task {
+        Object run() throws Exception;
+    }
+
+    static double time(Task task) throws Exception {
+        long start = System.nanoTime();
+        task.run();
+        return (System.nanoTime() - start) / 1e6;
+    }
+
+    static double median(Task task, int runs) throws Exception {
+        double[] times = new double[runs];
+        for (int i = 0; i < runs; i++) {
+            times[i] = time(task);
+        }
+        Arrays.sort(times);
+        return times[runs / 2];
+    }
+}
