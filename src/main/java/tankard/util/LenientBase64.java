@@ -1,6 +1,7 @@
 package tankard.util;
 
 import java.util.Arrays;
+import java.util.Base64;
 
 /**
  * Base64 decoding as Node's {@code Buffer.from(text, "base64")} does it: characters outside the alphabet
@@ -24,6 +25,14 @@ public final class LenientBase64 {
     }
 
     public static byte[] decode(CharSequence text) {
+        // Strict base64 (what ST writes) decodes to the same bytes with the JDK's much faster decoder.
+        if (text instanceof String s) {
+            try {
+                return Base64.getDecoder().decode(s);
+            } catch (IllegalArgumentException notStrict) {
+                // decoded leniently below
+            }
+        }
         byte[] out = new byte[text.length() * 3 / 4 + 3];
         int length = 0;
         int buffer = 0;

@@ -22,6 +22,25 @@ class LenientBase64Test {
     }
 
     @Test
+    void strictAndUnpaddedBase64DecodeAsTheLenientLoopDoes() {
+        byte[] bytes = new byte[256];
+        for (int i = 0; i < bytes.length; i++) {
+            bytes[i] = (byte) i;
+        }
+        for (int length = 0; length <= 6; length++) {
+            byte[] some = java.util.Arrays.copyOf(bytes, length);
+            String padded = java.util.Base64.getEncoder().encodeToString(some);
+            assertArrayEquals(some, LenientBase64.decode(padded));
+            assertArrayEquals(some, LenientBase64.decode(padded.replace("=", "")));
+            assertArrayEquals(some, LenientBase64.decode(new StringBuilder(padded)));
+        }
+        assertArrayEquals(bytes, LenientBase64.decode(java.util.Base64.getEncoder().encodeToString(bytes)));
+        assertEquals("hi", text("aGk"));
+        assertEquals("hi", text("aGk=="));
+        assertEquals("h", text("aG=k"));
+    }
+
+    @Test
     void acceptsUrlSafeLettersAndDropsLeftoverBits() {
         assertArrayEquals(new byte[]{(byte) 0xfb, (byte) 0xff}, LenientBase64.decode("-_8"));
         assertArrayEquals(new byte[]{(byte) 0xfb, (byte) 0xff}, LenientBase64.decode("+/8="));
