@@ -90,6 +90,7 @@ final class CardIndex {
     }
 
     private final Path file;
+    private final Object saving = new Object();
     private final AtomicLong budget;
     private final Map<String, Entry> entries = new HashMap<>();
     private final List<Entry> unsaved = new ArrayList<>();
@@ -112,12 +113,14 @@ final class CardIndex {
      * Adds a new entry. Well over the memory budget (a first list of a big library), the new entries are saved
      * now, a batch at a time, so that they can be let go.
      */
-    synchronized void put(Entry entry) {
-        forget(entries.put(entry.name, entry));
-        if (entry.full != null) {
-            budget.addAndGet(-entry.full.weight());
+    void put(Entry entry) {
+        synchronized (this) {
+            forget(entries.put(entry.name, entry));
+            if (entry.full != null) {
+                budget.addAndGet(-entry.full.weight());
+            }
+            unsaved.add(entry);
         }
-        unsaved.add(entry);
         if (budget.get() < -SAVE_SLACK) {
             save();
         }
@@ -161,28 +164,107 @@ final class CardIndex {
         return full;
     }
 
-    /** Appends the new entries to the log, then lets go of full templates over the budget. */
-    synchronized void save() {
-        if (unsaved.isEmpty()) {
-            return;
-        }
-        try {
-            if (log == null || liveBytes > 0 && log.size() > 2 * liveBytes + (1 << 20)) {
-                rewrite();
-            } else {
-                long position = log.size();
-                for (Entry entry : unsaved) {
-                    if (entries.get(entry.name) == entry) {
-                        position += append(log, position, entry);
-                    }
+    /**
+     * Appends the new entries to the log (or rewrites it), then lets go of full templates over the budget. The
+     * file is written without holding the index, so lists go on meanwhile; one save runs at a time.
+     */
+    void save() {
+        synchronized (saving) {
+            Batch batch;
+            synchronized (this) {
+                batch = batch();
+                if (batch == null) {
+                    return;
                 }
-                log.force(false);
             }
-            unsaved.clear();
-            release();
-        } catch (IOException | UncheckedIOException e) {
-            LOG.warn("Cannot save the card index {}: {}", file, e.toString()); // kept in memory, tried again later
+            try {
+                FileChannel written = batch.rewrite ? writeLog(batch) : appendTo(log, batch);
+                synchronized (this) {
+                    install(batch, written);
+                    release();
+                }
+            } catch (IOException | UncheckedIOException e) {
+                synchronized (this) {
+                    unsaved.addAll(0, batch.unsaved); // kept in memory, tried again later
+                }
+                LOG.warn("Cannot save the card index {}: {}", file, e.toString());
+            }
         }
+    }
+
+    /** What a save writes: the new entries, or every live one when the log is rewritten, with their records. */
+    private record Batch(boolean rewrite, List<Entry> unsaved, List<Entry> entries, List<byte[]> records,
+                         long[] headLengths) {
+    }
+
+    /** Takes the unsaved entries, and serialises the records to write; null when there is nothing to save. */
+    private Batch batch() {
+        if (unsaved.isEmpty()) {
+            return null;
+        }
+        List<Entry> taken = new ArrayList<>(unsaved);
+        unsaved.clear();
+        boolean rewrite;
+        try {
+            rewrite = log == null || liveBytes > 0 && log.size() > 2 * liveBytes + (1 << 20);
+        } catch (IOException e) {
+            rewrite = true;
+        }
+        List<Entry> toWrite = new ArrayList<>();
+        for (Entry entry : rewrite ? entries.values() : taken) {
+            if (entries.get(entry.name) == entry) {
+                toWrite.add(entry);
+            }
+        }
+        List<byte[]> records = new ArrayList<>(toWrite.size());
+        long[] headLengths = new long[toWrite.size()];
+        for (int i = 0; i < toWrite.size(); i++) {
+            Entry entry = toWrite.get(i);
+            if (entry.full == null && entry.listed()) { // only on disk: copied as it is, when the file is written
+                records.add(null);
+                headLengths[i] = entry.fullOffset - entry.offset - 8;
+            } else {
+                records.add(record(entry, headLengths, i));
+            }
+        }
+        return new Batch(rewrite, taken, toWrite, records, headLengths);
+    }
+
+    /** Gives the written entries their place in the log (unless replaced meanwhile), which becomes the new log. */
+    private void install(Batch batch, FileChannel written) throws IOException {
+        long position = batch.rewrite ? 8 : log.size() - length(batch);
+        for (int i = 0; i < batch.entries.size(); i++) {
+            Entry entry = batch.entries.get(i);
+            int length = batch.records.get(i) == null ? entry.length : batch.records.get(i).length;
+            if (entries.get(entry.name) == entry) {
+                if (!batch.rewrite) {
+                    liveBytes += length;
+                }
+                entry.offset = position;
+                entry.fullOffset = position + 8 + batch.headLengths[i];
+                entry.length = length;
+            }
+            position += length;
+        }
+        if (batch.rewrite) {
+            closeLog();
+            log = written;
+            liveBytes = 0;
+            for (Entry entry : entries.values()) {
+                if (entry.offset >= 0) {
+                    liveBytes += entry.length;
+                }
+            }
+        }
+    }
+
+    private static long length(Batch batch) {
+        long length = 0;
+        for (int i = 0; i < batch.entries.size(); i++) {
+            byte[] record = batch.records.get(i);
+            length += record == null ? batch.entries.get(i).length : record.length;
+        }
+        return length;
     }
 
     private void release() {
@@ -209,91 +291,68 @@ final class CardIndex {
         }
     }
 
-    /** Writes every live entry to a new log that replaces the old one atomically. */
-    private void rewrite() throws IOException {
-        List<Entry> live = new ArrayList<>(entries.values());
-        long[] offsets = new long[live.size()];
-        long[][] old = new long[live.size()][];
-        for (int i = 0; i < live.size(); i++) {
-            old[i] = new long[]{live.get(i).offset, live.get(i).fullOffset, live.get(i).length};
-        }
-        try {
-            writeLog(live, offsets);
-        } catch (UncheckedIOException e) { // the old log is still in place: so are the entries
-            for (int i = 0; i < live.size(); i++) {
-                live.get(i).offset = old[i][0];
-                live.get(i).fullOffset = old[i][1];
-                live.get(i).length = (int) old[i][2];
-            }
-            throw e;
-        }
-        closeLog();
-        log = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
-        liveBytes = 0;
-        for (int i = 0; i < live.size(); i++) {
-            Entry entry = live.get(i);
-            entry.fullOffset += offsets[i] - entry.offset;
-            entry.offset = offsets[i];
-            liveBytes += entry.length;
-        }
-    }
-
-    private void writeLog(List<Entry> live, long[] offsets) {
+    /** Writes every live entry to a new log that replaces the old one atomically; the new log, open. */
+    private FileChannel writeLog(Batch batch) throws IOException {
         AtomicFiles.write(file, channel -> {
             long position = writeHeader(channel);
-            for (int i = 0; i < live.size(); i++) {
-                Entry entry = live.get(i);
-                offsets[i] = position;
-                if (entry.full == null && entry.listed()) { // only on disk: copied as it is
-                    ByteBuffer record = ByteBuffer.wrap(read(log, entry.offset, entry.length));
-                    while (record.hasRemaining()) {
-                        channel.write(record, position + record.position());
-                    }
-                    position += entry.length;
-                } else {
-                    position += write(channel, position, entry);
+            for (int i = 0; i < batch.entries.size(); i++) {
+                byte[] record = batch.records.get(i);
+                if (record == null) {
+                    Entry entry = batch.entries.get(i);
+                    record = read(log, entry.offset, entry.length);
                 }
+                position += writeAt(channel, position, record);
             }
         });
+        return FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
     }
 
-    private long append(FileChannel channel, long position, Entry entry) throws IOException {
-        long length = write(channel, position, entry);
-        liveBytes += length;
-        return length;
+    /** Appends the batch's records to the log, durably; the log. */
+    private static FileChannel appendTo(FileChannel log, Batch batch) throws IOException {
+        long position = log.size();
+        for (byte[] record : batch.records) {
+            position += writeAt(log, position, record);
+        }
+        log.force(false);
+        return log;
+    }
+
+    private static int writeAt(FileChannel channel, long position, byte[] bytes) throws IOException {
+        ByteBuffer buffer = ByteBuffer.wrap(bytes);
+        while (buffer.hasRemaining()) {
+            channel.write(buffer, position + buffer.position());
+        }
+        return bytes.length;
     }
 
     /**
      * A record is two checked parts: {@code [length][crc32][part]} each. The head (name, size, mtime, shallow
      * template) is read at load; the full part (name, size, mtime again, to check it is the right one, and the
-     * full template) only when a full list needs it.
+     * full template) only when a full list needs it. The head's length goes to {@code headLengths[i]}.
      */
-    private static long write(FileChannel channel, long position, Entry entry) throws IOException {
-        ByteArrayOutputStream head = new ByteArrayOutputStream(1024);
-        DataOutputStream out = new DataOutputStream(head);
-        identity(out, entry);
-        out.writeBoolean(entry.listed());
-        if (entry.listed()) {
-            entry.shallow.write(out);
-        }
-        ByteArrayOutputStream full = new ByteArrayOutputStream(entry.listed() ? entry.full.bytes().length + 256 : 0);
-        if (entry.listed()) {
-            out = new DataOutputStream(full);
+    private static byte[] record(Entry entry, long[] headLengths, int i) {
+        try {
+            ByteArrayOutputStream head = new ByteArrayOutputStream(1024);
+            DataOutputStream out = new DataOutputStream(head);
             identity(out, entry);
-            entry.full.write(out);
+            out.writeBoolean(entry.listed());
+            if (entry.listed()) {
+                entry.shallow.write(out);
+            }
+            ByteArrayOutputStream full = new ByteArrayOutputStream(entry.listed() ? entry.full.bytes().length + 256 : 0);
+            if (entry.listed()) {
+                out = new DataOutputStream(full);
+                identity(out, entry);
+                entry.full.write(out);
+            }
+            ByteBuffer record = ByteBuffer.allocate(16 + head.size() + full.size());
+            part(record, head);
+            part(record, full);
+            headLengths[i] = head.size();
+            return record.array();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // in memory: does not happen
         }
-        ByteBuffer record = ByteBuffer.allocate(16 + head.size() + full.size());
-        part(record, head);
-        part(record, full);
-        record.flip();
-        int length = record.remaining();
-        while (record.hasRemaining()) {
-            channel.write(record, position + record.position());
-        }
-        entry.offset = position;
-        entry.fullOffset = position + 8 + head.size();
-        entry.length = length;
-        return length;
     }
 
     private static void identity(DataOutputStream out, Entry entry) throws IOException {

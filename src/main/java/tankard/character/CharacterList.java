@@ -25,10 +25,13 @@ public final class CharacterList {
     private final List<Item> items;
     private final boolean shallow;
     private final byte[] now;
+    private final Runnable afterWrite;
 
-    CharacterList(List<Item> items, boolean shallow, String humanizedNow) {
+    /** @param afterWrite run when the list was written, or failed to be */
+    CharacterList(List<Item> items, boolean shallow, String humanizedNow, Runnable afterWrite) {
         this.items = items;
         this.shallow = shallow;
+        this.afterWrite = afterWrite;
         byte[] quoted = JsJson.compactBytes(TextNode.valueOf(humanizedNow));
         this.now = Arrays.copyOfRange(quoted, 1, quoted.length - 1);
     }
@@ -38,6 +41,14 @@ public final class CharacterList {
     }
 
     public void writeTo(OutputStream out) throws IOException {
+        try {
+            write(out);
+        } finally {
+            afterWrite.run();
+        }
+    }
+
+    private void write(OutputStream out) throws IOException {
         out.write('[');
         boolean first = true;
         for (Item item : items) {

@@ -93,9 +93,6 @@ public final class CharacterService {
             }
         }
         index.retain(names);
-        if (index.hasUnsaved()) {
-            indexes.saveLater(index);
-        }
         Set<String> chatFolders = chats.characterFolders(user);
         List<CharacterList.Item> items = new ArrayList<>(files.size());
         for (int i = 0; i < files.size(); i++) {
@@ -107,7 +104,9 @@ public final class CharacterService {
                 items.add(new CharacterList.Item(index, entry, file.changedMs(), usage));
             }
         }
-        return new CharacterList(items, shallow, StTime.humanized(clock.getAsLong()));
+        // Saved once the answer is out: the save is not on the way of the first list, nor competing with it.
+        Runnable afterWrite = index.hasUnsaved() ? () -> indexes.saveLater(index) : () -> { };
+        return new CharacterList(items, shallow, StTime.humanized(clock.getAsLong()), afterWrite);
     }
 
     /** A card's list entry, with placeholders where the per-list values go; unlisted when it cannot be read. */
