@@ -178,7 +178,7 @@ final class CardIndex {
                 }
             }
             try {
-                FileChannel written = batch.rewrite ? writeLog(batch) : appendTo(log, batch);
+                FileChannel written = batch.rewrite ? writeLog(batch) : appendTo(batch);
                 synchronized (this) {
                     install(batch, written);
                     release();
@@ -192,59 +192,81 @@ final class CardIndex {
         }
     }
 
-    /** What a save writes: the new entries, or every live one when the log is rewritten, with their records. */
-    private record Batch(boolean rewrite, List<Entry> unsaved, List<Entry> entries, List<byte[]> records,
-                         long[] headLengths) {
+    /**
+     * What a save writes: the new entries, or every live one when the log is rewritten, with their full templates
+     * as they were when it was taken (null: the record is copied from the log). Writing fills in where.
+     */
+    private static final class Batch {
+        final boolean rewrite;
+        final List<Entry> unsaved;
+        final List<Entry> entries = new ArrayList<>();
+        final List<ListTemplate> fulls = new ArrayList<>();
+        long start;
+        long[] lengths;
+        long[] headLengths;
+
+        Batch(boolean rewrite, List<Entry> unsaved) {
+            this.rewrite = rewrite;
+            this.unsaved = unsaved;
+        }
+
+        /** Writes the records one after the other from the position; where they end. */
+        long write(FileChannel channel, long position, FileChannel log) throws IOException {
+            start = position;
+            lengths = new long[entries.size()];
+            headLengths = new long[entries.size()];
+            for (int i = 0; i < entries.size(); i++) {
+                Entry entry = entries.get(i);
+                byte[] record;
+                if (fulls.get(i) == null && entry.listed()) { // only on disk: copied as it is
+                    record = read(log, entry.offset, entry.length);
+                    headLengths[i] = entry.fullOffset - entry.offset - 8;
+                } else {
+                    record = record(entry, fulls.get(i), headLengths, i);
+                }
+                lengths[i] = record.length;
+                position += writeAt(channel, position, record);
+            }
+            return position;
+        }
     }
 
-    /** Takes the unsaved entries, and serialises the records to write; null when there is nothing to save. */
+    /** Takes the unsaved entries and what to write of them; null when there is nothing to save. */
     private Batch batch() {
         if (unsaved.isEmpty()) {
             return null;
         }
-        List<Entry> taken = new ArrayList<>(unsaved);
-        unsaved.clear();
         boolean rewrite;
         try {
             rewrite = log == null || liveBytes > 0 && log.size() > 2 * liveBytes + (1 << 20);
         } catch (IOException e) {
             rewrite = true;
         }
-        List<Entry> toWrite = new ArrayList<>();
-        for (Entry entry : rewrite ? entries.values() : taken) {
+        Batch batch = new Batch(rewrite, new ArrayList<>(unsaved));
+        unsaved.clear();
+        for (Entry entry : rewrite ? entries.values() : batch.unsaved) {
             if (entries.get(entry.name) == entry) {
-                toWrite.add(entry);
+                batch.entries.add(entry);
+                batch.fulls.add(entry.full);
             }
         }
-        List<byte[]> records = new ArrayList<>(toWrite.size());
-        long[] headLengths = new long[toWrite.size()];
-        for (int i = 0; i < toWrite.size(); i++) {
-            Entry entry = toWrite.get(i);
-            if (entry.full == null && entry.listed()) { // only on disk: copied as it is, when the file is written
-                records.add(null);
-                headLengths[i] = entry.fullOffset - entry.offset - 8;
-            } else {
-                records.add(record(entry, headLengths, i));
-            }
-        }
-        return new Batch(rewrite, taken, toWrite, records, headLengths);
+        return batch;
     }
 
     /** Gives the written entries their place in the log (unless replaced meanwhile), which becomes the new log. */
-    private void install(Batch batch, FileChannel written) throws IOException {
-        long position = batch.rewrite ? 8 : log.size() - length(batch);
+    private void install(Batch batch, FileChannel written) {
+        long position = batch.start;
         for (int i = 0; i < batch.entries.size(); i++) {
             Entry entry = batch.entries.get(i);
-            int length = batch.records.get(i) == null ? entry.length : batch.records.get(i).length;
             if (entries.get(entry.name) == entry) {
                 if (!batch.rewrite) {
-                    liveBytes += length;
+                    liveBytes += batch.lengths[i];
                 }
                 entry.offset = position;
                 entry.fullOffset = position + 8 + batch.headLengths[i];
-                entry.length = length;
+                entry.length = (int) batch.lengths[i];
             }
-            position += length;
+            position += batch.lengths[i];
         }
         if (batch.rewrite) {
             closeLog();
@@ -256,15 +278,6 @@ final class CardIndex {
                 }
             }
         }
-    }
-
-    private static long length(Batch batch) {
-        long length = 0;
-        for (int i = 0; i < batch.entries.size(); i++) {
-            byte[] record = batch.records.get(i);
-            length += record == null ? batch.entries.get(i).length : record.length;
-        }
-        return length;
     }
 
     private void release() {
@@ -293,26 +306,14 @@ final class CardIndex {
 
     /** Writes every live entry to a new log that replaces the old one atomically; the new log, open. */
     private FileChannel writeLog(Batch batch) throws IOException {
-        AtomicFiles.write(file, channel -> {
-            long position = writeHeader(channel);
-            for (int i = 0; i < batch.entries.size(); i++) {
-                byte[] record = batch.records.get(i);
-                if (record == null) {
-                    Entry entry = batch.entries.get(i);
-                    record = read(log, entry.offset, entry.length);
-                }
-                position += writeAt(channel, position, record);
-            }
-        });
+        FileChannel old = log;
+        AtomicFiles.write(file, channel -> batch.write(channel, writeHeader(channel), old));
         return FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
     }
 
     /** Appends the batch's records to the log, durably; the log. */
-    private static FileChannel appendTo(FileChannel log, Batch batch) throws IOException {
-        long position = log.size();
-        for (byte[] record : batch.records) {
-            position += writeAt(log, position, record);
-        }
+    private FileChannel appendTo(Batch batch) throws IOException {
+        batch.write(log, log.size(), log);
         log.force(false);
         return log;
     }
@@ -330,7 +331,7 @@ final class CardIndex {
      * template) is read at load; the full part (name, size, mtime again, to check it is the right one, and the
      * full template) only when a full list needs it. The head's length goes to {@code headLengths[i]}.
      */
-    private static byte[] record(Entry entry, long[] headLengths, int i) {
+    private static byte[] record(Entry entry, ListTemplate fullTemplate, long[] headLengths, int i) {
         try {
             ByteArrayOutputStream head = new ByteArrayOutputStream(1024);
             DataOutputStream out = new DataOutputStream(head);
@@ -339,11 +340,11 @@ final class CardIndex {
             if (entry.listed()) {
                 entry.shallow.write(out);
             }
-            ByteArrayOutputStream full = new ByteArrayOutputStream(entry.listed() ? entry.full.bytes().length + 256 : 0);
+            ByteArrayOutputStream full = new ByteArrayOutputStream(entry.listed() ? fullTemplate.bytes().length + 256 : 0);
             if (entry.listed()) {
                 out = new DataOutputStream(full);
                 identity(out, entry);
-                entry.full.write(out);
+                fullTemplate.write(out);
             }
             ByteBuffer record = ByteBuffer.allocate(16 + head.size() + full.size());
             part(record, head);
