@@ -63,4 +63,27 @@ class CardCodecTest {
         assertNull(cache.get(new CardCache.Key("u", "big.png", 1, 1)), "an entry over the whole budget is not kept");
         assertEquals(0, new CardCache(0).usedBytes());
     }
+
+    @Test
+    void cacheKeepsOneVersionPerCardAndForgetsItOnInvalidation() {
+        CardData first = CardCodec.readJson("{\"name\":\"a\"}".getBytes(StandardCharsets.UTF_8));
+        CardData second = CardCodec.readJson("{\"name\":\"ab\"}".getBytes(StandardCharsets.UTF_8));
+        CardCache cache = new CardCache(1 << 20);
+        CardCache.Key old = new CardCache.Key("u", "a.png", 1, 10);
+        CardCache.Key rewritten = new CardCache.Key("u", "a.png", 2, 11);
+        CardCache.Key otherUser = new CardCache.Key("v", "a.png", 1, 10);
+        cache.put(old, first);
+        cache.put(otherUser, first);
+        assertNull(cache.get(rewritten), "another version of the file is a miss");
+        cache.put(rewritten, second);
+        assertNull(cache.get(old), "the new version replaced the old one");
+        assertSame(second, cache.get(rewritten));
+        assertEquals(first.weight() + second.weight(), cache.usedBytes());
+        cache.invalidate("u", "a.png");
+        assertNull(cache.get(rewritten));
+        assertSame(first, cache.get(otherUser), "only that user's card is forgotten");
+        assertEquals(first.weight(), cache.usedBytes());
+        cache.invalidate("u", "missing.png");
+        assertEquals(first.weight(), cache.usedBytes());
+    }
 }
