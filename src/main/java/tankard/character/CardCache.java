@@ -17,7 +17,7 @@ public final class CardCache {
     private record Card(String user, String name) {
     }
 
-    private record Version(Key key, CardData card) {
+    private record Version(Key key, CardData card, long weight) {
     }
 
     private final long capacity;
@@ -39,14 +39,14 @@ public final class CardCache {
             invalidate(key.user(), key.name());
             return;
         }
-        Version old = entries.put(new Card(key.user(), key.name()), new Version(key, card));
+        Version old = entries.put(new Card(key.user(), key.name()), new Version(key, card, weight));
         if (old != null) {
-            used -= old.card().weight();
+            used -= old.weight();
         }
         used += weight;
         Iterator<Map.Entry<Card, Version>> eldest = entries.entrySet().iterator();
         while (used > capacity && eldest.hasNext()) {
-            used -= eldest.next().getValue().card().weight();
+            used -= eldest.next().getValue().weight();
             eldest.remove();
         }
     }
@@ -58,7 +58,7 @@ public final class CardCache {
     public synchronized void invalidate(String user, String name) {
         Version old = entries.remove(new Card(user, name));
         if (old != null) {
-            used -= old.card().weight();
+            used -= old.weight();
         }
     }
 

@@ -58,7 +58,7 @@ public final class CardCodec {
         if (!(json instanceof ObjectNode object)) {
             throw new CardFormatException(json == null ? "The card data is not valid JSON" : "The card data is not a JSON object");
         }
-        return CardData.of(text, object);
+        return new CardData(text, object);
     }
 
     private static PngChunks.Text find(List<PngChunks.Text> texts, String keyword) {
