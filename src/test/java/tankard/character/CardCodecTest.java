@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class CardCodecTest {
     private static final String JUNIPER = Fixtures.text("characters/juniper-v3.json");
@@ -28,6 +29,29 @@ class CardCodecTest {
         CardData card = CardCodec.readPng(Fixtures.card("{\"name\":\"v2\"}", JUNIPER));
         assertEquals(JUNIPER, card.text());
         assertEquals("{\"name\":\"v2\"}", CardCodec.readPng(Fixtures.card("{\"name\":\"v2\"}")).text());
+    }
+
+    @Test
+    void cardFilesReadPiecewiseGiveWhatTheirBytesGive(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws java.io.IOException {
+        // Text chunks smaller and larger than a read block, before and after a large image chunk.
+        String small = "{\"name\":\"small\"}";
+        String large = "{\"name\":\"large\",\"description\":\"" + "x".repeat(40_000) + "\"}";
+        byte[] image = Fixtures.withText(Fixtures.plainPng(), "Comment", "p".repeat(50_000));
+        byte[][] pngs = {Fixtures.card(small, large), Fixtures.card(large, small),
+                Fixtures.withText(Fixtures.withText(image, "chara", Fixtures.base64(small)), "ccv3", Fixtures.base64(large)),
+                Fixtures.withText(Fixtures.withText(Fixtures.card(small), "Comment", "p".repeat(50_000)), "ccv3", Fixtures.base64(large))};
+        for (byte[] png : pngs) {
+            java.nio.file.Path file = dir.resolve("card.png");
+            java.nio.file.Files.write(file, png);
+            String text = CardCodec.readPng(file).text();
+            assertTrue(text.equals(CardCodec.readPng(png).text()), "the same card as the bytes give");
+            assertEquals(png != pngs[1], text.length() > 1000, "the ccv3 chunk's card");
+        }
+        java.nio.file.Path truncated = dir.resolve("truncated.png");
+        byte[] png = Fixtures.card(small, large);
+        java.nio.file.Files.write(truncated, java.util.Arrays.copyOf(png, png.length - 30_000));
+        assertThrows(CardFormatException.class, () -> CardCodec.readPng(truncated));
     }
 
     @Test
