@@ -18,8 +18,10 @@ import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -136,36 +138,44 @@ public final class JsJson {
         }
         out.append('{');
         boolean first = true;
-        // JavaScript enumerates array-index keys first, ascending, then the rest in insertion order.
-        for (int pass = 0; pass < 2; pass++) {
-            Iterator<Map.Entry<String, JsonNode>> fields = pass == 0 ? indexKeysSorted(node) : node.fields();
-            while (fields.hasNext()) {
-                Map.Entry<String, JsonNode> field = fields.next();
-                if (pass == 1 && isArrayIndex(field.getKey())) {
-                    continue;
-                }
-                if (!first) {
-                    out.append(',');
-                }
-                first = false;
-                newline(out, indent, depth + 1);
-                out.string(field.getKey());
-                out.append(indent < 0 ? ":" : ": ");
-                write(field.getValue(), out, indent, depth + 1);
+        for (Iterator<Map.Entry<String, JsonNode>> fields = enumerationOrder(node); fields.hasNext(); ) {
+            Map.Entry<String, JsonNode> field = fields.next();
+            if (!first) {
+                out.append(',');
             }
+            first = false;
+            newline(out, indent, depth + 1);
+            out.string(field.getKey());
+            out.append(indent < 0 ? ":" : ": ");
+            write(field.getValue(), out, indent, depth + 1);
         }
         newline(out, indent, depth);
         out.append('}');
     }
 
-    private static Iterator<Map.Entry<String, JsonNode>> indexKeysSorted(JsonNode node) {
-        java.util.TreeMap<Long, Map.Entry<String, JsonNode>> sorted = new java.util.TreeMap<>();
+    /** JavaScript enumerates array-index keys first, ascending, then the rest in insertion order. */
+    private static Iterator<Map.Entry<String, JsonNode>> enumerationOrder(JsonNode node) {
+        for (Iterator<String> names = node.fieldNames(); names.hasNext(); ) {
+            if (isArrayIndex(names.next())) {
+                return indexKeysFirst(node);
+            }
+        }
+        return node.fields();
+    }
+
+    private static Iterator<Map.Entry<String, JsonNode>> indexKeysFirst(JsonNode node) {
+        java.util.TreeMap<Long, Map.Entry<String, JsonNode>> indexes = new java.util.TreeMap<>();
+        List<Map.Entry<String, JsonNode>> others = new ArrayList<>();
         node.fields().forEachRemaining(e -> {
             if (isArrayIndex(e.getKey())) {
-                sorted.put(Long.parseLong(e.getKey()), e);
+                indexes.put(Long.parseLong(e.getKey()), e);
+            } else {
+                others.add(e);
             }
         });
-        return sorted.values().iterator();
+        List<Map.Entry<String, JsonNode>> ordered = new ArrayList<>(indexes.values());
+        ordered.addAll(others);
+        return ordered.iterator();
     }
 
     static boolean isArrayIndex(String key) {
