@@ -186,6 +186,7 @@ final class CardIndex {
             } catch (IOException | UncheckedIOException e) {
                 synchronized (this) {
                     unsaved.addAll(0, batch.unsaved); // kept in memory, tried again later
+                    cutBack(batch);
                 }
                 LOG.warn("Cannot save the card index {}: {}", file, e.toString());
             }
@@ -251,6 +252,17 @@ final class CardIndex {
             }
         }
         return batch;
+    }
+
+    /** After a failed append, cuts off what it wrote, which a later append would otherwise bury. */
+    private void cutBack(Batch batch) {
+        if (!batch.rewrite && batch.lengths != null) {
+            try {
+                log.truncate(batch.start);
+            } catch (IOException e) {
+                LOG.debug("Cannot cut back the card index {}: {}", file, e.toString()); // a torn tail, cut at load
+            }
+        }
     }
 
     /** Gives the written entries their place in the log (unless replaced meanwhile), which becomes the new log. */
