@@ -44,7 +44,7 @@ public final class CardCodec {
         if (card == null) {
             throw new CardFormatException("No character data in the PNG metadata");
         }
-        return parse(new String(LenientBase64.decode(card.text()), StandardCharsets.UTF_8));
+        return parse(new String(LenientBase64.decode(card.bytes()), StandardCharsets.UTF_8));
     }
 
     /** A JSON card file (UTF-8). */

@@ -1,5 +1,7 @@
 package tankard.util;
 
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Base64;
 
@@ -33,6 +35,23 @@ public final class LenientBase64 {
                 // decoded leniently below
             }
         }
+        return lenient(text);
+    }
+
+    /** Base64 text given as its Latin-1 bytes (a PNG text chunk's), read as {@link #decode(CharSequence)} does. */
+    public static byte[] decode(ByteBuffer latin1) {
+        try {
+            ByteBuffer decoded = Base64.getDecoder().decode(latin1.duplicate());
+            return decoded.remaining() == decoded.array().length ? decoded.array()
+                    : Arrays.copyOfRange(decoded.array(), decoded.position(), decoded.limit());
+        } catch (IllegalArgumentException notStrict) {
+            byte[] bytes = new byte[latin1.remaining()];
+            latin1.duplicate().get(bytes);
+            return lenient(new String(bytes, StandardCharsets.ISO_8859_1));
+        }
+    }
+
+    private static byte[] lenient(CharSequence text) {
         byte[] out = new byte[text.length() * 3 / 4 + 3];
         int length = 0;
         int buffer = 0;

@@ -33,11 +33,23 @@ class LenientBase64Test {
             assertArrayEquals(some, LenientBase64.decode(padded));
             assertArrayEquals(some, LenientBase64.decode(padded.replace("=", "")));
             assertArrayEquals(some, LenientBase64.decode(new StringBuilder(padded)));
+            assertArrayEquals(some, LenientBase64.decode(latin1(" " + padded + " ", 1, padded.length())));
         }
         assertArrayEquals(bytes, LenientBase64.decode(java.util.Base64.getEncoder().encodeToString(bytes)));
         assertEquals("hi", text("aGk"));
         assertEquals("hi", text("aGk=="));
         assertEquals("h", text("aG=k"));
+    }
+
+    @Test
+    void latin1BytesDecodeAsTheirText() {
+        for (String text : new String[]{"aGVsbG8=", " aGVs\r\nbG8\t", "aGVsbG8=aGVsbG8=", "aGVs\u00e9 bG8", "-_8", "Q", "", "aGk=="}) {
+            assertArrayEquals(LenientBase64.decode(text), LenientBase64.decode(latin1(text, 0, text.length())), text);
+        }
+    }
+
+    private static java.nio.ByteBuffer latin1(String text, int from, int length) {
+        return java.nio.ByteBuffer.wrap(text.getBytes(StandardCharsets.ISO_8859_1), from, length);
     }
 
     @Test
