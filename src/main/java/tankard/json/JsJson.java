@@ -407,8 +407,11 @@ public final class JsJson {
         private static final long ONES = 0x0101010101010101L;
         private static final long HIGHS = 0x8080808080808080L;
         private static final int REUSED_LENGTH = 256;
+        /** Each thread's buffer, kept between documents up to this size: no regrowing it for every card. */
+        private static final int KEPT_BUFFER = 64 << 10;
+        private static final ThreadLocal<byte[]> BUFFERS = ThreadLocal.withInitial(() -> new byte[16 << 10]);
 
-        private byte[] bytes = new byte[1024];
+        private byte[] bytes = BUFFERS.get();
         private int size;
         /** Where long strings were written: offset and length. */
         private IdentityHashMap<String, long[]> written;
@@ -530,6 +533,9 @@ public final class JsJson {
         }
 
         byte[] toByteArray() {
+            if (bytes.length <= KEPT_BUFFER) {
+                BUFFERS.set(bytes);
+            }
             return java.util.Arrays.copyOf(bytes, size);
         }
     }

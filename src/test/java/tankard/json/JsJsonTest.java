@@ -98,6 +98,11 @@ class JsJsonTest {
         object.putObject("nested").set("again", twice);
         object.put("long lone surrogate", "x".repeat(300) + "\ud800" + "y".repeat(20));
         assertArrayEquals(JsJson.compact(object).getBytes(StandardCharsets.UTF_8), JsJson.compactBytes(object));
+        // Documents of every size one after the other (the thread's buffer is reused, and regrown past its size)
+        for (int size : new int[]{100_000, 10, 70_000, 20_000, 0}) {
+            ObjectNode sized = JsJson.object().put("s", "y".repeat(size));
+            assertArrayEquals(JsJson.compact(sized).getBytes(StandardCharsets.UTF_8), JsJson.compactBytes(sized));
+        }
     }
 
     @Test
