@@ -6,16 +6,22 @@ import java.util.Map;
 
 /**
  * Parsed cards in memory, least recently used first out, within a byte budget
- * ({@code performance.memoryCacheCapacity}). Keyed by the card file's identity and version, so a rewritten
- * file (new mtime or size) is simply a miss; stale entries age out. Thread-safe.
+ * ({@code performance.memoryCacheCapacity}). One version per card file, checked against the file's mtime and
+ * size, so a rewritten file is simply a miss and its new version replaces the old one. Thread-safe.
  */
 public final class CardCache {
     /** A card file version: who owns it, its name, and the stat values that change when it is rewritten. */
     public record Key(String user, String name, double modifiedMs, long size) {
     }
 
+    private record Card(String user, String name) {
+    }
+
+    private record Version(Key key, CardData card, long weight) {
+    }
+
     private final long capacity;
-    private final LinkedHashMap<Key, CardData> entries = new LinkedHashMap<>(256, 0.75f, true);
+    private final LinkedHashMap<Card, Version> entries = new LinkedHashMap<>(256, 0.75f, true);
     private long used;
 
     public CardCache(long capacityBytes) {
@@ -23,20 +29,22 @@ public final class CardCache {
     }
 
     public synchronized CardData get(Key key) {
-        return entries.get(key);
+        Version version = entries.get(new Card(key.user(), key.name()));
+        return version != null && version.key().equals(key) ? version.card() : null;
     }
 
     public synchronized void put(Key key, CardData card) {
         long weight = card.weight();
         if (weight > capacity) {
+            invalidate(key.user(), key.name());
             return;
         }
-        CardData old = entries.put(key, card);
+        Version old = entries.put(new Card(key.user(), key.name()), new Version(key, card, weight));
         if (old != null) {
             used -= old.weight();
         }
         used += weight;
-        Iterator<Map.Entry<Key, CardData>> eldest = entries.entrySet().iterator();
+        Iterator<Map.Entry<Card, Version>> eldest = entries.entrySet().iterator();
         while (used > capacity && eldest.hasNext()) {
             used -= eldest.next().getValue().weight();
             eldest.remove();
@@ -44,17 +52,13 @@ public final class CardCache {
     }
 
     /**
-     * Drops every version of a card that was rewritten or deleted. Versions are keyed by mtime and size, so
-     * this is not needed for correctness; it frees the memory at once and guards against coarse mtimes.
+     * Drops the card of a file that was rewritten or deleted. Versions are checked by mtime and size, so this is
+     * not needed for correctness; it frees the memory at once and guards against coarse mtimes.
      */
     public synchronized void invalidate(String user, String name) {
-        Iterator<Map.Entry<Key, CardData>> it = entries.entrySet().iterator();
-        while (it.hasNext()) {
-            Map.Entry<Key, CardData> entry = it.next();
-            if (entry.getKey().user().equals(user) && entry.getKey().name().equals(name)) {
-                used -= entry.getValue().weight();
-                it.remove();
-            }
+        Version old = entries.remove(new Card(user, name));
+        if (old != null) {
+            used -= old.weight();
         }
     }
 

@@ -44,7 +44,7 @@ public final class CardCodec {
         if (card == null) {
             throw new CardFormatException("No character data in the PNG metadata");
         }
-        return parse(new String(LenientBase64.decode(card.text()), StandardCharsets.UTF_8));
+        return parse(new String(LenientBase64.decode(card.bytes()), StandardCharsets.UTF_8));
     }
 
     /** A JSON card file (UTF-8). */
@@ -58,7 +58,7 @@ public final class CardCodec {
         if (!(json instanceof ObjectNode object)) {
             throw new CardFormatException(json == null ? "The card data is not valid JSON" : "The card data is not a JSON object");
         }
-        return CardData.of(text, object);
+        return new CardData(text, object);
     }
 
     private static PngChunks.Text find(List<PngChunks.Text> texts, String keyword) {

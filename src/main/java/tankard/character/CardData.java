@@ -8,12 +8,11 @@ import java.util.Map;
 /**
  * A card as read from its file: the JSON text exactly as stored (sent back as {@code json_data}) and its
  * parsed object. Shared by the cache: treat {@code json} as read-only and copy it before changing anything.
- *
- * @param weight estimated heap bytes, for the cache budget
  */
-public record CardData(String text, ObjectNode json, long weight) {
-    static CardData of(String text, ObjectNode json) {
-        return new CardData(text, json, 2L * text.length() + weight(json));
+public record CardData(String text, ObjectNode json) {
+    /** Estimated heap bytes, for the cache budget (computed when asked: lists never need it). */
+    long weight() {
+        return 2L * text.length() + weight(json);
     }
 
     /** Rough heap cost of a tree: strings at two bytes a char plus a per-node overhead. */

@@ -59,9 +59,9 @@ public final class CardImporter {
     public String importCard(UserDirs dirs, Upload upload) throws IOException {
         String format = upload.format() == null ? "" : upload.format().toLowerCase(Locale.ROOT);
         ImportPlan plan = new ImportPlan();
-        String internal;
         ObjectNode card;
         byte[] image;
+        ByafImport byaf = null;
         boolean keepUndecodable = false;
         switch (format) {
             case "png" -> {
@@ -69,35 +69,26 @@ public final class CardImporter {
                 CardData data = CardCodec.readPng(png);
                 checkSize(data.text().length());
                 card = fromCardJson(dirs, data.json().deepCopy(), plan, true);
-                internal = internalName(dirs, upload, Js.string(card.get("name")));
                 image = png;
                 keepUndecodable = true; // ST keeps an uploaded file it cannot decode (e.g. APNG) as it is
             }
             case "json" -> {
                 card = fromCardJson(dirs, parseObject(readText(upload.file())), plan, false);
-                internal = internalName(dirs, upload, Js.string(card.get("name")));
                 image = null;
             }
             case "yaml", "yml" -> {
                 card = fromYaml(readText(upload.file()));
-                internal = internalName(dirs, upload, Js.string(card.get("name")));
                 image = null;
             }
             case "charx" -> {
                 Prepared prepared = new CharxImport(dirs, this).read(upload.file(), plan);
                 card = prepared.card();
-                internal = internalName(dirs, upload, Js.string(card.get("name")));
                 image = prepared.image();
             }
             case "byaf" -> {
-                ByafImport byaf = new ByafImport(dirs, this);
+                byaf = new ByafImport(dirs, this);
                 Prepared prepared = byaf.read(upload.file());
                 card = prepared.card();
-                internal = upload.preservedName() != null ? upload.preservedName()
-                        : allocate(dirs, byaf.fileNameBase());
-                if (upload.preservedName() == null) {
-                    byaf.planExtras(internal, upload.userName(), card, plan);
-                }
                 image = prepared.image();
             }
             default -> throw new CardFormatException("Unsupported format: " + (format.isEmpty() ? "(none)" : format));
@@ -106,9 +97,19 @@ public final class CardImporter {
         if (avatar == null) {
             avatar = keepUndecodable ? image : defaultAvatar.get();
         }
-        byte[] png = CardWriter.write(avatar, JsJson.compact(card));
-        plan.write(dirs.characters().resolve(internal + ".png"), png);
-        plan.commit();
+        String internal;
+        synchronized (CardNames.ALLOCATION) {
+            if (upload.preservedName() != null) {
+                internal = upload.preservedName();
+            } else if (byaf != null) {
+                internal = allocate(dirs, byaf.fileNameBase());
+                byaf.planExtras(internal, upload.userName(), card, plan);
+            } else {
+                internal = allocate(dirs, Js.string(card.get("name")));
+            }
+            plan.write(dirs.characters().resolve(internal + ".png"), CardWriter.write(avatar, JsJson.compact(card)));
+            plan.commit();
+        }
         if (upload.preservedName() != null) {
             Thumbnails.invalidate(dirs, ThumbnailType.AVATAR, internal + ".png");
         }
@@ -227,10 +228,6 @@ public final class CardImporter {
             throw new CardFormatException("The card has no name");
         }
         return CardNames.sanitized(name.textValue());
-    }
-
-    private String internalName(UserDirs dirs, Upload upload, String name) throws IOException {
-        return upload.preservedName() != null ? upload.preservedName() : allocate(dirs, name);
     }
 
     /** ST's getPngName against the files in {@code characters/}. */

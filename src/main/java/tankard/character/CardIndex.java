@@ -90,6 +90,7 @@ final class CardIndex {
     }
 
     private final Path file;
+    private final Object saving = new Object();
     private final AtomicLong budget;
     private final Map<String, Entry> entries = new HashMap<>();
     private final List<Entry> unsaved = new ArrayList<>();
@@ -112,12 +113,14 @@ final class CardIndex {
      * Adds a new entry. Well over the memory budget (a first list of a big library), the new entries are saved
      * now, a batch at a time, so that they can be let go.
      */
-    synchronized void put(Entry entry) {
-        forget(entries.put(entry.name, entry));
-        if (entry.full != null) {
-            budget.addAndGet(-entry.full.weight());
+    void put(Entry entry) {
+        synchronized (this) {
+            forget(entries.put(entry.name, entry));
+            if (entry.full != null) {
+                budget.addAndGet(-entry.full.weight());
+            }
+            unsaved.add(entry);
         }
-        unsaved.add(entry);
         if (budget.get() < -SAVE_SLACK) {
             save();
         }
@@ -161,27 +164,131 @@ final class CardIndex {
         return full;
     }
 
-    /** Appends the new entries to the log, then lets go of full templates over the budget. */
-    synchronized void save() {
-        if (unsaved.isEmpty()) {
-            return;
-        }
-        try {
-            if (log == null || liveBytes > 0 && log.size() > 2 * liveBytes + (1 << 20)) {
-                rewrite();
-            } else {
-                long position = log.size();
-                for (Entry entry : unsaved) {
-                    if (entries.get(entry.name) == entry) {
-                        position += append(log, position, entry);
-                    }
+    /**
+     * Appends the new entries to the log (or rewrites it), then lets go of full templates over the budget. The
+     * file is written without holding the index, so lists go on meanwhile; one save runs at a time.
+     */
+    void save() {
+        synchronized (saving) {
+            Batch batch;
+            synchronized (this) {
+                batch = batch();
+                if (batch == null) {
+                    return;
                 }
-                log.force(false);
             }
-            unsaved.clear();
-            release();
-        } catch (IOException | UncheckedIOException e) {
-            LOG.warn("Cannot save the card index {}: {}", file, e.toString()); // kept in memory, tried again later
+            try {
+                FileChannel written = batch.rewrite ? writeLog(batch) : appendTo(batch);
+                synchronized (this) {
+                    install(batch, written);
+                    release();
+                }
+            } catch (IOException | UncheckedIOException e) {
+                synchronized (this) {
+                    unsaved.addAll(0, batch.unsaved); // kept in memory, tried again later
+                    cutBack(batch);
+                }
+                LOG.warn("Cannot save the card index {}: {}", file, e.toString());
+            }
+        }
+    }
+
+    /**
+     * What a save writes: the new entries, or every live one when the log is rewritten, with their full templates
+     * as they were when it was taken (null: the record is copied from the log). Writing fills in where.
+     */
+    private static final class Batch {
+        final boolean rewrite;
+        final List<Entry> unsaved;
+        final List<Entry> entries = new ArrayList<>();
+        final List<ListTemplate> fulls = new ArrayList<>();
+        long start;
+        long[] lengths;
+        long[] headLengths;
+
+        Batch(boolean rewrite, List<Entry> unsaved) {
+            this.rewrite = rewrite;
+            this.unsaved = unsaved;
+        }
+
+        /** Writes the records one after the other from the position; where they end. */
+        long write(FileChannel channel, long position, FileChannel log) throws IOException {
+            start = position;
+            lengths = new long[entries.size()];
+            headLengths = new long[entries.size()];
+            for (int i = 0; i < entries.size(); i++) {
+                Entry entry = entries.get(i);
+                byte[] record;
+                if (fulls.get(i) == null && entry.listed()) { // only on disk: copied as it is
+                    record = read(log, entry.offset, entry.length);
+                    headLengths[i] = entry.fullOffset - entry.offset - 8;
+                } else {
+                    record = record(entry, fulls.get(i), headLengths, i);
+                }
+                lengths[i] = record.length;
+                position += writeAt(channel, position, record);
+            }
+            return position;
+        }
+    }
+
+    /** Takes the unsaved entries and what to write of them; null when there is nothing to save. */
+    private Batch batch() {
+        if (unsaved.isEmpty()) {
+            return null;
+        }
+        boolean rewrite;
+        try {
+            rewrite = log == null || liveBytes > 0 && log.size() > 2 * liveBytes + (1 << 20);
+        } catch (IOException e) {
+            rewrite = true;
+        }
+        Batch batch = new Batch(rewrite, new ArrayList<>(unsaved));
+        unsaved.clear();
+        for (Entry entry : rewrite ? entries.values() : batch.unsaved) {
+            if (entries.get(entry.name) == entry) {
+                batch.entries.add(entry);
+                batch.fulls.add(entry.full);
+            }
+        }
+        return batch;
+    }
+
+    /** After a failed append, cuts off what it wrote, which a later append would otherwise bury. */
+    private void cutBack(Batch batch) {
+        if (!batch.rewrite && batch.lengths != null) {
+            try {
+                log.truncate(batch.start);
+            } catch (IOException e) {
+                LOG.debug("Cannot cut back the card index {}: {}", file, e.toString()); // a torn tail, cut at load
+            }
+        }
+    }
+
+    /** Gives the written entries their place in the log (unless replaced meanwhile), which becomes the new log. */
+    private void install(Batch batch, FileChannel written) {
+        long position = batch.start;
+        for (int i = 0; i < batch.entries.size(); i++) {
+            Entry entry = batch.entries.get(i);
+            if (entries.get(entry.name) == entry) {
+                if (!batch.rewrite) {
+                    liveBytes += batch.lengths[i];
+                }
+                entry.offset = position;
+                entry.fullOffset = position + 8 + batch.headLengths[i];
+                entry.length = (int) batch.lengths[i];
+            }
+            position += batch.lengths[i];
+        }
+        if (batch.rewrite) {
+            closeLog();
+            log = written;
+            liveBytes = 0;
+            for (Entry entry : entries.values()) {
+                if (entry.offset >= 0) {
+                    liveBytes += entry.length;
+                }
+            }
         }
     }
 
@@ -209,91 +316,56 @@ final class CardIndex {
         }
     }
 
-    /** Writes every live entry to a new log that replaces the old one atomically. */
-    private void rewrite() throws IOException {
-        List<Entry> live = new ArrayList<>(entries.values());
-        long[] offsets = new long[live.size()];
-        long[][] old = new long[live.size()][];
-        for (int i = 0; i < live.size(); i++) {
-            old[i] = new long[]{live.get(i).offset, live.get(i).fullOffset, live.get(i).length};
-        }
-        try {
-            writeLog(live, offsets);
-        } catch (UncheckedIOException e) { // the old log is still in place: so are the entries
-            for (int i = 0; i < live.size(); i++) {
-                live.get(i).offset = old[i][0];
-                live.get(i).fullOffset = old[i][1];
-                live.get(i).length = (int) old[i][2];
-            }
-            throw e;
-        }
-        closeLog();
-        log = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
-        liveBytes = 0;
-        for (int i = 0; i < live.size(); i++) {
-            Entry entry = live.get(i);
-            entry.fullOffset += offsets[i] - entry.offset;
-            entry.offset = offsets[i];
-            liveBytes += entry.length;
-        }
+    /** Writes every live entry to a new log that replaces the old one atomically; the new log, open. */
+    private FileChannel writeLog(Batch batch) throws IOException {
+        FileChannel old = log;
+        AtomicFiles.write(file, channel -> batch.write(channel, writeHeader(channel), old));
+        return FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
     }
 
-    private void writeLog(List<Entry> live, long[] offsets) {
-        AtomicFiles.write(file, channel -> {
-            long position = writeHeader(channel);
-            for (int i = 0; i < live.size(); i++) {
-                Entry entry = live.get(i);
-                offsets[i] = position;
-                if (entry.full == null && entry.listed()) { // only on disk: copied as it is
-                    ByteBuffer record = ByteBuffer.wrap(read(log, entry.offset, entry.length));
-                    while (record.hasRemaining()) {
-                        channel.write(record, position + record.position());
-                    }
-                    position += entry.length;
-                } else {
-                    position += write(channel, position, entry);
-                }
-            }
-        });
+    /** Appends the batch's records to the log, durably; the log. */
+    private FileChannel appendTo(Batch batch) throws IOException {
+        batch.write(log, log.size(), log);
+        log.force(false);
+        return log;
     }
 
-    private long append(FileChannel channel, long position, Entry entry) throws IOException {
-        long length = write(channel, position, entry);
-        liveBytes += length;
-        return length;
+    private static int writeAt(FileChannel channel, long position, byte[] bytes) throws IOException {
+        ByteBuffer buffer = ByteBuffer.wrap(bytes);
+        while (buffer.hasRemaining()) {
+            channel.write(buffer, position + buffer.position());
+        }
+        return bytes.length;
     }
 
     /**
      * A record is two checked parts: {@code [length][crc32][part]} each. The head (name, size, mtime, shallow
      * template) is read at load; the full part (name, size, mtime again, to check it is the right one, and the
-     * full template) only when a full list needs it.
+     * full template) only when a full list needs it. The head's length goes to {@code headLengths[i]}.
      */
-    private static long write(FileChannel channel, long position, Entry entry) throws IOException {
-        ByteArrayOutputStream head = new ByteArrayOutputStream(1024);
-        DataOutputStream out = new DataOutputStream(head);
-        identity(out, entry);
-        out.writeBoolean(entry.listed());
-        if (entry.listed()) {
-            entry.shallow.write(out);
-        }
-        ByteArrayOutputStream full = new ByteArrayOutputStream(entry.listed() ? entry.full.bytes().length + 256 : 0);
-        if (entry.listed()) {
-            out = new DataOutputStream(full);
+    private static byte[] record(Entry entry, ListTemplate fullTemplate, long[] headLengths, int i) {
+        try {
+            ByteArrayOutputStream head = new ByteArrayOutputStream(1024);
+            DataOutputStream out = new DataOutputStream(head);
             identity(out, entry);
-            entry.full.write(out);
+            out.writeBoolean(entry.listed());
+            if (entry.listed()) {
+                entry.shallow.write(out);
+            }
+            ByteArrayOutputStream full = new ByteArrayOutputStream(entry.listed() ? fullTemplate.bytes().length + 256 : 0);
+            if (entry.listed()) {
+                out = new DataOutputStream(full);
+                identity(out, entry);
+                fullTemplate.write(out);
+            }
+            ByteBuffer record = ByteBuffer.allocate(16 + head.size() + full.size());
+            part(record, head);
+            part(record, full);
+            headLengths[i] = head.size();
+            return record.array();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // in memory: does not happen
         }
-        ByteBuffer record = ByteBuffer.allocate(16 + head.size() + full.size());
-        part(record, head);
-        part(record, full);
-        record.flip();
-        int length = record.remaining();
-        while (record.hasRemaining()) {
-            channel.write(record, position + record.position());
-        }
-        entry.offset = position;
-        entry.fullOffset = position + 8 + head.size();
-        entry.length = length;
-        return length;
     }
 
     private static void identity(DataOutputStream out, Entry entry) throws IOException {

@@ -15,6 +15,13 @@ final class CardNames {
         boolean test(String internalName) throws IOException;
     }
 
+    /**
+     * Held by every writer of new cards (editor, rename, duplicate, import) from choosing a free file name until
+     * that file exists, so that two requests never pick the same one: they get the next names, as in ST, whose
+     * single thread runs them one after the other.
+     */
+    static final Object ALLOCATION = new Object();
+
     private CardNames() {
     }
 

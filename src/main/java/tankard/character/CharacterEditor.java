@@ -42,8 +42,6 @@ public final class CharacterEditor {
     private final Path dataRoot;
     private final Supplier<byte[]> defaultAvatar;
     private final LongSupplier clock;
-    /** Held from choosing a free file name until the file exists, so two requests never pick the same one. */
-    private final Object naming = new Object();
 
     /** The result of merging into one card: written, skipped by the filter, or the validation error. */
     public record MergeResult(boolean ok, boolean skipped, String error) {
@@ -83,7 +81,7 @@ public final class CharacterEditor {
         ObjectNode card = CardForm.build(fields, humanizedNow(), dirs(user).worlds());
         byte[] png = image == null ? defaultAvatar.get() : prepare(image, crop);
         byte[] bytes = CardWriter.write(png, JsJson.compact(card));
-        synchronized (naming) {
+        synchronized (CardNames.ALLOCATION) {
             String internal = fileName != null ? fileName : uniqueName(user, name);
             chats.create(user, ChatFolder.character(internal));
             store(user, internal + ".png", bytes, true);
@@ -233,7 +231,7 @@ public final class CharacterEditor {
         CardNormalizer.set(card, "name", TextNode.valueOf(name));
         byte[] bytes = writeCard(png, JsJson.compact(card));
         String internal;
-        synchronized (naming) {
+        synchronized (CardNames.ALLOCATION) {
             internal = uniqueName(user, name);
             store(user, internal + ".png", bytes, true);
         }
@@ -287,7 +285,7 @@ public final class CharacterEditor {
             }
         }
         byte[] bytes = cards.read(user, source);
-        synchronized (naming) {
+        synchronized (CardNames.ALLOCATION) {
             String copy = base + "_" + suffix + extension;
             while (cards.find(user, copy).isPresent()) {
                 suffix++;

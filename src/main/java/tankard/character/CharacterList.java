@@ -16,38 +16,56 @@ import java.util.List;
  * compact JSON array the whole list serialised at once would be, one element at a time.
  */
 public final class CharacterList {
-    /** A listed card: its entry and the values that come from the file system now. */
-    record Item(CardIndex index, CardIndex.Entry entry, double changedMs, FolderUsage usage) {
-    }
-
     private static final byte[] ZERO = {'0'};
 
-    private final List<Item> items;
+    private final CardIndex index;
+    private final List<CardFile> files;
+    private final ParsedInOrder entries;
+    private final List<FolderUsage> usages;
     private final boolean shallow;
     private final byte[] now;
+    private final Runnable afterWrite;
 
-    CharacterList(List<Item> items, boolean shallow, String humanizedNow) {
-        this.items = items;
+    /**
+     * @param entries    the files' list entries, in their order
+     * @param usages     per file, its chat folder's usage
+     * @param afterWrite run when the list was written, or failed to be
+     */
+    CharacterList(CardIndex index, List<CardFile> files, ParsedInOrder entries, List<FolderUsage> usages,
+                  boolean shallow, String humanizedNow, Runnable afterWrite) {
+        this.index = index;
+        this.files = files;
+        this.entries = entries;
+        this.usages = usages;
         this.shallow = shallow;
+        this.afterWrite = afterWrite;
         byte[] quoted = JsJson.compactBytes(TextNode.valueOf(humanizedNow));
         this.now = Arrays.copyOfRange(quoted, 1, quoted.length - 1);
     }
 
-    public int size() {
-        return items.size();
+    public void writeTo(OutputStream out) throws IOException {
+        try (entries) {
+            write(out);
+        } finally {
+            afterWrite.run();
+        }
     }
 
-    public void writeTo(OutputStream out) throws IOException {
+    private void write(OutputStream out) throws IOException {
         out.write('[');
         boolean first = true;
-        for (Item item : items) {
+        for (int i = 0; i < files.size(); i++) {
+            CardIndex.Entry entry = entries.get(i);
+            if (!entry.listed()) {
+                continue;
+            }
             if (!first) {
                 out.write(',');
             }
             first = false;
-            ListTemplate template = shallow ? item.entry().shallow : item.index().full(item.entry());
-            CardIndex.Dates dates = item.entry().dates(item.changedMs());
-            FolderUsage usage = item.usage();
+            ListTemplate template = shallow ? entry.shallow : index.full(entry);
+            CardIndex.Dates dates = entry.dates(files.get(i).changedMs());
+            FolderUsage usage = usages.get(i);
             template.writeTo(hole -> switch (hole) {
                 case NOW -> now;
                 case DATE_ADDED -> dates.added();

@@ -23,9 +23,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
@@ -36,7 +34,8 @@ import java.util.function.LongSupplier;
 public final class CharacterService {
     private static final Logger LOG = LoggerFactory.getLogger(CharacterService.class);
 
-    private static final int PARSE_BATCH = 256;
+    /** How many cards a first list parses ahead of what it writes. */
+    private static final int PARSE_WINDOW = 256;
 
     private final CardStore cards;
     private final ChatStore chats;
@@ -61,53 +60,31 @@ public final class CharacterService {
 
     /**
      * Every character that can be read, as a JSON array streamed element by element; unreadable cards are left
-     * out (logged), as in ST. The directory listing, stats and any parsing happen here, so failures surface
-     * before a byte is sent; only unchanged list entries are reused.
+     * out (logged), as in ST. The directory listing and stats happen here, so their failures surface before a
+     * byte is sent; the cards the index does not know (new or changed) are parsed while the answer is written.
      */
     public CharacterList all(String user, boolean shallow) throws IOException {
         List<CardFile> files = cards.list(user);
         CardIndex index = indexes.of(user);
-        List<CardIndex.Entry> entries = new ArrayList<>(files.size());
-        List<Integer> missing = new ArrayList<>();
+        Set<String> chatFolders = chats.characterFolders(user);
+        List<CardIndex.Entry> known = new ArrayList<>(files.size());
+        List<FolderUsage> usages = new ArrayList<>(files.size());
         Set<String> names = new HashSet<>();
         for (CardFile file : files) {
             names.add(file.name());
-            CardIndex.Entry entry = index.get(file);
-            entries.add(entry);
-            if (entry == null) {
-                missing.add(entries.size() - 1);
-            }
-        }
-        // In batches, so that parsed entries do not pile up beyond the index's memory budget on a first list.
-        for (int from = 0; from < missing.size(); from += PARSE_BATCH) {
-            List<Integer> batch = missing.subList(from, Math.min(missing.size(), from + PARSE_BATCH));
-            List<Future<CardIndex.Entry>> pending = new ArrayList<>(batch.size());
-            for (int i : batch) {
-                CardFile file = files.get(i);
-                pending.add(parsers.submit(() -> entry(user, file)));
-            }
-            for (int k = 0; k < batch.size(); k++) {
-                CardIndex.Entry entry = await(pending.get(k));
-                index.put(entry);
-                entries.set(batch.get(k), entry);
-            }
+            known.add(index.get(file));
+            String folder = ChatFolder.nameOf(file.name());
+            usages.add(folder.isEmpty() || chatFolders.contains(folder) ? chatUsage(user, file.name()) : FolderUsage.EMPTY);
         }
         index.retain(names);
-        if (index.hasUnsaved()) {
-            indexes.saveLater(index);
-        }
-        Set<String> chatFolders = chats.characterFolders(user);
-        List<CharacterList.Item> items = new ArrayList<>(files.size());
-        for (int i = 0; i < files.size(); i++) {
-            CardIndex.Entry entry = entries.get(i);
-            if (entry.listed()) {
-                CardFile file = files.get(i);
-                String folder = ChatFolder.nameOf(file.name());
-                FolderUsage usage = folder.isEmpty() || chatFolders.contains(folder) ? chatUsage(user, file.name()) : FolderUsage.EMPTY;
-                items.add(new CharacterList.Item(index, entry, file.changedMs(), usage));
+        ParsedInOrder entries = new ParsedInOrder(files, known, file -> entry(user, file), parsers, index::put, PARSE_WINDOW);
+        // Saved once the answer is out: the save is not on the way of the first list, nor competing with it.
+        Runnable afterWrite = () -> {
+            if (index.hasUnsaved()) {
+                indexes.saveLater(index);
             }
-        }
-        return new CharacterList(items, shallow, StTime.humanized(clock.getAsLong()));
+        };
+        return new CharacterList(index, files, entries, usages, shallow, StTime.humanized(clock.getAsLong()), afterWrite);
     }
 
     /** A card's list entry, with placeholders where the per-list values go; unlisted when it cannot be read. */
@@ -245,16 +222,5 @@ public final class CharacterService {
 
     private static JsonNode orDefault(JsonNode value, JsonNode fallback) {
         return value == null ? fallback : value;
-    }
-
-    private static <T> T await(Future<T> future) throws IOException {
-        try {
-            return future.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("Interrupted while reading cards", e);
-        } catch (ExecutionException e) {
-            throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
-        }
     }
 }

@@ -28,9 +28,11 @@ public final class FileCardStore implements CardStore {
     public List<CardFile> list(String user) throws IOException {
         Path folder = folder(user);
         List<CardFile> cards = new ArrayList<>();
-        try (DirectoryStream<Path> files = Files.newDirectoryStream(folder, "*.png")) {
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(folder)) {
             for (Path file : files) {
-                stat(file).ifPresent(cards::add);
+                if (file.getFileName().toString().endsWith(".png")) { // as the glob *.png would, without a regex
+                    stat(file).ifPresent(cards::add);
+                }
             }
         } catch (NoSuchFileException e) {
             return List.of();

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import tankard.json.JsJson;
 
-import java.io.ByteArrayOutputStream;
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
@@ -28,6 +27,7 @@ record ListTemplate(byte[] bytes, int[] holes, byte[] kinds) {
 
     /** Unguessable, so no card text can contain it. */
     private static final String MARK = "@tk" + HexFormat.of().formatHex(new SecureRandom().generateSeed(12));
+    private static final byte[] MARK_BYTES = MARK.getBytes(StandardCharsets.US_ASCII);
 
     /** The placeholder to put in the object where a hole goes. */
     static String sentinel(Hole hole) {
@@ -39,33 +39,44 @@ record ListTemplate(byte[] bytes, int[] holes, byte[] kinds) {
     }
 
     static ListTemplate of(JsonNode object) {
-        // Searched as text (a fast intrinsic), encoded piece by piece: the marks are ASCII, so the pieces' UTF-8
-        // bytes are those of the whole.
-        String json = JsJson.compact(object);
-        ByteArrayOutputStream out = new ByteArrayOutputStream(json.length() + 256);
+        // The marks are ASCII, so they are found in the UTF-8 bytes as they are; the pieces between them are
+        // moved down over the cut-out marks in place.
+        byte[] json = JsJson.compactBytes(object);
         int[] holes = new int[4];
         byte[] kinds = new byte[4];
         int count = 0;
+        int size = 0;
         int from = 0;
-        for (int at = json.indexOf(MARK); at >= 0; at = json.indexOf(MARK, from)) {
-            Hole hole = Hole.values()[json.charAt(at + MARK.length()) - '0'];
+        for (int at = indexOfMark(json, 0); at >= 0; at = indexOfMark(json, from)) {
+            Hole hole = Hole.values()[json[at + MARK_BYTES.length] - '0'];
             int start = at;
-            int end = at + MARK.length() + 2;
+            int end = at + MARK_BYTES.length + 2;
             if (hole != Hole.NOW) { // the placeholder's quotes go too: the value replaces the whole string
                 start--;
                 end++;
             }
-            out.writeBytes(json.substring(from, start).getBytes(StandardCharsets.UTF_8));
+            System.arraycopy(json, from, json, size, start - from);
+            size += start - from;
             if (count == holes.length) {
                 holes = Arrays.copyOf(holes, count * 2);
                 kinds = Arrays.copyOf(kinds, count * 2);
             }
-            holes[count] = out.size();
+            holes[count] = size;
             kinds[count++] = (byte) hole.ordinal();
             from = end;
         }
-        out.writeBytes(json.substring(from).getBytes(StandardCharsets.UTF_8));
-        return new ListTemplate(out.toByteArray(), Arrays.copyOf(holes, count), Arrays.copyOf(kinds, count));
+        System.arraycopy(json, from, json, size, json.length - from);
+        size += json.length - from;
+        return new ListTemplate(Arrays.copyOf(json, size), Arrays.copyOf(holes, count), Arrays.copyOf(kinds, count));
+    }
+
+    private static int indexOfMark(byte[] json, int from) {
+        for (int at = from; at <= json.length - MARK_BYTES.length; at++) {
+            if (json[at] == '@' && Arrays.equals(json, at, at + MARK_BYTES.length, MARK_BYTES, 0, MARK_BYTES.length)) {
+                return at;
+            }
+        }
+        return -1;
     }
 
     /** The values of the holes, already serialised ({@code NOW} without its quotes). */

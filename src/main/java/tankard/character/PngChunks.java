@@ -22,13 +22,25 @@ import java.util.zip.CRC32;
  */
 final class PngChunks {
     private static final byte[] SIGNATURE = {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    private static final int READ_BLOCK = 16 << 10;
 
     /** One chunk: its type and where its data lies in the file. */
     record Chunk(String type, int offset, int length) {
     }
 
-    /** A {@code tEXt} chunk's keyword and text, both Latin-1. */
-    record Text(String keyword, String text) {
+    /**
+     * A {@code tEXt} chunk's keyword and text, both Latin-1. The text stays bytes (those of {@code chunk} from
+     * {@code textStart} to {@code textEnd}) until asked for: a card reader decodes only the chunk it uses.
+     */
+    record Text(String keyword, byte[] chunk, int textStart, int textEnd) {
+        String text() {
+            return new String(chunk, textStart, textEnd - textStart, StandardCharsets.ISO_8859_1);
+        }
+
+        /** The text's bytes, one per char. */
+        ByteBuffer bytes() {
+            return ByteBuffer.wrap(chunk, textStart, textEnd - textStart);
+        }
     }
 
     /** Random access to the file's bytes: in memory, or positional reads of a file. */
@@ -39,11 +51,14 @@ final class PngChunks {
         byte[] read(long position, int length) throws IOException;
     }
 
-    /** Called for each chunk before IEND with its data (and CRC) when {@code wanted(type)}, else null. */
+    /**
+     * Called for each chunk before IEND with, when {@code wanted(type)}, its type, data and CRC (the data from
+     * index 4), else null.
+     */
     private interface Visitor {
         boolean wanted(String type);
 
-        void chunk(String type, long offset, int length, byte[] data);
+        void chunk(String type, long offset, int length, byte[] typeDataCrc);
     }
 
     private PngChunks() {
@@ -90,28 +105,28 @@ final class PngChunks {
             }
 
             @Override
-            public void chunk(String type, long offset, int length, byte[] data) {
+            public void chunk(String type, long offset, int length, byte[] typeDataCrc) {
                 if (type.equals("tEXt")) {
-                    texts.add(text(data, length));
+                    texts.add(text(typeDataCrc, 4, 4 + length));
                 }
             }
         });
         return texts;
     }
 
-    private static Text text(byte[] data, int length) {
-        int nul = 0;
-        while (nul < length && data[nul] != 0) {
+    private static Text text(byte[] chunk, int start, int end) {
+        int nul = start;
+        while (nul < end && chunk[nul] != 0) {
             nul++;
         }
-        String keyword = new String(data, 0, nul, StandardCharsets.ISO_8859_1);
-        int textStart = Math.min(nul + 1, length);
-        for (int i = textStart; i < length; i++) {
-            if (data[i] == 0) {
+        String keyword = new String(chunk, start, nul - start, StandardCharsets.ISO_8859_1);
+        int textStart = Math.min(nul + 1, end);
+        for (int i = textStart; i < end; i++) {
+            if (chunk[i] == 0) {
                 throw new CardFormatException("NUL character in tEXt chunk");
             }
         }
-        return new Text(keyword, new String(data, textStart, length - textStart, StandardCharsets.ISO_8859_1));
+        return new Text(keyword, chunk, textStart, end);
     }
 
     private static void walk(Source source, Visitor visitor) {
@@ -137,18 +152,17 @@ final class PngChunks {
                 if (length > size - data - 4L) {
                     throw new CardFormatException("PNG chunk " + type + " is cut short");
                 }
-                byte[] bytes = null;
+                byte[] typeDataCrc = null;
                 if (visitor.wanted(type)) {
                     // type, data and CRC in one read, so the CRC covers exactly what was read
-                    byte[] typeDataCrc = source.read(pos + 4, (int) length + 8);
+                    typeDataCrc = source.read(pos + 4, (int) length + 8);
                     CRC32 crc = new CRC32();
                     crc.update(typeDataCrc, 0, (int) length + 4);
                     if (crc.getValue() != readUint32(typeDataCrc, (int) length + 4)) {
                         throw new CardFormatException("CRC mismatch in PNG chunk " + type);
                     }
-                    bytes = Arrays.copyOfRange(typeDataCrc, 4, 4 + (int) length);
                 }
-                visitor.chunk(type, data, (int) length, bytes);
+                visitor.chunk(type, data, (int) length, typeDataCrc);
                 pos = data + length + 4;
             }
         } catch (IOException e) {
@@ -176,15 +190,35 @@ final class PngChunks {
         };
     }
 
+    /**
+     * Positional reads of a file, a block at a time: the chunk headers and text chunks of a card (text just
+     * before IEND, as ST writes it) then take three reads or so instead of two per chunk.
+     */
     private static Source file(FileChannel channel) {
         return new Source() {
+            private long size = -1;
+            private byte[] block = new byte[0];
+            private long blockStart;
+
             @Override
             public long size() throws IOException {
-                return channel.size();
+                if (size < 0) {
+                    size = channel.size();
+                }
+                return size;
             }
 
             @Override
             public byte[] read(long position, int length) throws IOException {
+                if (position < blockStart || position + length > blockStart + block.length) {
+                    blockStart = position;
+                    block = readFully(position, (int) Math.min(Math.max(length, READ_BLOCK), size() - position));
+                }
+                int from = (int) (position - blockStart);
+                return from == 0 && length == block.length ? block : Arrays.copyOfRange(block, from, from + length);
+            }
+
+            private byte[] readFully(long position, int length) throws IOException {
                 ByteBuffer buffer = ByteBuffer.allocate(length);
                 while (buffer.hasRemaining()) {
                     if (channel.read(buffer, position + buffer.position()) < 0) {

@@ -54,13 +54,17 @@ public final class Js {
 
     /** lodash {@code _.get} / optional chaining: a dotted path through objects, or null when a step is missing. */
     public static JsonNode get(JsonNode node, String path) {
-        for (String key : path.split("\\.")) {
+        for (int from = 0; ; ) {
             if (node == null || !node.isObject()) {
                 return null;
             }
-            node = node.get(key);
+            int dot = path.indexOf('.', from);
+            node = node.get(dot < 0 ? path.substring(from) : path.substring(from, dot));
+            if (dot < 0) {
+                return node;
+            }
+            from = dot + 1;
         }
-        return node;
     }
 
     /** JavaScript's {@code a === b} for JSON values; containers are equal only to themselves. */

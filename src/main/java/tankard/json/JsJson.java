@@ -13,9 +13,15 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.math.BigDecimal;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -79,7 +85,7 @@ public final class JsJson {
 
     public static String compact(JsonNode node) {
         StringBuilder out = new StringBuilder();
-        write(node, out, -1, 0, false);
+        write(node, new TextOut(out), -1, 0, false);
         return out.toString();
     }
 
@@ -89,7 +95,7 @@ public final class JsJson {
      */
     public static String stringifyAsJs(JsonNode node) {
         StringBuilder out = new StringBuilder();
-        write(node, out, -1, 0, true);
+        write(node, new TextOut(out), -1, 0, true);
         return out.toString();
     }
 
@@ -100,12 +106,15 @@ public final class JsJson {
 
     public static String pretty(JsonNode node) {
         StringBuilder out = new StringBuilder();
-        write(node, out, 4, 0, false);
+        write(node, new TextOut(out), 4, 0, false);
         return out.toString();
     }
 
+    /** The compact text's UTF-8 bytes, written as bytes directly (no intermediate text: lists of big cards). */
     public static byte[] compactBytes(JsonNode node) {
-        return compact(node).getBytes(StandardCharsets.UTF_8);
+        Utf8Out out = new Utf8Out();
+        write(node, out, -1, 0, false);
+        return out.toByteArray();
     }
 
     public static byte[] prettyBytes(JsonNode node) {
@@ -117,14 +126,14 @@ public final class JsJson {
         return MAPPER.valueToTree(value);
     }
 
-    private static void write(JsonNode node, StringBuilder out, int indent, int depth, boolean doubles) {
+    private static void write(JsonNode node, Out out, int indent, int depth, boolean doubles) {
         switch (node.getNodeType()) {
             case OBJECT -> writeObject(node, out, indent, depth, doubles);
             case ARRAY -> writeArray(node, out, indent, depth, doubles);
-            case STRING -> quote(node.textValue(), out);
+            case STRING -> out.string(node.textValue());
             case NUMBER -> out.append(doubles ? decimal(node.doubleValue()) : number(node));
-            case BOOLEAN -> out.append(node.booleanValue());
-            case BINARY -> quote(java.util.Base64.getEncoder().encodeToString(binary(node)), out);
+            case BOOLEAN -> out.append(node.booleanValue() ? "true" : "false");
+            case BINARY -> out.string(java.util.Base64.getEncoder().encodeToString(binary(node)));
             default -> out.append("null");
         }
     }
@@ -137,43 +146,51 @@ public final class JsJson {
         }
     }
 
-    private static void writeObject(JsonNode node, StringBuilder out, int indent, int depth, boolean doubles) {
+    private static void writeObject(JsonNode node, Out out, int indent, int depth, boolean doubles) {
         if (node.isEmpty()) {
             out.append("{}");
             return;
         }
         out.append('{');
         boolean first = true;
-        // JavaScript enumerates array-index keys first, ascending, then the rest in insertion order.
-        for (int pass = 0; pass < 2; pass++) {
-            Iterator<Map.Entry<String, JsonNode>> fields = pass == 0 ? indexKeysSorted(node) : node.fields();
-            while (fields.hasNext()) {
-                Map.Entry<String, JsonNode> field = fields.next();
-                if (pass == 1 && isArrayIndex(field.getKey())) {
-                    continue;
-                }
-                if (!first) {
-                    out.append(',');
-                }
-                first = false;
-                newline(out, indent, depth + 1);
-                quote(field.getKey(), out);
-                out.append(indent < 0 ? ":" : ": ");
-                write(field.getValue(), out, indent, depth + 1, doubles);
+        for (Iterator<Map.Entry<String, JsonNode>> fields = enumerationOrder(node); fields.hasNext(); ) {
+            Map.Entry<String, JsonNode> field = fields.next();
+            if (!first) {
+                out.append(',');
             }
+            first = false;
+            newline(out, indent, depth + 1);
+            out.string(field.getKey());
+            out.append(indent < 0 ? ":" : ": ");
+            write(field.getValue(), out, indent, depth + 1, doubles);
         }
         newline(out, indent, depth);
         out.append('}');
     }
 
-    private static Iterator<Map.Entry<String, JsonNode>> indexKeysSorted(JsonNode node) {
-        java.util.TreeMap<Long, Map.Entry<String, JsonNode>> sorted = new java.util.TreeMap<>();
+    /** JavaScript enumerates array-index keys first, ascending, then the rest in insertion order. */
+    private static Iterator<Map.Entry<String, JsonNode>> enumerationOrder(JsonNode node) {
+        for (Iterator<String> names = node.fieldNames(); names.hasNext(); ) {
+            if (isArrayIndex(names.next())) {
+                return indexKeysFirst(node);
+            }
+        }
+        return node.fields();
+    }
+
+    private static Iterator<Map.Entry<String, JsonNode>> indexKeysFirst(JsonNode node) {
+        java.util.TreeMap<Long, Map.Entry<String, JsonNode>> indexes = new java.util.TreeMap<>();
+        List<Map.Entry<String, JsonNode>> others = new ArrayList<>();
         node.fields().forEachRemaining(e -> {
             if (isArrayIndex(e.getKey())) {
-                sorted.put(Long.parseLong(e.getKey()), e);
+                indexes.put(Long.parseLong(e.getKey()), e);
+            } else {
+                others.add(e);
             }
         });
-        return sorted.values().iterator();
+        List<Map.Entry<String, JsonNode>> ordered = new ArrayList<>(indexes.values());
+        ordered.addAll(others);
+        return ordered.iterator();
     }
 
     static boolean isArrayIndex(String key) {
@@ -190,7 +207,7 @@ public final class JsJson {
         return Long.parseLong(key) <= 4294967294L;
     }
 
-    private static void writeArray(JsonNode node, StringBuilder out, int indent, int depth, boolean doubles) {
+    private static void writeArray(JsonNode node, Out out, int indent, int depth, boolean doubles) {
         if (node.isEmpty()) {
             out.append("[]");
             return;
@@ -207,7 +224,7 @@ public final class JsJson {
         out.append(']');
     }
 
-    private static void newline(StringBuilder out, int indent, int depth) {
+    private static void newline(Out out, int indent, int depth) {
         if (indent < 0) {
             return;
         }
@@ -310,7 +327,8 @@ public final class JsJson {
      */
     public static String relayout(byte[] json, boolean pretty) {
         try (JsonParser parser = FACTORY.createParser(json)) {
-            StringBuilder out = new StringBuilder(json.length + json.length / 4);
+            StringBuilder text = new StringBuilder(json.length + json.length / 4);
+            Out out = new TextOut(text);
             int indent = pretty ? 4 : -1;
             int depth = 0;
             boolean needComma = false;
@@ -345,7 +363,7 @@ public final class JsJson {
                 needComma = true;
                 switch (token) {
                     case FIELD_NAME -> {
-                        quote(parser.currentName(), out);
+                        out.string(parser.currentName());
                         out.append(pretty ? ": " : ":");
                         needComma = false;
                     }
@@ -355,16 +373,185 @@ public final class JsJson {
                         needComma = false;
                         afterOpen = true;
                     }
-                    case VALUE_STRING -> quote(parser.getText(), out);
+                    case VALUE_STRING -> out.string(parser.getText());
                     case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> out.append(parser.getText());
                     case VALUE_TRUE -> out.append("true");
                     case VALUE_FALSE -> out.append("false");
                     default -> out.append("null");
                 }
             }
-            return out.toString();
+            return text.toString();
         } catch (IOException e) {
             throw new JsonSyntaxException(e.getMessage());
+        }
+    }
+
+    /** Where serialised JSON goes: {@code append} takes ASCII syntax, {@code string} a string to quote. */
+    private interface Out {
+        void append(char c);
+
+        void append(String ascii);
+
+        void string(String s);
+    }
+
+    private record TextOut(StringBuilder text) implements Out {
+        @Override
+        public void append(char c) {
+            text.append(c);
+        }
+
+        @Override
+        public void append(String ascii) {
+            text.append(ascii);
+        }
+
+        @Override
+        public void string(String s) {
+            quote(s, text);
+        }
+    }
+
+    /**
+     * UTF-8 bytes. ASCII strings (most card text) are quoted on their bytes, eight at a time where none needs
+     * escaping; the others go through {@link #quote}. A long string met again (a card's top-level copies of its
+     * {@code data} fields are the same strings) is copied from where it was first written.
+     */
+    private static final class Utf8Out implements Out {
+        private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+        private static final long ONES = 0x0101010101010101L;
+        private static final long HIGHS = 0x8080808080808080L;
+        private static final int REUSED_LENGTH = 256;
+        /** Each thread's buffer, kept between documents up to this size: no regrowing it for every card. */
+        private static final int KEPT_BUFFER = 64 << 10;
+        private static final ThreadLocal<byte[]> BUFFERS = ThreadLocal.withInitial(() -> new byte[16 << 10]);
+
+        private byte[] bytes = BUFFERS.get();
+        private int size;
+        /** Where long strings were written: offset and length. */
+        private IdentityHashMap<String, long[]> written;
+
+        @Override
+        public void append(char c) {
+            room(1);
+            bytes[size++] = (byte) c;
+        }
+
+        @Override
+        public void append(String ascii) {
+            room(ascii.length());
+            ascii.getBytes(0, ascii.length(), bytes, size); // ASCII: the deprecated copy is exact, and fast
+            size += ascii.length();
+        }
+
+        @Override
+        public void string(String s) {
+            boolean reused = s.length() >= REUSED_LENGTH;
+            if (reused) {
+                written = written == null ? new IdentityHashMap<>() : written;
+                long[] at = written.get(s);
+                if (at != null) {
+                    write(bytes, (int) at[0], (int) at[1]);
+                    return;
+                }
+            }
+            int start = size;
+            byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
+            if (utf8.length != s.length() || !quoteAscii(s, utf8)) {
+                StringBuilder quoted = new StringBuilder(s.length() + 16);
+                quote(s, quoted);
+                byte[] encoded = quoted.toString().getBytes(StandardCharsets.UTF_8);
+                write(encoded, 0, encoded.length);
+            }
+            if (reused) {
+                written.put(s, new long[]{start, size - start});
+            }
+        }
+
+        /**
+         * Quotes the bytes of a string with one byte per char; false, having written nothing, when one of them
+         * is not ASCII after all (a lone surrogate, which the encoder turned into {@code ?}).
+         */
+        private boolean quoteAscii(String s, byte[] utf8) {
+            int start = size;
+            room(utf8.length + 2);
+            bytes[size++] = '"';
+            int run = 0;
+            int i = 0;
+            while (i < utf8.length) {
+                if (i + 8 <= utf8.length && !special((long) LONGS.get(utf8, i))) {
+                    i += 8;
+                    continue;
+                }
+                for (int stop = Math.min(utf8.length, i + 8); i < stop; i++) {
+                    byte c = utf8[i];
+                    if (c >= 0x20 && c != '"' && c != '\\' && c != '?') {
+                        continue;
+                    }
+                    if (c == '?') {
+                        if (s.charAt(i) == '?') {
+                            continue;
+                        }
+                        size = start;
+                        return false;
+                    }
+                    write(utf8, run, i - run);
+                    run = i + 1;
+                    escape(c);
+                }
+            }
+            write(utf8, run, utf8.length - run);
+            append('"');
+            return true;
+        }
+
+        /** Whether one of eight ASCII bytes is a control character, {@code "}, {@code \\} or {@code ?}. */
+        private static boolean special(long w) {
+            long control = (w - 0x2020202020202020L) & ~w & HIGHS;
+            long quote = w ^ 0x2222222222222222L;
+            long backslash = w ^ 0x5c5c5c5c5c5c5c5cL;
+            long question = w ^ 0x3f3f3f3f3f3f3f3fL;
+            return (control | zeroByte(quote) | zeroByte(backslash) | zeroByte(question)) != 0;
+        }
+
+        private static long zeroByte(long w) {
+            return (w - ONES) & ~w & HIGHS;
+        }
+
+        private void escape(byte c) {
+            switch (c) {
+                case '"' -> append("\\\"");
+                case '\\' -> append("\\\\");
+                case '\b' -> append("\\b");
+                case '\f' -> append("\\f");
+                case '\n' -> append("\\n");
+                case '\r' -> append("\\r");
+                case '\t' -> append("\\t");
+                default -> {
+                    StringBuilder escape = new StringBuilder(6);
+                    hexEscape((char) c, escape);
+                    append(escape.toString());
+                }
+            }
+        }
+
+        private void write(byte[] source, int offset, int length) {
+            room(length);
+            System.arraycopy(source, offset, bytes, size, length);
+            size += length;
+        }
+
+        private void room(int more) {
+            if (size + more > bytes.length) {
+                bytes = java.util.Arrays.copyOf(bytes, Math.max(bytes.length * 2, size + more));
+            }
+        }
+
+        byte[] toByteArray() {
+            if (bytes.length <= KEPT_BUFFER) {
+                BUFFERS.set(bytes);
+            }
+            return java.util.Arrays.copyOf(bytes, size);
         }
     }
 }

@@ -12,21 +12,26 @@ import java.util.stream.Stream;
 
 /** File-name rules as Node's {@code path} module applies them, and folder listings in Node's order. */
 public final class FileNames {
-    /** Node's readdir order: libuv sorts entries by their bytes, i.e. by code point. */
+    /**
+     * Node's readdir order: libuv sorts entries by their bytes, i.e. by code point. UTF-16 units compare the
+     * same way, except a surrogate (half of a code point above U+FFFF) against a unit from U+E000 up.
+     */
     public static final Comparator<String> BYTE_ORDER = (a, b) -> {
-        int i = 0;
-        int j = 0;
-        while (i < a.length() && j < b.length()) {
-            int ca = a.codePointAt(i);
-            int cb = b.codePointAt(j);
+        int length = Math.min(a.length(), b.length());
+        for (int i = 0; i < length; i++) {
+            char ca = a.charAt(i);
+            char cb = b.charAt(i);
             if (ca != cb) {
-                return Integer.compare(ca, cb);
+                return ca >= 0xd800 && cb >= 0xd800 ? codePointRank(ca) - codePointRank(cb) : ca - cb;
             }
-            i += Character.charCount(ca);
-            j += Character.charCount(cb);
         }
-        return Integer.compare(a.length() - i, b.length() - j);
+        return a.length() - b.length();
     };
+
+    /** For units from U+D800 up: surrogates moved above the others, as their code points are. */
+    private static int codePointRank(char c) {
+        return Character.isSurrogate(c) ? c + 0x2000 : c - 0x800;
+    }
 
     private FileNames() {
     }

@@ -1,6 +1,9 @@
 package tankard.util;
 
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.Base64;
 
 /**
  * Base64 decoding as Node's {@code Buffer.from(text, "base64")} does it: characters outside the alphabet
@@ -24,6 +27,31 @@ public final class LenientBase64 {
     }
 
     public static byte[] decode(CharSequence text) {
+        // Strict base64 (what ST writes) decodes to the same bytes with the JDK's much faster decoder.
+        if (text instanceof String s) {
+            try {
+                return Base64.getDecoder().decode(s);
+            } catch (IllegalArgumentException notStrict) {
+                // decoded leniently below
+            }
+        }
+        return lenient(text);
+    }
+
+    /** Base64 text given as its Latin-1 bytes (a PNG text chunk's), read as {@link #decode(CharSequence)} does. */
+    public static byte[] decode(ByteBuffer latin1) {
+        try {
+            ByteBuffer decoded = Base64.getDecoder().decode(latin1.duplicate());
+            return decoded.remaining() == decoded.array().length ? decoded.array()
+                    : Arrays.copyOfRange(decoded.array(), decoded.position(), decoded.limit());
+        } catch (IllegalArgumentException notStrict) {
+            byte[] bytes = new byte[latin1.remaining()];
+            latin1.duplicate().get(bytes);
+            return lenient(new String(bytes, StandardCharsets.ISO_8859_1));
+        }
+    }
+
+    private static byte[] lenient(CharSequence text) {
         byte[] out = new byte[text.length() * 3 / 4 + 3];
         int length = 0;
         int buffer = 0;

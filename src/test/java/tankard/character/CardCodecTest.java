@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class CardCodecTest {
     private static final String JUNIPER = Fixtures.text("characters/juniper-v3.json");
@@ -28,6 +29,29 @@ class CardCodecTest {
         CardData card = CardCodec.readPng(Fixtures.card("{\"name\":\"v2\"}", JUNIPER));
         assertEquals(JUNIPER, card.text());
         assertEquals("{\"name\":\"v2\"}", CardCodec.readPng(Fixtures.card("{\"name\":\"v2\"}")).text());
+    }
+
+    @Test
+    void cardFilesReadPiecewiseGiveWhatTheirBytesGive(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws java.io.IOException {
+        // Text chunks smaller and larger than a read block, before and after a large image chunk.
+        String small = "{\"name\":\"small\"}";
+        String large = "{\"name\":\"large\",\"description\":\"" + "x".repeat(40_000) + "\"}";
+        byte[] image = Fixtures.withText(Fixtures.plainPng(), "Comment", "p".repeat(50_000));
+        byte[][] pngs = {Fixtures.card(small, large), Fixtures.card(large, small),
+                Fixtures.withText(Fixtures.withText(image, "chara", Fixtures.base64(small)), "ccv3", Fixtures.base64(large)),
+                Fixtures.withText(Fixtures.withText(Fixtures.card(small), "Comment", "p".repeat(50_000)), "ccv3", Fixtures.base64(large))};
+        for (byte[] png : pngs) {
+            java.nio.file.Path file = dir.resolve("card.png");
+            java.nio.file.Files.write(file, png);
+            String text = CardCodec.readPng(file).text();
+            assertTrue(text.equals(CardCodec.readPng(png).text()), "the same card as the bytes give");
+            assertEquals(png != pngs[1], text.length() > 1000, "the ccv3 chunk's card");
+        }
+        java.nio.file.Path truncated = dir.resolve("truncated.png");
+        byte[] png = Fixtures.card(small, large);
+        java.nio.file.Files.write(truncated, java.util.Arrays.copyOf(png, png.length - 30_000));
+        assertThrows(CardFormatException.class, () -> CardCodec.readPng(truncated));
     }
 
     @Test
@@ -62,5 +86,28 @@ class CardCodecTest {
         cache.put(new CardCache.Key("u", "big.png", 1, 1), big);
         assertNull(cache.get(new CardCache.Key("u", "big.png", 1, 1)), "an entry over the whole budget is not kept");
         assertEquals(0, new CardCache(0).usedBytes());
+    }
+
+    @Test
+    void cacheKeepsOneVersionPerCardAndForgetsItOnInvalidation() {
+        CardData first = CardCodec.readJson("{\"name\":\"a\"}".getBytes(StandardCharsets.UTF_8));
+        CardData second = CardCodec.readJson("{\"name\":\"ab\"}".getBytes(StandardCharsets.UTF_8));
+        CardCache cache = new CardCache(1 << 20);
+        CardCache.Key old = new CardCache.Key("u", "a.png", 1, 10);
+        CardCache.Key rewritten = new CardCache.Key("u", "a.png", 2, 11);
+        CardCache.Key otherUser = new CardCache.Key("v", "a.png", 1, 10);
+        cache.put(old, first);
+        cache.put(otherUser, first);
+        assertNull(cache.get(rewritten), "another version of the file is a miss");
+        cache.put(rewritten, second);
+        assertNull(cache.get(old), "the new version replaced the old one");
+        assertSame(second, cache.get(rewritten));
+        assertEquals(first.weight() + second.weight(), cache.usedBytes());
+        cache.invalidate("u", "a.png");
+        assertNull(cache.get(rewritten));
+        assertSame(first, cache.get(otherUser), "only that user's card is forgotten");
+        assertEquals(first.weight(), cache.usedBytes());
+        cache.invalidate("u", "missing.png");
+        assertEquals(first.weight(), cache.usedBytes());
     }
 }

@@ -165,6 +165,30 @@ class CardImportHttpTest extends ServerTest {
         assertEquals(768, size.height);
     }
 
+    @Test
+    void concurrentImportsOfOneNameGetDistinctFiles() throws IOException {
+        int count = 8;
+        List<java.util.concurrent.CompletableFuture<HttpResponse<Buffer>>> pending = new java.util.ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            MultipartForm form = MultipartForm.create()
+                    .binaryFileUpload("avatar", "c.json", Buffer.buffer(utf8(V2.replace("A cartographer", "copy " + i))), "application/json")
+                    .attribute("file_type", "json");
+            pending.add(client.request(HttpMethod.POST, "/api/characters/import").sendMultipartForm(form)
+                    .toCompletionStage().toCompletableFuture());
+        }
+        java.util.Set<String> names = new java.util.TreeSet<>();
+        java.util.Set<String> descriptions = new java.util.TreeSet<>();
+        for (var response : pending) {
+            String name = json(TestServer.await(response)).get("file_name").asText();
+            names.add(name);
+            descriptions.add(storedCard(name).at("/data/description").asText());
+        }
+        // As ST names them one after the other: MiraVale, MiraVale1, ... and no card overwrote another
+        assertEquals(count, names.size(), names.toString());
+        assertTrue(names.contains("MiraVale") && names.contains("MiraVale" + (count - 1)), names.toString());
+        assertEquals(count, descriptions.size(), descriptions.toString());
+    }
+
     private record BufferedImageSize(int width, int height) {
         static BufferedImageSize of(byte[] png) {
             var image = TestImages.decode(png);

@@ -198,4 +198,48 @@ class CharacterListTest {
         start("performance:\n  memoryCacheCapacity: 1kb\n");
         assertArrayEquals(cold, all(), "after a restart");
     }
+
+    /**
+     * An index whose log is mostly replaced records is rewritten: the records only on disk are copied over, and
+     * a restart reads the same list as a fresh parse gives.
+     */
+    @Test
+    void anIndexOfMostlyReplacedRecordsIsRewrittenKeepingTheOthers() throws Exception {
+        String config = "performance:\n  memoryCacheCapacity: 1kb\n";
+        start(config);
+        for (int i = 0; i < 300; i++) {
+            Files.write(card("c" + i + ".png"), Fixtures.card(cardJson(i, "d".repeat(4000))));
+        }
+        all();
+        server.tankard.close().toCompletionStage().toCompletableFuture().join(); // saves the index now
+        long firstSize = Files.size(index());
+        long largest = firstSize;
+        long smallestAfterGrowing = Long.MAX_VALUE;
+        for (int round = 1; round <= 4; round++) {
+            start(config);
+            for (int i = 0; i < 150; i++) {
+                Files.write(card("c" + i + ".png"), Fixtures.card(cardJson(i, "r".repeat(4000 + round))));
+            }
+            all();
+            server.tankard.close().toCompletionStage().toCompletableFuture().join();
+            long size = Files.size(index());
+            if (largest > firstSize) {
+                smallestAfterGrowing = Math.min(smallestAfterGrowing, size);
+            }
+            largest = Math.max(largest, size);
+        }
+        assertTrue(largest > firstSize * 4 / 3, "replaced records piled up");
+        assertTrue(smallestAfterGrowing < firstSize * 11 / 10, "then the log was rewritten with the live ones");
+        start(config);
+        byte[] fromIndex = all();
+        server.tankard.close().toCompletionStage().toCompletableFuture().join();
+        Files.delete(index());
+        start(config);
+        assertArrayEquals(all(), fromIndex, "the same as parsing every card");
+    }
+
+    private static String cardJson(int i, String description) {
+        return "{\"name\":\"C" + i + "\",\"chat\":\"c\",\"spec\":\"chara_card_v2\",\"data\":{\"name\":\"C" + i
+                + "\",\"description\":\"" + description + "\"}}";
+    }
 }

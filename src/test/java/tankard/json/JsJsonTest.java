@@ -1,9 +1,12 @@
 package tankard.json;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -68,6 +71,38 @@ class JsJsonTest {
         out.setLength(0);
         JsJson.quote("", out);
         assertEquals("\"\"", out.toString());
+    }
+
+    @Test
+    void compactBytesAreTheUtf8OfTheCompactText() {
+        // ASCII strings take the byte path, the others the text path; both must give the same bytes.
+        String[] strings = {"", "plain", "q\" b\\ \b\f\n\r\t \u0001\u001f end", "?", "a?b", "?\ud800", "x\udc00?",
+                "é", "\u2028 \ud83d\ude00", "\"\u007f\u0080", "\n\ud83d"};
+        ObjectNode object = JsJson.object();
+        for (String s : strings) {
+            object.put(s, s);
+            assertArrayEquals(JsJson.compact(TextNode.valueOf(s)).getBytes(StandardCharsets.UTF_8),
+                    JsJson.compactBytes(TextNode.valueOf(s)), s);
+        }
+        object.putArray("list").add(1.5).add(true).add(JsJson.object()).addNull().add(JsJson.array());
+        // Long strings, specials at every position of an eight-byte word, and one string written twice.
+        String words = "0123456\"89abcdef\\hijklmn\u0007pqrstuv?xyz" + "z".repeat(300) + "\n";
+        TextNode twice = TextNode.valueOf(words);
+        for (int shift = 0; shift < 9; shift++) {
+            String shifted = "s".repeat(shift) + words;
+            object.put("shift" + shift, shifted);
+            assertArrayEquals(JsJson.compact(TextNode.valueOf(shifted)).getBytes(StandardCharsets.UTF_8),
+                    JsJson.compactBytes(TextNode.valueOf(shifted)));
+        }
+        object.set("once", twice);
+        object.putObject("nested").set("again", twice);
+        object.put("long lone surrogate", "x".repeat(300) + "\ud800" + "y".repeat(20));
+        assertArrayEquals(JsJson.compact(object).getBytes(StandardCharsets.UTF_8), JsJson.compactBytes(object));
+        // Documents of every size one after the other (the thread's buffer is reused, and regrown past its size)
+        for (int size : new int[]{100_000, 10, 70_000, 20_000, 0}) {
+            ObjectNode sized = JsJson.object().put("s", "y".repeat(size));
+            assertArrayEquals(JsJson.compact(sized).getBytes(StandardCharsets.UTF_8), JsJson.compactBytes(sized));
+        }
     }
 
     @Test
