@@ -21,6 +21,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -44,6 +45,8 @@ import java.util.zip.CRC32;
 final class CardIndex {
     private static final Logger LOG = LoggerFactory.getLogger(CardIndex.class);
     private static final long SAVE_SLACK = 8 << 20;
+    /** A save's temp file this old was left by a killed process (a save takes seconds at most). */
+    private static final Duration STALE_SAVE = Duration.ofMinutes(10);
     private static final long MAGIC = 0x544b_4349_0000_0002L; // "TKCI", format 2
 
     /** A card's list templates (none when the card cannot be listed) for one version of its file. */
@@ -389,6 +392,7 @@ final class CardIndex {
     }
 
     private void load() {
+        AtomicFiles.deleteStaleTemps(file, STALE_SAVE);
         try {
             log = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
         } catch (NoSuchFileException e) {

@@ -7,12 +7,14 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.WritableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.LinkOption;
+import java.time.Duration;
 import java.util.Comparator;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Stream;
@@ -122,6 +124,27 @@ public final class AtomicFiles {
             Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         } catch (AtomicMoveNotSupportedException e) {
             Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING);
+        }
+    }
+
+    /**
+     * Deletes the temp files of {@code target} (its {@code <name>.<digits>} siblings) left by writes that were
+     * killed midway, once they are older than {@code age}, so that a write still in progress (another process)
+     * keeps its file. Best effort.
+     */
+    public static void deleteStaleTemps(Path target, Duration age) {
+        String prefix = target.getFileName() + ".";
+        long before = System.currentTimeMillis() - age.toMillis();
+        try (DirectoryStream<Path> siblings = Files.newDirectoryStream(target.getParent(), prefix + "*")) {
+            for (Path sibling : siblings) {
+                String suffix = sibling.getFileName().toString().substring(prefix.length());
+                if (!suffix.isEmpty() && suffix.chars().allMatch(c -> c >= '0' && c <= '9')
+                        && Files.getLastModifiedTime(sibling, LinkOption.NOFOLLOW_LINKS).toMillis() < before) {
+                    deleteQuietly(sibling);
+                }
+            }
+        } catch (IOException ignored) {
+            // best effort, as deleteQuietly
         }
     }
 
