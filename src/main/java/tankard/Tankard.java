@@ -9,6 +9,8 @@ import tankard.character.CardCache;
 import tankard.character.CardImporter;
 import tankard.character.CardIndexes;
 import tankard.character.CardStore;
+import tankard.backend.ChatCompletionsFeature;
+import tankard.backend.UpstreamClient;
 import tankard.character.CharacterEditFeature;
 import tankard.character.CharacterEditor;
 import tankard.character.CharacterFeature;
@@ -141,6 +143,7 @@ public final class Tankard {
                 new UiPresetFeature(config),
                 new ExtensionFeature(config),
                 new HordeFeature(config, secrets),
+                new ChatCompletionsFeature(config, secrets, new UpstreamClient(vertx)),
                 new ComfyWorkflowFeature(config),
                 new SpriteFeature(config),
                 new WorldInfoFeature(config),
