@@ -5,6 +5,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.http.PoolOptions;
@@ -35,6 +36,33 @@ public final class UpstreamClient {
      * browser disconnects meanwhile or later, the upstream request is reset, which cancels the generation.
      */
     Future<HttpClientResponse> send(UpstreamRequest call, HttpServerResponse browser) {
+        return send(call, browser, () -> { });
+    }
+
+    /** As {@link #send(UpstreamRequest, HttpServerResponse)}, also running {@code onBrowserGone} if the browser
+     * disconnects before its answer has ended (KoboldCpp's abort call). */
+    Future<HttpClientResponse> send(UpstreamRequest call, HttpServerResponse browser, Runnable onBrowserGone) {
+        return open(call).compose(request -> {
+            if (browser.closed()) {
+                request.reset();
+                return Future.failedFuture(new UpstreamException("Request was aborted by the client."));
+            }
+            browser.closeHandler(v -> {
+                request.reset();
+                if (!browser.ended()) {
+                    onBrowserGone.run();
+                }
+            });
+            return write(request, call);
+        });
+    }
+
+    /** Sends a call no browser waits for (KoboldCpp's abort); its answer is read and dropped. */
+    void fire(UpstreamRequest call) {
+        open(call).compose(request -> write(request, call)).compose(HttpClientResponse::body);
+    }
+
+    private Future<HttpClientRequest> open(UpstreamRequest call) {
         RequestOptions options;
         try {
             options = new RequestOptions().setMethod(call.method()).setAbsoluteURI(call.url())
@@ -42,14 +70,23 @@ public final class UpstreamClient {
         } catch (RuntimeException e) {
             return Future.failedFuture(new UpstreamException("Invalid URL: " + call.url()));
         }
-        return client.request(options).compose(request -> {
-            if (browser.closed()) {
-                request.reset();
-                return Future.failedFuture(new UpstreamException("Request was aborted by the client."));
-            }
-            browser.closeHandler(v -> request.reset());
-            return call.body() == null ? request.send() : request.send(call.body());
-        });
+        return client.request(options);
+    }
+
+    private static Future<HttpClientResponse> write(HttpClientRequest request, UpstreamRequest call) {
+        return call.body() == null ? request.send() : request.send(call.body());
+    }
+
+    /** Sends the call and reads the whole answer (small bodies: model lists, props, non-streamed completions). */
+    Future<Fetched> fetch(UpstreamRequest call, HttpServerResponse browser) {
+        return send(call, browser).compose(from -> from.body().map(body -> new Fetched(from, body)));
+    }
+
+    /** A complete upstream answer. */
+    record Fetched(HttpClientResponse head, Buffer body) {
+        boolean ok() {
+            return isOk(head);
+        }
     }
 
     /**
@@ -64,9 +101,21 @@ public final class UpstreamClient {
             from.body().onComplete(body -> to.end(body.succeeded() ? body.result() : Buffer.buffer()));
             return;
         }
+        pipe(from, to, StreamConverter.NONE);
+    }
+
+    /**
+     * Streams the upstream body through a converter as it arrives, with the same back-pressure and failure
+     * handling as {@link #relay}; the status stays 200 whatever the upstream's (ST's Ollama stream).
+     */
+    static void pipe(HttpClientResponse from, HttpServerResponse to, StreamConverter converter) {
         to.setChunked(true);
         from.handler(chunk -> {
-            to.write(chunk);
+            Buffer converted = converter.convert(chunk);
+            if (converted.length() == 0) {
+                return;
+            }
+            to.write(converted);
             if (to.writeQueueFull()) {
                 from.pause();
                 to.drainHandler(v -> from.resume());
@@ -77,7 +126,7 @@ public final class UpstreamClient {
             }
         });
         from.exceptionHandler(e -> to.reset());
-        from.endHandler(v -> to.end());
+        from.endHandler(v -> to.end(converter.end()));
     }
 
     static boolean isOk(HttpClientResponse response) {
