@@ -10,6 +10,8 @@ import io.vertx.core.http.HttpServerResponse;
 import tankard.json.JsJson;
 
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -22,7 +24,7 @@ public final class MockCompletionServer implements AutoCloseable {
     public static final String MODEL = "mock-model";
 
     /** One request as the mock received it. */
-    public record Call(String method, String path, MultiMap headers, String body) {
+    public record Call(String method, String path, MultiMap headers, String body, String query) {
         public JsonNode json() {
             return JsJson.parse(body);
         }
@@ -32,6 +34,7 @@ public final class MockCompletionServer implements AutoCloseable {
     private final List<Call> calls = new CopyOnWriteArrayList<>();
     private final AtomicInteger replies = new AtomicInteger();
     private volatile Handler<HttpServerRequest> completions = this::reply;
+    private final Map<String, Handler<HttpServerRequest>> routes = new ConcurrentHashMap<>();
 
     private MockCompletionServer(HttpServer server) {
         this.server = server;
@@ -48,6 +51,16 @@ public final class MockCompletionServer implements AutoCloseable {
     /** The base URL to put in {@code custom_url}. */
     public String baseUrl() {
         return "http://127.0.0.1:" + server.actualPort() + "/v1";
+    }
+
+    /** The server's origin, for backends whose URL has no {@code /v1}. */
+    public String origin() {
+        return "http://127.0.0.1:" + server.actualPort();
+    }
+
+    /** Adds or replaces how a path answers (other protocols than OpenAI's chat; the call is recorded first). */
+    public void route(String path, Handler<HttpServerRequest> handler) {
+        routes.put(path, handler);
     }
 
     public List<Call> calls() {
@@ -75,8 +88,12 @@ public final class MockCompletionServer implements AutoCloseable {
 
     private void handle(HttpServerRequest request) {
         request.body().onSuccess(body -> {
-            calls.add(new Call(request.method().name(), request.path(), request.headers(), body.toString()));
-            if (request.path().equals("/v1/models")) {
+            calls.add(new Call(request.method().name(), request.path(), request.headers(), body.toString(),
+                    request.query()));
+            Handler<HttpServerRequest> route = routes.get(request.path());
+            if (route != null) {
+                route.handle(request);
+            } else if (request.path().equals("/v1/models")) {
                 request.response().putHeader("Content-Type", "application/json")
                         .end("{\"object\":\"list\",\"data\":[{\"id\":\"" + MODEL + "\",\"object\":\"model\"}]}");
             } else if (request.path().equals("/v1/chat/completions")) {

@@ -1,0 +1,30 @@
+package tankard.testing;
+
+import io.vertx.core.Future;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.RequestOptions;
+
+import java.util.stream.Collectors;
+import java.util.stream.StreamSupport;
+
+/** POSTs to a test server over a raw client with the session's cookies, so a test sees the answer as it streams. */
+public final class StreamingClient {
+    private StreamingClient() {
+    }
+
+    public static Future<HttpClientResponse> post(TestServer server, TestServer.Client client, String path, String body) {
+        HttpClient http = server.vertx.createHttpClient();
+        String cookies = StreamSupport.stream(client.session.cookieStore().get(false, "127.0.0.1", "/").spliterator(), false)
+                .map(c -> c.name() + "=" + c.value()).collect(Collectors.joining("; "));
+        RequestOptions options = new RequestOptions().setMethod(HttpMethod.POST).setAbsoluteURI(server.url(path))
+                .putHeader("Content-Type", "application/json").putHeader("X-CSRF-Token", client.csrfToken())
+                .putHeader("Cookie", cookies);
+        return http.request(options).compose(request -> request.send(body));
+    }
+
+    public static <T> T await(Future<T> future) {
+        return TestServer.await(future.toCompletionStage().toCompletableFuture());
+    }
+}
