@@ -2,31 +2,16 @@ package tankard.backend;
 
 import io.vertx.core.buffer.Buffer;
 import io.vertx.ext.web.client.HttpResponse;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tankard.testing.MockCompletionServer;
-import tankard.testing.ServerTest;
+import tankard.testing.MockBackendTest;
 import tankard.testing.TextCompletionProtocols;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-class TextCompletionToolsHttpTest extends ServerTest {
+class TextCompletionToolsHttpTest extends MockBackendTest {
     private static final String BASE = "/api/backends/text-completions";
 
-    private MockCompletionServer mock;
-
-    @BeforeEach
-    void startServers() {
-        start(null);
-        mock = MockCompletionServer.start(server.vertx);
-        TextCompletionProtocols.install(mock);
-    }
-
-    @AfterEach
-    void stopMock() {
-        mock.close();
-    }
 
     private String answer(String route, String body) {
         HttpResponse<Buffer> r = client.post(BASE + route, body);

@@ -8,13 +8,12 @@ import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.client.HttpResponse;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import tankard.json.JsJson;
 import tankard.testing.MockCompletionServer;
-import tankard.testing.ServerTest;
+import tankard.testing.MockBackendTest;
 import tankard.testing.StreamingClient;
 import tankard.testing.TestServer;
 import tankard.testing.TextCompletionProtocols;
@@ -30,24 +29,17 @@ import static tankard.testing.TextCompletionProtocols.llamaCppEvent;
 import static tankard.testing.TextCompletionProtocols.ollamaLine;
 import static tankard.testing.TextCompletionProtocols.replyText;
 
-class TextCompletionsHttpTest extends ServerTest {
+class TextCompletionsHttpTest extends MockBackendTest {
     private static final String BASE = "/api/backends/text-completions";
     private static final String PROMPT = "<|im_start|>user\\nHi<|im_end|>\\n<|im_start|>assistant\\n";
 
-    private MockCompletionServer mock;
     /** A server replaced by a test that restarts with its own config; closed after the mock that runs on it. */
     private TestServer replaced;
 
-    @BeforeEach
-    void startServers() {
-        start(null);
-        mock = MockCompletionServer.start(server.vertx);
-        TextCompletionProtocols.install(mock);
-    }
-
     @AfterEach
-    void stopMock() {
-        mock.close();
+    @Override
+    protected void stopMock() {
+        super.stopMock();
         if (replaced != null) {
             replaced.close();
         }
@@ -260,19 +252,23 @@ class TextCompletionsHttpTest extends ServerTest {
 
     @Test
     void filteredTypesSendOnlyTheirParametersInTheBodysOrder() {
-        client.post(BASE + "/generate", generateBody("togetherai", false, ""));
-        assertEquals("{\"prompt\":\"" + PROMPT + "\",\"model\":\"mock-model\",\"max_tokens\":300,\"temperature\":0.7,"
-                + "\"top_p\":1,\"top_k\":40,\"repetition_penalty\":1.1,\"min_p\":0.05,"
-                + "\"stop\":[\"\\nUser:\",\"<|im_end|>\",\"\\n\\n\",\"###\",\"</s>\"]}", call("/v1/completions").body());
-        client.post(BASE + "/generate", generateBody("generic", false, ""));
-        assertEquals("{\"prompt\":\"" + PROMPT + "\",\"model\":\"mock-model\",\"max_tokens\":300,\"temperature\":0.7,"
-                + "\"top_p\":1,\"seed\":-1,\"stop\":[\"\\nUser:\",\"<|im_end|>\",\"\\n\\n\",\"###\"],\"logit_bias\":{}}",
-                call("/v1/completions").body(), "OpenAI's fields, four stop strings at most");
-        client.post(BASE + "/generate", generateBody("vllm", false, ",\"guided_json\":{\"type\":\"object\"}"));
-        assertEquals("{\"prompt\":\"" + PROMPT + "\",\"model\":\"mock-model\",\"max_tokens\":300,\"temperature\":0.7,"
-                + "\"top_p\":1,\"top_k\":40,\"repetition_penalty\":1.1,\"min_p\":0.05,\"seed\":-1,"
-                + "\"stop\":[\"\\nUser:\",\"<|im_end|>\",\"\\n\\n\",\"###\",\"</s>\"],\"logit_bias\":{},"
-                + "\"guided_json\":{\"type\":\"object\"}}", call("/v1/completions").body());
+        String start = "{\"prompt\":\"" + PROMPT + "\",\"model\":\"mock-model\",\"max_tokens\":300,\"temperature\":0.7,"
+                + "\"top_p\":1,";
+        String samplers = "\"top_k\":40,\"repetition_penalty\":1.1,\"min_p\":0.05,";
+        String stops = "\"stop\":[\"\\nUser:\",\"<|im_end|>\",\"\\n\\n\",\"###\",\"</s>\"]";
+        assertEquals(start + samplers + stops + "}", sentBody("togetherai", ""));
+        assertEquals(start + samplers + "\"seed\":-1," + stops + "}", sentBody("infermaticai", ""));
+        assertEquals(start + "\"seed\":-1," + stops.replace(",\"</s>\"", "") + ",\"logit_bias\":{}}",
+                sentBody("generic", ""), "OpenAI's fields, four stop strings at most");
+        String vllm = start + samplers + "\"seed\":-1," + stops + ",\"logit_bias\":{},\"guided_json\":{\"type\":\"object\"}}";
+        assertEquals(vllm, sentBody("vllm", ",\"guided_json\":{\"type\":\"object\"}"));
+        assertEquals(vllm, sentBody("featherless", ",\"guided_json\":{\"type\":\"object\"}"));
+    }
+
+    /** The body the backend got for a non-streamed generate of that type. */
+    private String sentBody(String type, String extra) {
+        client.post(BASE + "/generate", generateBody(type, false, extra));
+        return call("/v1/completions").body();
     }
 
     @Test
@@ -404,15 +400,7 @@ class TextCompletionsHttpTest extends ServerTest {
             // one event, then nothing: the model is thinking
             request.response().setChunked(true).write(completionEvent("Once upon"));
         });
-        StreamingClient.await(StreamingClient.post(server, client, BASE + "/generate", generateBody("tabby", true, ""))
-                .compose(r -> {
-                    Promise<Void> first = Promise.promise();
-                    r.handler(chunk -> {
-                        assertEquals(completionEvent("Once upon"), chunk.toString());
-                        first.tryComplete();
-                    });
-                    return first.future().onSuccess(v -> r.request().reset());
-                }));
+        assertEquals(completionEvent("Once upon"), leaveAfterTheFirstChunk(generateBody("tabby", true, "")).toString());
         StreamingClient.await(upstreamClosed.future());
     }
 
@@ -425,16 +413,20 @@ class TextCompletionsHttpTest extends ServerTest {
             request.response().end("{\"success\":\"true\"}");
             aborted.tryComplete();
         });
-        StreamingClient.await(StreamingClient.post(server, client, BASE + "/generate", generateBody("koboldcpp", true, ""))
-                .compose(r -> {
-                    Promise<Void> first = Promise.promise();
-                    r.handler(chunk -> first.tryComplete());
-                    return first.future().onSuccess(v -> r.request().reset());
-                }));
+        leaveAfterTheFirstChunk(generateBody("koboldcpp", true, ""));
         StreamingClient.await(aborted.future());
         MockCompletionServer.Call abort = call("/api/extra/abort");
         assertEquals("POST", abort.method());
         assertEquals("Bearer sk-koboldcpp", abort.headers().get("Authorization"));
+    }
+
+    /** Starts a streamed generate and closes the connection once the first chunk is in; returns that chunk. */
+    private Buffer leaveAfterTheFirstChunk(String body) {
+        return StreamingClient.await(StreamingClient.post(server, client, BASE + "/generate", body).compose(r -> {
+            Promise<Buffer> first = Promise.promise();
+            r.handler(first::tryComplete);
+            return first.future().onSuccess(v -> r.request().reset());
+        }));
     }
 
     @Test
