@@ -7,6 +7,7 @@ import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
@@ -109,7 +110,9 @@ public final class UpstreamClient {
      * handling as {@link #relay}; the status stays 200 whatever the upstream's (ST's Ollama stream).
      */
     static void pipe(HttpClientResponse from, HttpServerResponse to, StreamConverter converter) {
-        to.setChunked(true);
+        // never compressed: the compressor holds small writes back until its buffer fills, so the browser would
+        // see nothing of a reply until it was long under way (ST's compression skips these untyped bodies too)
+        to.setChunked(true).putHeader(HttpHeaders.CONTENT_ENCODING, HttpHeaders.IDENTITY);
         from.handler(chunk -> {
             Buffer converted = converter.convert(chunk);
             if (converted.length() == 0) {

@@ -120,8 +120,7 @@ class TextCompletionsHttpTest extends MockBackendTest {
     }
 
     private MockCompletionServer.Call call(String path) {
-        return mock.calls().stream().filter(c -> c.path().equals(path)).reduce((a, b) -> b)
-                .orElseThrow(() -> new AssertionError("no call to " + path + " in " + mock.calls()));
+        return mock.lastCall(path);
     }
 
     private void writeKey(String type) {

@@ -71,6 +71,12 @@ public final class MockCompletionServer implements AutoCloseable {
         return calls.get(calls.size() - 1);
     }
 
+    /** The last call to that path. */
+    public Call lastCall(String path) {
+        return calls.stream().filter(c -> c.path().equals(path)).reduce((a, b) -> b)
+                .orElseThrow(() -> new AssertionError("no call to " + path + " in " + calls));
+    }
+
     /** Replaces how {@code /v1/chat/completions} answers (the request's body has been recorded already). */
     public void onCompletion(Handler<HttpServerRequest> handler) {
         completions = handler;

@@ -9,7 +9,10 @@ import io.vertx.core.http.RequestOptions;
 import java.util.stream.Collectors;
 import java.util.stream.StreamSupport;
 
-/** POSTs to a test server over a raw client with the session's cookies, so a test sees the answer as it streams. */
+/**
+ * POSTs to a test server over a raw client with the session's cookies and a browser's Accept-Encoding, so a
+ * test sees the answer as it streams.
+ */
 public final class StreamingClient {
     private StreamingClient() {
     }
@@ -20,7 +23,9 @@ public final class StreamingClient {
                 .map(c -> c.name() + "=" + c.value()).collect(Collectors.joining("; "));
         RequestOptions options = new RequestOptions().setMethod(HttpMethod.POST).setAbsoluteURI(server.url(path))
                 .putHeader("Content-Type", "application/json").putHeader("X-CSRF-Token", client.csrfToken())
-                .putHeader("Cookie", cookies);
+                .putHeader("Cookie", cookies)
+                // as a browser does: a stream must not be compressed (the compressor would hold it back)
+                .putHeader("Accept-Encoding", "gzip, deflate, br, zstd");
         return http.request(options).compose(request -> request.send(body));
     }
 
