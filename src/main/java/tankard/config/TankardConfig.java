@@ -95,7 +95,6 @@ public record TankardConfig(
      * wins) and Ollama's {@code keepAlive} and {@code batchSize} (st-backends.md §0.2, §1.3).
      */
     public record Backends(List<RequestOverride> requestOverrides, int ollamaKeepAlive, int ollamaBatchSize) {
-        public static final Backends DEFAULTS = new Backends(List.of(), -1, -1);
     }
 
     /** One {@code requestOverrides} entry: these headers for calls to these {@code host[:port]} values. */
