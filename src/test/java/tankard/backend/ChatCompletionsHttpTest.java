@@ -191,7 +191,7 @@ class ChatCompletionsHttpTest extends ServerTest {
         long total = 64L << 20;
         Buffer piece = Buffer.buffer("data: " + "x".repeat(64 * 1024 - 8) + "\n\n");
         AtomicLong written = new AtomicLong();
-        mock.onCompletion(request -> writeUntil(request.response().setChunked(true), piece, total, written));
+        mock.onCompletion(request -> MockCompletionServer.flood(request.response().setChunked(true), piece, total, written));
         // paused on the event loop as it arrives: data delivered before a handler is set would be dropped
         HttpClientResponse response = await(open(generateBody(true, "")).map(r -> r.pause()));
         Thread.sleep(1500);
@@ -202,19 +202,6 @@ class ChatCompletionsHttpTest extends ServerTest {
         response.resume();
         await(response.end());
         assertEquals(total, received.get());
-    }
-
-    /** Writes the piece as fast as the connection takes it, until the total is out. */
-    private static void writeUntil(HttpServerResponse response, Buffer piece, long total, AtomicLong written) {
-        while (written.get() < total) {
-            response.write(piece);
-            written.addAndGet(piece.length());
-            if (response.writeQueueFull()) {
-                response.drainHandler(v -> writeUntil(response, piece, total, written));
-                return;
-            }
-        }
-        response.end();
     }
 
     /** A generate request over a raw client, so the test sees the response as it streams. */

@@ -18,6 +18,7 @@ import tankard.testing.StreamingClient;
 import tankard.testing.TestServer;
 import tankard.testing.TextCompletionProtocols;
 
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -458,6 +459,26 @@ class TextCompletionsHttpTest extends MockBackendTest {
                 + "data: {\"choices\":[{\"text\":\" café\",\"thinking\":\"\"}]}\n\n"
                 + "data: {\"choices\":[{\"text\":\"\",\"thinking\":\"\"}]}\n\n"
                 + "data: [DONE]\n\n", received);
+    }
+
+    @Test
+    void aSlowBrowserHoldsBackOllamasConvertedStream() throws InterruptedException {
+        String text = "x".repeat(64 * 1024);
+        Buffer line = Buffer.buffer("{\"response\":\"" + text + "\",\"done\":false}\n");
+        long total = 64L * line.length() * 16;
+        AtomicLong written = new AtomicLong();
+        mock.route("/api/generate", request -> MockCompletionServer.flood(request.response().setChunked(true), line, total, written));
+        HttpClientResponse response = StreamingClient.await(StreamingClient.post(server, client, BASE + "/generate",
+                generateBody("ollama", true, "")).map(r -> r.pause()));
+        Thread.sleep(1500);
+        long whilePaused = written.get();
+        assertTrue(whilePaused < total / 2, "Ollama kept writing while the browser read nothing: " + whilePaused);
+        AtomicLong received = new AtomicLong();
+        response.handler(chunk -> received.addAndGet(chunk.length()));
+        response.resume();
+        StreamingClient.await(response.end());
+        long event = ("data: {\"choices\":[{\"text\":\"" + text + "\",\"thinking\":\"\"}]}\n\n").length();
+        assertEquals(total / line.length() * event + "data: [DONE]\n\n".length(), received.get());
     }
 
     @Test

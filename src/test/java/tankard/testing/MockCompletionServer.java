@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.vertx.core.Handler;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
@@ -14,6 +15,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * An OpenAI-compatible backend on loopback for tests: {@code GET /v1/models} and {@code POST
@@ -90,6 +92,19 @@ public final class MockCompletionServer implements AutoCloseable {
     public static String deltaEvent(String text) {
         return "data: {\"id\":\"mock\",\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{\"content\":"
                 + JsJson.compact(JsJson.tree(text)) + "},\"finish_reason\":null}]}\n\n";
+    }
+
+    /** Writes the piece as fast as the connection takes it, until the total is out (counted in written). */
+    public static void flood(HttpServerResponse response, Buffer piece, long total, AtomicLong written) {
+        while (written.get() < total) {
+            response.write(piece);
+            written.addAndGet(piece.length());
+            if (response.writeQueueFull()) {
+                response.drainHandler(v -> flood(response, piece, total, written));
+                return;
+            }
+        }
+        response.end();
     }
 
     private void handle(HttpServerRequest request) {
