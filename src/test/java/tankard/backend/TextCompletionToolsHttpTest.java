@@ -5,7 +5,6 @@ import io.vertx.ext.web.client.HttpResponse;
 import org.junit.jupiter.api.Test;
 import tankard.testing.MockCompletionServer;
 import tankard.testing.MockBackendTest;
-import tankard.testing.TextCompletionProtocols;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
