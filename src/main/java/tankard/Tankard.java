@@ -9,6 +9,9 @@ import tankard.character.CardCache;
 import tankard.character.CardImporter;
 import tankard.character.CardIndexes;
 import tankard.character.CardStore;
+import tankard.backend.ChatCompletionsFeature;
+import tankard.backend.TextCompletionsFeature;
+import tankard.backend.UpstreamClient;
 import tankard.character.CharacterEditFeature;
 import tankard.character.CharacterEditor;
 import tankard.character.CharacterFeature;
@@ -137,6 +140,7 @@ public final class Tankard {
                 Threads.boundedPool("card-reader", Math.max(2, Math.min(8, Runtime.getRuntime().availableProcessors()))),
                 System::currentTimeMillis, cardIndexes);
         SecretStore secrets = new SecretStore(config.allowKeysExposure());
+        UpstreamClient upstream = new UpstreamClient(vertx);
         Supplier<byte[]> defaultAvatar = AvatarImages.defaultAvatar(config.frontendDir());
         this.features = List.of(
                 new CsrfFeature(config),
@@ -148,6 +152,8 @@ public final class Tankard {
                 new UiPresetFeature(config),
                 new ExtensionFeature(config),
                 new HordeFeature(config, secrets),
+                new ChatCompletionsFeature(config, secrets, upstream),
+                new TextCompletionsFeature(config, secrets, upstream),
                 new ComfyWorkflowFeature(config),
                 new SpriteFeature(config),
                 new WorldInfoFeature(config),

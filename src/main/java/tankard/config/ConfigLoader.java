@@ -10,8 +10,10 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -222,7 +224,29 @@ public final class ConfigLoader {
                 bool("allowKeysExposure", false),
                 bool("skipContentCheck", false),
                 integer("heartbeatInterval", 0, 0, Integer.MAX_VALUE),
-                integer("tankard.instances", Math.max(1, cores), 1, 256));
+                integer("tankard.instances", Math.max(1, cores), 1, 256),
+                new TankardConfig.Backends(requestOverrides(),
+                        integer("ollama.keepAlive", -1, Integer.MIN_VALUE, Integer.MAX_VALUE),
+                        integer("ollama.batchSize", -1, Integer.MIN_VALUE, Integer.MAX_VALUE)));
+    }
+
+    /** ST's {@code requestOverrides}: entries that are not mappings, and non-text hosts, are skipped. */
+    private List<TankardConfig.RequestOverride> requestOverrides() {
+        Object v = yamlValue("requestOverrides");
+        if (!(v instanceof List<?> entries)) {
+            return List.of();
+        }
+        List<TankardConfig.RequestOverride> out = new ArrayList<>();
+        for (Object entry : entries) {
+            if (entry instanceof Map<?, ?> map && map.get("hosts") instanceof List<?> hosts
+                    && map.get("headers") instanceof Map<?, ?> headers) {
+                Map<String, String> values = new LinkedHashMap<>();
+                headers.forEach((name, value) -> values.put(String.valueOf(name), String.valueOf(value)));
+                out.add(new TankardConfig.RequestOverride(
+                        hosts.stream().map(String::valueOf).toList(), Collections.unmodifiableMap(values)));
+            }
+        }
+        return List.copyOf(out);
     }
 
     /** ST's deprecated whitelist.txt in the working folder, when present, replaces the configured list. */

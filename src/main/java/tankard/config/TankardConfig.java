@@ -2,6 +2,7 @@ package tankard.config;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Everything Tankard reads from config.yaml, ST's environment variables and the command line, resolved once
@@ -33,7 +34,8 @@ public record TankardConfig(
         boolean allowKeysExposure,
         boolean skipContentCheck,
         int heartbeatIntervalSeconds,
-        int httpInstances) {
+        int httpInstances,
+        Backends backends) {
 
     public record Ssl(boolean enabled, Path certPath, Path keyPath, String keyPassphrase) {
     }
@@ -86,6 +88,17 @@ public record TankardConfig(
     public record Performance(boolean lazyLoadCharacters, long memoryCacheCapacityBytes, boolean useDiskCache,
                               boolean requestCompression, long minPayloadSize, long maxPayloadSize,
                               long compressionTimeoutMs) {
+    }
+
+    /**
+     * Settings for calls to AI backends: {@code requestOverrides} (extra headers per backend host, first match
+     * wins) and Ollama's {@code keepAlive} and {@code batchSize} (st-backends.md §0.2, §1.3).
+     */
+    public record Backends(List<RequestOverride> requestOverrides, int ollamaKeepAlive, int ollamaBatchSize) {
+    }
+
+    /** One {@code requestOverrides} entry: these headers for calls to these {@code host[:port]} values. */
+    public record RequestOverride(List<String> hosts, Map<String, String> headers) {
     }
 
     /** Where the frontend is an ST install, its {@code default/content} folder; otherwise null. */

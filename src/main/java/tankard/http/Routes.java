@@ -75,4 +75,20 @@ public final class Routes {
             }
         };
     }
+
+    @FunctionalInterface
+    public interface Handling {
+        void handle(Request request) throws Exception;
+    }
+
+    /** Hands the request to a handler that answers by itself, later (proxies relaying a backend's answer). */
+    public static Handler<RoutingContext> answering(TankardConfig config, Handling handling) {
+        return ctx -> {
+            try {
+                handling.handle(new Request(ctx, config));
+            } catch (Exception e) {
+                ctx.fail(e);
+            }
+        };
+    }
 }

@@ -1,0 +1,19 @@
+package tankard.backend;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+/**
+ * One {@code chat_completion_source} of ST's Chat Completion API (st-backends.md §2.3): how its upstream is
+ * reached for {@code /generate} and {@code /status}. The HTTP side (relaying, error shapes) is shared and lives
+ * in {@link ChatCompletionsFeature}.
+ */
+public interface ChatCompletionSource {
+    /** The value of {@code chat_completion_source} this source answers. */
+    String id();
+
+    /** The upstream completion call for the frontend's generate body. */
+    UpstreamRequest generate(ObjectNode body, SecretReader secrets);
+
+    /** The upstream model-list call for the frontend's status body. */
+    UpstreamRequest models(ObjectNode body, SecretReader secrets);
+}

@@ -1,0 +1,160 @@
+package tankard.backend;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import tankard.config.TankardConfig;
+import tankard.http.Feature;
+import tankard.http.Reply;
+import tankard.http.Request;
+import tankard.http.Routes;
+import tankard.json.JsJson;
+import tankard.json.Js;
+import tankard.secrets.SecretStore;
+
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * {@code /api/backends/chat-completions/status} and {@code /generate} (st-backends.md §2): the frontend's body
+ * goes to the chosen source, which builds the upstream call; the answer comes back in ST's shapes, streams
+ * relayed as they arrive. Sources not implemented yet answer 400 as ST does for unknown ones.
+ */
+public final class ChatCompletionsFeature implements Feature {
+    private static final String BASE = "/api/backends/chat-completions";
+
+    private final TankardConfig config;
+    private final SecretStore secrets;
+    private final UpstreamClient upstream;
+    private final Map<String, ChatCompletionSource> sources;
+
+    public ChatCompletionsFeature(TankardConfig config, SecretStore secrets, UpstreamClient upstream) {
+        this(config, secrets, upstream, List.of(new CustomSource()));
+    }
+
+    ChatCompletionsFeature(TankardConfig config, SecretStore secrets, UpstreamClient upstream,
+                           List<ChatCompletionSource> sources) {
+        this.config = config;
+        this.secrets = secrets;
+        this.upstream = upstream;
+        this.sources = sources.stream().collect(Collectors.toMap(ChatCompletionSource::id, Function.identity()));
+    }
+
+    @Override
+    public void mount(Router router) {
+        router.post(BASE + "/status").handler(Routes.answering(config, request -> call(request,
+                ChatCompletionSource::models, JsJson.object().put("error", true), this::status)));
+        router.post(BASE + "/generate").handler(Routes.answering(config, request -> call(request,
+                ChatCompletionSource::generate,
+                errorMessage("This chat completion source is not supported by this server yet"), this::generate)));
+    }
+
+    @FunctionalInterface
+    private interface CallBuilder {
+        UpstreamRequest build(ChatCompletionSource source, ObjectNode body, SecretReader secrets);
+    }
+
+    @FunctionalInterface
+    private interface Answer {
+        void send(RoutingContext ctx, ObjectNode body, UpstreamRequest call);
+    }
+
+    /** Builds the upstream call on a worker (the body may be large, secrets are read from disk), then answers. */
+    private void call(Request request, CallBuilder builder, ObjectNode unsupported, Answer answer) {
+        RoutingContext ctx = request.ctx();
+        ctx.vertx().executeBlocking(() -> {
+            JsonNode parsed = request.body();
+            ObjectNode body = parsed.isObject() ? (ObjectNode) parsed : JsJson.object();
+            ChatCompletionSource source = sources.get(Js.string(body.get("chat_completion_source")));
+            UpstreamRequest call = source == null ? null
+                    : builder.build(source, body, (key, id) -> secrets.read(request.dirs(), key, id));
+            return new Prepared(body, call);
+        }, false).onSuccess(prepared -> {
+            if (prepared.call() == null) {
+                Reply.json(400, unsupported).writeTo(ctx.response());
+            } else {
+                answer.send(ctx, prepared.body(), prepared.call());
+            }
+        }).onFailure(ctx::fail);
+    }
+
+    private record Prepared(ObjectNode body, UpstreamRequest call) {
+    }
+
+    /** The model list: the upstream JSON as is, {@code {error:true,...}} on any failure (ST always answers 200). */
+    private void status(RoutingContext ctx, ObjectNode body, UpstreamRequest call) {
+        HttpServerResponse response = ctx.response();
+        upstream.send(call, response)
+                .compose(from -> from.body().compose(bytes ->
+                        ctx.vertx().executeBlocking(() -> models(from, bytes), false)))
+                .onSuccess(json -> Reply.json(json).writeTo(response))
+                .onFailure(e -> {
+                    if (!response.closed()) {
+                        Reply.json(JsJson.object().put("error", true)).writeTo(response);
+                    }
+                });
+    }
+
+    private static JsonNode models(HttpClientResponse from, Buffer bytes) {
+        if (!UpstreamClient.isOk(from)) {
+            return JsJson.object().put("error", true).set("data", JsJson.object().set("data", JsJson.array()));
+        }
+        return JsJson.parse(bytes.getBytes());
+    }
+
+    /** A completion: streamed straight through, or the upstream JSON; ST's error shapes otherwise (§2.4). */
+    private void generate(RoutingContext ctx, ObjectNode body, UpstreamRequest call) {
+        HttpServerResponse response = ctx.response();
+        boolean stream = Js.truthy(body.get("stream"));
+        upstream.send(call, response).onSuccess(from -> {
+            if (stream) {
+                UpstreamClient.relay(from, response);
+            } else {
+                from.body().compose(bytes -> ctx.vertx().executeBlocking(() -> completion(from, bytes), false))
+                        .onSuccess(reply -> reply.writeTo(response))
+                        .onFailure(e -> networkError(response, e));
+            }
+        }).onFailure(e -> networkError(response, e));
+    }
+
+    private static Reply completion(HttpClientResponse from, Buffer bytes) {
+        if (UpstreamClient.isOk(from)) {
+            JsonNode json = JsJson.tryParse(bytes.getBytes());
+            if (json == null) {
+                return Reply.json(502, errorMessage("The backend sent an answer that is not JSON"));
+            }
+            return Reply.json(json);
+        }
+        JsonNode error = JsJson.tryParse(bytes.getBytes());
+        boolean quotaError = from.statusCode() == 429 && error != null
+                && "insufficient_quota".equals(error.path("error").path("type").asText(null));
+        String reason = from.statusMessage();
+        ObjectNode answer = errorMessage(reason == null || reason.isEmpty() ? "Unknown error occurred" : reason);
+        return Reply.json(answer.put("quota_error", quotaError));
+    }
+
+    /** 502 with the failure's message, as ST answers an exception before anything was sent. */
+    private static void networkError(HttpServerResponse response, Throwable failure) {
+        if (response.closed() || response.ended()) {
+            return;
+        }
+        if (response.headWritten()) {
+            response.end();
+            return;
+        }
+        String message = failure.getMessage() == null ? "Unknown error occurred" : failure.getMessage();
+        Reply.json(502, errorMessage(message)).writeTo(response);
+    }
+
+    private static ObjectNode errorMessage(String message) {
+        ObjectNode error = JsJson.object();
+        error.set("error", JsJson.object().put("message", message));
+        return error;
+    }
+}

@@ -1,0 +1,73 @@
+package tankard.backend;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.vertx.core.MultiMap;
+import tankard.config.TankardConfig;
+import tankard.http.Request;
+import tankard.json.Js;
+import tankard.json.JsJson;
+
+import java.util.Map;
+
+/**
+ * The text-completion backend a request names ({@code api_type}, {@code api_server}) with the headers its calls
+ * carry: the type's auth headers from the user's secrets and the config's per-host overrides (st-backends.md
+ * §0.2). Reads secrets, so {@link #open} runs on a worker.
+ */
+final class TextCompletionBackends {
+    private final Map<String, TextCompletionApi> apis;
+    private final RequestOverrides overrides;
+    private final Secrets secrets;
+
+    /** Where API keys come from: the user's active key of a secret name, or the one with the given id. */
+    @FunctionalInterface
+    interface Secrets {
+        SecretReader of(Request request);
+    }
+
+    TextCompletionBackends(TankardConfig.Backends settings, Secrets secrets) {
+        this.apis = TextCompletionApis.all(settings);
+        this.overrides = new RequestOverrides(settings.requestOverrides());
+        this.secrets = secrets;
+    }
+
+    /**
+     * The backend of the request's body. With {@code rewriteLocalhost}, the first "localhost" in
+     * {@code api_server} becomes 127.0.0.1, in the body too (which some types forward whole), as ST does.
+     */
+    Backend open(Request request, boolean rewriteLocalhost) {
+        JsonNode parsed = request.body();
+        ObjectNode body = parsed.isObject() ? (ObjectNode) parsed : JsJson.object();
+        JsonNode serverField = body.get("api_server");
+        String server = serverField != null && serverField.isTextual() ? serverField.textValue() : null;
+        if (rewriteLocalhost && server != null && server.contains("localhost")) {
+            server = server.replaceFirst("localhost", "127.0.0.1");
+            body.put("api_server", server);
+        }
+        TextCompletionApi api = apis.get(Js.string(body.get("api_type")));
+        MultiMap auth = MultiMap.caseInsensitiveMultiMap();
+        if (api != null) {
+            JsonNode id = body.get("secret_id");
+            api.auth().add(auth, secrets.of(request).read(api.secretKey(), Js.truthy(id) ? Js.string(id) : null));
+        }
+        overrides.apply(auth, server);
+        return new Backend(body, api, server, auth);
+    }
+
+    /**
+     * A request's backend: its (maybe rewritten) body, its type (null: unknown), its server URL (null: none
+     * given) and the headers that authenticate calls to it.
+     */
+    record Backend(ObjectNode body, TextCompletionApi api, String server, MultiMap auth) {
+        /** The auth headers, after {@code Content-Type: application/json} when the call sends JSON. */
+        MultiMap headers(boolean json) {
+            MultiMap headers = MultiMap.caseInsensitiveMultiMap();
+            if (json) {
+                headers.set("Content-Type", "application/json");
+            }
+            auth.names().forEach(name -> headers.set(name, auth.getAll(name)));
+            return headers;
+        }
+    }
+}

@@ -1,0 +1,198 @@
+package tankard.backend;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.vertx.core.Future;
+import io.vertx.core.MultiMap;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import tankard.config.TankardConfig;
+import tankard.http.Reply;
+import tankard.http.Request;
+import tankard.http.Routes;
+import tankard.json.Js;
+import tankard.json.JsJson;
+
+import java.util.function.Function;
+import java.util.regex.Pattern;
+
+import static tankard.backend.Proxying.Answered;
+import static tankard.backend.Proxying.trimTrailingSlash;
+import static tankard.backend.Proxying.trimV1;
+import static tankard.backend.Proxying.worker;
+
+/**
+ * The model-server helpers under {@code /api/backends/text-completions} (st-backends.md §1.5): Ollama's model
+ * pull and image captions, llama.cpp's props and slots, TabbyAPI's model download. Failures answer
+ * {@code 500 {error:true}} as ST does; calls that cannot reach their server (offline) fail the same way.
+ */
+final class TextCompletionTools {
+    private static final String BASE = TextCompletionsFeature.BASE;
+    private static final Pattern SLOT_ACTIONS = Pattern.compile("^(erase|info|restore|save)$");
+    private static final Pattern DIGITS = Pattern.compile("^\\d+$");
+
+    private final TankardConfig config;
+    private final TextCompletionBackends backends;
+    private final UpstreamClient upstream;
+
+    TextCompletionTools(TankardConfig config, TextCompletionBackends backends, UpstreamClient upstream) {
+        this.config = config;
+        this.backends = backends;
+        this.upstream = upstream;
+    }
+
+    void mount(Router router) {
+        router.post(BASE + "/ollama/download").handler(Routes.answering(config, this::ollamaDownload));
+        router.post(BASE + "/ollama/caption-image").handler(Routes.answering(config, this::ollamaCaption));
+        router.post(BASE + "/llamacpp/props").handler(Routes.answering(config, this::llamaCppProps));
+        router.post(BASE + "/llamacpp/slots").handler(Routes.answering(config, this::llamaCppSlots));
+        router.post(BASE + "/tabby/download").handler(Routes.answering(config, this::tabbyDownload));
+    }
+
+    /** Pulls a model with {@code POST /api/pull}, waiting for the whole download; no key. */
+    private void ollamaDownload(Request request) {
+        call(request, body -> {
+            if (!Js.truthy(body.get("name")) || !Js.truthy(body.get("api_server"))) {
+                throw new Answered(Reply.status(400));
+            }
+            ObjectNode pull = JsJson.object();
+            pull.set("name", body.get("name"));
+            pull.put("stream", false);
+            return post(trimTrailingSlash(Js.string(body.get("api_server"))) + "/api/pull", json(), pull);
+        }, answer -> {
+            JsJson.parse(answer.body().getBytes());
+            return Reply.json(JsJson.object().put("ok", true));
+        });
+    }
+
+    /** Captions an image with a vision model through {@code /api/generate}. */
+    private void ollamaCaption(Request request) {
+        call(request, body -> {
+            if (!Js.truthy(body.get("server_url")) || !Js.truthy(body.get("model"))) {
+                throw new Answered(Reply.status(400));
+            }
+            ObjectNode generate = JsJson.object();
+            generate.set("model", body.get("model"));
+            if (body.has("prompt")) {
+                generate.set("prompt", body.get("prompt"));
+            }
+            generate.set("images", JsJson.array().add(Js.coalesce(body.get("image"), JsJson.tree(null))));
+            generate.put("stream", false);
+            return post(trimV1(Js.string(body.get("server_url"))) + "/api/generate", json(), generate);
+        }, answer -> {
+            JsonNode caption = JsJson.parse(answer.body().getBytes()).get("response");
+            if (!Js.truthy(caption)) {
+                throw new Answered(errorTrue());
+            }
+            ObjectNode reply = JsJson.object();
+            reply.set("caption", caption);
+            return Reply.json(reply);
+        });
+    }
+
+    /** llama.cpp's {@code GET /props}, passed through. */
+    private void llamaCppProps(Request request) {
+        call(request, body -> {
+            if (!Js.truthy(body.get("server_url"))) {
+                throw new Answered(Reply.status(400));
+            }
+            return TextCompletionApi.get(trimV1(Js.string(body.get("server_url"))) + "/props", none());
+        }, TextCompletionTools::passThrough);
+    }
+
+    /** llama.cpp's slot list, or a slot saved to, restored from or erased on the server's disk. */
+    private void llamaCppSlots(Request request) {
+        call(request, body -> {
+            JsonNode action = body.get("action");
+            if (!Js.truthy(body.get("server_url")) || !SLOT_ACTIONS.matcher(Js.string(action)).matches()) {
+                throw new Answered(Reply.status(400));
+            }
+            String base = trimV1(Js.string(body.get("server_url")));
+            if ("info".equals(Js.string(action))) {
+                return TextCompletionApi.get(base + "/slots", none());
+            }
+            String slot = Js.string(body.get("id_slot"));
+            boolean erase = "erase".equals(Js.string(action));
+            if (!DIGITS.matcher(slot).matches() || !erase && !Js.truthy(body.get("filename"))) {
+                throw new Answered(Reply.status(400));
+            }
+            ObjectNode file = JsJson.object();
+            if (!erase) {
+                file.put("filename", Js.string(body.get("filename")));
+            }
+            return post(base + "/slots/" + slot + "?action=" + Js.string(action), json(), file);
+        }, TextCompletionTools::passThrough);
+    }
+
+    /**
+     * Asks TabbyAPI to download a model from Hugging Face; the key must be an admin key (403 otherwise). The
+     * whole body is forwarded, with the type's auth headers.
+     */
+    private void tabbyDownload(Request request) {
+        RoutingContext ctx = request.ctx();
+        HttpServerResponse response = ctx.response();
+        worker(ctx, () -> backends.open(request, false)).compose(backend -> {
+            String base = trimTrailingSlash(Js.string(backend.body().get("api_server")));
+            MultiMap headers = backend.headers(true);
+            UpstreamRequest download = post(base + "/v1/download", headers, backend.body());
+            return upstream.fetch(TextCompletionApi.get(base + "/v1/auth/permission", headers), response)
+                    .compose(permission -> worker(ctx, () -> {
+                        if (!permission.ok()) {
+                            throw new Answered(errorTrue());
+                        }
+                        JsonNode level = JsJson.parse(permission.body().getBytes()).get("permission");
+                        if (level == null || !"admin".equals(level.asText(null))) {
+                            throw new Answered(Reply.json(403, JsJson.object().put("error", true)));
+                        }
+                        return download;
+                    }))
+                    .compose(call -> upstream.fetch(call, response));
+        }).map(answer -> {
+            if (!answer.ok()) {
+                throw new Answered(errorTrue());
+            }
+            return Reply.json(JsJson.object().put("ok", true));
+        }).onSuccess(reply -> reply.writeTo(response)).onFailure(e -> Proxying.fail(response, e, Reply.status(500)));
+    }
+
+    /**
+     * One call built from the body on a worker; a non-2xx answer is {@code 500 {error:true}}, a 2xx one is
+     * turned into the reply on a worker; anything thrown on the way is a bare 500, as in ST.
+     */
+    private void call(Request request, Function<ObjectNode, UpstreamRequest> build,
+                      Function<UpstreamClient.Fetched, Reply> reply) {
+        RoutingContext ctx = request.ctx();
+        HttpServerResponse response = ctx.response();
+        worker(ctx, () -> {
+            JsonNode body = request.body();
+            return build.apply(body.isObject() ? (ObjectNode) body : JsJson.object());
+        }).compose(call -> upstream.fetch(call, response)).compose(answer -> answer.ok()
+                        ? worker(ctx, () -> reply.apply(answer))
+                        : Future.<Reply>failedFuture(new Answered(errorTrue())))
+                .onSuccess(answer -> answer.writeTo(response))
+                .onFailure(e -> Proxying.fail(response, e, Reply.status(500)));
+    }
+
+    private static Reply passThrough(UpstreamClient.Fetched answer) {
+        return Reply.json(JsJson.parse(answer.body().getBytes()));
+    }
+
+    private static Reply errorTrue() {
+        return Reply.json(500, JsJson.object().put("error", true));
+    }
+
+    private static MultiMap none() {
+        return MultiMap.caseInsensitiveMultiMap();
+    }
+
+    private static MultiMap json() {
+        return MultiMap.caseInsensitiveMultiMap().set("Content-Type", "application/json");
+    }
+
+    private static UpstreamRequest post(String url, MultiMap headers, JsonNode body) {
+        return new UpstreamRequest(HttpMethod.POST, url, headers, Buffer.buffer(JsJson.compactBytes(body)));
+    }
+}

@@ -1,0 +1,256 @@
+package tankard.backend;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.vertx.core.Future;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import tankard.config.TankardConfig;
+import tankard.http.Feature;
+import tankard.http.Reply;
+import tankard.http.Request;
+import tankard.http.Routes;
+import tankard.json.Js;
+import tankard.json.JsJson;
+import tankard.secrets.SecretStore;
+
+import java.net.ConnectException;
+import java.net.URLEncoder;
+import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.function.Function;
+
+import static tankard.backend.Proxying.Answered;
+import static tankard.backend.Proxying.trimV1;
+import static tankard.backend.Proxying.worker;
+
+/**
+ * {@code /api/backends/text-completions/status}, {@code /generate} and {@code /props} (st-backends.md §1.2–1.4)
+ * for every {@code api_type}: the type builds the upstream calls, these routes make them and answer in ST's
+ * shapes. Streams are relayed as they arrive (Ollama's converted to SSE on the way).
+ */
+public final class TextCompletionsFeature implements Feature {
+    static final String BASE = "/api/backends/text-completions";
+
+    private final TankardConfig config;
+    private final TextCompletionBackends backends;
+    private final UpstreamClient upstream;
+    private final TextCompletionTools tools;
+
+    public TextCompletionsFeature(TankardConfig config, SecretStore secrets, UpstreamClient upstream) {
+        this.config = config;
+        this.backends = new TextCompletionBackends(config.backends(),
+                request -> (key, id) -> secrets.read(request.dirs(), key, id));
+        this.upstream = upstream;
+        this.tools = new TextCompletionTools(config, backends, upstream);
+    }
+
+    @Override
+    public void mount(Router router) {
+        tools.mount(router);
+        router.post(BASE + "/status").handler(Routes.answering(config, this::status));
+        router.post(BASE + "/generate").handler(Routes.answering(config, this::generate));
+        router.post(BASE + "/props").handler(Routes.answering(config, this::props));
+    }
+
+    /** The backend of the request, opened on a worker, then turned into what the route needs (still there). */
+    private <T> Future<T> open(Request request, boolean rewriteLocalhost,
+                               Function<TextCompletionBackends.Backend, T> then) {
+        return worker(request.ctx(), () -> then.apply(backends.open(request, rewriteLocalhost)));
+    }
+
+    // ---- status
+
+    private void status(Request request) {
+        RoutingContext ctx = request.ctx();
+        HttpServerResponse response = ctx.response();
+        open(request, true, Function.identity()).compose(backend -> {
+            if (backend.server() == null) {
+                throw new Answered(Reply.status(500));
+            }
+            if (backend.api() == null) {
+                throw new Answered(Reply.status(400));
+            }
+            TextCompletionApi api = backend.api();
+            String base = trimV1(backend.server());
+            var headers = backend.headers(true);
+            return upstream.fetch(TextCompletionApi.get(api.modelsUrl(base), headers), response).compose(models ->
+                    worker(ctx, () -> modelList(api, models)).compose(status -> {
+                        UpstreamRequest info = api.modelInfo(base, headers, models);
+                        return info == null ? Future.succeededFuture(status) : upstream.fetch(info, response)
+                                .compose(answer -> worker(ctx, () -> api.withModelInfo(status, answer)))
+                                .otherwise(status);
+                    }));
+        }).onSuccess(status -> {
+            if (status.supportsTokenization()) {
+                // tells the frontend the backend's own tokenizer can be used
+                response.putHeader("x-supports-tokenization", "true");
+            }
+            ObjectNode answer = JsJson.object();
+            answer.set("result", status.result());
+            answer.set("data", status.data());
+            Reply.json(answer).writeTo(response);
+        }).onFailure(e -> Proxying.fail(response, e, Reply.status(500)));
+    }
+
+    /** The model list as {@code {data}}, {@code result} its first id; 400 when the backend has none to give. */
+    private static TextCompletionApi.Status modelList(TextCompletionApi api, UpstreamClient.Fetched models) {
+        if (!models.ok()) {
+            throw new Answered(Reply.status(400));
+        }
+        JsonNode data = api.models(JsJson.parse(models.body().getBytes())).path("data");
+        if (!data.isArray()) {
+            throw new Answered(Reply.status(400));
+        }
+        JsonNode first = data.isEmpty() ? null : data.get(0).get("id");
+        return new TextCompletionApi.Status(Js.or(first, JsJson.tree("Valid")), data, false);
+    }
+
+    // ---- generate
+
+    /** One generation: the completion call, KoboldCpp's abort call (or null), and whether it streams. */
+    private record Generation(TextCompletionApi api, UpstreamRequest call, UpstreamRequest abort, boolean stream) {
+    }
+
+    private void generate(Request request) {
+        HttpServerResponse response = request.ctx().response();
+        open(request, true, this::generation).onSuccess(generation -> {
+            Runnable abort = generation.abort() == null ? () -> { } : () -> upstream.fire(generation.abort());
+            upstream.send(generation.call(), response, abort)
+                    .onSuccess(from -> answer(request.ctx(), generation, from))
+                    .onFailure(e -> generateFailed(response, generation.call(), e));
+        }).onFailure(e -> generateFailed(response, null, e));
+    }
+
+    private Generation generation(TextCompletionBackends.Backend backend) {
+        if (backend.server() == null) {
+            throw new Answered(errorBody("UNKNOWN", "No API server URL (api_server) was given"));
+        }
+        TextCompletionApi api = backend.api();
+        if (api == null) {
+            throw new Answered(errorBody("UNKNOWN", "Unknown API type: " + Js.string(backend.body().get("api_type"))));
+        }
+        String base = trimV1(backend.server());
+        boolean stream = Js.truthy(backend.body().get("stream"));
+        Buffer body = Buffer.buffer(JsJson.compactBytes(api.requestBody(backend.body())));
+        UpstreamRequest call = new UpstreamRequest(HttpMethod.POST, api.completionUrl(base), backend.headers(true), body);
+        return new Generation(api, call, api.abort(base, backend.headers(false)), stream);
+    }
+
+    private void answer(RoutingContext ctx, Generation generation, HttpClientResponse from) {
+        HttpServerResponse response = ctx.response();
+        if (generation.stream()) {
+            StreamConverter converter = generation.api().streamConverter();
+            if (converter == StreamConverter.NONE) {
+                UpstreamClient.relay(from, response);
+            } else {
+                UpstreamClient.pipe(from, response, converter);
+            }
+            return;
+        }
+        from.body().compose(bytes -> worker(ctx, () -> completion(generation.api(), from, bytes)))
+                .onSuccess(reply -> reply.writeTo(response))
+                .onFailure(e -> generateFailed(response, generation.call(), e));
+    }
+
+    /** The upstream JSON (InfermaticAI's mapped), or ST's 200 error body with the upstream status and text. */
+    private static Reply completion(TextCompletionApi api, HttpClientResponse from, Buffer bytes) {
+        if (!UpstreamClient.isOk(from)) {
+            return errorBody(JsJson.tree(from.statusCode()), bytes.toString());
+        }
+        JsonNode json = JsJson.tryParse(bytes.getBytes());
+        if (json == null) {
+            return errorBody("UNKNOWN", "The backend answered with something that is not JSON");
+        }
+        return Reply.json(api.completion(json));
+    }
+
+    /** ST answers a failed generation with 200 and the error's code and message, which the frontend shows. */
+    private static void generateFailed(HttpServerResponse response, UpstreamRequest call, Throwable failure) {
+        String message = failure.getMessage() == null ? "Unknown error on /generate endpoint" : failure.getMessage();
+        String reason = call == null || failure instanceof UpstreamClient.UpstreamException ? message
+                : "request to " + call.url() + " failed, reason: " + message;
+        Proxying.fail(response, failure, errorBody(errorCode(failure), reason));
+    }
+
+    /** Node's error code for the common network failures, as node-fetch reports them. */
+    private static String errorCode(Throwable failure) {
+        if (failure instanceof ConnectException) {
+            return "ECONNREFUSED";
+        }
+        if (failure instanceof UnknownHostException) {
+            return "ENOTFOUND";
+        }
+        return "UNKNOWN";
+    }
+
+    private static Reply errorBody(String status, String response) {
+        return errorBody(JsJson.tree(status), response);
+    }
+
+    private static Reply errorBody(JsonNode status, String response) {
+        ObjectNode error = JsJson.object().put("error", true);
+        error.set("status", status);
+        return Reply.json(error.put("response", response));
+    }
+
+    // ---- props
+
+    private void props(Request request) {
+        RoutingContext ctx = request.ctx();
+        HttpServerResponse response = ctx.response();
+        open(request, false, Function.identity()).compose(backend -> {
+            JsonNode server = backend.body().get("api_server");
+            if (!Js.truthy(server)) {
+                throw new Answered(Reply.status(400));
+            }
+            boolean llamaCpp = backend.api() != null && "llamacpp".equals(backend.api().type());
+            JsonNode model = backend.body().get("model");
+            String url = trimV1(Js.string(server)) + "/props"
+                    + (llamaCpp && Js.truthy(model) ? "?model=" + encodeUriComponent(Js.string(model)) : "");
+            return upstream.fetch(TextCompletionApi.get(url, backend.headers(false)), response)
+                    .compose(props -> worker(ctx, () -> props(props, llamaCpp)));
+        }).onSuccess(reply -> reply.writeTo(response)).onFailure(e -> Proxying.fail(response, e, Reply.status(500)));
+    }
+
+    /** The props with {@code chat_template_hash} added; a template missing fails as in ST (500). */
+    private static Reply props(UpstreamClient.Fetched answer, boolean llamaCpp) {
+        if (!answer.ok()) {
+            throw new Answered(Reply.status(400));
+        }
+        ObjectNode props = (ObjectNode) JsJson.parse(answer.body().getBytes());
+        JsonNode template = props.get("chat_template");
+        if (template == null || !template.isTextual()) {
+            throw new IllegalStateException("The backend's props have no chat_template");
+        }
+        String text = template.textValue();
+        if (llamaCpp && text.endsWith("\u0000")) {
+            // llama.cpp's /props turns the template's last newline into a NUL
+            text = text.substring(0, text.length() - 1) + "\n";
+            props.put("chat_template", text);
+        }
+        return Reply.json(props.put("chat_template_hash", sha256Hex(text)));
+    }
+
+    private static String sha256Hex(String text) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
+                    .digest(text.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** JavaScript's encodeURIComponent. */
+    private static String encodeUriComponent(String text) {
+        return URLEncoder.encode(text, StandardCharsets.UTF_8).replace("+", "%20").replace("%21", "!")
+                .replace("%27", "'").replace("%28", "(").replace("%29", ")").replace("%7E", "~");
+    }
+}

@@ -1,0 +1,145 @@
+package tankard.backend;
+
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpClientRequest;
+import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.http.PoolOptions;
+import io.vertx.core.http.RequestOptions;
+
+/**
+ * Outgoing calls to AI backends, and the byte-for-byte relay of their streams to the browser (st-backends.md
+ * §0.4–0.6): no timeout (generations can run for minutes), no keep-alive (ST's default), the upstream request
+ * cancelled when the browser goes away, and the upstream paused while the browser's write queue is full.
+ * Not yet: ST's outbound proxy ({@code requestProxy}) and private-address filter
+ * ({@code privateAddressWhitelist}); every URL the user gives is called as is.
+ */
+public final class UpstreamClient {
+    /** Concurrent connections per backend host: each running generation holds one. */
+    private static final int CONNECTIONS_PER_HOST = 256;
+
+    private final HttpClient client;
+
+    public UpstreamClient(Vertx vertx) {
+        this.client = vertx.httpClientBuilder()
+                .with(new HttpClientOptions().setIdleTimeout(0).setKeepAlive(false))
+                .with(new PoolOptions().setHttp1MaxSize(CONNECTIONS_PER_HOST))
+                .build();
+    }
+
+    /**
+     * Sends the call and yields the upstream response once its head has arrived, its body not yet read. If the
+     * browser disconnects meanwhile or later, the upstream request is reset, which cancels the generation.
+     */
+    Future<HttpClientResponse> send(UpstreamRequest call, HttpServerResponse browser) {
+        return send(call, browser, () -> { });
+    }
+
+    /** As {@link #send(UpstreamRequest, HttpServerResponse)}, also running {@code onBrowserGone} if the browser
+     * disconnects before its answer has ended (KoboldCpp's abort call). */
+    Future<HttpClientResponse> send(UpstreamRequest call, HttpServerResponse browser, Runnable onBrowserGone) {
+        return open(call).compose(request -> {
+            if (browser.closed()) {
+                request.reset();
+                return Future.failedFuture(new UpstreamException("Request was aborted by the client."));
+            }
+            browser.closeHandler(v -> {
+                request.reset();
+                if (!browser.ended()) {
+                    onBrowserGone.run();
+                }
+            });
+            return write(request, call);
+        });
+    }
+
+    /** Sends a call no browser waits for (KoboldCpp's abort); its answer is read and dropped. */
+    void fire(UpstreamRequest call) {
+        open(call).compose(request -> write(request, call)).compose(HttpClientResponse::body);
+    }
+
+    private Future<HttpClientRequest> open(UpstreamRequest call) {
+        RequestOptions options;
+        try {
+            options = new RequestOptions().setMethod(call.method()).setAbsoluteURI(call.url())
+                    .setHeaders(call.headers()).setFollowRedirects(true);
+        } catch (RuntimeException e) {
+            return Future.failedFuture(new UpstreamException("Invalid URL: " + call.url()));
+        }
+        return client.request(options);
+    }
+
+    private static Future<HttpClientResponse> write(HttpClientRequest request, UpstreamRequest call) {
+        return call.body() == null ? request.send() : request.send(call.body());
+    }
+
+    /** Sends the call and reads the whole answer (small bodies: model lists, props, non-streamed completions). */
+    Future<Fetched> fetch(UpstreamRequest call, HttpServerResponse browser) {
+        return send(call, browser).compose(from -> from.body().map(body -> new Fetched(from, body)));
+    }
+
+    /** A complete upstream answer. */
+    record Fetched(HttpClientResponse head, Buffer body) {
+        boolean ok() {
+            return isOk(head);
+        }
+    }
+
+    /**
+     * ST's forwardFetchResponse: the upstream status (401 sent as 400 so the browser keeps its Basic-auth
+     * credentials) and reason; an error body relayed whole; a success body relayed chunk by chunk as it
+     * arrives, untouched. A stream cut upstream cuts the browser's stream too, so the frontend sees the failure.
+     */
+    static void relay(HttpClientResponse from, HttpServerResponse to) {
+        int status = from.statusCode() == 401 ? 400 : from.statusCode();
+        to.setStatusCode(status).setStatusMessage(from.statusMessage());
+        if (!isOk(from)) {
+            from.body().onComplete(body -> to.end(body.succeeded() ? body.result() : Buffer.buffer()));
+            return;
+        }
+        pipe(from, to, StreamConverter.NONE);
+    }
+
+    /**
+     * Streams the upstream body through a converter as it arrives, with the same back-pressure and failure
+     * handling as {@link #relay}; the status stays 200 whatever the upstream's (ST's Ollama stream).
+     */
+    static void pipe(HttpClientResponse from, HttpServerResponse to, StreamConverter converter) {
+        // never compressed: the compressor holds small writes back until its buffer fills, so the browser would
+        // see nothing of a reply until it was long under way (ST's compression skips these untyped bodies too)
+        to.setChunked(true).putHeader(HttpHeaders.CONTENT_ENCODING, HttpHeaders.IDENTITY);
+        from.handler(chunk -> {
+            Buffer converted = converter.convert(chunk);
+            if (converted.length() == 0) {
+                return;
+            }
+            to.write(converted);
+            if (to.writeQueueFull()) {
+                from.pause();
+                to.drainHandler(v -> from.resume());
+                // the queue may have drained before the handler was in place
+                if (!to.writeQueueFull()) {
+                    from.resume();
+                }
+            }
+        });
+        from.exceptionHandler(e -> to.reset());
+        from.endHandler(v -> to.end(converter.end()));
+    }
+
+    static boolean isOk(HttpClientResponse response) {
+        return response.statusCode() >= 200 && response.statusCode() < 300;
+    }
+
+    /** A backend that could not be reached or called; its message is shown to the user. */
+    static final class UpstreamException extends RuntimeException {
+        UpstreamException(String message) {
+            super(message, null, false, false);
+        }
+    }
+}

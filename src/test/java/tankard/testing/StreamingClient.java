@@ -1,0 +1,56 @@
+package tankard.testing;
+
+import io.vertx.core.Future;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.RequestOptions;
+
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
+import java.util.stream.StreamSupport;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * POSTs to a test server over a raw client with the session's cookies and a browser's Accept-Encoding, so a
+ * test sees the answer as it streams.
+ */
+public final class StreamingClient {
+    private StreamingClient() {
+    }
+
+    public static Future<HttpClientResponse> post(TestServer server, TestServer.Client client, String path, String body) {
+        HttpClient http = server.vertx.createHttpClient();
+        String cookies = StreamSupport.stream(client.session.cookieStore().get(false, "127.0.0.1", "/").spliterator(), false)
+                .map(c -> c.name() + "=" + c.value()).collect(Collectors.joining("; "));
+        RequestOptions options = new RequestOptions().setMethod(HttpMethod.POST).setAbsoluteURI(server.url(path))
+                .putHeader("Content-Type", "application/json").putHeader("X-CSRF-Token", client.csrfToken())
+                .putHeader("Cookie", cookies)
+                // as a browser does: a stream must not be compressed (the compressor would hold it back)
+                .putHeader("Accept-Encoding", "gzip, deflate, br, zstd");
+        return http.request(options).compose(request -> request.send(body));
+    }
+
+    /**
+     * Reads nothing of the answer for a while, checking that the backend (which counts what it wrote) was held
+     * back meanwhile, then reads it all; returns how many bytes arrived.
+     */
+    public static long readSlowly(Future<HttpClientResponse> answer, AtomicLong written, long total)
+            throws InterruptedException {
+        // paused on the event loop as it arrives: data delivered before a handler is set would be dropped
+        HttpClientResponse response = await(answer.map(r -> r.pause()));
+        Thread.sleep(1500);
+        long whilePaused = written.get();
+        assertTrue(whilePaused < total / 2, "the backend kept writing while the browser read nothing: " + whilePaused);
+        AtomicLong received = new AtomicLong();
+        response.handler(chunk -> received.addAndGet(chunk.length()));
+        response.resume();
+        await(response.end());
+        return received.get();
+    }
+
+    public static <T> T await(Future<T> future) {
+        return TestServer.await(future.toCompletionStage().toCompletableFuture());
+    }
+}
