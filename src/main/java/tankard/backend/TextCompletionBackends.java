@@ -37,14 +37,27 @@ final class TextCompletionBackends {
      * {@code api_server} becomes 127.0.0.1, in the body too (which some types forward whole), as ST does.
      */
     Backend open(Request request, boolean rewriteLocalhost) {
-        JsonNode parsed = request.body();
-        ObjectNode body = parsed.isObject() ? (ObjectNode) parsed : JsJson.object();
+        ObjectNode body = body(request);
         JsonNode serverField = body.get("api_server");
         String server = serverField != null && serverField.isTextual() ? serverField.textValue() : null;
         if (rewriteLocalhost && server != null && server.contains("localhost")) {
             server = server.replaceFirst("localhost", "127.0.0.1");
             body.put("api_server", server);
         }
+        return open(request, body, server);
+    }
+
+    /** The backend of a request that names its server in another field (the remote tokenizer's {@code url}). */
+    Backend open(Request request, String server) {
+        return open(request, body(request), server);
+    }
+
+    private static ObjectNode body(Request request) {
+        JsonNode parsed = request.body();
+        return parsed.isObject() ? (ObjectNode) parsed : JsJson.object();
+    }
+
+    private Backend open(Request request, ObjectNode body, String server) {
         TextCompletionApi api = apis.get(Js.string(body.get("api_type")));
         MultiMap auth = MultiMap.caseInsensitiveMultiMap();
         if (api != null) {

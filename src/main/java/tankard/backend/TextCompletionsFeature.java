@@ -34,7 +34,8 @@ import static tankard.backend.Proxying.worker;
 /**
  * {@code /api/backends/text-completions/status}, {@code /generate} and {@code /props} (st-backends.md §1.2–1.4)
  * for every {@code api_type}: the type builds the upstream calls, these routes make them and answer in ST's
- * shapes. Streams are relayed as they arrive (Ollama's converted to SSE on the way).
+ * shapes. Streams are relayed as they arrive (Ollama's converted to SSE on the way). Also mounts the model-server
+ * helpers ({@link TextCompletionTools}) and the backends' own tokenizers ({@link RemoteTokenizers}).
  */
 public final class TextCompletionsFeature implements Feature {
     static final String BASE = "/api/backends/text-completions";
@@ -43,6 +44,7 @@ public final class TextCompletionsFeature implements Feature {
     private final TextCompletionBackends backends;
     private final UpstreamClient upstream;
     private final TextCompletionTools tools;
+    private final RemoteTokenizers tokenizers;
 
     public TextCompletionsFeature(TankardConfig config, SecretStore secrets, UpstreamClient upstream) {
         this.config = config;
@@ -50,11 +52,13 @@ public final class TextCompletionsFeature implements Feature {
                 request -> (key, id) -> secrets.read(request.dirs(), key, id));
         this.upstream = upstream;
         this.tools = new TextCompletionTools(config, backends, upstream);
+        this.tokenizers = new RemoteTokenizers(config, backends, upstream);
     }
 
     @Override
     public void mount(Router router) {
         tools.mount(router);
+        tokenizers.mount(router);
         router.post(BASE + "/status").handler(Routes.answering(config, this::status));
         router.post(BASE + "/generate").handler(Routes.answering(config, this::generate));
         router.post(BASE + "/props").handler(Routes.answering(config, this::props));

@@ -128,7 +128,7 @@ class TextCompletionsHttpTest extends MockBackendTest {
         client.post("/api/secrets/write", "{\"key\":\"api_key_" + type + "\",\"value\":\"sk-" + type + "\"}");
     }
 
-    private static void assertAuth(Type type, MockCompletionServer.Call call) {
+    static void assertAuth(Type type, MockCompletionServer.Call call) {
         String key = "sk-" + type.id;
         assertEquals(type.auth == Auth.NONE ? null : "Bearer " + key, call.headers().get("Authorization"));
         assertEquals(type.auth == Auth.API_KEY ? key : null, call.headers().get("X-API-KEY"));

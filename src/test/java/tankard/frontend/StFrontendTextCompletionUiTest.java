@@ -16,13 +16,15 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static tankard.testing.Browser.jsString;
 import static tankard.testing.TextCompletionProtocols.llamaCppEvent;
 
 /**
  * Issue 5's text-completion acceptance in a real browser: ST's frontend connects to a mock llama.cpp server
- * as its Text Completion API, a message's reply streams in (the mock holds back the end of its answer until
+ * as its Text Completion API (with ST's default best-match tokenizer, which counts through the backend's own
+ * tokenize API), a message's reply streams in (the mock holds back the end of its answer until
  * the page shows the beginning), and ST's stop button cancels the upstream generation. Needs an ST install:
  * {@code TANKARD_ST_DIR=/path/to/SillyTavern mvn test -Dtest=StFrontendTextCompletionUiTest}.
  */
@@ -66,9 +68,7 @@ class StFrontendTextCompletionUiTest {
             page.click("#streaming_textgenerationwebui");
         }
         StUi.closeDrawer(page, "ai-config-button");
-        // ST's best-match tokenizer for llama.cpp is the backend's own, through /api/tokenizers/remote/..., which
-        // Tankard does not have yet: count tokens by estimate
-        page.eval("$('#tokenizer').val('0').trigger('change'); true");
+        assertEquals("99", page.eval("$('#tokenizer').val()").asText(), "ST's default tokenizer: best match");
         StUi.openDrawer(page, "rightNavHolder");
         page.click("#rm_print_characters_block .character_select");
         page.waitFor("document.querySelectorAll('#chat .mes').length === 1", StUi.STEP_TIMEOUT);
@@ -89,6 +89,8 @@ class StFrontendTextCompletionUiTest {
         page.waitFor(LAST_MESSAGE + ".includes('Streamed')", StUi.STEP_TIMEOUT);
         firstHalfShown.complete();
         page.waitFor(LAST_MESSAGE + ".includes('Streamed through Tankard.')", StUi.STEP_TIMEOUT);
+        // best match for llama.cpp is the backend's own tokenizer, reached through Tankard's remote route
+        assertTrue(mock.lastCall("/tokenize").json().has("content"));
         MockCompletionServer.Call completion = mock.lastCall("/completion");
         assertTrue(completion.json().path("stream").asBoolean());
         assertTrue(completion.json().path("prompt").asText().contains("Hello there"), completion.body());

@@ -1,9 +1,11 @@
 package tankard.testing;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import tankard.json.JsJson;
 
+import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
@@ -11,8 +13,8 @@ import java.util.function.Function;
  * Teaches a {@link MockCompletionServer} the protocols of ST's text-completion backends: OpenAI's
  * {@code /v1/completions} (also under Mancer's {@code /oai} and DreamGen's {@code /api/openai}), llama.cpp's
  * {@code /completion}, Ollama's NDJSON {@code /api/generate}, and each one's model list, model info, props,
- * slots, pull, download and abort routes. Completions answer "Text reply N." (N counts them), streamed in two
- * pieces when asked.
+ * slots, pull, download and abort routes, and each one's tokenize API. Completions answer "Text reply N." (N
+ * counts them), streamed in two pieces when asked; tokenizers give one token per word ({@link #tokenIds}).
  */
 public final class TextCompletionProtocols {
     public static final String OOBA_MODEL = "mock-ooba-model";
@@ -51,6 +53,43 @@ public final class TextCompletionProtocols {
         mock.route("/api/extra/abort", request -> json(request, "{\"success\":\"true\"}"));
         mock.route("/v1/auth/permission", request -> json(request, "{\"permission\":\"admin\"}"));
         mock.route("/v1/download", request -> json(request, "{\"download_path\":\"models/x\"}"));
+        installTokenizers(mock);
+    }
+
+    /** The mock tokenizer: one token per space-separated word, its id 100 + the word's length. */
+    public static int[] tokenIds(String text) {
+        return Arrays.stream(text.split(" ")).filter(word -> !word.isEmpty()).mapToInt(word -> 100 + word.length())
+                .toArray();
+    }
+
+    /** Each backend's tokenize endpoint, answering in its own shape; a body without its text field is a 400. */
+    private static void installTokenizers(MockCompletionServer mock) {
+        // text-generation-webui and TabbyAPI
+        String tokensAndLength = "{\"tokens\":%1$s,\"length\":%2$d}";
+        mock.route("/v1/internal/encode", request -> tokenize(mock, request, "text", tokensAndLength));
+        mock.route("/v1/token/encode", request -> tokenize(mock, request, "text", tokensAndLength));
+        // KoboldCpp (also KoboldAI's count) and Aphrodite
+        String valueAndIds = "{\"value\":%2$d,\"ids\":%1$s}";
+        mock.route("/api/extra/tokencount", request -> tokenize(mock, request, "prompt", valueAndIds));
+        mock.route("/v1/tokenize", request -> tokenize(mock, request, "prompt", valueAndIds));
+        // llama.cpp tokenizes "content", vLLM "prompt"
+        mock.route("/tokenize", request -> {
+            if (mock.lastCall().json().has("content")) {
+                tokenize(mock, request, "content", "{\"tokens\":%1$s}");
+            } else {
+                tokenize(mock, request, "prompt", "{\"count\":%2$d,\"max_model_len\":4096,\"tokens\":%1$s}");
+            }
+        });
+    }
+
+    private static void tokenize(MockCompletionServer mock, HttpServerRequest request, String field, String shape) {
+        JsonNode text = mock.lastCall().json().get(field);
+        if (text == null || !text.isTextual()) {
+            request.response().setStatusCode(400).end("{\"error\":\"no " + field + "\"}");
+            return;
+        }
+        int[] ids = tokenIds(text.textValue());
+        json(request, String.format(shape, Arrays.toString(ids).replace(" ", ""), ids.length));
     }
 
     public static String completionEvent(String text) {
