@@ -16,6 +16,7 @@ import tankard.http.security.IpPattern;
 import tankard.http.security.IpWhitelist;
 
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.URLDecoder;
 import java.net.UnknownHostException;
@@ -132,7 +133,7 @@ public final class OutboundPolicy {
                 }
             }
             return Future.succeededFuture(options.setServer(SocketAddress.inetSocketAddress(
-                    new java.net.InetSocketAddress(addresses[0], options.getPort()))));
+                    new InetSocketAddress(addresses[0], options.getPort()))));
         });
     }
 

@@ -4,6 +4,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.RequestOptions;
+import io.vertx.core.net.SocketAddress;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import tankard.config.TankardConfig;
@@ -82,7 +83,8 @@ class OutboundPolicyTest {
     @Test
     void publicAndUnspecifiedAddresses() {
         OutboundPolicy policy = new OutboundPolicy(filter(), host -> new InetAddress[]{ip("93.184.216.34")});
-        assertEquals("93.184.216.34", prepare(policy, "https://public.example/v1").getServer().toString().split(":")[0]);
+        SocketAddress server = (SocketAddress) prepare(policy, "https://public.example/v1").getServer();
+        assertEquals("93.184.216.34:443", server.hostAddress() + ":" + server.port());
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> prepare(policy, "http://0.0.0.0:5000/"));
         assertTrue(e.getCause().getMessage().endsWith("Blocked request to private IP address: 0.0.0.0"), e.getCause().getMessage());
     }
