@@ -11,6 +11,7 @@ import tankard.character.CardIndexes;
 import tankard.character.CardStore;
 import tankard.backend.ChatCompletionsFeature;
 import tankard.backend.TextCompletionsFeature;
+import tankard.backend.OutboundPolicy;
 import tankard.backend.UpstreamClient;
 import tankard.character.CharacterEditFeature;
 import tankard.character.CharacterEditor;
@@ -140,7 +141,7 @@ public final class Tankard {
                 Threads.boundedPool("card-reader", Math.max(2, Math.min(8, Runtime.getRuntime().availableProcessors()))),
                 System::currentTimeMillis, cardIndexes);
         SecretStore secrets = new SecretStore(config.allowKeysExposure());
-        UpstreamClient upstream = new UpstreamClient(vertx);
+        UpstreamClient upstream = new UpstreamClient(vertx, new OutboundPolicy(config));
         Supplier<byte[]> defaultAvatar = AvatarImages.defaultAvatar(config.frontendDir());
         this.features = List.of(
                 new CsrfFeature(config),

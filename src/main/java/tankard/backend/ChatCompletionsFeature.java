@@ -149,7 +149,11 @@ public final class ChatCompletionsFeature implements Feature {
             return;
         }
         String message = failure.getMessage() == null ? "Unknown error occurred" : failure.getMessage();
-        Reply.json(502, errorMessage(message)).writeTo(response);
+        ObjectNode answer = errorMessage(message);
+        if (failure instanceof OutboundPolicy.Refused) {
+            ((ObjectNode) answer.get("error")).put("type", "system"); // node-fetch's FetchError, spread by ST
+        }
+        Reply.json(502, answer).writeTo(response);
     }
 
     private static ObjectNode errorMessage(String message) {
