@@ -95,6 +95,22 @@ public final class AtomicFiles {
         return true;
     }
 
+    /**
+     * Makes a folder's entries durable (fsync of the folder), so a file created or deleted in it stays so after
+     * a power loss. A no-op where folders cannot be opened (Windows).
+     */
+    public static void syncFolder(Path folder) throws IOException {
+        FileChannel channel;
+        try {
+            channel = FileChannel.open(folder, StandardOpenOption.READ);
+        } catch (AccessDeniedException | UnsupportedOperationException e) {
+            return;
+        }
+        try (channel) {
+            channel.force(true);
+        }
+    }
+
     private static Path temp(Path target) {
         return target.resolveSibling(target.getFileName() + "." + Math.abs(ThreadLocalRandom.current().nextLong()));
     }
@@ -123,22 +139,6 @@ public final class AtomicFiles {
             Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         } catch (AtomicMoveNotSupportedException e) {
             Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING);
-        }
-    }
-
-    /**
-     * Makes a folder's entries durable (fsync of the folder), so a file created or deleted in it stays so after
-     * a power loss. A no-op where folders cannot be opened (Windows).
-     */
-    public static void syncFolder(Path folder) throws IOException {
-        FileChannel channel;
-        try {
-            channel = FileChannel.open(folder, StandardOpenOption.READ);
-        } catch (AccessDeniedException | UnsupportedOperationException e) {
-            return;
-        }
-        try (channel) {
-            channel.force(true);
         }
     }
 
