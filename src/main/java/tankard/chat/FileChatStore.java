@@ -2,6 +2,7 @@ package tankard.chat;
 
 import tankard.store.AtomicFiles;
 import tankard.store.FileTimes;
+import tankard.store.StripedLocks;
 import tankard.user.UserDirs;
 import tankard.util.FileNames;
 import tankard.util.Sanitize;
@@ -10,38 +11,36 @@ import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
-import java.nio.channels.SeekableByteChannel;
 import java.nio.channels.FileChannel;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
-import java.util.concurrent.ThreadLocalRandom;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.List;
 import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Predicate;
-import java.util.regex.Pattern;
-import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
-import java.io.UncheckedIOException;
-import tankard.store.StripedLocks;
+import java.util.function.Predicate;
+import java.util.regex.Pattern;
 
 /**
  * Chats as ST stores them: {@code <user>/chats/<character>/<name>.jsonl}, {@code <user>/group chats/<id>.jsonl},
@@ -173,7 +172,12 @@ public final class FileChatStore implements ChatStore {
         Path journal = TailJournal.of(chat);
         FileTime modified = Files.getLastModifiedTime(chat);
         byte[] old = readRange(channel, keep, channel.size());
-        TailJournal.write(journal, new TailJournal.Entry(chat.getFileName().toString(), keep, modified, old));
+        try {
+            TailJournal.write(journal, new TailJournal.Entry(chat.getFileName().toString(), keep, modified, old));
+        } catch (IOException e) {
+            AtomicFiles.deleteQuietly(journal); // the chat is untouched: nothing to roll back
+            throw e;
+        }
         try {
             views.changing(inode, keep, old);
             channel.truncate(keep);
@@ -217,9 +221,7 @@ public final class FileChatStore implements ChatStore {
                 Lock writing = views.writeLock(inode);
                 writing.lock();
                 try (FileChannel channel = FileChannel.open(chat, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-                    if (views.retainedAfter(inode, entry.get().cut(), channel.size()) > 0) {
-                        views.changing(inode, entry.get().cut(), readRange(channel, entry.get().cut(), channel.size()));
-                    }
+                    views.changing(inode, entry.get().cut(), readRange(channel, entry.get().cut(), channel.size()));
                     restore(chat, channel, entry.get());
                 } finally {
                     writing.unlock();
