@@ -22,6 +22,7 @@ import tankard.character.FileCardStore;
 import tankard.chat.ChatBackupFeature;
 import tankard.chat.ChatBackupFiles;
 import tankard.chat.ChatExport;
+import tankard.chat.ChatLocks;
 import tankard.chat.ChatFeature;
 import tankard.chat.ChatFiles;
 import tankard.chat.ChatImporter;
@@ -132,7 +133,8 @@ public final class Tankard {
         CardStore cards = new FileCardStore(config.dataRoot());
         ChatStore chats = new FileChatStore(config.dataRoot());
         GroupStore groups = new FileGroupStore(config.dataRoot());
-        ChatService chatService = new ChatService(config.backups(), chats, cards, groups,
+        ChatLocks chatLocks = new ChatLocks();
+        ChatService chatService = new ChatService(config.backups(), chats, cards, groups, chatLocks,
                 Threads.timer("chat-backups"), System::currentTimeMillis);
         CardCache cardCache = new CardCache(config.performance().memoryCacheCapacityBytes());
         this.cardIndexes = new CardIndexes(config.dataRoot(), config.performance().memoryCacheCapacityBytes(),
@@ -166,7 +168,7 @@ public final class Tankard {
                         defaultAvatar, System::currentTimeMillis)),
                 new CharacterImportFeature(config, new CardImporter(System::currentTimeMillis, defaultAvatar)),
                 new ChatFeature(config, chatService, new ChatImporter(chats, System::currentTimeMillis),
-                        new ChatFiles(chats, System::currentTimeMillis), new ChatSearch(chats, groups),
+                        new ChatFiles(chats, chatLocks, System::currentTimeMillis), new ChatSearch(chats, groups),
                         new ChatExport(chats)),
                 new ChatBackupFeature(config, new ChatBackupFiles(chats)),
                 new UserFilesFeature(config),

@@ -50,7 +50,7 @@ class UnreadableChatTest {
         Files.writeString(root.resolve("u/chats/Bramble/c.jsonl"), "{\"chat_metadata\":{}}");
         ChatStore store = unreadableStore();
 
-        ApiError info = assertThrows(ApiError.class, () -> new ChatFiles(store, () -> 0).groupInfo("u",
+        ApiError info = assertThrows(ApiError.class, () -> new ChatFiles(store, new ChatLocks(), () -> 0).groupInfo("u",
                 JsJson.parse("{\"id\":\"g\"}")));
         assertEquals(500, info.status());
         assertTrue(info.getMessage().contains("group chats/g.jsonl"), info.getMessage());
