@@ -27,6 +27,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -56,6 +57,8 @@ import java.util.regex.Pattern;
 public final class FileChatStore implements ChatStore {
     /** The most old bytes an in-place tail save keeps in memory (its journal, a view's copy). */
     static final long MAX_IN_PLACE = 16L * 1024 * 1024;
+    private static final Pattern WHOLE_WRITE_TEMP = Pattern.compile(".+\\.jsonl\\.[0-9]+");
+    private static final Duration STALE_TEMP = Duration.ofMinutes(10);
     private static final String DRAFT_PREFIX = ".tankard-draft.";
     /** A draft's name, never a chat's (chats end in .jsonl). */
     private static final Pattern DRAFT = Pattern.compile(Pattern.quote(DRAFT_PREFIX) + "[0-9]+");
@@ -455,6 +458,9 @@ public final class FileChatStore implements ChatStore {
                     settle(entry);
                 } else if (drafts && DRAFT.matcher(name).matches() && Files.isRegularFile(entry, LinkOption.NOFOLLOW_LINKS)) {
                     Files.deleteIfExists(entry);
+                } else if (drafts && WHOLE_WRITE_TEMP.matcher(name).matches()) {
+                    // A whole-chat write killed midway (ours or ST's: same temp names); old enough to be no one's.
+                    AtomicFiles.deleteStaleTemps(folder.resolve(name.substring(0, name.lastIndexOf('.'))), STALE_TEMP);
                 }
             }
         } catch (NoSuchFileException | NotDirectoryException e) {

@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileTime;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
@@ -200,6 +201,20 @@ class TailJournalTest {
             assertEquals(oddChats.size() + 1, names(chats).stream().filter(n -> n.startsWith(".tankard-draft.")
                     || n.startsWith(".tankard-journal.")).count(), "a draft of this process is left alone");
         }
+    }
+
+    @Test
+    void staleTempFilesOfWholeChatWritesAreDeletedOnFirstUseFreshOnesKept() throws IOException {
+        Path folder = root.resolve(USER + "/chats/Bramble");
+        Files.createDirectories(folder);
+        Path stale = Files.writeString(folder.resolve("c.jsonl.4242"), "half a chat");
+        Files.setLastModifiedTime(stale, FileTime.from(Instant.now().minus(Duration.ofHours(1))));
+        Path fresh = Files.writeString(folder.resolve("d.jsonl.77"), "a write under way");
+
+        new FileChatStore(root).list(USER, FOLDER);
+
+        assertEquals(List.of("d.jsonl.77"), names(folder));
+        assertTrue(Files.exists(fresh));
     }
 
     @Test
