@@ -55,7 +55,7 @@ class UnreadableChatTest {
         assertEquals(500, info.status());
         assertTrue(info.getMessage().contains("group chats/g.jsonl"), info.getMessage());
 
-        ApiError search = assertThrows(ApiError.class, () -> new ChatSearch(store, user -> List.of()).search("u",
+        ApiError search = assertThrows(ApiError.class, () -> new ChatSearch(store, new tankard.group.FileGroupStore(root)).search("u",
                 JsJson.parse("{\"avatar_url\":\"Bramble.png\"}")));
         assertEquals(500, search.status());
 
