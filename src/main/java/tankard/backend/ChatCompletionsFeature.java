@@ -18,6 +18,7 @@ import tankard.secrets.SecretStore;
 
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -47,7 +48,13 @@ public final class ChatCompletionsFeature implements Feature {
         this.config = config;
         this.secrets = secrets;
         this.upstream = upstream;
-        this.sources = sources.stream().collect(Collectors.toMap(ChatCompletionSource::id, Function.identity()));
+        this.sources = new ConcurrentHashMap<>(sources.stream()
+                .collect(Collectors.toMap(ChatCompletionSource::id, Function.identity())));
+    }
+
+    /** Puts a source in place of the one with its id (tests: a source whose fixed host is a mock). */
+    void replace(ChatCompletionSource source) {
+        sources.put(source.id(), source);
     }
 
     @Override

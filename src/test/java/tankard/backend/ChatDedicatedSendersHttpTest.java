@@ -18,7 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Claude, Google AI Studio, Vertex AI and Cohere through {@code /api/backends/chat-completions}, against the mock
  * reached as each source's reverse proxy: the exact upstream call, the answers and ST's error shapes.
- * (Cohere and Vertex's own hosts cannot be pointed at the mock here: {@link ChatSourceCallsTest} checks them.)
+ * Cohere and Vertex at their own hosts: {@link ChatFixedHostSendersHttpTest}.
  */
 class ChatDedicatedSendersHttpTest extends ServerTest {
     private static final String BASE = "/api/backends/chat-completions";
