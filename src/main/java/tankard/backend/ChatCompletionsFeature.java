@@ -62,7 +62,7 @@ public final class ChatCompletionsFeature implements Feature {
         router.post(BASE + "/status").handler(Routes.answering(config, request -> call(request,
                 ChatCompletionSource::models, JsJson.object().put("error", true), this::status)));
         router.post(BASE + "/generate").handler(Routes.answering(config, request -> call(request,
-                ChatCompletionSource::generate,
+                (source, body, reader) -> source.generate(JsonSchemas.flattenJsonSchema(body), reader),
                 errorMessage("This chat completion source is not supported by this server yet"), this::generate)));
     }
 

@@ -118,7 +118,9 @@ final class ClaudeSource implements ChatCompletionSource {
                     ObjectNode function = functions.addObject();
                     DedicatedSenders.copy(fn, "name", function, "name");
                     DedicatedSenders.copy(fn, "description", function, "description");
-                    DedicatedSenders.copy(fn, "parameters", function, "input_schema");
+                    if (fn.has("parameters")) {
+                        function.set("input_schema", JsonSchemas.flatten(fn.get("parameters"), id()));
+                    }
                 }
             }
             if (settings.systemPromptCache() && !functions.isEmpty()) {

@@ -12,7 +12,7 @@ import java.io.InputStream;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * The prompt converters of the dedicated senders against what ST 1.18.0's own converters answered for the same
+ * The prompt converters of the dedicated senders (and ST's flattenSchema) against what ST 1.18.0's own converters answered for the same
  * inputs (chat-converters.json: our inputs, ST's outputs as node printed them, promptPlaceholder as ST's
  * shipped config sets it).
  */
@@ -66,6 +66,14 @@ class ChatConvertersTest {
         for (JsonNode c : CASES.get("cohere")) {
             assertEquals(JsJson.compact(c.get("expected")), JsJson.compact(CohereSource.convert(c.get("messages"),
                     NAMES)), c.get("name").asText());
+        }
+    }
+
+    @Test
+    void jsonSchemasFlattenedAsSt() {
+        for (JsonNode c : CASES.get("flattenSchema")) {
+            assertEquals(JsJson.compact(c.get("expected")), JsJson.compact(JsonSchemas.flatten(c.get("schema"),
+                    c.get("api").asText())), c.get("name").asText());
         }
     }
 }

@@ -105,12 +105,14 @@ class ChatDedicatedSendersHttpTest extends ServerTest {
         mock.route("/v1/messages", request -> request.response().end(CLAUDE_ANSWER));
         generate(claude(false, "claude-sonnet-4-20250514", ",\"reasoning_effort\":\"medium\",\"tool_choice\":\"auto\","
                 + "\"tools\":[{\"type\":\"function\",\"function\":{\"name\":\"roll\",\"description\":\"Dice\","
-                + "\"parameters\":{\"type\":\"object\",\"properties\":{}}}}],\"enable_web_search\":true,"
-                + "\"json_schema\":{\"name\":\"out\",\"value\":{\"type\":\"object\"}}"));
+                + "\"parameters\":{\"$schema\":\"x\",\"type\":\"object\",\"properties\":{}}}}],\"enable_web_search\":true,"
+                + "\"json_schema\":{\"name\":\"out\",\"value\":{\"$ref\":\"#/$defs/O\",\"$defs\":{\"O\":"
+                + "{\"type\":\"object\"}}}}"));
         MockCompletionServer.Call call = mock.lastCall();
         assertEquals("output-128k-2025-02-19,context-1m-2025-08-07,tools-2024-05-16",
                 call.headers().get("anthropic-beta"));
-        // thinking: budget 1024 at least, max_tokens raised past it, sampling dropped, the prefill sent as user
+        // thinking: budget 1024 at least, max_tokens raised past it, sampling dropped, the prefill sent as user;
+        // schemas flattened
         assertEquals("{\"system\":[{\"type\":\"text\",\"text\":\"Be brief.\"}],\"messages\":[{\"role\":\"user\","
                 + "\"content\":[{\"type\":\"text\",\"text\":\"Hi\"}]},{\"role\":\"user\",\"content\":[{\"type\":"
                 + "\"text\",\"text\":\"Bramble:\"}]}],\"model\":\"claude-sonnet-4-20250514\",\"max_tokens\":1324,"
