@@ -31,7 +31,7 @@ final class ClaudeMessages {
             while (!messages.isEmpty() && "system".equals(role(messages.get(0)))) {
                 ObjectNode message = messages.remove(0);
                 names.prefixExample(message);
-                system.addObject().put("type", "text").set("text", message.get("content"));
+                DedicatedSenders.copy(message, "content", system.addObject().put("type", "text"), "text");
             }
             if (messages.isEmpty()) {
                 messages.add(textMessage("user", PromptNames.PLACEHOLDER));
@@ -65,19 +65,20 @@ final class ClaudeMessages {
             ArrayNode uses = JsJson.array();
             toolCalls.forEach(call -> {
                 JsonNode arguments = call.path("function").get("arguments");
-                uses.addObject().put("type", "tool_use").set("id", call.get("id"));
-                ObjectNode use = (ObjectNode) uses.get(uses.size() - 1);
-                use.set("name", call.path("function").get("name"));
-                use.set("input", arguments != null && arguments.isTextual()
-                        ? JsJson.parse(arguments.textValue()) : arguments);
+                ObjectNode use = uses.addObject().put("type", "tool_use");
+                DedicatedSenders.copy(call, "id", use, "id");
+                DedicatedSenders.copy(call.path("function"), "name", use, "name");
+                if (arguments != null) {
+                    use.set("input", arguments.isTextual() ? JsJson.parse(arguments.textValue()) : arguments);
+                }
             });
             message.set("content", uses);
         }
         if ("tool".equals(role(message))) {
             message.put("role", "user");
             ObjectNode result = JsJson.object().put("type", "tool_result");
-            result.set("tool_use_id", message.get("tool_call_id"));
-            result.set("content", message.get("content"));
+            DedicatedSenders.copy(message, "tool_call_id", result, "tool_use_id");
+            DedicatedSenders.copy(message, "content", result, "content");
             message.set("content", JsJson.array().add(result));
         }
         if ("system".equals(role(message))) {
@@ -182,7 +183,7 @@ final class ClaudeMessages {
             block.remove(List.of("id", "name", "input"));
         } else if ("tool_result".equals(type)) {
             block.put("type", "text");
-            block.set("text", block.get("content"));
+            DedicatedSenders.copy(block, "content", block, "text");
             block.remove(List.of("tool_use_id", "content"));
         }
     }

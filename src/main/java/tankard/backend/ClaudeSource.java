@@ -67,7 +67,10 @@ final class ClaudeSource implements ChatCompletionSource {
             throw DedicatedSenders.missingKey();
         }
         List<String> betas = new ArrayList<>(List.of("output-128k-2025-02-19", "context-1m-2025-08-07"));
-        ObjectNode out = requestBody(body, betas);
+        return DedicatedSenders.guarded(this, () -> call(apiUrl, key, requestBody(body, betas), betas));
+    }
+
+    private static UpstreamRequest call(String apiUrl, String key, ObjectNode out, List<String> betas) {
         MultiMap headers = MultiMap.caseInsensitiveMultiMap()
                 .set("Content-Type", "application/json")
                 .set("anthropic-version", "2023-06-01")

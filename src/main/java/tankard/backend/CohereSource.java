@@ -44,6 +44,10 @@ final class CohereSource implements ChatCompletionSource {
         if (key.isEmpty()) {
             throw DedicatedSenders.missingKey();
         }
+        return DedicatedSenders.guarded(this, () -> call(body, key));
+    }
+
+    private UpstreamRequest call(ObjectNode body, String key) {
         ObjectNode out = JsJson.object().put("stream", Js.truthy(body.get("stream")));
         DedicatedSenders.copy(body, "model", out, "model");
         out.set("messages", convert(body.path("messages"), PromptNames.of(body)));

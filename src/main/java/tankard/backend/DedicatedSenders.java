@@ -8,6 +8,7 @@ import tankard.json.JsJson;
 
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.util.function.Supplier;
 
 /** What ST's dedicated chat-completion senders (st-backends.md §2.5) share: keys, URLs, error answers. */
 final class DedicatedSenders {
@@ -48,6 +49,20 @@ final class DedicatedSenders {
             return uri.getRawAuthority() != null && uri.getRawPath().isEmpty() ? url + "/" : url;
         } catch (URISyntaxException e) {
             return url;
+        }
+    }
+
+    /**
+     * Builds a call, answering a failure while doing so (a malformed prompt: tool arguments that are not JSON)
+     * as the source answers its failures, as ST's try block around the whole sender does.
+     */
+    static UpstreamRequest guarded(ChatCompletionSource source, Supplier<UpstreamRequest> build) {
+        try {
+            return build.get();
+        } catch (Proxying.Answered answered) {
+            throw answered;
+        } catch (RuntimeException e) {
+            throw new Proxying.Answered(source.failure(e));
         }
     }
 

@@ -38,7 +38,7 @@ final class GooglePrompt {
             while (messages.size() > 1 && "system".equals(Js.string(messages.get(0).get("role")))) {
                 ObjectNode message = messages.remove(0);
                 names.prefixExample(message);
-                systemParts.addObject().set("text", message.get("content"));
+                DedicatedSenders.copy(message, "content", systemParts.addObject(), "text");
             }
         }
         boolean gemini3 = model.contains("gemini-3");

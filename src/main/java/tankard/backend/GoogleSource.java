@@ -11,6 +11,7 @@ import tankard.http.Reply;
 import tankard.json.Js;
 import tankard.json.JsJson;
 
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Set;
 import java.util.function.LongSupplier;
@@ -156,7 +157,7 @@ final class GoogleSource implements ChatCompletionSource {
 
     /** The service account's project, or ST's bare 400 when the JSON is missing or has none. */
     private static String projectId(String json) {
-        JsonNode account = json.isEmpty() ? null : JsJson.tryParse(json.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        JsonNode account = json.isEmpty() ? null : JsJson.tryParse(json.getBytes(StandardCharsets.UTF_8));
         JsonNode projectId = account == null ? null : account.get("project_id");
         if (projectId == null || !projectId.isTextual() || projectId.textValue().isEmpty()) {
             throw DedicatedSenders.missingKey();

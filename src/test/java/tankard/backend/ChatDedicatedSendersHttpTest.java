@@ -146,6 +146,12 @@ class ChatDedicatedSendersHttpTest extends ServerTest {
         assertEquals(500, unreachable.statusCode());
         assertEquals("{\"error\":true}", unreachable.bodyAsString());
 
+        HttpResponse<Buffer> badArguments = generate(claude(false, "claude-3-haiku", "").replace(MESSAGES,
+                "[{\"role\":\"assistant\",\"tool_calls\":[{\"id\":\"c\",\"function\":{\"name\":\"f\","
+                + "\"arguments\":\"{oops\"}}]}]"));
+        assertEquals(500, badArguments.statusCode());
+        assertEquals("{\"error\":true}", badArguments.bodyAsString());
+
         HttpResponse<Buffer> status = client.post(BASE + "/status", "{\"chat_completion_source\":\"claude\"}");
         assertEquals(400, status.statusCode());
         assertEquals("{\"error\":true}", status.bodyAsString());
