@@ -202,10 +202,9 @@ class ChatDedicatedSendersHttpTest extends ServerTest {
     }
 
     @Test
-    void aiStudioStreamsGooglesSseUntouched() {
+    void aiStudioStreamsGooglesSseUntouchedErrorsIncluded() {
         String one = "data: {\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"Hel\"}],\"role\":\"model\"}}]}\r\n\r\n";
-        String two = "data: {\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"lo\"}],\"role\":\"model\"},"
-                + "\"finishReason\":\"STOP\"}]}\r\n\r\n";
+        String two = "data: {\"error\":{\"code\":500,\"message\":\"Internal error\",\"status\":\"INTERNAL\"}}\r\n\r\n";
         mock.route("/v1beta/models/gemini-2.0-flash:streamGenerateContent", request -> {
             HttpServerResponse response = request.response().setChunked(true);
             response.write(one).compose(v -> response.end(two));

@@ -98,16 +98,17 @@ class ChatFixedHostSendersHttpTest extends ServerTest {
     }
 
     @Test
-    void coheresStreamIsRelayedUntouched() {
+    void coheresStreamIsRelayedUntouchedErrorsIncluded() {
         secret("api_key_cohere", "co-key");
         String start = "event: message-start\ndata: {\"type\":\"message-start\",\"id\":\"c1\"}\n\n";
         String delta = "event: content-delta\ndata: {\"type\":\"content-delta\",\"index\":0,\"delta\":{\"message\":"
                 + "{\"content\":{\"text\":\"Hel\"}}}}\n\n";
+        String error = "data: {\"message\":\"internal server error\"}\n\n";
         mock.route("/v2/chat", request -> {
             HttpServerResponse response = request.response().setChunked(true);
-            response.write(start + delta.substring(0, 20)).compose(v -> response.end(delta.substring(20)));
+            response.write(start + delta.substring(0, 20)).compose(v -> response.end(delta.substring(20) + error));
         });
-        assertEquals(start + delta, streamed(body("cohere", true, "command-r", "")));
+        assertEquals(start + delta + error, streamed(body("cohere", true, "command-r", "")));
         assertTrue(mock.lastCall().json().path("stream").asBoolean());
     }
 
