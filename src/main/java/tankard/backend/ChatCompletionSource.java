@@ -1,11 +1,16 @@
 package tankard.backend;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClientResponse;
+import tankard.http.Reply;
+import tankard.json.JsJson;
 
 /**
  * One {@code chat_completion_source} of ST's Chat Completion API (st-backends.md §2.3): how its upstream is
  * reached for {@code /generate} and {@code /status}. The HTTP side (relaying, error shapes) is shared and lives
- * in {@link ChatCompletionsFeature}.
+ * in {@link ChatCompletionsFeature}; a source with a dedicated sender in ST (§2.5) overrides the answers.
  */
 public interface ChatCompletionSource {
     /** The value of {@code chat_completion_source} this source answers. */
@@ -16,4 +21,24 @@ public interface ChatCompletionSource {
 
     /** The upstream model-list call for the frontend's status body. */
     UpstreamRequest models(ObjectNode body, SecretReader secrets);
+
+    /** The answer to a non-streamed completion the upstream sent whole (default: ST's generic path, §2.4). */
+    default Reply completion(HttpClientResponse head, Buffer body) {
+        return ChatCompletionsFeature.completion(head, body);
+    }
+
+    /** The answer when the upstream could not be called or read, before anything was sent (default: 502). */
+    default Reply failure(Throwable failure) {
+        return ChatCompletionsFeature.networkError(failure);
+    }
+
+    /** The status answer from the upstream's model list (default: its JSON as is, or ST's error shape). */
+    default JsonNode modelList(HttpClientResponse head, Buffer body) {
+        return ChatCompletionsFeature.models(head, body);
+    }
+
+    /** The status answer when the model list could not be fetched. */
+    default JsonNode statusFailure() {
+        return JsJson.object().put("error", true);
+    }
 }

@@ -18,6 +18,7 @@ import tankard.secrets.SecretStore;
 
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -35,7 +36,11 @@ public final class ChatCompletionsFeature implements Feature {
     private final Map<String, ChatCompletionSource> sources;
 
     public ChatCompletionsFeature(TankardConfig config, SecretStore secrets, UpstreamClient upstream) {
-        this(config, secrets, upstream, List.of(new CustomSource()));
+        this(config, secrets, upstream, List.of(new CustomSource(),
+                new ClaudeSource(),
+                GoogleSource.aiStudio(),
+                GoogleSource.vertex(),
+                new CohereSource()));
     }
 
     ChatCompletionsFeature(TankardConfig config, SecretStore secrets, UpstreamClient upstream,
@@ -43,7 +48,13 @@ public final class ChatCompletionsFeature implements Feature {
         this.config = config;
         this.secrets = secrets;
         this.upstream = upstream;
-        this.sources = sources.stream().collect(Collectors.toMap(ChatCompletionSource::id, Function.identity()));
+        this.sources = new ConcurrentHashMap<>(sources.stream()
+                .collect(Collectors.toMap(ChatCompletionSource::id, Function.identity())));
+    }
+
+    /** Puts a source in place of the one with its id (tests: a source whose fixed host is a mock). */
+    void replace(ChatCompletionSource source) {
+        sources.put(source.id(), source);
     }
 
     @Override
@@ -51,7 +62,7 @@ public final class ChatCompletionsFeature implements Feature {
         router.post(BASE + "/status").handler(Routes.answering(config, request -> call(request,
                 ChatCompletionSource::models, JsJson.object().put("error", true), this::status)));
         router.post(BASE + "/generate").handler(Routes.answering(config, request -> call(request,
-                ChatCompletionSource::generate,
+                (source, body, reader) -> source.generate(JsonSchemas.flattenJsonSchema(body), reader),
                 errorMessage("This chat completion source is not supported by this server yet"), this::generate)));
     }
 
@@ -62,7 +73,7 @@ public final class ChatCompletionsFeature implements Feature {
 
     @FunctionalInterface
     private interface Answer {
-        void send(RoutingContext ctx, ObjectNode body, UpstreamRequest call);
+        void send(RoutingContext ctx, ChatCompletionSource source, ObjectNode body, UpstreamRequest call);
     }
 
     /** Builds the upstream call on a worker (the body may be large, secrets are read from disk), then answers. */
@@ -74,34 +85,40 @@ public final class ChatCompletionsFeature implements Feature {
             ChatCompletionSource source = sources.get(Js.string(body.get("chat_completion_source")));
             UpstreamRequest call = source == null ? null
                     : builder.build(source, body, (key, id) -> secrets.read(request.dirs(), key, id));
-            return new Prepared(body, call);
+            return new Prepared(source, body, call);
         }, false).onSuccess(prepared -> {
             if (prepared.call() == null) {
                 Reply.json(400, unsupported).writeTo(ctx.response());
             } else {
-                answer.send(ctx, prepared.body(), prepared.call());
+                answer.send(ctx, prepared.source(), prepared.body(), prepared.call());
             }
-        }).onFailure(ctx::fail);
+        }).onFailure(e -> {
+            if (e instanceof Proxying.Answered) {
+                Proxying.fail(ctx.response(), e, null);
+            } else {
+                ctx.fail(e);
+            }
+        });
     }
 
-    private record Prepared(ObjectNode body, UpstreamRequest call) {
+    private record Prepared(ChatCompletionSource source, ObjectNode body, UpstreamRequest call) {
     }
 
     /** The model list: the upstream JSON as is, {@code {error:true,...}} on any failure (ST always answers 200). */
-    private void status(RoutingContext ctx, ObjectNode body, UpstreamRequest call) {
+    private void status(RoutingContext ctx, ChatCompletionSource source, ObjectNode body, UpstreamRequest call) {
         HttpServerResponse response = ctx.response();
         upstream.send(call, response)
                 .compose(from -> from.body().compose(bytes ->
-                        ctx.vertx().executeBlocking(() -> models(from, bytes), false)))
+                        ctx.vertx().executeBlocking(() -> source.modelList(from, bytes), false)))
                 .onSuccess(json -> Reply.json(json).writeTo(response))
                 .onFailure(e -> {
                     if (!response.closed()) {
-                        Reply.json(JsJson.object().put("error", true)).writeTo(response);
+                        Reply.json(source.statusFailure()).writeTo(response);
                     }
                 });
     }
 
-    private static JsonNode models(HttpClientResponse from, Buffer bytes) {
+    static JsonNode models(HttpClientResponse from, Buffer bytes) {
         if (!UpstreamClient.isOk(from)) {
             return JsJson.object().put("error", true).set("data", JsJson.object().set("data", JsJson.array()));
         }
@@ -109,21 +126,21 @@ public final class ChatCompletionsFeature implements Feature {
     }
 
     /** A completion: streamed straight through, or the upstream JSON; ST's error shapes otherwise (§2.4). */
-    private void generate(RoutingContext ctx, ObjectNode body, UpstreamRequest call) {
+    private void generate(RoutingContext ctx, ChatCompletionSource source, ObjectNode body, UpstreamRequest call) {
         HttpServerResponse response = ctx.response();
         boolean stream = Js.truthy(body.get("stream"));
         upstream.send(call, response).onSuccess(from -> {
             if (stream) {
                 UpstreamClient.relay(from, response);
             } else {
-                from.body().compose(bytes -> ctx.vertx().executeBlocking(() -> completion(from, bytes), false))
+                from.body().compose(bytes -> ctx.vertx().executeBlocking(() -> source.completion(from, bytes), false))
                         .onSuccess(reply -> reply.writeTo(response))
-                        .onFailure(e -> networkError(response, e));
+                        .onFailure(e -> Proxying.fail(response, e, source.failure(e)));
             }
-        }).onFailure(e -> networkError(response, e));
+        }).onFailure(e -> Proxying.fail(response, e, source.failure(e)));
     }
 
-    private static Reply completion(HttpClientResponse from, Buffer bytes) {
+    static Reply completion(HttpClientResponse from, Buffer bytes) {
         if (UpstreamClient.isOk(from)) {
             JsonNode json = JsJson.tryParse(bytes.getBytes());
             if (json == null) {
@@ -140,20 +157,13 @@ public final class ChatCompletionsFeature implements Feature {
     }
 
     /** 502 with the failure's message, as ST answers an exception before anything was sent. */
-    private static void networkError(HttpServerResponse response, Throwable failure) {
-        if (response.closed() || response.ended()) {
-            return;
-        }
-        if (response.headWritten()) {
-            response.end();
-            return;
-        }
+    static Reply networkError(Throwable failure) {
         String message = failure.getMessage() == null ? "Unknown error occurred" : failure.getMessage();
         ObjectNode answer = errorMessage(message);
         if (failure instanceof OutboundPolicy.Refused) {
             ((ObjectNode) answer.get("error")).put("type", "system"); // node-fetch's FetchError, spread by ST
         }
-        Reply.json(502, answer).writeTo(response);
+        return Reply.json(502, answer);
     }
 
     private static ObjectNode errorMessage(String message) {
