@@ -7,6 +7,7 @@ import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
 import tankard.json.JsJson;
 import tankard.testing.Browser;
 import tankard.testing.MockCompletionServer;
+import tankard.testing.StServer;
 import tankard.testing.TestServer;
 
 import java.io.IOException;

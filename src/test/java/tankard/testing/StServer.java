@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * The real ST 1.18.0 server from an install (needs node), on a free loopback port with a temp data root and
@@ -26,18 +27,29 @@ public final class StServer implements AutoCloseable {
 
     private final Process process;
     private final Path home;
+    private final int port;
     private final WebClientSession session;
     private final Path log;
     private String csrf;
 
-    private StServer(Process process, Path home, WebClientSession session) {
+    private StServer(Process process, Path home, int port, WebClientSession session) {
         this.process = process;
         this.home = home;
+        this.port = port;
         this.session = session;
         this.log = home.resolve("st.log");
     }
 
     public static StServer start(Path stDir, Vertx vertx) throws IOException {
+        return start(stDir, vertx, "skipContentCheck: true\n", dataRoot -> {
+        });
+    }
+
+    /**
+     * Starts ST with the given config.yaml lines added to the loopback-only basics; {@code prepare} gets the
+     * data root before ST starts (e.g. to lay out a user's settings).
+     */
+    public static StServer start(Path stDir, Vertx vertx, String extraConfig, Consumer<Path> prepare) throws IOException {
         Path home = TestServer.tempDir();
         int port;
         try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
@@ -46,8 +58,9 @@ public final class StServer implements AutoCloseable {
         // ST's defaults listen on loopback only and whitelist it; what differs is spelled out here.
         Path config = home.resolve("config.yaml");
         Files.writeString(config, "listen: false\nwhitelistMode: true\nwhitelist:\n  - 127.0.0.1\n  - ::1\n"
-                + "skipContentCheck: true\nenableUserAccounts: false\nbasicAuthMode: false\n"
-                + "browserLaunch:\n  enabled: false\nlogging:\n  enableAccessLog: false\n");
+                + "enableUserAccounts: false\nbasicAuthMode: false\n"
+                + "browserLaunch:\n  enabled: false\nlogging:\n  enableAccessLog: false\n" + extraConfig);
+        prepare.accept(home.resolve("data"));
         ProcessBuilder builder = new ProcessBuilder("node", "server.js", "--port", String.valueOf(port),
                 "--listen", "false", "--configPath", config.toString(), "--dataRoot", home.resolve("data").toString())
                 .directory(stDir.toFile()).redirectErrorStream(true).redirectOutput(home.resolve("st.log").toFile());
@@ -55,7 +68,7 @@ public final class StServer implements AutoCloseable {
         Process process = builder.start();
         WebClientSession session = WebClientSession.create(WebClient.create(vertx,
                 new WebClientOptions().setDefaultHost("127.0.0.1").setDefaultPort(port)));
-        StServer st = new StServer(process, home, session);
+        StServer st = new StServer(process, home, port, session);
         try {
             st.awaitReady();
             return st;
@@ -91,6 +104,15 @@ public final class StServer implements AutoCloseable {
                 throw new IllegalStateException(e);
             }
         }
+    }
+
+    public String url(String path) {
+        return "http://127.0.0.1:" + port + path;
+    }
+
+    /** The default user's folder. */
+    public Path userDir() {
+        return home.resolve("data").resolve("default-user");
     }
 
     /** A POST to ST with its CSRF token and session cookie. */
