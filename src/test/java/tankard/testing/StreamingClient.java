@@ -1,6 +1,8 @@
 package tankard.testing;
 
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpMethod;
@@ -30,6 +32,25 @@ public final class StreamingClient {
                 // as a browser does: a stream must not be compressed (the compressor would hold it back)
                 .putHeader("Accept-Encoding", "gzip, deflate, br, zstd");
         return http.request(options).compose(request -> request.send(body));
+    }
+
+    /** A streamed answer read whole: its status and body. */
+    public record Answer(int status, String body) {
+    }
+
+    /** POSTs and reads the streamed answer whole (its body handler set as the head arrives, so nothing is lost). */
+    public static Answer read(TestServer server, TestServer.Client client, String path, String body) {
+        return await(post(server, client, path, body)
+                .compose(r -> r.body().map(b -> new Answer(r.statusCode(), b.toString()))));
+    }
+
+    /** Starts a streamed POST and closes the connection once the first chunk is in; returns that chunk. */
+    public static Buffer leaveAfterTheFirstChunk(TestServer server, TestServer.Client client, String path, String body) {
+        return await(post(server, client, path, body).compose(r -> {
+            Promise<Buffer> first = Promise.promise();
+            r.handler(first::tryComplete);
+            return first.future().onSuccess(v -> r.request().reset());
+        }));
     }
 
     /**
