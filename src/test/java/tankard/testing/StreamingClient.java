@@ -4,6 +4,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.RequestOptions;
@@ -23,6 +24,18 @@ public final class StreamingClient {
     }
 
     public static Future<HttpClientResponse> post(TestServer server, TestServer.Client client, String path, String body) {
+        return request(server, client, path).compose(request -> request.send(body));
+    }
+
+    /** POSTs and closes the connection, whatever has come back, once {@code when} has completed. */
+    public static void leaveWhen(TestServer server, TestServer.Client client, String path, String body, Future<?> when) {
+        await(request(server, client, path).onSuccess(request -> {
+            request.send(body);
+            when.onComplete(v -> request.reset());
+        }));
+    }
+
+    private static Future<HttpClientRequest> request(TestServer server, TestServer.Client client, String path) {
         HttpClient http = server.vertx.createHttpClient();
         String cookies = StreamSupport.stream(client.session.cookieStore().get(false, "127.0.0.1", "/").spliterator(), false)
                 .map(c -> c.name() + "=" + c.value()).collect(Collectors.joining("; "));
@@ -31,7 +44,7 @@ public final class StreamingClient {
                 .putHeader("Cookie", cookies)
                 // as a browser does: a stream must not be compressed (the compressor would hold it back)
                 .putHeader("Accept-Encoding", "gzip, deflate, br, zstd");
-        return http.request(options).compose(request -> request.send(body));
+        return http.request(options);
     }
 
     /** A streamed answer read whole: its status and body. */
