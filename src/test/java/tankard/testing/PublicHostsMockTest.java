@@ -17,6 +17,7 @@ public abstract class PublicHostsMockTest extends ServerTest {
     protected static final String HORDE_MODEL_REFERENCE = "/horde/db.json";
     protected static final String NOVELAI_API = "/nai-api";
     protected static final String NOVELAI_TEXT = "/nai-text";
+    protected static final String NOVELAI_IMAGE = "/nai-image";
 
     protected MockCompletionServer mock;
     private Vertx mockVertx;
@@ -27,7 +28,8 @@ public abstract class PublicHostsMockTest extends ServerTest {
                 "tankard.horde.modelReference", mock.origin() + HORDE_MODEL_REFERENCE,
                 "tankard.horde.pollMillis", "10",
                 "tankard.novelai.api", mock.origin() + NOVELAI_API,
-                "tankard.novelai.text", mock.origin() + NOVELAI_TEXT);
+                "tankard.novelai.text", mock.origin() + NOVELAI_TEXT,
+                "tankard.novelai.image", mock.origin() + NOVELAI_IMAGE);
     }
 
     @BeforeEach
