@@ -154,7 +154,7 @@ public final class Tankard {
                 new UiPresetFeature(config),
                 new ExtensionFeature(config),
                 new HordeFeature(config, secrets, upstream),
-                new KoboldClassicFeature(config, upstream),
+                new KoboldClassicFeature(config, secrets, upstream),
                 new NovelAiFeature(config, secrets, upstream),
                 new ChatCompletionsFeature(config, secrets, upstream),
                 new TextCompletionsFeature(config, secrets, upstream),

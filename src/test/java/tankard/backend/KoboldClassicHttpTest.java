@@ -1,12 +1,15 @@
 package tankard.backend;
 
 import io.vertx.core.Promise;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.ext.web.multipart.MultipartForm;
 import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.core.buffer.Buffer;
 import org.junit.jupiter.api.Test;
 import tankard.testing.MockCompletionServer;
 import tankard.testing.PublicHostsMockTest;
 import tankard.testing.StreamingClient;
+import tankard.testing.TestServer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -160,5 +163,46 @@ class KoboldClassicHttpTest extends PublicHostsMockTest {
                 generateBody(true, ",\"can_abort\":false"));
         client.post(BASE + "/status", "{\"api_server\":\"" + mock.origin() + "/api\"}");
         assertTrue(mock.calls().stream().noneMatch(c -> c.path().equals("/api/extra/abort")));
+    }
+
+    // ---- KoboldCpp's extras
+
+    @Test
+    void embeddingsComeInInputOrderWithKoboldCppsKey() {
+        client.post("/api/secrets/write", "{\"key\":\"api_key_koboldcpp\",\"value\":\"sk-kcpp\"}");
+        mock.route("/api/extra/embeddings", r -> json(r, 200, "{\"object\":\"list\",\"model\":\"nomic\",\"data\":["
+                + "{\"index\":1,\"embedding\":[0.5,0.25]},[{\"index\":0,\"embedding\":[1,0]}]]}"));
+        HttpResponse<Buffer> answer = client.post(BASE + "/embed",
+                "{\"server\":\"" + mock.origin() + "/api\",\"items\":[\"first\",\"second\"]}");
+        assertEquals("{\"model\":\"nomic\",\"embeddings\":[[1,0],[0.5,0.25]]}", answer.bodyAsString());
+        MockCompletionServer.Call call = mock.lastCall("/api/extra/embeddings");
+        assertEquals("{\"input\":[\"first\",\"second\"]}", call.body());
+        assertEquals("Bearer sk-kcpp", call.headers().get("Authorization"));
+        mock.route("/api/extra/embeddings", r -> json(r, 200, "{\"error\":\"no model\"}"));
+        assertEquals(500, client.post(BASE + "/embed", "{\"server\":\"" + mock.origin() + "\",\"items\":[]}")
+                .statusCode());
+        assertEquals(400, client.post(BASE + "/embed", "{\"items\":[]}").statusCode());
+        answer = client.post(BASE + "/embed", "{\"server\":\"http://127.0.0.1:1\",\"items\":[]}");
+        assertEquals(500, answer.statusCode());
+        assertEquals("Internal server error", answer.bodyAsString());
+    }
+
+    @Test
+    void anUploadedSoundIsTranscribed() {
+        mock.route("/api/extra/transcribe", r -> json(r, 200, "{\"text\":\" Hello there.\"}"));
+        MultipartForm form = MultipartForm.create().attribute("server", mock.origin() + "/api")
+                .binaryFileUpload("avatar", "record.wav", Buffer.buffer("RIFF sound"), "audio/wav");
+        HttpResponse<Buffer> answer = TestServer.await(client.request(HttpMethod.POST, BASE + "/transcribe-audio")
+                .sendMultipartForm(form).toCompletionStage().toCompletableFuture());
+        assertEquals("{\"text\":\" Hello there.\"}", answer.bodyAsString());
+        assertEquals("{\"prompt\":\"\",\"audio_data\":\"UklGRiBzb3VuZA==\"}", mock.lastCall("/api/extra/transcribe").body());
+        mock.route("/api/extra/transcribe", r -> r.response().setStatusCode(503).end("Whisper not loaded"));
+        answer = TestServer.await(client.request(HttpMethod.POST, BASE + "/transcribe-audio")
+                .sendMultipartForm(form).toCompletionStage().toCompletableFuture());
+        assertEquals(500, answer.statusCode());
+        assertEquals("Whisper not loaded", answer.bodyAsString());
+        MultipartForm noFile = MultipartForm.create().attribute("server", mock.origin());
+        assertEquals(400, TestServer.await(client.request(HttpMethod.POST, BASE + "/transcribe-audio")
+                .sendMultipartForm(noFile).toCompletionStage().toCompletableFuture()).statusCode());
     }
 }
