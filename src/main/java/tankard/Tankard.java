@@ -10,6 +10,9 @@ import tankard.character.CardImporter;
 import tankard.character.CardIndexes;
 import tankard.character.CardStore;
 import tankard.backend.ChatCompletionsFeature;
+import tankard.backend.HordeFeature;
+import tankard.backend.KoboldClassicFeature;
+import tankard.backend.NovelAiFeature;
 import tankard.backend.TextCompletionsFeature;
 import tankard.backend.OutboundPolicy;
 import tankard.backend.UpstreamClient;
@@ -53,7 +56,6 @@ import tankard.extension.ExtensionFeature;
 import tankard.group.GroupFeature;
 import tankard.group.GroupService;
 import tankard.group.GroupStore;
-import tankard.horde.HordeFeature;
 import tankard.preset.PresetFeature;
 import tankard.preset.PresetService;
 import tankard.secrets.SecretStore;
@@ -154,7 +156,9 @@ public final class Tankard {
                 new PresetFeature(config, new PresetService(config.stDefaultContent())),
                 new UiPresetFeature(config),
                 new ExtensionFeature(config),
-                new HordeFeature(config, secrets),
+                new HordeFeature(config, secrets, upstream),
+                new KoboldClassicFeature(config, secrets, upstream),
+                new NovelAiFeature(config, secrets, upstream),
                 new ChatCompletionsFeature(config, secrets, upstream),
                 new TextCompletionsFeature(config, secrets, upstream),
                 new ComfyWorkflowFeature(config),

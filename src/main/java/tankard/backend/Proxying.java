@@ -5,6 +5,8 @@ import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.RoutingContext;
 import tankard.http.Reply;
 
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.util.concurrent.Callable;
 
 /** Plumbing shared by the routes that call a backend and answer once it has: worker hops, ST's error answers. */
@@ -46,5 +48,11 @@ final class Proxying {
 
     static String trimTrailingSlash(String url) {
         return url.replaceFirst("/$", "");
+    }
+
+    /** JavaScript's encodeURIComponent. */
+    static String encodeUriComponent(String text) {
+        return URLEncoder.encode(text, StandardCharsets.UTF_8).replace("+", "%20").replace("%21", "!")
+                .replace("%27", "'").replace("%28", "(").replace("%29", ")").replace("%7E", "~");
     }
 }

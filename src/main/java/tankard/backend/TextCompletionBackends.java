@@ -57,8 +57,16 @@ final class TextCompletionBackends {
         return parsed.isObject() ? (ObjectNode) parsed : JsJson.object();
     }
 
+    /** A backend of the given type at a server the request names in its own field (KoboldCpp's embeddings). */
+    Backend open(Request request, String type, String server) {
+        return open(request, body(request), apis.get(type), server);
+    }
+
     private Backend open(Request request, ObjectNode body, String server) {
-        TextCompletionApi api = apis.get(Js.string(body.get("api_type")));
+        return open(request, body, apis.get(Js.string(body.get("api_type"))), server);
+    }
+
+    private Backend open(Request request, ObjectNode body, TextCompletionApi api, String server) {
         MultiMap auth = MultiMap.caseInsensitiveMultiMap();
         if (api != null) {
             JsonNode id = body.get("secret_id");

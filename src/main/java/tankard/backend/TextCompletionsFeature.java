@@ -19,7 +19,6 @@ import tankard.json.JsJson;
 import tankard.secrets.SecretStore;
 
 import java.net.ConnectException;
-import java.net.URLEncoder;
 import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -219,7 +218,7 @@ public final class TextCompletionsFeature implements Feature {
             boolean llamaCpp = backend.api() != null && "llamacpp".equals(backend.api().type());
             JsonNode model = backend.body().get("model");
             String url = trimV1(Js.string(server)) + "/props"
-                    + (llamaCpp && Js.truthy(model) ? "?model=" + encodeUriComponent(Js.string(model)) : "");
+                    + (llamaCpp && Js.truthy(model) ? "?model=" + Proxying.encodeUriComponent(Js.string(model)) : "");
             return upstream.fetch(TextCompletionApi.get(url, backend.headers(false)), response)
                     .compose(props -> worker(ctx, () -> props(props, llamaCpp)));
         }).onSuccess(reply -> reply.writeTo(response)).onFailure(e -> Proxying.fail(response, e, Reply.status(500)));
@@ -251,11 +250,5 @@ public final class TextCompletionsFeature implements Feature {
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
-    }
-
-    /** JavaScript's encodeURIComponent. */
-    private static String encodeUriComponent(String text) {
-        return URLEncoder.encode(text, StandardCharsets.UTF_8).replace("+", "%20").replace("%21", "!")
-                .replace("%27", "'").replace("%28", "(").replace("%29", ")").replace("%7E", "~");
     }
 }

@@ -11,6 +11,10 @@ import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
+import io.vertx.ext.web.RoutingContext;
+import tankard.http.Reply;
+
+import java.util.function.Function;
 
 /**
  * Outgoing calls to AI backends, and the byte-for-byte relay of their streams to the browser (st-backends.md
@@ -85,6 +89,23 @@ public final class UpstreamClient {
     /** Sends the call and reads the whole answer (small bodies: model lists, props, non-streamed completions). */
     Future<Fetched> fetch(UpstreamRequest call, HttpServerResponse browser) {
         return send(call, browser).compose(from -> from.body().map(body -> new Fetched(from, body)));
+    }
+
+    /**
+     * One generation as ST's Kobold and NovelAI routes make it: a stream relayed as it arrives (§0.5), a whole
+     * answer turned into the route's reply on a worker; a call that fails is answered with {@code fallback}.
+     */
+    void generate(RoutingContext ctx, UpstreamRequest call, boolean stream, Runnable onBrowserGone,
+                  Function<Fetched, Reply> answer, Reply fallback) {
+        HttpServerResponse response = ctx.response();
+        send(call, response, onBrowserGone).compose(from -> {
+            if (stream) {
+                relay(from, response);
+                return Future.succeededFuture();
+            }
+            return from.body().compose(body -> Proxying.worker(ctx, () -> answer.apply(new Fetched(from, body))))
+                    .onSuccess(reply -> reply.writeTo(response)).<Void>mapEmpty();
+        }).onFailure(e -> Proxying.fail(response, e, fallback));
     }
 
     /** A complete upstream answer. */

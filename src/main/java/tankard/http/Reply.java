@@ -48,6 +48,11 @@ public sealed interface Reply {
         return new Body(200, "text/html; charset=utf-8", body.getBytes(StandardCharsets.UTF_8));
     }
 
+    /** A bare string with another status ({@code res.status(n).send(text)}). */
+    static Reply text(int status, String body) {
+        return new Body(status, "text/html; charset=utf-8", body.getBytes(StandardCharsets.UTF_8));
+    }
+
     /** Express's sendStatus: the reason phrase as plain text, or nothing for 204. */
     static Reply status(int status) {
         if (status == 204) {

@@ -420,13 +420,8 @@ class TextCompletionsHttpTest extends MockBackendTest {
         assertEquals("Bearer sk-koboldcpp", abort.headers().get("Authorization"));
     }
 
-    /** Starts a streamed generate and closes the connection once the first chunk is in; returns that chunk. */
     private Buffer leaveAfterTheFirstChunk(String body) {
-        return StreamingClient.await(StreamingClient.post(server, client, BASE + "/generate", body).compose(r -> {
-            Promise<Buffer> first = Promise.promise();
-            r.handler(first::tryComplete);
-            return first.future().onSuccess(v -> r.request().reset());
-        }));
+        return StreamingClient.leaveAfterTheFirstChunk(server, client, BASE + "/generate", body);
     }
 
     @Test

@@ -1,7 +1,10 @@
 package tankard.testing;
 
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.RequestOptions;
@@ -21,6 +24,18 @@ public final class StreamingClient {
     }
 
     public static Future<HttpClientResponse> post(TestServer server, TestServer.Client client, String path, String body) {
+        return request(server, client, path).compose(request -> request.send(body));
+    }
+
+    /** POSTs and closes the connection, whatever has come back, once {@code when} has completed. */
+    public static void leaveWhen(TestServer server, TestServer.Client client, String path, String body, Future<?> when) {
+        await(request(server, client, path).onSuccess(request -> {
+            request.send(body);
+            when.onComplete(v -> request.reset());
+        }));
+    }
+
+    private static Future<HttpClientRequest> request(TestServer server, TestServer.Client client, String path) {
         HttpClient http = server.vertx.createHttpClient();
         String cookies = StreamSupport.stream(client.session.cookieStore().get(false, "127.0.0.1", "/").spliterator(), false)
                 .map(c -> c.name() + "=" + c.value()).collect(Collectors.joining("; "));
@@ -29,7 +44,26 @@ public final class StreamingClient {
                 .putHeader("Cookie", cookies)
                 // as a browser does: a stream must not be compressed (the compressor would hold it back)
                 .putHeader("Accept-Encoding", "gzip, deflate, br, zstd");
-        return http.request(options).compose(request -> request.send(body));
+        return http.request(options);
+    }
+
+    /** A streamed answer read whole: its status and body. */
+    public record Answer(int status, String body) {
+    }
+
+    /** POSTs and reads the streamed answer whole (its body handler set as the head arrives, so nothing is lost). */
+    public static Answer read(TestServer server, TestServer.Client client, String path, String body) {
+        return await(post(server, client, path, body)
+                .compose(r -> r.body().map(b -> new Answer(r.statusCode(), b.toString()))));
+    }
+
+    /** Starts a streamed POST and closes the connection once the first chunk is in; returns that chunk. */
+    public static Buffer leaveAfterTheFirstChunk(TestServer server, TestServer.Client client, String path, String body) {
+        return await(post(server, client, path, body).compose(r -> {
+            Promise<Buffer> first = Promise.promise();
+            r.handler(first::tryComplete);
+            return first.future().onSuccess(v -> r.request().reset());
+        }));
     }
 
     /**

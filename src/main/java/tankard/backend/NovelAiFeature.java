@@ -1,0 +1,189 @@
+package tankard.backend;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.vertx.core.Future;
+import io.vertx.core.MultiMap;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import tankard.config.TankardConfig;
+import tankard.http.ApiError;
+import tankard.http.Feature;
+import tankard.http.Reply;
+import tankard.http.Request;
+import tankard.http.Routes;
+import tankard.json.Js;
+import tankard.json.JsJson;
+import tankard.secrets.SecretKeys;
+import tankard.secrets.SecretStore;
+
+import java.util.Base64;
+
+/**
+ * {@code /api/novelai/*} (st-backends.md §3.3) with the user's NovelAI key: status and text generation (Kayra and
+ * Erato on NovelAI's text host, older models on its API host; streams relayed as they arrive), image generation
+ * with optional upscaling, and text to speech.
+ */
+public final class NovelAiFeature implements Feature {
+    private static final String BASE = "/api/novelai";
+    /** Tests point the fixed NovelAI hosts at a mock with these properties. */
+    static final String API_HOST_PROPERTY = "tankard.novelai.api";
+    static final String TEXT_HOST_PROPERTY = "tankard.novelai.text";
+    static final String IMAGE_HOST_PROPERTY = "tankard.novelai.image";
+
+    private final TankardConfig config;
+    private final SecretStore secrets;
+    private final UpstreamClient upstream;
+    private final String apiHost;
+    private final String textHost;
+    private final String imageHost;
+
+    public NovelAiFeature(TankardConfig config, SecretStore secrets, UpstreamClient upstream) {
+        this.config = config;
+        this.secrets = secrets;
+        this.upstream = upstream;
+        this.apiHost = System.getProperty(API_HOST_PROPERTY, "https://api.novelai.net");
+        this.textHost = System.getProperty(TEXT_HOST_PROPERTY, "https://text.novelai.net");
+        this.imageHost = System.getProperty(IMAGE_HOST_PROPERTY, "https://image.novelai.net");
+    }
+
+    @Override
+    public void mount(Router router) {
+        router.post(BASE + "/status").handler(Routes.answering(config, this::status));
+        router.post(BASE + "/generate").handler(Routes.answering(config, this::generate));
+        router.post(BASE + "/generate-image").handler(Routes.answering(config, this::generateImage));
+        router.post(BASE + "/generate-voice").handler(Routes.answering(config, this::generateVoice));
+    }
+
+    /** The JSON and Bearer headers of every NovelAI call; the user's key is required. */
+    private MultiMap headers(Request request) {
+        String key = secrets.read(request.dirs(), SecretKeys.NOVEL);
+        if (key.isEmpty()) {
+            throw ApiError.badRequest("NovelAI Access Token is missing.");
+        }
+        return MultiMap.caseInsensitiveMultiMap().set("Content-Type", "application/json")
+                .set("Authorization", "Bearer " + key);
+    }
+
+    private void status(Request request) {
+        HttpServerResponse response = request.ctx().response();
+        Reply failed = Reply.json(JsJson.object().put("error", true));
+        Proxying.worker(request.ctx(), () -> headers(request))
+                .onFailure(request.ctx()::fail)
+                .onSuccess(headers -> upstream.fetch(TextCompletionApi.get(apiHost + "/user/subscription", headers),
+                                response)
+                        .map(answer -> answer.ok() ? JsJson.tryParse(answer.body().getBytes()) : null)
+                        .onComplete(answer -> (answer.result() == null ? failed : Reply.json(answer.result()))
+                                .writeTo(response)));
+    }
+
+    private void generate(Request request) {
+        Proxying.worker(request.ctx(), () -> generation(request)).onFailure(request.ctx()::fail)
+                .onSuccess(call -> upstream.generate(request.ctx(), call,
+                        Js.truthy(request.body().get("streaming")), () -> { }, NovelAiFeature::completion,
+                        Reply.json(JsJson.object().put("error", true))));
+    }
+
+    private UpstreamRequest generation(Request request) {
+        MultiMap headers = headers(request);
+        JsonNode body = request.body();
+        JsonNode model = body.get("model");
+        if (model == null || !model.isTextual()) {
+            throw ApiError.badRequest("No NovelAI model was given");
+        }
+        String name = model.textValue();
+        String host = name.contains("kayra") || name.contains("erato") ? textHost : apiHost;
+        String url = host + (Js.truthy(body.get("streaming")) ? "/ai/generate-stream" : "/ai/generate");
+        return new UpstreamRequest(HttpMethod.POST, url, headers,
+                Buffer.buffer(JsJson.compactBytes(NovelAiSettings.body(body, name))));
+    }
+
+    /** The upstream JSON; an error as 500 with NovelAI's {@code message} (or its whole text if not JSON). */
+    private static Reply completion(UpstreamClient.Fetched answer) {
+        JsonNode json = JsJson.tryParse(answer.body().getBytes());
+        if (!answer.ok()) {
+            ObjectNode error = JsJson.object();
+            ObjectNode message = error.putObject("error");
+            if (json == null) {
+                message.put("message", answer.body().toString());
+            } else if (json.isObject() && json.has("message")) {
+                message.set("message", json.get("message"));
+            }
+            return Reply.json(500, error);
+        }
+        if (json == null) {
+            throw new IllegalStateException("NovelAI answered with something that is not JSON");
+        }
+        return Reply.json(json);
+    }
+
+    // ---- images and voice
+
+    private void generateImage(Request request) {
+        RoutingContext ctx = request.ctx();
+        HttpServerResponse response = ctx.response();
+        JsonNode body = request.body();
+        Proxying.worker(ctx, () -> headers(request)).onFailure(ctx::fail).onSuccess(headers -> {
+            UpstreamRequest generate = new UpstreamRequest(HttpMethod.POST, imageHost + "/ai/generate-image", headers,
+                    Buffer.buffer(JsJson.compactBytes(NovelAiImages.request(body))));
+            upstream.fetch(generate, response).compose(answer -> Proxying.worker(ctx, () -> image(answer)))
+                    .compose(image -> upscaled(body, headers, image, response))
+                    .onSuccess(image -> Reply.text(image).writeTo(response))
+                    .onFailure(e -> Proxying.fail(response, e, Reply.status(500)));
+        });
+    }
+
+    /** The base64 PNG of a generation; a failed one is answered 500 as in ST. */
+    private static String image(UpstreamClient.Fetched answer) {
+        byte[] png = answer.ok() ? NovelAiImages.firstPng(answer.body().getBytes()) : null;
+        if (png == null) {
+            throw new Proxying.Answered(Reply.status(500));
+        }
+        return Base64.getEncoder().encodeToString(png);
+    }
+
+    /** The image upscaled when the frontend asks for it; the original when upscaling fails. */
+    private Future<String> upscaled(JsonNode body, MultiMap headers, String image, HttpServerResponse response) {
+        if (Double.isNaN(NovelAiImages.upscaleRatio(body))) {
+            return Future.succeededFuture(image);
+        }
+        ObjectNode upscale = JsJson.object().put("image", image);
+        JsonFields.copy(body, upscale, "height", "width");
+        JsonFields.copyAs(body, "upscale_ratio", upscale, "scale");
+        UpstreamRequest call = new UpstreamRequest(HttpMethod.POST, apiHost + "/ai/upscale", headers,
+                Buffer.buffer(JsJson.compactBytes(upscale)));
+        return upstream.fetch(call, response).map(answer -> {
+            byte[] png = answer.ok() ? NovelAiImages.firstPng(answer.body().getBytes()) : null;
+            return png == null ? image : Base64.getEncoder().encodeToString(png);
+        }).otherwise(image);
+    }
+
+    private void generateVoice(Request request) {
+        RoutingContext ctx = request.ctx();
+        HttpServerResponse response = ctx.response();
+        JsonNode text = request.body().get("text");
+        JsonNode voice = request.body().get("voice");
+        Proxying.worker(ctx, () -> {
+            MultiMap headers = headers(request).remove("Content-Type").set("Accept", "audio/mpeg");
+            if (!Js.truthy(text) || !Js.truthy(voice)) {
+                throw ApiError.badRequest("A text and a voice are needed");
+            }
+            return headers;
+        }).onFailure(ctx::fail).onSuccess(headers -> {
+            String url = apiHost + "/ai/generate-voice?text=" + Proxying.encodeUriComponent(Js.string(text))
+                    + "&voice=-1&seed=" + Proxying.encodeUriComponent(Js.string(voice)) + "&opus=false&version=v2";
+            upstream.send(TextCompletionApi.get(url, headers), response).onSuccess(from -> {
+                if (!UpstreamClient.isOk(from)) {
+                    from.body().onComplete(ignored -> Reply.status(500).writeTo(response));
+                    return;
+                }
+                // relayed as it arrives (ST buffers the whole sound first)
+                response.putHeader("Content-Type", "audio/mpeg");
+                UpstreamClient.pipe(from, response, StreamConverter.NONE);
+            }).onFailure(e -> Proxying.fail(response, e, Reply.status(500)));
+        });
+    }
+}
