@@ -140,7 +140,7 @@ public final class Tankard {
                 Threads.boundedPool("card-reader", Math.max(2, Math.min(8, Runtime.getRuntime().availableProcessors()))),
                 System::currentTimeMillis, cardIndexes);
         SecretStore secrets = new SecretStore(config.allowKeysExposure());
-        UpstreamClient upstream = new UpstreamClient(vertx);
+        UpstreamClient upstream = new UpstreamClient(vertx, config.backends().providerOrigins());
         Supplier<byte[]> defaultAvatar = AvatarImages.defaultAvatar(config.frontendDir());
         this.features = List.of(
                 new CsrfFeature(config),

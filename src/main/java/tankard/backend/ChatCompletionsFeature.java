@@ -24,7 +24,7 @@ import java.util.stream.Collectors;
 /**
  * {@code /api/backends/chat-completions/status} and {@code /generate} (st-backends.md §2): the frontend's body
  * goes to the chosen source, which builds the upstream call; the answer comes back in ST's shapes, streams
- * relayed as they arrive. Sources not implemented yet answer 400 as ST does for unknown ones.
+ * relayed as they arrive. Unknown sources answer 400 as ST does.
  */
 public final class ChatCompletionsFeature implements Feature {
     private static final String BASE = "/api/backends/chat-completions";
@@ -33,17 +33,23 @@ public final class ChatCompletionsFeature implements Feature {
     private final SecretStore secrets;
     private final UpstreamClient upstream;
     private final Map<String, ChatCompletionSource> sources;
+    private final ChatPrompts prompts;
 
     public ChatCompletionsFeature(TankardConfig config, SecretStore secrets, UpstreamClient upstream) {
-        this(config, secrets, upstream, List.of(new CustomSource()));
+        this(config, secrets, upstream, ChatCompletionSources.all(converters(config)));
     }
 
     ChatCompletionsFeature(TankardConfig config, SecretStore secrets, UpstreamClient upstream,
                            List<ChatCompletionSource> sources) {
         this.config = config;
+        this.prompts = new ChatPrompts(converters(config));
         this.secrets = secrets;
         this.upstream = upstream;
         this.sources = sources.stream().collect(Collectors.toMap(ChatCompletionSource::id, Function.identity()));
+    }
+
+    private static PromptConverters converters(TankardConfig config) {
+        return new PromptConverters(config.backends().promptPlaceholder());
     }
 
     @Override
@@ -51,8 +57,10 @@ public final class ChatCompletionsFeature implements Feature {
         router.post(BASE + "/status").handler(Routes.answering(config, request -> call(request,
                 ChatCompletionSource::models, JsJson.object().put("error", true), this::status)));
         router.post(BASE + "/generate").handler(Routes.answering(config, request -> call(request,
-                ChatCompletionSource::generate,
-                errorMessage("This chat completion source is not supported by this server yet"), this::generate)));
+                (source, body, keys) -> source.generate(prompts.preprocess(body), keys),
+                CompletionErrors.message("This chat completion source is not supported by this server yet"),
+                this::generate)));
+        router.post(BASE + "/process").handler(Routes.blocking(config, request -> prompts.process(request.body())));
     }
 
     @FunctionalInterface
@@ -62,7 +70,7 @@ public final class ChatCompletionsFeature implements Feature {
 
     @FunctionalInterface
     private interface Answer {
-        void send(RoutingContext ctx, ObjectNode body, UpstreamRequest call);
+        void send(RoutingContext ctx, Prepared prepared);
     }
 
     /** Builds the upstream call on a worker (the body may be large, secrets are read from disk), then answers. */
@@ -74,25 +82,31 @@ public final class ChatCompletionsFeature implements Feature {
             ChatCompletionSource source = sources.get(Js.string(body.get("chat_completion_source")));
             UpstreamRequest call = source == null ? null
                     : builder.build(source, body, (key, id) -> secrets.read(request.dirs(), key, id));
-            return new Prepared(body, call);
+            return new Prepared(source, body, call);
         }, false).onSuccess(prepared -> {
             if (prepared.call() == null) {
                 Reply.json(400, unsupported).writeTo(ctx.response());
             } else {
-                answer.send(ctx, prepared.body(), prepared.call());
+                answer.send(ctx, prepared);
             }
-        }).onFailure(ctx::fail);
+        }).onFailure(e -> {
+            if (e instanceof Proxying.Answered) {
+                Proxying.fail(ctx.response(), e, null);
+            } else {
+                ctx.fail(e);
+            }
+        });
     }
 
-    private record Prepared(ObjectNode body, UpstreamRequest call) {
+    private record Prepared(ChatCompletionSource source, ObjectNode body, UpstreamRequest call) {
     }
 
     /** The model list: the upstream JSON as is, {@code {error:true,...}} on any failure (ST always answers 200). */
-    private void status(RoutingContext ctx, ObjectNode body, UpstreamRequest call) {
+    private void status(RoutingContext ctx, Prepared prepared) {
         HttpServerResponse response = ctx.response();
-        upstream.send(call, response)
+        upstream.send(prepared.call(), response)
                 .compose(from -> from.body().compose(bytes ->
-                        ctx.vertx().executeBlocking(() -> models(from, bytes), false)))
+                        ctx.vertx().executeBlocking(() -> models(prepared.source(), from, bytes), false)))
                 .onSuccess(json -> Reply.json(json).writeTo(response))
                 .onFailure(e -> {
                     if (!response.closed()) {
@@ -101,60 +115,39 @@ public final class ChatCompletionsFeature implements Feature {
                 });
     }
 
-    private static JsonNode models(HttpClientResponse from, Buffer bytes) {
+    private static JsonNode models(ChatCompletionSource source, HttpClientResponse from, Buffer bytes) {
         if (!UpstreamClient.isOk(from)) {
             return JsJson.object().put("error", true).set("data", JsJson.object().set("data", JsJson.array()));
         }
-        return JsJson.parse(bytes.getBytes());
+        return source.modelList(JsJson.parse(bytes.getBytes()));
     }
 
-    /** A completion: streamed straight through, or the upstream JSON; ST's error shapes otherwise (§2.4). */
-    private void generate(RoutingContext ctx, ObjectNode body, UpstreamRequest call) {
+    /** A completion: streamed straight through, or the upstream JSON; the source's error shapes otherwise. */
+    private void generate(RoutingContext ctx, Prepared prepared) {
         HttpServerResponse response = ctx.response();
-        boolean stream = Js.truthy(body.get("stream"));
-        upstream.send(call, response).onSuccess(from -> {
-            if (stream) {
+        CompletionErrors errors = prepared.source().errors();
+        upstream.send(prepared.call(), response).onSuccess(from -> {
+            if (Js.truthy(prepared.body().get("stream"))) {
                 UpstreamClient.relay(from, response);
             } else {
-                from.body().compose(bytes -> ctx.vertx().executeBlocking(() -> completion(from, bytes), false))
+                from.body().compose(bytes -> ctx.vertx().executeBlocking(() -> completion(errors, from, bytes), false))
                         .onSuccess(reply -> reply.writeTo(response))
-                        .onFailure(e -> networkError(response, e));
+                        .onFailure(e -> networkError(response, errors, e));
             }
-        }).onFailure(e -> networkError(response, e));
+        }).onFailure(e -> networkError(response, errors, e));
     }
 
-    private static Reply completion(HttpClientResponse from, Buffer bytes) {
-        if (UpstreamClient.isOk(from)) {
-            JsonNode json = JsJson.tryParse(bytes.getBytes());
-            if (json == null) {
-                return Reply.json(502, errorMessage("The backend sent an answer that is not JSON"));
-            }
-            return Reply.json(json);
+    private static Reply completion(CompletionErrors errors, HttpClientResponse from, Buffer bytes) {
+        if (!UpstreamClient.isOk(from)) {
+            return errors.rejected(from, bytes.getBytes());
         }
-        JsonNode error = JsJson.tryParse(bytes.getBytes());
-        boolean quotaError = from.statusCode() == 429 && error != null
-                && "insufficient_quota".equals(error.path("error").path("type").asText(null));
-        String reason = from.statusMessage();
-        ObjectNode answer = errorMessage(reason == null || reason.isEmpty() ? "Unknown error occurred" : reason);
-        return Reply.json(answer.put("quota_error", quotaError));
+        JsonNode json = JsJson.tryParse(bytes.getBytes());
+        return json == null ? errors.failed("The backend sent an answer that is not JSON") : Reply.json(json);
     }
 
-    /** 502 with the failure's message, as ST answers an exception before anything was sent. */
-    private static void networkError(HttpServerResponse response, Throwable failure) {
-        if (response.closed() || response.ended()) {
-            return;
-        }
-        if (response.headWritten()) {
-            response.end();
-            return;
-        }
+    /** The source's answer to a failed call, as ST answers an exception before anything was sent. */
+    private static void networkError(HttpServerResponse response, CompletionErrors errors, Throwable failure) {
         String message = failure.getMessage() == null ? "Unknown error occurred" : failure.getMessage();
-        Reply.json(502, errorMessage(message)).writeTo(response);
-    }
-
-    private static ObjectNode errorMessage(String message) {
-        ObjectNode error = JsJson.object();
-        error.set("error", JsJson.object().put("message", message));
-        return error;
+        Proxying.fail(response, failure, errors.failed(message));
     }
 }

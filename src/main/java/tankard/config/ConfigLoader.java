@@ -227,7 +227,9 @@ public final class ConfigLoader {
                 integer("tankard.instances", Math.max(1, cores), 1, 256),
                 new TankardConfig.Backends(requestOverrides(),
                         integer("ollama.keepAlive", -1, Integer.MIN_VALUE, Integer.MAX_VALUE),
-                        integer("ollama.batchSize", -1, Integer.MIN_VALUE, Integer.MAX_VALUE)));
+                        integer("ollama.batchSize", -1, Integer.MIN_VALUE, Integer.MAX_VALUE),
+                        string("promptPlaceholder", "Let's get started."),
+                        providerOrigins()));
     }
 
     /** ST's {@code requestOverrides}: entries that are not mappings, and non-text hosts, are skipped. */
@@ -247,6 +249,19 @@ public final class ConfigLoader {
             }
         }
         return List.copyOf(out);
+    }
+
+    /** Tankard's {@code tankard.providerOrigins}: a mapping of origin to origin; other values are skipped. */
+    private Map<String, String> providerOrigins() {
+        Map<String, String> out = new LinkedHashMap<>();
+        if (yamlValue("tankard.providerOrigins") instanceof Map<?, ?> map) {
+            map.forEach((from, to) -> {
+                if (from instanceof String origin && to instanceof String target) {
+                    out.put(origin, target);
+                }
+            });
+        }
+        return Collections.unmodifiableMap(out);
     }
 
     /** ST's deprecated whitelist.txt in the working folder, when present, replaces the configured list. */

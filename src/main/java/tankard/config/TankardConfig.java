@@ -94,7 +94,13 @@ public record TankardConfig(
      * Settings for calls to AI backends: {@code requestOverrides} (extra headers per backend host, first match
      * wins) and Ollama's {@code keepAlive} and {@code batchSize} (st-backends.md §0.2, §1.3).
      */
-    public record Backends(List<RequestOverride> requestOverrides, int ollamaKeepAlive, int ollamaBatchSize) {
+    /**
+     * @param promptPlaceholder the user message ST's prompt converters put where a prompt would be empty
+     * @param providerOrigins Tankard's own: origins of built-in provider URLs mapped to others, so that calls
+     *                        meant for {@code https://api.openai.com} go to a gateway (or a test's mock) instead
+     */
+    public record Backends(List<RequestOverride> requestOverrides, int ollamaKeepAlive, int ollamaBatchSize,
+                           String promptPlaceholder, Map<String, String> providerOrigins) {
     }
 
     /** One {@code requestOverrides} entry: these headers for calls to these {@code host[:port]} values. */

@@ -1,0 +1,134 @@
+package tankard.backend;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.vertx.core.MultiMap;
+import tankard.http.Reply;
+import tankard.json.Js;
+import tankard.json.JsJson;
+
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.function.UnaryOperator;
+
+/**
+ * Where an OpenAI-shaped chat source lives and how it is called (st-backends.md §2.3, §2.6): its base URL (a
+ * reverse proxy's in its place for some, with the proxy's password as key), its secret, its fixed headers, and
+ * its model list for {@code /status}.
+ *
+ * @param url        the base URL, from the body for sources with regional or per-account endpoints
+ * @param proxiable  whether the frontend's {@code reverse_proxy} replaces the base URL
+ * @param modelsUrl  the base of {@code GET /models} when it is not the base URL; {@link #NO_MODELS} for none
+ * @param modelsQuery the query string of that call
+ * @param modelList  the upstream's model list reshaped for the frontend
+ */
+record Site(String id, String secret, Function<ObjectNode, String> url, boolean proxiable,
+            Function<ObjectNode, MultiMap> headers, Function<ObjectNode, String> modelsUrl, String modelsQuery,
+            UnaryOperator<JsonNode> modelList) {
+    /** Sources ST has no model list for: status answers 400 {@code {error:true}}. */
+    static final Function<ObjectNode, String> NO_MODELS = body -> null;
+    private static final Map<String, String> REFERER_AND_TITLE = Map.of(
+            "HTTP-Referer", "https://sillytavern.app", "X-Title", "SillyTavern");
+
+    static Site at(String id, String secret, String url) {
+        return new Site(id, secret, body -> url, false, body -> MultiMap.caseInsensitiveMultiMap(), null, "",
+                UnaryOperator.identity());
+    }
+
+    Site reverseProxied() {
+        return new Site(id, secret, url, true, headers, modelsUrl, modelsQuery, modelList);
+    }
+
+    Site url(Function<ObjectNode, String> fromBody) {
+        return new Site(id, secret, fromBody, proxiable, headers, modelsUrl, modelsQuery, modelList);
+    }
+
+    Site headers(Function<ObjectNode, MultiMap> fromBody) {
+        return new Site(id, secret, url, proxiable, fromBody, modelsUrl, modelsQuery, modelList);
+    }
+
+    Site headers(Map<String, String> fixed) {
+        return headers(body -> MultiMap.caseInsensitiveMultiMap().addAll(fixed));
+    }
+
+    /** OpenRouter's and AI/ML API's attribution headers. */
+    Site refererAndTitle() {
+        return headers(REFERER_AND_TITLE);
+    }
+
+    Site models(Function<ObjectNode, String> base, String query) {
+        return new Site(id, secret, url, proxiable, headers, base, query, modelList);
+    }
+
+    Site models(String base) {
+        return models(body -> base, modelsQuery);
+    }
+
+    Site noModels() {
+        return models(NO_MODELS, modelsQuery);
+    }
+
+    Site modelList(UnaryOperator<JsonNode> reshape) {
+        return new Site(id, secret, url, proxiable, headers, modelsUrl, modelsQuery, reshape);
+    }
+
+    boolean proxied(ObjectNode body) {
+        return proxiable && Js.truthy(body.get("reverse_proxy"));
+    }
+
+    /** The base URL: the reverse proxy (as WHATWG's URL writes it) or the source's own. */
+    String base(ObjectNode body) {
+        return proxied(body) ? jsUrl(Js.string(body.get("reverse_proxy"))) : url.apply(body);
+    }
+
+    /** The key: the proxy's password with a proxy, else the secret (by {@code secret_id} if given); null if undefined. */
+    String key(ObjectNode body, SecretReader secrets) {
+        if (proxied(body)) {
+            JsonNode password = body.get("proxy_password");
+            return password == null ? null : Js.string(password);
+        }
+        JsonNode id = body.get("secret_id");
+        return secrets.read(secret, Js.truthy(id) ? Js.string(id) : null);
+    }
+
+    /** ST's generic missing-key rule: no key and no reverse proxy, except for the custom source. */
+    void requireKey(ObjectNode body, String key) {
+        if ((key == null || key.isEmpty()) && !Js.truthy(body.get("reverse_proxy"))
+                && !OpenAiCompatible.CUSTOM.equals(id)) {
+            throw errorTrue(400);
+        }
+    }
+
+    /** {@code GET {base}/models} with the key as Bearer and the source's headers. */
+    UpstreamRequest models(ObjectNode body, SecretReader secrets) {
+        if (modelsUrl == NO_MODELS) {
+            throw errorTrue(400);
+        }
+        String base = proxied(body) || modelsUrl == null ? base(body) : modelsUrl.apply(body);
+        String key = key(body, secrets);
+        requireKey(body, key);
+        return OpenAiCompatible.models(base, bearerKey(key), headers.apply(body), modelsQuery);
+    }
+
+    /** The key as JavaScript concatenates it after {@code Bearer }. */
+    static String bearerKey(String key) {
+        return key == null ? "undefined" : key;
+    }
+
+    /** ST's {@code status(n).send({error: true})}. */
+    static Proxying.Answered errorTrue(int status) {
+        return new Proxying.Answered(Reply.json(status, JsJson.object().put("error", true)));
+    }
+
+    /** {@code new URL(url).toString()} for the common case: an origin gets its "/" path. */
+    private static String jsUrl(String url) {
+        try {
+            URI uri = new URI(url);
+            return uri.getHost() != null && uri.getRawPath().isEmpty() && uri.getRawQuery() == null ? url + "/" : url;
+        } catch (URISyntaxException e) {
+            return url;
+        }
+    }
+}
