@@ -73,7 +73,8 @@ final class PromptConverters {
                 content = Js.string(name) + ": " + content;
             }
             if ("tool".equals(role) && !flags.tools()) {
-                message.put("role", "user");
+                role = "user";
+                message.put("role", role);
             }
             if (flags.single()) {
                 if ("assistant".equals(role) && names.needsCharPrefix(content)) {
