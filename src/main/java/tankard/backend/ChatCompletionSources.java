@@ -66,7 +66,7 @@ final class ChatCompletionSources {
                 new GenericSource(Site.at("fireworks", SecretKeys.FIREWORKS, "https://api.fireworks.ai/inference/v1"),
                         call -> OpenAiCompatible.jsonSchema(call.body(), call.params(), DESCRIBED)),
                 new GenericSource(Site.at("nanogpt", SecretKeys.NANOGPT, "https://nano-gpt.com/api/v1")
-                        .models(body -> "https://nano-gpt.com/api/v1", "?detailed=true"), ChatCompletionSources::nanoGpt),
+                        .models(body -> "https://nano-gpt.com/api/v1", "/models?detailed=true"), ChatCompletionSources::nanoGpt),
                 new GenericSource(Site.at("pollinations", SecretKeys.POLLINATIONS, "https://gen.pollinations.ai/v1")
                         .models("https://gen.pollinations.ai/text").modelList(ChatCompletionSources::pollinationsModels),
                         call -> {
@@ -104,12 +104,12 @@ final class ChatCompletionSources {
                 new GenericSource(Site.at("siliconflow", SecretKeys.SILICONFLOW, null)
                         .url(body -> "cn".equals(Js.string(body.get("siliconflow_endpoint")))
                                 ? "https://api.siliconflow.cn/v1" : "https://api.siliconflow.com/v1")
-                        .models(null, "?type=text&sub_type=chat"),
+                        .models(null, "/models?type=text&sub_type=chat"),
                         call -> OpenAiCompatible.jsonObjectHack(call.body(), call.params())),
                 new GenericSource(Site.at("workers_ai", SecretKeys.WORKERS_AI, null)
                         .url(body -> WORKERS_AI + "/" + account(body) + "/ai/v1")
-                        .models(body -> WORKERS_AI + "/" + account(body) + "/ai/models/search",
-                                "?task=Text+Generation&per_page=1000")
+                        .models(body -> WORKERS_AI + "/" + account(body) + "/ai",
+                                "/models/search?task=Text+Generation&per_page=1000")
                         .modelList(ChatCompletionSources::workersAiModels),
                         call -> {
                             account(call.body());

@@ -240,14 +240,14 @@ final class OpenAiCompatible {
 
     /** {@code GET {base}/models} (joined as the url-join package does) with the key and the source's headers. */
     static UpstreamRequest models(String apiUrl, String apiKey, MultiMap headers) {
-        return models(apiUrl, apiKey, headers, "");
+        return models(apiUrl, apiKey, headers, "/models");
     }
 
-    /** The same with a query string ({@code ?a=b}, or "" for none). */
-    static UpstreamRequest models(String apiUrl, String apiKey, MultiMap headers, String query) {
+    /** The same at another path under the base ({@code /models?a=b}, say). */
+    static UpstreamRequest models(String apiUrl, String apiKey, MultiMap headers, String path) {
         String base = apiUrl == null ? "" : apiUrl.replaceAll("/+$", "");
         MultiMap all = MultiMap.caseInsensitiveMultiMap().set("Authorization", "Bearer " + apiKey);
-        return new UpstreamRequest(HttpMethod.GET, base + "/models" + query, override(all, headers), null);
+        return new UpstreamRequest(HttpMethod.GET, base + path, override(all, headers), null);
     }
 
     /** The source's headers over the base ones, a same-named header replaced (JavaScript's object spread). */

@@ -21,11 +21,11 @@ import java.util.function.UnaryOperator;
  * @param url        the base URL, from the body for sources with regional or per-account endpoints
  * @param proxiable  whether the frontend's {@code reverse_proxy} replaces the base URL
  * @param modelsUrl  the base of {@code GET /models} when it is not the base URL; {@link #NO_MODELS} for none
- * @param modelsQuery the query string of that call
+ * @param modelsPath the path of that call under its base, {@code /models} unless the source says
  * @param modelList  the upstream's model list reshaped for the frontend
  */
 record Site(String id, String secret, Function<ObjectNode, String> url, boolean proxiable,
-            Function<ObjectNode, MultiMap> headers, Function<ObjectNode, String> modelsUrl, String modelsQuery,
+            Function<ObjectNode, MultiMap> headers, Function<ObjectNode, String> modelsUrl, String modelsPath,
             UnaryOperator<JsonNode> modelList) {
     /** Sources ST has no model list for: status answers 400 {@code {error:true}}. */
     static final Function<ObjectNode, String> NO_MODELS = body -> null;
@@ -33,20 +33,20 @@ record Site(String id, String secret, Function<ObjectNode, String> url, boolean 
             "HTTP-Referer", "https://sillytavern.app", "X-Title", "SillyTavern");
 
     static Site at(String id, String secret, String url) {
-        return new Site(id, secret, body -> url, false, body -> MultiMap.caseInsensitiveMultiMap(), null, "",
+        return new Site(id, secret, body -> url, false, body -> MultiMap.caseInsensitiveMultiMap(), null, "/models",
                 UnaryOperator.identity());
     }
 
     Site reverseProxied() {
-        return new Site(id, secret, url, true, headers, modelsUrl, modelsQuery, modelList);
+        return new Site(id, secret, url, true, headers, modelsUrl, modelsPath, modelList);
     }
 
     Site url(Function<ObjectNode, String> fromBody) {
-        return new Site(id, secret, fromBody, proxiable, headers, modelsUrl, modelsQuery, modelList);
+        return new Site(id, secret, fromBody, proxiable, headers, modelsUrl, modelsPath, modelList);
     }
 
     Site headers(Function<ObjectNode, MultiMap> fromBody) {
-        return new Site(id, secret, url, proxiable, fromBody, modelsUrl, modelsQuery, modelList);
+        return new Site(id, secret, url, proxiable, fromBody, modelsUrl, modelsPath, modelList);
     }
 
     Site headers(Map<String, String> fixed) {
@@ -58,20 +58,20 @@ record Site(String id, String secret, Function<ObjectNode, String> url, boolean 
         return headers(REFERER_AND_TITLE);
     }
 
-    Site models(Function<ObjectNode, String> base, String query) {
-        return new Site(id, secret, url, proxiable, headers, base, query, modelList);
+    Site models(Function<ObjectNode, String> base, String path) {
+        return new Site(id, secret, url, proxiable, headers, base, path, modelList);
     }
 
     Site models(String base) {
-        return models(body -> base, modelsQuery);
+        return models(body -> base, modelsPath);
     }
 
     Site noModels() {
-        return models(NO_MODELS, modelsQuery);
+        return models(NO_MODELS, modelsPath);
     }
 
     Site modelList(UnaryOperator<JsonNode> reshape) {
-        return new Site(id, secret, url, proxiable, headers, modelsUrl, modelsQuery, reshape);
+        return new Site(id, secret, url, proxiable, headers, modelsUrl, modelsPath, reshape);
     }
 
     boolean proxied(ObjectNode body) {
@@ -109,7 +109,7 @@ record Site(String id, String secret, Function<ObjectNode, String> url, boolean 
         String base = proxied(body) || modelsUrl == null ? base(body) : modelsUrl.apply(body);
         String key = key(body, secrets);
         requireKey(body, key);
-        return OpenAiCompatible.models(base, bearerKey(key), headers.apply(body), modelsQuery);
+        return OpenAiCompatible.models(base, bearerKey(key), headers.apply(body), modelsPath);
     }
 
     /** The key as JavaScript concatenates it after {@code Bearer }. */
