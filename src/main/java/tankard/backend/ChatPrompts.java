@@ -18,13 +18,22 @@ final class ChatPrompts {
         return converters;
     }
 
-    /** The user's prompt post-processing ({@code custom_prompt_post_processing}) applied to the messages. */
+    /**
+     * The steps before any source: the user's prompt post-processing ({@code custom_prompt_post_processing}),
+     * and the structured-output schema flattened.
+     */
     ObjectNode preprocess(ObjectNode body) {
         JsonNode type = body.get("custom_prompt_post_processing");
         if (body.path("messages").isArray() && type != null && type.isTextual() && !type.textValue().isEmpty()
                 && objects(body.get("messages"))) {
             body.set("messages", converters.postProcess((ArrayNode) body.get("messages"), type.textValue(),
                     PromptNames.of(body)));
+        }
+        JsonNode schema = body.get("json_schema");
+        if (schema != null && schema.isObject() && tankard.json.Js.truthy(schema.get("value"))) {
+            String source = tankard.json.Js.string(body.get("chat_completion_source"));
+            ((ObjectNode) schema).set("value", JsonSchemas.flatten(schema.get("value"),
+                    "makersuite".equals(source) || "vertexai".equals(source)));
         }
         return body;
     }

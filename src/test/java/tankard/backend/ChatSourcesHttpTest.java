@@ -29,7 +29,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Every OpenAI-shaped chat source over HTTP against the mock, which stands in for each provider's origin
- * ({@code tankard.providerOrigins}). chat-sources.json holds, for our own frontend bodies, what ST 1.18.0 sent
+ * ({@code tankard.providerOrigins}). chat-sources.json holds, for our own frontend bodies (several per source
+ * for text mode, post-processing, schemas, names), what ST 1.18.0 sent
  * upstream (URL, headers, body) and answered (errors, status), captured by running ST's route handlers with
  * its fetch replaced by a recorder.
  */
@@ -64,8 +65,9 @@ class ChatSourcesHttpTest extends ServerTest {
         });
         start("tankard:\n  providerOrigins:\n" + origins.stream()
                 .map(origin -> "    \"" + origin + "\": \"" + mock.origin() + "\"\n").collect(Collectors.joining()));
-        sources.properties().forEach(entry -> client.post("/api/secrets/write", "{\"key\":\"api_key_" + entry.getKey()
-                + "\",\"value\":\"key-" + entry.getKey() + "\"}"));
+        Set<String> ids = new LinkedHashSet<>();
+        sources.forEach(source -> ids.add(source.get("request").get("chat_completion_source").asText()));
+        ids.forEach(id -> client.post("/api/secrets/write", "{\"key\":\"api_key_" + id + "\",\"value\":\"key-" + id + "\"}"));
     }
 
     @TestFactory
