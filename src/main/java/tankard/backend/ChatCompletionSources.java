@@ -22,7 +22,7 @@ import static tankard.backend.OpenAiCompatible.SchemaStyle.RAW;
 
 /** Every chat completion source Tankard serves, keyed by {@code chat_completion_source} (st-backends.md §2.3). */
 final class ChatCompletionSources {
-    private static final String WORKERS_AI = "https://api.cloudflare.com/client/v4/accounts";
+    static final String WORKERS_AI = "https://api.cloudflare.com/client/v4/accounts";
     private static final Map<String, String> NANOGPT_EFFORT = Map.of("min", "none", "low", "minimal",
             "medium", "low", "high", "medium", "max", "high");
     private static final List<String> GEMINI_HARM_CATEGORIES = List.of("HARM_CATEGORY_HARASSMENT",
@@ -348,14 +348,20 @@ final class ChatCompletionSources {
         return max.doubleValue() <= 2048 ? max : JsJson.tree(2048);
     }
 
-    /** Cloudflare's account id, required (400 {@code {error:true}} without), URL-encoded. */
+    /** Cloudflare's account id, required (400 {@code {error:true}} without). */
     private static String account(ObjectNode body) {
-        JsonNode id = body.get("workers_ai_account_id");
-        String account = Js.truthy(id) ? Js.string(id).strip() : "";
-        if (account.isEmpty()) {
+        String account = workersAiAccount(body);
+        if (account == null) {
             throw Site.errorTrue(400);
         }
-        return URLEncoder.encode(account, StandardCharsets.UTF_8).replace("+", "%20");
+        return account;
+    }
+
+    /** The body's Cloudflare account id, trimmed and URL-encoded (encodeURIComponent); null when there is none. */
+    static String workersAiAccount(ObjectNode body) {
+        JsonNode id = body.get("workers_ai_account_id");
+        String account = Js.truthy(id) ? Js.string(id).strip() : "";
+        return account.isEmpty() ? null : URLEncoder.encode(account, StandardCharsets.UTF_8).replace("+", "%20");
     }
 
     /** Pollinations lists a bare array: it becomes {@code {data}} with each model's name as its id. */

@@ -34,6 +34,7 @@ public final class ChatCompletionsFeature implements Feature {
     private final UpstreamClient upstream;
     private final Map<String, ChatCompletionSource> sources;
     private final ChatPrompts prompts;
+    private final MultimodalModels multimodal;
 
     public ChatCompletionsFeature(TankardConfig config, SecretStore secrets, UpstreamClient upstream) {
         this(config, secrets, upstream, ChatCompletionSources.all(converters(config)));
@@ -43,6 +44,7 @@ public final class ChatCompletionsFeature implements Feature {
                            List<ChatCompletionSource> sources) {
         this.config = config;
         this.prompts = new ChatPrompts(converters(config));
+        this.multimodal = new MultimodalModels(secrets, upstream);
         this.secrets = secrets;
         this.upstream = upstream;
         this.sources = sources.stream().collect(Collectors.toMap(ChatCompletionSource::id, Function.identity()));
@@ -60,6 +62,7 @@ public final class ChatCompletionsFeature implements Feature {
                 (source, body, keys) -> source.generate(prompts.preprocess(body), keys),
                 CompletionErrors.message("This chat completion source is not supported by this server yet"),
                 this::generate)));
+        router.post(BASE + "/multimodal-models/:source").handler(Routes.answering(config, multimodal::answer));
         router.post(BASE + "/process").handler(Routes.blocking(config, request -> prompts.process(request.body())));
     }
 

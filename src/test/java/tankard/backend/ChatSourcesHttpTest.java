@@ -55,19 +55,56 @@ class ChatSourcesHttpTest extends ServerTest {
 
     /** The mock in place of every provider origin the fixture names, and every source's key saved. */
     private void startServers(JsonNode sources) {
-        mock = MockCompletionServer.start(mockVertx);
-        Set<String> origins = new LinkedHashSet<>();
-        sources.forEach(source -> {
-            origins.add(origin(source.get("upstream").get("url").asText()));
-            if (source.get("status").hasNonNull("url")) {
-                origins.add(origin(source.get("status").get("url").asText()));
-            }
-        });
-        start("tankard:\n  providerOrigins:\n" + origins.stream()
-                .map(origin -> "    \"" + origin + "\": \"" + mock.origin() + "\"\n").collect(Collectors.joining()));
+        Set<String> urls = new LinkedHashSet<>();
         Set<String> ids = new LinkedHashSet<>();
-        sources.forEach(source -> ids.add(source.get("request").get("chat_completion_source").asText()));
-        ids.forEach(id -> client.post("/api/secrets/write", "{\"key\":\"api_key_" + id + "\",\"value\":\"key-" + id + "\"}"));
+        sources.forEach(source -> {
+            urls.add(source.get("upstream").get("url").asText());
+            if (source.get("status").hasNonNull("url")) {
+                urls.add(source.get("status").get("url").asText());
+            }
+            ids.add(source.get("request").get("chat_completion_source").asText());
+        });
+        startServers(urls, ids);
+    }
+
+    private void startServers(Set<String> urls, Set<String> sourcesWithKeys) {
+        mock = MockCompletionServer.start(mockVertx);
+        start("tankard:\n  providerOrigins:\n" + urls.stream().map(ChatSourcesHttpTest::origin).distinct()
+                .map(origin -> "    \"" + origin + "\": \"" + mock.origin() + "\"\n").collect(Collectors.joining()));
+        sourcesWithKeys.forEach(id -> client.post("/api/secrets/write", "{\"key\":\"api_key_" + id
+                + "\",\"value\":\"key-" + id + "\"}"));
+    }
+
+    @TestFactory
+    List<DynamicTest> multimodalModelListsAreSts() throws IOException {
+        JsonNode lists;
+        try (InputStream in = ChatSourcesHttpTest.class.getResourceAsStream("multimodal-models.json")) {
+            lists = JsJson.parse(in.readAllBytes());
+        }
+        Set<String> urls = new LinkedHashSet<>();
+        lists.forEach(list -> urls.add(list.get("url").asText()));
+        startServers(urls, Set.of("chutes", "mistralai", "xai", "moonshot", "workers_ai"));
+        List<DynamicTest> tests = new ArrayList<>();
+        lists.properties().forEach(entry -> tests.add(DynamicTest.dynamicTest(entry.getKey(), () -> {
+            JsonNode list = entry.getValue();
+            String path = pathAndQuery(list.get("url").asText());
+            mock.route(path.replaceFirst("\\?.*", ""), request -> request.response()
+                    .end(JsJson.compact(list.get("upstreamReply"))));
+            HttpResponse<Buffer> r = client.post(BASE + "/multimodal-models/" + entry.getKey(),
+                    JsJson.compact(list.get("request")));
+            assertEquals(JsJson.compact(list.get("sent")), r.bodyAsString());
+            MockCompletionServer.Call call = mock.lastCall();
+            assertEquals(path, call.path() + (call.query() == null ? "" : "?" + call.query()));
+            list.get("headers").properties().forEach(header ->
+                    assertEquals(header.getValue().asText(), call.headers().get(header.getKey())));
+        })));
+        tests.add(DynamicTest.dynamicTest("without a key", () -> {
+            client.post("/api/secrets/delete", "{\"key\":\"api_key_xai\"}");
+            int calls = mock.calls().size();
+            assertEquals("[]", client.post(BASE + "/multimodal-models/xai", "{}").bodyAsString());
+            assertEquals(calls, mock.calls().size());
+        }));
+        return tests;
     }
 
     @TestFactory
