@@ -3,6 +3,7 @@ package tankard.backend;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import tankard.config.TankardConfig.ChatSettings;
 import tankard.http.Reply;
 import tankard.json.Js;
 import tankard.json.JsJson;
@@ -13,7 +14,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.regex.Pattern;
 
 import static tankard.backend.OpenAiCompatible.SchemaStyle.BARE;
 import static tankard.backend.OpenAiCompatible.SchemaStyle.DESCRIBED;
@@ -29,26 +32,31 @@ final class ChatCompletionSources {
             "HARM_CATEGORY_HATE_SPEECH", "HARM_CATEGORY_SEXUALLY_EXPLICIT", "HARM_CATEGORY_DANGEROUS_CONTENT",
             "HARM_CATEGORY_CIVIC_INTEGRITY");
 
+    private static final Pattern CLAUDE_ON_NANOGPT = Pattern.compile("(?:^|/)claude[-_]");
+
     private ChatCompletionSources() {
     }
 
-    static List<ChatCompletionSource> all(PromptConverters converters) {
-        List<ChatCompletionSource> sources = new ArrayList<>(generic(converters));
-        sources.addAll(dedicated(converters));
+    static List<ChatCompletionSource> all(PromptConverters converters, ChatSettings settings) {
+        List<ChatCompletionSource> sources = new ArrayList<>(generic(converters, settings));
+        sources.addAll(dedicated(converters, settings));
         sources.add(new AzureSource());
         return sources;
     }
 
     /** The sources of ST's generic path (§2.4). */
-    private static List<ChatCompletionSource> generic(PromptConverters converters) {
+    private static List<ChatCompletionSource> generic(PromptConverters converters, ChatSettings settings) {
         return List.of(
                 new GenericSource(Site.at("openai", SecretKeys.OPENAI, "https://api.openai.com/v1").reverseProxied(),
                         call -> {
                             call.params().setAll(OpenAiCompatible.logprobParams(call.body(), call.textCompletion()));
+                            if (settings.randomizeUserId()) {
+                                call.params().put("user", UUID.randomUUID().toString());
+                            }
                             embedAudio(call.body());
                         }),
                 new GenericSource(Site.at("openrouter", SecretKeys.OPENROUTER, "https://openrouter.ai/api/v1")
-                        .refererAndTitle(), ChatCompletionSources::openRouter),
+                        .refererAndTitle(), call -> openRouter(call, settings)),
                 new GenericSource(Site.at("custom", SecretKeys.CUSTOM, null)
                         .url(body -> Js.string(body.get("custom_url")))
                         .headers(body -> YamlParams.headers(body.get("custom_include_headers"))), new CustomQuirk()),
@@ -66,7 +74,8 @@ final class ChatCompletionSources {
                 new GenericSource(Site.at("fireworks", SecretKeys.FIREWORKS, "https://api.fireworks.ai/inference/v1"),
                         call -> OpenAiCompatible.jsonSchema(call.body(), call.params(), DESCRIBED)),
                 new GenericSource(Site.at("nanogpt", SecretKeys.NANOGPT, "https://nano-gpt.com/api/v1")
-                        .models(body -> "https://nano-gpt.com/api/v1", "/models?detailed=true"), ChatCompletionSources::nanoGpt),
+                        .models(body -> "https://nano-gpt.com/api/v1", "/models?detailed=true"),
+                        call -> nanoGpt(call, settings)),
                 new GenericSource(Site.at("pollinations", SecretKeys.POLLINATIONS, "https://gen.pollinations.ai/v1")
                         .models("https://gen.pollinations.ai/text").modelList(ChatCompletionSources::pollinationsModels),
                         call -> {
@@ -119,12 +128,13 @@ final class ChatCompletionSources {
     }
 
     /** ST's dedicated senders for OpenAI-shaped APIs (§2.5.4–2.5.8). */
-    private static List<ChatCompletionSource> dedicated(PromptConverters converters) {
+    private static List<ChatCompletionSource> dedicated(PromptConverters converters, ChatSettings settings) {
         return List.of(
                 new DedicatedSource(Site.at("mistralai", SecretKeys.MISTRALAI, "https://api.mistral.ai/v1").reverseProxied(),
                         false, (body, params) -> {
                             body.set("messages", body.path("messages").isArray()
-                                    ? PromptConverters.mistral((ArrayNode) body.get("messages"), PromptNames.of(body))
+                                    ? PromptConverters.mistral((ArrayNode) body.get("messages"), PromptNames.of(body),
+                                            settings.mistralPrefix())
                                     : JsJson.array());
                             OpenAiCompatible.tools(body, params);
                             OpenAiCompatible.jsonSchema(body, params, DESCRIBED);
@@ -192,6 +202,9 @@ final class ChatCompletionSources {
                             OpenAiCompatible.tools(body, params);
                             copyTruthy(body, "reasoning_effort", params);
                             OpenAiCompatible.jsonSchema(body, params, DESCRIBED);
+                            if (body.path("messages").isArray() && Js.string(body.get("model")).startsWith("claude-")) {
+                                PromptCaching.markForClaude((ArrayNode) body.get("messages"), settings);
+                            }
                         }, body -> JsObject.copy(body, "messages", "model", "temperature", "max_tokens", "stream",
                                 "presence_penalty", "frequency_penalty", "top_p", "top_k", "logit_bias", "seed")),
                 new DedicatedSource(Site.at("chutes", SecretKeys.CHUTES, "https://llm.chutes.ai/v1")
@@ -224,7 +237,7 @@ final class ChatCompletionSources {
     }
 
     /** OpenRouter's branch: routing, sampler extras, reasoning, signatures, media (§2.4). */
-    private static void openRouter(GenericSource.Call call) {
+    private static void openRouter(GenericSource.Call call, ChatSettings settings) {
         ObjectNode body = call.body();
         ObjectNode params = call.params();
         String middleout = Js.string(body.get("middleout"));
@@ -262,7 +275,10 @@ final class ChatCompletionSources {
         String model = Js.string(body.get("model"));
         if (body.path("messages").isArray()) {
             embedAudio(body);
-            OpenRouterSignatures.add((ArrayNode) body.get("messages"), model);
+            OpenRouterSignatures.add((ArrayNode) body.get("messages"), model, settings.thoughtSignatures());
+            if (model.startsWith("anthropic/claude")) {
+                PromptCaching.markForClaude((ArrayNode) body.get("messages"), settings);
+            }
         }
         if (model.contains("google/gemini")) {
             ArrayNode safety = params.putArray("safety_settings");
@@ -271,7 +287,7 @@ final class ChatCompletionSources {
     }
 
     /** NanoGPT's branch: provider and billing headers, web search by model suffix, its reasoning names (§2.4). */
-    private static void nanoGpt(GenericSource.Call call) {
+    private static void nanoGpt(GenericSource.Call call, ChatSettings settings) {
         ObjectNode body = call.body();
         ObjectNode params = call.params();
         if (Js.truthy(body.get("nanogpt_provider"))) {
@@ -294,6 +310,9 @@ final class ChatCompletionSources {
             if (effort != null) {
                 reasoning.put("effort", effort);
             }
+        }
+        if (settings.claudeSystemPromptCache() && CLAUDE_ON_NANOGPT.matcher(Js.string(body.get("model"))).find()) {
+            params.putObject("cache_control").put("enabled", true).put("ttl", settings.claudeCacheTtl());
         }
     }
 

@@ -37,7 +37,7 @@ public final class ChatCompletionsFeature implements Feature {
     private final MultimodalModels multimodal;
 
     public ChatCompletionsFeature(TankardConfig config, SecretStore secrets, UpstreamClient upstream) {
-        this(config, secrets, upstream, ChatCompletionSources.all(converters(config)));
+        this(config, secrets, upstream, ChatCompletionSources.all(converters(config), config.backends().chat()));
     }
 
     ChatCompletionsFeature(TankardConfig config, SecretStore secrets, UpstreamClient upstream,

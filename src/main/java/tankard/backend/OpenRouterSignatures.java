@@ -12,7 +12,8 @@ final class OpenRouterSignatures {
     private OpenRouterSignatures() {
     }
 
-    static void add(ArrayNode messages, String model) {
+    /** @param messageSignatures config gemini.thoughtSignatures: whether messages' own signatures go too */
+    static void add(ArrayNode messages, String model, boolean messageSignatures) {
         String format = format(model);
         for (JsonNode node : messages) {
             if (!node.isObject()) {
@@ -21,8 +22,9 @@ final class OpenRouterSignatures {
             ObjectNode message = (ObjectNode) node;
             ArrayNode details = message.arrayNode();
             if (message.path("signature").isTextual()) {
-                // config gemini.thoughtSignatures, on by default
-                addDetail(details, message.get("signature").textValue(), null, format);
+                if (messageSignatures) {
+                    addDetail(details, message.get("signature").textValue(), null, format);
+                }
                 message.remove("signature");
             }
             for (JsonNode call : message.path("tool_calls")) {

@@ -190,8 +190,11 @@ final class PromptConverters {
         return JsJson.object().put("role", "user").put("content", placeholder);
     }
 
-    /** ST's convertMistralMessages (prefix mode off, ST's default). */
-    static ArrayNode mistral(ArrayNode messages, PromptNames names) {
+    /** ST's convertMistralMessages; with {@code prefix} (config mistral.enablePrefix) a final assistant message leads the reply. */
+    static ArrayNode mistral(ArrayNode messages, PromptNames names, boolean prefix) {
+        if (prefix && !messages.isEmpty() && hasRole(messages.get(messages.size() - 1), "assistant")) {
+            ((ObjectNode) messages.get(messages.size() - 1)).put("prefix", true);
+        }
         for (JsonNode node : messages) {
             ObjectNode message = (ObjectNode) node;
             String role = message.path("role").asText(null);

@@ -229,7 +229,11 @@ public final class ConfigLoader {
                         integer("ollama.keepAlive", -1, Integer.MIN_VALUE, Integer.MAX_VALUE),
                         integer("ollama.batchSize", -1, Integer.MIN_VALUE, Integer.MAX_VALUE),
                         string("promptPlaceholder", "Let's get started."),
-                        providerOrigins()));
+                        providerOrigins(),
+                        new TankardConfig.ChatSettings(bool("openai.randomizeUserId", false),
+                                bool("mistral.enablePrefix", false), bool("gemini.thoughtSignatures", true),
+                                bool("claude.enableSystemPromptCache", false),
+                                bool("claude.extendedTTL", false) ? "1h" : "5m", cachingAtDepth())));
     }
 
     /** ST's {@code requestOverrides}: entries that are not mappings, and non-text hosts, are skipped. */
@@ -249,6 +253,18 @@ public final class ConfigLoader {
             }
         }
         return List.copyOf(out);
+    }
+
+    /** ST's {@code claude.cachingAtDepth}: a whole number from 0, anything else turns it off (-1) as in ST. */
+    private int cachingAtDepth() {
+        Object v = raw("claude.cachingAtDepth");
+        double depth;
+        try {
+            depth = v instanceof Number n ? n.doubleValue() : v == null ? -1 : Double.parseDouble(String.valueOf(v).trim());
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+        return depth >= 0 && depth == Math.rint(depth) && depth <= Integer.MAX_VALUE ? (int) depth : -1;
     }
 
     /** Tankard's {@code tankard.providerOrigins}: a mapping of origin to origin; other values are skipped. */

@@ -100,7 +100,21 @@ public record TankardConfig(
      *                        meant for {@code https://api.openai.com} go to a gateway (or a test's mock) instead
      */
     public record Backends(List<RequestOverride> requestOverrides, int ollamaKeepAlive, int ollamaBatchSize,
-                           String promptPlaceholder, Map<String, String> providerOrigins) {
+                           String promptPlaceholder, Map<String, String> providerOrigins, ChatSettings chat) {
+    }
+
+    /**
+     * ST's settings of chat completion requests.
+     *
+     * @param randomizeUserId         openai.randomizeUserId: a random {@code user} on each OpenAI request
+     * @param mistralPrefix           mistral.enablePrefix: a final assistant message continues as the reply
+     * @param thoughtSignatures       gemini.thoughtSignatures: stored reasoning signatures go back upstream
+     * @param claudeSystemPromptCache claude.enableSystemPromptCache
+     * @param claudeCacheTtl          "1h" with claude.extendedTTL, else "5m"
+     * @param claudeCachingAtDepth    claude.cachingAtDepth; -1 (off) unless a whole number from 0
+     */
+    public record ChatSettings(boolean randomizeUserId, boolean mistralPrefix, boolean thoughtSignatures,
+                               boolean claudeSystemPromptCache, String claudeCacheTtl, int claudeCachingAtDepth) {
     }
 
     /** One {@code requestOverrides} entry: these headers for calls to these {@code host[:port]} values. */

@@ -47,14 +47,14 @@ class ChatSourcesHttpTest extends ServerTest {
         TestServer.await(mockVertx.close().toCompletionStage().toCompletableFuture());
     }
 
-    private static JsonNode fixture() throws IOException {
-        try (InputStream in = ChatSourcesHttpTest.class.getResourceAsStream("chat-sources.json")) {
+    private static JsonNode fixture(String name) throws IOException {
+        try (InputStream in = ChatSourcesHttpTest.class.getResourceAsStream(name)) {
             return JsJson.parse(in.readAllBytes());
         }
     }
 
     /** The mock in place of every provider origin the fixture names, and every source's key saved. */
-    private void startServers(JsonNode sources) {
+    private void startServers(JsonNode sources, String configYaml) {
         Set<String> urls = new LinkedHashSet<>();
         Set<String> ids = new LinkedHashSet<>();
         sources.forEach(source -> {
@@ -64,12 +64,12 @@ class ChatSourcesHttpTest extends ServerTest {
             }
             ids.add(source.get("request").get("chat_completion_source").asText());
         });
-        startServers(urls, ids);
+        startServers(urls, ids, configYaml);
     }
 
-    private void startServers(Set<String> urls, Set<String> sourcesWithKeys) {
+    private void startServers(Set<String> urls, Set<String> sourcesWithKeys, String configYaml) {
         mock = MockCompletionServer.start(mockVertx);
-        start("tankard:\n  providerOrigins:\n" + urls.stream().map(ChatSourcesHttpTest::origin).distinct()
+        start(configYaml + "tankard:\n  providerOrigins:\n" + urls.stream().map(ChatSourcesHttpTest::origin).distinct()
                 .map(origin -> "    \"" + origin + "\": \"" + mock.origin() + "\"\n").collect(Collectors.joining()));
         sourcesWithKeys.forEach(id -> client.post("/api/secrets/write", "{\"key\":\"api_key_" + id
                 + "\",\"value\":\"key-" + id + "\"}"));
@@ -77,13 +77,10 @@ class ChatSourcesHttpTest extends ServerTest {
 
     @TestFactory
     List<DynamicTest> multimodalModelListsAreSts() throws IOException {
-        JsonNode lists;
-        try (InputStream in = ChatSourcesHttpTest.class.getResourceAsStream("multimodal-models.json")) {
-            lists = JsJson.parse(in.readAllBytes());
-        }
+        JsonNode lists = fixture("multimodal-models.json");
         Set<String> urls = new LinkedHashSet<>();
         lists.forEach(list -> urls.add(list.get("url").asText()));
-        startServers(urls, Set.of("chutes", "mistralai", "xai", "moonshot", "workers_ai"));
+        startServers(urls, Set.of("chutes", "mistralai", "xai", "moonshot", "workers_ai"), "");
         List<DynamicTest> tests = new ArrayList<>();
         lists.properties().forEach(entry -> tests.add(DynamicTest.dynamicTest(entry.getKey(), () -> {
             JsonNode list = entry.getValue();
@@ -109,8 +106,8 @@ class ChatSourcesHttpTest extends ServerTest {
 
     @TestFactory
     List<DynamicTest> everySourceCallsItsUpstreamAsStDoes() throws IOException {
-        JsonNode sources = fixture();
-        startServers(sources);
+        JsonNode sources = fixture("chat-sources.json");
+        startServers(sources, "");
         List<DynamicTest> tests = new ArrayList<>();
         sources.properties().forEach(entry -> {
             String id = entry.getKey();
@@ -120,6 +117,17 @@ class ChatSourcesHttpTest extends ServerTest {
             tests.add(DynamicTest.dynamicTest(id + " upstream error", () -> upstreamError(source)));
             tests.add(DynamicTest.dynamicTest(id + " status", () -> status(source)));
         });
+        return tests;
+    }
+
+    /** ST's config switches (Claude caching through gateways, Mistral's prefix, signatures, the placeholder). */
+    @TestFactory
+    List<DynamicTest> configuredSourcesCallTheirUpstreamAsStDoes() throws IOException {
+        JsonNode fixture = fixture("chat-sources-configured.json");
+        startServers(fixture.get("sources"), fixture.get("config").asText());
+        List<DynamicTest> tests = new ArrayList<>();
+        fixture.get("sources").properties().forEach(entry ->
+                tests.add(DynamicTest.dynamicTest(entry.getKey(), () -> generate(entry.getValue()))));
         return tests;
     }
 
@@ -228,6 +236,20 @@ class ChatSourcesHttpTest extends ServerTest {
         assertEquals("Bearer undefined", mock.lastCall().headers().get("Authorization"));
         assertEquals(400, client.post(BASE + "/generate", "{\"chat_completion_source\":\"mistralai\",\"messages\":[],"
                 + "\"reverse_proxy\":\"" + mock.baseUrl() + "\"}").statusCode());
+    }
+
+    @Test
+    void openAiCanGetARandomUserIdEachTime() {
+        mock = MockCompletionServer.start(mockVertx);
+        start("openai:\n  randomizeUserId: true\n");
+        String body = "{\"chat_completion_source\":\"openai\",\"messages\":[],\"model\":\"gpt-4o\",\"reverse_proxy\":\""
+                + mock.baseUrl() + "\",\"proxy_password\":\"pw\"}";
+        client.post(BASE + "/generate", body);
+        String first = mock.lastCall().json().path("user").asText();
+        client.post(BASE + "/generate", body);
+        String second = mock.lastCall().json().path("user").asText();
+        assertTrue(first.matches("[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}"), first);
+        assertTrue(!first.equals(second));
     }
 
     @Test

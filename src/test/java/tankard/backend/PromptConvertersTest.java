@@ -43,7 +43,7 @@ class PromptConvertersTest {
                 PromptNames names = PromptNames.of(body);
                 ArrayNode actual = switch (converter) {
                     case "postProcess" -> converters.postProcess(messages, type, names);
-                    case "mistral" -> PromptConverters.mistral(messages, names);
+                    case "mistral" -> PromptConverters.mistral(messages, names, false);
                     case "xai" -> PromptConverters.xai(messages, names);
                     default -> converters.ai21(messages, names);
                 };
