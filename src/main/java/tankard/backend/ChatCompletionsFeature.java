@@ -57,11 +57,9 @@ public final class ChatCompletionsFeature implements Feature {
     @Override
     public void mount(Router router) {
         router.post(BASE + "/status").handler(Routes.answering(config, request -> call(request,
-                ChatCompletionSource::models, JsJson.object().put("error", true), this::status)));
+                ChatCompletionSource::models, this::status)));
         router.post(BASE + "/generate").handler(Routes.answering(config, request -> call(request,
-                (source, body, keys) -> source.generate(prompts.preprocess(body), keys),
-                CompletionErrors.message("This chat completion source is not supported by this server yet"),
-                this::generate)));
+                (source, body, keys) -> source.generate(prompts.preprocess(body), keys), this::generate)));
         router.post(BASE + "/multimodal-models/:source").handler(Routes.answering(config, multimodal::answer));
         router.post(BASE + "/process").handler(Routes.blocking(config, request -> prompts.process(request.body())));
     }
@@ -76,8 +74,11 @@ public final class ChatCompletionsFeature implements Feature {
         void send(RoutingContext ctx, Prepared prepared);
     }
 
-    /** Builds the upstream call on a worker (the body may be large, secrets are read from disk), then answers. */
-    private void call(Request request, CallBuilder builder, ObjectNode unsupported, Answer answer) {
+    /**
+     * Builds the upstream call on a worker (the body may be large, secrets are read from disk), then answers;
+     * an unknown source is ST's {@code 400 {error:true}}.
+     */
+    private void call(Request request, CallBuilder builder, Answer answer) {
         RoutingContext ctx = request.ctx();
         ctx.vertx().executeBlocking(() -> {
             JsonNode parsed = request.body();
@@ -88,7 +89,7 @@ public final class ChatCompletionsFeature implements Feature {
             return new Prepared(source, body, call);
         }, false).onSuccess(prepared -> {
             if (prepared.call() == null) {
-                Reply.json(400, unsupported).writeTo(ctx.response());
+                Reply.json(400, JsJson.object().put("error", true)).writeTo(ctx.response());
             } else {
                 answer.send(ctx, prepared);
             }

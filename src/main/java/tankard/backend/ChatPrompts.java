@@ -14,10 +14,6 @@ final class ChatPrompts {
         this.converters = converters;
     }
 
-    PromptConverters converters() {
-        return converters;
-    }
-
     /**
      * The steps before any source: the user's prompt post-processing ({@code custom_prompt_post_processing}),
      * and the structured-output schema flattened.

@@ -23,8 +23,6 @@ final class GenericSource implements ChatCompletionSource {
     record Call(ObjectNode body, ObjectNode params, MultiMap headers, boolean textCompletion) {
     }
 
-    static final Quirk NONE = call -> { };
-
     private final Site site;
     private final Quirk quirk;
 
