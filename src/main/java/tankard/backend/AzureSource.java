@@ -1,7 +1,9 @@
 package tankard.backend;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
@@ -14,6 +16,7 @@ import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Azure OpenAI (st-backends.md §2.5.8): the user's resource and deployment, the key in {@code api-key}, only
@@ -24,6 +27,14 @@ final class AzureSource implements ChatCompletionSource {
     private static final List<String> FIELDS = List.of("messages", "temperature", "frequency_penalty",
             "presence_penalty", "top_p", "max_tokens", "max_completion_tokens", "stream", "logit_bias", "stop", "n",
             "logprobs", "seed", "tools", "tool_choice", "reasoning_effort");
+    private static final Map<Integer, String> STATUS_HINTS = Map.of(
+            400, "API version may be invalid for this resource.",
+            401, "Invalid API key or insufficient permissions.",
+            403, "Invalid API key or insufficient permissions.",
+            404, "Endpoint URL appears incorrect (404).");
+    /** The completion that asks the deployment for its model. */
+    private static final String PROBE = "{\"messages\":[{\"role\":\"user\",\"content\":\"Say word Hi\"}],"
+            + "\"stream\":false,\"max_completion_tokens\":5}";
 
     @Override
     public String id() {
@@ -59,7 +70,7 @@ final class AzureSource implements ChatCompletionSource {
         return new UpstreamRequest(HttpMethod.POST, url, headers, Buffer.buffer(JsJson.compactBytes(out)));
     }
 
-    /** The resource's model list; ST then probes the deployment, which Tankard does not (yet). */
+    /** The resource's model list, a key and version check before the deployment is probed in {@link #status}. */
     @Override
     public UpstreamRequest models(ObjectNode body, SecretReader secrets) {
         String key = key(body, secrets);
@@ -69,6 +80,36 @@ final class AzureSource implements ChatCompletionSource {
         }
         MultiMap headers = MultiMap.caseInsensitiveMultiMap().set("api-key", key).set("Accept", "application/json");
         return new UpstreamRequest(HttpMethod.GET, url(body, "/openai/models"), headers, null);
+    }
+
+    /**
+     * ST's Azure check: the model list must answer (else its status with a hint of what is wrong), then a tiny
+     * completion of the deployment tells which model it runs.
+     */
+    @Override
+    public Future<Reply> status(ObjectNode body, UpstreamRequest models, StatusCalls calls) {
+        return calls.fetch(models).compose(list -> {
+            if (!list.ok()) {
+                int code = list.head().statusCode();
+                String reason = list.head().statusMessage();
+                String message = STATUS_HINTS.getOrDefault(code, "Azure Models endpoint error: " + reason);
+                return Future.succeededFuture(Reply.json(code, JsJson.object().put("error", true).put("message", message)));
+            }
+            String url = url(body, "/openai/deployments/" + Js.string(body.get("azure_deployment_name")) + "/chat/completions");
+            MultiMap headers = MultiMap.caseInsensitiveMultiMap().set("api-key", models.headers().get("api-key"))
+                    .set("Content-Type", "application/json").set("Accept", "application/json");
+            return calls.fetch(new UpstreamRequest(HttpMethod.POST, url, headers, Buffer.buffer(PROBE)))
+                    .compose(probe -> calls.worker(() -> {
+                        JsonNode answer = JsJson.tryParse(probe.body().getBytes());
+                        JsonNode model = answer == null ? null : answer.get("model");
+                        ArrayNode data = JsJson.array();
+                        if (Js.truthy(model)) {
+                            data.addObject().set("id", model);
+                        }
+                        return Reply.json(JsJson.object().set("data", data));
+                    }));
+        }).recover(e -> Future.failedFuture(new Proxying.Answered(Reply.json(500, JsJson.object().put("error", true)
+                .put("message", "Failed to connect to the Azure endpoint.")))));
     }
 
     @Override

@@ -2,6 +2,11 @@ package tankard.backend;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.vertx.core.Future;
+import tankard.http.Reply;
+import tankard.json.JsJson;
+
+import java.util.concurrent.Callable;
 
 /**
  * One {@code chat_completion_source} of ST's Chat Completion API (st-backends.md §2.3): how its upstream is
@@ -18,6 +23,24 @@ public interface ChatCompletionSource {
 
     /** The upstream model-list call for the frontend's status body. */
     UpstreamRequest models(ObjectNode body, SecretReader secrets);
+
+    /** The calls a status answer may make: upstream fetches tied to the browser's request, work off the event loop. */
+    interface StatusCalls {
+        Future<UpstreamClient.Fetched> fetch(UpstreamRequest call);
+
+        <T> Future<T> worker(Callable<T> work);
+    }
+
+    /**
+     * The {@code /status} answer from the model-list call of {@link #models}: the list reshaped by
+     * {@link #modelList}, or ST's {@code {error:true,data:{data:[]}}} when the upstream refuses; a failure is
+     * answered {@code {error:true}} by the caller. Sources whose check takes more calls override it.
+     */
+    default Future<Reply> status(ObjectNode body, UpstreamRequest models, StatusCalls calls) {
+        return calls.fetch(models).compose(answer -> calls.worker(() -> answer.ok()
+                ? Reply.json(modelList(JsJson.parse(answer.body().getBytes())))
+                : Reply.json(JsJson.object().put("error", true).set("data", JsJson.object().set("data", JsJson.array())))));
+    }
 
     /** The upstream's model list as the frontend gets it (some sources reshape it). */
     default JsonNode modelList(JsonNode upstream) {

@@ -2,6 +2,7 @@ package tankard.backend;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpServerResponse;
@@ -18,6 +19,7 @@ import tankard.secrets.SecretStore;
 
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -105,25 +107,23 @@ public final class ChatCompletionsFeature implements Feature {
     private record Prepared(ChatCompletionSource source, ObjectNode body, UpstreamRequest call) {
     }
 
-    /** The model list: the upstream JSON as is, {@code {error:true,...}} on any failure (ST always answers 200). */
+    /** The source's status answer; {@code {error:true}} on any failure (ST answers 200). */
     private void status(RoutingContext ctx, Prepared prepared) {
         HttpServerResponse response = ctx.response();
-        upstream.send(prepared.call(), response)
-                .compose(from -> from.body().compose(bytes ->
-                        ctx.vertx().executeBlocking(() -> models(prepared.source(), from, bytes), false)))
-                .onSuccess(json -> Reply.json(json).writeTo(response))
-                .onFailure(e -> {
-                    if (!response.closed()) {
-                        Reply.json(JsJson.object().put("error", true)).writeTo(response);
-                    }
-                });
-    }
+        ChatCompletionSource.StatusCalls calls = new ChatCompletionSource.StatusCalls() {
+            @Override
+            public Future<UpstreamClient.Fetched> fetch(UpstreamRequest call) {
+                return upstream.fetch(call, response);
+            }
 
-    private static JsonNode models(ChatCompletionSource source, HttpClientResponse from, Buffer bytes) {
-        if (!UpstreamClient.isOk(from)) {
-            return JsJson.object().put("error", true).set("data", JsJson.object().set("data", JsJson.array()));
-        }
-        return source.modelList(JsJson.parse(bytes.getBytes()));
+            @Override
+            public <T> Future<T> worker(Callable<T> work) {
+                return Proxying.worker(ctx, work);
+            }
+        };
+        prepared.source().status(prepared.body(), prepared.call(), calls)
+                .onSuccess(reply -> reply.writeTo(response))
+                .onFailure(e -> Proxying.fail(response, e, Reply.json(JsJson.object().put("error", true))));
     }
 
     /** A completion: streamed straight through, or the upstream JSON; the source's error shapes otherwise. */

@@ -181,14 +181,12 @@ class ChatSourcesHttpTest extends ServerTest {
         if (!status.hasNonNull("url")) {
             assertEquals(callsBefore, mock.calls().size(), "no upstream call");
         } else {
-            MockCompletionServer.Call call = mock.lastCall();
+            // the first call of the check (Azure then probes its deployment)
+            MockCompletionServer.Call call = mock.lastCall(URI.create(status.get("url").asText()).getRawPath());
             assertEquals("GET " + pathAndQuery(status.get("url").asText()), call.method() + " " + call.path()
                     + (call.query() == null ? "" : "?" + call.query()));
             status.get("headers").properties().forEach(header ->
                     assertEquals(header.getValue().asText(), call.headers().get(header.getKey()), header.getKey()));
-        }
-        if ("azure_openai".equals(status.get("request").get("chat_completion_source").asText())) {
-            return; // ST then probes the deployment for its model name; Tankard passes the model list on
         }
         assertEquals(status.get("code").asInt(), r.statusCode());
         assertEquals(JsJson.compact(status.get("sent")), JsJson.compact(json(r)));
@@ -236,6 +234,34 @@ class ChatSourcesHttpTest extends ServerTest {
         assertEquals("Bearer undefined", mock.lastCall().headers().get("Authorization"));
         assertEquals(400, client.post(BASE + "/generate", "{\"chat_completion_source\":\"mistralai\",\"messages\":[],"
                 + "\"reverse_proxy\":\"" + mock.baseUrl() + "\"}").statusCode());
+    }
+
+    @Test
+    void azureStatusProbesTheDeploymentForItsModel() {
+        mock = MockCompletionServer.start(mockVertx);
+        start("tankard:\n  providerOrigins:\n    \"https://res.openai.azure.com\": \"" + mock.origin() + "\"\n");
+        client.post("/api/secrets/write", "{\"key\":\"api_key_azure_openai\",\"value\":\"az\"}");
+        String body = "{\"chat_completion_source\":\"azure_openai\",\"azure_base_url\":\"https://res.openai.azure.com\","
+                + "\"azure_deployment_name\":\"dep\",\"azure_api_version\":\"2024-10-21\"}";
+        mock.route("/openai/models", request -> request.response().end("{\"data\":[{\"id\":\"other\"}]}"));
+        mock.route("/openai/deployments/dep/chat/completions", request -> request.response()
+                .end("{\"model\":\"gpt-4o-2024-08-06\",\"choices\":[]}"));
+        assertEquals("{\"data\":[{\"id\":\"gpt-4o-2024-08-06\"}]}", client.post(BASE + "/status", body).bodyAsString());
+        MockCompletionServer.Call probe = mock.lastCall();
+        assertEquals("api-version=2024-10-21", probe.query());
+        assertEquals("az", probe.headers().get("api-key"));
+        assertEquals("{\"messages\":[{\"role\":\"user\",\"content\":\"Say word Hi\"}],\"stream\":false,"
+                + "\"max_completion_tokens\":5}", probe.body());
+
+        mock.route("/openai/models", request -> request.response().setStatusCode(401).end());
+        HttpResponse<Buffer> refused = client.post(BASE + "/status", body);
+        assertEquals(401, refused.statusCode());
+        assertEquals("{\"error\":true,\"message\":\"Invalid API key or insufficient permissions.\"}", refused.bodyAsString());
+
+        HttpResponse<Buffer> unreachable = client.post(BASE + "/status", body.replace("https://res.openai.azure.com",
+                "http://127.0.0.1:1"));
+        assertEquals(500, unreachable.statusCode());
+        assertEquals("{\"error\":true,\"message\":\"Failed to connect to the Azure endpoint.\"}", unreachable.bodyAsString());
     }
 
     @Test
