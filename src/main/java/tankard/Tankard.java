@@ -11,6 +11,7 @@ import tankard.character.CardIndexes;
 import tankard.character.CardStore;
 import tankard.backend.ChatCompletionsFeature;
 import tankard.backend.TextCompletionsFeature;
+import tankard.backend.OutboundPolicy;
 import tankard.backend.UpstreamClient;
 import tankard.character.CharacterEditFeature;
 import tankard.character.CharacterEditor;
@@ -21,6 +22,7 @@ import tankard.character.FileCardStore;
 import tankard.chat.ChatBackupFeature;
 import tankard.chat.ChatBackupFiles;
 import tankard.chat.ChatExport;
+import tankard.chat.ChatLocks;
 import tankard.chat.ChatFeature;
 import tankard.chat.ChatFiles;
 import tankard.chat.ChatImporter;
@@ -131,7 +133,8 @@ public final class Tankard {
         CardStore cards = new FileCardStore(config.dataRoot());
         ChatStore chats = new FileChatStore(config.dataRoot());
         GroupStore groups = new FileGroupStore(config.dataRoot());
-        ChatService chatService = new ChatService(config.backups(), chats, cards, groups,
+        ChatLocks chatLocks = new ChatLocks();
+        ChatService chatService = new ChatService(config.backups(), chats, cards, groups, chatLocks,
                 Threads.timer("chat-backups"), System::currentTimeMillis);
         CardCache cardCache = new CardCache(config.performance().memoryCacheCapacityBytes());
         this.cardIndexes = new CardIndexes(config.dataRoot(), config.performance().memoryCacheCapacityBytes(),
@@ -140,7 +143,8 @@ public final class Tankard {
                 Threads.boundedPool("card-reader", Math.max(2, Math.min(8, Runtime.getRuntime().availableProcessors()))),
                 System::currentTimeMillis, cardIndexes);
         SecretStore secrets = new SecretStore(config.allowKeysExposure());
-        UpstreamClient upstream = new UpstreamClient(vertx, config.backends().providerOrigins());
+        UpstreamClient upstream = new UpstreamClient(vertx, new OutboundPolicy(config),
+                config.backends().providerOrigins());
         Supplier<byte[]> defaultAvatar = AvatarImages.defaultAvatar(config.frontendDir());
         this.features = List.of(
                 new CsrfFeature(config),
@@ -165,7 +169,7 @@ public final class Tankard {
                         defaultAvatar, System::currentTimeMillis)),
                 new CharacterImportFeature(config, new CardImporter(System::currentTimeMillis, defaultAvatar)),
                 new ChatFeature(config, chatService, new ChatImporter(chats, System::currentTimeMillis),
-                        new ChatFiles(chats, System::currentTimeMillis), new ChatSearch(chats, groups),
+                        new ChatFiles(chats, chatLocks, System::currentTimeMillis), new ChatSearch(chats, groups),
                         new ChatExport(chats)),
                 new ChatBackupFeature(config, new ChatBackupFiles(chats)),
                 new UserFilesFeature(config),

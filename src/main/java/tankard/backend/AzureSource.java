@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpMethod;
 import tankard.http.Reply;
 import tankard.json.Js;
@@ -113,13 +114,17 @@ final class AzureSource implements ChatCompletionSource {
     }
 
     @Override
-    public CompletionErrors errors() {
-        return CompletionErrors.AZURE;
+    public Reply completion(HttpClientResponse head, Buffer body) {
+        return CompletionErrors.AZURE.completion(head, body);
+    }
+
+    @Override
+    public Reply failure(Throwable failure) {
+        return CompletionErrors.AZURE.failure(failure);
     }
 
     private static String key(ObjectNode body, SecretReader secrets) {
-        JsonNode id = body.get("secret_id");
-        return secrets.read(SecretKeys.AZURE_OPENAI, Js.truthy(id) ? Js.string(id) : null);
+        return DedicatedSenders.secret(body, secrets, SecretKeys.AZURE_OPENAI);
     }
 
     private static boolean incomplete(ObjectNode body, String key) {

@@ -17,9 +17,11 @@ import tankard.json.JsJson;
 import tankard.json.Js;
 import tankard.secrets.SecretStore;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -39,7 +41,19 @@ public final class ChatCompletionsFeature implements Feature {
     private final MultimodalModels multimodal;
 
     public ChatCompletionsFeature(TankardConfig config, SecretStore secrets, UpstreamClient upstream) {
-        this(config, secrets, upstream, ChatCompletionSources.all(converters(config), config.backends().chat()));
+        this(config, secrets, upstream, sources(config));
+    }
+
+    /** ST's sources: the OpenAI-shaped ones of the registry, and the native senders. */
+    private static List<ChatCompletionSource> sources(TankardConfig config) {
+        List<ChatCompletionSource> all = new ArrayList<>(ChatCompletionSources.all(converters(config),
+                config.backends().chat()));
+        all.addAll(List.of(new ClaudeSource(), GoogleSource.aiStudio(), GoogleSource.vertex(), new CohereSource()));
+        return all;
+    }
+
+    private static PromptConverters converters(TankardConfig config) {
+        return new PromptConverters(config.backends().promptPlaceholder());
     }
 
     ChatCompletionsFeature(TankardConfig config, SecretStore secrets, UpstreamClient upstream,
@@ -49,11 +63,13 @@ public final class ChatCompletionsFeature implements Feature {
         this.multimodal = new MultimodalModels(secrets, upstream);
         this.secrets = secrets;
         this.upstream = upstream;
-        this.sources = sources.stream().collect(Collectors.toMap(ChatCompletionSource::id, Function.identity()));
+        this.sources = new ConcurrentHashMap<>(sources.stream()
+                .collect(Collectors.toMap(ChatCompletionSource::id, Function.identity())));
     }
 
-    private static PromptConverters converters(TankardConfig config) {
-        return new PromptConverters(config.backends().promptPlaceholder());
+    /** Puts a source in place of the one with its id (tests: a source whose fixed host is a mock). */
+    void replace(ChatCompletionSource source) {
+        sources.put(source.id(), source);
     }
 
     @Override
@@ -61,7 +77,7 @@ public final class ChatCompletionsFeature implements Feature {
         router.post(BASE + "/status").handler(Routes.answering(config, request -> call(request,
                 ChatCompletionSource::models, this::status)));
         router.post(BASE + "/generate").handler(Routes.answering(config, request -> call(request,
-                (source, body, keys) -> source.generate(prompts.preprocess(body), keys), this::generate)));
+                (source, body, reader) -> source.generate(prompts.preprocess(body), reader), this::generate)));
         router.post(BASE + "/multimodal-models/:source").handler(Routes.answering(config, multimodal::answer));
         router.post(BASE + "/process").handler(Routes.blocking(config, request -> prompts.process(request.body())));
     }
@@ -73,13 +89,10 @@ public final class ChatCompletionsFeature implements Feature {
 
     @FunctionalInterface
     private interface Answer {
-        void send(RoutingContext ctx, Prepared prepared);
+        void send(RoutingContext ctx, ChatCompletionSource source, ObjectNode body, UpstreamRequest call);
     }
 
-    /**
-     * Builds the upstream call on a worker (the body may be large, secrets are read from disk), then answers;
-     * an unknown source is ST's {@code 400 {error:true}}.
-     */
+    /** Builds the upstream call on a worker (the body may be large, secrets are read from disk), then answers. */
     private void call(Request request, CallBuilder builder, Answer answer) {
         RoutingContext ctx = request.ctx();
         ctx.vertx().executeBlocking(() -> {
@@ -91,9 +104,9 @@ public final class ChatCompletionsFeature implements Feature {
             return new Prepared(source, body, call);
         }, false).onSuccess(prepared -> {
             if (prepared.call() == null) {
-                Reply.json(400, JsJson.object().put("error", true)).writeTo(ctx.response());
+                Reply.json(400, DedicatedSenders.errorTrue()).writeTo(ctx.response());
             } else {
-                answer.send(ctx, prepared);
+                answer.send(ctx, prepared.source(), prepared.body(), prepared.call());
             }
         }).onFailure(e -> {
             if (e instanceof Proxying.Answered) {
@@ -107,13 +120,13 @@ public final class ChatCompletionsFeature implements Feature {
     private record Prepared(ChatCompletionSource source, ObjectNode body, UpstreamRequest call) {
     }
 
-    /** The source's status answer; {@code {error:true}} on any failure (ST answers 200). */
-    private void status(RoutingContext ctx, Prepared prepared) {
+    /** The source's status answer; its {@code statusFailure} when the check fails (ST answers 200). */
+    private void status(RoutingContext ctx, ChatCompletionSource source, ObjectNode body, UpstreamRequest call) {
         HttpServerResponse response = ctx.response();
         ChatCompletionSource.StatusCalls calls = new ChatCompletionSource.StatusCalls() {
             @Override
-            public Future<UpstreamClient.Fetched> fetch(UpstreamRequest call) {
-                return upstream.fetch(call, response);
+            public Future<UpstreamClient.Fetched> fetch(UpstreamRequest request) {
+                return upstream.fetch(request, response);
             }
 
             @Override
@@ -121,37 +134,57 @@ public final class ChatCompletionsFeature implements Feature {
                 return Proxying.worker(ctx, work);
             }
         };
-        prepared.source().status(prepared.body(), prepared.call(), calls)
+        source.status(body, call, calls)
                 .onSuccess(reply -> reply.writeTo(response))
-                .onFailure(e -> Proxying.fail(response, e, Reply.json(JsJson.object().put("error", true))));
+                .onFailure(e -> Proxying.fail(response, e, Reply.json(source.statusFailure())));
     }
 
-    /** A completion: streamed straight through, or the upstream JSON; the source's error shapes otherwise. */
-    private void generate(RoutingContext ctx, Prepared prepared) {
+    static JsonNode models(HttpClientResponse from, Buffer bytes) {
+        if (!UpstreamClient.isOk(from)) {
+            return JsJson.object().put("error", true).set("data", JsJson.object().set("data", JsJson.array()));
+        }
+        return JsJson.parse(bytes.getBytes());
+    }
+
+    /** A completion: streamed straight through, or the upstream JSON; ST's error shapes otherwise (§2.4). */
+    private void generate(RoutingContext ctx, ChatCompletionSource source, ObjectNode body, UpstreamRequest call) {
         HttpServerResponse response = ctx.response();
-        CompletionErrors errors = prepared.source().errors();
-        upstream.send(prepared.call(), response).onSuccess(from -> {
-            if (Js.truthy(prepared.body().get("stream"))) {
+        boolean stream = Js.truthy(body.get("stream"));
+        upstream.send(call, response).onSuccess(from -> {
+            if (stream) {
                 UpstreamClient.relay(from, response);
             } else {
-                from.body().compose(bytes -> ctx.vertx().executeBlocking(() -> completion(errors, from, bytes), false))
+                from.body().compose(bytes -> ctx.vertx().executeBlocking(() -> source.completion(from, bytes), false))
                         .onSuccess(reply -> reply.writeTo(response))
-                        .onFailure(e -> networkError(response, errors, e));
+                        .onFailure(e -> Proxying.fail(response, e, source.failure(e)));
             }
-        }).onFailure(e -> networkError(response, errors, e));
+        }).onFailure(e -> Proxying.fail(response, e, source.failure(e)));
     }
 
-    private static Reply completion(CompletionErrors errors, HttpClientResponse from, Buffer bytes) {
-        if (!UpstreamClient.isOk(from)) {
-            return errors.rejected(from, bytes.getBytes());
+    static Reply completion(HttpClientResponse from, Buffer bytes) {
+        if (UpstreamClient.isOk(from)) {
+            JsonNode json = JsJson.tryParse(bytes.getBytes());
+            if (json == null) {
+                return Reply.json(502, CompletionErrors.message("The backend sent an answer that is not JSON"));
+            }
+            return Reply.json(json);
         }
-        JsonNode json = JsJson.tryParse(bytes.getBytes());
-        return json == null ? errors.failed("The backend sent an answer that is not JSON") : Reply.json(json);
+        JsonNode error = JsJson.tryParse(bytes.getBytes());
+        boolean quotaError = from.statusCode() == 429 && error != null
+                && "insufficient_quota".equals(error.path("error").path("type").asText(null));
+        String reason = from.statusMessage();
+        ObjectNode answer = CompletionErrors.message(reason == null || reason.isEmpty() ? "Unknown error occurred" : reason);
+        return Reply.json(answer.put("quota_error", quotaError));
     }
 
-    /** The source's answer to a failed call, as ST answers an exception before anything was sent. */
-    private static void networkError(HttpServerResponse response, CompletionErrors errors, Throwable failure) {
+    /** 502 with the failure's message, as ST answers an exception before anything was sent. */
+    static Reply networkError(Throwable failure) {
         String message = failure.getMessage() == null ? "Unknown error occurred" : failure.getMessage();
-        Proxying.fail(response, failure, errors.failed(message));
+        ObjectNode answer = CompletionErrors.message(message);
+        if (failure instanceof OutboundPolicy.Refused) {
+            ((ObjectNode) answer.get("error")).put("type", "system"); // node-fetch's FetchError, spread by ST
+        }
+        return Reply.json(502, answer);
     }
+
 }

@@ -25,13 +25,7 @@ final class ChatPrompts {
             body.set("messages", converters.postProcess((ArrayNode) body.get("messages"), type.textValue(),
                     PromptNames.of(body)));
         }
-        JsonNode schema = body.get("json_schema");
-        if (schema != null && schema.isObject() && tankard.json.Js.truthy(schema.get("value"))) {
-            String source = tankard.json.Js.string(body.get("chat_completion_source"));
-            ((ObjectNode) schema).set("value", JsonSchemas.flatten(schema.get("value"),
-                    "makersuite".equals(source) || "vertexai".equals(source)));
-        }
-        return body;
+        return JsonSchemas.flattenJsonSchema(body);
     }
 
     /** {@code POST /process}: the post-processing of the given type alone, for the frontend's prompt inspector. */

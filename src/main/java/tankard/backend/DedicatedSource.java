@@ -3,6 +3,9 @@ package tankard.backend;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.core.MultiMap;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClientResponse;
+import tankard.http.Reply;
 import tankard.json.Js;
 import tankard.json.JsJson;
 
@@ -57,12 +60,17 @@ final class DedicatedSource implements ChatCompletionSource {
     }
 
     @Override
-    public JsonNode modelList(JsonNode upstream) {
-        return site.modelList().apply(upstream);
+    public JsonNode modelList(HttpClientResponse head, Buffer body) {
+        return site.modelList(head, body);
     }
 
     @Override
-    public CompletionErrors errors() {
-        return CompletionErrors.DEDICATED;
+    public Reply completion(HttpClientResponse head, Buffer body) {
+        return CompletionErrors.DEDICATED.completion(head, body);
+    }
+
+    @Override
+    public Reply failure(Throwable failure) {
+        return CompletionErrors.DEDICATED.failure(failure);
     }
 }

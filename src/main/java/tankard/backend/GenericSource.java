@@ -3,6 +3,8 @@ package tankard.backend;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.core.MultiMap;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClientResponse;
 
 /**
  * A source of ST's generic OpenAI-compatible path (st-backends.md §2.4): the shared request body and parameters,
@@ -58,7 +60,7 @@ final class GenericSource implements ChatCompletionSource {
     }
 
     @Override
-    public JsonNode modelList(JsonNode upstream) {
-        return site.modelList().apply(upstream);
+    public JsonNode modelList(HttpClientResponse head, Buffer body) {
+        return site.modelList(head, body);
     }
 }

@@ -3,6 +3,7 @@ package tankard.backend;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import tankard.json.Js;
 import tankard.json.JsJson;
 
 import java.util.ArrayList;
@@ -10,62 +11,73 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * ST's flattenSchema (st-backends.md §2.2): structured-output schemas go upstream with their {@code $defs}
- * references inlined, since several providers take no references.
+ * ST's flattenSchema (st-backends.md §2.2 step 3): a JSON schema with its {@code #/$defs/} references inlined
+ * (a cyclic or broken one becomes {}), the top-level {@code $defs} and {@code $schema} dropped, and for Google's
+ * APIs the keywords Gemini rejects dropped at every level.
  */
 final class JsonSchemas {
-    private static final String DEFS = "#/$defs/";
-    /** Keywords Google's APIs refuse, dropped at every level for them. */
-    private static final Set<String> NOT_FOR_GOOGLE = Set.of("default", "additionalProperties", "exclusiveMinimum",
-            "propertyNames");
+    private static final Set<String> GOOGLE_SOURCES = Set.of("makersuite", "vertexai");
+    private static final Set<String> GOOGLE_UNSUPPORTED = Set.of("default", "additionalProperties",
+            "exclusiveMinimum", "propertyNames");
+    private static final String DEFS_PREFIX = "#/$defs/";
 
     private JsonSchemas() {
     }
 
-    /**
-     * The schema with each {@code $ref} to {@code #/$defs/X} replaced by X's definition (a cyclic or broken one
-     * by {@code {}}), and {@code $defs} and the top {@code $schema} dropped.
-     */
-    static JsonNode flatten(JsonNode schema, boolean google) {
+    /** The generate pipeline's step: the body's {@code json_schema.value}, if set, flattened for its source. */
+    static ObjectNode flattenJsonSchema(ObjectNode body) {
+        JsonNode schema = body.get("json_schema");
+        if (schema != null && schema.isObject() && Js.truthy(schema.get("value"))) {
+            ((ObjectNode) schema).set("value", flatten(schema.get("value"),
+                    Js.string(body.get("chat_completion_source"))));
+        }
+        return body;
+    }
+
+    static JsonNode flatten(JsonNode schema, String source) {
         if (schema == null || !schema.isContainerNode()) {
             return schema;
         }
         JsonNode copy = schema.deepCopy();
-        JsonNode definitions = copy.isObject() ? ((ObjectNode) copy).remove("$defs") : null;
-        JsonNode flat = resolve(copy, definitions == null || !definitions.isObject() ? JsJson.object() : definitions,
-                List.of(), google);
+        JsonNode definitions = JsJson.object();
+        if (copy.isObject() && copy.has("$defs")) {
+            definitions = ((ObjectNode) copy).remove("$defs");
+        }
+        JsonNode flat = new Resolver(definitions, GOOGLE_SOURCES.contains(source)).resolve(copy, List.of());
         if (flat.isObject()) {
             ((ObjectNode) flat).remove("$schema");
         }
         return flat;
     }
 
-    private static JsonNode resolve(JsonNode node, JsonNode definitions, List<String> parents, boolean google) {
-        if (node.isArray()) {
-            ArrayNode out = JsJson.array();
-            node.forEach(item -> out.add(resolve(item, definitions, parents, google)));
+    private record Resolver(JsonNode definitions, boolean google) {
+        JsonNode resolve(JsonNode node, List<String> parents) {
+            if (node.isArray()) {
+                ArrayNode out = JsJson.array();
+                node.forEach(item -> out.add(resolve(item, parents)));
+                return out;
+            }
+            if (!node.isObject()) {
+                return node;
+            }
+            JsonNode ref = node.get("$ref");
+            if (ref != null && ref.isTextual() && ref.textValue().startsWith(DEFS_PREFIX)) {
+                String name = ref.textValue().substring(ref.textValue().lastIndexOf('/') + 1);
+                JsonNode definition = definitions.get(name);
+                if (parents.contains(name) || !Js.truthy(definition)) {
+                    return JsJson.object();
+                }
+                List<String> nested = new ArrayList<>(parents);
+                nested.add(name);
+                return resolve(definition, nested);
+            }
+            ObjectNode out = JsJson.object();
+            node.properties().forEach(entry -> {
+                if (!google || !GOOGLE_UNSUPPORTED.contains(entry.getKey())) {
+                    out.set(entry.getKey(), resolve(entry.getValue(), parents));
+                }
+            });
             return out;
         }
-        if (!node.isObject()) {
-            return node;
-        }
-        JsonNode ref = node.get("$ref");
-        if (ref != null && ref.isTextual() && ref.textValue().startsWith(DEFS)) {
-            String name = ref.textValue().substring(ref.textValue().lastIndexOf('/') + 1);
-            JsonNode definition = definitions.get(name);
-            if (parents.contains(name) || definition == null || !tankard.json.Js.truthy(definition)) {
-                return JsJson.object();
-            }
-            List<String> inside = new ArrayList<>(parents);
-            inside.add(name);
-            return resolve(definition.deepCopy(), definitions, inside, google);
-        }
-        ObjectNode out = JsJson.object();
-        node.properties().forEach(entry -> {
-            if (!(google && NOT_FOR_GOOGLE.contains(entry.getKey()))) {
-                out.set(entry.getKey(), resolve(entry.getValue(), definitions, parents, google));
-            }
-        });
-        return out;
     }
 }

@@ -174,16 +174,7 @@ final class PromptConverters {
 
     /** Example dialogue is sent as system messages named example_user/example_assistant: they get the speaker. */
     private static String prefixExampleName(String content, String role, JsonNode name, PromptNames names) {
-        if (!"system".equals(role) || name == null) {
-            return content;
-        }
-        if ("example_assistant".equals(name.asText()) && names.needsCharPrefix(content)) {
-            return names.charName() + ": " + content;
-        }
-        if ("example_user".equals(name.asText()) && names.needsUserPrefix(content)) {
-            return names.userName() + ": " + content;
-        }
-        return content;
+        return "system".equals(role) && name != null ? names.exampleText(name.asText(), content) : content;
     }
 
     private ObjectNode userPlaceholder() {

@@ -7,29 +7,58 @@ import tankard.json.Js;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The speaker names the prompt converters prefix (ST's getPromptNames): character, user, group members. */
+/**
+ * The speaker names the prompt converters prefix (ST's getPromptNames, st-backends.md §2.7): the character's,
+ * the user's and, in group chats, every member's.
+ */
 record PromptNames(String charName, String userName, List<String> groupNames) {
+    /** ST's promptPlaceholder as its shipped config sets it: the user turn put in when a prompt has none. */
+    static final String PLACEHOLDER = "[Start a new chat]";
+
     static PromptNames of(ObjectNode body) {
         List<String> groups = new ArrayList<>();
         body.path("group_names").forEach(name -> groups.add(Js.string(name)));
-        return new PromptNames(orEmpty(body.get("char_name")), orEmpty(body.get("user_name")),
+        return new PromptNames(nameOf(body.get("char_name")), nameOf(body.get("user_name")),
                 body.path("group_names").isArray() ? groups : List.of());
     }
 
-    private static String orEmpty(JsonNode value) {
+    private static String nameOf(JsonNode value) {
         return Js.truthy(value) ? Js.string(value) : "";
     }
 
-    boolean startsWithGroupName(String content) {
-        return groupNames.stream().anyMatch(name -> content.startsWith(name + ": "));
+    /** Whether an assistant's text still needs the character's name in front. */
+    boolean needsCharPrefix(String text) {
+        return !charName.isEmpty() && !text.startsWith(charName + ": ") && !startsWithGroupName(text);
     }
 
-    /** Whether an assistant line still needs the character's name in front. */
-    boolean needsCharPrefix(String content) {
-        return !charName.isEmpty() && !content.startsWith(charName + ": ") && !startsWithGroupName(content);
+    boolean needsUserPrefix(String text) {
+        return !userName.isEmpty() && !text.startsWith(userName + ": ");
     }
 
-    boolean needsUserPrefix(String content) {
-        return !userName.isEmpty() && !content.startsWith(userName + ": ");
+    boolean startsWithGroupName(String text) {
+        return groupNames.stream().anyMatch(name -> text.startsWith(name + ": "));
+    }
+
+    /**
+     * Example dialogue ({@code example_user}/{@code example_assistant}) prefixed with the speaker it stands for,
+     * unless already so; any other text unchanged.
+     */
+    String exampleText(String name, String text) {
+        if ("example_user".equals(name) && !userName.isEmpty() && !text.startsWith(userName + ": ")) {
+            return userName + ": " + text;
+        }
+        if ("example_assistant".equals(name) && !charName.isEmpty() && !text.startsWith(charName + ": ")
+                && !startsWithGroupName(text)) {
+            return charName + ": " + text;
+        }
+        return text;
+    }
+
+    /** {@link #exampleText} applied to a message's string content in place. */
+    void prefixExample(ObjectNode message) {
+        JsonNode content = message.get("content");
+        if (content != null && content.isTextual()) {
+            message.put("content", exampleText(Js.string(message.get("name")), content.textValue()));
+        }
     }
 }

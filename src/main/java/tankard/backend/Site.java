@@ -3,12 +3,12 @@ package tankard.backend;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.core.MultiMap;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClientResponse;
 import tankard.http.Reply;
 import tankard.json.Js;
 import tankard.json.JsJson;
 
-import java.net.URI;
-import java.net.URISyntaxException;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
@@ -74,13 +74,19 @@ record Site(String id, String secret, Function<ObjectNode, String> url, boolean 
         return new Site(id, secret, url, proxiable, headers, modelsUrl, modelsPath, reshape);
     }
 
+    /** The status answer: ST's generic one, the list reshaped for the frontend when the upstream gave one. */
+    JsonNode modelList(HttpClientResponse head, Buffer body) {
+        JsonNode list = ChatCompletionsFeature.models(head, body);
+        return UpstreamClient.isOk(head) ? modelList.apply(list) : list;
+    }
+
     boolean proxied(ObjectNode body) {
         return proxiable && Js.truthy(body.get("reverse_proxy"));
     }
 
     /** The base URL: the reverse proxy (as WHATWG's URL writes it) or the source's own. */
     String base(ObjectNode body) {
-        return proxied(body) ? jsUrl(Js.string(body.get("reverse_proxy"))) : url.apply(body);
+        return proxiable ? DedicatedSenders.baseUrl(body, url.apply(body)) : url.apply(body);
     }
 
     /** The key: the proxy's password with a proxy, else the secret (by {@code secret_id} if given); null if undefined. */
@@ -89,8 +95,7 @@ record Site(String id, String secret, Function<ObjectNode, String> url, boolean 
             JsonNode password = body.get("proxy_password");
             return password == null ? null : Js.string(password);
         }
-        JsonNode id = body.get("secret_id");
-        return secrets.read(secret, Js.truthy(id) ? Js.string(id) : null);
+        return DedicatedSenders.secret(body, secrets, secret);
     }
 
     /** ST's generic missing-key rule: no key and no reverse proxy, except for the custom source. */
@@ -119,16 +124,7 @@ record Site(String id, String secret, Function<ObjectNode, String> url, boolean 
 
     /** ST's {@code status(n).send({error: true})}. */
     static Proxying.Answered errorTrue(int status) {
-        return new Proxying.Answered(Reply.json(status, JsJson.object().put("error", true)));
+        return new Proxying.Answered(Reply.json(status, DedicatedSenders.errorTrue()));
     }
 
-    /** {@code new URL(url).toString()} for the common case: an origin gets its "/" path. */
-    private static String jsUrl(String url) {
-        try {
-            URI uri = new URI(url);
-            return uri.getHost() != null && uri.getRawPath().isEmpty() && uri.getRawQuery() == null ? url + "/" : url;
-        } catch (URISyntaxException e) {
-            return url;
-        }
-    }
 }

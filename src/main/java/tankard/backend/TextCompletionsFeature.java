@@ -179,7 +179,8 @@ public final class TextCompletionsFeature implements Feature {
     /** ST answers a failed generation with 200 and the error's code and message, which the frontend shows. */
     private static void generateFailed(HttpServerResponse response, UpstreamRequest call, Throwable failure) {
         String message = failure.getMessage() == null ? "Unknown error on /generate endpoint" : failure.getMessage();
-        String reason = call == null || failure instanceof UpstreamClient.UpstreamException ? message
+        String reason = call == null || failure instanceof UpstreamClient.UpstreamException
+                || failure instanceof OutboundPolicy.Refused ? message
                 : "request to " + call.url() + " failed, reason: " + message;
         Proxying.fail(response, failure, errorBody(errorCode(failure), reason));
     }

@@ -18,22 +18,26 @@ import java.util.Map;
  * Outgoing calls to AI backends, and the byte-for-byte relay of their streams to the browser (st-backends.md
  * §0.4–0.6): no timeout (generations can run for minutes), no keep-alive (ST's default), the upstream request
  * cancelled when the browser goes away, and the upstream paused while the browser's write queue is full.
- * Not yet: ST's outbound proxy ({@code requestProxy}) and private-address filter
- * ({@code privateAddressWhitelist}); every URL the user gives is called as is.
+ * Every request and redirect goes where the {@link OutboundPolicy} lets it (ST's proxy and private-address filter).
  */
 public final class UpstreamClient {
     /** Concurrent connections per backend host: each running generation holds one. */
     private static final int CONNECTIONS_PER_HOST = 256;
 
+    private final Vertx vertx;
+    private final OutboundPolicy policy;
     private final HttpClient client;
     /** config's tankard.providerOrigins: built-in provider origins called elsewhere instead. */
     private final Map<String, String> providerOrigins;
 
-    public UpstreamClient(Vertx vertx, Map<String, String> providerOrigins) {
+    public UpstreamClient(Vertx vertx, OutboundPolicy policy, Map<String, String> providerOrigins) {
+        this.vertx = vertx;
+        this.policy = policy;
         this.providerOrigins = providerOrigins;
         this.client = vertx.httpClientBuilder()
                 .with(new HttpClientOptions().setIdleTimeout(0).setKeepAlive(false))
                 .with(new PoolOptions().setHttp1MaxSize(CONNECTIONS_PER_HOST))
+                .withRedirectHandler(policy.redirectHandler(vertx))
                 .build();
     }
 
@@ -76,7 +80,7 @@ public final class UpstreamClient {
         } catch (RuntimeException e) {
             return Future.failedFuture(new UpstreamException("Invalid URL: " + call.url()));
         }
-        return client.request(options);
+        return policy.prepare(vertx, options).compose(client::request);
     }
 
     private String rebased(String url) {

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import tankard.http.ApiError;
 import tankard.json.Js;
 import tankard.json.JsJson;
+import tankard.store.StripedLocks;
 import tankard.util.FileNames;
 import tankard.util.Sanitize;
 import tankard.util.StTime;
@@ -26,10 +27,12 @@ public final class ChatFiles {
     private static final int NAME_ATTEMPTS = 1000;
 
     private final ChatStore store;
+    private final ChatLocks locks;
     private final LongSupplier clock;
 
-    public ChatFiles(ChatStore store, LongSupplier clock) {
+    public ChatFiles(ChatStore store, ChatLocks locks, LongSupplier clock) {
         this.store = store;
+        this.locks = locks;
         this.clock = clock;
     }
 
@@ -47,7 +50,11 @@ public final class ChatFiles {
         ChatFolder folder = Js.truthy(body.get("is_group")) ? ChatFolder.groups() : characterFolder(body);
         String from = fileName(original);
         String to = fileName(renamed);
-        if (!store.rename(user, folder, from, to)) {
+        boolean moved;
+        try (StripedLocks.Held lock = locks.lock(user, folder, from, to)) {
+            moved = store.rename(user, folder, from, to);
+        }
+        if (!moved) {
             return new Renamed(false, JsJson.object().put("error", true));
         }
         return new Renamed(true, JsJson.object().put("ok", true).put("sanitizedFileName", FileNames.base(to)));
@@ -61,7 +68,7 @@ public final class ChatFiles {
         }
         String name = chatFile.textValue();
         ChatFolder folder = characterFolder(body);
-        return store.delete(user, folder, fileName(FileNames.ext(name).isEmpty() ? name + ".jsonl" : name));
+        return delete(user, folder, fileName(FileNames.ext(name).isEmpty() ? name + ".jsonl" : name));
     }
 
     /** A group chat's ChatInfo ({@code {}} when corrupted, as in ST); 404 when there is no such chat. */
@@ -79,7 +86,13 @@ public final class ChatFiles {
 
     /** Deletes a group chat; false when there is none. */
     public boolean groupDelete(String user, JsonNode body) throws IOException {
-        return store.delete(user, ChatFolder.groups(), groupChatFile(body));
+        return delete(user, ChatFolder.groups(), groupChatFile(body));
+    }
+
+    private boolean delete(String user, ChatFolder folder, String file) throws IOException {
+        try (StripedLocks.Held lock = locks.lock(user, folder, file)) {
+            return store.delete(user, folder, file);
+        }
     }
 
     /** Stores an uploaded group chat byte for byte under a new humanized id, which it answers. */

@@ -60,10 +60,20 @@ public final class ChatImporter {
         if (upload.file() == null) {
             throw ApiError.badRequest("No chat file uploaded");
         }
-        List<byte[]> chats = upload.fileType().equals("json")
-                ? fromJson(read(upload.file(), maxJsonBytes), userName, characterName)
-                : List.of(StJsonlChat.convert(read(upload.file(), Long.MAX_VALUE)));
-        return write(user, folder, characterName, chats);
+        if (upload.fileType().equals("jsonl")) { // streamed: an import of any size is a line in memory at a time
+            try (ChatStore.Draft draft = store.draft(user)) {
+                StJsonlChat.convert(upload.file(), draft);
+                return store(user, folder, characterName, 1, (i, name) -> draft.commit(folder, name));
+            }
+        }
+        List<byte[]> chats = fromJson(read(upload.file(), maxJsonBytes), userName, characterName);
+        return store(user, folder, characterName, chats.size(), (i, name) -> store.write(user, folder, name, chats.get(i)));
+    }
+
+    /** Stores the {@code i}-th chat of an import under its new name. */
+    @FunctionalInterface
+    private interface Storing {
+        void store(int i, String name) throws IOException;
     }
 
     private List<byte[]> fromJson(byte[] upload, String userName, String characterName) {
@@ -81,12 +91,13 @@ public final class ChatImporter {
         throw new ChatImportException("Unknown chat format");
     }
 
-    private List<String> write(String user, ChatFolder folder, String characterName, List<byte[]> chats) throws IOException {
+    private List<String> store(String user, ChatFolder folder, String characterName, int count, Storing storing)
+            throws IOException {
         ReentrantLock lock = locks.lock(user + '\0' + folder);
         try {
             List<String> names = new ArrayList<>();
             long time = clock.getAsLong();
-            for (int i = 0; i < chats.size(); i++) {
+            for (int i = 0; i < count; i++) {
                 String name;
                 do { // one millisecond on until free: several chats of one import, or two imports at once
                     name = characterName + " - " + StTime.humanized(time++) + " imported.jsonl";
@@ -96,8 +107,8 @@ public final class ChatImporter {
                 }
                 names.add(name);
             }
-            for (int i = 0; i < chats.size(); i++) {
-                store.write(user, folder, names.get(i), chats.get(i));
+            for (int i = 0; i < count; i++) {
+                storing.store(i, names.get(i));
             }
             return names;
         } finally {

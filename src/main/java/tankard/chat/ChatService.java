@@ -32,7 +32,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
 
 /** Reading, saving and listing chats (st-api.md §7.11, §8.1–§8.4, §8.10, §8.11). */
@@ -49,12 +48,13 @@ public final class ChatService {
     private final GroupStore groups;
     private final boolean checkIntegrity;
     private final ChatBackups backups;
-    private final StripedLocks locks = new StripedLocks(64);
+    private final ChatLocks locks;
     private final Map<String, Known> knownChats = new ConcurrentHashMap<>();
 
     public ChatService(TankardConfig.Backups config, ChatStore store, CardStore cards, GroupStore groups,
-                       ScheduledExecutorService timer, LongSupplier clock) {
+                       ChatLocks locks, ScheduledExecutorService timer, LongSupplier clock) {
         this.store = store;
+        this.locks = locks;
         this.cards = cards;
         this.groups = groups;
         this.checkIntegrity = config.checkIntegrity();
@@ -169,7 +169,7 @@ public final class ChatService {
         JsonNode integrity = checkIntegrity && !Js.truthy(body.field("force")) ? integrity(body.header()) : null;
         String key = key(user, folder, file);
         InputStream saved;
-        ReentrantLock lock = locks.lock(key);
+        StripedLocks.Held lock = locks.lock(user, folder, file);
         try {
             if (Js.truthy(integrity) && !intact(user, folder, file, integrity)) {
                 throw ApiError.badRequest("integrity");
@@ -182,7 +182,7 @@ public final class ChatService {
             }
             saved = store.open(user, folder, file).orElseThrow(() -> new IOException("The saved chat vanished"));
         } finally {
-            lock.unlock();
+            lock.close();
         }
         backups.saved(user, backupName, saved);
     }
@@ -340,7 +340,7 @@ public final class ChatService {
         String key = key(user, chat.folder(), chat.file());
         InputStream saved;
         ChatWindow.Cursor next;
-        ReentrantLock lock = locks.lock(key);
+        StripedLocks.Held lock = locks.lock(user, chat.folder(), chat.file());
         try {
             Optional<ChatFile> stat = store.find(user, chat.folder(), chat.file());
             if (stat.isEmpty() || stat.get().size() != cursor.size() || stat.get().modifiedMs() != cursor.modifiedMs()) {
@@ -380,7 +380,7 @@ public final class ChatService {
             next = new ChatWindow.Cursor(empty ? after.size() : keep + (separator ? 1 : 0), after.size(), after.modifiedMs());
             saved = store.open(user, chat.folder(), chat.file()).orElseThrow(() -> new IOException("The saved chat vanished"));
         } finally {
-            lock.unlock();
+            lock.close();
         }
         backups.saved(user, chat.backupName(), saved);
         ObjectNode answer = JsJson.object().put("ok", true);

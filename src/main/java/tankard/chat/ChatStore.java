@@ -31,13 +31,13 @@ public interface ChatStore {
 
     /**
      * The chat's bytes as a stream, or empty when the chat does not exist. The stream keeps reading the
-     * content it was opened on when the chat is replaced meanwhile (writes never change a chat in place).
+     * content it was opened on whatever is written meanwhile: a whole save, or a tail save made in place.
      */
     Optional<InputStream> open(String user, ChatFolder folder, String name) throws IOException;
 
     /**
-     * Replaces the chat atomically by its first {@code keep} bytes followed by {@code tail}. The kept bytes are
-     * copied by the file system, without passing through the server's memory.
+     * Replaces the chat's bytes from {@code keep} on by {@code tail}, atomically and durably (a crash leaves the
+     * old chat or the new one), at a cost of the change, not of the chat, where the store can.
      */
     void replaceTail(String user, ChatFolder folder, String name, long keep, byte[] tail) throws IOException;
 

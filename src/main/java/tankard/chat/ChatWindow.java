@@ -27,11 +27,10 @@ import java.nio.channels.SeekableByteChannel;
  * still has the cursor's size and mtime, else {@code 409}: re-read the tail. Answers {@code {ok, cursor}} for
  * the next save. The header cannot be changed this way (save the whole chat for that).</li>
  * </ul>
- * Crash safety: the new file is the kept prefix, copied by the kernel ({@code sendfile}, no parsing, no
- * copy through the heap), plus the new lines, fsynced and renamed over the chat like every other write; a
- * crash leaves the old chat or the new one. The cost is a copy of the prefix in the page cache and its fsync,
- * not the O(change) of an in-place rewrite: chats are never changed in place, which readers streaming a chat
- * and the backups (which copy an open handle later) rely on.
+ * The save changes the file in place, O(change) (ChatStore#replaceTail; in FileChatStore an undo journal
+ * makes it crash-safe and readers' views keep the chat as they opened it, so a get streaming the chat and a
+ * pending backup read the old chat whole). The cursor's mtime is strictly later after each save, so a cursor
+ * read before a save never matches again, however close the saves.
  */
 final class ChatWindow {
     private static final int BLOCK = 64 * 1024;

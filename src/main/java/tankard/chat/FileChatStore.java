@@ -2,6 +2,7 @@ package tankard.chat;
 
 import tankard.store.AtomicFiles;
 import tankard.store.FileTimes;
+import tankard.store.StripedLocks;
 import tankard.user.UserDirs;
 import tankard.util.FileNames;
 import tankard.util.Sanitize;
@@ -10,38 +11,63 @@ import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
-import java.nio.channels.SeekableByteChannel;
 import java.nio.channels.FileChannel;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
-import java.util.concurrent.ThreadLocalRandom;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.List;
 import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Predicate;
+import java.util.regex.Pattern;
 
 /**
  * Chats as ST stores them: {@code <user>/chats/<character>/<name>.jsonl}, {@code <user>/group chats/<id>.jsonl},
  * backups in {@code <user>/backups/}.
+ * <p>
+ * Every write replaces a chat by a rename, except {@link #replaceTail}, which changes it in place so that it costs
+ * O(change): under the chat's journal lock it writes an undo journal (TailJournal), then, holding the chat's
+ * inode write lock, hands the old end to the open views (ChatViews), truncates, appends, fsyncs, and deletes the
+ * journal. A crash leaves a journal, which rolls the chat back when its folder is first used (the sweep, which
+ * also deletes drafts left by a crash) or, for a write that failed in this process, when the chat is next found,
+ * opened, listed or written. A save whose old end is too large to hold in memory is copied and renamed instead.
  */
 public final class FileChatStore implements ChatStore {
+    /** The most old bytes an in-place tail save keeps in memory (its journal, a view's copy). */
+    static final long MAX_IN_PLACE = 16L * 1024 * 1024;
+    private static final Pattern WHOLE_WRITE_TEMP = Pattern.compile(".+\\.jsonl\\.[0-9]+");
+    private static final Duration STALE_TEMP = Duration.ofMinutes(10);
+    private static final String DRAFT_PREFIX = ".tankard-draft.";
+    /** A draft's name, never a chat's (chats end in .jsonl). */
+    private static final Pattern DRAFT = Pattern.compile(Pattern.quote(DRAFT_PREFIX) + "[0-9]+");
+
     private final Path dataRoot;
+    private final ChatViews views = new ChatViews();
+    private final StripedLocks journalLocks = new StripedLocks(64);
+    /** The folders swept of crash leftovers by this process. */
+    private final Map<Path, Boolean> swept = new ConcurrentHashMap<>();
 
     public FileChatStore(Path dataRoot) {
         this.dataRoot = dataRoot;
@@ -59,12 +85,20 @@ public final class FileChatStore implements ChatStore {
 
     @Override
     public List<ChatFile> list(String user, ChatFolder folder) throws IOException {
-        return files(folder(user, folder), ChatFile::isChatName);
+        Path path = folder(user, folder);
+        List<ChatFile> files = new ArrayList<>();
+        if (files(path, ChatFile::isChatName, files)) {
+            sweep(path, false); // a tail save failed here and could not roll back: do it now, then list again
+            files.clear();
+            files(path, ChatFile::isChatName, files);
+        }
+        return files;
     }
 
     @Override
     public Optional<ChatFile> find(String user, ChatFolder folder, String name) throws IOException {
-        return regularFile(file(folder(user, folder), name), name);
+        Path chat = settled(folder(user, folder), name);
+        return regularFile(chat, name);
     }
 
     @Override
@@ -102,16 +136,115 @@ public final class FileChatStore implements ChatStore {
 
     @Override
     public Optional<InputStream> open(String user, ChatFolder folder, String name) throws IOException {
-        try {
-            return Optional.of(Files.newInputStream(file(folder(user, folder), name)));
-        } catch (NoSuchFileException e) {
-            return Optional.empty();
-        }
+        return channel(user, folder, name).map(Channels::newInputStream);
     }
 
     @Override
     public void replaceTail(String user, ChatFolder folder, String name, long keep, byte[] tail) throws IOException {
         Path chat = file(folder(user, folder), name);
+        Path journal = TailJournal.of(chat);
+        ReentrantLock journalLock = journalLocks.lock(journal.toString());
+        try {
+            settle(journal);
+            Object inode = ChatViews.inode(chat);
+            boolean inPlace;
+            Lock writing = views.writeLock(inode);
+            writing.lock();
+            try (FileChannel channel = FileChannel.open(chat, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+                long size = channel.size();
+                if (keep > size) {
+                    throw new IOException("The chat is shorter than the part to keep");
+                }
+                inPlace = size - keep <= MAX_IN_PLACE && views.retainedAfter(inode, keep, size) <= MAX_IN_PLACE;
+                if (inPlace) {
+                    replaceInPlace(chat, channel, inode, keep, tail);
+                }
+            } finally {
+                writing.unlock();
+            }
+            if (!inPlace) {
+                copyReplace(chat, keep, tail);
+            }
+        } finally {
+            journalLock.unlock();
+        }
+    }
+
+    /** Journal, change, fsync, forget the journal (see the class comment). Holds the inode's write lock. */
+    private void replaceInPlace(Path chat, FileChannel channel, Object inode, long keep, byte[] tail) throws IOException {
+        Path journal = TailJournal.of(chat);
+        FileTime modified = Files.getLastModifiedTime(chat);
+        byte[] old = readRange(channel, keep, channel.size());
+        try {
+            TailJournal.write(journal, new TailJournal.Entry(chat.getFileName().toString(), keep, modified, old));
+        } catch (IOException e) {
+            AtomicFiles.deleteQuietly(journal); // the chat is untouched: nothing to roll back
+            throw e;
+        }
+        try {
+            views.changing(inode, keep, old);
+            channel.truncate(keep);
+            writeAt(channel, keep, tail);
+            // strictly later than before, whatever the clock's grain: a cursor read before never matches again
+            Instant now = Instant.now();
+            Instant later = modified.toInstant().plusNanos(1000);
+            Files.setLastModifiedTime(chat, FileTime.from(now.isAfter(later) ? now : later));
+            channel.force(true);
+        } catch (IOException | RuntimeException e) {
+            try {
+                restore(chat, channel, new TailJournal.Entry(chat.getFileName().toString(), keep, modified, old));
+                TailJournal.delete(journal);
+            } catch (IOException failed) {
+                e.addSuppressed(failed); // the journal stays: the next use of the chat rolls it back
+            }
+            throw e;
+        }
+        TailJournal.delete(journal);
+    }
+
+    /** Puts the journaled end back: idempotent, so a crash while rolling back rolls back again. */
+    private static void restore(Path chat, FileChannel channel, TailJournal.Entry entry) throws IOException {
+        channel.truncate(entry.cut());
+        writeAt(channel, entry.cut(), entry.old());
+        Files.setLastModifiedTime(chat, entry.modified());
+        channel.force(true);
+    }
+
+    /** Rolls back the chat of a journal left behind, if the journal is there; holds the journal's lock. */
+    private void settle(Path journal) throws IOException {
+        if (!Files.exists(journal, LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        ReentrantLock journalLock = journalLocks.lock(journal.toString());
+        try {
+            Optional<TailJournal.Entry> entry = TailJournal.read(journal);
+            Path chat = entry.map(e -> journal.resolveSibling(e.chat())).orElse(null);
+            if (chat != null && Sanitize.isSafeSegment(entry.get().chat()) && Files.isRegularFile(chat)) {
+                Object inode = ChatViews.inode(chat);
+                Lock writing = views.writeLock(inode);
+                writing.lock();
+                try (FileChannel channel = FileChannel.open(chat, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+                    views.changing(inode, entry.get().cut(), readRange(channel, entry.get().cut(), channel.size()));
+                    restore(chat, channel, entry.get());
+                } finally {
+                    writing.unlock();
+                }
+            }
+            TailJournal.delete(journal); // rolled back, or damaged (the chat was not touched yet), or its chat gone
+        } finally {
+            journalLock.unlock();
+        }
+    }
+
+    /** The chat's path, rolled back first if a tail save left a journal for it. */
+    private Path settled(Path folder, String name) throws IOException {
+        Path chat = file(folder, name);
+        settle(TailJournal.of(chat));
+        return chat;
+    }
+
+    /** A tail save by a copy of the kept bytes (in the kernel) and a rename: for ends too large to journal. */
+    private static void copyReplace(Path chat, long keep, byte[] tail) throws IOException {
         try (FileChannel source = FileChannel.open(chat)) {
             AtomicFiles.write(chat, channel -> {
                 AtomicFiles.transfer(source, keep, channel);
@@ -124,22 +257,26 @@ public final class FileChatStore implements ChatStore {
     }
 
     @Override
-    public void write(String user, ChatFolder folder, String name, byte[] content) {
-        AtomicFiles.write(file(folder(user, folder), name), content);
+    public void write(String user, ChatFolder folder, String name, byte[] content) throws IOException {
+        AtomicFiles.write(settled(folder(user, folder), name), content);
     }
 
     @Override
     public Optional<SeekableByteChannel> channel(String user, ChatFolder folder, String name) throws IOException {
-        return read(file(folder(user, folder), name));
+        try {
+            return Optional.of(views.open(settled(folder(user, folder), name)));
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        }
     }
 
     @Override
     public boolean rename(String user, ChatFolder folder, String from, String to) throws IOException {
-        Path source = file(folder(user, folder), from);
+        Path source = settled(folder(user, folder), from);
         if (!Files.isRegularFile(source)) {
             return false;
         }
-        Path target = file(folder(user, folder), to);
+        Path target = settled(folder(user, folder), to);
         try {
             if (!AtomicFiles.moveNoReplace(source, target)) {
                 return false;
@@ -154,19 +291,21 @@ public final class FileChatStore implements ChatStore {
 
     @Override
     public boolean delete(String user, ChatFolder folder, String name) throws IOException {
-        Path path = file(folder(user, folder), name);
+        Path path = settled(folder(user, folder), name);
         // Like ST, a link to a chat is removed itself; folders are never chats
         return Files.isRegularFile(path) && Files.deleteIfExists(path);
     }
 
     @Override
     public boolean create(String user, ChatFolder folder, String name, InputStream content) throws IOException {
-        return AtomicFiles.create(file(folder(user, folder), name), channel -> content.transferTo(Channels.newOutputStream(channel)));
+        return AtomicFiles.create(settled(folder(user, folder), name), channel -> content.transferTo(Channels.newOutputStream(channel)));
     }
 
     @Override
     public List<ChatFile> backups(String user, String prefix) throws IOException {
-        return files(backupFolder(user), name -> name.startsWith(prefix));
+        List<ChatFile> files = new ArrayList<>();
+        files(backupFolder(user), name -> name.startsWith(prefix), files);
+        return files;
     }
 
     @Override
@@ -179,7 +318,7 @@ public final class FileChatStore implements ChatStore {
     public Draft draft(String user) throws IOException {
         Path folder = folder(user, ChatFolder.character(""));
         Files.createDirectories(folder);
-        return new FileDraft(user, folder.resolve(".tankard-draft." + Math.abs(ThreadLocalRandom.current().nextLong())));
+        return new FileDraft(user, folder.resolve(DRAFT_PREFIX + Math.abs(ThreadLocalRandom.current().nextLong())));
     }
 
     private final class FileDraft implements Draft {
@@ -212,7 +351,7 @@ public final class FileChatStore implements ChatStore {
             out.flush();
             channel.force(true);
             channel.close();
-            Path target = file(folder(user, folder), name);
+            Path target = settled(folder(user, folder), name);
             Files.createDirectories(target.getParent());
             try {
                 Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
@@ -287,26 +426,70 @@ public final class FileChatStore implements ChatStore {
         return folder(user, folder);
     }
 
-    private List<ChatFile> files(Path folder, Predicate<String> accept) throws IOException {
-        List<ChatFile> files = new ArrayList<>();
+    /** Lists the accepted files into {@code files}; true when the folder holds a tail save's journal. */
+    private static boolean files(Path folder, Predicate<String> accept, List<ChatFile> files) throws IOException {
+        boolean journal = false;
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(folder)) {
             for (Path entry : entries) {
                 String name = entry.getFileName().toString();
+                journal |= TailJournal.isJournal(name);
                 if (accept.test(name)) {
                     stat(entry).filter(BasicFileAttributes::isRegularFile)
                             .ifPresent(a -> files.add(new ChatFile(name, a.size(), FileTimes.modifiedMs(a))));
                 }
             }
         } catch (NoSuchFileException | NotDirectoryException e) {
-            return List.of();
+            return false;
         }
         files.sort(Comparator.comparing(ChatFile::name, FileNames.BYTE_ORDER)); // Node's readdir order
-        return files;
+        return journal;
+    }
+
+    /**
+     * Rolls back the chats of the journals in the folder and, with {@code drafts}, deletes the drafts there.
+     * Run with drafts once per folder and process, before anything else uses the folder: the drafts there
+     * then are a crashed process's, never one of a save under way.
+     */
+    private void sweep(Path folder, boolean drafts) {
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(folder)) {
+            for (Path entry : entries) {
+                String name = entry.getFileName().toString();
+                if (TailJournal.isJournal(name)) {
+                    settle(entry);
+                } else if (drafts && DRAFT.matcher(name).matches() && Files.isRegularFile(entry, LinkOption.NOFOLLOW_LINKS)) {
+                    Files.deleteIfExists(entry);
+                } else if (drafts && WHOLE_WRITE_TEMP.matcher(name).matches()) {
+                    // A whole-chat write killed midway (ours or ST's: same temp names); old enough to be no one's.
+                    AtomicFiles.deleteStaleTemps(folder.resolve(name.substring(0, name.lastIndexOf('.'))), STALE_TEMP);
+                }
+            }
+        } catch (NoSuchFileException | NotDirectoryException e) {
+            // nothing to sweep
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot recover the chat folder " + folder.getFileName(), e);
+        }
     }
 
     private static Optional<ChatFile> regularFile(Path path, String name) throws IOException {
         return stat(path).filter(BasicFileAttributes::isRegularFile)
                 .map(a -> new ChatFile(name, a.size(), FileTimes.modifiedMs(a)));
+    }
+
+    private static byte[] readRange(FileChannel channel, long from, long to) throws IOException {
+        ByteBuffer bytes = ByteBuffer.allocate(Math.toIntExact(to - from));
+        while (bytes.hasRemaining()) {
+            if (channel.read(bytes, from + bytes.position()) < 0) {
+                throw new IOException("The chat was cut short while it was read");
+            }
+        }
+        return bytes.array();
+    }
+
+    private static void writeAt(FileChannel channel, long at, byte[] content) throws IOException {
+        ByteBuffer bytes = ByteBuffer.wrap(content);
+        while (bytes.hasRemaining()) {
+            channel.write(bytes, at + bytes.position());
+        }
     }
 
     private static Optional<SeekableByteChannel> read(Path path) throws IOException {
@@ -328,10 +511,13 @@ public final class FileChatStore implements ChatStore {
 
     private Path folder(String user, ChatFolder folder) {
         UserDirs dirs = UserDirs.of(dataRoot, user);
-        if (folder.group()) {
-            return dirs.groupChats();
-        }
-        return folder.character().isEmpty() ? dirs.chats() : dirs.chats().resolve(folder.character());
+        Path path = folder.group() ? dirs.groupChats()
+                : folder.character().isEmpty() ? dirs.chats() : dirs.chats().resolve(folder.character());
+        swept.computeIfAbsent(path, p -> {
+            sweep(p, true);
+            return true;
+        });
+        return path;
     }
 
     private Path backupFolder(String user) {

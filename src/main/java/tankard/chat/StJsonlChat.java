@@ -7,48 +7,76 @@ import tankard.json.Js;
 import tankard.json.JsJson;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.nio.charset.StandardCharsets;
 
 /**
  * A JSONL upload ({@code file_type=jsonl}): an ST chat, or Chub's variant whose {@code mes} and {@code swipes}
  * entries may be objects carrying the text in {@code message}. As in ST, every line that parses to a truthy
  * value is flattened and written compactly, other lines are kept as they are, and when that changes nothing
- * the upload itself is the result.
+ * the upload itself is the result (byte for byte).
  */
 final class StJsonlChat {
     private StJsonlChat() {
     }
 
-    /** The chat file to write for the upload. */
-    static byte[] convert(byte[] upload) {
-        ByteArrayOutputStream rewritten = null; // created at the first line that changes
-        int start = 0;
-        for (int end = 0; end <= upload.length; end++) {
-            if (end < upload.length && upload[end] != '\n') {
-                continue;
+    /**
+     * Writes the chat for the upload into the draft, a line at a time (only the longest line is ever held):
+     * the upload's own bytes when nothing changes.
+     */
+    static void convert(Path upload, ChatStore.Draft draft) throws IOException {
+        OutputStream out = draft.out();
+        try (InputStream in = Files.newInputStream(upload)) {
+            byte[] buffer = new byte[1 << 16];
+            ByteArrayOutputStream line = new ByteArrayOutputStream();
+            boolean first = true;
+            for (int n; (n = in.read(buffer)) >= 0; ) {
+                int start = 0;
+                for (int i = 0; i < n; i++) {
+                    if (buffer[i] == '\n') {
+                        line.write(buffer, start, i - start);
+                        if (!convertLine(line.toByteArray(), first, out)) {
+                            copy(upload, draft);
+                            return;
+                        }
+                        out.write('\n');
+                        line.reset();
+                        first = false;
+                        start = i + 1;
+                    }
+                }
+                line.write(buffer, start, n - start);
             }
-            String line = ImportedChat.utf8(upload, start, end - start);
-            JsonNode value = ImportedChat.parse(line);
-            if (start == 0) {
-                checkHeader(value);
+            if (!convertLine(line.toByteArray(), first, out)) {
+                copy(upload, draft);
             }
-            String converted;
-            try {
-                converted = Js.truthy(value) ? JsJson.compact(flatten(value)) : line;
-            } catch (NullSwipeException e) {
-                return upload; // ST gives up flattening and keeps the upload as it is
-            }
-            if (rewritten != null) {
-                rewritten.write('\n');
-                rewritten.writeBytes(converted.getBytes(StandardCharsets.UTF_8));
-            } else if (!converted.equals(line)) {
-                rewritten = new ByteArrayOutputStream(upload.length);
-                rewritten.write(upload, 0, start); // the unchanged lines before, with their separators
-                rewritten.writeBytes(converted.getBytes(StandardCharsets.UTF_8));
-            }
-            start = end + 1;
         }
-        return rewritten == null ? upload : rewritten.toByteArray();
+    }
+
+    /** Writes one line as ST would; false when ST would give up flattening (and keep the upload as it is). */
+    private static boolean convertLine(byte[] bytes, boolean header, OutputStream out) throws IOException {
+        String line = ImportedChat.utf8(bytes, 0, bytes.length);
+        JsonNode value = ImportedChat.parse(line);
+        if (header) {
+            checkHeader(value);
+        }
+        String converted;
+        try {
+            converted = Js.truthy(value) ? JsJson.compact(flatten(value)) : line;
+        } catch (NullSwipeException e) {
+            return false;
+        }
+        out.write(converted.equals(line) ? bytes : converted.getBytes(StandardCharsets.UTF_8));
+        return true;
+    }
+
+    private static void copy(Path upload, ChatStore.Draft draft) throws IOException {
+        draft.restart();
+        Files.copy(upload, draft.out());
     }
 
     /** ST's test that the upload is a chat: a first line with {@code user_name}, {@code name} or {@code chat_metadata}. */

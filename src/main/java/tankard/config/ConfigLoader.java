@@ -7,6 +7,8 @@ import tankard.json.JsJson;
 import tankard.json.JsonSyntaxException;
 
 import java.io.IOException;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -47,13 +49,16 @@ public final class ConfigLoader {
             Map.entry("corsProxy", "enableCorsProxy"),
             Map.entry("securityOverride", "securityOverride"),
             Map.entry("configPath", "configPath"),
+            Map.entry("requestProxyEnabled", "requestProxy.enabled"),
+            Map.entry("requestProxyUrl", "requestProxy.url"),
+            Map.entry("requestProxyBypass", "requestProxy.bypass"),
             Map.entry("frontend", "tankard.frontend"),
             Map.entry("frontend-lib", "tankard.frontendLib"),
             Map.entry("instances", "tankard.instances"));
 
     /** Flags that take no value when given alone ({@code --listen} means {@code --listen true}). */
     private static final List<String> SWITCHES = List.of("listen", "enableIPv4", "enableIPv6", "ssl", "whitelist",
-            "basicAuthMode", "disableCsrf", "enableKeepAlive", "corsProxy", "securityOverride");
+            "basicAuthMode", "disableCsrf", "enableKeepAlive", "corsProxy", "securityOverride", "requestProxyEnabled");
 
     private final Map<String, Object> cli;
     private final Map<String, String> env;
@@ -233,7 +238,38 @@ public final class ConfigLoader {
                         new TankardConfig.ChatSettings(bool("openai.randomizeUserId", false),
                                 bool("mistral.enablePrefix", false), bool("gemini.thoughtSignatures", true),
                                 bool("claude.enableSystemPromptCache", false),
-                                bool("claude.extendedTTL", false) ? "1h" : "5m", cachingAtDepth())));
+                                bool("claude.extendedTTL", false) ? "1h" : "5m", cachingAtDepth())),
+                outbound());
+    }
+
+    private TankardConfig.Outbound outbound() {
+        boolean proxy = bool("requestProxy.enabled", false);
+        return new TankardConfig.Outbound(
+                bool("privateAddressWhitelist.enabled", false),
+                stringList("privateAddressWhitelist.allowedRanges", List.of("127.0.0.0/8", "::1/128")),
+                bool("privateAddressWhitelist.allowUnresolvedHosts", false),
+                bool("privateAddressWhitelist.log.blockedRequests", true),
+                bool("privateAddressWhitelist.log.allowedRequests", false),
+                proxy,
+                proxy ? proxyUrl() : "",
+                // --requestProxyBypass gives one text, split like the YAML list's entries ("a,b c")
+                cli.get("requestProxy.bypass") instanceof String s ? List.of(s) : stringList("requestProxy.bypass", List.of()));
+    }
+
+    /** The proxy URL, in a scheme Vert.x can speak (ST also takes https and pac+ proxies, which Tankard cannot). */
+    private String proxyUrl() {
+        String url = string("requestProxy.url", "");
+        URI uri;
+        try {
+            uri = new URI(url);
+        } catch (URISyntaxException e) {
+            throw invalid("requestProxy.url", url, "a proxy URL such as socks5://user:password@host:1080");
+        }
+        String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+        if (uri.getHost() == null || !List.of("http", "socks", "socks4", "socks4a", "socks5", "socks5h").contains(scheme)) {
+            throw invalid("requestProxy.url", url, "an http://, socks://, socks4:// or socks5:// proxy URL");
+        }
+        return url;
     }
 
     /** ST's {@code requestOverrides}: entries that are not mappings, and non-text hosts, are skipped. */

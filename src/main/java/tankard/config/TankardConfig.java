@@ -35,7 +35,8 @@ public record TankardConfig(
         boolean skipContentCheck,
         int heartbeatIntervalSeconds,
         int httpInstances,
-        Backends backends) {
+        Backends backends,
+        Outbound outbound) {
 
     public record Ssl(boolean enabled, Path certPath, Path keyPath, String keyPassphrase) {
     }
@@ -115,6 +116,17 @@ public record TankardConfig(
      */
     public record ChatSettings(boolean randomizeUserId, boolean mistralPrefix, boolean thoughtSignatures,
                                boolean claudeSystemPromptCache, String claudeCacheTtl, int claudeCachingAtDepth) {
+    }
+
+    /**
+     * Requests to URLs users give (st-backends.md §0.4): ST's private-address filter
+     * ({@code privateAddressWhitelist.*}) and outbound proxy ({@code requestProxy.*}).
+     *
+     * @param proxyUrl an http, socks, socks4(a) or socks5(h) URL when {@code proxyEnabled}
+     */
+    public record Outbound(boolean filterEnabled, List<String> allowedRanges, boolean allowUnresolvedHosts,
+                           boolean logBlocked, boolean logAllowed,
+                           boolean proxyEnabled, String proxyUrl, List<String> proxyBypass) {
     }
 
     /** One {@code requestOverrides} entry: these headers for calls to these {@code host[:port]} values. */

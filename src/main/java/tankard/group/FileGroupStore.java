@@ -1,10 +1,13 @@
 package tankard.group;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import tankard.json.JsJson;
 import tankard.json.JsonFiles;
+import tankard.store.AtomicFiles;
 import tankard.store.FileTimes;
 import tankard.user.UserDirs;
 import tankard.util.FileNames;
+import tankard.util.Sanitize;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -34,5 +37,13 @@ public final class FileGroupStore implements GroupStore {
             }
         }
         return groups;
+    }
+
+    /** Pretty-printed with four spaces, as ST's JSON.stringify(group, null, 4); atomic. */
+    @Override
+    public void save(String user, String id, ObjectNode group) throws IOException {
+        Path folder = UserDirs.of(dataRoot, user).groups();
+        Files.createDirectories(folder);
+        AtomicFiles.write(folder.resolve(Sanitize.filename(id + ".json")), JsJson.prettyBytes(group));
     }
 }

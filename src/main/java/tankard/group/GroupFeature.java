@@ -5,8 +5,12 @@ import tankard.config.TankardConfig;
 import tankard.http.Feature;
 import tankard.http.Reply;
 import tankard.http.Routes;
+import tankard.json.JsJson;
 
-/** {@code POST /api/groups/all} (st-api.md §9): every group with the dates and sizes ST computes. */
+/**
+ * {@code /api/groups/all}, {@code create} and {@code edit} (st-api.md §9): every group with the dates and sizes
+ * ST computes; new and edited groups stored as ST stores them. ({@code delete} is not there yet.)
+ */
 public final class GroupFeature implements Feature {
     private final TankardConfig config;
     private final GroupService groups;
@@ -20,5 +24,11 @@ public final class GroupFeature implements Feature {
     public void mount(Router router) {
         router.post("/api/groups/all").handler(Routes.blocking(config, request ->
                 Reply.json(groups.all(request.user().handle()))));
+        router.post("/api/groups/create").handler(Routes.blocking(config, request ->
+                Reply.json(groups.create(request.user().handle(), request.body(), System.currentTimeMillis()))));
+        router.post("/api/groups/edit").handler(Routes.blocking(config, request -> {
+            groups.edit(request.user().handle(), request.body());
+            return Reply.json(JsJson.object().put("ok", true));
+        }));
     }
 }

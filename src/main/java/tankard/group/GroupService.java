@@ -6,7 +6,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import tankard.chat.ChatFile;
 import tankard.chat.ChatFolder;
 import tankard.chat.ChatStore;
+import tankard.http.ApiError;
+import tankard.json.Js;
 import tankard.json.JsJson;
+import tankard.util.Sanitize;
 import tankard.util.StTime;
 
 import java.io.IOException;
@@ -49,6 +52,50 @@ public final class GroupService {
             out.add(group);
         }
         return out;
+    }
+
+    /**
+     * A new group as ST's /create makes it: id from the clock, the known fields with their defaults (others
+     * dropped), stored and returned.
+     */
+    public ObjectNode create(String user, JsonNode body, long nowMs) throws IOException {
+        String id = String.valueOf(nowMs);
+        ObjectNode group = JsJson.object().put("id", id);
+        group.set("name", Js.coalesce(body.get("name"), JsJson.tree("New Group")));
+        group.set("members", Js.coalesce(body.get("members"), JsJson.array()));
+        copyIfPresent(body, "avatar_url", group);
+        group.put("allow_self_responses", Js.truthy(body.get("allow_self_responses")));
+        group.set("activation_strategy", Js.coalesce(body.get("activation_strategy"), JsJson.tree(0)));
+        group.set("generation_mode", Js.coalesce(body.get("generation_mode"), JsJson.tree(0)));
+        group.set("disabled_members", Js.coalesce(body.get("disabled_members"), JsJson.array()));
+        copyIfPresent(body, "fav", group);
+        group.set("chat_id", Js.coalesce(body.get("chat_id"), JsJson.tree(id)));
+        group.set("chats", Js.coalesce(body.get("chats"), JsJson.array().add(id)));
+        group.set("auto_mode_delay", Js.coalesce(body.get("auto_mode_delay"), JsJson.tree(5)));
+        group.set("generation_mode_join_prefix", Js.coalesce(body.get("generation_mode_join_prefix"), JsJson.tree("")));
+        group.set("generation_mode_join_suffix", Js.coalesce(body.get("generation_mode_join_suffix"), JsJson.tree("")));
+        groups.save(user, id, group);
+        return group;
+    }
+
+    /**
+     * ST's /edit: the frontend's whole group object stored as sent (the computed listing fields included),
+     * without the legacy metadata keys that now live in the chat files. Refuses a missing or unsafe id.
+     */
+    public void edit(String user, JsonNode body) throws IOException {
+        JsonNode id = body.get("id");
+        if (!Js.truthy(id) || !body.isObject() || Sanitize.hasForbiddenChars(Js.string(id))) {
+            throw ApiError.badRequest("The group needs a valid id");
+        }
+        ObjectNode group = ((ObjectNode) body).deepCopy();
+        group.remove(List.of("chat_metadata", "past_metadata"));
+        groups.save(user, Js.string(id), group);
+    }
+
+    private static void copyIfPresent(JsonNode from, String field, ObjectNode to) {
+        if (from.has(field)) {
+            to.set(field, from.get(field));
+        }
     }
 
     /** The string members of {@code chats} (ST compares with {@code ===}, so numbers never match). */

@@ -1,5 +1,7 @@
 package tankard.group;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
 import java.io.IOException;
 import java.util.List;
 
@@ -7,4 +9,7 @@ import java.util.List;
 public interface GroupStore {
     /** Every readable group object; unreadable groups are skipped as ST does. */
     List<StoredGroup> list(String user) throws IOException;
+
+    /** Writes the group object under the id's file name (sanitized), replacing any group of that id. */
+    void save(String user, String id, ObjectNode group) throws IOException;
 }

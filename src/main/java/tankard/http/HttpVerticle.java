@@ -15,6 +15,9 @@ import java.util.Set;
 
 /** The ST-shaped HTTP surface on one event loop. Router order follows st-api.md §1.3. */
 public final class HttpVerticle extends VerticleBase {
+    /** A multipart text field (a card's description, a chat in a form) may be as large as ST's multer allows. */
+    private static final int FORM_FIELD_LIMIT = 500 * 1024 * 1024;
+
     private final Tankard tankard;
     private final int port;
 
@@ -30,7 +33,8 @@ public final class HttpVerticle extends VerticleBase {
                 .setPort(port)
                 .setHost(config.listen() ? config.listenAddressIpv4() : "127.0.0.1")
                 .setCompressionSupported(true)
-                .setDecompressionSupported(true);
+                .setDecompressionSupported(true)
+                .setMaxFormAttributeSize(FORM_FIELD_LIMIT);
         if (config.ssl().enabled()) {
             options.setSsl(true).setKeyCertOptions(new PemKeyCertOptions()
                     .setCertPath(config.ssl().certPath().toString())

@@ -152,6 +152,15 @@ public final class Js {
         return s.substring(from, to);
     }
 
+    /** {@code String.prototype.trimEnd}. */
+    public static String trimEnd(String s) {
+        int to = s.length();
+        while (to > 0 && isJsWhitespace(s.charAt(to - 1))) {
+            to--;
+        }
+        return s.substring(0, to);
+    }
+
     private static boolean isJsWhitespace(char c) {
         return c == '\t' || c == '\n' || c == 0x0B || c == '\f' || c == '\r' || c == 0xFEFF || c == 0x2028 || c == 0x2029
                 || Character.getType(c) == Character.SPACE_SEPARATOR;

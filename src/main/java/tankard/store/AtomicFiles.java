@@ -6,6 +6,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.WritableByteChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
@@ -94,6 +95,22 @@ public final class AtomicFiles {
         }
         Files.delete(source);
         return true;
+    }
+
+    /**
+     * Makes a folder's entries durable (fsync of the folder), so a file created or deleted in it stays so after
+     * a power loss. A no-op where folders cannot be opened (Windows).
+     */
+    public static void syncFolder(Path folder) throws IOException {
+        FileChannel channel;
+        try {
+            channel = FileChannel.open(folder, StandardOpenOption.READ);
+        } catch (AccessDeniedException | UnsupportedOperationException e) {
+            return;
+        }
+        try (channel) {
+            channel.force(true);
+        }
     }
 
     private static Path temp(Path target) {

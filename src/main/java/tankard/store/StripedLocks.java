@@ -1,5 +1,6 @@
 package tankard.store;
 
+import java.util.Arrays;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -10,6 +11,12 @@ import java.util.concurrent.locks.ReentrantLock;
 public final class StripedLocks {
     private final ReentrantLock[] stripes;
 
+    /** Locks held together, released by {@link #close}. */
+    public interface Held extends AutoCloseable {
+        @Override
+        void close();
+    }
+
     public StripedLocks(int count) {
         stripes = new ReentrantLock[count];
         for (int i = 0; i < count; i++) {
@@ -18,8 +25,25 @@ public final class StripedLocks {
     }
 
     public ReentrantLock lock(String key) {
-        ReentrantLock lock = stripes[Math.floorMod(key.hashCode(), stripes.length)];
+        ReentrantLock lock = stripes[stripe(key)];
         lock.lock();
         return lock;
+    }
+
+    /** Locks the stripes of all the keys in stripe order, so callers locking overlapping keys never deadlock. */
+    public Held lockAll(String... keys) {
+        int[] held = Arrays.stream(keys).mapToInt(this::stripe).distinct().sorted().toArray();
+        for (int stripe : held) {
+            stripes[stripe].lock();
+        }
+        return () -> {
+            for (int i = held.length - 1; i >= 0; i--) {
+                stripes[held[i]].unlock();
+            }
+        };
+    }
+
+    private int stripe(String key) {
+        return Math.floorMod(key.hashCode(), stripes.length);
     }
 }

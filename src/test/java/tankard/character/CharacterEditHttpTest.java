@@ -210,6 +210,17 @@ class CharacterEditHttpTest extends ServerTest {
     }
 
     @Test
+    void editTakesFormFieldsLargerThanNettysDefault() throws IOException {
+        start(null);
+        put("characters/Bramble.png", richCard());
+        String description = "Long description. ".repeat(4000); // 72 KB: ST's default Seraphina has over 8 KB in a field
+        HttpResponse<Buffer> r = multipart("/api/characters/edit", Map.of("avatar_url", "Bramble.png",
+                "ch_name", "Bramble", "description", description), null, null);
+        assertEquals(200, r.statusCode(), r.bodyAsString());
+        assertEquals(description, chunk(cardBytes("Bramble.png"), "chara").get("data").get("description").asText());
+    }
+
+    @Test
     void editWithANewImageReplacesItAndDropsTheThumbnail() throws IOException {
         start(null);
         put("characters/Bramble.png", richCard());

@@ -17,6 +17,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -252,5 +256,39 @@ class ChatFilesHttpTest extends ServerTest {
         unreadable("chats/Bramble/loop.jsonl");
         HttpResponse<Buffer> broken = client.post("/api/characters/chats", "{\"avatar_url\":\"Bramble.png\"}");
         assertEquals("{\"error\":true}", broken.bodyAsString(), "ST's answer when a folder cannot be listed");
+    }
+
+    @Test
+    void aRenameRacingASaveNeverLosesTheSave() throws Exception {
+        start("backups:\n  chat:\n    enabled: false\n");
+        String header = "{\"user_name\":\"unused\",\"character_name\":\"unused\",\"chat_metadata\":{}}";
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            for (int i = 0; i < 40; i++) {
+                chat("chats/Bramble/r" + i + ".jsonl", header + "\n{\"mes\":\"old\"}");
+                CountDownLatch go = new CountDownLatch(1);
+                String save = "{\"avatar_url\":\"Bramble.png\",\"file_name\":\"r" + i + "\",\"chat\":[" + header + ",{\"mes\":\"newest\"}]}";
+                String rename = "{\"avatar_url\":\"Bramble.png\",\"original_file\":\"r" + i + ".jsonl\",\"renamed_file\":\"s" + i + ".jsonl\"}";
+                Future<Integer> saved = pool.submit(() -> {
+                    go.await();
+                    return client.post("/api/chats/save", save).statusCode();
+                });
+                Future<Integer> renamed = pool.submit(() -> {
+                    go.await();
+                    return client.post("/api/chats/rename", rename).statusCode();
+                });
+                go.countDown();
+                assertEquals(200, saved.get());
+                assertEquals(200, renamed.get());
+                Path before = user("chats/Bramble/r" + i + ".jsonl");
+                Path after = user("chats/Bramble/s" + i + ".jsonl");
+                String newest = header + "\n{\"mes\":\"newest\"}";
+                // the save went first (renamed with the rename) or after (a new chat under the old name)
+                assertTrue(Files.readString(after).equals(newest) && !Files.exists(before)
+                        || Files.exists(before) && Files.readString(before).equals(newest), "round " + i);
+            }
+        } finally {
+            pool.shutdown();
+        }
     }
 }

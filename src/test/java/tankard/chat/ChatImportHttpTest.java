@@ -108,6 +108,24 @@ class ChatImportHttpTest extends ServerTest {
     }
 
     @Test
+    void aLargeUploadIsConvertedALineAtATime() throws IOException {
+        StringBuilder upload = new StringBuilder(HEADER);
+        StringBuilder expected = new StringBuilder(HEADER);
+        for (int i = 0; i < 3000; i++) { // lines across the reader's buffers
+            String line = "{\"name\":\"Bramble\",\"mes\":\"message " + i + " é " + "x".repeat(i % 97) + "\"}";
+            upload.append('\n').append(line);
+            expected.append('\n').append(line);
+        }
+        upload.append("\n{\"mes\": {\"message\":\"Chub\"}}\n").append("{\"mes\":\"after\"}");
+        expected.append("\n{\"mes\":\"Chub\"}\n").append("{\"mes\":\"after\"}");
+        assertEquals(expected.toString(), importedChat(importChat(upload.toString(), "jsonl")));
+
+        String givenUp = upload + "\n{\"swipes\":[null]}";
+        assertEquals(givenUp, importedChat(importChat(givenUp, "jsonl")), "a null swipe at the end: the upload as it is");
+        assertEquals(2, chatFiles().size(), "no draft left");
+    }
+
+    @Test
     void caiToolsGivesOneChatPerHistoryWithDistinctNames() throws IOException {
         String cai = "{\"histories\":{\"histories\":[{\"msgs\":[{\"src\":{\"is_human\":true},\"text\":\"a\"}]},"
                 + "{\"msgs\":[]},{\"msgs\":[{\"src\":{},\"text\":\"c\"}]}]}}";

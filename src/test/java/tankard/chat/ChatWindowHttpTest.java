@@ -13,6 +13,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -138,5 +140,63 @@ class ChatWindowHttpTest extends ServerTest {
                 + JsJson.compact(window.get("cursor")) + ",\"messages\":[" + message(0) + "," + message(1) + "]}");
         assertEquals(200, saved.statusCode(), saved.bodyAsString());
         assertEquals(HEADER + "\n" + message(0) + "\n" + message(1), Files.readString(user("group chats/g1.jsonl")));
+    }
+
+    @Test
+    void twoSavesFromOneCursorConflictHoweverCloseTheyAre() throws IOException {
+        start("backups:\n  chat:\n    enabled: false\n");
+        saveWhole(messages(0, 5));
+        for (int i = 0; i < 20; i++) {
+            JsonNode cursor = tail(1).get("cursor");
+            assertEquals(200, saveTail(cursor, messages(10 + i, 11 + i)).statusCode());
+            String after = Files.readString(file());
+            // the same number of bytes again, at once: only the mtime tells the two files apart
+            assertEquals(409, saveTail(cursor, messages(30 + i, 31 + i)).statusCode(), "save " + i);
+            assertEquals(after, Files.readString(file()));
+        }
+    }
+
+    @Test
+    void getsAndListingsDuringTailSavesSeeOneWholeChatOrTheOther() throws Exception {
+        start("backups:\n  chat:\n    enabled: false\n");
+        List<String> base = messages(0, 3000);
+        List<List<String>> ends = List.of(List.of("{\"name\":\"A\",\"mes\":\"" + "a".repeat(3000) + "\"}", message(1)),
+                List.of(message(7), message(8), "{\"name\":\"B\",\"mes\":\"b\"}"));
+        List<String> whole = new ArrayList<>();
+        for (List<String> end : ends) {
+            List<String> all = new ArrayList<>(base);
+            all.addAll(end);
+            whole.add("[" + HEADER + "," + String.join(",", all) + "]");
+        }
+        List<String> first = new ArrayList<>(base);
+        first.addAll(ends.get(0));
+        saveWhole(first);
+        AtomicBoolean saving = new AtomicBoolean(true);
+        AtomicInteger saves = new AtomicInteger();
+        Thread saver = new Thread(() -> {
+            try {
+                for (int i = 0; i < 150; i++) {
+                    JsonNode cursor = tail(ends.get(i % 2).size()).get("cursor");
+                    assertEquals(200, saveTail(cursor, ends.get((i + 1) % 2)).statusCode());
+                    saves.incrementAndGet();
+                }
+            } finally {
+                saving.set(false);
+            }
+        });
+        saver.start();
+        int gets = 0;
+        while (saving.get()) {
+            String got = client.post("/api/chats/get", "{" + CHAT + "}").bodyAsString();
+            assertTrue(got.equals(whole.get(0)) || got.equals(whole.get(1)), "a whole chat, one or the other");
+            JsonNode listed = json(client.post("/api/characters/chats", "{\"avatar_url\":\"Bramble.png\"}"));
+            String preview = listed.get(0).get("chat_items").intValue() + " " + listed.get(0).get("mes").asText();
+            assertTrue(preview.equals("3002 message 1 é") || preview.equals("3003 b"), preview);
+            gets++;
+        }
+        saver.join();
+        assertEquals(150, saves.get(), "every save went through");
+        assertTrue(gets > 10, "gets ran alongside: " + gets);
+        assertEquals(List.of("w.jsonl"), Files.list(file().getParent()).map(p -> p.getFileName().toString()).toList());
     }
 }

@@ -50,12 +50,12 @@ class UnreadableChatTest {
         Files.writeString(root.resolve("u/chats/Bramble/c.jsonl"), "{\"chat_metadata\":{}}");
         ChatStore store = unreadableStore();
 
-        ApiError info = assertThrows(ApiError.class, () -> new ChatFiles(store, () -> 0).groupInfo("u",
+        ApiError info = assertThrows(ApiError.class, () -> new ChatFiles(store, new ChatLocks(), () -> 0).groupInfo("u",
                 JsJson.parse("{\"id\":\"g\"}")));
         assertEquals(500, info.status());
         assertTrue(info.getMessage().contains("group chats/g.jsonl"), info.getMessage());
 
-        ApiError search = assertThrows(ApiError.class, () -> new ChatSearch(store, user -> List.of()).search("u",
+        ApiError search = assertThrows(ApiError.class, () -> new ChatSearch(store, new tankard.group.FileGroupStore(root)).search("u",
                 JsJson.parse("{\"avatar_url\":\"Bramble.png\"}")));
         assertEquals(500, search.status());
 

@@ -120,6 +120,42 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void outboundSettingsUseStsKeysAndDefaults() throws IOException {
+        TankardConfig.Outbound defaults = load(null, Map.of()).outbound();
+        assertEquals(new TankardConfig.Outbound(false, List.of("127.0.0.0/8", "::1/128"), false, true, false,
+                false, "", List.of()), defaults);
+        TankardConfig.Outbound set = load("""
+                privateAddressWhitelist:
+                  enabled: true
+                  allowUnresolvedHosts: true
+                  log: {blockedRequests: false, allowedRequests: true}
+                  allowedRanges: ['192.168.1.*']
+                requestProxy:
+                  enabled: true
+                  url: socks5://user:pass@proxy.example:1080
+                  bypass: [localhost, .internal]
+                """, Map.of()).outbound();
+        assertEquals(new TankardConfig.Outbound(true, List.of("192.168.1.*"), true, false, true,
+                true, "socks5://user:pass@proxy.example:1080", List.of("localhost", ".internal")), set);
+        TankardConfig.Outbound flags = load(null, Map.of(), "--requestProxyEnabled", "--requestProxyUrl",
+                "http://127.0.0.1:3128", "--requestProxyBypass", "localhost,127.0.0.1").outbound();
+        assertEquals(List.of("localhost,127.0.0.1"), flags.proxyBypass());
+        assertEquals("http://127.0.0.1:3128", flags.proxyUrl());
+    }
+
+    @Test
+    void invalidOutboundSettingsNameTheirKey() {
+        assertTrue(assertThrows(ConfigException.class, () -> load("requestProxy:\n  enabled: true\n  url: pac+http://x/p.pac\n",
+                Map.of())).getMessage().contains("'requestProxy.url'"));
+        assertTrue(assertThrows(ConfigException.class, () -> load("requestProxy:\n  enabled: true\n", Map.of()))
+                .getMessage().contains("'requestProxy.url'"));
+        assertTrue(assertThrows(ConfigException.class, () -> load("privateAddressWhitelist:\n  allowedRanges: 10.0.0.1\n",
+                Map.of())).getMessage().contains("'privateAddressWhitelist.allowedRanges'"));
+        assertTrue(assertThrows(ConfigException.class, () -> load("privateAddressWhitelist:\n  enabled: maybe\n",
+                Map.of())).getMessage().contains("'privateAddressWhitelist.enabled'"));
+    }
+
+    @Test
     void environmentOverridesFileAndCommandLineOverridesBoth() throws IOException {
         String yaml = "port: 8001\nbackups:\n  chat:\n    enabled: true\nwhitelist: ['127.0.0.1']\n";
         Map<String, String> env = Map.of("SILLYTAVERN_PORT", "8002", "SILLYTAVERN_BACKUPS_CHAT_ENABLED", "false",

@@ -40,8 +40,7 @@ class StFrontendBootUiTest {
     private static final Duration STEP_TIMEOUT = StUi.STEP_TIMEOUT;
     private static final Duration QUIET = StUi.QUIET;
     private static final String CHARACTER_LIST = "#rm_print_characters_block";
-    /** Text as a reader sees it: letters and digits only, so markdown, quote styles and spacing do not matter. */
-    private static final String PLAIN_TEXT = "s => s.replace(/[^\\p{L}\\p{N}]+/gu, ' ').trim()";
+    private static final String PLAIN_TEXT = StUi.PLAIN_TEXT;
     /** "Show timestamps" in User Settings: on in ST's default settings, saved with the settings. */
     private static final String TIMESTAMPS_CHECKBOX = "#messageTimestampsEnabled";
 

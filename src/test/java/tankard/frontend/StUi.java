@@ -11,8 +11,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** Steps on ST's own frontend that the UI tests share (booting, drawers, clean-page checks, screenshots). */
 final class StUi {
     static final Duration BOOT_TIMEOUT = Duration.ofSeconds(60);
-    static final Duration STEP_TIMEOUT = Duration.ofSeconds(15);
+    /** Generous: the UI tests share a small machine with other builds, and two browsers run at once in some. */
+    static final Duration STEP_TIMEOUT = Duration.ofSeconds(30);
     static final Duration QUIET = Duration.ofSeconds(2);
+    /** JS: text as a reader sees it, letters and digits only, so markdown, quote styles and spacing do not matter. */
+    static final String PLAIN_TEXT = "s => s.replace(/[^\\p{L}\\p{N}]+/gu, ' ').trim()";
     private static final Path SCREENSHOTS = Path.of(System.getProperty("user.dir"), "target", "ui");
 
     /**

@@ -55,4 +55,45 @@ class GroupHttpTest extends ServerTest {
         server = TestServer.start();
         assertEquals(new JsonArray(), server.client().post("/api/groups/all", null).bodyAsJsonArray());
     }
+
+    @Test
+    void createStoresStsGroupObjectWithDefaults() throws IOException {
+        server = TestServer.start();
+        long before = System.currentTimeMillis();
+        HttpResponse<Buffer> r = server.client().post("/api/groups/create", "{\"name\":\"Tea party\",\"members\":[\"a.png\"],"
+                + "\"avatar_url\":\"img/five.png\",\"allow_self_responses\":1,\"fav\":false,\"unknown\":\"dropped\","
+                + "\"chat_metadata\":{\"x\":1}}");
+        assertEquals(200, r.statusCode());
+        String id = r.bodyAsJsonObject().getString("id");
+        assertTrue(Long.parseLong(id) >= before, id);
+        String expected = "{\"id\":\"" + id + "\",\"name\":\"Tea party\",\"members\":[\"a.png\"],\"avatar_url\":\"img/five.png\","
+                + "\"allow_self_responses\":true,\"activation_strategy\":0,\"generation_mode\":0,\"disabled_members\":[],"
+                + "\"fav\":false,\"chat_id\":\"" + id + "\",\"chats\":[\"" + id + "\"],\"auto_mode_delay\":5,"
+                + "\"generation_mode_join_prefix\":\"\",\"generation_mode_join_suffix\":\"\"}";
+        assertEquals(expected, r.bodyAsString());
+        String file = Files.readString(server.userDir().resolve("groups").resolve(id + ".json"));
+        assertTrue(file.startsWith("{\n    \"id\": \"" + id + "\",\n    \"name\": \"Tea party\",\n    \"members\": [\n        \"a.png\"\n    ],"), file);
+        assertEquals(expected, new JsonObject(file).encode());
+    }
+
+    @Test
+    void editStoresTheGroupAsSentWithoutLegacyMetadata() throws IOException {
+        server = TestServer.start();
+        TestServer.Client client = server.client();
+        String body = "{\"id\":\"1700000000000\",\"name\":\"G1\",\"chats\":[\"c1\"],\"chat_size\":8,\"extra\":{\"kept\":[1.50]},"
+                + "\"chat_metadata\":{},\"past_metadata\":{}}";
+        HttpResponse<Buffer> r = client.post("/api/groups/edit", body);
+        assertEquals(200, r.statusCode());
+        assertEquals("{\"ok\":true}", r.bodyAsString());
+        assertEquals("{\n    \"id\": \"1700000000000\",\n    \"name\": \"G1\",\n    \"chats\": [\n        \"c1\"\n    ],\n"
+                + "    \"chat_size\": 8,\n    \"extra\": {\n        \"kept\": [\n            1.5\n        ]\n    }\n}",
+                Files.readString(server.userDir().resolve("groups").resolve("1700000000000.json")));
+        for (String bad : new String[]{"{\"name\":\"no id\"}", "{\"id\":\"\"}", "{\"id\":\"../escape\"}", "{\"id\":\"a\\\\b\"}"}) {
+            assertEquals(400, client.post("/api/groups/edit", bad).statusCode(), bad);
+        }
+        try (var files = Files.list(server.userDir().resolve("groups"))) {
+            assertEquals(1, files.count(), "a refused edit writes nothing");
+        }
+        assertTrue(Files.notExists(server.userDir().resolve("escape.json")));
+    }
 }

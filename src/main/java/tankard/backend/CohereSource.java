@@ -1,0 +1,164 @@
+package tankard.backend;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.vertx.core.MultiMap;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.HttpMethod;
+import tankard.http.Reply;
+import tankard.json.Js;
+import tankard.json.JsJson;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Cohere's v2 chat API (ST's sendCohereRequest, st-backends.md §2.5.5): messages with names folded into the
+ * text, Cohere's own stream relayed as is, its answer returned as it came; the v1 model list for status.
+ */
+final class CohereSource implements ChatCompletionSource {
+    static final String SECRET = "api_key_cohere";
+    static final String API = "https://api.cohere.ai";
+
+    private final String origin;
+
+    CohereSource() {
+        this(API);
+    }
+
+    /** A Cohere at another origin (tests). */
+    CohereSource(String origin) {
+        this.origin = origin;
+    }
+
+    @Override
+    public String id() {
+        return "cohere";
+    }
+
+    @Override
+    public UpstreamRequest generate(ObjectNode body, SecretReader secrets) {
+        String key = DedicatedSenders.secret(body, secrets, SECRET);
+        if (key.isEmpty()) {
+            throw DedicatedSenders.missingKey();
+        }
+        return DedicatedSenders.guarded(this, () -> call(body, key));
+    }
+
+    private UpstreamRequest call(ObjectNode body, String key) {
+        ObjectNode out = JsJson.object().put("stream", Js.truthy(body.get("stream")));
+        DedicatedSenders.copy(body, "model", out, "model");
+        out.set("messages", convert(body.path("messages"), PromptNames.of(body)));
+        DedicatedSenders.copy(body, "temperature", out, "temperature");
+        DedicatedSenders.copy(body, "max_tokens", out, "max_tokens");
+        DedicatedSenders.copy(body, "top_k", out, "k");
+        DedicatedSenders.copy(body, "top_p", out, "p");
+        DedicatedSenders.copy(body, "seed", out, "seed");
+        DedicatedSenders.copy(body, "stop", out, "stop_sequences");
+        DedicatedSenders.copy(body, "frequency_penalty", out, "frequency_penalty");
+        DedicatedSenders.copy(body, "presence_penalty", out, "presence_penalty");
+        out.putArray("documents");
+        ArrayNode tools = out.putArray("tools");
+        JsonNode given = body.path("tools");
+        if (given.isArray()) {
+            given.forEach(tool -> {
+                JsonNode copy = tool.deepCopy();
+                JsonNode parameters = copy.path("function").path("parameters");
+                if (parameters.isObject() && Js.truthy(parameters.get("$schema"))) {
+                    ((ObjectNode) parameters).remove("$schema");
+                }
+                tools.add(copy);
+            });
+        }
+        if (Js.string(body.get("model")).endsWith("08-2024")) {
+            out.put("safety_mode", "OFF");
+        }
+        JsonNode schema = body.get("json_schema");
+        if (Js.truthy(schema)) {
+            ObjectNode format = out.putObject("response_format").put("type", "json_schema");
+            DedicatedSenders.copy(schema, "value", format, "schema");
+        }
+        MultiMap headers = MultiMap.caseInsensitiveMultiMap()
+                .set("Content-Type", "application/json")
+                .set("Authorization", "Bearer " + key);
+        return new UpstreamRequest(HttpMethod.POST, origin + "/v2/chat", headers,
+                Buffer.buffer(JsJson.compactBytes(out)));
+    }
+
+    /**
+     * ST's convertCohereMessages (§2.7.6): a placeholder turn for an empty prompt; a tool-calling turn takes the
+     * assistant text before it (or says which tools it calls); names folded into the text.
+     */
+    static ArrayNode convert(JsonNode input, PromptNames names) {
+        List<ObjectNode> messages = new ArrayList<>();
+        input.forEach(message -> messages.add((ObjectNode) message.deepCopy()));
+        if (messages.isEmpty()) {
+            messages.add(JsJson.object().put("role", "user").put("content", PromptNames.PLACEHOLDER));
+        }
+        // ST splices while iterating, so the message after a merged one is skipped; kept as is
+        for (int index = 0; index < messages.size(); index++) {
+            ObjectNode message = messages.get(index);
+            JsonNode toolCalls = message.get("tool_calls");
+            if (toolCalls != null && toolCalls.isArray()) {
+                if (index > 0 && "assistant".equals(Js.string(messages.get(index - 1).get("role")))) {
+                    copyContent(messages.get(index - 1), message);
+                    messages.remove(index - 1);
+                } else {
+                    List<String> called = new ArrayList<>();
+                    toolCalls.forEach(call -> {
+                        JsonNode name = call.path("function").get("name");
+                        called.add(name == null || name.isNull() ? "" : Js.string(name));
+                    });
+                    message.put("content", "I'm going to call a tool for that: " + String.join(", ", called));
+                }
+            }
+            JsonNode name = message.get("name");
+            if (Js.truthy(name)) {
+                String speaker = Js.string(name);
+                boolean system = "system".equals(Js.string(message.get("role")));
+                if (system) {
+                    names.prefixExample(message);
+                } else {
+                    String content = Js.string(message.get("content"));
+                    if (!content.startsWith(speaker + ": ")) {
+                        message.put("content", speaker + ": " + content);
+                    }
+                }
+                message.remove("name");
+            }
+        }
+        ArrayNode out = JsJson.array();
+        messages.forEach(out::add);
+        return out;
+    }
+
+    private static void copyContent(ObjectNode from, ObjectNode to) {
+        if (from.has("content")) {
+            to.set("content", from.get("content"));
+        } else {
+            to.remove("content");
+        }
+    }
+
+    @Override
+    public UpstreamRequest models(ObjectNode body, SecretReader secrets) {
+        String key = DedicatedSenders.secret(body, secrets, SECRET);
+        return key.isEmpty() ? null : OpenAiCompatible.models(origin + "/v1", key, MultiMap.caseInsensitiveMultiMap());
+    }
+
+    @Override
+    public Reply completion(HttpClientResponse head, Buffer body) {
+        JsonNode json = JsJson.tryParse(body.getBytes());
+        if (!UpstreamClient.isOk(head)) {
+            return Reply.json(500, json == null || json.isNull() ? DedicatedSenders.errorTrue() : json);
+        }
+        return json == null ? failure(null) : Reply.json(json);
+    }
+
+    @Override
+    public Reply failure(Throwable failure) {
+        return Reply.json(DedicatedSenders.errorTrue());
+    }
+}

@@ -1,0 +1,75 @@
+package tankard.backend;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import tankard.http.Reply;
+import tankard.json.Js;
+import tankard.json.JsJson;
+
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.function.Supplier;
+
+/** What ST's dedicated chat-completion senders (st-backends.md §2.5) share: keys, URLs, error answers. */
+final class DedicatedSenders {
+    private DedicatedSenders() {
+    }
+
+    /** ST's {@code {error: true}}. */
+    static ObjectNode errorTrue() {
+        return JsJson.object().put("error", true);
+    }
+
+    /** The answer to a call without a key: {@code 400 {error: true}}. */
+    static Proxying.Answered missingKey() {
+        return new Proxying.Answered(Reply.json(400, errorTrue()));
+    }
+
+    /** The user's secret of this name, by the body's {@code secret_id} or the active one. */
+    static String secret(ObjectNode body, SecretReader secrets, String name) {
+        JsonNode id = body.get("secret_id");
+        return secrets.read(name, Js.truthy(id) ? Js.string(id) : null);
+    }
+
+    /** The key of a source that takes a reverse proxy: the proxy's password when one is set, else the secret. */
+    static String keyOrProxyPassword(ObjectNode body, SecretReader secrets, String name) {
+        if (Js.truthy(body.get("reverse_proxy"))) {
+            JsonNode password = body.get("proxy_password");
+            return Js.truthy(password) ? Js.string(password) : "";
+        }
+        return secret(body, secrets, name);
+    }
+
+    /** The reverse proxy if set, else the default, as JavaScript's {@code new URL(x).toString()} spells it. */
+    static String baseUrl(ObjectNode body, String fallback) {
+        JsonNode proxy = body.get("reverse_proxy");
+        String url = Js.truthy(proxy) ? Js.string(proxy) : fallback;
+        try {
+            URI uri = new URI(url);
+            return uri.getRawAuthority() != null && uri.getRawPath().isEmpty() ? url + "/" : url;
+        } catch (URISyntaxException e) {
+            return url;
+        }
+    }
+
+    /**
+     * Builds a call, answering a failure while doing so (a malformed prompt: tool arguments that are not JSON)
+     * as the source answers its failures, as ST's try block around the whole sender does.
+     */
+    static UpstreamRequest guarded(ChatCompletionSource source, Supplier<UpstreamRequest> build) {
+        try {
+            return build.get();
+        } catch (Proxying.Answered answered) {
+            throw answered;
+        } catch (RuntimeException e) {
+            throw new Proxying.Answered(source.failure(e));
+        }
+    }
+
+    /** Copies a field of the frontend's body when it is there (JavaScript drops undefined properties). */
+    static void copy(JsonNode from, String field, ObjectNode to, String as) {
+        if (from.has(field)) {
+            to.set(as, from.get(field));
+        }
+    }
+}
