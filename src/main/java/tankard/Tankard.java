@@ -145,7 +145,8 @@ public final class Tankard {
                 Threads.boundedPool("card-reader", Math.max(2, Math.min(8, Runtime.getRuntime().availableProcessors()))),
                 System::currentTimeMillis, cardIndexes);
         SecretStore secrets = new SecretStore(config.allowKeysExposure());
-        UpstreamClient upstream = new UpstreamClient(vertx, new OutboundPolicy(config));
+        UpstreamClient upstream = new UpstreamClient(vertx, new OutboundPolicy(config),
+                config.backends().providerOrigins());
         Supplier<byte[]> defaultAvatar = AvatarImages.defaultAvatar(config.frontendDir());
         this.features = List.of(
                 new CsrfFeature(config),

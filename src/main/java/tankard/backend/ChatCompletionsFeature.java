@@ -2,6 +2,7 @@ package tankard.backend;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpServerResponse;
@@ -16,8 +17,10 @@ import tankard.json.JsJson;
 import tankard.json.Js;
 import tankard.secrets.SecretStore;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -25,7 +28,7 @@ import java.util.stream.Collectors;
 /**
  * {@code /api/backends/chat-completions/status} and {@code /generate} (st-backends.md §2): the frontend's body
  * goes to the chosen source, which builds the upstream call; the answer comes back in ST's shapes, streams
- * relayed as they arrive. Sources not implemented yet answer 400 as ST does for unknown ones.
+ * relayed as they arrive. Unknown sources answer 400 as ST does.
  */
 public final class ChatCompletionsFeature implements Feature {
     private static final String BASE = "/api/backends/chat-completions";
@@ -34,18 +37,30 @@ public final class ChatCompletionsFeature implements Feature {
     private final SecretStore secrets;
     private final UpstreamClient upstream;
     private final Map<String, ChatCompletionSource> sources;
+    private final ChatPrompts prompts;
+    private final MultimodalModels multimodal;
 
     public ChatCompletionsFeature(TankardConfig config, SecretStore secrets, UpstreamClient upstream) {
-        this(config, secrets, upstream, List.of(new CustomSource(),
-                new ClaudeSource(),
-                GoogleSource.aiStudio(),
-                GoogleSource.vertex(),
-                new CohereSource()));
+        this(config, secrets, upstream, sources(config));
+    }
+
+    /** ST's sources: the OpenAI-shaped ones of the registry, and the native senders. */
+    private static List<ChatCompletionSource> sources(TankardConfig config) {
+        List<ChatCompletionSource> all = new ArrayList<>(ChatCompletionSources.all(converters(config),
+                config.backends().chat()));
+        all.addAll(List.of(new ClaudeSource(), GoogleSource.aiStudio(), GoogleSource.vertex(), new CohereSource()));
+        return all;
+    }
+
+    private static PromptConverters converters(TankardConfig config) {
+        return new PromptConverters(config.backends().promptPlaceholder());
     }
 
     ChatCompletionsFeature(TankardConfig config, SecretStore secrets, UpstreamClient upstream,
                            List<ChatCompletionSource> sources) {
         this.config = config;
+        this.prompts = new ChatPrompts(converters(config));
+        this.multimodal = new MultimodalModels(secrets, upstream);
         this.secrets = secrets;
         this.upstream = upstream;
         this.sources = new ConcurrentHashMap<>(sources.stream()
@@ -60,10 +75,11 @@ public final class ChatCompletionsFeature implements Feature {
     @Override
     public void mount(Router router) {
         router.post(BASE + "/status").handler(Routes.answering(config, request -> call(request,
-                ChatCompletionSource::models, JsJson.object().put("error", true), this::status)));
+                ChatCompletionSource::models, this::status)));
         router.post(BASE + "/generate").handler(Routes.answering(config, request -> call(request,
-                (source, body, reader) -> source.generate(JsonSchemas.flattenJsonSchema(body), reader),
-                errorMessage("This chat completion source is not supported by this server yet"), this::generate)));
+                (source, body, reader) -> source.generate(prompts.preprocess(body), reader), this::generate)));
+        router.post(BASE + "/multimodal-models/:source").handler(Routes.answering(config, multimodal::answer));
+        router.post(BASE + "/process").handler(Routes.blocking(config, request -> prompts.process(request.body())));
     }
 
     @FunctionalInterface
@@ -77,7 +93,7 @@ public final class ChatCompletionsFeature implements Feature {
     }
 
     /** Builds the upstream call on a worker (the body may be large, secrets are read from disk), then answers. */
-    private void call(Request request, CallBuilder builder, ObjectNode unsupported, Answer answer) {
+    private void call(Request request, CallBuilder builder, Answer answer) {
         RoutingContext ctx = request.ctx();
         ctx.vertx().executeBlocking(() -> {
             JsonNode parsed = request.body();
@@ -88,7 +104,7 @@ public final class ChatCompletionsFeature implements Feature {
             return new Prepared(source, body, call);
         }, false).onSuccess(prepared -> {
             if (prepared.call() == null) {
-                Reply.json(400, unsupported).writeTo(ctx.response());
+                Reply.json(400, DedicatedSenders.errorTrue()).writeTo(ctx.response());
             } else {
                 answer.send(ctx, prepared.source(), prepared.body(), prepared.call());
             }
@@ -104,18 +120,23 @@ public final class ChatCompletionsFeature implements Feature {
     private record Prepared(ChatCompletionSource source, ObjectNode body, UpstreamRequest call) {
     }
 
-    /** The model list: the upstream JSON as is, {@code {error:true,...}} on any failure (ST always answers 200). */
+    /** The source's status answer; its {@code statusFailure} when the check fails (ST answers 200). */
     private void status(RoutingContext ctx, ChatCompletionSource source, ObjectNode body, UpstreamRequest call) {
         HttpServerResponse response = ctx.response();
-        upstream.send(call, response)
-                .compose(from -> from.body().compose(bytes ->
-                        ctx.vertx().executeBlocking(() -> source.modelList(from, bytes), false)))
-                .onSuccess(json -> Reply.json(json).writeTo(response))
-                .onFailure(e -> {
-                    if (!response.closed()) {
-                        Reply.json(source.statusFailure()).writeTo(response);
-                    }
-                });
+        ChatCompletionSource.StatusCalls calls = new ChatCompletionSource.StatusCalls() {
+            @Override
+            public Future<UpstreamClient.Fetched> fetch(UpstreamRequest request) {
+                return upstream.fetch(request, response);
+            }
+
+            @Override
+            public <T> Future<T> worker(Callable<T> work) {
+                return Proxying.worker(ctx, work);
+            }
+        };
+        source.status(body, call, calls)
+                .onSuccess(reply -> reply.writeTo(response))
+                .onFailure(e -> Proxying.fail(response, e, Reply.json(source.statusFailure())));
     }
 
     static JsonNode models(HttpClientResponse from, Buffer bytes) {
@@ -144,7 +165,7 @@ public final class ChatCompletionsFeature implements Feature {
         if (UpstreamClient.isOk(from)) {
             JsonNode json = JsJson.tryParse(bytes.getBytes());
             if (json == null) {
-                return Reply.json(502, errorMessage("The backend sent an answer that is not JSON"));
+                return Reply.json(502, CompletionErrors.message("The backend sent an answer that is not JSON"));
             }
             return Reply.json(json);
         }
@@ -152,23 +173,18 @@ public final class ChatCompletionsFeature implements Feature {
         boolean quotaError = from.statusCode() == 429 && error != null
                 && "insufficient_quota".equals(error.path("error").path("type").asText(null));
         String reason = from.statusMessage();
-        ObjectNode answer = errorMessage(reason == null || reason.isEmpty() ? "Unknown error occurred" : reason);
+        ObjectNode answer = CompletionErrors.message(reason == null || reason.isEmpty() ? "Unknown error occurred" : reason);
         return Reply.json(answer.put("quota_error", quotaError));
     }
 
     /** 502 with the failure's message, as ST answers an exception before anything was sent. */
     static Reply networkError(Throwable failure) {
         String message = failure.getMessage() == null ? "Unknown error occurred" : failure.getMessage();
-        ObjectNode answer = errorMessage(message);
+        ObjectNode answer = CompletionErrors.message(message);
         if (failure instanceof OutboundPolicy.Refused) {
             ((ObjectNode) answer.get("error")).put("type", "system"); // node-fetch's FetchError, spread by ST
         }
         return Reply.json(502, answer);
     }
 
-    private static ObjectNode errorMessage(String message) {
-        ObjectNode error = JsJson.object();
-        error.set("error", JsJson.object().put("message", message));
-        return error;
-    }
 }

@@ -17,8 +17,7 @@ import java.util.regex.Pattern;
 /**
  * ST's generic OpenAI-compatible path of {@code /generate} and {@code /status} (st-backends.md §2.4, §2.6): the
  * request body built from the frontend's fields plus a source's own {@code bodyParams}, the endpoint, the
- * headers. Sources that use this path (custom now; openai, openrouter, groq... later) supply only their base
- * URL, key, headers and parameters.
+ * headers, and the parameter helpers the dedicated OpenAI-shaped senders share (§2.5).
  */
 final class OpenAiCompatible {
     /** Models that take a prompt string on {@code /completions} instead of messages (ST's TEXT_COMPLETION_MODELS). */
@@ -31,7 +30,7 @@ final class OpenAiCompatible {
             "text-search-curie-doc-001", "text-search-babbage-doc-001", "text-search-ada-doc-001",
             "code-search-babbage-code-001", "code-search-ada-code-001");
     /** OpenAI models that accept {@code reasoning_effort}. */
-    private static final Set<String> REASONING_EFFORT_MODELS = Set.of("o1", "o3-mini", "o3-mini-2025-01-31",
+    static final Set<String> REASONING_EFFORT_MODELS = Set.of("o1", "o3-mini", "o3-mini-2025-01-31",
             "o4-mini", "o4-mini-2025-04-16", "o3", "o3-2025-04-16", "gpt-5", "gpt-5-2025-08-07", "gpt-5-mini",
             "gpt-5-mini-2025-08-07", "gpt-5-nano", "gpt-5-nano-2025-08-07", "gpt-5.1", "gpt-5.1-2025-11-13",
             "gpt-5.1-chat-latest", "gpt-5.2", "gpt-5.2-2025-12-11", "gpt-5.2-chat-latest", "gpt-5.3-chat-latest",
@@ -43,6 +42,9 @@ final class OpenAiCompatible {
     /** The frontend fields copied into the upstream body when present, in ST's order. */
     private static final List<String> COPIED_FIELDS = List.of("model", "temperature", "max_tokens",
             "max_completion_tokens", "stream", "presence_penalty", "frequency_penalty", "top_p", "top_k");
+
+    static final String OPENAI = "openai";
+    static final String CUSTOM = "custom";
 
     private OpenAiCompatible() {
     }
@@ -94,58 +96,135 @@ final class OpenAiCompatible {
      * The parameters ST adds after the source's own for every generic source: reasoning effort and verbosity
      * (openai and custom only), stop strings, tools and the structured-output format.
      */
-    static void addCommonParams(ObjectNode body, ObjectNode params, boolean textCompletion, boolean customSource) {
+    static void addCommonParams(ObjectNode body, ObjectNode params, boolean textCompletion, String source) {
         String model = body.path("model").isTextual() ? body.get("model").textValue() : "";
         JsonNode effort = body.get("reasoning_effort");
-        if (Js.truthy(effort)) {
+        boolean openAiLike = OPENAI.equals(source) || CUSTOM.equals(source);
+        boolean customSource = CUSTOM.equals(source);
+        if (openAiLike && Js.truthy(effort)) {
             if (REASONING_EFFORT_MODELS.contains(model)) {
-                String fixed = FIXED_REASONING_EFFORT.get(model);
-                String named = effort.isTextual() ? REASONING_EFFORT_NAMES.get(effort.textValue()) : null;
-                params.set("reasoning_effort", fixed != null ? JsJson.tree(fixed) : named != null ? JsJson.tree(named) : effort);
+                params.set("reasoning_effort", openAiReasoningEffort(model, effort));
             }
             if (customSource && model.matches("^koboldcpp/(.+)$")) {
                 params.set("reasoning_effort", effort);
             }
         }
-        if (Js.truthy(body.get("verbosity")) && VERBOSITY_MODELS.matcher(model).find()) {
+        if (openAiLike && Js.truthy(body.get("verbosity")) && VERBOSITY_MODELS.matcher(model).find()) {
             params.set("verbosity", body.get("verbosity"));
         }
+        stop(body, params);
+        if (!textCompletion) {
+            tools(body, params);
+        }
+        if (!params.has("response_format")) {
+            jsonSchema(body, params, SchemaStyle.NAMED);
+        }
+    }
+
+    /** OpenAI's effort for its reasoning models: fixed for some, {@code min} renamed, else as given (may be null). */
+    static JsonNode openAiReasoningEffort(String model, JsonNode effort) {
+        String fixed = FIXED_REASONING_EFFORT.get(model);
+        String named = effort != null && effort.isTextual() ? REASONING_EFFORT_NAMES.get(effort.textValue()) : null;
+        return fixed != null ? JsJson.tree(fixed) : named != null ? JsJson.tree(named) : effort;
+    }
+
+    /** {@code stop} when it is a non-empty list. */
+    static void stop(ObjectNode body, ObjectNode params) {
         JsonNode stop = body.path("stop");
         if (stop.isArray() && !stop.isEmpty()) {
             params.set("stop", stop);
         }
+    }
+
+    /** {@code tools} and {@code tool_choice} when there are tools. */
+    static void tools(ObjectNode body, ObjectNode params) {
         JsonNode tools = body.path("tools");
-        if (!textCompletion && tools.isArray() && !tools.isEmpty()) {
+        if (tools.isArray() && !tools.isEmpty()) {
             params.set("tools", tools);
             copyIfPresent(body, "tool_choice", params);
         }
+    }
+
+    /** The dedicated senders' logprobs: {@code top_logprobs: N, logprobs: true} for a positive number. */
+    static void topLogprobs(ObjectNode body, ObjectNode params) {
+        JsonNode logprobs = body.get("logprobs");
+        if (logprobs != null && logprobs.isNumber() && logprobs.doubleValue() > 0) {
+            params.set("top_logprobs", logprobs);
+            params.put("logprobs", true);
+        }
+    }
+
+    /** How a source wants the structured-output schema inside {@code response_format}. */
+    enum SchemaStyle {
+        /** {@code {name, strict, schema}}. */
+        NAMED,
+        /** {@code {name, description, schema, strict}}. */
+        DESCRIBED,
+        /** {@code {schema}}. */
+        BARE,
+        /** The schema itself. */
+        RAW
+    }
+
+    /** {@code response_format} of type json_schema for the body's {@code json_schema}, if any. */
+    static void jsonSchema(ObjectNode body, ObjectNode params, SchemaStyle style) {
         JsonNode schema = body.get("json_schema");
-        if (Js.truthy(schema) && !params.has("response_format")) {
-            ObjectNode jsonSchema = JsJson.object();
+        if (!Js.truthy(schema)) {
+            return;
+        }
+        ObjectNode format = JsJson.object().put("type", "json_schema");
+        if (style == SchemaStyle.RAW) {
+            copyIfPresent(schema, "value", format, "json_schema");
+            params.set("response_format", format);
+            return;
+        }
+        ObjectNode jsonSchema = format.putObject("json_schema");
+        JsonNode strict = Js.coalesce(schema.get("strict"), JsJson.tree(true));
+        if (style != SchemaStyle.BARE) {
             copyIfPresent(schema, "name", jsonSchema);
-            jsonSchema.set("strict", Js.coalesce(schema.get("strict"), JsJson.tree(true)));
-            copyIfPresent(schema, "value", jsonSchema, "schema");
-            params.set("response_format", JsJson.object().put("type", "json_schema").set("json_schema", jsonSchema));
+        }
+        if (style == SchemaStyle.DESCRIBED) {
+            copyIfPresent(schema, "description", jsonSchema);
+        }
+        if (style == SchemaStyle.NAMED) {
+            jsonSchema.set("strict", strict);
+        }
+        copyIfPresent(schema, "value", jsonSchema, "schema");
+        if (style == SchemaStyle.DESCRIBED) {
+            jsonSchema.set("strict", strict);
+        }
+        params.set("response_format", format);
+    }
+
+    /**
+     * ST's json_object hack for sources without JSON schemas: {@code response_format: json_object}, and the schema
+     * appended to the messages as a user message.
+     */
+    static void jsonObjectHack(ObjectNode body, ObjectNode params) {
+        JsonNode schema = body.get("json_schema");
+        if (!Js.truthy(schema)) {
+            return;
+        }
+        params.set("response_format", JsJson.object().put("type", "json_object"));
+        JsonNode value = schema.get("value");
+        String text = value == null ? "undefined" : JsJson.pretty(value);
+        if (body.path("messages").isArray()) {
+            ((ArrayNode) body.get("messages")).addObject().put("role", "user")
+                    .put("content", "JSON schema for the response:\n" + text);
         }
     }
 
     /** The upstream body: the frontend's fields, then the source's parameters over them (ST's object spread). */
     static ObjectNode requestBody(ObjectNode body, ObjectNode params, boolean textCompletion) {
-        ObjectNode out = JsJson.object();
-        if (textCompletion) {
-            out.put("prompt", textPrompt(body.path("messages")));
-        } else if (body.has("messages")) {
-            out.set("messages", embedAudio(body.get("messages")));
-        }
-        COPIED_FIELDS.forEach(field -> copyIfPresent(body, field, out));
-        if (!textCompletion) {
-            copyIfPresent(body, "stop", out);
-        }
+        JsObject out = new JsObject()
+                .put("messages", textCompletion ? null : body.get("messages"))
+                .put("prompt", textCompletion ? JsJson.tree(textPrompt(body.path("messages"))) : null);
+        COPIED_FIELDS.forEach(field -> out.put(field, body.get(field)));
+        out.put("stop", textCompletion ? null : body.get("stop"));
         for (String field : List.of("logit_bias", "seed", "n")) {
-            copyIfPresent(body, field, out);
+            out.put(field, body.get(field));
         }
-        out.setAll(params);
-        return out;
+        return out.spread(params).toJson();
     }
 
     /** {@code POST {base}/chat/completions} (or {@code /completions} for a prompt) with the JSON body. */
@@ -161,9 +240,14 @@ final class OpenAiCompatible {
 
     /** {@code GET {base}/models} (joined as the url-join package does) with the key and the source's headers. */
     static UpstreamRequest models(String apiUrl, String apiKey, MultiMap headers) {
+        return models(apiUrl, apiKey, headers, "/models");
+    }
+
+    /** The same at another path under the base ({@code /models?a=b}, say). */
+    static UpstreamRequest models(String apiUrl, String apiKey, MultiMap headers, String path) {
         String base = apiUrl == null ? "" : apiUrl.replaceAll("/+$", "");
         MultiMap all = MultiMap.caseInsensitiveMultiMap().set("Authorization", "Bearer " + apiKey);
-        return new UpstreamRequest(HttpMethod.GET, base + "/models", override(all, headers), null);
+        return new UpstreamRequest(HttpMethod.GET, base + path, override(all, headers), null);
     }
 
     /** The source's headers over the base ones, a same-named header replaced (JavaScript's object spread). */
@@ -188,7 +272,7 @@ final class OpenAiCompatible {
         return prompt.append("assistant:").toString();
     }
 
-    private static void copyIfPresent(JsonNode from, String field, ObjectNode to) {
+    static void copyIfPresent(JsonNode from, String field, ObjectNode to) {
         copyIfPresent(from, field, to, field);
     }
 

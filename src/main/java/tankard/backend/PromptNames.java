@@ -26,6 +26,15 @@ record PromptNames(String charName, String userName, List<String> groupNames) {
         return Js.truthy(value) ? Js.string(value) : "";
     }
 
+    /** Whether an assistant's text still needs the character's name in front. */
+    boolean needsCharPrefix(String text) {
+        return !charName.isEmpty() && !text.startsWith(charName + ": ") && !startsWithGroupName(text);
+    }
+
+    boolean needsUserPrefix(String text) {
+        return !userName.isEmpty() && !text.startsWith(userName + ": ");
+    }
+
     boolean startsWithGroupName(String text) {
         return groupNames.stream().anyMatch(name -> text.startsWith(name + ": "));
     }

@@ -16,6 +16,8 @@ import tankard.http.Reply;
 
 import java.util.function.Function;
 
+import java.util.Map;
+
 /**
  * Outgoing calls to AI backends, and the byte-for-byte relay of their streams to the browser (st-backends.md
  * §0.4–0.6): no timeout (generations can run for minutes), no keep-alive (ST's default), the upstream request
@@ -29,10 +31,13 @@ public final class UpstreamClient {
     private final Vertx vertx;
     private final OutboundPolicy policy;
     private final HttpClient client;
+    /** config's tankard.providerOrigins: built-in provider origins called elsewhere instead. */
+    private final Map<String, String> providerOrigins;
 
-    public UpstreamClient(Vertx vertx, OutboundPolicy policy) {
+    public UpstreamClient(Vertx vertx, OutboundPolicy policy, Map<String, String> providerOrigins) {
         this.vertx = vertx;
         this.policy = policy;
+        this.providerOrigins = providerOrigins;
         this.client = vertx.httpClientBuilder()
                 .with(new HttpClientOptions().setIdleTimeout(0).setKeepAlive(false))
                 .with(new PoolOptions().setHttp1MaxSize(CONNECTIONS_PER_HOST))
@@ -74,12 +79,23 @@ public final class UpstreamClient {
     private Future<HttpClientRequest> open(UpstreamRequest call) {
         RequestOptions options;
         try {
-            options = new RequestOptions().setMethod(call.method()).setAbsoluteURI(call.url())
+            options = new RequestOptions().setMethod(call.method()).setAbsoluteURI(rebased(call.url()))
                     .setHeaders(call.headers()).setFollowRedirects(true);
         } catch (RuntimeException e) {
             return Future.failedFuture(new UpstreamException("Invalid URL: " + call.url()));
         }
         return policy.prepare(vertx, options).compose(client::request);
+    }
+
+    private String rebased(String url) {
+        for (Map.Entry<String, String> entry : providerOrigins.entrySet()) {
+            String origin = entry.getKey();
+            if (url.startsWith(origin) && (url.length() == origin.length()
+                    || "/?#".indexOf(url.charAt(origin.length())) >= 0)) {
+                return entry.getValue() + url.substring(origin.length());
+            }
+        }
+        return url;
     }
 
     private static Future<HttpClientResponse> write(HttpClientRequest request, UpstreamRequest call) {

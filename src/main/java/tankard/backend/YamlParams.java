@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.snakeyaml.engine.v2.api.Load;
 import org.snakeyaml.engine.v2.api.LoadSettings;
 import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
+import io.vertx.core.MultiMap;
+import tankard.json.Js;
 import tankard.json.JsJson;
 
 import java.util.List;
@@ -31,6 +33,15 @@ final class YamlParams {
         } else if (parsed instanceof Map<?, ?> map) {
             target.setAll((ObjectNode) JsJson.tree(map));
         }
+    }
+
+    /** The headers of {@code custom_include_headers}: merged as a body would be, each value as JavaScript's String(). */
+    static MultiMap headers(JsonNode yaml) {
+        ObjectNode merged = JsJson.object();
+        merge(merged, yaml);
+        MultiMap headers = MultiMap.caseInsensitiveMultiMap();
+        merged.properties().forEach(entry -> headers.set(entry.getKey(), Js.string(entry.getValue())));
+        return headers;
     }
 
     /** Removes the keys named by a list, by a mapping's keys, or by a single string. */

@@ -232,7 +232,13 @@ public final class ConfigLoader {
                 integer("tankard.instances", Math.max(1, cores), 1, 256),
                 new TankardConfig.Backends(requestOverrides(),
                         integer("ollama.keepAlive", -1, Integer.MIN_VALUE, Integer.MAX_VALUE),
-                        integer("ollama.batchSize", -1, Integer.MIN_VALUE, Integer.MAX_VALUE)),
+                        integer("ollama.batchSize", -1, Integer.MIN_VALUE, Integer.MAX_VALUE),
+                        string("promptPlaceholder", "Let's get started."),
+                        providerOrigins(),
+                        new TankardConfig.ChatSettings(bool("openai.randomizeUserId", false),
+                                bool("mistral.enablePrefix", false), bool("gemini.thoughtSignatures", true),
+                                bool("claude.enableSystemPromptCache", false),
+                                bool("claude.extendedTTL", false) ? "1h" : "5m", cachingAtDepth())),
                 outbound());
     }
 
@@ -283,6 +289,31 @@ public final class ConfigLoader {
             }
         }
         return List.copyOf(out);
+    }
+
+    /** ST's {@code claude.cachingAtDepth}: a whole number from 0, anything else turns it off (-1) as in ST. */
+    private int cachingAtDepth() {
+        Object v = raw("claude.cachingAtDepth");
+        double depth;
+        try {
+            depth = v instanceof Number n ? n.doubleValue() : v == null ? -1 : Double.parseDouble(String.valueOf(v).trim());
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+        return depth >= 0 && depth == Math.rint(depth) && depth <= Integer.MAX_VALUE ? (int) depth : -1;
+    }
+
+    /** Tankard's {@code tankard.providerOrigins}: a mapping of origin to origin; other values are skipped. */
+    private Map<String, String> providerOrigins() {
+        Map<String, String> out = new LinkedHashMap<>();
+        if (yamlValue("tankard.providerOrigins") instanceof Map<?, ?> map) {
+            map.forEach((from, to) -> {
+                if (from instanceof String origin && to instanceof String target) {
+                    out.put(origin, target);
+                }
+            });
+        }
+        return Collections.unmodifiableMap(out);
     }
 
     /** ST's deprecated whitelist.txt in the working folder, when present, replaces the configured list. */

@@ -95,7 +95,27 @@ public record TankardConfig(
      * Settings for calls to AI backends: {@code requestOverrides} (extra headers per backend host, first match
      * wins) and Ollama's {@code keepAlive} and {@code batchSize} (st-backends.md §0.2, §1.3).
      */
-    public record Backends(List<RequestOverride> requestOverrides, int ollamaKeepAlive, int ollamaBatchSize) {
+    /**
+     * @param promptPlaceholder the user message ST's prompt converters put where a prompt would be empty
+     * @param providerOrigins Tankard's own: origins of built-in provider URLs mapped to others, so that calls
+     *                        meant for {@code https://api.openai.com} go to a gateway (or a test's mock) instead
+     */
+    public record Backends(List<RequestOverride> requestOverrides, int ollamaKeepAlive, int ollamaBatchSize,
+                           String promptPlaceholder, Map<String, String> providerOrigins, ChatSettings chat) {
+    }
+
+    /**
+     * ST's settings of chat completion requests.
+     *
+     * @param randomizeUserId         openai.randomizeUserId: a random {@code user} on each OpenAI request
+     * @param mistralPrefix           mistral.enablePrefix: a final assistant message continues as the reply
+     * @param thoughtSignatures       gemini.thoughtSignatures: stored reasoning signatures go back upstream
+     * @param claudeSystemPromptCache claude.enableSystemPromptCache
+     * @param claudeCacheTtl          "1h" with claude.extendedTTL, else "5m"
+     * @param claudeCachingAtDepth    claude.cachingAtDepth; -1 (off) unless a whole number from 0
+     */
+    public record ChatSettings(boolean randomizeUserId, boolean mistralPrefix, boolean thoughtSignatures,
+                               boolean claudeSystemPromptCache, String claudeCacheTtl, int claudeCachingAtDepth) {
     }
 
     /**

@@ -139,7 +139,7 @@ class ChatCompletionsHttpTest extends ServerTest {
     void unsupportedSourcesAreRejected() {
         HttpResponse<Buffer> r = client.post(BASE + "/generate", "{\"chat_completion_source\":\"nonesuch\"}");
         assertEquals(400, r.statusCode());
-        assertTrue(json(r).path("error").path("message").isTextual());
+        assertEquals("{\"error\":true}", r.bodyAsString());
         assertEquals(0, mock.calls().size());
     }
 

@@ -1,0 +1,66 @@
+package tankard.backend;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.vertx.core.MultiMap;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClientResponse;
+
+/**
+ * A source of ST's generic OpenAI-compatible path (st-backends.md §2.4): the shared request body and parameters,
+ * plus what the source adds in its own branch ({@link Quirk}).
+ */
+final class GenericSource implements ChatCompletionSource {
+    /** What one source's branch of the generic path does to the body, parameters and headers. */
+    @FunctionalInterface
+    interface Quirk {
+        void apply(Call call);
+
+        /** Runs on the finished upstream body (the custom source's excluded keys). */
+        default void finish(ObjectNode body, ObjectNode requestBody) {
+        }
+    }
+
+    /** One generate call being built: the frontend's body (changed in place, as ST does), the source's params. */
+    record Call(ObjectNode body, ObjectNode params, MultiMap headers, boolean textCompletion) {
+    }
+
+    private final Site site;
+    private final Quirk quirk;
+
+    GenericSource(Site site, Quirk quirk) {
+        this.site = site;
+        this.quirk = quirk;
+    }
+
+    @Override
+    public String id() {
+        return site.id();
+    }
+
+    @Override
+    public UpstreamRequest generate(ObjectNode body, SecretReader secrets) {
+        boolean textCompletion = OpenAiCompatible.isTextCompletion(body);
+        Call call = new Call(body, tankard.json.JsJson.object(), site.headers().apply(body), textCompletion);
+        quirk.apply(call);
+        String url = site.base(body);
+        String key = site.key(body, secrets);
+        site.requireKey(body, key);
+        OpenAiCompatible.addCommonParams(body, call.params(), textCompletion, id());
+        ObjectNode requestBody = OpenAiCompatible.requestBody(body, call.params(), textCompletion);
+        quirk.finish(body, requestBody);
+        // OpenRouter takes a prompt on its chat endpoint too
+        boolean completionsEndpoint = textCompletion && !"openrouter".equals(id());
+        return OpenAiCompatible.completion(url, Site.bearerKey(key), call.headers(), requestBody, completionsEndpoint);
+    }
+
+    @Override
+    public UpstreamRequest models(ObjectNode body, SecretReader secrets) {
+        return site.models(body, secrets);
+    }
+
+    @Override
+    public JsonNode modelList(HttpClientResponse head, Buffer body) {
+        return site.modelList(head, body);
+    }
+}
