@@ -136,6 +136,7 @@ public final class Tankard {
         ChatStore chats = new FileChatStore(config.dataRoot());
         GroupStore groups = new FileGroupStore(config.dataRoot());
         ChatLocks chatLocks = new ChatLocks();
+        ChatFiles chatFiles = new ChatFiles(chats, chatLocks, System::currentTimeMillis);
         ChatService chatService = new ChatService(config.backups(), chats, cards, groups, chatLocks,
                 Threads.timer("chat-backups"), System::currentTimeMillis);
         CardCache cardCache = new CardCache(config.performance().memoryCacheCapacityBytes());
@@ -165,7 +166,7 @@ public final class Tankard {
                 new ComfyWorkflowFeature(config),
                 new SpriteFeature(config),
                 new WorldInfoFeature(config),
-                new GroupFeature(config, new GroupService(groups, chats)),
+                new GroupFeature(config, new GroupService(groups, chats, chatFiles)),
                 new StatsFeature(config),
                 new TokenizerFeature(config, new Tokenizers(TokenizerFiles.of(config))),
                 new CharacterFeature(config, characterService, chatService),
@@ -173,7 +174,7 @@ public final class Tankard {
                         defaultAvatar, System::currentTimeMillis)),
                 new CharacterImportFeature(config, new CardImporter(System::currentTimeMillis, defaultAvatar)),
                 new ChatFeature(config, chatService, new ChatImporter(chats, System::currentTimeMillis),
-                        new ChatFiles(chats, chatLocks, System::currentTimeMillis), new ChatSearch(chats, groups),
+                        chatFiles, new ChatSearch(chats, groups),
                         new ChatExport(chats)),
                 new ChatBackupFeature(config, new ChatBackupFiles(chats)),
                 new UserFilesFeature(config),

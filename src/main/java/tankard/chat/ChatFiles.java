@@ -89,6 +89,14 @@ public final class ChatFiles {
         return delete(user, ChatFolder.groups(), groupChatFile(body));
     }
 
+    /** Deletes the group chat of an id taken from a group's {@code chats}, if it exists and its name is safe. */
+    public void deleteGroupChat(String user, String id) throws IOException {
+        String file = Sanitize.filename(id + ".jsonl");
+        if (Sanitize.isSafeSegment(file)) {
+            delete(user, ChatFolder.groups(), file);
+        }
+    }
+
     private boolean delete(String user, ChatFolder folder, String file) throws IOException {
         try (StripedLocks.Held lock = locks.lock(user, folder, file)) {
             return store.delete(user, folder, file);

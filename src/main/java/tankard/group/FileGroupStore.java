@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /** Groups as ST stores them: one pretty JSON file per group in {@code <user>/groups/}, listed in readdir order. */
 public final class FileGroupStore implements GroupStore {
@@ -42,8 +43,24 @@ public final class FileGroupStore implements GroupStore {
     /** Pretty-printed with four spaces, as ST's JSON.stringify(group, null, 4); atomic. */
     @Override
     public void save(String user, String id, ObjectNode group) throws IOException {
-        Path folder = UserDirs.of(dataRoot, user).groups();
-        Files.createDirectories(folder);
-        AtomicFiles.write(folder.resolve(Sanitize.filename(id + ".json")), JsJson.prettyBytes(group));
+        Path file = file(user, id);
+        Files.createDirectories(file.getParent());
+        AtomicFiles.write(file, JsJson.prettyBytes(group));
+    }
+
+    @Override
+    public Optional<ObjectNode> find(String user, String id) {
+        Path file = file(user, id);
+        return Files.isRegularFile(file) && JsonFiles.tryRead(file) instanceof ObjectNode group
+                ? Optional.of(group) : Optional.empty();
+    }
+
+    @Override
+    public void delete(String user, String id) throws IOException {
+        Files.deleteIfExists(file(user, id));
+    }
+
+    private Path file(String user, String id) {
+        return UserDirs.of(dataRoot, user).groups().resolve(Sanitize.filename(id + ".json"));
     }
 }

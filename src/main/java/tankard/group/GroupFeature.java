@@ -8,8 +8,8 @@ import tankard.http.Routes;
 import tankard.json.JsJson;
 
 /**
- * {@code /api/groups/all}, {@code create} and {@code edit} (st-api.md §9): every group with the dates and sizes
- * ST computes; new and edited groups stored as ST stores them. ({@code delete} is not there yet.)
+ * {@code /api/groups/all}, {@code create}, {@code edit} and {@code delete} (st-api.md §9): every group with the
+ * dates and sizes ST computes; new and edited groups stored as ST stores them; a deleted group takes its chats.
  */
 public final class GroupFeature implements Feature {
     private final TankardConfig config;
@@ -28,6 +28,10 @@ public final class GroupFeature implements Feature {
                 Reply.json(groups.create(request.user().handle(), request.body(), System.currentTimeMillis()))));
         router.post("/api/groups/edit").handler(Routes.blocking(config, request -> {
             groups.edit(request.user().handle(), request.body());
+            return Reply.json(JsJson.object().put("ok", true));
+        }));
+        router.post("/api/groups/delete").handler(Routes.blocking(config, request -> {
+            groups.delete(request.user().handle(), request.body());
             return Reply.json(JsJson.object().put("ok", true));
         }));
     }

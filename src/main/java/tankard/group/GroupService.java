@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import tankard.chat.ChatFile;
+import tankard.chat.ChatFiles;
 import tankard.chat.ChatFolder;
 import tankard.chat.ChatStore;
 import tankard.http.ApiError;
@@ -15,16 +16,19 @@ import tankard.util.StTime;
 import java.io.IOException;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
-/** The group list of {@code /api/groups/all} (st-api.md §9). Blocking. */
+/** Groups (st-api.md §9): the list with ST's computed fields, create, edit and delete. Blocking. */
 public final class GroupService {
     private final GroupStore groups;
     private final ChatStore chats;
+    private final ChatFiles chatFiles;
 
-    public GroupService(GroupStore groups, ChatStore chats) {
+    public GroupService(GroupStore groups, ChatStore chats, ChatFiles chatFiles) {
         this.groups = groups;
         this.chats = chats;
+        this.chatFiles = chatFiles;
     }
 
     /**
@@ -83,13 +87,35 @@ public final class GroupService {
      * without the legacy metadata keys that now live in the chat files. Refuses a missing or unsafe id.
      */
     public void edit(String user, JsonNode body) throws IOException {
-        JsonNode id = body.get("id");
-        if (!Js.truthy(id) || !body.isObject() || Sanitize.hasForbiddenChars(Js.string(id))) {
-            throw ApiError.badRequest("The group needs a valid id");
-        }
+        String id = validId(body);
         ObjectNode group = ((ObjectNode) body).deepCopy();
         group.remove(List.of("chat_metadata", "past_metadata"));
-        groups.save(user, Js.string(id), group);
+        groups.save(user, id, group);
+    }
+
+    /**
+     * ST's /delete: every chat listed in the group's {@code chats} (each {@code String(id)}, as ST builds the
+     * name), then the group file; a group that does not exist is no error. Refuses a missing or unsafe id.
+     */
+    public void delete(String user, JsonNode body) throws IOException {
+        String id = validId(body);
+        Optional<ObjectNode> group = groups.find(user, id);
+        JsonNode chatList = group.map(g -> g.get("chats")).orElse(null);
+        if (chatList != null && chatList.isArray()) {
+            for (JsonNode chat : chatList) {
+                chatFiles.deleteGroupChat(user, Js.string(chat));
+            }
+        }
+        groups.delete(user, id);
+    }
+
+    /** The body's id, when truthy and free of path characters (only an object has one). */
+    private static String validId(JsonNode body) {
+        JsonNode id = body.get("id");
+        if (!Js.truthy(id) || Sanitize.hasForbiddenChars(Js.string(id))) {
+            throw ApiError.badRequest("The group needs a valid id");
+        }
+        return Js.string(id);
     }
 
     private static void copyIfPresent(JsonNode from, String field, ObjectNode to) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.io.IOException;
 import java.util.List;
+import java.util.Optional;
 
 /** A user's groups ({@code groups/<id>.json}), keyed by (user handle, group id). Blocking. */
 public interface GroupStore {
@@ -12,4 +13,10 @@ public interface GroupStore {
 
     /** Writes the group object under the id's file name (sanitized), replacing any group of that id. */
     void save(String user, String id, ObjectNode group) throws IOException;
+
+    /** The group stored under the id's file name (sanitized); empty when missing or unreadable. */
+    Optional<ObjectNode> find(String user, String id) throws IOException;
+
+    /** Deletes the group file of the id (sanitized), if there is one. */
+    void delete(String user, String id) throws IOException;
 }

@@ -32,7 +32,7 @@ import static tankard.bench.BenchServer.time;
  * Usage: {@code bench/characters.sh [N...]} (default 1000 5000).
  */
 public final class CharacterListBench {
-    private static final int WARM_RUNS = 9;
+    private static final int WARM_RUNS = Integer.getInteger("bench.warmRuns", 9);
 
     public static void main(String[] args) throws Exception {
         List<Integer> sizes = new ArrayList<>();

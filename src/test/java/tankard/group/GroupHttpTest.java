@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Instant;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -95,5 +96,35 @@ class GroupHttpTest extends ServerTest {
             assertEquals(1, files.count(), "a refused edit writes nothing");
         }
         assertTrue(Files.notExists(server.userDir().resolve("escape.json")));
+    }
+
+    @Test
+    void deleteRemovesTheGroupAndItsListedChatsOnly() throws IOException {
+        server = TestServer.start();
+        TestServer.Client client = server.client();
+        Path groupChats = server.userDir().resolve("group chats");
+        Files.createDirectories(groupChats);
+        for (String chat : new String[]{"c1", "c2", "42", "other"}) {
+            Files.writeString(groupChats.resolve(chat + ".jsonl"), "{\"chat_metadata\":{}}");
+        }
+        Files.writeString(server.userDir().resolve("escape.jsonl"), "keep");
+        assertEquals(200, client.post("/api/groups/edit",
+                "{\"id\":\"g1\",\"name\":\"G1\",\"chats\":[\"c1\",\"c2\",42,\"missing\",\"../escape\"]}").statusCode());
+
+        for (String bad : new String[]{"{}", "{\"id\":\"\"}", "{\"id\":\"../g1\"}", "[]"}) {
+            assertEquals(400, client.post("/api/groups/delete", bad).statusCode(), bad);
+        }
+        assertTrue(Files.exists(server.userDir().resolve("groups/g1.json")), "a refused delete deletes nothing");
+
+        HttpResponse<Buffer> r = client.post("/api/groups/delete", "{\"id\":\"g1\"}");
+        assertEquals(200, r.statusCode());
+        assertEquals("{\"ok\":true}", r.bodyAsString());
+        assertTrue(Files.notExists(server.userDir().resolve("groups/g1.json")));
+        try (var files = Files.list(groupChats)) {
+            assertEquals(List.of("other.jsonl"), files.map(f -> f.getFileName().toString()).toList(),
+                    "the listed chats go (a number as ST names it), the unlisted one stays");
+        }
+        assertEquals("keep", Files.readString(server.userDir().resolve("escape.jsonl")));
+        assertEquals(200, client.post("/api/groups/delete", "{\"id\":\"g1\"}").statusCode(), "gone already: still ok");
     }
 }
