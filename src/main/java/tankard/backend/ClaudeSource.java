@@ -45,13 +45,16 @@ final class ClaudeSource implements ChatCompletionSource {
     }
 
     private final Settings settings;
+    private final String placeholder;
 
-    ClaudeSource() {
-        this(Settings.DEFAULTS);
+    /** @param placeholder config promptPlaceholder, for a prompt that is all system prompt */
+    ClaudeSource(String placeholder) {
+        this(Settings.DEFAULTS, placeholder);
     }
 
-    ClaudeSource(Settings settings) {
+    ClaudeSource(Settings settings, String placeholder) {
         this.settings = settings;
+        this.placeholder = placeholder;
     }
 
     @Override
@@ -88,7 +91,7 @@ final class ClaudeSource implements ChatCompletionSource {
         boolean useSystemPrompt = Js.truthy(body.get("use_sysprompt"));
         JsonNode prefill = body.get("assistant_prefill");
         ClaudeMessages.Converted prompt = ClaudeMessages.convert(body.path("messages"),
-                Js.truthy(prefill) ? Js.string(prefill) : "", useSystemPrompt, useTools, PromptNames.of(body));
+                Js.truthy(prefill) ? Js.string(prefill) : "", useSystemPrompt, useTools, PromptNames.of(body), placeholder);
         boolean adaptive = ALWAYS_ADAPTIVE.matcher(model).find()
                 || settings.adaptiveThinking() && ADAPTIVE_IF_ENABLED.matcher(model).find();
         boolean noSampling = ALWAYS_ADAPTIVE.matcher(model).find();
