@@ -65,10 +65,11 @@ final class ClaudeSource implements ChatCompletionSource {
     @Override
     public UpstreamRequest generate(ObjectNode body, SecretReader secrets) {
         String apiUrl = DedicatedSenders.baseUrl(body, API);
-        String key = DedicatedSenders.keyOrProxyPassword(body, secrets, SECRET);
-        if (key.isEmpty()) {
+        JsonNode apiKey = DedicatedSenders.apiKey(body, secrets, SECRET);
+        if (!Js.truthy(apiKey)) {
             throw DedicatedSenders.missingKey();
         }
+        String key = Js.string(apiKey);
         List<String> betas = new ArrayList<>(List.of("output-128k-2025-02-19", "context-1m-2025-08-07"));
         return DedicatedSenders.guarded(this, () -> call(apiUrl, key, requestBody(body, betas), betas));
     }

@@ -87,13 +87,12 @@ final class GoogleSource implements ChatCompletionSource {
         MultiMap headers = MultiMap.caseInsensitiveMultiMap().set("Content-Type", "application/json");
         String url;
         if (!vertex) {
-            String key = proxy ? Js.string(body.get("proxy_password"))
-                    : DedicatedSenders.secret(body, secrets, MAKERSUITE_SECRET);
-            if (!proxy && key.isEmpty()) {
+            JsonNode key = DedicatedSenders.apiKey(body, secrets, MAKERSUITE_SECRET);
+            if (!proxy && !Js.truthy(key)) {
                 throw DedicatedSenders.missingKey();
             }
             url = trimSlash(DedicatedSenders.baseUrl(body, MAKERSUITE_API)) + "/" + API_VERSION + "/models/" + model
-                    + ":" + method + "?key=" + key + (stream ? "&alt=sse" : "");
+                    + ":" + method + "?key=" + Js.string(key) + (stream ? "&alt=sse" : "");
         } else {
             String mode = Js.truthy(body.get("vertexai_auth_mode")) ? Js.string(body.get("vertexai_auth_mode"))
                     : "express";
@@ -379,16 +378,14 @@ final class GoogleSource implements ChatCompletionSource {
             return null;
         }
         boolean proxy = Js.truthy(body.get("reverse_proxy"));
-        String key = proxy ? Js.string(body.get("proxy_password")) : DedicatedSenders.secret(body, secrets,
-                MAKERSUITE_SECRET);
-        JsonNode password = body.get("proxy_password");
-        boolean noKey = proxy ? !Js.truthy(password) : key.isEmpty();
+        JsonNode key = DedicatedSenders.apiKey(body, secrets, MAKERSUITE_SECRET);
+        boolean noKey = !Js.truthy(key);
         if (noKey && !proxy) {
             return null;
         }
         String base = trimSlash(proxy ? Js.string(body.get("reverse_proxy")) : MAKERSUITE_API) + "/" + API_VERSION
                 + "/models";
-        return new UpstreamRequest(HttpMethod.GET, noKey ? base : base + "?key=" + key,
+        return new UpstreamRequest(HttpMethod.GET, noKey ? base : base + "?key=" + Js.string(key),
                 MultiMap.caseInsensitiveMultiMap(), null);
     }
 

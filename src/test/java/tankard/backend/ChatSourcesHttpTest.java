@@ -229,12 +229,25 @@ class ChatSourcesHttpTest extends ServerTest {
         MockCompletionServer.Call call = mock.lastCall();
         assertEquals("/v1/chat/completions", call.path());
         assertEquals("Bearer pw", call.headers().get("Authorization"));
-        // without a password DeepSeek still goes (the key is JavaScript's undefined); Mistral refuses
-        client.post(BASE + "/generate", "{\"chat_completion_source\":\"deepseek\",\"messages\":[],\"reverse_proxy\":\""
-                + mock.baseUrl() + "\"}");
-        assertEquals("Bearer undefined", mock.lastCall().headers().get("Authorization"));
-        assertEquals(400, client.post(BASE + "/generate", "{\"chat_completion_source\":\"mistralai\",\"messages\":[],"
-                + "\"reverse_proxy\":\"" + mock.baseUrl() + "\"}").statusCode());
+        // ST's apiKey is the password as a JavaScript value: DeepSeek and xAI send it whatever it is ("Bearer " +
+        // undefined), Mistral and Claude refuse a falsy one (!apiKey)
+        for (String source : List.of("deepseek", "xai")) {
+            for (String password : List.of("", ",\"proxy_password\":null", ",\"proxy_password\":0")) {
+                int calls = mock.calls().size();
+                client.post(BASE + "/generate", "{\"chat_completion_source\":\"" + source + "\",\"messages\":[],"
+                        + "\"reverse_proxy\":\"" + mock.baseUrl() + "\"" + password + "}");
+                assertEquals(calls + 1, mock.calls().size(), source + password);
+                String sent = password.isEmpty() ? "undefined" : password.substring(password.indexOf(':') + 1);
+                assertEquals("Bearer " + sent, mock.lastCall().headers().get("Authorization"), source + password);
+            }
+        }
+        for (String source : List.of("mistralai", "claude")) {
+            for (String password : List.of("", ",\"proxy_password\":null", ",\"proxy_password\":0")) {
+                assertEquals(400, client.post(BASE + "/generate", "{\"chat_completion_source\":\"" + source
+                        + "\",\"messages\":[],\"reverse_proxy\":\"" + mock.baseUrl() + "\"" + password + "}").statusCode(),
+                        source + password);
+            }
+        }
     }
 
     @Test
