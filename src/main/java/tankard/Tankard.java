@@ -15,6 +15,7 @@ import tankard.backend.KoboldClassicFeature;
 import tankard.backend.NovelAiFeature;
 import tankard.backend.TextCompletionsFeature;
 import tankard.backend.OutboundPolicy;
+import tankard.backend.ProviderOrigins;
 import tankard.backend.UpstreamClient;
 import tankard.character.CharacterEditFeature;
 import tankard.character.CharacterEditor;
@@ -147,7 +148,7 @@ public final class Tankard {
                 System::currentTimeMillis, cardIndexes);
         SecretStore secrets = new SecretStore(config.allowKeysExposure());
         UpstreamClient upstream = new UpstreamClient(vertx, new OutboundPolicy(config),
-                config.backends().providerOrigins());
+                new ProviderOrigins(config.backends().providerOrigins()));
         Supplier<byte[]> defaultAvatar = AvatarImages.defaultAvatar(config.frontendDir());
         this.features = List.of(
                 new CsrfFeature(config),

@@ -21,7 +21,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -48,7 +47,10 @@ public final class ChatCompletionsFeature implements Feature {
     private static List<ChatCompletionSource> sources(TankardConfig config) {
         List<ChatCompletionSource> all = new ArrayList<>(ChatCompletionSources.all(converters(config),
                 config.backends().chat()));
-        all.addAll(List.of(new ClaudeSource(), GoogleSource.aiStudio(), GoogleSource.vertex(), new CohereSource()));
+        String placeholder = config.backends().promptPlaceholder();
+        all.addAll(List.of(new ClaudeSource(placeholder), GoogleSource.aiStudio(),
+                GoogleSource.vertex(new ProviderOrigins(config.backends().providerOrigins())),
+                new CohereSource(placeholder)));
         return all;
     }
 
@@ -63,13 +65,8 @@ public final class ChatCompletionsFeature implements Feature {
         this.multimodal = new MultimodalModels(secrets, upstream);
         this.secrets = secrets;
         this.upstream = upstream;
-        this.sources = new ConcurrentHashMap<>(sources.stream()
+        this.sources = Map.copyOf(sources.stream()
                 .collect(Collectors.toMap(ChatCompletionSource::id, Function.identity())));
-    }
-
-    /** Puts a source in place of the one with its id (tests: a source whose fixed host is a mock). */
-    void replace(ChatCompletionSource source) {
-        sources.put(source.id(), source);
     }
 
     @Override

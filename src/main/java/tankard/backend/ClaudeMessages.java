@@ -22,8 +22,9 @@ final class ClaudeMessages {
     record Converted(ArrayNode messages, ArrayNode system) {
     }
 
+    /** @param placeholder the user turn put in when the system prompt took every message (config promptPlaceholder) */
     static Converted convert(JsonNode input, String prefill, boolean useSysPrompt, boolean useTools,
-                             PromptNames names) {
+                             PromptNames names, String placeholder) {
         List<ObjectNode> messages = new ArrayList<>();
         input.forEach(message -> messages.add((ObjectNode) message.deepCopy()));
         ArrayNode system = JsJson.array();
@@ -34,7 +35,7 @@ final class ClaudeMessages {
                 DedicatedSenders.copy(message, "content", system.addObject().put("type", "text"), "text");
             }
             if (messages.isEmpty()) {
-                messages.add(textMessage("user", PromptNames.PLACEHOLDER));
+                messages.add(textMessage("user", placeholder));
             }
         }
         messages.forEach(message -> toBlocks(message, names));

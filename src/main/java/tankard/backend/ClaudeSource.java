@@ -45,13 +45,16 @@ final class ClaudeSource implements ChatCompletionSource {
     }
 
     private final Settings settings;
+    private final String placeholder;
 
-    ClaudeSource() {
-        this(Settings.DEFAULTS);
+    /** @param placeholder config promptPlaceholder, for a prompt that is all system prompt */
+    ClaudeSource(String placeholder) {
+        this(Settings.DEFAULTS, placeholder);
     }
 
-    ClaudeSource(Settings settings) {
+    ClaudeSource(Settings settings, String placeholder) {
         this.settings = settings;
+        this.placeholder = placeholder;
     }
 
     @Override
@@ -62,10 +65,11 @@ final class ClaudeSource implements ChatCompletionSource {
     @Override
     public UpstreamRequest generate(ObjectNode body, SecretReader secrets) {
         String apiUrl = DedicatedSenders.baseUrl(body, API);
-        String key = DedicatedSenders.keyOrProxyPassword(body, secrets, SECRET);
-        if (key.isEmpty()) {
+        JsonNode apiKey = DedicatedSenders.apiKey(body, secrets, SECRET);
+        if (!Js.truthy(apiKey)) {
             throw DedicatedSenders.missingKey();
         }
+        String key = Js.string(apiKey);
         List<String> betas = new ArrayList<>(List.of("output-128k-2025-02-19", "context-1m-2025-08-07"));
         return DedicatedSenders.guarded(this, () -> call(apiUrl, key, requestBody(body, betas), betas));
     }
@@ -88,7 +92,7 @@ final class ClaudeSource implements ChatCompletionSource {
         boolean useSystemPrompt = Js.truthy(body.get("use_sysprompt"));
         JsonNode prefill = body.get("assistant_prefill");
         ClaudeMessages.Converted prompt = ClaudeMessages.convert(body.path("messages"),
-                Js.truthy(prefill) ? Js.string(prefill) : "", useSystemPrompt, useTools, PromptNames.of(body));
+                Js.truthy(prefill) ? Js.string(prefill) : "", useSystemPrompt, useTools, PromptNames.of(body), placeholder);
         boolean adaptive = ALWAYS_ADAPTIVE.matcher(model).find()
                 || settings.adaptiveThinking() && ADAPTIVE_IF_ENABLED.matcher(model).find();
         boolean noSampling = ALWAYS_ADAPTIVE.matcher(model).find();

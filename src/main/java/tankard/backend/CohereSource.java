@@ -22,15 +22,11 @@ final class CohereSource implements ChatCompletionSource {
     static final String SECRET = "api_key_cohere";
     static final String API = "https://api.cohere.ai";
 
-    private final String origin;
+    private final String placeholder;
 
-    CohereSource() {
-        this(API);
-    }
-
-    /** A Cohere at another origin (tests). */
-    CohereSource(String origin) {
-        this.origin = origin;
+    /** @param placeholder config promptPlaceholder, the turn sent for an empty prompt */
+    CohereSource(String placeholder) {
+        this.placeholder = placeholder;
     }
 
     @Override
@@ -50,7 +46,7 @@ final class CohereSource implements ChatCompletionSource {
     private UpstreamRequest call(ObjectNode body, String key) {
         ObjectNode out = JsJson.object().put("stream", Js.truthy(body.get("stream")));
         DedicatedSenders.copy(body, "model", out, "model");
-        out.set("messages", convert(body.path("messages"), PromptNames.of(body)));
+        out.set("messages", convert(body.path("messages"), PromptNames.of(body), placeholder));
         DedicatedSenders.copy(body, "temperature", out, "temperature");
         DedicatedSenders.copy(body, "max_tokens", out, "max_tokens");
         DedicatedSenders.copy(body, "top_k", out, "k");
@@ -83,7 +79,7 @@ final class CohereSource implements ChatCompletionSource {
         MultiMap headers = MultiMap.caseInsensitiveMultiMap()
                 .set("Content-Type", "application/json")
                 .set("Authorization", "Bearer " + key);
-        return new UpstreamRequest(HttpMethod.POST, origin + "/v2/chat", headers,
+        return new UpstreamRequest(HttpMethod.POST, API + "/v2/chat", headers,
                 Buffer.buffer(JsJson.compactBytes(out)));
     }
 
@@ -91,11 +87,11 @@ final class CohereSource implements ChatCompletionSource {
      * ST's convertCohereMessages (§2.7.6): a placeholder turn for an empty prompt; a tool-calling turn takes the
      * assistant text before it (or says which tools it calls); names folded into the text.
      */
-    static ArrayNode convert(JsonNode input, PromptNames names) {
+    static ArrayNode convert(JsonNode input, PromptNames names, String placeholder) {
         List<ObjectNode> messages = new ArrayList<>();
         input.forEach(message -> messages.add((ObjectNode) message.deepCopy()));
         if (messages.isEmpty()) {
-            messages.add(JsJson.object().put("role", "user").put("content", PromptNames.PLACEHOLDER));
+            messages.add(JsJson.object().put("role", "user").put("content", placeholder));
         }
         // ST splices while iterating, so the message after a merged one is skipped; kept as is
         for (int index = 0; index < messages.size(); index++) {
@@ -145,7 +141,7 @@ final class CohereSource implements ChatCompletionSource {
     @Override
     public UpstreamRequest models(ObjectNode body, SecretReader secrets) {
         String key = DedicatedSenders.secret(body, secrets, SECRET);
-        return key.isEmpty() ? null : OpenAiCompatible.models(origin + "/v1", key, MultiMap.caseInsensitiveMultiMap());
+        return key.isEmpty() ? null : OpenAiCompatible.models(API + "/v1", key, MultiMap.caseInsensitiveMultiMap());
     }
 
     @Override

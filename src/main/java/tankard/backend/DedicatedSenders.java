@@ -2,6 +2,7 @@ package tankard.backend;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import tankard.http.Reply;
 import tankard.json.Js;
 import tankard.json.JsJson;
@@ -31,13 +32,14 @@ final class DedicatedSenders {
         return secrets.read(name, Js.truthy(id) ? Js.string(id) : null);
     }
 
-    /** The key of a source that takes a reverse proxy: the proxy's password when one is set, else the secret. */
-    static String keyOrProxyPassword(ObjectNode body, SecretReader secrets, String name) {
-        if (Js.truthy(body.get("reverse_proxy"))) {
-            JsonNode password = body.get("proxy_password");
-            return Js.truthy(password) ? Js.string(password) : "";
-        }
-        return secret(body, secrets, name);
+    /**
+     * ST's {@code apiKey} of a source that takes a reverse proxy: {@code reverse_proxy ? proxy_password :
+     * readSecret(...)}, as the JavaScript value (null: undefined). Each source tests it as ST does ({@link
+     * Js#truthy}) and writes it as JavaScript would ({@link Js#string}: a missing password is "undefined").
+     */
+    static JsonNode apiKey(ObjectNode body, SecretReader secrets, String name) {
+        return Js.truthy(body.get("reverse_proxy")) ? body.get("proxy_password")
+                : TextNode.valueOf(secret(body, secrets, name));
     }
 
     /** The reverse proxy if set, else the default, as JavaScript's {@code new URL(x).toString()} spells it. */

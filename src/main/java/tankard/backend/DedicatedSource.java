@@ -43,15 +43,15 @@ final class DedicatedSource implements ChatCompletionSource {
 
     @Override
     public UpstreamRequest generate(ObjectNode body, SecretReader secrets) {
-        String key = site.key(body, secrets);
-        if ((key == null || key.isEmpty()) && !(keyOptionalWithProxy && Js.truthy(body.get("reverse_proxy")))) {
+        JsonNode key = site.key(body, secrets);
+        if (!Js.truthy(key) && !(keyOptionalWithProxy && Js.truthy(body.get("reverse_proxy")))) {
             throw Site.errorTrue(400);
         }
         ObjectNode params = JsJson.object();
         prepare.accept(body, params);
         ObjectNode requestBody = fields.apply(body).spread(params).toJson();
         MultiMap headers = site.headers().apply(body);
-        return OpenAiCompatible.completion(site.base(body), Site.bearerKey(key), headers, requestBody, false);
+        return OpenAiCompatible.completion(site.base(body), Js.string(key), headers, requestBody, false);
     }
 
     @Override

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClientResponse;
+import tankard.json.Js;
 
 /**
  * A source of ST's generic OpenAI-compatible path (st-backends.md §2.4): the shared request body and parameters,
@@ -44,14 +45,14 @@ final class GenericSource implements ChatCompletionSource {
         Call call = new Call(body, tankard.json.JsJson.object(), site.headers().apply(body), textCompletion);
         quirk.apply(call);
         String url = site.base(body);
-        String key = site.key(body, secrets);
+        JsonNode key = site.key(body, secrets);
         site.requireKey(body, key);
         OpenAiCompatible.addCommonParams(body, call.params(), textCompletion, id());
         ObjectNode requestBody = OpenAiCompatible.requestBody(body, call.params(), textCompletion);
         quirk.finish(body, requestBody);
         // OpenRouter takes a prompt on its chat endpoint too
         boolean completionsEndpoint = textCompletion && !"openrouter".equals(id());
-        return OpenAiCompatible.completion(url, Site.bearerKey(key), call.headers(), requestBody, completionsEndpoint);
+        return OpenAiCompatible.completion(url, Js.string(key), call.headers(), requestBody, completionsEndpoint);
     }
 
     @Override

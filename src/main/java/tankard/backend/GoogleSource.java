@@ -47,38 +47,26 @@ final class GoogleSource implements ChatCompletionSource {
     private static final Pattern GEMINI_3_PRO = Pattern.compile("gemini-3[.\\d]*-pro");
     private static final Pattern GEMINI_3_FLASH = Pattern.compile("gemini-3[.\\d]*-flash");
 
-    /** Where Vertex lives: the region's host (overridable for tests) and the OAuth token endpoint. */
-    record VertexEndpoints(String regionalOrigin, String globalOrigin, String tokenUrl) {
-        static final VertexEndpoints GOOGLE = new VertexEndpoints("https://%s-aiplatform.googleapis.com",
-                "https://aiplatform.googleapis.com", VertexAuth.GOOGLE_TOKEN_URL);
-
-        String origin(String region) {
-            return "global".equals(region) ? globalOrigin : regionalOrigin.formatted(region);
-        }
-    }
+    private static final String VERTEX_GLOBAL = "https://aiplatform.googleapis.com";
 
     private final boolean vertex;
-    private final VertexEndpoints endpoints;
     private final VertexAuth auth;
     private final LongSupplier nowSeconds;
 
-    private GoogleSource(boolean vertex, VertexEndpoints endpoints, LongSupplier nowSeconds) {
+    private GoogleSource(boolean vertex, VertexAuth auth, LongSupplier nowSeconds) {
         this.vertex = vertex;
-        this.endpoints = endpoints;
-        this.auth = new VertexAuth(endpoints.tokenUrl());
+        this.auth = auth;
         this.nowSeconds = nowSeconds;
     }
 
     static GoogleSource aiStudio() {
-        return new GoogleSource(false, VertexEndpoints.GOOGLE, () -> System.currentTimeMillis() / 1000);
+        return new GoogleSource(false, null, () -> System.currentTimeMillis() / 1000);
     }
 
-    static GoogleSource vertex() {
-        return vertex(VertexEndpoints.GOOGLE);
-    }
-
-    static GoogleSource vertex(VertexEndpoints endpoints) {
-        return new GoogleSource(true, endpoints, () -> System.currentTimeMillis() / 1000);
+    /** Vertex AI; its service-account token call (made here, not by the upstream client) follows {@code origins}. */
+    static GoogleSource vertex(ProviderOrigins origins) {
+        return new GoogleSource(true, new VertexAuth(origins.rebase(VertexAuth.GOOGLE_TOKEN_URL)),
+                () -> System.currentTimeMillis() / 1000);
     }
 
     @Override
@@ -99,13 +87,12 @@ final class GoogleSource implements ChatCompletionSource {
         MultiMap headers = MultiMap.caseInsensitiveMultiMap().set("Content-Type", "application/json");
         String url;
         if (!vertex) {
-            String key = proxy ? Js.string(body.get("proxy_password"))
-                    : DedicatedSenders.secret(body, secrets, MAKERSUITE_SECRET);
-            if (!proxy && key.isEmpty()) {
+            JsonNode key = DedicatedSenders.apiKey(body, secrets, MAKERSUITE_SECRET);
+            if (!proxy && !Js.truthy(key)) {
                 throw DedicatedSenders.missingKey();
             }
             url = trimSlash(DedicatedSenders.baseUrl(body, MAKERSUITE_API)) + "/" + API_VERSION + "/models/" + model
-                    + ":" + method + "?key=" + key + (stream ? "&alt=sse" : "");
+                    + ":" + method + "?key=" + Js.string(key) + (stream ? "&alt=sse" : "");
         } else {
             String mode = Js.truthy(body.get("vertexai_auth_mode")) ? Js.string(body.get("vertexai_auth_mode"))
                     : "express";
@@ -123,13 +110,13 @@ final class GoogleSource implements ChatCompletionSource {
                 JsonNode projectId = body.get("vertexai_express_project_id");
                 String query = "?key=" + key + (stream ? "&alt=sse" : "");
                 url = Js.truthy(projectId)
-                        ? endpoints.globalOrigin() + "/v1/projects/" + Js.string(projectId) + "/locations/" + region
+                        ? VERTEX_GLOBAL + "/v1/projects/" + Js.string(projectId) + "/locations/" + region
                         + path + query
-                        : endpoints.origin(region) + "/v1" + path + query;
+                        : regionalOrigin(region) + "/v1" + path + query;
             } else if ("full".equals(mode)) {
                 headers.set("Authorization", "Bearer " + serviceAccountToken(secrets));
                 String projectId = projectId(DedicatedSenders.secret(body, secrets, SERVICE_ACCOUNT_SECRET));
-                url = endpoints.origin(region) + "/v1/projects/" + projectId + "/locations/" + region + path
+                url = regionalOrigin(region) + "/v1/projects/" + projectId + "/locations/" + region + path
                         + (stream ? "?alt=sse" : "");
             } else {
                 throw authFailure("Unsupported Vertex AI authentication mode: " + mode);
@@ -137,6 +124,10 @@ final class GoogleSource implements ChatCompletionSource {
         }
         return new UpstreamRequest(HttpMethod.POST, url, headers,
                 Buffer.buffer(JsJson.compactBytes(requestBody(body, model))));
+    }
+
+    private static String regionalOrigin(String region) {
+        return "global".equals(region) ? VERTEX_GLOBAL : "https://" + region + "-aiplatform.googleapis.com";
     }
 
     private static String trimSlash(String url) {
@@ -387,16 +378,14 @@ final class GoogleSource implements ChatCompletionSource {
             return null;
         }
         boolean proxy = Js.truthy(body.get("reverse_proxy"));
-        String key = proxy ? Js.string(body.get("proxy_password")) : DedicatedSenders.secret(body, secrets,
-                MAKERSUITE_SECRET);
-        JsonNode password = body.get("proxy_password");
-        boolean noKey = proxy ? !Js.truthy(password) : key.isEmpty();
+        JsonNode key = DedicatedSenders.apiKey(body, secrets, MAKERSUITE_SECRET);
+        boolean noKey = !Js.truthy(key);
         if (noKey && !proxy) {
             return null;
         }
         String base = trimSlash(proxy ? Js.string(body.get("reverse_proxy")) : MAKERSUITE_API) + "/" + API_VERSION
                 + "/models";
-        return new UpstreamRequest(HttpMethod.GET, noKey ? base : base + "?key=" + key,
+        return new UpstreamRequest(HttpMethod.GET, noKey ? base : base + "?key=" + Js.string(key),
                 MultiMap.caseInsensitiveMultiMap(), null);
     }
 

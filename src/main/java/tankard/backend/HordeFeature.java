@@ -38,10 +38,8 @@ import java.util.function.Supplier;
  */
 public final class HordeFeature implements Feature {
     private static final String BASE = "/api/horde";
-    /** Tests point the fixed hosts at a mock and shorten the polling with these properties. */
-    static final String API_PROPERTY = "tankard.horde.api";
-    static final String MODEL_REFERENCE_PROPERTY = "tankard.horde.modelReference";
-    static final String POLL_PROPERTY = "tankard.horde.pollMillis";
+    private static final String API = "https://aihorde.net/api/v2";
+    private static final String MODEL_REFERENCE = "https://raw.githubusercontent.com/db0/AI-Horde-text-model-reference/main/db.json";
 
     private static final String ANONYMOUS_KEY = "0000000000";
     private static final String CLIENT_AGENT = "SillyTavern:" + SystemFeature.ST_VERSION + ":Cohee#1207";
@@ -56,8 +54,6 @@ public final class HordeFeature implements Feature {
     private final TankardConfig config;
     private final SecretStore secrets;
     private final UpstreamClient upstream;
-    private final String api;
-    private final String modelReference;
     private final long pollMillis;
     private final Map<String, Cached> cache = new ConcurrentHashMap<>();
 
@@ -68,10 +64,7 @@ public final class HordeFeature implements Feature {
         this.config = config;
         this.secrets = secrets;
         this.upstream = upstream;
-        this.api = System.getProperty(API_PROPERTY, "https://aihorde.net/api/v2");
-        this.modelReference = System.getProperty(MODEL_REFERENCE_PROPERTY,
-                "https://raw.githubusercontent.com/db0/AI-Horde-text-model-reference/main/db.json");
-        this.pollMillis = Long.getLong(POLL_PROPERTY, 3000);
+        this.pollMillis = config.backends().hordePollMillis();
     }
 
     @Override
@@ -83,7 +76,7 @@ public final class HordeFeature implements Feature {
         route(router, "text-models", this::textModels);
         route(router, "task-status", request -> json(request, get(taskPath(request), null)).map(Reply::json));
         route(router, "cancel-task", request -> json(request,
-                new UpstreamRequest(HttpMethod.DELETE, api + taskPath(request), headers(null), null)).map(Reply::json));
+                new UpstreamRequest(HttpMethod.DELETE, API + taskPath(request), headers(null), null)).map(Reply::json));
         router.post(BASE + "/generate-text").handler(Routes.answering(config, this::generateText));
         route(router, "user-info", this::userInfo);
         router.post(BASE + "/sd-samplers").handler(Routes.inline(config, request -> Reply.json(SAMPLERS)));
@@ -120,11 +113,11 @@ public final class HordeFeature implements Feature {
     }
 
     private UpstreamRequest get(String path, String key) {
-        return TextCompletionApi.get(api + path, headers(key));
+        return TextCompletionApi.get(API + path, headers(key));
     }
 
     private UpstreamRequest post(String path, String key, JsonNode body) {
-        return new UpstreamRequest(HttpMethod.POST, api + path, headers(key), Buffer.buffer(JsJson.compactBytes(body)));
+        return new UpstreamRequest(HttpMethod.POST, API + path, headers(key), Buffer.buffer(JsJson.compactBytes(body)));
     }
 
     private Future<UpstreamClient.Fetched> send(Request request, UpstreamRequest call) {
@@ -189,7 +182,7 @@ public final class HordeFeature implements Feature {
 
     private Future<Reply> textModels(Request request) {
         return cached(request, "models", () -> json(request, get("/status/models?type=text", null))
-                .compose(models -> send(request, TextCompletionApi.get(modelReference, MultiMap.caseInsensitiveMultiMap()))
+                .compose(models -> send(request, TextCompletionApi.get(MODEL_REFERENCE, MultiMap.caseInsensitiveMultiMap()))
                         .compose(reference -> Proxying.worker(request.ctx(), () -> withMetadata(models, reference)))
                         // the models go without their metadata when the reference cannot be had
                         .otherwise(models)));
@@ -298,7 +291,7 @@ public final class HordeFeature implements Feature {
                     String id = Proxying.encodeUriComponent(Js.string(started.get("id")));
                     // the job is deleted when the browser gives up on it
                     Runnable cancel = () -> upstream.fire(new UpstreamRequest(HttpMethod.DELETE,
-                            api + "/generate/status/" + id, headers(null), null));
+                            API + "/generate/status/" + id, headers(null), null));
                     return poll(request, 0, cancel, () -> checked(request, get("/generate/check/" + id, null))
                             .compose(check -> {
                                 if (Js.truthy(check.get("done"))) {

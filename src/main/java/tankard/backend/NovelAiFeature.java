@@ -29,25 +29,18 @@ import java.util.Base64;
  */
 public final class NovelAiFeature implements Feature {
     private static final String BASE = "/api/novelai";
-    /** Tests point the fixed NovelAI hosts at a mock with these properties. */
-    static final String API_HOST_PROPERTY = "tankard.novelai.api";
-    static final String TEXT_HOST_PROPERTY = "tankard.novelai.text";
-    static final String IMAGE_HOST_PROPERTY = "tankard.novelai.image";
+    private static final String API_HOST = "https://api.novelai.net";
+    private static final String TEXT_HOST = "https://text.novelai.net";
+    private static final String IMAGE_HOST = "https://image.novelai.net";
 
     private final TankardConfig config;
     private final SecretStore secrets;
     private final UpstreamClient upstream;
-    private final String apiHost;
-    private final String textHost;
-    private final String imageHost;
 
     public NovelAiFeature(TankardConfig config, SecretStore secrets, UpstreamClient upstream) {
         this.config = config;
         this.secrets = secrets;
         this.upstream = upstream;
-        this.apiHost = System.getProperty(API_HOST_PROPERTY, "https://api.novelai.net");
-        this.textHost = System.getProperty(TEXT_HOST_PROPERTY, "https://text.novelai.net");
-        this.imageHost = System.getProperty(IMAGE_HOST_PROPERTY, "https://image.novelai.net");
     }
 
     @Override
@@ -73,7 +66,7 @@ public final class NovelAiFeature implements Feature {
         Reply failed = Reply.json(JsJson.object().put("error", true));
         Proxying.worker(request.ctx(), () -> headers(request))
                 .onFailure(request.ctx()::fail)
-                .onSuccess(headers -> upstream.fetch(TextCompletionApi.get(apiHost + "/user/subscription", headers),
+                .onSuccess(headers -> upstream.fetch(TextCompletionApi.get(API_HOST + "/user/subscription", headers),
                                 response)
                         .map(answer -> answer.ok() ? JsJson.tryParse(answer.body().getBytes()) : null)
                         .onComplete(answer -> (answer.result() == null ? failed : Reply.json(answer.result()))
@@ -95,7 +88,7 @@ public final class NovelAiFeature implements Feature {
             throw ApiError.badRequest("No NovelAI model was given");
         }
         String name = model.textValue();
-        String host = name.contains("kayra") || name.contains("erato") ? textHost : apiHost;
+        String host = name.contains("kayra") || name.contains("erato") ? TEXT_HOST : API_HOST;
         String url = host + (Js.truthy(body.get("streaming")) ? "/ai/generate-stream" : "/ai/generate");
         return new UpstreamRequest(HttpMethod.POST, url, headers,
                 Buffer.buffer(JsJson.compactBytes(NovelAiSettings.body(body, name))));
@@ -127,7 +120,7 @@ public final class NovelAiFeature implements Feature {
         HttpServerResponse response = ctx.response();
         JsonNode body = request.body();
         Proxying.worker(ctx, () -> headers(request)).onFailure(ctx::fail).onSuccess(headers -> {
-            UpstreamRequest generate = new UpstreamRequest(HttpMethod.POST, imageHost + "/ai/generate-image", headers,
+            UpstreamRequest generate = new UpstreamRequest(HttpMethod.POST, IMAGE_HOST + "/ai/generate-image", headers,
                     Buffer.buffer(JsJson.compactBytes(NovelAiImages.request(body))));
             upstream.fetch(generate, response).compose(answer -> Proxying.worker(ctx, () -> image(answer)))
                     .compose(image -> upscaled(body, headers, image, response))
@@ -153,7 +146,7 @@ public final class NovelAiFeature implements Feature {
         ObjectNode upscale = JsJson.object().put("image", image);
         JsonFields.copy(body, upscale, "height", "width");
         JsonFields.copyAs(body, "upscale_ratio", upscale, "scale");
-        UpstreamRequest call = new UpstreamRequest(HttpMethod.POST, apiHost + "/ai/upscale", headers,
+        UpstreamRequest call = new UpstreamRequest(HttpMethod.POST, API_HOST + "/ai/upscale", headers,
                 Buffer.buffer(JsJson.compactBytes(upscale)));
         return upstream.fetch(call, response).map(answer -> {
             byte[] png = answer.ok() ? NovelAiImages.firstPng(answer.body().getBytes()) : null;
@@ -173,7 +166,7 @@ public final class NovelAiFeature implements Feature {
             }
             return headers;
         }).onFailure(ctx::fail).onSuccess(headers -> {
-            String url = apiHost + "/ai/generate-voice?text=" + Proxying.encodeUriComponent(Js.string(text))
+            String url = API_HOST + "/ai/generate-voice?text=" + Proxying.encodeUriComponent(Js.string(text))
                     + "&voice=-1&seed=" + Proxying.encodeUriComponent(Js.string(voice)) + "&opus=false&version=v2";
             upstream.send(TextCompletionApi.get(url, headers), response).onSuccess(from -> {
                 if (!UpstreamClient.isOk(from)) {

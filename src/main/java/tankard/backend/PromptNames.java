@@ -12,9 +12,6 @@ import java.util.List;
  * the user's and, in group chats, every member's.
  */
 record PromptNames(String charName, String userName, List<String> groupNames) {
-    /** ST's promptPlaceholder as its shipped config sets it: the user turn put in when a prompt has none. */
-    static final String PLACEHOLDER = "[Start a new chat]";
-
     static PromptNames of(ObjectNode body) {
         List<String> groups = new ArrayList<>();
         body.path("group_names").forEach(name -> groups.add(Js.string(name)));

@@ -2,6 +2,7 @@ package tankard.backend;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClientResponse;
@@ -89,18 +90,15 @@ record Site(String id, String secret, Function<ObjectNode, String> url, boolean 
         return proxiable ? DedicatedSenders.baseUrl(body, url.apply(body)) : url.apply(body);
     }
 
-    /** The key: the proxy's password with a proxy, else the secret (by {@code secret_id} if given); null if undefined. */
-    String key(ObjectNode body, SecretReader secrets) {
-        if (proxied(body)) {
-            JsonNode password = body.get("proxy_password");
-            return password == null ? null : Js.string(password);
-        }
-        return DedicatedSenders.secret(body, secrets, secret);
+    /** ST's apiKey as a JavaScript value: the proxy's password with a proxy, else the secret (by {@code secret_id}). */
+    JsonNode key(ObjectNode body, SecretReader secrets) {
+        return proxiable ? DedicatedSenders.apiKey(body, secrets, secret)
+                : TextNode.valueOf(DedicatedSenders.secret(body, secrets, secret));
     }
 
     /** ST's generic missing-key rule: no key and no reverse proxy, except for the custom source. */
-    void requireKey(ObjectNode body, String key) {
-        if ((key == null || key.isEmpty()) && !Js.truthy(body.get("reverse_proxy"))
+    void requireKey(ObjectNode body, JsonNode key) {
+        if (!Js.truthy(key) && !Js.truthy(body.get("reverse_proxy"))
                 && !OpenAiCompatible.CUSTOM.equals(id)) {
             throw errorTrue(400);
         }
@@ -112,14 +110,9 @@ record Site(String id, String secret, Function<ObjectNode, String> url, boolean 
             throw errorTrue(400);
         }
         String base = proxied(body) || modelsUrl == null ? base(body) : modelsUrl.apply(body);
-        String key = key(body, secrets);
+        JsonNode key = key(body, secrets);
         requireKey(body, key);
-        return OpenAiCompatible.models(base, bearerKey(key), headers.apply(body), modelsPath);
-    }
-
-    /** The key as JavaScript concatenates it after {@code Bearer }. */
-    static String bearerKey(String key) {
-        return key == null ? "undefined" : key;
+        return OpenAiCompatible.models(base, Js.string(key), headers.apply(body), modelsPath);
     }
 
     /** ST's {@code status(n).send({error: true})}. */

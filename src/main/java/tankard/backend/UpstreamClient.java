@@ -16,7 +16,6 @@ import tankard.http.Reply;
 
 import java.util.function.Function;
 
-import java.util.Map;
 
 /**
  * Outgoing calls to AI backends, and the byte-for-byte relay of their streams to the browser (st-backends.md
@@ -31,10 +30,9 @@ public final class UpstreamClient {
     private final Vertx vertx;
     private final OutboundPolicy policy;
     private final HttpClient client;
-    /** config's tankard.providerOrigins: built-in provider origins called elsewhere instead. */
-    private final Map<String, String> providerOrigins;
+    private final ProviderOrigins providerOrigins;
 
-    public UpstreamClient(Vertx vertx, OutboundPolicy policy, Map<String, String> providerOrigins) {
+    public UpstreamClient(Vertx vertx, OutboundPolicy policy, ProviderOrigins providerOrigins) {
         this.vertx = vertx;
         this.policy = policy;
         this.providerOrigins = providerOrigins;
@@ -79,23 +77,12 @@ public final class UpstreamClient {
     private Future<HttpClientRequest> open(UpstreamRequest call) {
         RequestOptions options;
         try {
-            options = new RequestOptions().setMethod(call.method()).setAbsoluteURI(rebased(call.url()))
+            options = new RequestOptions().setMethod(call.method()).setAbsoluteURI(providerOrigins.rebase(call.url()))
                     .setHeaders(call.headers()).setFollowRedirects(true);
         } catch (RuntimeException e) {
             return Future.failedFuture(new UpstreamException("Invalid URL: " + call.url()));
         }
         return policy.prepare(vertx, options).compose(client::request);
-    }
-
-    private String rebased(String url) {
-        for (Map.Entry<String, String> entry : providerOrigins.entrySet()) {
-            String origin = entry.getKey();
-            if (url.startsWith(origin) && (url.length() == origin.length()
-                    || "/?#".indexOf(url.charAt(origin.length())) >= 0)) {
-                return entry.getValue() + url.substring(origin.length());
-            }
-        }
-        return url;
     }
 
     private static Future<HttpClientResponse> write(HttpClientRequest request, UpstreamRequest call) {

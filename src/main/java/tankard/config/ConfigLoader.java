@@ -233,8 +233,9 @@ public final class ConfigLoader {
                 new TankardConfig.Backends(requestOverrides(),
                         integer("ollama.keepAlive", -1, Integer.MIN_VALUE, Integer.MAX_VALUE),
                         integer("ollama.batchSize", -1, Integer.MIN_VALUE, Integer.MAX_VALUE),
-                        string("promptPlaceholder", "Let's get started."),
+                        string("promptPlaceholder", "[Start a new chat]"), // ST adds it from its default config.yaml at start-up
                         providerOrigins(),
+                        integer("tankard.hordePollMillis", 3000, 1, Integer.MAX_VALUE),
                         new TankardConfig.ChatSettings(bool("openai.randomizeUserId", false),
                                 bool("mistral.enablePrefix", false), bool("gemini.thoughtSignatures", true),
                                 bool("claude.enableSystemPromptCache", false),

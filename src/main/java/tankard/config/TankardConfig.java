@@ -99,9 +99,12 @@ public record TankardConfig(
      * @param promptPlaceholder the user message ST's prompt converters put where a prompt would be empty
      * @param providerOrigins Tankard's own: origins of built-in provider URLs mapped to others, so that calls
      *                        meant for {@code https://api.openai.com} go to a gateway (or a test's mock) instead
+     * @param hordePollMillis Tankard's own {@code tankard.hordePollMillis}: how often an AI Horde job is checked
+     *                        (ST: every 3 s)
      */
     public record Backends(List<RequestOverride> requestOverrides, int ollamaKeepAlive, int ollamaBatchSize,
-                           String promptPlaceholder, Map<String, String> providerOrigins, ChatSettings chat) {
+                           String promptPlaceholder, Map<String, String> providerOrigins, int hordePollMillis,
+                           ChatSettings chat) {
     }
 
     /**

@@ -19,6 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 class ChatConvertersTest {
     private static final JsonNode CASES = load();
     private static final PromptNames NAMES = PromptNames.of((ObjectNode) CASES.get("names"));
+    private static final String PLACEHOLDER = "[Start a new chat]";
 
     private static JsonNode load() {
         try (InputStream in = ChatConvertersTest.class.getResourceAsStream("chat-converters.json")) {
@@ -32,7 +33,7 @@ class ChatConvertersTest {
     void claudeMessagesAsSt() {
         for (JsonNode c : CASES.get("claude")) {
             ClaudeMessages.Converted converted = ClaudeMessages.convert(c.get("messages"), c.get("prefill").asText(),
-                    c.get("useSysPrompt").asBoolean(), c.get("useTools").asBoolean(), NAMES);
+                    c.get("useSysPrompt").asBoolean(), c.get("useTools").asBoolean(), NAMES, PLACEHOLDER);
             ObjectNode actual = JsJson.object();
             actual.set("messages", converted.messages());
             actual.set("systemPrompt", converted.system());
@@ -65,7 +66,7 @@ class ChatConvertersTest {
     void cohereMessagesAsSt() {
         for (JsonNode c : CASES.get("cohere")) {
             assertEquals(JsJson.compact(c.get("expected")), JsJson.compact(CohereSource.convert(c.get("messages"),
-                    NAMES)), c.get("name").asText());
+                    NAMES, PLACEHOLDER)), c.get("name").asText());
         }
     }
 

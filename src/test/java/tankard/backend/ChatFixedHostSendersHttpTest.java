@@ -1,6 +1,7 @@
 package tankard.backend;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpServerResponse;
@@ -12,6 +13,7 @@ import tankard.json.JsJson;
 import tankard.testing.MockCompletionServer;
 import tankard.testing.ServerTest;
 import tankard.testing.StreamingClient;
+import tankard.testing.TestServer;
 
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
@@ -26,34 +28,35 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The senders whose hosts are fixed (Cohere; Vertex AI by API key or service account) with those hosts swapped
- * for the mock: Vertex's regional hosts become {@code /region-R} on the mock, its global host {@code /global},
- * Google's token endpoint {@code /token}.
+ * The senders whose hosts are fixed (Cohere; Vertex AI by API key or service account) with those hosts sent to
+ * the mock by {@code tankard.providerOrigins}: Vertex's regional hosts become {@code /region-R} on the mock, its
+ * global host {@code /global}, Google's token endpoint {@code /token}.
  */
 class ChatFixedHostSendersHttpTest extends ServerTest {
     private static final String BASE = "/api/backends/chat-completions";
     private static final String MESSAGES = "[{\"role\":\"system\",\"content\":\"Be brief.\"},{\"role\":\"user\",\"content\":\"Hi\"}]";
 
+    private static final String PLACEHOLDER = "Your turn, Bramble.";
+
+    private Vertx mockVertx;
     private MockCompletionServer mock;
 
     @BeforeEach
     void startServers() {
-        start(null);
-        mock = MockCompletionServer.start(server.vertx);
-        ChatCompletionsFeature chat = chatFeature();
-        chat.replace(new CohereSource(mock.origin()));
-        chat.replace(GoogleSource.vertex(new GoogleSource.VertexEndpoints(mock.origin() + "/region-%s",
-                mock.origin() + "/global", mock.origin() + "/token")));
+        mockVertx = Vertx.vertx();
+        mock = MockCompletionServer.start(mockVertx);
+        start("promptPlaceholder: \"" + PLACEHOLDER + "\"\n" + TestServer.providerOrigins(Map.of(
+                "https://api.cohere.ai", mock.origin(), "https://api.anthropic.com", mock.origin(),
+                "https://europe-west4-aiplatform.googleapis.com", mock.origin() + "/region-europe-west4",
+                "https://us-central1-aiplatform.googleapis.com", mock.origin() + "/region-us-central1",
+                "https://aiplatform.googleapis.com", mock.origin() + "/global",
+                "https://oauth2.googleapis.com", mock.origin())));
     }
 
     @AfterEach
     void stopMock() {
-        mock.close();
-    }
-
-    private ChatCompletionsFeature chatFeature() {
-        return server.tankard.features().stream().filter(ChatCompletionsFeature.class::isInstance)
-                .map(ChatCompletionsFeature.class::cast).findFirst().orElseThrow();
+        // closing the Vert.x closes the mock too, if the test has not already
+        TestServer.await(mockVertx.close().toCompletionStage().toCompletableFuture());
     }
 
     private String body(String source, boolean stream, String model, String extra) {
@@ -74,6 +77,22 @@ class ChatFixedHostSendersHttpTest extends ServerTest {
 
     private void secret(String key, String value) {
         client.post("/api/secrets/write", JsJson.compact(JsJson.object().put("key", key).put("value", value)));
+    }
+
+    /** ST's Claude and Cohere converters put config promptPlaceholder where the prompt has no turn. */
+    @Test
+    void claudeAndCohereTakeTheConfiguredPlaceholder() {
+        secret("api_key_claude", "cl-key");
+        secret("api_key_cohere", "co-key");
+        mock.route("/v1/messages", request -> request.response().end("{\"content\":[]}"));
+        mock.route("/v2/chat", request -> request.response().end("{}"));
+        String systemOnly = "[{\"role\":\"system\",\"content\":\"Be brief.\"}]";
+        generate(body("claude", false, "claude-3-haiku", "").replace(MESSAGES, systemOnly));
+        assertEquals("[{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"" + PLACEHOLDER + "\"}]}]",
+                JsJson.compact(mock.lastCall("/v1/messages").json().get("messages")));
+        generate(body("cohere", false, "command-r", "").replace(MESSAGES, "[]"));
+        assertEquals("[{\"role\":\"user\",\"content\":\"" + PLACEHOLDER + "\"}]",
+                JsJson.compact(mock.lastCall("/v2/chat").json().get("messages")));
     }
 
     @Test
@@ -120,17 +139,15 @@ class ChatFixedHostSendersHttpTest extends ServerTest {
         assertEquals(500, refused.statusCode());
         assertEquals("{\"message\":\"invalid model\"}", refused.bodyAsString());
 
-        ChatCompletionsFeature chat = chatFeature();
-        chat.replace(new CohereSource("http://127.0.0.1:1"));
-        HttpResponse<Buffer> unreachable = generate(body("cohere", false, "command-r", ""));
-        assertEquals(200, unreachable.statusCode(), "ST answers Cohere's exceptions with a 200");
-        assertEquals("{\"error\":true}", unreachable.bodyAsString());
-        chat.replace(new CohereSource(mock.origin()));
-
         mock.route("/v1/models", request -> request.response().end("{\"models\":[{\"name\":\"command-r\"}]}"));
         HttpResponse<Buffer> status = client.post(BASE + "/status", "{\"chat_completion_source\":\"cohere\"}");
         assertEquals("{\"models\":[{\"name\":\"command-r\"}]}", status.bodyAsString(), "sent before ST maps it");
         assertEquals("Bearer co-key", mock.lastCall().headers().get("Authorization"));
+
+        mock.close();
+        HttpResponse<Buffer> unreachable = generate(body("cohere", false, "command-r", ""));
+        assertEquals(200, unreachable.statusCode(), "ST answers Cohere's exceptions with a 200");
+        assertEquals("{\"error\":true}", unreachable.bodyAsString());
     }
 
     @Test

@@ -69,8 +69,8 @@ class ChatSourcesHttpTest extends ServerTest {
 
     private void startServers(Set<String> urls, Set<String> sourcesWithKeys, String configYaml) {
         mock = MockCompletionServer.start(mockVertx);
-        start(configYaml + "tankard:\n  providerOrigins:\n" + urls.stream().map(ChatSourcesHttpTest::origin).distinct()
-                .map(origin -> "    \"" + origin + "\": \"" + mock.origin() + "\"\n").collect(Collectors.joining()));
+        start(configYaml + TestServer.providerOrigins(urls.stream().map(ChatSourcesHttpTest::origin)
+                .collect(Collectors.toMap(origin -> origin, origin -> mock.origin(), (a, b) -> a))));
         sourcesWithKeys.forEach(id -> client.post("/api/secrets/write", "{\"key\":\"api_key_" + id
                 + "\",\"value\":\"key-" + id + "\"}"));
     }
@@ -107,7 +107,8 @@ class ChatSourcesHttpTest extends ServerTest {
     @TestFactory
     List<DynamicTest> everySourceCallsItsUpstreamAsStDoes() throws IOException {
         JsonNode sources = fixture("chat-sources.json");
-        startServers(sources, "");
+        // recorded with ST's handlers loaded without a config.yaml: its code's fallback placeholder
+        startServers(sources, "promptPlaceholder: \"Let's get started.\"\n");
         List<DynamicTest> tests = new ArrayList<>();
         sources.properties().forEach(entry -> {
             String id = entry.getKey();
@@ -228,18 +229,31 @@ class ChatSourcesHttpTest extends ServerTest {
         MockCompletionServer.Call call = mock.lastCall();
         assertEquals("/v1/chat/completions", call.path());
         assertEquals("Bearer pw", call.headers().get("Authorization"));
-        // without a password DeepSeek still goes (the key is JavaScript's undefined); Mistral refuses
-        client.post(BASE + "/generate", "{\"chat_completion_source\":\"deepseek\",\"messages\":[],\"reverse_proxy\":\""
-                + mock.baseUrl() + "\"}");
-        assertEquals("Bearer undefined", mock.lastCall().headers().get("Authorization"));
-        assertEquals(400, client.post(BASE + "/generate", "{\"chat_completion_source\":\"mistralai\",\"messages\":[],"
-                + "\"reverse_proxy\":\"" + mock.baseUrl() + "\"}").statusCode());
+        // ST's apiKey is the password as a JavaScript value: DeepSeek and xAI send it whatever it is ("Bearer " +
+        // undefined), Mistral and Claude refuse a falsy one (!apiKey)
+        for (String source : List.of("deepseek", "xai")) {
+            for (String password : List.of("", ",\"proxy_password\":null", ",\"proxy_password\":0")) {
+                int calls = mock.calls().size();
+                client.post(BASE + "/generate", "{\"chat_completion_source\":\"" + source + "\",\"messages\":[],"
+                        + "\"reverse_proxy\":\"" + mock.baseUrl() + "\"" + password + "}");
+                assertEquals(calls + 1, mock.calls().size(), source + password);
+                String sent = password.isEmpty() ? "undefined" : password.substring(password.indexOf(':') + 1);
+                assertEquals("Bearer " + sent, mock.lastCall().headers().get("Authorization"), source + password);
+            }
+        }
+        for (String source : List.of("mistralai", "claude")) {
+            for (String password : List.of("", ",\"proxy_password\":null", ",\"proxy_password\":0")) {
+                assertEquals(400, client.post(BASE + "/generate", "{\"chat_completion_source\":\"" + source
+                        + "\",\"messages\":[],\"reverse_proxy\":\"" + mock.baseUrl() + "\"" + password + "}").statusCode(),
+                        source + password);
+            }
+        }
     }
 
     @Test
     void azureStatusProbesTheDeploymentForItsModel() {
         mock = MockCompletionServer.start(mockVertx);
-        start("tankard:\n  providerOrigins:\n    \"https://res.openai.azure.com\": \"" + mock.origin() + "\"\n");
+        start(TestServer.providerOrigins(Map.of("https://res.openai.azure.com", mock.origin())));
         client.post("/api/secrets/write", "{\"key\":\"api_key_azure_openai\",\"value\":\"az\"}");
         String body = "{\"chat_completion_source\":\"azure_openai\",\"azure_base_url\":\"https://res.openai.azure.com\","
                 + "\"azure_deployment_name\":\"dep\",\"azure_api_version\":\"2024-10-21\"}";
@@ -291,11 +305,11 @@ class ChatSourcesHttpTest extends ServerTest {
     @Test
     void processAppliesAPostProcessingType() {
         mock = MockCompletionServer.start(mockVertx);
-        start(null);
+        start(null); // no promptPlaceholder: ST's start-up adds its default config's "[Start a new chat]"
         HttpResponse<Buffer> r = client.post(BASE + "/process", "{\"type\":\"strict\",\"char_name\":\"Bramble\","
                 + "\"messages\":[{\"role\":\"system\",\"content\":\"Sys\"},{\"role\":\"assistant\",\"content\":\"Hi\"}]}");
         assertEquals("{\"messages\":[{\"role\":\"system\",\"content\":\"Sys\"},{\"role\":\"user\",\"content\":"
-                + "\"Let's get started.\"},{\"role\":\"assistant\",\"content\":\"Hi\"}]}", r.bodyAsString());
+                + "\"[Start a new chat]\"},{\"role\":\"assistant\",\"content\":\"Hi\"}]}", r.bodyAsString());
         HttpResponse<Buffer> bad = client.post(BASE + "/process", "{\"type\":\"strict\",\"messages\":\"x\"}");
         assertEquals(400, bad.statusCode());
         assertEquals("{\"error\":\"Invalid messages format\"}", bad.bodyAsString());

@@ -1,7 +1,6 @@
 package tankard.frontend;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
 import tankard.json.JsJson;
@@ -55,11 +54,11 @@ class StFrontendChatUiTest {
              MockCompletionServer mock = MockCompletionServer.start(server.vertx);
              MockCompletionServer stMock = MockCompletionServer.start(server.vertx);
              StServer st = StServer.start(stDir, server.vertx, "skipContentCheck: false\n",
-                     dataRoot -> writeSettings(dataRoot, stMock, true));
+                     dataRoot -> StUi.writeChatSettings(stDir, dataRoot, stMock, true));
              // one browser each: cookies are per host, not per port, and both servers name their session cookie alike
              Browser stBrowser = Browser.launch();
              Browser browser = Browser.launch()) {
-            writeSettings(server.dataRoot, mock, true);
+            StUi.writeChatSettings(stDir, server.dataRoot, mock, true);
             Run original = new Run(stBrowser.newPage(), st.url("/"), st.userDir(), files, "st-chat-original");
             Run tankard = new Run(browser.newPage(), server.url("/"), server.userDir(), files, "st-chat-stream");
             original.chat();
@@ -84,7 +83,7 @@ class StFrontendChatUiTest {
         try (TestServer server = TestServer.startIn(prepare(work), "--frontend", stDir.resolve("public").toString());
              MockCompletionServer mock = MockCompletionServer.start(server.vertx);
              Browser browser = Browser.launch()) {
-            writeSettings(server.dataRoot, mock, false);
+            StUi.writeChatSettings(stDir, server.dataRoot, mock, false);
             Run run = new Run(browser.newPage(), server.url("/"), server.userDir(), files, "st-chat-plain");
             run.chat();
             run.groupChat();
@@ -98,26 +97,6 @@ class StFrontendChatUiTest {
     private static Path prepare(Path work) throws IOException {
         Files.writeString(work.resolve("config.yaml"), "skipContentCheck: false\n");
         return work;
-    }
-
-    /**
-     * The user's settings before the first boot: ST's defaults with the first-run questions answered and the
-     * main API set to Chat Completion, custom source, at the mock backend. Content seeding keeps an existing file.
-     */
-    private void writeSettings(Path dataRoot, MockCompletionServer mock, boolean stream) {
-        try {
-            ObjectNode settings = (ObjectNode) JsJson.parse(Files.readAllBytes(stDir.resolve("default/content/settings.json")));
-            settings.put("firstRun", false).put("username", "Tester").put("main_api", "openai");
-            ((ObjectNode) settings.get("power_user")).put("auto_connect", true); // connects (/status) on boot
-            ObjectNode oai = (ObjectNode) settings.get("oai_settings");
-            oai.put("chat_completion_source", "custom").put("custom_url", mock.baseUrl())
-                    .put("custom_model", MockCompletionServer.MODEL).put("stream_openai", stream);
-            Path file = dataRoot.resolve("default-user").resolve("settings.json");
-            Files.createDirectories(file.getParent());
-            Files.write(file, JsJson.prettyBytes(settings));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 
     /** One pass of the steps in one browser tab against one server. */

@@ -1,8 +1,14 @@
 package tankard.frontend;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import tankard.json.JsJson;
 import tankard.testing.Browser;
+import tankard.testing.MockCompletionServer;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -69,6 +75,26 @@ final class StUi {
         page.waitFor("(d => d.classList.contains('openDrawer') === " + open + " && d.getAnimations({subtree: true})"
                 + ".every(a => a.playState !== 'running' || a.effect.getTiming().iterations === Infinity))"
                 + "(document.querySelector('#" + id + " > .drawer-content'))", STEP_TIMEOUT);
+    }
+
+    /**
+     * The user's settings before the first boot: ST's defaults with the first-run questions answered and the
+     * main API set to Chat Completion, custom source, at the mock backend. Content seeding keeps an existing file.
+     */
+    static void writeChatSettings(Path stDir, Path dataRoot, MockCompletionServer mock, boolean stream) {
+        try {
+            ObjectNode settings = (ObjectNode) JsJson.parse(Files.readAllBytes(stDir.resolve("default/content/settings.json")));
+            settings.put("firstRun", false).put("username", "Tester").put("main_api", "openai");
+            ((ObjectNode) settings.get("power_user")).put("auto_connect", true); // connects (/status) on boot
+            ObjectNode oai = (ObjectNode) settings.get("oai_settings");
+            oai.put("chat_completion_source", "custom").put("custom_url", mock.baseUrl())
+                    .put("custom_model", MockCompletionServer.MODEL).put("stream_openai", stream);
+            Path file = dataRoot.resolve("default-user").resolve("settings.json");
+            Files.createDirectories(file.getParent());
+            Files.write(file, JsJson.prettyBytes(settings));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** Whether the response is for an HTTP URL with that path (not for a data: or blob: URL). */

@@ -8,13 +8,13 @@ import org.junit.jupiter.api.BeforeEach;
 import java.util.Map;
 
 /**
- * A {@link ServerTest} whose server takes AI Horde's and NovelAI's fixed public hosts to be paths of a
- * {@link MockCompletionServer} on loopback (started first, on its own Vert.x, since the server reads where the
- * hosts are when it starts). Horde jobs are polled every few milliseconds instead of seconds.
+ * A {@link ServerTest} whose server sends the calls for AI Horde's and NovelAI's fixed public hosts to paths of a
+ * {@link MockCompletionServer} on loopback ({@code tankard.providerOrigins}; the mock starts first, on its own
+ * Vert.x). Horde jobs are polled every few milliseconds instead of seconds.
  */
 public abstract class PublicHostsMockTest extends ServerTest {
     protected static final String HORDE = "/horde/api/v2";
-    protected static final String HORDE_MODEL_REFERENCE = "/horde/db.json";
+    protected static final String HORDE_MODEL_REFERENCE = "/github/db0/AI-Horde-text-model-reference/main/db.json";
     protected static final String NOVELAI_API = "/nai-api";
     protected static final String NOVELAI_TEXT = "/nai-text";
     protected static final String NOVELAI_IMAGE = "/nai-image";
@@ -23,26 +23,20 @@ public abstract class PublicHostsMockTest extends ServerTest {
     private Vertx mockVertx;
     private boolean upstreamDown;
 
-    private Map<String, String> properties() {
-        return Map.of("tankard.horde.api", mock.origin() + HORDE,
-                "tankard.horde.modelReference", mock.origin() + HORDE_MODEL_REFERENCE,
-                "tankard.horde.pollMillis", "10",
-                "tankard.novelai.api", mock.origin() + NOVELAI_API,
-                "tankard.novelai.text", mock.origin() + NOVELAI_TEXT,
-                "tankard.novelai.image", mock.origin() + NOVELAI_IMAGE);
-    }
-
     @BeforeEach
     final void startServers() {
         mockVertx = Vertx.vertx();
         mock = MockCompletionServer.start(mockVertx);
-        properties().forEach(System::setProperty);
-        start(null);
+        start(TestServer.providerOrigins(Map.of("https://aihorde.net", mock.origin() + "/horde",
+                "https://raw.githubusercontent.com", mock.origin() + "/github",
+                "https://api.novelai.net", mock.origin() + NOVELAI_API,
+                "https://text.novelai.net", mock.origin() + NOVELAI_TEXT,
+                "https://image.novelai.net", mock.origin() + NOVELAI_IMAGE))
+                + "  hordePollMillis: 10\n"); // under tankard:, beside providerOrigins
     }
 
     @AfterEach
     final void stopMock() {
-        properties().keySet().forEach(System::clearProperty);
         if (!upstreamDown) {
             mock.close();
         }

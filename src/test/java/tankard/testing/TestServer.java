@@ -62,6 +62,13 @@ public final class TestServer implements AutoCloseable {
         return start(null);
     }
 
+    /** config.yaml text sending the calls meant for each provider origin to its target ({@code tankard.providerOrigins}). */
+    public static String providerOrigins(Map<String, String> targets) {
+        StringBuilder yaml = new StringBuilder("tankard:\n  providerOrigins:\n");
+        targets.forEach((origin, target) -> yaml.append("    \"").append(origin).append("\": \"").append(target).append("\"\n"));
+        return yaml.toString();
+    }
+
     /** Starts a server in a prepared working folder (config.yaml, public/, data/ as the test laid them). */
     public static TestServer startIn(Path work, String... flags) {
         List<String> args = new ArrayList<>(List.of("--port", "0", "--instances", "1"));
