@@ -48,7 +48,9 @@ public final class ChatCompletionsFeature implements Feature {
         List<ChatCompletionSource> all = new ArrayList<>(ChatCompletionSources.all(converters(config),
                 config.backends().chat()));
         String placeholder = config.backends().promptPlaceholder();
-        all.addAll(List.of(new ClaudeSource(placeholder), GoogleSource.aiStudio(),
+        TankardConfig.ChatSettings chat = config.backends().chat();
+        all.addAll(List.of(new ClaudeSource(ClaudeSource.Settings.of(chat), placeholder),
+                GoogleSource.aiStudio(chat.geminiApiVersion()),
                 GoogleSource.vertex(new ProviderOrigins(config.backends().providerOrigins())),
                 new CohereSource(placeholder)));
         return all;

@@ -7,6 +7,7 @@ import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpMethod;
+import tankard.config.TankardConfig;
 import tankard.http.Reply;
 import tankard.json.Js;
 import tankard.json.JsJson;
@@ -35,9 +36,12 @@ final class ClaudeSource implements ChatCompletionSource {
     private static final Pattern ADAPTIVE_IF_ENABLED = Pattern.compile("^claude-(opus-4-6|sonnet-4-6)");
     private static final int MIN_THINKING_TOKENS = 1024;
 
-    /** ST's {@code claude.*} config; {@link #DEFAULTS} as ST's shipped config.yaml sets it. */
+    /** ST's {@code claude.*} config. */
     record Settings(boolean systemPromptCache, int cachingAtDepth, boolean extendedTtl, boolean adaptiveThinking) {
-        static final Settings DEFAULTS = new Settings(false, -1, false, false);
+        static Settings of(TankardConfig.ChatSettings chat) {
+            return new Settings(chat.claudeSystemPromptCache(), chat.claudeCachingAtDepth(), chat.claudeExtendedTtl(),
+                    chat.claudeAdaptiveThinking());
+        }
 
         String ttl() {
             return extendedTtl ? "1h" : "5m";
@@ -48,10 +52,6 @@ final class ClaudeSource implements ChatCompletionSource {
     private final String placeholder;
 
     /** @param placeholder config promptPlaceholder, for a prompt that is all system prompt */
-    ClaudeSource(String placeholder) {
-        this(Settings.DEFAULTS, placeholder);
-    }
-
     ClaudeSource(Settings settings, String placeholder) {
         this.settings = settings;
         this.placeholder = placeholder;

@@ -29,8 +29,6 @@ final class GoogleSource implements ChatCompletionSource {
     static final String SERVICE_ACCOUNT_SECRET = "vertexai_service_account_json";
     private static final String MAKERSUITE_API = "https://generativelanguage.googleapis.com";
     private static final String VERTEX_API = "https://us-central1-aiplatform.googleapis.com";
-    /** ST's {@code gemini.apiVersion} as its shipped config sets it. */
-    private static final String API_VERSION = "v1beta";
     private static final List<String> SAFETY = List.of("HARASSMENT", "HATE_SPEECH", "SEXUALLY_EXPLICIT",
             "DANGEROUS_CONTENT", "CIVIC_INTEGRITY");
     private static final List<String> VERTEX_SAFETY = List.of("IMAGE_HATE", "IMAGE_DANGEROUS_CONTENT",
@@ -52,21 +50,24 @@ final class GoogleSource implements ChatCompletionSource {
     private final boolean vertex;
     private final VertexAuth auth;
     private final LongSupplier nowSeconds;
+    /** ST's {@code gemini.apiVersion}: AI Studio's API version in its URLs. */
+    private final String apiVersion;
 
-    private GoogleSource(boolean vertex, VertexAuth auth, LongSupplier nowSeconds) {
+    private GoogleSource(boolean vertex, VertexAuth auth, LongSupplier nowSeconds, String apiVersion) {
         this.vertex = vertex;
         this.auth = auth;
         this.nowSeconds = nowSeconds;
+        this.apiVersion = apiVersion;
     }
 
-    static GoogleSource aiStudio() {
-        return new GoogleSource(false, null, () -> System.currentTimeMillis() / 1000);
+    static GoogleSource aiStudio(String apiVersion) {
+        return new GoogleSource(false, null, () -> System.currentTimeMillis() / 1000, apiVersion);
     }
 
     /** Vertex AI; its service-account token call (made here, not by the upstream client) follows {@code origins}. */
     static GoogleSource vertex(ProviderOrigins origins) {
         return new GoogleSource(true, new VertexAuth(origins.rebase(VertexAuth.GOOGLE_TOKEN_URL)),
-                () -> System.currentTimeMillis() / 1000);
+                () -> System.currentTimeMillis() / 1000, null);
     }
 
     @Override
@@ -91,7 +92,7 @@ final class GoogleSource implements ChatCompletionSource {
             if (!proxy && !Js.truthy(key)) {
                 throw DedicatedSenders.missingKey();
             }
-            url = trimSlash(DedicatedSenders.baseUrl(body, MAKERSUITE_API)) + "/" + API_VERSION + "/models/" + model
+            url = trimSlash(DedicatedSenders.baseUrl(body, MAKERSUITE_API)) + "/" + apiVersion + "/models/" + model
                     + ":" + method + "?key=" + Js.string(key) + (stream ? "&alt=sse" : "");
         } else {
             String mode = Js.truthy(body.get("vertexai_auth_mode")) ? Js.string(body.get("vertexai_auth_mode"))
@@ -383,7 +384,7 @@ final class GoogleSource implements ChatCompletionSource {
         if (noKey && !proxy) {
             return null;
         }
-        String base = trimSlash(proxy ? Js.string(body.get("reverse_proxy")) : MAKERSUITE_API) + "/" + API_VERSION
+        String base = trimSlash(proxy ? Js.string(body.get("reverse_proxy")) : MAKERSUITE_API) + "/" + apiVersion
                 + "/models";
         return new UpstreamRequest(HttpMethod.GET, noKey ? base : base + "?key=" + Js.string(key),
                 MultiMap.caseInsensitiveMultiMap(), null);

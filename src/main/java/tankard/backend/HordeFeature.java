@@ -23,6 +23,8 @@ import tankard.secrets.SecretKeys;
 import tankard.secrets.SecretStore;
 import tankard.system.SystemFeature;
 
+import java.net.ConnectException;
+import java.net.UnknownHostException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -70,17 +72,19 @@ public final class HordeFeature implements Feature {
     @Override
     public void mount(Router router) {
         route(router, "status", request -> send(request, get("/status/heartbeat", null))
-                .map(answer -> Reply.json(JsJson.object().put("ok", answer.ok()))));
+                .map(answer -> Reply.json(JsJson.object().put("ok", answer.ok())))
+                .recover(e -> whenOffline(e, JsJson.object().put("ok", false))));
         route(router, "text-workers", request -> cached(request, "workers",
-                () -> json(request, get("/workers?type=text", null))));
-        route(router, "text-models", this::textModels);
+                () -> json(request, get("/workers?type=text", null))).recover(e -> whenOffline(e, JsJson.array())));
+        route(router, "text-models", request -> textModels(request).recover(e -> whenOffline(e, JsJson.array())));
         route(router, "task-status", request -> json(request, get(taskPath(request), null)).map(Reply::json));
         route(router, "cancel-task", request -> json(request,
                 new UpstreamRequest(HttpMethod.DELETE, API + taskPath(request), headers(null), null)).map(Reply::json));
         router.post(BASE + "/generate-text").handler(Routes.answering(config, this::generateText));
         route(router, "user-info", this::userInfo);
         router.post(BASE + "/sd-samplers").handler(Routes.inline(config, request -> Reply.json(SAMPLERS)));
-        route(router, "sd-models", request -> checked(request, get("/status/models", null)).map(Reply::json));
+        route(router, "sd-models", request -> checked(request, get("/status/models", null)).map(Reply::json)
+                .recover(e -> whenOffline(e, JsJson.array())));
         route(router, "caption-image", this::captionImage);
         route(router, "generate-image", this::generateImage);
     }
@@ -92,6 +96,20 @@ public final class HordeFeature implements Feature {
             action.apply(request).onSuccess(reply -> reply.writeTo(response))
                     .onFailure(e -> Proxying.fail(response, e, unreachable(e)));
         }));
+    }
+
+    /**
+     * The frontend's boot-time probes (status, model and worker lists) when Horde cannot be reached at all (no
+     * network): "not ok" and empty lists, which the frontend shows as Horde being offline. ST answers 500 there,
+     * and its frontend then fails on the list ({@code .sort is not a function}). Horde's own errors stay 500s.
+     */
+    private static Future<Reply> whenOffline(Throwable failure, JsonNode answer) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof ConnectException || cause instanceof UnknownHostException) {
+                return Future.succeededFuture(Reply.json(answer));
+            }
+        }
+        return Future.failedFuture(failure);
     }
 
     private static Reply unreachable(Throwable failure) {

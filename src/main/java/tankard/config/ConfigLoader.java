@@ -238,8 +238,9 @@ public final class ConfigLoader {
                         integer("tankard.hordePollMillis", 3000, 1, Integer.MAX_VALUE),
                         new TankardConfig.ChatSettings(bool("openai.randomizeUserId", false),
                                 bool("mistral.enablePrefix", false), bool("gemini.thoughtSignatures", true),
-                                bool("claude.enableSystemPromptCache", false),
-                                bool("claude.extendedTTL", false) ? "1h" : "5m", cachingAtDepth())),
+                                bool("claude.enableSystemPromptCache", false), bool("claude.extendedTTL", false),
+                                cachingAtDepth(), bool("claude.enableAdaptiveThinking", false), // shipped config.yaml
+                                string("gemini.apiVersion", "v1beta"))),
                 outbound());
     }
 

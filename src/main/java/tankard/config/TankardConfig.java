@@ -114,11 +114,18 @@ public record TankardConfig(
      * @param mistralPrefix           mistral.enablePrefix: a final assistant message continues as the reply
      * @param thoughtSignatures       gemini.thoughtSignatures: stored reasoning signatures go back upstream
      * @param claudeSystemPromptCache claude.enableSystemPromptCache
-     * @param claudeCacheTtl          "1h" with claude.extendedTTL, else "5m"
+     * @param claudeExtendedTtl       claude.extendedTTL: cache entries live 1 h instead of 5 min
      * @param claudeCachingAtDepth    claude.cachingAtDepth; -1 (off) unless a whole number from 0
+     * @param claudeAdaptiveThinking  claude.enableAdaptiveThinking
+     * @param geminiApiVersion        gemini.apiVersion: the Google AI Studio API version in its URLs
      */
     public record ChatSettings(boolean randomizeUserId, boolean mistralPrefix, boolean thoughtSignatures,
-                               boolean claudeSystemPromptCache, String claudeCacheTtl, int claudeCachingAtDepth) {
+                               boolean claudeSystemPromptCache, boolean claudeExtendedTtl, int claudeCachingAtDepth,
+                               boolean claudeAdaptiveThinking, String geminiApiVersion) {
+        /** Claude's {@code cache_control.ttl}. */
+        public String claudeCacheTtl() {
+            return claudeExtendedTtl ? "1h" : "5m";
+        }
     }
 
     /**

@@ -36,16 +36,25 @@ class HordeHttpTest extends PublicHostsMockTest {
     }
 
     @Test
-    void unreachableHordeAnswers500WithTheReasonAndGenerationErrorTrue() {
+    void unreachableHordeIsOfflineForTheBootProbesAndGenerationErrorTrue() {
         takeUpstreamDown();
-        for (String route : new String[] {"status", "text-workers", "text-models", "sd-models"}) {
+        assertEquals("{\"ok\":false}", client.post(BASE + "/status", null).bodyAsString());
+        for (String route : new String[] {"text-workers", "text-models", "sd-models"}) {
             HttpResponse<Buffer> answer = client.post(BASE + "/" + route, "{\"force\":true}");
-            assertEquals(500, answer.statusCode(), route);
-            assertTrue(answer.bodyAsJsonObject().getJsonObject("error").getString("message").startsWith("AI Horde"),
-                    answer.bodyAsString());
+            assertEquals(200, answer.statusCode(), route);
+            assertEquals("[]", answer.bodyAsString(), route);
         }
         assertEquals("{\"error\":true}", client.post(BASE + "/generate-text", "{\"prompt\":\"Hi\"}").bodyAsString());
         assertEquals("{\"anonymous\":true}", client.post(BASE + "/user-info", null).bodyAsString());
+    }
+
+    @Test
+    void hordesOwnErrorsAnswer500WithTheReason() {
+        mock.route(HORDE + "/status/models", r -> json(r, 503, "{\"message\":\"maintenance\"}"));
+        HttpResponse<Buffer> answer = client.post(BASE + "/sd-models", null);
+        assertEquals(500, answer.statusCode());
+        assertTrue(answer.bodyAsJsonObject().getJsonObject("error").getString("message").startsWith("AI Horde"),
+                answer.bodyAsString());
     }
 
     @Test
