@@ -114,7 +114,8 @@ public final class ProxyBench {
             run(target, 1, 20, 0);
         }
         if (target.server != null) {
-            report.add(String.format("%-8s RSS idle %d MB", target.name, target.server.rssMb()));
+            report.add(String.format("%-8s RSS idle %d MB; GET /csrf-token median %.2f ms (a request that proxies nothing)",
+                    target.name, target.server.rssMb(), BenchServer.median(() -> roundTrip(target.server.uri("/csrf-token").toString()), 50)));
         }
         List<Result> single = new ArrayList<>();
         for (int i = 0; i < 50; i++) {
@@ -220,6 +221,21 @@ public final class ProxyBench {
                 }
             });
         }).onFailure(done::completeExceptionally);
+    }
+
+    /** A GET whose whole answer is read, from one of the client's loops. */
+    private Object roundTrip(String url) throws Exception {
+        CompletableFuture<Buffer> done = new CompletableFuture<>();
+        clientLoops.get(0).runOnContext(v -> client.request(new RequestOptions().setAbsoluteURI(url))
+                .compose(request -> request.send().compose(response -> response.body()))
+                .onComplete(r -> {
+                    if (r.succeeded()) {
+                        done.complete(r.result());
+                    } else {
+                        done.completeExceptionally(r.cause());
+                    }
+                }));
+        return done.get(1, TimeUnit.MINUTES);
     }
 
     private String mockBase(int events, int intervalMs) {
