@@ -97,8 +97,13 @@ final class BenchServer implements AutoCloseable {
         throw new IllegalStateException("the server did not start; see " + log);
     }
 
-    private URI uri(String path) {
+    URI uri(String path) {
         return URI.create("http://127.0.0.1:" + port + path);
+    }
+
+    /** The session cookie and CSRF token a request of this client's session carries. */
+    Map<String, String> sessionHeaders() {
+        return Map.of("X-CSRF-Token", token, "Cookie", cookies);
     }
 
     /**
@@ -113,8 +118,7 @@ final class BenchServer implements AutoCloseable {
         connection.setReadTimeout(600_000);
         connection.setFixedLengthStreamingMode(body.length);
         connection.setRequestProperty("Content-Type", "application/json");
-        connection.setRequestProperty("X-CSRF-Token", token);
-        connection.setRequestProperty("Cookie", cookies);
+        sessionHeaders().forEach(connection::setRequestProperty);
         try (OutputStream out = connection.getOutputStream()) {
             out.write(body);
         }
