@@ -43,6 +43,8 @@ import tankard.http.security.CsrfFeature;
 import tankard.http.security.SecurityChain;
 import tankard.http.security.SessionCookies;
 import tankard.store.AtomicFiles;
+import tankard.summarize.ExtrasApiKey;
+import tankard.summarize.ExtrasServer;
 import tankard.user.AccountStore;
 import tankard.user.FileAccountStore;
 import tankard.user.User;
@@ -103,6 +105,8 @@ public final class Tankard {
     private final ContentSeeder contentSeeder;
     private final CardIndexes cardIndexes;
     private volatile int port;
+    /** The Extras module server's port; -1 when it is not started. */
+    private volatile int extrasPort = -1;
 
     private Tankard(Vertx vertx, TankardConfig config) {
         this.vertx = vertx;
@@ -188,10 +192,34 @@ public final class Tankard {
     /** Prepares the data root and starts listening; fails with a {@link ConfigException} on unusable settings. */
     public static Future<Tankard> start(Vertx vertx, TankardConfig config) {
         return vertx.executeBlocking(() -> new Tankard(vertx, config), false)
-                .compose(tankard -> tankard.listen().map(v -> {
-                    tankard.startHeartbeat();
-                    return tankard;
-                }));
+                .compose(tankard -> tankard.listen()
+                        .compose(v -> tankard.startExtras())
+                        .map(v -> {
+                            tankard.startHeartbeat();
+                            return tankard;
+                        }));
+    }
+
+    /** The Extras-compatible module server, on its own port, when modules are enabled (st-backends.md §6). */
+    private Future<Void> startExtras() {
+        TankardConfig.Extras extras = config.extras();
+        if (!extras.enabled()) {
+            return Future.succeededFuture();
+        }
+        return vertx.executeBlocking(() -> extras.secure()
+                        ? ExtrasApiKey.loadOrCreate(config.dataRoot().resolve("extras").resolve("api_key.txt")) : null, false)
+                .compose(apiKey -> {
+                    if (apiKey != null) {
+                        LOG.info("Extras API key (--secure): {}", apiKey);
+                    }
+                    // No summarization model is implemented yet: /api/summarize answers 503 until one is.
+                    LOG.warn("No summarization model loaded: the Extras summarize module will answer 503");
+                    return new ExtrasServer(config, apiKey, null).listen(vertx);
+                })
+                .map(server -> {
+                    extrasPort = server.actualPort();
+                    return null;
+                });
     }
 
     /** Rewrites {@code heartbeat.json} every {@code heartbeatInterval} seconds: the container health check. */
@@ -228,6 +256,10 @@ public final class Tankard {
 
     public int port() {
         return port;
+    }
+
+    public int extrasPort() {
+        return extrasPort;
     }
 
     public TankardConfig config() {

@@ -54,11 +54,17 @@ public final class ConfigLoader {
             Map.entry("requestProxyBypass", "requestProxy.bypass"),
             Map.entry("frontend", "tankard.frontend"),
             Map.entry("frontend-lib", "tankard.frontendLib"),
-            Map.entry("instances", "tankard.instances"));
+            Map.entry("instances", "tankard.instances"),
+            // SillyTavern-Extras' own flags (its --port is Tankard's, so its port is --extras-port here)
+            Map.entry("enable-modules", "tankard.extras.enableModules"),
+            Map.entry("summarization-model", "tankard.extras.summarizationModel"),
+            Map.entry("secure", "tankard.extras.secure"),
+            Map.entry("extras-port", "tankard.extras.port"));
 
     /** Flags that take no value when given alone ({@code --listen} means {@code --listen true}). */
     private static final List<String> SWITCHES = List.of("listen", "enableIPv4", "enableIPv6", "ssl", "whitelist",
-            "basicAuthMode", "disableCsrf", "enableKeepAlive", "corsProxy", "securityOverride", "requestProxyEnabled");
+            "basicAuthMode", "disableCsrf", "enableKeepAlive", "corsProxy", "securityOverride", "requestProxyEnabled",
+            "secure");
 
     private final Map<String, Object> cli;
     private final Map<String, String> env;
@@ -241,7 +247,34 @@ public final class ConfigLoader {
                                 bool("claude.enableSystemPromptCache", false), bool("claude.extendedTTL", false),
                                 cachingAtDepth(), bool("claude.enableAdaptiveThinking", false), // shipped config.yaml
                                 string("gemini.apiVersion", "v1beta"))),
-                outbound());
+                outbound(),
+                extras());
+    }
+
+    /** The Extras-compatible module server (st-backends.md §6.3): its modules, port, model and key. */
+    private TankardConfig.Extras extras() {
+        String key = "tankard.extras.enableModules";
+        Object v = raw(key);
+        // Extras: --enable-modules=a,b,c with quotes stripped; a YAML list works too
+        List<String> given = v instanceof List ? stringList(key, List.of())
+                : List.of(string(key, "").replace("\"", "").replace("'", "").split(","));
+        List<String> modules = new ArrayList<>();
+        for (String module : given) {
+            String name = module.trim();
+            if (name.isEmpty() || modules.contains(name)) {
+                continue;
+            }
+            if (!TankardConfig.Extras.MODULES.contains(name)) {
+                throw invalid(key, v, "a comma-separated list of " + String.join(", ", TankardConfig.Extras.MODULES)
+                        + "; Tankard has no '" + name + "' module");
+            }
+            modules.add(name);
+        }
+        return new TankardConfig.Extras(List.copyOf(modules),
+                integer("tankard.extras.port", 5100, 0, 65535),
+                bool("tankard.extras.secure", false),
+                string("tankard.extras.summarizationModel", ""),
+                integer("tankard.extras.queueSize", 8, 1, 10_000));
     }
 
     private TankardConfig.Outbound outbound() {

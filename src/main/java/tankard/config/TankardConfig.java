@@ -36,7 +36,8 @@ public record TankardConfig(
         int heartbeatIntervalSeconds,
         int httpInstances,
         Backends backends,
-        Outbound outbound) {
+        Outbound outbound,
+        Extras extras) {
 
     public record Ssl(boolean enabled, Path certPath, Path keyPath, String keyPassphrase) {
     }
@@ -137,6 +138,24 @@ public record TankardConfig(
     public record Outbound(boolean filterEnabled, List<String> allowedRanges, boolean allowUnresolvedHosts,
                            boolean logBlocked, boolean logAllowed,
                            boolean proxyEnabled, String proxyUrl, List<String> proxyBypass) {
+    }
+
+    /**
+     * Tankard's SillyTavern-Extras-compatible module server ({@code tankard.extras.*}, or Extras' own flags).
+     *
+     * @param modules            the enabled modules ({@code --enable-modules}); none: the server is not started
+     * @param port               {@code --extras-port}, Extras' {@code --port}; 0: any free port
+     * @param secure             {@code --secure}: every request needs {@code Authorization: Bearer <api_key.txt>}
+     * @param summarizationModel {@code --summarization-model}: a Hugging Face repo id or a local folder; empty: default
+     * @param queueSize          how many summaries may wait for the model before requests are refused with 503
+     */
+    public record Extras(List<String> modules, int port, boolean secure, String summarizationModel, int queueSize) {
+        /** The Extras modules Tankard hosts. */
+        public static final List<String> MODULES = List.of("summarize");
+
+        public boolean enabled() {
+            return !modules.isEmpty();
+        }
     }
 
     /** One {@code requestOverrides} entry: these headers for calls to these {@code host[:port]} values. */

@@ -29,17 +29,7 @@ public final class HttpVerticle extends VerticleBase {
     @Override
     public Future<?> start() {
         TankardConfig config = tankard.config();
-        HttpServerOptions options = new HttpServerOptions()
-                .setPort(port)
-                .setHost(config.listen() ? config.listenAddressIpv4() : "127.0.0.1")
-                .setCompressionSupported(true)
-                .setDecompressionSupported(true)
-                .setMaxFormAttributeSize(FORM_FIELD_LIMIT);
-        if (config.ssl().enabled()) {
-            options.setSsl(true).setKeyCertOptions(new PemKeyCertOptions()
-                    .setCertPath(config.ssl().certPath().toString())
-                    .setKeyPath(config.ssl().keyPath().toString()));
-        }
+        HttpServerOptions options = listenOptions(config, port).setMaxFormAttributeSize(FORM_FIELD_LIMIT);
         return vertx.createHttpServer(options)
                 .requestHandler(router(config))
                 .listen()
@@ -48,6 +38,21 @@ public final class HttpVerticle extends VerticleBase {
                         tankard.bound(server.actualPort());
                     }
                 });
+    }
+
+    /** Where and how Tankard listens (address, TLS, compression), for this port. */
+    public static HttpServerOptions listenOptions(TankardConfig config, int port) {
+        HttpServerOptions options = new HttpServerOptions()
+                .setPort(port)
+                .setHost(config.listen() ? config.listenAddressIpv4() : "127.0.0.1")
+                .setCompressionSupported(true)
+                .setDecompressionSupported(true);
+        if (config.ssl().enabled()) {
+            options.setSsl(true).setKeyCertOptions(new PemKeyCertOptions()
+                    .setCertPath(config.ssl().certPath().toString())
+                    .setKeyPath(config.ssl().keyPath().toString()));
+        }
+        return options;
     }
 
     private Router router(TankardConfig config) {

@@ -1,5 +1,6 @@
 package tankard.util;
 
+import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledExecutorService;
@@ -23,6 +24,17 @@ public final class Threads {
     public static ExecutorService boundedPool(String name, int threads) {
         ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, IDLE_SECONDS, TimeUnit.SECONDS,
                 new LinkedBlockingQueue<>(), daemon(name));
+        pool.allowCoreThreadTimeOut(true);
+        return pool;
+    }
+
+    /**
+     * At most {@code threads} tasks at once and {@code waiting} more queued; beyond that {@code execute}
+     * throws {@link java.util.concurrent.RejectedExecutionException}, so callers can refuse work instead of piling it up.
+     */
+    public static ThreadPoolExecutor boundedQueue(String name, int threads, int waiting) {
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, IDLE_SECONDS, TimeUnit.SECONDS,
+                new ArrayBlockingQueue<>(waiting), daemon(name));
         pool.allowCoreThreadTimeOut(true);
         return pool;
     }

@@ -215,4 +215,45 @@ class ConfigLoaderTest {
         assertEquals(lib, load(null, Map.of(), "--frontend", "st/public", "--frontend-lib", "lib.js").frontendLib());
         assertThrows(ConfigException.class, () -> load(null, Map.of(), "--frontend", "st/public", "--frontend-lib", "nope.js"));
     }
+
+    @Test
+    void extrasModulesTakeExtrasFlagNamesAndTankardExtrasKeys() throws IOException {
+        TankardConfig.Extras off = load(null, Map.of()).extras();
+        assertFalse(off.enabled());
+        assertEquals(5100, off.port());
+        assertFalse(off.secure());
+        assertEquals(8, off.queueSize());
+
+        TankardConfig.Extras flags = load(null, Map.of(), "--enable-modules=\"summarize, summarize\"", "--secure",
+                "--summarization-model", "/models/bart", "--extras-port", "5101").extras();
+        assertEquals(List.of("summarize"), flags.modules());
+        assertTrue(flags.secure());
+        assertEquals("/models/bart", flags.summarizationModel());
+        assertEquals(5101, flags.port());
+
+        TankardConfig.Extras yaml = load("""
+                tankard:
+                  extras:
+                    enableModules: [summarize]
+                    queueSize: 2
+                """, Map.of()).extras();
+        assertEquals(List.of("summarize"), yaml.modules());
+        assertEquals(2, yaml.queueSize());
+    }
+
+    @Test
+    void badExtrasSettingsNameTheirKey() {
+        ConfigException module = assertThrows(ConfigException.class,
+                () -> load(null, Map.of(), "--enable-modules=summarize,caption"));
+        assertTrue(module.getMessage().contains("'tankard.extras.enableModules'")
+                && module.getMessage().contains("no 'caption' module"), module.getMessage());
+        ConfigException port = assertThrows(ConfigException.class, () -> load(null, Map.of(), "--extras-port", "http"));
+        assertTrue(port.getMessage().contains("'tankard.extras.port'"), port.getMessage());
+        ConfigException queue = assertThrows(ConfigException.class,
+                () -> load("tankard:\n  extras:\n    queueSize: 0\n", Map.of()));
+        assertTrue(queue.getMessage().contains("'tankard.extras.queueSize'"), queue.getMessage());
+        ConfigException secure = assertThrows(ConfigException.class,
+                () -> load(null, Map.of("SILLYTAVERN_TANKARD_EXTRAS_SECURE", "yes")));
+        assertTrue(secure.getMessage().contains("'tankard.extras.secure'"), secure.getMessage());
+    }
 }

@@ -1,0 +1,153 @@
+package tankard.summarize;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServer;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.BodyHandler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tankard.config.TankardConfig;
+import tankard.http.HttpVerticle;
+import tankard.http.Request;
+import tankard.json.JsJson;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Tankard's SillyTavern-Extras-compatible module server (st-backends.md §6), on its own port so that ST's
+ * "Extras API URL" can point at it: {@code GET /api/modules} and {@code POST /api/summarize}, CORS open to all
+ * origins and, with {@code --secure}, a Bearer API key, as Extras has them. Errors are JSON {@code {error}}.
+ */
+public final class ExtrasServer {
+    private static final Logger LOG = LoggerFactory.getLogger(ExtrasServer.class);
+    /** Route prefixes of the Extras modules Tankard does not host: Extras answers 403 for a disabled module. */
+    private static final Map<String, String> OTHER_MODULES = Map.of(
+            "/api/classify", "classify",
+            "/api/caption", "caption",
+            "/api/image", "sd",
+            "/api/tts", "silero-tts",
+            "/api/edge-tts", "edge-tts",
+            "/api/text-to-speech/coqui", "coqui-tts",
+            "/api/embeddings", "embeddings");
+
+    private final TankardConfig config;
+    private final String apiKey;
+    private final SummaryQueue summaries;
+
+    /**
+     * @param apiKey    the key every request must carry, or null for none (Extras without {@code --secure})
+     * @param summaries the summarization model's queue, or null when no model is loaded
+     */
+    public ExtrasServer(TankardConfig config, String apiKey, SummaryQueue summaries) {
+        this.config = config;
+        this.apiKey = apiKey;
+        this.summaries = summaries;
+    }
+
+    /** Starts listening on {@code tankard.extras.port}, where Tankard listens. */
+    public Future<HttpServer> listen(Vertx vertx) {
+        return vertx.createHttpServer(HttpVerticle.listenOptions(config, config.extras().port()))
+                .requestHandler(router(vertx))
+                .listen()
+                .onSuccess(server -> LOG.info("Extras modules {} on port {}", config.extras().modules(),
+                        server.actualPort()));
+    }
+
+    private Router router(Vertx vertx) {
+        Router router = Router.router(vertx);
+        router.route().failureHandler(ctx -> {
+            if (ctx.failure() != null) {
+                LOG.warn("Extras request {} failed", ctx.request().path(), ctx.failure());
+            }
+            // e.g. 413 from the body limit; never an HTML page or a stack trace
+            int status = ctx.statusCode() > 0 ? ctx.statusCode() : 500;
+            error(ctx, status, ctx.failure() == null ? "HTTP " + status : String.valueOf(ctx.failure().getMessage()));
+        });
+        router.route().handler(this::corsAndTiming);
+        router.route().method(HttpMethod.OPTIONS).handler(ExtrasServer::preflight);
+        if (apiKey != null) {
+            router.route().handler(this::requireKey);
+        }
+        router.get("/api/modules").handler(ctx -> json(ctx, 200, JsJson.object()
+                .set("modules", JsJson.MAPPER.valueToTree(config.extras().modules()))));
+        router.post("/api/summarize").handler(BodyHandler.create(false).setBodyLimit(Request.BODY_LIMIT))
+                .handler(this::summarize);
+        OTHER_MODULES.forEach((prefix, module) -> router.route(prefix + "*").handler(ctx ->
+                error(ctx, 403, "Module '" + module + "' not enabled in config")));
+        router.route().last().handler(ctx -> error(ctx, 404, "Not found: " + ctx.request().path()));
+        return router;
+    }
+
+    /** Extras (flask-cors) allows every origin, and times every request in {@code X-Request-Duration} (seconds). */
+    private void corsAndTiming(RoutingContext ctx) {
+        long start = System.nanoTime();
+        ctx.response().putHeader("Access-Control-Allow-Origin", "*");
+        ctx.addHeadersEndHandler(v -> ctx.response().putHeader("X-Request-Duration",
+                String.valueOf((System.nanoTime() - start) / 1e9)));
+        ctx.next();
+    }
+
+    /** A CORS preflight needs no key: the browser sends none with it. */
+    private static void preflight(RoutingContext ctx) {
+        String requested = ctx.request().getHeader("Access-Control-Request-Headers");
+        if (requested != null) {
+            ctx.response().putHeader("Access-Control-Allow-Headers", requested);
+        }
+        ctx.response().putHeader("Access-Control-Allow-Methods", "DELETE, GET, HEAD, OPTIONS, PATCH, POST, PUT")
+                .setStatusCode(200).end();
+    }
+
+    private void requireKey(RoutingContext ctx) {
+        if (("Bearer " + apiKey).equals(ctx.request().getHeader("Authorization"))) {
+            ctx.next();
+        } else {
+            error(ctx, 401, "401: Invalid API key");
+        }
+    }
+
+    private void summarize(RoutingContext ctx) {
+        Buffer bytes = ctx.body().buffer();
+        JsonNode body = bytes == null ? null : JsJson.tryParse(bytes.getBytes());
+        if (body == null || !body.isObject()) {
+            error(ctx, 400, "The body must be a JSON object: {\"text\": \"...\", \"params\": {}}");
+            return;
+        }
+        if (!body.path("text").isTextual()) {
+            error(ctx, 400, "\"text\" is required");
+            return;
+        }
+        if (summaries == null) {
+            error(ctx, 503, "no summarization model loaded");
+            return;
+        }
+        JsonNode params = body.path("params").isObject() ? body.get("params") : JsJson.object();
+        summaries.submit(body.get("text").asText(), params).whenComplete((summary, failure) ->
+                ctx.vertx().runOnContext(v -> {
+                    if (failure == null) {
+                        json(ctx, 200, JsJson.object().put("summary", summary));
+                    } else if (failure instanceof SummaryQueue.QueueFullException) {
+                        error(ctx, 503, failure.getMessage());
+                    } else {
+                        LOG.warn("Summarization failed", failure);
+                        error(ctx, 500, "Summarization failed: " + failure);
+                    }
+                }));
+    }
+
+    private static void error(RoutingContext ctx, int status, String message) {
+        json(ctx, status, JsJson.object().put("error", message));
+    }
+
+    private static void json(RoutingContext ctx, int status, JsonNode body) {
+        if (!ctx.response().ended()) {
+            ctx.response().setStatusCode(status).putHeader("Content-Type", "application/json")
+                    .end(JsJson.compact(body));
+        }
+    }
+}
