@@ -211,6 +211,10 @@ public final class Tankard {
                 .compose(apiKey -> {
                     if (apiKey != null) {
                         LOG.info("Extras API key (--secure): {}", apiKey);
+                    } else if (config.listen()) {
+                        // As Extras: only its key guards the module port, not Tankard's whitelist or logins.
+                        LOG.warn("The Extras modules listen on the network on port {} without an API key: "
+                                + "start with --secure (or tankard.extras.secure: true) to require one", extras.port());
                     }
                     // No summarization model is implemented yet: /api/summarize answers 503 until one is.
                     LOG.warn("No summarization model loaded: the Extras summarize module will answer 503");
