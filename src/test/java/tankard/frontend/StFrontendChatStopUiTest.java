@@ -12,7 +12,6 @@ import tankard.testing.StreamingClient;
 import tankard.testing.TestServer;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -26,15 +25,13 @@ import static tankard.testing.MockCompletionServer.deltaEvent;
  */
 @EnabledIfEnvironmentVariable(named = "TANKARD_ST_DIR", matches = ".+")
 class StFrontendChatStopUiTest {
-    private static final String LAST_MESSAGE = "(document.querySelector('#chat .last_mes .mes_text')?.textContent ?? '')";
+    private static final String LAST_MESSAGE = StUi.LAST_MESSAGE;
 
     private final Path stDir = Path.of(System.getenv("TANKARD_ST_DIR")).toAbsolutePath();
 
     @Test
     void stopClosesTheUpstreamChatStream() throws IOException {
-        Path work = TestServer.tempDir();
-        Files.writeString(work.resolve("config.yaml"), "skipContentCheck: false\n");
-        try (TestServer server = TestServer.startIn(work, "--frontend", stDir.resolve("public").toString());
+        try (TestServer server = StUi.startTankard(stDir);
              MockCompletionServer mock = MockCompletionServer.start(server.vertx);
              MockCompletionServer stMock = MockCompletionServer.start(server.vertx);
              StServer st = StServer.start(stDir, server.vertx, "skipContentCheck: false\n",
@@ -45,8 +42,6 @@ class StFrontendChatStopUiTest {
             StUi.writeChatSettings(stDir, server.dataRoot, mock, true);
             stopAReply(stBrowser.newPage(), st.url("/"), stMock, server.vertx, "st-chat-stop-original");
             stopAReply(browser.newPage(), server.url("/"), mock, server.vertx, "st-chat-stop");
-        } finally {
-            TestServer.deleteTree(work);
         }
     }
 

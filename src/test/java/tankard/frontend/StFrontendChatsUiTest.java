@@ -38,9 +38,7 @@ class StFrontendChatsUiTest {
 
     @Test
     void manageChatFilesListsSearchesRenamesExportsAndDeletes() throws IOException {
-        Path work = TestServer.tempDir();
-        Files.writeString(work.resolve("config.yaml"), "skipContentCheck: false\n");
-        try (TestServer server = TestServer.startIn(work, "--frontend", stDir.resolve("public").toString());
+        try (TestServer server = StUi.startTankard(stDir);
              Browser browser = Browser.launch()) {
             Browser.Page page = browser.newPage();
             page.navigate(server.url("/"));

@@ -13,7 +13,6 @@ import tankard.testing.TestServer;
 import tankard.testing.TextCompletionProtocols;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -30,15 +29,13 @@ import static tankard.testing.TextCompletionProtocols.llamaCppEvent;
  */
 @EnabledIfEnvironmentVariable(named = "TANKARD_ST_DIR", matches = ".+")
 class StFrontendTextCompletionUiTest {
-    private static final String LAST_MESSAGE = "(document.querySelector('#chat .last_mes .mes_text')?.textContent ?? '')";
+    private static final String LAST_MESSAGE = StUi.LAST_MESSAGE;
 
     private final Path stDir = Path.of(System.getenv("TANKARD_ST_DIR")).toAbsolutePath();
 
     @Test
     void aLlamaCppReplyStreamsInAndStopCancelsIt() throws IOException {
-        Path work = TestServer.tempDir();
-        Files.writeString(work.resolve("config.yaml"), "skipContentCheck: false\n");
-        try (TestServer server = TestServer.startIn(work, "--frontend", stDir.resolve("public").toString());
+        try (TestServer server = StUi.startTankard(stDir);
              Browser browser = Browser.launch()) {
             MockCompletionServer mock = MockCompletionServer.start(server.vertx);
             TextCompletionProtocols.install(mock);

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import tankard.json.JsJson;
 import tankard.testing.Browser;
 import tankard.testing.MockCompletionServer;
+import tankard.testing.TestServer;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -21,6 +22,8 @@ final class StUi {
     static final Duration STEP_TIMEOUT = Duration.ofSeconds(30);
     static final Duration QUIET = Duration.ofSeconds(2);
     /** JS: text as a reader sees it, letters and digits only, so markdown, quote styles and spacing do not matter. */
+    /** The text of the chat's last message. */
+    static final String LAST_MESSAGE = "(document.querySelector('#chat .last_mes .mes_text')?.textContent ?? '')";
     static final String PLAIN_TEXT = "s => s.replace(/[^\\p{L}\\p{N}]+/gu, ' ').trim()";
     private static final Path SCREENSHOTS = Path.of(System.getProperty("user.dir"), "target", "ui");
 
@@ -44,6 +47,13 @@ final class StUi {
     }
 
     /** Waits for the end of ST's boot (answering the first-run dialog), its splash and the saves that follow. */
+    /** Tankard serving the ST install's frontend, seeding new users from its default content as ST does. */
+    static TestServer startTankard(Path stDir) throws IOException {
+        Path work = TestServer.tempDir();
+        Files.writeString(work.resolve("config.yaml"), "skipContentCheck: false\n");
+        return TestServer.startIn(work, "--frontend", stDir.resolve("public").toString());
+    }
+
     static void boot(Browser.Page page) {
         page.waitFor(APP_READY + " || " + ONBOARDING, BOOT_TIMEOUT);
         if (page.eval(ONBOARDING).asBoolean()) {
