@@ -111,9 +111,18 @@ public final class ExtrasServer {
         }
     }
 
+    /** Parses the body on a worker thread: it may be as large as {@link Request#BODY_LIMIT}. */
     private void summarize(RoutingContext ctx) {
         Buffer bytes = ctx.body().buffer();
-        JsonNode body = bytes == null ? null : JsJson.tryParse(bytes.getBytes());
+        if (bytes == null) {
+            summarize(ctx, null);
+            return;
+        }
+        ctx.vertx().executeBlocking(() -> JsJson.tryParse(bytes.getBytes()), false)
+                .onComplete(parsed -> summarize(ctx, parsed.result()));
+    }
+
+    private void summarize(RoutingContext ctx, JsonNode body) {
         if (body == null || !body.isObject()) {
             error(ctx, 400, "The body must be a JSON object: {\"text\": \"...\", \"params\": {}}");
             return;
