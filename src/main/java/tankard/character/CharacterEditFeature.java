@@ -54,8 +54,9 @@ public final class CharacterEditFeature implements Feature {
             if (image == null) {
                 throw ApiError.badRequest("Error: no file uploaded");
             }
-            String avatar = Js.string(fields(request).get("avatar_url"));
-            if (!fields(request).hasNonNull("avatar_url") || avatar.isEmpty()) {
+            JsonNode avatarUrl = fields(request).get("avatar_url");
+            String avatar = Js.string(avatarUrl);
+            if (avatarUrl == null || avatarUrl.isNull() || avatar.isEmpty()) {
                 throw ApiError.badRequest("Error: no avatar_url in request body");
             }
             editor.editAvatar(handle(request), avatar, image, crop(request));

@@ -104,7 +104,8 @@ public final class SecretStore {
         if (!(secrets.get(key) instanceof ArrayNode list)) {
             return;
         }
-        int index = entries(secrets, key).indexOf(target(entries(secrets, key), id));
+        List<JsonNode> entries = entries(secrets, key);
+        int index = entries.indexOf(target(entries, id));
         if (index >= 0) {
             list.remove(index);
         }

@@ -95,7 +95,14 @@ public final class Tokenizers {
     /** The vocabulary in the file called {@code name}, loaded once; null when there is no usable file. */
     private Tokenizer load(String name) {
         Path file = files.find(name);
-        FileTime modified = file == null ? null : modifiedTime(file);
+        if (file == null) {
+            return null;
+        }
+        Tokenizer known = loaded.get(file);
+        if (known != null) {
+            return known; // the usual case: no further look at the file
+        }
+        FileTime modified = modifiedTime(file);
         if (modified == null || modified.equals(unusable.get(file))) {
             return null;
         }
