@@ -27,6 +27,7 @@ final class RequestBodyStream extends InputStream {
     private final long limit;
     private final LinkedBlockingQueue<Object> chunks = new LinkedBlockingQueue<>();
     private final AtomicLong queued = new AtomicLong();
+    /** Written on the event loop only; read by the worker to know whether a resume may be due. */
     private volatile boolean paused;
     private long received;
     private Buffer current;
@@ -98,8 +99,19 @@ final class RequestBodyStream extends InputStream {
             throw new ApiError(413, "Payload Too Large");
         }
         if (queued.addAndGet(-current.length()) < LOW_WATER && paused) {
+            context.runOnContext(v -> resumeIfDrained());
+        }
+    }
+
+    /**
+     * On the event loop, which alone flips {@link #paused}: had the worker resumed the request itself, a pause
+     * in between (more chunks arriving) would be undone while {@code paused} stayed true, and the connection
+     * would never be paused again.
+     */
+    private void resumeIfDrained() {
+        if (paused && queued.get() < LOW_WATER) {
             paused = false;
-            context.runOnContext(v -> request.resume());
+            request.resume();
         }
     }
 
