@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import tankard.json.Js;
 import tankard.json.JsJson;
-import tankard.util.StTime;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -22,8 +21,7 @@ final class AgnaiChat implements ChatConverter {
         List<ObjectNode> messages = new ArrayList<>();
         for (JsonNode source : json.get("messages")) {
             boolean isUser = Js.truthy(ImportedChat.member(source, "userId", "message in 'messages'"));
-            ObjectNode message = JsJson.object().put("name", isUser ? userName : characterName).put("is_user", isUser)
-                    .put("send_date", StTime.iso(clock.getAsLong()));
+            ObjectNode message = ImportedChat.message(isUser ? userName : characterName, isUser, clock);
             ImportedChat.putDefined(message, "mes", source.get("msg"));
             messages.add(message.set("extra", JsJson.object()));
         }

@@ -49,11 +49,12 @@ public final class ChatFeature implements Feature {
     @Override
     public void mount(Router router) {
         router.post("/api/chats/get").handler(Routes.blocking(config, request -> {
-            String avatar = request.text("avatar_url");
-            if (avatar == null) {
+            // String(avatar_url) as ST and the save name the folder, so a number reads the folder it saved to
+            JsonNode avatar = request.body().get("avatar_url");
+            if (Js.isUndefined(avatar) || avatar.isNull() || avatar.isContainerNode()) {
                 throw ApiError.badRequest("Missing avatar_url");
             }
-            return reply(chats.get(request.user().handle(), avatar, truthyText(request, "file_name")));
+            return reply(chats.get(request.user().handle(), Js.string(avatar), truthyText(request, "file_name")));
         }));
         router.post(SAVE).handler(Routes.streamed(config, (request, json) -> {
             chats.save(request.user().handle(), json);

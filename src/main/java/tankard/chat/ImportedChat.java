@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import tankard.http.ApiError;
 import tankard.json.Js;
 import tankard.json.JsJson;
+import tankard.util.StTime;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
@@ -12,6 +13,7 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.function.LongSupplier;
 
 /**
  * What ST's chat converters have in common (st-data.md §2.14): the header they all write, JavaScript's
@@ -26,6 +28,11 @@ final class ImportedChat {
         ObjectNode header = JsJson.object();
         header.putObject("chat_metadata");
         return header.put("user_name", "unused").put("character_name", "unused");
+    }
+
+    /** The start every converted message shares: {@code name}, {@code is_user} and {@code send_date} (now). */
+    static ObjectNode message(String name, boolean isUser, LongSupplier clock) {
+        return JsJson.object().put("name", name).put("is_user", isUser).put("send_date", StTime.iso(clock.getAsLong()));
     }
 
     /**

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import tankard.json.Js;
 import tankard.json.JsJson;
-import tankard.util.StTime;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -30,8 +29,7 @@ final class OobaChat implements ChatConverter {
 
     private static void add(List<ObjectNode> messages, JsonNode text, String name, boolean isUser, LongSupplier clock) {
         if (Js.truthy(text)) {
-            ObjectNode message = JsJson.object().put("name", name).put("is_user", isUser)
-                    .put("send_date", StTime.iso(clock.getAsLong()));
+            ObjectNode message = ImportedChat.message(name, isUser, clock);
             message.set("mes", text);
             messages.add(message.set("extra", JsJson.object()));
         }

@@ -120,6 +120,17 @@ class ChatHttpTest extends ServerTest {
     }
 
     @Test
+    void getFindsTheFolderSaveWroteForANumericAvatarUrl() {
+        TestServer.Client client = start(null);
+        String save = "{\"avatar_url\":1.50,\"file_name\":\"c\",\"chat\":[{\"user_name\":\"u\"}]}";
+        assertEquals(200, client.post("/api/chats/save", save).statusCode());
+        HttpResponse<Buffer> get = client.post("/api/chats/get", "{\"avatar_url\":1.50,\"file_name\":\"c\"}");
+        assertEquals(200, get.statusCode(), get.bodyAsString());
+        assertEquals("[{\"user_name\":\"u\"}]", get.bodyAsString(), "String(avatar_url) names the folder in both");
+        assertEquals(400, client.post("/api/chats/get", "{\"avatar_url\":[\"a\"]}").statusCode());
+    }
+
+    @Test
     void aChatThatCannotBeReadIsAServerErrorNotAnEmptyChat() throws IOException {
         TestServer.Client client = start(null);
         Files.createDirectories(chats().resolve("Bramble/broken.jsonl"));
