@@ -60,10 +60,15 @@ public final class GroupService {
 
     /**
      * A new group as ST's /create makes it: id from the clock, the known fields with their defaults (others
-     * dropped), stored and returned.
+     * dropped), stored and returned. Unlike ST, a second group created in the same millisecond takes the next
+     * free one instead of overwriting the first.
      */
-    public ObjectNode create(String user, JsonNode body, long nowMs) throws IOException {
-        String id = String.valueOf(nowMs);
+    public synchronized ObjectNode create(String user, JsonNode body, long nowMs) throws IOException {
+        long idMs = nowMs;
+        while (groups.find(user, String.valueOf(idMs)).isPresent()) {
+            idMs++;
+        }
+        String id = String.valueOf(idMs);
         ObjectNode group = JsJson.object().put("id", id);
         group.set("name", Js.coalesce(body.get("name"), JsJson.tree("New Group")));
         group.set("members", Js.coalesce(body.get("members"), JsJson.array()));
