@@ -350,7 +350,7 @@ public final class HordeFeature implements Feature {
         params.put("karras", Js.truthy(body.get("karras")));
         JsonFields.copy(body, params, "clip_skip");
         JsonNode seed = body.get("seed");
-        if (seed != null && Js.number(seed).asDouble() >= 0) {
+        if (JsonFields.number(seed) >= 0) {
             params.put("seed", Js.string(seed));
         }
         params.put("n", 1);
