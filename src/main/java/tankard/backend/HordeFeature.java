@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Promise;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.Router;
@@ -135,7 +134,7 @@ public final class HordeFeature implements Feature {
     }
 
     private UpstreamRequest post(String path, String key, JsonNode body) {
-        return new UpstreamRequest(HttpMethod.POST, API + path, headers(key), Buffer.buffer(JsJson.compactBytes(body)));
+        return UpstreamRequest.post(API + path, headers(key), body);
     }
 
     private Future<UpstreamClient.Fetched> send(Request request, UpstreamRequest call) {
