@@ -227,7 +227,10 @@ public final class HordeFeature implements Feature {
 
     private void generateText(Request request) {
         HttpServerResponse response = request.ctx().response();
-        keyOrAnonymous(request).compose(key -> send(request, post("/generate/text/async", key, request.body())))
+        // the prompt body is parsed and laid out again on a worker: it can be as long as the context
+        keyOrAnonymous(request)
+                .compose(key -> Proxying.worker(request.ctx(), () -> post("/generate/text/async", key, request.body())))
+                .compose(call -> send(request, call))
                 .compose(answer -> Proxying.worker(request.ctx(), () -> {
                     if (!answer.ok()) {
                         ObjectNode error = JsJson.object();
