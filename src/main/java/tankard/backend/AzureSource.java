@@ -68,7 +68,7 @@ final class AzureSource implements ChatCompletionSource {
         }
         String url = url(body, "/openai/deployments/" + Js.string(body.get("azure_deployment_name")) + "/chat/completions");
         MultiMap headers = MultiMap.caseInsensitiveMultiMap().set("Content-Type", "application/json").set("api-key", key);
-        return new UpstreamRequest(HttpMethod.POST, url, headers, Buffer.buffer(JsJson.compactBytes(out)));
+        return UpstreamRequest.post(url, headers, out);
     }
 
     /** The resource's model list, a key and version check before the deployment is probed in {@link #status}. */

@@ -94,14 +94,14 @@ public final class ChatCompletionsFeature implements Feature {
     /** Builds the upstream call on a worker (the body may be large, secrets are read from disk), then answers. */
     private void call(Request request, CallBuilder builder, Answer answer) {
         RoutingContext ctx = request.ctx();
-        ctx.vertx().executeBlocking(() -> {
+        Proxying.worker(ctx, () -> {
             JsonNode parsed = request.body();
             ObjectNode body = parsed.isObject() ? (ObjectNode) parsed : JsJson.object();
             ChatCompletionSource source = sources.get(Js.string(body.get("chat_completion_source")));
             UpstreamRequest call = source == null ? null
                     : builder.build(source, body, (key, id) -> secrets.read(request.dirs(), key, id));
             return new Prepared(source, body, call);
-        }, false).onSuccess(prepared -> {
+        }).onSuccess(prepared -> {
             if (prepared.call() == null) {
                 Reply.json(400, DedicatedSenders.errorTrue()).writeTo(ctx.response());
             } else {
@@ -153,7 +153,7 @@ public final class ChatCompletionsFeature implements Feature {
             if (stream) {
                 UpstreamClient.relay(from, response);
             } else {
-                from.body().compose(bytes -> ctx.vertx().executeBlocking(() -> source.completion(from, bytes), false))
+                from.body().compose(bytes -> Proxying.worker(ctx, () -> source.completion(from, bytes)))
                         .onSuccess(reply -> reply.writeTo(response))
                         .onFailure(e -> Proxying.fail(response, e, source.failure(e)));
             }

@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClientResponse;
-import io.vertx.core.http.HttpMethod;
 import tankard.config.TankardConfig;
 import tankard.http.Reply;
 import tankard.json.Js;
@@ -80,8 +79,7 @@ final class ClaudeSource implements ChatCompletionSource {
                 .set("anthropic-version", "2023-06-01")
                 .set("x-api-key", key)
                 .set("anthropic-beta", String.join(",", betas));
-        return new UpstreamRequest(HttpMethod.POST, apiUrl + "/messages", headers,
-                Buffer.buffer(JsJson.compactBytes(out)));
+        return UpstreamRequest.post(apiUrl + "/messages", headers, out);
     }
 
     /** The Messages API body; the betas it needs are added to {@code betas}. */

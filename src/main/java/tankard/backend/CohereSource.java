@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClientResponse;
-import io.vertx.core.http.HttpMethod;
 import tankard.http.Reply;
 import tankard.json.Js;
 import tankard.json.JsJson;
@@ -79,8 +78,7 @@ final class CohereSource implements ChatCompletionSource {
         MultiMap headers = MultiMap.caseInsensitiveMultiMap()
                 .set("Content-Type", "application/json")
                 .set("Authorization", "Bearer " + key);
-        return new UpstreamRequest(HttpMethod.POST, API + "/v2/chat", headers,
-                Buffer.buffer(JsJson.compactBytes(out)));
+        return UpstreamRequest.post(API + "/v2/chat", headers, out);
     }
 
     /**

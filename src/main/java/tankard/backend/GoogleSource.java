@@ -123,8 +123,7 @@ final class GoogleSource implements ChatCompletionSource {
                 throw authFailure("Unsupported Vertex AI authentication mode: " + mode);
             }
         }
-        return new UpstreamRequest(HttpMethod.POST, url, headers,
-                Buffer.buffer(JsJson.compactBytes(requestBody(body, model))));
+        return UpstreamRequest.post(url, headers, requestBody(body, model));
     }
 
     private static String regionalOrigin(String region) {

@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Promise;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.Router;
@@ -135,7 +134,7 @@ public final class HordeFeature implements Feature {
     }
 
     private UpstreamRequest post(String path, String key, JsonNode body) {
-        return new UpstreamRequest(HttpMethod.POST, API + path, headers(key), Buffer.buffer(JsJson.compactBytes(body)));
+        return UpstreamRequest.post(API + path, headers(key), body);
     }
 
     private Future<UpstreamClient.Fetched> send(Request request, UpstreamRequest call) {
@@ -228,7 +227,10 @@ public final class HordeFeature implements Feature {
 
     private void generateText(Request request) {
         HttpServerResponse response = request.ctx().response();
-        keyOrAnonymous(request).compose(key -> send(request, post("/generate/text/async", key, request.body())))
+        // the prompt body is parsed and laid out again on a worker: it can be as long as the context
+        keyOrAnonymous(request)
+                .compose(key -> Proxying.worker(request.ctx(), () -> post("/generate/text/async", key, request.body())))
+                .compose(call -> send(request, call))
                 .compose(answer -> Proxying.worker(request.ctx(), () -> {
                     if (!answer.ok()) {
                         ObjectNode error = JsJson.object();
@@ -350,7 +352,7 @@ public final class HordeFeature implements Feature {
         params.put("karras", Js.truthy(body.get("karras")));
         JsonFields.copy(body, params, "clip_skip");
         JsonNode seed = body.get("seed");
-        if (seed != null && Js.number(seed).asDouble() >= 0) {
+        if (JsonFields.number(seed) >= 0) {
             params.put("seed", Js.string(seed));
         }
         params.put("n", 1);

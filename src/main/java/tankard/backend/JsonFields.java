@@ -2,6 +2,7 @@ package tankard.backend;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import tankard.json.Js;
 
 /** Building upstream bodies as ST's object literals do: a field whose value is undefined is left out. */
 final class JsonFields {
@@ -25,5 +26,11 @@ final class JsonFields {
         if (value != null) {
             to.set(as, value);
         }
+    }
+
+    /** JavaScript's Number(x): NaN for undefined and for what does not convert (so {@code >= 0} is false). */
+    static double number(JsonNode value) {
+        JsonNode number = Js.number(value);
+        return number == null ? Double.NaN : number.asDouble();
     }
 }

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.FileUpload;
@@ -143,8 +142,7 @@ public final class KoboldClassicFeature implements Feature {
         MultiMap headers = MultiMap.caseInsensitiveMultiMap().set("Content-Type", "application/json");
         overrides.apply(headers, server);
         String url = server + (stream ? "/extra/generate/stream" : "/v1/generate");
-        UpstreamRequest call = new UpstreamRequest(HttpMethod.POST, url, headers,
-                Buffer.buffer(JsJson.compactBytes(settings(body))));
+        UpstreamRequest call = UpstreamRequest.post(url, headers, settings(body));
         // KoboldCpp goes on generating after the connection closes unless told to stop
         Runnable abort = Js.truthy(body.get("can_abort")) ? () -> upstream.fire(new UpstreamRequest(HttpMethod.POST,
                 server + "/extra/abort", MultiMap.caseInsensitiveMultiMap(), null)) : () -> { };
@@ -200,9 +198,8 @@ public final class KoboldClassicFeature implements Feature {
         if (server == null || server.isEmpty()) {
             throw ApiError.badRequest("No KoboldCpp server URL (server) was given");
         }
-        Proxying.worker(request.ctx(), () -> new UpstreamRequest(HttpMethod.POST, withPath(server, path),
-                        backends.open(request, "koboldcpp", server).headers(false),
-                        Buffer.buffer(JsJson.compactBytes(body.call()))))
+        Proxying.worker(request.ctx(), () -> UpstreamRequest.post(withPath(server, path),
+                        backends.open(request, "koboldcpp", server).headers(false), body.call()))
                 .compose(call -> upstream.fetch(call, response))
                 .compose(fetched -> Proxying.worker(request.ctx(), () -> answer.apply(fetched)))
                 .onSuccess(reply -> reply.writeTo(response))

@@ -4,8 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
-import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -90,8 +88,7 @@ public final class NovelAiFeature implements Feature {
         String name = model.textValue();
         String host = name.contains("kayra") || name.contains("erato") ? TEXT_HOST : API_HOST;
         String url = host + (Js.truthy(body.get("streaming")) ? "/ai/generate-stream" : "/ai/generate");
-        return new UpstreamRequest(HttpMethod.POST, url, headers,
-                Buffer.buffer(JsJson.compactBytes(NovelAiSettings.body(body, name))));
+        return UpstreamRequest.post(url, headers, NovelAiSettings.body(body, name));
     }
 
     /** The upstream JSON; an error as 500 with NovelAI's {@code message} (or its whole text if not JSON). */
@@ -120,8 +117,8 @@ public final class NovelAiFeature implements Feature {
         HttpServerResponse response = ctx.response();
         JsonNode body = request.body();
         Proxying.worker(ctx, () -> headers(request)).onFailure(ctx::fail).onSuccess(headers -> {
-            UpstreamRequest generate = new UpstreamRequest(HttpMethod.POST, IMAGE_HOST + "/ai/generate-image", headers,
-                    Buffer.buffer(JsJson.compactBytes(NovelAiImages.request(body))));
+            UpstreamRequest generate = UpstreamRequest.post(IMAGE_HOST + "/ai/generate-image", headers,
+                    NovelAiImages.request(body));
             upstream.fetch(generate, response).compose(answer -> Proxying.worker(ctx, () -> image(answer)))
                     .compose(image -> upscaled(body, headers, image, response))
                     .onSuccess(image -> Reply.text(image).writeTo(response))
@@ -146,8 +143,7 @@ public final class NovelAiFeature implements Feature {
         ObjectNode upscale = JsJson.object().put("image", image);
         JsonFields.copy(body, upscale, "height", "width");
         JsonFields.copyAs(body, "upscale_ratio", upscale, "scale");
-        UpstreamRequest call = new UpstreamRequest(HttpMethod.POST, API_HOST + "/ai/upscale", headers,
-                Buffer.buffer(JsJson.compactBytes(upscale)));
+        UpstreamRequest call = UpstreamRequest.post(API_HOST + "/ai/upscale", headers, upscale);
         return upstream.fetch(call, response).map(answer -> {
             byte[] png = answer.ok() ? NovelAiImages.firstPng(answer.body().getBytes()) : null;
             return png == null ? image : Base64.getEncoder().encodeToString(png);

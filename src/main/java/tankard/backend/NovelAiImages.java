@@ -11,6 +11,8 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipInputStream;
 
+import static tankard.backend.JsonFields.number;
+
 /** NovelAI Diffusion as ST calls it: its v4-style request for the frontend's settings, and its ZIP answers. */
 final class NovelAiImages {
     /** The image size (832 × 1216) NovelAI's "Variety+" sigma is scaled from. */
@@ -90,11 +92,5 @@ final class NovelAiImages {
 
     private static JsonNode or(JsonNode body, String field, Object fallback) {
         return Js.coalesce(body.get(field), JsJson.tree(fallback));
-    }
-
-    /** JavaScript's Number(x), NaN for undefined and what does not convert. */
-    private static double number(JsonNode value) {
-        JsonNode number = Js.number(value);
-        return number == null ? Double.NaN : number.asDouble();
     }
 }

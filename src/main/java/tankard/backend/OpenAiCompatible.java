@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.core.MultiMap;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import tankard.json.JsJson;
 import tankard.json.Js;
@@ -234,8 +233,7 @@ final class OpenAiCompatible {
         MultiMap all = MultiMap.caseInsensitiveMultiMap()
                 .set("Content-Type", "application/json")
                 .set("Authorization", "Bearer " + apiKey);
-        return new UpstreamRequest(HttpMethod.POST, url, override(all, headers),
-                Buffer.buffer(JsJson.compactBytes(requestBody)));
+        return UpstreamRequest.post(url, override(all, headers), requestBody);
     }
 
     /** {@code GET {base}/models} (joined as the url-join package does) with the key and the source's headers. */

@@ -4,8 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.IntNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.core.MultiMap;
-import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -57,7 +55,7 @@ final class RemoteTokenizers {
             JsonNode body = request.body();
             String url = trimTrailingSlash(Js.string(body.get("url"))) + "/extra/tokencount";
             MultiMap headers = MultiMap.caseInsensitiveMultiMap().set("Content-Type", "application/json");
-            return post(url, headers, JsJson.object().put("prompt", text(body)));
+            return UpstreamRequest.post(url, headers, JsJson.object().put("prompt", text(body)));
         }, RemoteTokenizers::koboldAnswer);
     }
 
@@ -97,7 +95,7 @@ final class RemoteTokenizers {
                     yield "/v1/internal/encode";
                 }
             };
-            return post(base + path, backend.headers(true), call);
+            return UpstreamRequest.post(base + path, backend.headers(true), call);
         }, RemoteTokenizers::textgenAnswer);
     }
 
@@ -173,9 +171,5 @@ final class RemoteTokenizers {
     /** ST's {@code String(text) || ''}: a missing text is sent as "undefined". */
     private static String text(JsonNode body) {
         return Js.string(body.get("text"));
-    }
-
-    private static UpstreamRequest post(String url, MultiMap headers, ObjectNode body) {
-        return new UpstreamRequest(HttpMethod.POST, url, headers, Buffer.buffer(JsJson.compactBytes(body)));
     }
 }

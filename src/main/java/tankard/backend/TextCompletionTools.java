@@ -4,8 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
-import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -61,7 +59,8 @@ final class TextCompletionTools {
             ObjectNode pull = JsJson.object();
             pull.set("name", body.get("name"));
             pull.put("stream", false);
-            return post(trimTrailingSlash(Js.string(body.get("api_server"))) + "/api/pull", json(), pull);
+            String server = trimTrailingSlash(Js.string(body.get("api_server")));
+            return UpstreamRequest.post(server + "/api/pull", json(), pull);
         }, answer -> {
             JsJson.parse(answer.body().getBytes());
             return Reply.json(JsJson.object().put("ok", true));
@@ -81,7 +80,7 @@ final class TextCompletionTools {
             }
             generate.set("images", JsJson.array().add(Js.coalesce(body.get("image"), JsJson.tree(null))));
             generate.put("stream", false);
-            return post(trimV1(Js.string(body.get("server_url"))) + "/api/generate", json(), generate);
+            return UpstreamRequest.post(trimV1(Js.string(body.get("server_url"))) + "/api/generate", json(), generate);
         }, answer -> {
             JsonNode caption = JsJson.parse(answer.body().getBytes()).get("response");
             if (!Js.truthy(caption)) {
@@ -123,7 +122,7 @@ final class TextCompletionTools {
             if (!erase) {
                 file.put("filename", Js.string(body.get("filename")));
             }
-            return post(base + "/slots/" + slot + "?action=" + Js.string(action), json(), file);
+            return UpstreamRequest.post(base + "/slots/" + slot + "?action=" + Js.string(action), json(), file);
         }, TextCompletionTools::passThrough);
     }
 
@@ -137,7 +136,7 @@ final class TextCompletionTools {
         worker(ctx, () -> backends.open(request, false)).compose(backend -> {
             String base = trimTrailingSlash(Js.string(backend.body().get("api_server")));
             MultiMap headers = backend.headers(true);
-            UpstreamRequest download = post(base + "/v1/download", headers, backend.body());
+            UpstreamRequest download = UpstreamRequest.post(base + "/v1/download", headers, backend.body());
             return upstream.fetch(TextCompletionApi.get(base + "/v1/auth/permission", headers), response)
                     .compose(permission -> worker(ctx, () -> {
                         if (!permission.ok()) {
@@ -190,9 +189,5 @@ final class TextCompletionTools {
 
     private static MultiMap json() {
         return MultiMap.caseInsensitiveMultiMap().set("Content-Type", "application/json");
-    }
-
-    private static UpstreamRequest post(String url, MultiMap headers, JsonNode body) {
-        return new UpstreamRequest(HttpMethod.POST, url, headers, Buffer.buffer(JsJson.compactBytes(body)));
     }
 }

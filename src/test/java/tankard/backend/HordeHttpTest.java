@@ -171,6 +171,17 @@ class HordeHttpTest extends PublicHostsMockTest {
     }
 
     @Test
+    void aSeedThatIsNotANumberIsLeftOutAsInSt() {
+        mock.route(HORDE + "/generate/async", r -> json(r, 202, "{\"message\":\"busy\"}"));
+        assertEquals(400, client.post(BASE + "/generate-image", "{\"prompt\":\"cat\",\"negative_prompt\":\"dog\",\"seed\":\"q\"}").statusCode());
+        assertEquals("{\"prompt\":\"cat ### dog\",\"params\":{\"karras\":false,\"n\":1},\"r2\":false,\"models\":[null]}",
+                mock.lastCall(HORDE + "/generate/async").body());
+        client.post(BASE + "/generate-image", "{\"prompt\":\"cat\",\"negative_prompt\":\"dog\",\"seed\":\"12\"}");
+        assertEquals("{\"prompt\":\"cat ### dog\",\"params\":{\"karras\":false,\"seed\":\"12\",\"n\":1},\"r2\":false,"
+                + "\"models\":[null]}", mock.lastCall(HORDE + "/generate/async").body());
+    }
+
+    @Test
     void aFaultedImageJobAnswers500AndAJobWithoutIdIsRefused() {
         mock.route(HORDE + "/generate/async", r -> json(r, 202, "{\"id\":\"img-2\"}"));
         mock.route(HORDE + "/generate/check/img-2", r -> json(r, 200, "{\"done\":false,\"faulted\":true}"));
