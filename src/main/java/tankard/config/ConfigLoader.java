@@ -274,7 +274,8 @@ public final class ConfigLoader {
                 integer("tankard.extras.port", 5100, 0, 65535),
                 bool("tankard.extras.secure", false),
                 string("tankard.extras.summarizationModel", ""),
-                integer("tankard.extras.queueSize", 8, 1, 10_000));
+                integer("tankard.extras.queueSize", 8, 1, 10_000),
+                integer("tankard.extras.maxTextMegabytes", 8, 1, 500));
     }
 
     private TankardConfig.Outbound outbound() {
