@@ -74,6 +74,7 @@ import tankard.tokenizer.TokenizerFiles;
 import tankard.tokenizer.Tokenizers;
 import tankard.worldinfo.WorldInfoFeature;
 import tankard.thumbnail.ThumbnailFeature;
+import tankard.userfiles.SanitizeFileNameFeature;
 import tankard.userfiles.UserFilesFeature;
 import tankard.avatars.AvatarsFeature;
 import tankard.backgrounds.BackgroundsFeature;
@@ -183,6 +184,7 @@ public final class Tankard {
                         new ChatExport(chats)),
                 new ChatBackupFeature(config, new ChatBackupFiles(chats)),
                 new UserFilesFeature(config),
+                new SanitizeFileNameFeature(config),
                 new ThumbnailFeature(config),
                 new AvatarsFeature(config),
                 new BackgroundsFeature(config),
