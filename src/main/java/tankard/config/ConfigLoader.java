@@ -308,7 +308,7 @@ public final class ConfigLoader {
         return url;
     }
 
-    /** ST's {@code requestOverrides}: entries that are not mappings, and non-text hosts, are skipped. */
+    /** ST's {@code requestOverrides}: entries without a hosts list and a headers mapping are skipped; hosts and header values become text. */
     private List<TankardConfig.RequestOverride> requestOverrides() {
         Object v = yamlValue("requestOverrides");
         if (!(v instanceof List<?> entries)) {
