@@ -52,6 +52,7 @@ import tankard.user.UserDirs;
 import tankard.user.UsersFeature;
 import tankard.util.Threads;
 import tankard.content.ContentSeeder;
+import tankard.content.DefaultContent;
 import tankard.frontend.FrontendFeature;
 import tankard.system.SystemFeature;
 import tankard.comfy.ComfyWorkflowFeature;
@@ -160,7 +161,7 @@ public final class Tankard {
                 new UsersFeature(config, accounts, contentSeeder, security.basicAuth()),
                 new SettingsFeature(config, new SettingsService(config, settingsBackups)),
                 new SecretsFeature(config, secrets),
-                new PresetFeature(config, new PresetService(config.stDefaultContent())),
+                new PresetFeature(config, new PresetService(DefaultContent.of(config))),
                 new UiPresetFeature(config),
                 new ExtensionFeature(config),
                 new HordeFeature(config, secrets, upstream),
