@@ -53,6 +53,8 @@ import tankard.user.UsersFeature;
 import tankard.util.Threads;
 import tankard.content.ContentSeeder;
 import tankard.content.DefaultContent;
+import tankard.datamaid.DataMaid;
+import tankard.datamaid.DataMaidFeature;
 import tankard.frontend.FrontendFeature;
 import tankard.system.SystemFeature;
 import tankard.comfy.ComfyWorkflowFeature;
@@ -174,6 +176,7 @@ public final class Tankard {
                 new WorldInfoFeature(config),
                 new GroupFeature(config, new GroupService(groups, chats, chatFiles)),
                 new StatsFeature(config),
+                new DataMaidFeature(config, new DataMaid()),
                 new TokenizerFeature(config, new Tokenizers(TokenizerFiles.of(config))),
                 new CharacterFeature(config, characterService, chatService),
                 new CharacterEditFeature(config, new CharacterEditor(cards, chats, cardCache, config.dataRoot(),
