@@ -19,7 +19,8 @@ import java.io.IOException;
  * {@code /api/stats/get|update|recreate} (st-api.md §18.1). The frontend keeps the statistics and posts the
  * whole object after each message; Tankard writes it straight to {@code stats.json} (compact) instead of ST's
  * in-memory copy flushed every 5 minutes, so nothing is lost on a crash. Where ST rebuilds a missing or
- * unreadable file at start-up, Tankard rebuilds it on the first read.
+ * unreadable file at start-up, Tankard answers a read with the rebuilt statistics but writes nothing (reading
+ * never changes a data root); the frontend's next update stores them.
  */
 public final class StatsFeature implements Feature {
     private final TankardConfig config;
@@ -32,7 +33,8 @@ public final class StatsFeature implements Feature {
     public void mount(Router router) {
         router.post("/api/stats/get").handler(Routes.blocking(config, request -> {
             JsonNode stats = JsonFiles.tryRead(request.dirs().statsFile());
-            return Reply.json(stats instanceof ObjectNode ? stats : recreate(request.dirs()));
+            return Reply.json(stats instanceof ObjectNode ? stats
+                    : StatsRebuilder.rebuild(request.dirs(), System.currentTimeMillis()));
         }));
         router.post("/api/stats/recreate").handler(Routes.blocking(config, request -> {
             recreate(request.dirs());
@@ -48,9 +50,7 @@ public final class StatsFeature implements Feature {
         }));
     }
 
-    private static synchronized ObjectNode recreate(UserDirs dirs) throws IOException {
-        ObjectNode stats = StatsRebuilder.rebuild(dirs, System.currentTimeMillis());
-        AtomicFiles.write(dirs.statsFile(), JsJson.compact(stats));
-        return stats;
+    private static void recreate(UserDirs dirs) throws IOException {
+        AtomicFiles.write(dirs.statsFile(), JsJson.compact(StatsRebuilder.rebuild(dirs, System.currentTimeMillis())));
     }
 }
