@@ -52,6 +52,9 @@ import tankard.user.UserDirs;
 import tankard.user.UsersFeature;
 import tankard.util.Threads;
 import tankard.content.ContentSeeder;
+import tankard.content.DefaultContent;
+import tankard.datamaid.DataMaid;
+import tankard.datamaid.DataMaidFeature;
 import tankard.frontend.FrontendFeature;
 import tankard.system.SystemFeature;
 import tankard.comfy.ComfyWorkflowFeature;
@@ -161,7 +164,7 @@ public final class Tankard {
                 new UsersFeature(config, accounts, contentSeeder, security.basicAuth()),
                 new SettingsFeature(config, new SettingsService(config, settingsBackups)),
                 new SecretsFeature(config, secrets),
-                new PresetFeature(config, new PresetService(config.stDefaultContent())),
+                new PresetFeature(config, new PresetService(DefaultContent.of(config))),
                 new UiPresetFeature(config),
                 new ExtensionFeature(config),
                 new HordeFeature(config, secrets, upstream),
@@ -174,6 +177,7 @@ public final class Tankard {
                 new WorldInfoFeature(config),
                 new GroupFeature(config, new GroupService(groups, chats, chatFiles)),
                 new StatsFeature(config),
+                new DataMaidFeature(config, new DataMaid()),
                 new TokenizerFeature(config, new Tokenizers(TokenizerFiles.of(config))),
                 new CharacterFeature(config, characterService, chatService),
                 new CharacterEditFeature(config, new CharacterEditor(cards, chats, cardCache, config.dataRoot(),
