@@ -158,7 +158,7 @@ public final class Tankard {
                 new ProviderOrigins(config.backends().providerOrigins()));
         Tokenizers tokenizers = new Tokenizers(TokenizerFiles.of(config));
         ChatSummarizer chatSummarizer = new ChatSummarizer(chatService, new Completions(config, secrets, upstream),
-                tokenizers, ChatSummarizer.NO_SUMMARY_OF_SUMMARIES);
+                tokenizers);
         Supplier<byte[]> defaultAvatar = AvatarImages.defaultAvatar(config.frontendDir());
         this.features = List.of(
                 new CsrfFeature(config),

@@ -33,8 +33,8 @@ import java.util.function.Function;
 public final class ChatSummarizer {
     private static final Logger LOG = LoggerFactory.getLogger(ChatSummarizer.class);
 
-    // TODO(lead): replace by SummaryOfSummaries::new once it has landed
-    public static final Function<SummaryModel, Summarizer> NO_SUMMARY_OF_SUMMARIES = model -> (text, params) -> {
+    // TODO(lead): SummaryOfSummaries::new once it has landed on main
+    private static final Function<SummaryModel, Summarizer> SUMMARY_OF_SUMMARIES = model -> (text, params) -> {
         throw new ApiError(413, "The conversation does not fit the model's context, and summary of summaries is "
                 + "not available yet; summarize fewer messages at a time (exclude_last)");
     };
@@ -44,8 +44,12 @@ public final class ChatSummarizer {
     private final Tokenizers tokenizers;
     private final Function<SummaryModel, Summarizer> summaryOfSummaries;
 
+    public ChatSummarizer(ChatService chats, Completions completions, Tokenizers tokenizers) {
+        this(chats, completions, tokenizers, SUMMARY_OF_SUMMARIES);
+    }
+
     /** @param summaryOfSummaries what summarizes a text longer than the model's window, part by part */
-    public ChatSummarizer(ChatService chats, Completions completions, Tokenizers tokenizers,
+    ChatSummarizer(ChatService chats, Completions completions, Tokenizers tokenizers,
                           Function<SummaryModel, Summarizer> summaryOfSummaries) {
         this.chats = chats;
         this.completions = completions;
@@ -118,33 +122,23 @@ public final class ChatSummarizer {
     }
 
     /**
-     * Sets {@code extra.memory} on message {@code index} as ST's setMemoryContext does, rewriting only the lines
-     * from it on, through the chat store's locked, atomic tail save; 409 (nothing written) when the chat changed
-     * since it was read (ST discards a summary made while the chat changed, too).
+     * Sets {@code extra.memory} on message {@code index} as ST's setMemoryContext does, rewriting that line only,
+     * through the chat store's locked, atomic save; 409 (nothing written) when the chat changed since it was read
+     * (ST discards a summary made while the chat changed, too).
      */
-    private void store(String user, ObjectNode chat, JsonNode readCursor, ArrayNode messages, int index, String summary)
+    private void store(String user, ObjectNode chat, JsonNode cursor, ArrayNode messages, int index, String summary)
             throws IOException {
-        int count = messages.size() - index;
-        ObjectNode tail = tail(user, chat, count);
-        JsonNode cursor = tail.get("cursor");
-        ArrayNode lines = (ArrayNode) tail.get("messages");
-        if (!readCursor.path("size").equals(cursor.path("size")) || !readCursor.path("mtime").equals(cursor.path("mtime"))
-                || lines.size() != count || !lines.get(0).equals(messages.get(index))) {
-            throw ApiError.conflict("The chat changed while it was summarized; nothing was stored");
-        }
-        JsonNode target = lines.get(0);
-        if (!target.isObject()) {
+        JsonNode original = messages.get(index);
+        if (!original.isObject()) {
             throw ApiError.conflict("The message to store the summary on is not an object; nothing was stored");
         }
-        ObjectNode message = (ObjectNode) target;
+        ObjectNode message = original.deepCopy();
         if (!message.path("extra").isObject()) {
             message.set("extra", JsJson.object()); // ST: if (!mes.extra) mes.extra = {}
         }
         ((ObjectNode) message.get("extra")).put("memory", summary);
-        ObjectNode save = chat.deepCopy();
-        save.set("cursor", cursor);
-        save.set("messages", lines);
-        chats.saveTail(user, save);
+        chats.replaceMessage(user, chat, cursor.path("size").longValue(), cursor.path("mtime").doubleValue(),
+                messages.size() - index, original, message);
     }
 
     private ObjectNode tail(String user, ObjectNode chat, int count) throws IOException {

@@ -155,7 +155,7 @@ class ChatSummaryHttpTest extends ServerTest {
         assertEquals(2, json(r).path("index").asInt());
         assertEquals("Conversation:\nBramble: Welcome to the Hollow Oak.\n\nWren: I need a room for the night.\n\n"
                 + "Bramble: Room four, up the stairs.", mock.lastCall().json().at("/messages/1/content").asText());
-        // the line is written as ST's JSON.stringify writes it (1.5e3 becomes 1500); the lines before stay as they were
+        // the line is written as ST's JSON.stringify writes it (1.5e3 becomes 1500); all others stay as they were
         assertArrayEquals(withLine(MESSAGES, 2, MESSAGES.get(2).replace("\"model\":\"x\"}",
                 "\"model\":\"x\",\"memory\":\"Mock reply 1.\"}").replace("1.5e3", "1500")), stored());
     }
@@ -306,7 +306,7 @@ class ChatSummaryHttpTest extends ServerTest {
         assertEquals(400, summarize(backend + ",\"max_tokens\":\"many\"").statusCode());
         assertEquals(400, summarize(backend + ",\"exclude_last\":0").statusCode());
         assertEquals(400, summarize(backend + ",\"prompt\":[1]").statusCode());
-        assertEquals(400, summarize(backend + ",\"exclude_last\":6").statusCode(), "nothing left to summarize");
+        assertEquals(400, summarize(backend + ",\"exclude_last\":7").statusCode(), "nothing left to summarize");
         assertEquals(400, summarize("\"backend\":{\"api_type\":\"koboldcpp\",\"api_server\":\"" + mock.origin()
                 + "\"},\"instruct\":\"../secrets\"").statusCode());
         assertEquals(404, summarize("\"backend\":{\"api_type\":\"koboldcpp\",\"api_server\":\"" + mock.origin()
