@@ -94,6 +94,10 @@ public final class ChatSummarizer {
         String conversation = String.join("\n\n", lines);
         boolean fallback = !model.fits(previous, conversation);
         String summary;
+        if (fallback && model.inputWindow() <= 0) {
+            throw ApiError.badRequest("The model's context (context_size) leaves no room for the text once the "
+                    + "instruction and max_tokens are in");
+        }
         if (fallback) {
             LOG.info("Summarizing {} messages part by part: they do not fit the model's context", lines.size());
             String parts = summaryOfSummaries.apply(model).summarize(conversation, JsJson.object());
