@@ -1,10 +1,18 @@
 package tankard.summarize.chat;
 
+import io.vertx.core.Context;
 import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
 import tankard.config.TankardConfig;
+import tankard.http.ApiError;
 import tankard.http.Feature;
 import tankard.http.Reply;
+import tankard.http.Request;
 import tankard.http.Routes;
+import tankard.util.Threads;
+
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
 
 /**
  * {@code POST /api/tankard/summarize}: summarizes a chat's older messages with the user's main backend and
@@ -23,11 +31,17 @@ import tankard.http.Routes;
  * </pre>
  * Answers {@code {summary, index, messages, fallback}}; 400/404 for bad input, 409 when the chat changed
  * meanwhile, 502 {@code {error, reason}} with reason {@code empty}, {@code length} or {@code upstream} when the
- * backend gave no usable summary. Nothing is stored unless it answers 200.
+ * backend gave no usable summary, 503 when too many summaries are already waiting. Nothing is stored unless it
+ * answers 200. Summaries wait minutes on their backend: they run on threads of their own, not on the shared
+ * worker pool.
  */
 public final class ChatSummaryFeature implements Feature {
+    private static final int RUNNING = 4;
+    private static final int WAITING = 32;
+
     private final TankardConfig config;
     private final ChatSummarizer summarizer;
+    private final ExecutorService threads = Threads.boundedQueue("chat-summarizer", RUNNING, WAITING);
 
     public ChatSummaryFeature(TankardConfig config, ChatSummarizer summarizer) {
         this.config = config;
@@ -36,12 +50,32 @@ public final class ChatSummaryFeature implements Feature {
 
     @Override
     public void mount(Router router) {
-        router.post("/api/tankard/summarize").handler(Routes.blocking(config, request -> {
-            try {
-                return Reply.json(summarizer.summarize(request.user().handle(), request.dirs(), request.body()));
-            } catch (SummaryFailure failure) {
-                return Reply.json(failure.status(), failure.json());
-            }
-        }));
+        router.post("/api/tankard/summarize").handler(Routes.answering(config, this::summarize));
+    }
+
+    private void summarize(Request request) {
+        RoutingContext ctx = request.ctx();
+        Context context = ctx.vertx().getOrCreateContext();
+        try {
+            threads.execute(() -> {
+                Reply reply;
+                try {
+                    reply = Reply.json(summarizer.summarize(request.user().handle(), request.dirs(), request.body()));
+                } catch (SummaryFailure failure) {
+                    reply = Reply.json(failure.status(), failure.json());
+                } catch (Exception | Error e) {
+                    context.runOnContext(v -> ctx.fail(e));
+                    return;
+                }
+                Reply answer = reply;
+                context.runOnContext(v -> {
+                    if (!ctx.response().ended()) {
+                        answer.writeTo(ctx.response());
+                    }
+                });
+            });
+        } catch (RejectedExecutionException e) {
+            ctx.fail(new ApiError(503, "Too many summaries are waiting (" + WAITING + "); try again later"));
+        }
     }
 }
