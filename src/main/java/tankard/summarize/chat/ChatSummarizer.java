@@ -12,6 +12,7 @@ import tankard.json.Js;
 import tankard.json.JsJson;
 import tankard.summarize.Summarizer;
 import tankard.summarize.SummaryModel;
+import tankard.summarize.SummaryOfSummaries;
 import tankard.tokenizer.Tokenizers;
 import tankard.user.UserDirs;
 
@@ -33,19 +34,13 @@ import java.util.function.Function;
 public final class ChatSummarizer {
     private static final Logger LOG = LoggerFactory.getLogger(ChatSummarizer.class);
 
-    // TODO(lead): SummaryOfSummaries::new once it has landed on main
-    private static final Function<SummaryModel, Summarizer> SUMMARY_OF_SUMMARIES = model -> (text, params) -> {
-        throw new ApiError(413, "The conversation does not fit the model's context, and summary of summaries is "
-                + "not available yet; summarize fewer messages at a time (exclude_last)");
-    };
-
     private final ChatService chats;
     private final Completions completions;
     private final Tokenizers tokenizers;
     private final Function<SummaryModel, Summarizer> summaryOfSummaries;
 
     public ChatSummarizer(ChatService chats, Completions completions, Tokenizers tokenizers) {
-        this(chats, completions, tokenizers, SUMMARY_OF_SUMMARIES);
+        this(chats, completions, tokenizers, SummaryOfSummaries::new);
     }
 
     /** @param summaryOfSummaries what summarizes a text longer than the model's window, part by part */
@@ -101,6 +96,9 @@ public final class ChatSummarizer {
         if (fallback) {
             LOG.info("Summarizing {} messages part by part: they do not fit the model's context", lines.size());
             String parts = summaryOfSummaries.apply(model).summarize(conversation, JsJson.object());
+            if (parts.isBlank()) {
+                throw new SummaryFailure(SummaryFailure.Reason.EMPTY, "The backend's summaries of the parts were empty");
+            }
             summary = previous == null ? parts : model.summarize(previous, parts);
         } else {
             summary = model.summarize(previous, conversation);

@@ -328,4 +328,39 @@ class ChatSummaryHttpTest extends ServerTest {
         assertArrayEquals(withLine(MESSAGES, 5, MESSAGES.get(5).replace("\"}", "\",\"extra\":{\"memory\":\"Mock reply 1.\"}}")),
                 Files.readAllBytes(user("group chats/1700000000000.jsonl")));
     }
+
+    @Test
+    void aConversationTooLongForTheContextGoesThroughSummaryOfSummaries() throws IOException {
+        List<String> messages = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            String name = i % 2 == 0 ? "Bramble" : "Wren";
+            messages.add("{\"name\":\"" + name + "\",\"is_user\":" + (i % 2 == 1) + ",\"is_system\":false,\"mes\":\"Turn "
+                    + i + ": the rain kept falling on the old inn while the travellers argued about the road north and "
+                    + "the price of a room.\",\"extra\":{}}");
+        }
+        putChat(messages);
+        HttpResponse<Buffer> r = summarize(custom("") + ",\"max_tokens\":100,\"context_size\":700");
+        assertEquals(200, r.statusCode(), r.bodyAsString());
+        assertEquals(true, json(r).path("fallback").asBoolean());
+        List<MockCompletionServer.Call> calls = mock.calls();
+        int chunks = calls.size() - 1;
+        assertTrue(chunks >= 2, "the conversation is summarized in parts: " + calls.size());
+        for (MockCompletionServer.Call call : calls.subList(0, chunks)) {
+            String content = call.json().at("/messages/1/content").asText();
+            assertTrue(content.startsWith("Conversation:\nBramble: Turn ") || content.startsWith("Conversation:\nWren: Turn "),
+                    content);
+            assertTrue(content.length() < 4000, "each part fits the window: " + content.length());
+            assertEquals(100, call.json().path("max_tokens").asInt());
+        }
+        List<String> partSummaries = new ArrayList<>();
+        for (int n = 1; n <= chunks; n++) {
+            partSummaries.add(MockCompletionServer.replyText(n));
+        }
+        assertEquals("Conversation:\n" + String.join("\n\n", partSummaries),
+                mock.lastCall().json().at("/messages/1/content").asText(), "then the joined summaries, once");
+        String summary = MockCompletionServer.replyText(chunks + 1);
+        assertEquals(summary, json(r).path("summary").asText());
+        assertArrayEquals(withLine(messages, 38, messages.get(38).replace("\"extra\":{}",
+                "\"extra\":{\"memory\":\"" + summary + "\"}")), stored());
+    }
 }
