@@ -10,6 +10,7 @@ import tankard.character.CardImporter;
 import tankard.character.CardIndexes;
 import tankard.character.CardStore;
 import tankard.backend.ChatCompletionsFeature;
+import tankard.backend.Completions;
 import tankard.backend.HordeFeature;
 import tankard.backend.KoboldClassicFeature;
 import tankard.backend.NovelAiFeature;
@@ -45,6 +46,8 @@ import tankard.http.security.SessionCookies;
 import tankard.store.AtomicFiles;
 import tankard.summarize.ExtrasApiKey;
 import tankard.summarize.ExtrasServer;
+import tankard.summarize.chat.ChatSummarizer;
+import tankard.summarize.chat.ChatSummaryFeature;
 import tankard.user.AccountStore;
 import tankard.user.FileAccountStore;
 import tankard.user.User;
@@ -157,6 +160,9 @@ public final class Tankard {
         SecretStore secrets = new SecretStore(config.allowKeysExposure());
         UpstreamClient upstream = new UpstreamClient(vertx, new OutboundPolicy(config),
                 new ProviderOrigins(config.backends().providerOrigins()));
+        Tokenizers tokenizers = new Tokenizers(TokenizerFiles.of(config));
+        ChatSummarizer chatSummarizer = new ChatSummarizer(chatService, new Completions(config, secrets, upstream),
+                tokenizers);
         Supplier<byte[]> defaultAvatar = AvatarImages.defaultAvatar(config.frontendDir());
         this.features = List.of(
                 new CsrfFeature(config),
@@ -178,7 +184,8 @@ public final class Tankard {
                 new GroupFeature(config, new GroupService(groups, chats, chatFiles)),
                 new StatsFeature(config),
                 new DataMaidFeature(config, new DataMaid()),
-                new TokenizerFeature(config, new Tokenizers(TokenizerFiles.of(config))),
+                new TokenizerFeature(config, tokenizers),
+                new ChatSummaryFeature(config, chatSummarizer),
                 new CharacterFeature(config, characterService, chatService),
                 new CharacterEditFeature(config, new CharacterEditor(cards, chats, cardCache, config.dataRoot(),
                         defaultAvatar, System::currentTimeMillis)),
