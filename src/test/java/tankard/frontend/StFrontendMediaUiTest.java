@@ -143,7 +143,7 @@ class StFrontendMediaUiTest {
         String url = page.eval(CONTEXT + ".chat[0].extra.files[0].url").asText();
         assertTrue(url.matches("/user/files/\\d+_-?\\d+\\.txt"), url);
         String chatFile = page.eval(CONTEXT + ".getCurrentChatId()").asText() + ".jsonl";
-        Path chat = user.resolve("chats/Seraphina").resolve(chatFile);
+        Path chat = user.resolve("chats/default_Seraphina").resolve(chatFile);
         awaitOnDisk(() -> readString(chat).contains("\"url\":\"" + url + "\""), "the chat saved with the attachment");
         JsonNode saved = JsJson.parse(readString(chat).split("\n")[1]).path("extra").path("files").get(0);
         assertEquals("notes.txt", saved.path("name").asText());
