@@ -25,21 +25,16 @@ public final class MediaUploads {
             throw new ApiError(413, "The file is too large: at most " + (maxBytes >> 20) + " MB");
         }
         Path file = Path.of(upload.uploadedFileName());
-        String what = kinds.contains(MediaSniff.Kind.VIDEO) ? "an image or video" : "an image";
-        if (!kinds.contains(MediaSniff.of(file))) {
-            throw ApiError.badRequest("The file is not " + what);
+        MediaSniff.Kind kind = MediaSniff.of(file);
+        if (!kinds.contains(kind)) {
+            throw ApiError.badRequest(kinds.contains(MediaSniff.Kind.VIDEO) ? "The file is not an image or video" : "The file is not an image");
         }
-        if (!hasTypeOf(upload.fileName(), kinds)) {
-            throw ApiError.badRequest("The file name must have the extension of " + what);
+        String type = MimeTypes.forFileName(upload.fileName());
+        String expected = kind == MediaSniff.Kind.IMAGE ? "image/" : "video/";
+        if (type == null || !type.startsWith(expected)) {
+            throw ApiError.badRequest("The file name must have the extension of " + (kind == MediaSniff.Kind.IMAGE ? "an image" : "a video"));
         }
         return file;
-    }
-
-    /** Whether the name's extension gives a type of one of the kinds ({@code image/*}, {@code video/*}). */
-    public static boolean hasTypeOf(String name, Set<MediaSniff.Kind> kinds) {
-        String type = MimeTypes.forFileName(name);
-        return type != null && (kinds.contains(MediaSniff.Kind.IMAGE) && type.startsWith("image/")
-                || kinds.contains(MediaSniff.Kind.VIDEO) && type.startsWith("video/"));
     }
 
     /** Copies the file to {@code target} atomically (replacing it), creating its folder. Blocking. */

@@ -16,6 +16,7 @@ import tankard.thumbnail.ThumbnailType;
 import tankard.user.UserDirs;
 
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -168,7 +169,7 @@ public final class ImageMetadataFeature implements Feature {
         List<String> removed = new ArrayList<>();
         ImageMetadataIndex.update(dirs, index -> {
             ObjectNode images = ImageMetadataIndex.images(index);
-            for (String path : new ArrayList<>(iterable(images))) {
+            for (String path : keys(images)) {
                 if (!insideUserFolder(dirs, path) || !Files.exists(dirs.root().resolve(path))) {
                     images.remove(path);
                     removed.add(path);
@@ -179,7 +180,7 @@ public final class ImageMetadataFeature implements Feature {
         return removed;
     }
 
-    private static List<String> iterable(ObjectNode object) {
+    private static List<String> keys(ObjectNode object) {
         List<String> names = new ArrayList<>();
         object.fieldNames().forEachRemaining(names::add);
         return names;
@@ -193,7 +194,7 @@ public final class ImageMetadataFeature implements Feature {
         Path root = dirs.root().toAbsolutePath().normalize();
         try {
             return root.resolve(relative).normalize().startsWith(root);
-        } catch (java.nio.file.InvalidPathException e) {
+        } catch (InvalidPathException e) {
             return false;
         }
     }

@@ -93,6 +93,8 @@ class BackgroundUploadHttpTest extends ServerTest {
         assertEquals(400, upload("x.svg", svg, "image/svg+xml").statusCode());
         assertEquals(400, upload("image.txt", png, "text/plain").statusCode());
         assertEquals(400, upload("con.png", png, "image/png").statusCode());
+        assertEquals(400, upload("video.png", WEBM_HEAD, "image/png").statusCode());
+        assertEquals(400, upload("image.webm", png, "video/webm").statusCode());
         HttpResponse<Buffer> wrongField = client.postForm("/api/backgrounds/upload",
                 MultipartForm.create().binaryFileUpload("file", "x.png", Buffer.buffer(png), "image/png"));
         assertEquals(400, wrongField.statusCode());
