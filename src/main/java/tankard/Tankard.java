@@ -80,7 +80,8 @@ import tankard.tokenizer.TokenizerFiles;
 import tankard.tokenizer.Tokenizers;
 import tankard.worldinfo.WorldInfoFeature;
 import tankard.thumbnail.ThumbnailFeature;
-import tankard.userfiles.SanitizeFileNameFeature;
+import tankard.userfiles.ChatImagesFeature;
+import tankard.userfiles.DataBankFeature;
 import tankard.userfiles.UserFilesFeature;
 import tankard.avatars.AvatarsFeature;
 import tankard.backgrounds.BackgroundsFeature;
@@ -195,7 +196,8 @@ public final class Tankard {
                         new ChatExport(chats)),
                 new ChatBackupFeature(config, new ChatBackupFiles(chats)),
                 new UserFilesFeature(config),
-                new SanitizeFileNameFeature(config),
+                new ChatImagesFeature(config),
+                new DataBankFeature(config),
                 new ThumbnailFeature(config),
                 new AvatarsFeature(config),
                 new BackgroundsFeature(config),

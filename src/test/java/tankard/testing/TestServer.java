@@ -208,6 +208,11 @@ public final class TestServer implements AutoCloseable {
             return send(request, json == null ? null : Buffer.buffer(json));
         }
 
+        /** POST of a multipart form (with the session and CSRF token). */
+        public HttpResponse<Buffer> postForm(String path, io.vertx.ext.web.multipart.MultipartForm form) {
+            return await(request(HttpMethod.POST, path).sendMultipartForm(form).toCompletionStage().toCompletableFuture());
+        }
+
         public static HttpResponse<Buffer> send(HttpRequest<Buffer> request, Buffer body) {
             var future = body == null ? request.send() : request.sendBuffer(body);
             return await(future.toCompletionStage().toCompletableFuture());
