@@ -315,7 +315,9 @@ def build_encoder(p):
 
 
 def build_decoder(p, with_past):
-    g = Graph({k: v for k, v in p.items() if not k.startswith("enc_")})
+    # with a cache, the encoder's keys and values come in: their weights are not needed
+    unused = ("enc_",) + (tuple(f"l{l}_{n}" for l in range(LAYERS) for n in ("kc", "vc")) if with_past else ())
+    g = Graph({k: v for k, v in p.items() if not k.startswith(unused)})
     kv = ["batch_size", HEADS, "past_decoder_sequence_length", HEAD_DIM]
     ekv = ["batch_size", HEADS, "encoder_sequence_length", HEAD_DIM]
     inputs = [tensor("input_ids", TensorProto.INT64, ["batch_size", "decoder_sequence_length"]),
