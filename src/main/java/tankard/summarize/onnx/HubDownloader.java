@@ -99,7 +99,8 @@ public final class HubDownloader {
             }
             if (!found && file.required()) {
                 throw new IOException(repo + " has no " + String.join(" nor ", paths)
-                        + ": it is not an ONNX export (see the README for exporting a model with Optimum)");
+                        + ": it is not an ONNX export with separate decoders (a decoder_model_merged.onnx alone is not"
+                        + " supported; see the README for exporting a model with Optimum)");
             }
         }
     }
@@ -148,14 +149,27 @@ public final class HubDownloader {
                     if (response.statusCode() != 200) {
                         return response.body().map(ignored -> response.statusCode());
                     }
+                    // a connection lost while the file opens must not go unnoticed, or the download would hang
+                    Promise<Void> saved = Promise.promise();
+                    response.exceptionHandler(saved::tryFail);
                     response.pause();
-                    return vertx.fileSystem().open(part.toString(), new OpenOptions().setWrite(true).setCreateNew(true))
-                            .compose(file -> save(response, file, path, progress)).map(200);
+                    vertx.fileSystem().open(part.toString(), new OpenOptions().setWrite(true).setCreateNew(true))
+                            .onComplete(opened -> {
+                                if (opened.failed()) {
+                                    response.request().reset();
+                                    saved.tryFail(opened.cause());
+                                } else if (saved.future().isComplete()) {
+                                    opened.result().close();
+                                } else {
+                                    save(response, opened.result(), path, progress, saved);
+                                }
+                            });
+                    return saved.future().map(200);
                 });
     }
 
-    private static Future<Void> save(HttpClientResponse response, AsyncFile file, String path, Progress progress) {
-        Promise<Void> saved = Promise.promise();
+    private static void save(HttpClientResponse response, AsyncFile file, String path, Progress progress,
+                             Promise<Void> saved) {
         String length = response.getHeader("Content-Length");
         long total = length == null ? -1 : Long.parseLong(length);
         long[] done = {0};
@@ -183,7 +197,6 @@ public final class HubDownloader {
             }
         }));
         response.resume();
-        return saved.future();
     }
 
     public void close() {

@@ -6,6 +6,7 @@ import io.vertx.core.http.HttpServer;
 import io.vertx.ext.web.Router;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import tankard.backend.OutboundPolicy;
 import tankard.backend.ProviderOrigins;
 import tankard.config.ConfigLoader;
@@ -20,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 
@@ -29,7 +31,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Downloads from a mock hub served by Vert.x: progress, placement only when complete, the failures. */
+/**
+ * Downloads from a mock hub served by Vert.x: progress, placement only when complete, the failures. A download
+ * that hangs fails the test instead of the whole run.
+ */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
 class HubDownloaderTest {
     private static final Path TINY = BartModelTest.TINY;
     private final Vertx vertx = Vertx.vertx();
@@ -144,7 +150,8 @@ class HubDownloaderTest {
             }
         }));
         IOException e = assertThrows(IOException.class, () -> download(hub));
-        assertTrue(e.getMessage().contains("has no onnx/encoder_model.onnx nor encoder_model.onnx: it is not an ONNX export"),
+        assertTrue(e.getMessage().contains("has no onnx/encoder_model.onnx nor encoder_model.onnx: it is not an ONNX export"
+                + " with separate decoders"),
                 e.getMessage());
     }
 }
