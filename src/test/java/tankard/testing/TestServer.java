@@ -141,6 +141,17 @@ public final class TestServer implements AutoCloseable {
         }
     }
 
+    /** Stops this server and starts a new one on the same folders, with a new config.yaml text. */
+    public TestServer restart(String configYaml) {
+        await(vertx.close().toCompletionStage().toCompletableFuture());
+        try {
+            Files.writeString(workDir.resolve("config.yaml"), configYaml);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return startIn(workDir);
+    }
+
     @Override
     public void close() {
         await(vertx.close().toCompletionStage().toCompletableFuture());
