@@ -46,8 +46,11 @@ import tankard.http.security.SessionCookies;
 import tankard.store.AtomicFiles;
 import tankard.summarize.ExtrasApiKey;
 import tankard.summarize.ExtrasServer;
+import tankard.summarize.SummaryOfSummaries;
+import tankard.summarize.SummaryQueue;
 import tankard.summarize.chat.ChatSummarizer;
 import tankard.summarize.chat.ChatSummaryFeature;
+import tankard.summarize.onnx.ModelLoader;
 import tankard.user.AccountStore;
 import tankard.user.FileAccountStore;
 import tankard.user.User;
@@ -113,6 +116,8 @@ public final class Tankard {
     private final ContentSeeder contentSeeder;
     private final CardIndexes cardIndexes;
     private volatile int port;
+    private final OutboundPolicy outbound;
+    private final ProviderOrigins providerOrigins;
     /** The Extras module server's port; -1 when it is not started. */
     private volatile int extrasPort = -1;
 
@@ -159,8 +164,9 @@ public final class Tankard {
                 Threads.boundedPool("card-reader", Math.max(2, Math.min(8, Runtime.getRuntime().availableProcessors()))),
                 System::currentTimeMillis, cardIndexes);
         SecretStore secrets = new SecretStore(config.allowKeysExposure());
-        UpstreamClient upstream = new UpstreamClient(vertx, new OutboundPolicy(config),
-                new ProviderOrigins(config.backends().providerOrigins()));
+        this.outbound = new OutboundPolicy(config);
+        this.providerOrigins = new ProviderOrigins(config.backends().providerOrigins());
+        UpstreamClient upstream = new UpstreamClient(vertx, outbound, providerOrigins);
         Tokenizers tokenizers = new Tokenizers(TokenizerFiles.of(config));
         ChatSummarizer chatSummarizer = new ChatSummarizer(chatService, new Completions(config, secrets, upstream),
                 tokenizers);
@@ -231,14 +237,27 @@ public final class Tankard {
                         LOG.warn("The Extras modules listen on the network on port {} without an API key: "
                                 + "start with --secure (or tankard.extras.secure: true) to require one", extras.port());
                     }
-                    // No summarization model is implemented yet: /api/summarize answers 503 until one is.
-                    LOG.warn("No summarization model loaded: the Extras summarize module will answer 503");
-                    return new ExtrasServer(config, apiKey, null).listen(vertx);
+                    return new ExtrasServer(config, apiKey, summaryQueue(extras)).listen(vertx);
                 })
                 .map(server -> {
                     extrasPort = server.actualPort();
                     return null;
                 });
+    }
+
+    /**
+     * The summarize module's model, loaded (or downloaded) in the background: until it is ready, or when it cannot
+     * be, {@code /api/summarize} answers 503.
+     */
+    private SummaryQueue summaryQueue(TankardConfig.Extras extras) {
+        if (!extras.modules().contains("summarize")) {
+            return null;
+        }
+        ModelLoader model = ModelLoader.start(extras.summarizationModel(), config.dataRoot(), vertx, outbound,
+                providerOrigins);
+        // texts longer than the model's window are split and summarized in levels
+        return new SummaryQueue((text, params) -> new SummaryOfSummaries(model.require()).summarize(text),
+                extras.queueSize());
     }
 
     /** Rewrites {@code heartbeat.json} every {@code heartbeatInterval} seconds: the container health check. */

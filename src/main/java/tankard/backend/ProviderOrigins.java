@@ -14,7 +14,7 @@ public final class ProviderOrigins {
     }
 
     /** The URL with a mapped origin replaced by its target; other URLs as they are. */
-    String rebase(String url) {
+    public String rebase(String url) {
         for (Map.Entry<String, String> entry : origins.entrySet()) {
             String origin = entry.getKey();
             if (url.startsWith(origin) && (url.length() == origin.length()

@@ -242,7 +242,9 @@ class ExtrasServerTest {
         try (TestServer off = TestServer.start()) {
             assertEquals(-1, off.tankard.extrasPort());
         }
-        try (TestServer on = TestServer.start(null, "--enable-modules", "\"summarize\"", "--extras-port", "0", "--secure")) {
+        // the hub out of reach: the model cannot be downloaded, and the module says so
+        String offline = TestServer.providerOrigins(Map.of("https://huggingface.co", "http://127.0.0.1:1"));
+        try (TestServer on = TestServer.start(offline, "--enable-modules", "\"summarize\"", "--extras-port", "0", "--secure")) {
             port = on.tankard.extrasPort();
             assertTrue(port > 0 && port != on.port());
             String key = Files.readString(on.dataRoot.resolve("extras/api_key.txt"));
@@ -250,6 +252,11 @@ class ExtrasServerTest {
             String auth = "Bearer " + key;
             assertEquals("{\"modules\":[\"summarize\"]}", send("GET", "/api/modules", null, "Authorization", auth).body());
             HttpResponse<String> reply = send("POST", "/api/summarize", "{\"text\":\"t\",\"params\":{}}", "Authorization", auth);
+            for (long deadline = System.nanoTime() + 60_000_000_000L; error(reply).contains("still downloading")
+                    && System.nanoTime() < deadline; ) {
+                Thread.sleep(50);
+                reply = send("POST", "/api/summarize", "{\"text\":\"t\",\"params\":{}}", "Authorization", auth);
+            }
             assertEquals(503, reply.statusCode());
             assertEquals("no summarization model loaded", error(reply));
             assertEquals(401, send("GET", "/api/modules", null).statusCode());

@@ -1,0 +1,227 @@
+package tankard.summarize.onnx;
+
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.file.AsyncFile;
+import io.vertx.core.file.OpenOptions;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpClientRequest;
+import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.RequestOptions;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tankard.backend.OutboundPolicy;
+import tankard.backend.ProviderOrigins;
+import tankard.store.AtomicFiles;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+
+/**
+ * Downloads the files of an ONNX export from the Hugging Face hub ({@code https://huggingface.co/<repo>/resolve/
+ * main/<file>}), through Tankard's outbound policy (proxy, private-address filter) and provider origins (so a
+ * gateway or a test's mock can stand in for the hub). Each file goes to a {@code .part} file beside its place and
+ * is renamed there once complete and flushed, so a folder never holds half a file. Files already there are kept:
+ * a model is downloaded once, then works offline.
+ */
+public final class HubDownloader {
+    private static final Logger LOG = LoggerFactory.getLogger(HubDownloader.class);
+    public static final String HUB = "https://huggingface.co";
+    private static final int IDLE_TIMEOUT_SECONDS = 60;
+
+    /** A file of the export; an ONNX graph may sit under {@code onnx/} (the Xenova layout) or at the top. */
+    private record Wanted(String name, boolean required, boolean graph) {
+    }
+
+    private static final List<Wanted> FILES = List.of(
+            new Wanted("config.json", true, false),
+            new Wanted("generation_config.json", false, false),
+            new Wanted("tokenizer.json", true, false),
+            new Wanted("tokenizer_config.json", false, false),
+            new Wanted("encoder_model.onnx", true, true),
+            new Wanted("decoder_model.onnx", true, true),
+            new Wanted("decoder_with_past_model.onnx", false, true));
+
+    /** Told how far a file's download has come; {@code total} is -1 when the hub does not say. */
+    @FunctionalInterface
+    public interface Progress {
+        void update(String file, long done, long total);
+    }
+
+    private final Vertx vertx;
+    private final OutboundPolicy policy;
+    private final ProviderOrigins origins;
+    private final HttpClient client;
+
+    public HubDownloader(Vertx vertx, OutboundPolicy policy, ProviderOrigins origins) {
+        this.vertx = vertx;
+        this.policy = policy;
+        this.origins = origins;
+        // a stalled download fails after a minute instead of hanging the module for ever
+        this.client = vertx.httpClientBuilder()
+                .with(new HttpClientOptions().setIdleTimeout(IDLE_TIMEOUT_SECONDS).setKeepAlive(false))
+                .withRedirectHandler(policy.redirectHandler(vertx))
+                .build();
+    }
+
+    /** Whether the folder holds every required file (so no download is needed). */
+    static boolean complete(Path folder) {
+        return FILES.stream().filter(Wanted::required).allMatch(file -> file.graph()
+                ? BartModel.modelFile(folder, file.name()) != null : Files.isRegularFile(folder.resolve(file.name())));
+    }
+
+    /**
+     * Downloads what the folder lacks. Blocking: call it on a thread of its own, never an event loop; large models
+     * take minutes.
+     */
+    public void download(String repo, Path folder, Progress progress) throws IOException, InterruptedException {
+        for (Wanted file : FILES) {
+            if (file.graph() ? BartModel.modelFile(folder, file.name()) != null
+                    : Files.isRegularFile(folder.resolve(file.name()))) {
+                continue;
+            }
+            List<String> paths = file.graph() ? List.of("onnx/" + file.name(), file.name()) : List.of(file.name());
+            boolean found = false;
+            for (String path : paths) {
+                if (fetch(repo, path, folder.resolve(path), progress)) {
+                    found = true;
+                    break;
+                }
+            }
+            if (!found && file.required()) {
+                throw new IOException(repo + " has no " + String.join(" nor ", paths)
+                        + ": it is not an ONNX export with separate decoders (a decoder_model_merged.onnx alone is not"
+                        + " supported; see the README for exporting a model with Optimum)");
+            }
+        }
+    }
+
+    /** One file: true when downloaded and in place, false when the hub has no such file (404). */
+    private boolean fetch(String repo, String path, Path target, Progress progress) throws IOException, InterruptedException {
+        Files.createDirectories(target.getParent());
+        Path part = target.resolveSibling(target.getFileName() + ".part");
+        Files.deleteIfExists(part);
+        String url = HUB + "/" + repo + "/resolve/main/" + path;
+        int status;
+        try {
+            status = get(url, part, path, progress).toCompletionStage().toCompletableFuture().get();
+        } catch (ExecutionException e) {
+            Files.deleteIfExists(part);
+            throw new IOException("Cannot download " + url + ": " + e.getCause().getMessage(), e.getCause());
+        } catch (InterruptedException e) {
+            Files.deleteIfExists(part);
+            throw e;
+        }
+        if (status == 404) {
+            return false;
+        }
+        if (status != 200) {
+            throw new IOException("Cannot download " + url + ": the hub answered HTTP " + status);
+        }
+        try (FileChannel channel = FileChannel.open(part, StandardOpenOption.WRITE)) {
+            channel.force(true);
+        }
+        Files.move(part, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        AtomicFiles.syncFolder(target.getParent());
+        return true;
+    }
+
+    /** The answer's status; a 200 body is written to {@code part}, as it arrives, with back-pressure. */
+    private Future<Integer> get(String url, Path part, String path, Progress progress) {
+        RequestOptions options;
+        try {
+            options = new RequestOptions().setMethod(HttpMethod.GET).setAbsoluteURI(origins.rebase(url))
+                    .setFollowRedirects(true).putHeader("User-Agent", "Tankard");
+        } catch (RuntimeException e) {
+            return Future.failedFuture(new IOException("Invalid URL: " + url));
+        }
+        return policy.prepare(vertx, options).compose(client::request).compose(HttpClientRequest::send)
+                .compose(response -> {
+                    if (response.statusCode() != 200) {
+                        return response.body().map(ignored -> response.statusCode());
+                    }
+                    // a connection lost while the file opens must not go unnoticed, or the download would hang
+                    Promise<Void> saved = Promise.promise();
+                    response.exceptionHandler(saved::tryFail);
+                    response.pause();
+                    vertx.fileSystem().open(part.toString(), new OpenOptions().setWrite(true).setCreateNew(true))
+                            .onComplete(opened -> {
+                                if (opened.failed()) {
+                                    response.request().reset();
+                                    saved.tryFail(opened.cause());
+                                } else if (saved.future().isComplete()) {
+                                    opened.result().close();
+                                } else {
+                                    save(response, opened.result(), path, progress, saved);
+                                }
+                            });
+                    return saved.future().map(200);
+                });
+    }
+
+    private static void save(HttpClientResponse response, AsyncFile file, String path, Progress progress,
+                             Promise<Void> saved) {
+        String length = response.getHeader("Content-Length");
+        long total = length == null ? -1 : Long.parseLong(length);
+        long[] done = {0};
+        progress.update(path, 0, total);
+        response.handler(chunk -> {
+            file.write(chunk).onFailure(e -> {
+                response.request().reset();
+                saved.tryFail(e);
+            });
+            done[0] += chunk.length();
+            progress.update(path, done[0], total);
+            if (file.writeQueueFull()) {
+                response.pause();
+                file.drainHandler(v -> response.resume());
+            }
+        });
+        response.exceptionHandler(e -> file.close().onComplete(v -> saved.tryFail(e)));
+        response.endHandler(v -> file.close().onComplete(closed -> {
+            if (total >= 0 && done[0] != total) {
+                saved.tryFail(new IOException("the download ended after " + done[0] + " of " + total + " bytes"));
+            } else if (closed.failed()) {
+                saved.tryFail(closed.cause());
+            } else {
+                saved.tryComplete();
+            }
+        }));
+        response.resume();
+    }
+
+    public void close() {
+        client.close();
+    }
+
+    /** Progress as log lines: at most one per file every five seconds or per tenth done, and when a file is done. */
+    public static Progress logging(String repo) {
+        return new Progress() {
+            private long lastLog;
+            private long lastTenth = -1;
+
+            @Override
+            public void update(String file, long done, long total) {
+                long now = System.nanoTime();
+                long tenth = total > 0 ? done * 10 / total : -1;
+                boolean finished = total >= 0 && done == total;
+                if (done == 0 || finished || tenth != lastTenth || now - lastLog > 5_000_000_000L) {
+                    lastLog = now;
+                    lastTenth = tenth;
+                    String size = total > 0 ? String.format("%d%% (%.1f of %.1f MB)", done * 100 / total,
+                            done / 1e6, total / 1e6) : String.format("%.1f MB", done / 1e6);
+                    LOG.info("{} {} from {}: {}", finished ? "Downloaded" : "Downloading", file, repo, size);
+                }
+            }
+        };
+    }
+}
