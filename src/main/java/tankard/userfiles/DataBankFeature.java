@@ -62,22 +62,7 @@ public final class DataBankFeature implements Feature {
             return Reply.json(JsJson.object().put("path", "/user/files/" + name.textValue()));
         }));
         router.post("/api/files/delete").handler(Routes.blocking(config, request -> {
-            JsonNode path = request.body().get("path");
-            if (!Js.truthy(path)) {
-                throw ApiError.badRequest("No path specified");
-            }
-            UserDirs dirs = request.dirs();
-            Path file = path.isTextual() ? UserPaths.inside(dirs.root(), dirs.userFiles(), path.textValue()) : null;
-            if (file == null) {
-                throw ApiError.badRequest("Invalid path");
-            }
-            if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
-                throw ApiError.notFound("File not found");
-            }
-            if (Files.isDirectory(file, LinkOption.NOFOLLOW_LINKS)) {
-                throw ApiError.badRequest("Invalid path");
-            }
-            Files.delete(file);
+            UserPaths.deleteInside(request.dirs(), request.dirs().userFiles(), request.body().get("path"));
             return Reply.ok();
         }));
         router.post("/api/files/verify").handler(Routes.blocking(config, request -> {

@@ -1,6 +1,14 @@
 package tankard.userfiles;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import tankard.http.ApiError;
+import tankard.json.Js;
+import tankard.user.UserDirs;
+
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 
 /** Paths that requests give relative to the user folder ({@code /user/files/a.txt}), as Node's {@code path.join} reads them. */
@@ -23,5 +31,23 @@ final class UserPaths {
         } catch (InvalidPathException e) {
             return null;
         }
+    }
+
+    /** Deletes the file a request's {@code path} names inside {@code folder}, answering ST's errors. Blocking. */
+    static void deleteInside(UserDirs dirs, Path folder, JsonNode path) throws IOException {
+        if (!Js.truthy(path)) {
+            throw ApiError.badRequest("No path specified");
+        }
+        Path file = path.isTextual() ? inside(dirs.root(), folder, path.textValue()) : null;
+        if (file == null) {
+            throw ApiError.badRequest("Invalid path");
+        }
+        if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
+            throw ApiError.notFound("File not found");
+        }
+        if (Files.isDirectory(file, LinkOption.NOFOLLOW_LINKS)) {
+            throw ApiError.badRequest("Invalid path");
+        }
+        Files.delete(file);
     }
 }
