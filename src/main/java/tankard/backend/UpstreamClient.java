@@ -141,23 +141,7 @@ public final class UpstreamClient {
         // never compressed: the compressor holds small writes back until its buffer fills, so the browser would
         // see nothing of a reply until it was long under way (ST's compression skips these untyped bodies too)
         to.setChunked(true).putHeader(HttpHeaders.CONTENT_ENCODING, HttpHeaders.IDENTITY);
-        from.handler(chunk -> {
-            Buffer converted = converter.convert(chunk);
-            if (converted.length() == 0) {
-                return;
-            }
-            to.write(converted);
-            if (to.writeQueueFull()) {
-                from.pause();
-                to.drainHandler(v -> from.resume());
-                // the queue may have drained before the handler was in place
-                if (!to.writeQueueFull()) {
-                    from.resume();
-                }
-            }
-        });
-        from.exceptionHandler(e -> to.reset());
-        from.endHandler(v -> to.end(converter.end()));
+        new StreamRelay(from, to, converter, Vertx.currentContext()).start();
     }
 
     static boolean isOk(HttpClientResponse response) {
