@@ -2,9 +2,7 @@ package tankard.backend;
 
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.RequestOptions;
-import io.vertx.core.http.impl.DefaultRedirectHandler;
 import io.vertx.core.net.ProxyOptions;
 import io.vertx.core.net.ProxyType;
 import io.vertx.core.net.SocketAddress;
@@ -23,7 +21,6 @@ import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
-import java.util.function.Function;
 import java.util.stream.Stream;
 
 /**
@@ -42,8 +39,8 @@ import java.util.stream.Stream;
  * <p>
  * DNS rebinding: a name is resolved once, here; the request is then sent to the checked address
  * ({@link RequestOptions#setServer}) with the name kept for the Host header, TLS SNI and certificate check, so
- * a second, different DNS answer is never used. Redirects go through {@link #redirectHandler} and are checked
- * the same way.
+ * a second, different DNS answer is never used. A redirect is a new call ({@link Redirects}), checked the
+ * same way.
  */
 public final class OutboundPolicy {
     private static final Logger LOG = LoggerFactory.getLogger(OutboundPolicy.class);
@@ -135,15 +132,6 @@ public final class OutboundPolicy {
             return Future.succeededFuture(options.setServer(SocketAddress.inetSocketAddress(
                     new InetSocketAddress(addresses[0], options.getPort()))));
         });
-    }
-
-    /** Vert.x's redirect rules, with every redirect's target prepared like the first request. */
-    public Function<HttpClientResponse, Future<RequestOptions>> redirectHandler(Vertx vertx) {
-        DefaultRedirectHandler rules = new DefaultRedirectHandler();
-        return response -> {
-            Future<RequestOptions> next = rules.apply(response);
-            return next == null ? null : next.compose(options -> prepare(vertx, options));
-        };
     }
 
     private InetAddress[] resolve(String host) {

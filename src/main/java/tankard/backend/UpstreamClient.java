@@ -39,7 +39,6 @@ public final class UpstreamClient {
         this.client = vertx.httpClientBuilder()
                 .with(new HttpClientOptions().setIdleTimeout(0).setKeepAlive(false))
                 .with(new PoolOptions().setHttp1MaxSize(CONNECTIONS_PER_HOST))
-                .withRedirectHandler(policy.redirectHandler(vertx))
                 .build();
     }
 
@@ -54,31 +53,52 @@ public final class UpstreamClient {
     /** As {@link #send(UpstreamRequest, HttpServerResponse)}, also running {@code onBrowserGone} if the browser
      * disconnects before its answer has ended (KoboldCpp's abort call). */
     Future<HttpClientResponse> send(UpstreamRequest call, HttpServerResponse browser, Runnable onBrowserGone) {
-        return open(call).compose(request -> {
-            if (browser.closed()) {
-                request.reset();
-                return Future.failedFuture(new UpstreamException("Request was aborted by the client."));
-            }
-            browser.closeHandler(v -> {
-                request.reset();
-                if (!browser.ended()) {
-                    onBrowserGone.run();
-                }
-            });
-            return write(request, call);
-        });
+        return exchange(call, browser, onBrowserGone, 0);
     }
 
     /** Sends a call no browser waits for (KoboldCpp's abort); its answer is read and dropped. */
     void fire(UpstreamRequest call) {
-        open(call).compose(request -> write(request, call)).compose(HttpClientResponse::body);
+        exchange(call, null, null, 0).compose(HttpClientResponse::body);
+    }
+
+    /** The call and the redirects it leads to ({@link Redirects}), each tied to the browser (when one waits). */
+    private Future<HttpClientResponse> exchange(UpstreamRequest call, HttpServerResponse browser,
+                                                Runnable onBrowserGone, int redirects) {
+        return open(call).compose(request -> {
+            if (browser != null) {
+                if (browser.closed()) {
+                    request.reset();
+                    return Future.failedFuture(new UpstreamException("Request was aborted by the client."));
+                }
+                browser.closeHandler(v -> {
+                    request.reset();
+                    if (!browser.ended()) {
+                        onBrowserGone.run();
+                    }
+                });
+            }
+            return write(request, call).compose(response -> {
+                UpstreamRequest next;
+                try {
+                    next = Redirects.next(call, request.absoluteURI(), response, redirects);
+                } catch (UpstreamException e) {
+                    request.reset();
+                    return Future.failedFuture(e);
+                }
+                if (next == null) {
+                    return Future.succeededFuture(response);
+                }
+                request.reset(); // the redirect's own body is not read, as node-fetch drops it
+                return exchange(next, browser, onBrowserGone, redirects + 1);
+            });
+        });
     }
 
     private Future<HttpClientRequest> open(UpstreamRequest call) {
         RequestOptions options;
         try {
             options = new RequestOptions().setMethod(call.method()).setAbsoluteURI(providerOrigins.rebase(call.url()))
-                    .setHeaders(call.headers()).setFollowRedirects(true);
+                    .setHeaders(call.headers());
         } catch (RuntimeException e) {
             return Future.failedFuture(new UpstreamException("Invalid URL: " + call.url()));
         }
