@@ -109,6 +109,11 @@ public final class UpstreamClient {
         return call.body() == null ? request.send() : request.send(call.body());
     }
 
+    /** Sends a call no browser waits for and reads its whole answer (Vertex AI's token). */
+    Future<Fetched> fetch(UpstreamRequest call) {
+        return fetch(call, null);
+    }
+
     /** Sends the call and reads the whole answer (small bodies: model lists, props, non-streamed completions). */
     Future<Fetched> fetch(UpstreamRequest call, HttpServerResponse browser) {
         return send(call, browser).compose(from -> from.body().map(body -> new Fetched(from, body)));

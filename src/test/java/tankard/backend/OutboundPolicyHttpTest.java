@@ -11,11 +11,16 @@ import io.vertx.ext.web.client.HttpResponse;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import tankard.json.JsJson;
 import tankard.testing.MockCompletionServer;
 import tankard.testing.ServerTest;
 import tankard.testing.TestServer;
 
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -207,6 +212,30 @@ class OutboundPolicyHttpTest extends ServerTest {
                 .replace("\"llamacpp\"", "\"generic\""));
         assertEquals("{\"error\":true,\"status\":\"UNKNOWN\",\"response\":\"maximum redirect reached at: "
                 + mock.baseUrl() + "/hop?left=0\"}", text.bodyAsString());
+    }
+
+    /** Vertex AI's service-account token call is an outgoing call like the others: the filter refuses it too. */
+    @Test
+    void vertexAisTokenCallIsCheckedLikeTheOthers() throws Exception {
+        side = Vertx.vertx();
+        mock = MockCompletionServer.start(side);
+        mock.route("/token", request -> request.response().end("{\"access_token\":\"ya29.t\"}"));
+        start(FILTER_WITHOUT_LOOPBACK + TestServer.providerOrigins(Map.of("https://oauth2.googleapis.com", mock.origin(),
+                "https://us-central1-aiplatform.googleapis.com", mock.origin())));
+        KeyPair keys = KeyPairGenerator.getInstance("RSA").generateKeyPair();
+        String pem = "-----BEGIN PRIVATE KEY-----\n" + Base64.getEncoder().encodeToString(keys.getPrivate().getEncoded())
+                + "\n-----END PRIVATE KEY-----\n";
+        String account = "{\"client_email\":\"bot@p.iam.gserviceaccount.com\",\"project_id\":\"p\",\"private_key\":"
+                + JsJson.compact(JsJson.tree(pem)) + "}";
+        client.post("/api/secrets/write", JsJson.compact(JsJson.object().put("key", "vertexai_service_account_json")
+                .put("value", account)));
+        HttpResponse<Buffer> r = client.post(CHAT + "/generate", "{\"chat_completion_source\":\"vertexai\","
+                + "\"vertexai_auth_mode\":\"full\",\"model\":\"gemini-2.5-pro\",\"messages\":[{\"role\":\"user\","
+                + "\"content\":\"Hi\"}]}");
+        assertEquals(400, r.statusCode());
+        assertEquals("{\"error\":true,\"message\":\"Service account authentication failed: "
+                + refusal(mock.origin() + "/token", "127.0.0.1") + "\"}", r.bodyAsString());
+        assertEquals(List.of(), mock.calls());
     }
 
     /** A forward proxy for plain-HTTP targets on its own Vert.x: it records each request line and relays it. */
