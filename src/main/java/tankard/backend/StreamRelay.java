@@ -13,6 +13,9 @@ import io.vertx.core.http.HttpServerResponse;
  * The upstream is paused while the browser's write queue is full; a failed upstream resets the browser's stream.
  */
 final class StreamRelay {
+    /** Gathered pieces go out at this size without waiting for the rest of the read: a bound on what a stream holds. */
+    private static final int MAX_GATHERED = 64 * 1024;
+
     private final HttpClientResponse from;
     private final HttpServerResponse to;
     private final StreamConverter converter;
@@ -60,6 +63,9 @@ final class StreamRelay {
                 gathering = true;
             }
             pending.appendBuffer(converted);
+            if (pending.length() >= MAX_GATHERED) {
+                write();
+            }
         }
     }
 
