@@ -9,8 +9,6 @@ import tankard.json.Js;
 import tankard.json.JsJson;
 import tankard.secrets.SecretKeys;
 
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -115,16 +113,15 @@ final class ChatCompletionSources {
                                 ? "https://api.siliconflow.cn/v1" : "https://api.siliconflow.com/v1")
                         .models(null, "/models?type=text&sub_type=chat"),
                         call -> OpenAiCompatible.jsonObjectHack(call.body(), call.params())),
-                new GenericSource(Site.at("workers_ai", SecretKeys.WORKERS_AI, null)
+                new WorkersAiSource(new GenericSource(Site.at("workers_ai", SecretKeys.WORKERS_AI, null)
                         .url(body -> WORKERS_AI + "/" + account(body) + "/ai/v1")
                         .models(body -> WORKERS_AI + "/" + account(body) + "/ai",
-                                "/models/search?task=Text+Generation&per_page=1000")
-                        .modelList(ChatCompletionSources::workersAiModels),
+                                "/models/search?task=Text+Generation&per_page=1000"),
                         call -> {
                             account(call.body());
                             copyDefined(call.body(), "repetition_penalty", call.params());
                             OpenAiCompatible.jsonSchema(call.body(), call.params(), RAW);
-                        }));
+                        })));
     }
 
     /** ST's dedicated senders for OpenAI-shaped APIs (§2.5.4–2.5.8). */
@@ -379,8 +376,8 @@ final class ChatCompletionSources {
     /** The body's Cloudflare account id, trimmed and URL-encoded (encodeURIComponent); null when there is none. */
     static String workersAiAccount(ObjectNode body) {
         JsonNode id = body.get("workers_ai_account_id");
-        String account = Js.truthy(id) ? Js.string(id).strip() : "";
-        return account.isEmpty() ? null : URLEncoder.encode(account, StandardCharsets.UTF_8).replace("+", "%20");
+        String account = Js.truthy(id) ? Js.trim(Js.string(id)) : "";
+        return account.isEmpty() ? null : Proxying.encodeUriComponent(account);
     }
 
     /** Pollinations lists a bare array: it becomes {@code {data}} with each model's name as its id. */
@@ -390,16 +387,6 @@ final class ChatCompletionSources {
         }
         ArrayNode data = JsJson.array();
         upstream.forEach(model -> data.add(withIdFirst(model, model.get("name"))));
-        return JsJson.object().set("data", data);
-    }
-
-    /** Cloudflare answers {@code {result: [...]}}: the frontend gets {@code {data}} with each name as id. */
-    private static JsonNode workersAiModels(JsonNode upstream) {
-        ArrayNode data = JsJson.array();
-        upstream.path("result").forEach(model -> {
-            ObjectNode copy = model.isObject() ? ((ObjectNode) model).deepCopy() : JsJson.object();
-            data.add(copy.set("id", model.get("name")));
-        });
         return JsJson.object().set("data", data);
     }
 

@@ -40,18 +40,18 @@ public final class ChatCompletionsFeature implements Feature {
     private final MultimodalModels multimodal;
 
     public ChatCompletionsFeature(TankardConfig config, SecretStore secrets, UpstreamClient upstream) {
-        this(config, secrets, upstream, sources(config));
+        this(config, secrets, upstream, sources(config, upstream));
     }
 
     /** ST's sources: the OpenAI-shaped ones of the registry, and the native senders. */
-    static List<ChatCompletionSource> sources(TankardConfig config) {
+    static List<ChatCompletionSource> sources(TankardConfig config, UpstreamClient upstream) {
         List<ChatCompletionSource> all = new ArrayList<>(ChatCompletionSources.all(converters(config),
                 config.backends().chat()));
         String placeholder = config.backends().promptPlaceholder();
         TankardConfig.ChatSettings chat = config.backends().chat();
         all.addAll(List.of(new ClaudeSource(ClaudeSource.Settings.of(chat), placeholder),
                 GoogleSource.aiStudio(chat.geminiApiVersion()),
-                GoogleSource.vertex(new ProviderOrigins(config.backends().providerOrigins())),
+                GoogleSource.vertex(upstream),
                 new CohereSource(placeholder)));
         return all;
     }

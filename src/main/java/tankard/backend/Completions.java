@@ -33,7 +33,7 @@ public final class Completions {
     public Completions(TankardConfig config, SecretStore secrets, UpstreamClient upstream) {
         this.secrets = secrets;
         this.upstream = upstream;
-        this.sources = ChatCompletionsFeature.sources(config).stream()
+        this.sources = ChatCompletionsFeature.sources(config, upstream).stream()
                 .collect(Collectors.toUnmodifiableMap(ChatCompletionSource::id, Function.identity()));
         this.prompts = new ChatPrompts(ChatCompletionsFeature.converters(config));
         // in-process calls name no browser request: keys are read with the reader given to each call

@@ -64,9 +64,9 @@ final class GoogleSource implements ChatCompletionSource {
         return new GoogleSource(false, null, () -> System.currentTimeMillis() / 1000, apiVersion);
     }
 
-    /** Vertex AI; its service-account token call (made here, not by the upstream client) follows {@code origins}. */
-    static GoogleSource vertex(ProviderOrigins origins) {
-        return new GoogleSource(true, new VertexAuth(origins.rebase(VertexAuth.GOOGLE_TOKEN_URL)),
+    /** Vertex AI; its service-account token call is made through {@code upstream} while the call is built. */
+    static GoogleSource vertex(UpstreamClient upstream) {
+        return new GoogleSource(true, new VertexAuth(upstream),
                 () -> System.currentTimeMillis() / 1000, null);
     }
 

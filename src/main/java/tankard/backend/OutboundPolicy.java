@@ -42,8 +42,8 @@ import java.util.stream.Stream;
  * <p>
  * DNS rebinding: a name is resolved once, here; the request is then sent to the checked address
  * ({@link RequestOptions#setServer}) with the name kept for the Host header, TLS SNI and certificate check, so
- * a second, different DNS answer is never used. Redirects go through {@link #redirectHandler} and are checked
- * the same way.
+ * a second, different DNS answer is never used. A redirect is a new call ({@link Redirects}), checked the
+ * same way.
  */
 public final class OutboundPolicy {
     private static final Logger LOG = LoggerFactory.getLogger(OutboundPolicy.class);
@@ -137,7 +137,10 @@ public final class OutboundPolicy {
         });
     }
 
-    /** Vert.x's redirect rules, with every redirect's target prepared like the first request. */
+    /**
+     * Vert.x's redirect rules (GET downloads such as the model hub's), with every redirect's target prepared like
+     * the first request. Relayed calls follow node-fetch's rules instead ({@link Redirects}).
+     */
     public Function<HttpClientResponse, Future<RequestOptions>> redirectHandler(Vertx vertx) {
         DefaultRedirectHandler rules = new DefaultRedirectHandler();
         return response -> {

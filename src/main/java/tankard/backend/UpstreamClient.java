@@ -39,7 +39,6 @@ public final class UpstreamClient {
         this.client = vertx.httpClientBuilder()
                 .with(new HttpClientOptions().setIdleTimeout(0).setKeepAlive(false))
                 .with(new PoolOptions().setHttp1MaxSize(CONNECTIONS_PER_HOST))
-                .withRedirectHandler(policy.redirectHandler(vertx))
                 .build();
     }
 
@@ -54,36 +53,52 @@ public final class UpstreamClient {
     /** As {@link #send(UpstreamRequest, HttpServerResponse)}, also running {@code onBrowserGone} if the browser
      * disconnects before its answer has ended (KoboldCpp's abort call). */
     Future<HttpClientResponse> send(UpstreamRequest call, HttpServerResponse browser, Runnable onBrowserGone) {
-        return open(call).compose(request -> {
-            if (browser.closed()) {
-                request.reset();
-                return Future.failedFuture(new UpstreamException("Request was aborted by the client."));
-            }
-            browser.closeHandler(v -> {
-                request.reset();
-                if (!browser.ended()) {
-                    onBrowserGone.run();
-                }
-            });
-            return write(request, call);
-        });
-    }
-
-    /** Sends a call no browser waits for and reads its whole answer (Tankard's own in-process calls). */
-    Future<Fetched> fetch(UpstreamRequest call) {
-        return open(call).compose(request -> write(request, call)).compose(from -> from.body().map(body -> new Fetched(from, body)));
+        return exchange(call, browser, onBrowserGone, 0);
     }
 
     /** Sends a call no browser waits for (KoboldCpp's abort); its answer is read and dropped. */
     void fire(UpstreamRequest call) {
-        open(call).compose(request -> write(request, call)).compose(HttpClientResponse::body);
+        exchange(call, null, null, 0).compose(HttpClientResponse::body);
+    }
+
+    /** The call and the redirects it leads to ({@link Redirects}), each tied to the browser (when one waits). */
+    private Future<HttpClientResponse> exchange(UpstreamRequest call, HttpServerResponse browser,
+                                                Runnable onBrowserGone, int redirects) {
+        return open(call).compose(request -> {
+            if (browser != null) {
+                if (browser.closed()) {
+                    request.reset();
+                    return Future.failedFuture(new UpstreamException("Request was aborted by the client."));
+                }
+                browser.closeHandler(v -> {
+                    request.reset();
+                    if (!browser.ended()) {
+                        onBrowserGone.run();
+                    }
+                });
+            }
+            return write(request, call).compose(response -> {
+                UpstreamRequest next;
+                try {
+                    next = Redirects.next(call, request.absoluteURI(), response, redirects);
+                } catch (UpstreamException e) {
+                    request.reset();
+                    return Future.failedFuture(e);
+                }
+                if (next == null) {
+                    return Future.succeededFuture(response);
+                }
+                request.reset(); // the redirect's own body is not read, as node-fetch drops it
+                return exchange(next, browser, onBrowserGone, redirects + 1);
+            });
+        });
     }
 
     private Future<HttpClientRequest> open(UpstreamRequest call) {
         RequestOptions options;
         try {
             options = new RequestOptions().setMethod(call.method()).setAbsoluteURI(providerOrigins.rebase(call.url()))
-                    .setHeaders(call.headers()).setFollowRedirects(true);
+                    .setHeaders(call.headers());
         } catch (RuntimeException e) {
             return Future.failedFuture(new UpstreamException("Invalid URL: " + call.url()));
         }
@@ -92,6 +107,11 @@ public final class UpstreamClient {
 
     private static Future<HttpClientResponse> write(HttpClientRequest request, UpstreamRequest call) {
         return call.body() == null ? request.send() : request.send(call.body());
+    }
+
+    /** Sends a call no browser waits for and reads its whole answer (Vertex AI's token, Tankard's own calls). */
+    Future<Fetched> fetch(UpstreamRequest call) {
+        return fetch(call, null);
     }
 
     /** Sends the call and reads the whole answer (small bodies: model lists, props, non-streamed completions). */
@@ -146,23 +166,7 @@ public final class UpstreamClient {
         // never compressed: the compressor holds small writes back until its buffer fills, so the browser would
         // see nothing of a reply until it was long under way (ST's compression skips these untyped bodies too)
         to.setChunked(true).putHeader(HttpHeaders.CONTENT_ENCODING, HttpHeaders.IDENTITY);
-        from.handler(chunk -> {
-            Buffer converted = converter.convert(chunk);
-            if (converted.length() == 0) {
-                return;
-            }
-            to.write(converted);
-            if (to.writeQueueFull()) {
-                from.pause();
-                to.drainHandler(v -> from.resume());
-                // the queue may have drained before the handler was in place
-                if (!to.writeQueueFull()) {
-                    from.resume();
-                }
-            }
-        });
-        from.exceptionHandler(e -> to.reset());
-        from.endHandler(v -> to.end(converter.end()));
+        new StreamRelay(from, to, converter, Vertx.currentContext()).start();
     }
 
     static boolean isOk(HttpClientResponse response) {

@@ -4,12 +4,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import tankard.json.Js;
 import tankard.json.JsJson;
 
+import io.vertx.core.MultiMap;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpMethod;
+
 import java.io.IOException;
-import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
@@ -17,19 +17,28 @@ import java.security.PrivateKey;
 import java.security.Signature;
 import java.security.spec.PKCS8EncodedKeySpec;
 import java.util.Base64;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * Vertex AI's "full" mode (ST's generateJWTToken and getAccessToken, st-backends.md §2.5.3): a service
- * account's RS256-signed JWT traded for an OAuth access token, a new one per request as ST does.
+ * account's RS256-signed JWT traded for an OAuth access token, a new one per request as ST does. The token
+ * call is an upstream call like the others: through the outbound policy (proxy, private-address filter) and the
+ * configured provider origins.
  */
 final class VertexAuth {
     static final String GOOGLE_TOKEN_URL = "https://oauth2.googleapis.com/token";
+    /**
+     * How long a worker waits for the token. The call needs no worker to complete unless the private-address
+     * filter resolves a name, and a bound keeps a worker pool taken by waiting calls from waiting for ever.
+     */
+    private static final long TIMEOUT_SECONDS = 60;
 
-    private final String tokenUrl;
-    private final HttpClient http = HttpClient.newHttpClient();
+    private final UpstreamClient upstream;
 
-    VertexAuth(String tokenUrl) {
-        this.tokenUrl = tokenUrl;
+    VertexAuth(UpstreamClient upstream) {
+        this.upstream = upstream;
     }
 
     /** The service account's JWT for Google's token endpoint, issued at {@code nowSeconds}, valid an hour. */
@@ -69,20 +78,23 @@ final class VertexAuth {
     String accessToken(String jwt) throws IOException {
         String form = "grant_type=" + URLEncoder.encode("urn:ietf:params:oauth:grant-type:jwt-bearer",
                 StandardCharsets.UTF_8) + "&assertion=" + URLEncoder.encode(jwt, StandardCharsets.UTF_8);
-        HttpRequest request = HttpRequest.newBuilder(URI.create(tokenUrl))
-                .header("Content-Type", "application/x-www-form-urlencoded")
-                .POST(HttpRequest.BodyPublishers.ofString(form)).build();
-        HttpResponse<String> response;
+        MultiMap headers = MultiMap.caseInsensitiveMultiMap().set("Content-Type", "application/x-www-form-urlencoded");
+        UpstreamClient.Fetched answer;
         try {
-            response = http.send(request, HttpResponse.BodyHandlers.ofString());
+            answer = upstream.fetch(new UpstreamRequest(HttpMethod.POST, GOOGLE_TOKEN_URL, headers, Buffer.buffer(form)))
+                    .toCompletionStage().toCompletableFuture().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            throw new IOException(e.getCause().getMessage(), e.getCause());
+        } catch (TimeoutException e) {
+            throw new IOException("The token request timed out", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("Interrupted", e);
         }
-        if (response.statusCode() < 200 || response.statusCode() >= 300) {
-            throw new IOException("Failed to get access token: " + response.body());
+        if (!answer.ok()) {
+            throw new IOException("Failed to get access token: " + answer.body());
         }
-        JsonNode json = JsJson.parse(response.body());
+        JsonNode json = JsJson.parse(answer.body().getBytes());
         return Js.string(json.get("access_token"));
     }
 }

@@ -278,6 +278,43 @@ class ChatSourcesHttpTest extends ServerTest {
         assertEquals("{\"error\":true,\"message\":\"Failed to connect to the Azure endpoint.\"}", unreachable.bodyAsString());
     }
 
+    /** ST's own Workers AI status branch, unlike the generic one: the upstream's error status, 500 on a failure. */
+    @Test
+    void workersAiStatusAnswersAsStsOwnBranch() {
+        mock = MockCompletionServer.start(mockVertx);
+        start(TestServer.providerOrigins(Map.of("https://api.cloudflare.com", mock.origin())));
+        client.post("/api/secrets/write", "{\"key\":\"api_key_workers_ai\",\"value\":\"cf\"}");
+        String body = "{\"chat_completion_source\":\"workers_ai\",\"workers_ai_account_id\":\"\\u00a0a!(b)~\\n\"}";
+        String path = "/client/v4/accounts/a!(b)~/ai/models/search";
+        mock.route(path, request -> request.response().end("{\"result\":[{\"id\":\"x\",\"name\":\"m1\"},{\"id\":\"y\"},"
+                + "{\"name\":null},\"ab\",[7],3]}"));
+        HttpResponse<Buffer> listed = client.post(BASE + "/status", body);
+        assertEquals(200, listed.statusCode());
+        // {...model, id: model.name}: a model without a name loses its id (undefined), other values are spread
+        assertEquals("{\"data\":[{\"id\":\"m1\",\"name\":\"m1\"},{},{\"name\":null,\"id\":null},{\"0\":\"a\",\"1\":\"b\"},"
+                + "{\"0\":7},{}]}", listed.bodyAsString());
+        assertEquals("task=Text+Generation&per_page=1000", mock.lastCall().query());
+        assertEquals("Bearer cf", mock.lastCall().headers().get("Authorization"));
+
+        mock.route(path, request -> request.response().end("{\"result\":{\"name\":\"m1\"}}"));
+        assertEquals("{\"data\":[]}", client.post(BASE + "/status", body).bodyAsString());
+
+        mock.route(path, request -> request.response().setStatusCode(403).end("{\"errors\":[]}"));
+        HttpResponse<Buffer> refused = client.post(BASE + "/status", body);
+        assertEquals(403, refused.statusCode());
+        assertEquals("{\"error\":true}", refused.bodyAsString());
+
+        mock.route(path, request -> request.response().end("not json"));
+        HttpResponse<Buffer> garbled = client.post(BASE + "/status", body);
+        assertEquals(500, garbled.statusCode());
+        assertEquals("{\"error\":true}", garbled.bodyAsString());
+
+        mock.close();
+        HttpResponse<Buffer> unreachable = client.post(BASE + "/status", body);
+        assertEquals(500, unreachable.statusCode());
+        assertEquals("{\"error\":true}", unreachable.bodyAsString());
+    }
+
     @Test
     void openAiCanGetARandomUserIdEachTime() {
         mock = MockCompletionServer.start(mockVertx);

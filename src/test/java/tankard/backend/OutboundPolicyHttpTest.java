@@ -1,19 +1,26 @@
 package tankard.backend;
 
+import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.RequestOptions;
 import io.vertx.ext.web.client.HttpResponse;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import tankard.json.JsJson;
 import tankard.testing.MockCompletionServer;
 import tankard.testing.ServerTest;
 import tankard.testing.TestServer;
 
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -148,6 +155,87 @@ class OutboundPolicyHttpTest extends ServerTest {
                 .putHeader("Location", mock.baseUrl() + "/moved").end());
         HttpResponse<Buffer> followed = client.post(CHAT + "/generate", chatBody(mock.baseUrl(), false));
         assertEquals("{\"moved\":true}", followed.bodyAsString());
+    }
+
+    /** node-fetch's rules, as ST's calls follow redirects: 307 and 308 send the POST again, 301 to 303 turn it into a GET. */
+    @Test
+    void redirectsAreFollowedAsNodeFetchFollowsThem() {
+        startWith("privateAddressWhitelist:\n  enabled: true\n"); // every hop is checked, and passes
+        client.post("/api/secrets/write", "{\"key\":\"api_key_custom\",\"value\":\"sk\"}");
+        mock.route("/v1/final", request -> request.response().putHeader("Content-Type", "application/json")
+                .end("{\"moved\":true}"));
+        String sent = null;
+        for (int status : List.of(307, 308)) {
+            mock.onCompletion(request -> request.response().setStatusCode(status).putHeader("Location", "/v1/final").end());
+            for (boolean stream : new boolean[]{false, true}) {
+                assertEquals("{\"moved\":true}", client.post(CHAT + "/generate", chatBody(mock.baseUrl(), stream)).bodyAsString());
+                MockCompletionServer.Call resent = mock.lastCall();
+                sent = mock.lastCall("/v1/chat/completions").body();
+                assertEquals("POST /v1/final", resent.method() + " " + resent.path(), status + "");
+                assertEquals(sent, resent.body());
+                assertEquals("Bearer sk", resent.headers().get("Authorization"));
+            }
+        }
+        assertTrue(sent.contains("\"messages\""), sent);
+        for (int status : List.of(301, 302, 303)) {
+            mock.onCompletion(request -> request.response().setStatusCode(status)
+                    .putHeader("Location", mock.baseUrl() + "/final").end());
+            assertEquals("{\"moved\":true}", client.post(CHAT + "/generate", chatBody(mock.baseUrl(), false)).bodyAsString());
+            MockCompletionServer.Call get = mock.lastCall();
+            assertEquals("GET /v1/final", get.method() + " " + get.path(), status + "");
+            assertEquals("", get.body());
+        }
+
+        // to another host, the credentials stay behind
+        mock.onCompletion(request -> request.response().setStatusCode(307)
+                .putHeader("Location", mock.baseUrl().replace("127.0.0.1", "localhost") + "/final").end());
+        assertEquals("{\"moved\":true}", client.post(CHAT + "/generate", chatBody(mock.baseUrl(), false)).bodyAsString());
+        assertEquals(null, mock.lastCall().headers().get("Authorization"));
+        assertEquals(mock.lastCall("/v1/chat/completions").body(), mock.lastCall().body());
+
+        // 20 redirects are followed, not 21
+        mock.route("/v1/hop", request -> {
+            int left = Integer.parseInt(request.getParam("left"));
+            request.response().setStatusCode(308).putHeader("Location", left == 0 ? "/v1/final" : "/v1/hop?left=" + (left - 1)).end();
+        });
+        mock.onCompletion(request -> request.response().setStatusCode(307).putHeader("Location", "/v1/hop?left=18").end());
+        assertEquals("{\"moved\":true}", client.post(CHAT + "/generate", chatBody(mock.baseUrl(), false)).bodyAsString());
+        Handler<HttpServerRequest> tooFar = request -> request.response().setStatusCode(307)
+                .putHeader("Location", "/v1/hop?left=19").end();
+        mock.onCompletion(tooFar);
+        mock.route("/v1/completions", tooFar);
+        HttpResponse<Buffer> tooMany = client.post(CHAT + "/generate", chatBody(mock.baseUrl(), false));
+        assertEquals(502, tooMany.statusCode());
+        assertEquals("{\"error\":{\"message\":\"maximum redirect reached at: " + mock.baseUrl() + "/hop?left=0\"}}",
+                tooMany.bodyAsString());
+        HttpResponse<Buffer> text = client.post(TEXT + "/generate", textBody(mock.baseUrl(), false)
+                .replace("\"llamacpp\"", "\"generic\""));
+        assertEquals("{\"error\":true,\"status\":\"UNKNOWN\",\"response\":\"maximum redirect reached at: "
+                + mock.baseUrl() + "/hop?left=0\"}", text.bodyAsString());
+    }
+
+    /** Vertex AI's service-account token call is an outgoing call like the others: the filter refuses it too. */
+    @Test
+    void vertexAisTokenCallIsCheckedLikeTheOthers() throws Exception {
+        side = Vertx.vertx();
+        mock = MockCompletionServer.start(side);
+        mock.route("/token", request -> request.response().end("{\"access_token\":\"ya29.t\"}"));
+        start(FILTER_WITHOUT_LOOPBACK + TestServer.providerOrigins(Map.of("https://oauth2.googleapis.com", mock.origin(),
+                "https://us-central1-aiplatform.googleapis.com", mock.origin())));
+        KeyPair keys = KeyPairGenerator.getInstance("RSA").generateKeyPair();
+        String pem = "-----BEGIN PRIVATE KEY-----\n" + Base64.getEncoder().encodeToString(keys.getPrivate().getEncoded())
+                + "\n-----END PRIVATE KEY-----\n";
+        String account = "{\"client_email\":\"bot@p.iam.gserviceaccount.com\",\"project_id\":\"p\",\"private_key\":"
+                + JsJson.compact(JsJson.tree(pem)) + "}";
+        client.post("/api/secrets/write", JsJson.compact(JsJson.object().put("key", "vertexai_service_account_json")
+                .put("value", account)));
+        HttpResponse<Buffer> r = client.post(CHAT + "/generate", "{\"chat_completion_source\":\"vertexai\","
+                + "\"vertexai_auth_mode\":\"full\",\"model\":\"gemini-2.5-pro\",\"messages\":[{\"role\":\"user\","
+                + "\"content\":\"Hi\"}]}");
+        assertEquals(400, r.statusCode());
+        assertEquals("{\"error\":true,\"message\":\"Service account authentication failed: "
+                + refusal(mock.origin() + "/token", "127.0.0.1") + "\"}", r.bodyAsString());
+        assertEquals(List.of(), mock.calls());
     }
 
     /** A forward proxy for plain-HTTP targets on its own Vert.x: it records each request line and relays it. */

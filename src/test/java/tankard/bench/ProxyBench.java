@@ -37,7 +37,7 @@ import java.util.regex.Pattern;
  * {@code TANKARD_ST_DIR} set, through real SillyTavern, in the same run. Time to first byte, events per second
  * per stream, and the server's RSS while 100 streams run.
  * <p>
- * Usage: {@code bench/proxy.sh}.
+ * Usage: {@code bench/proxy.sh [latency|relay]} (see {@link Mode}).
  */
 public final class ProxyBench {
     private static final String GENERATE = "/api/backends/chat-completions/generate";
@@ -89,16 +89,21 @@ public final class ProxyBench {
                 new PoolOptions().setHttp1MaxSize(256));
         ProxyBench bench = new ProxyBench(vertx, client, mockPort);
 
+        Mode mode = args.length == 0 ? Mode.ALL : Mode.valueOf(args[0].toUpperCase(java.util.Locale.ROOT));
         List<String> report = new ArrayList<>();
-        bench.measure(new Target("direct", null, Map.of()), report);
+        Target direct = new Target("direct", null, Map.of());
+        bench.warmUp(direct);
+        if (mode != Mode.LATENCY) {
+            bench.measureRuns(direct, mode, report);
+        }
         try (BenchServer tankard = BenchServer.tankard(work)) {
-            bench.measure(new Target("Tankard", tankard, tankard.sessionHeaders()), report);
+            bench.measure(new Target("Tankard", tankard, tankard.sessionHeaders()), direct, mode, report);
         }
         Path stData = work.resolve("st-data");
         Files.createDirectories(stData);
         try (BenchServer st = BenchServer.sillyTavern(BenchServer.stDir(), stData)) {
             if (st != null) {
-                bench.measure(new Target("ST", st, st.sessionHeaders()), report);
+                bench.measure(new Target("ST", st, st.sessionHeaders()), direct, mode, report);
             }
         }
         System.out.printf("load average %s before, %s after%n", loadBefore, loadAverage());
@@ -106,16 +111,61 @@ public final class ProxyBench {
         vertx.close();
     }
 
-    private void measure(Target target, List<String> report) throws Exception {
+    /** What to measure: everything, only the interleaved first byte, or only the long flat-out streams (to profile). */
+    private enum Mode { ALL, LATENCY, RELAY }
+
+    /** A server: warmed up, its first byte interleaved with direct's, then the runs. */
+    private void measure(Target target, Target direct, Mode mode, List<String> report) throws Exception {
+        warmUp(target);
+        if (mode != Mode.RELAY) {
+            report.add(String.format("%-8s RSS idle %d MB; GET /csrf-token median %.2f ms (a request that proxies nothing)",
+                    target.name, target.server.rssMb(), BenchServer.median(() -> roundTrip(target.server.uri("/csrf-token").toString()), 50)));
+            interleaved(target, direct, report);
+        }
+        if (mode != Mode.LATENCY) {
+            measureRuns(target, mode, report);
+        }
+    }
+
+    private void warmUp(Target target) throws Exception {
         for (int i = 0; i < 5; i++) { // warm-up: the JIT (or V8), the connection pools
             run(target, 20, 2000, 0);
         }
         for (int i = 0; i < 100; i++) {
             run(target, 1, 20, 0);
         }
-        if (target.server != null) {
-            report.add(String.format("%-8s RSS idle %d MB; GET /csrf-token median %.2f ms (a request that proxies nothing)",
-                    target.name, target.server.rssMb(), BenchServer.median(() -> roundTrip(target.server.uri("/csrf-token").toString()), 50)));
+    }
+
+    /**
+     * The first byte of short streams, one at a time, alternating between the target and direct, so that both
+     * see the same load on the shared machine: the medians, and the median of the pairs' differences (what the
+     * server adds).
+     */
+    private void interleaved(Target target, Target direct, List<String> report) throws Exception {
+        int pairs = 300;
+        double[] server = new double[pairs];
+        double[] straight = new double[pairs];
+        double[] added = new double[pairs];
+        for (int i = 0; i < pairs; i++) {
+            straight[i] = run(direct, 1, 20, 0).get(0).firstByteMs();
+            server[i] = run(target, 1, 20, 0).get(0).firstByteMs();
+            added[i] = server[i] - straight[i];
+        }
+        Arrays.sort(server);
+        Arrays.sort(straight);
+        Arrays.sort(added);
+        report.add(String.format("%-8s first byte, 1 stream × 20 alternating with direct (%d pairs): %s median %.2f ms, "
+                        + "p95 %.2f ms; direct median %.2f ms, p95 %.2f ms; added median %.2f ms, p95 %.2f ms",
+                target.name, pairs, target.name, percentile(server, 50), percentile(server, 95),
+                percentile(straight, 50), percentile(straight, 95), percentile(added, 50), percentile(added, 95)));
+    }
+
+    private void measureRuns(Target target, Mode mode, List<String> report) throws Exception {
+        if (mode == Mode.RELAY) {
+            for (int i = 0; i < 3; i++) {
+                report.add(line(target, "100 streams × 20000, fast", 100 * 20000, () -> run(target, 100, 20000, 0)));
+            }
+            return;
         }
         List<Result> single = new ArrayList<>();
         for (int i = 0; i < 50; i++) {

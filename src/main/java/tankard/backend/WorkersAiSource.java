@@ -1,0 +1,83 @@
+package tankard.backend;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.vertx.core.Future;
+import tankard.http.Reply;
+import tankard.json.JsJson;
+
+/**
+ * Cloudflare Workers AI: generate goes ST's generic path; status is ST's own branch, which answers differently
+ * from the generic one: an upstream error keeps the upstream's status with {@code {error:true}}, a failed call or
+ * an answer that is not JSON is a 500, and only {@code result}'s models are listed (with their name as id).
+ */
+final class WorkersAiSource implements ChatCompletionSource {
+    private final GenericSource generic;
+
+    WorkersAiSource(GenericSource generic) {
+        this.generic = generic;
+    }
+
+    @Override
+    public String id() {
+        return generic.id();
+    }
+
+    @Override
+    public UpstreamRequest generate(ObjectNode body, SecretReader secrets) {
+        return generic.generate(body, secrets);
+    }
+
+    @Override
+    public UpstreamRequest models(ObjectNode body, SecretReader secrets) {
+        return generic.models(body, secrets);
+    }
+
+    @Override
+    public Future<Reply> status(ObjectNode body, UpstreamRequest models, StatusCalls calls) {
+        return calls.fetch(models).compose(answer -> answer.ok()
+                ? calls.worker(() -> Reply.json(JsJson.object().set("data", models(JsJson.parse(answer.body().getBytes())))))
+                : Future.succeededFuture(Reply.json(answer.head().statusCode(), DedicatedSenders.errorTrue())))
+                .recover(e -> Future.failedFuture(new Proxying.Answered(Reply.json(500, DedicatedSenders.errorTrue()))));
+    }
+
+    /** ST's {@code data.result.map(model => ({...model, id: model.name}))}, or none when there is no list. */
+    private static ArrayNode models(JsonNode answer) {
+        ArrayNode data = JsJson.array();
+        JsonNode result = answer.get("result");
+        if (result == null || !result.isArray()) {
+            return data;
+        }
+        for (JsonNode model : result) {
+            ObjectNode copy = spread(model);
+            JsonNode name = model.isObject() ? model.get("name") : null;
+            if (name == null) {
+                copy.remove("id"); // id: undefined, left out of the JSON
+            } else {
+                copy.set("id", name);
+            }
+            data.add(copy);
+        }
+        return data;
+    }
+
+    /** {@code {...value}}: an object's members, a string's characters or an array's items by index, else nothing. */
+    private static ObjectNode spread(JsonNode value) {
+        if (value.isObject()) {
+            return ((ObjectNode) value).deepCopy();
+        }
+        ObjectNode copy = JsJson.object();
+        if (value.isTextual()) {
+            String text = value.textValue();
+            for (int i = 0; i < text.length(); i++) {
+                copy.put(Integer.toString(i), String.valueOf(text.charAt(i)));
+            }
+        } else if (value.isArray()) {
+            for (int i = 0; i < value.size(); i++) {
+                copy.set(Integer.toString(i), value.get(i));
+            }
+        }
+        return copy;
+    }
+}
