@@ -151,7 +151,8 @@ public final class Tankard {
                 Threads.boundedPool("card-reader", Math.max(2, Math.min(8, Runtime.getRuntime().availableProcessors()))),
                 System::currentTimeMillis, cardIndexes);
         SecretStore secrets = new SecretStore(config.allowKeysExposure());
-        UpstreamClient upstream = new UpstreamClient(vertx, new OutboundPolicy(config),
+        OutboundPolicy outbound = new OutboundPolicy(config);
+        UpstreamClient upstream = new UpstreamClient(vertx, outbound,
                 new ProviderOrigins(config.backends().providerOrigins()));
         Supplier<byte[]> defaultAvatar = AvatarImages.defaultAvatar(config.frontendDir());
         this.features = List.of(
@@ -162,7 +163,7 @@ public final class Tankard {
                 new SecretsFeature(config, secrets),
                 new PresetFeature(config, new PresetService(config.stDefaultContent())),
                 new UiPresetFeature(config),
-                new ExtensionFeature(config),
+                new ExtensionFeature(config, outbound),
                 new HordeFeature(config, secrets, upstream),
                 new KoboldClassicFeature(config, secrets, upstream),
                 new NovelAiFeature(config, secrets, upstream),
