@@ -14,6 +14,7 @@ import tankard.backend.HordeFeature;
 import tankard.backend.KoboldClassicFeature;
 import tankard.backend.NovelAiFeature;
 import tankard.backend.TextCompletionsFeature;
+import tankard.backend.Downloader;
 import tankard.backend.OutboundPolicy;
 import tankard.backend.ProviderOrigins;
 import tankard.backend.UpstreamClient;
@@ -75,6 +76,7 @@ import tankard.tokenizer.Tokenizers;
 import tankard.worldinfo.WorldInfoFeature;
 import tankard.thumbnail.ThumbnailFeature;
 import tankard.userfiles.UserFilesFeature;
+import tankard.assets.AssetsFeature;
 import tankard.avatars.AvatarsFeature;
 import tankard.backgrounds.BackgroundsFeature;
 import tankard.image.AvatarImages;
@@ -152,8 +154,9 @@ public final class Tankard {
                 System::currentTimeMillis, cardIndexes);
         SecretStore secrets = new SecretStore(config.allowKeysExposure());
         OutboundPolicy outbound = new OutboundPolicy(config);
-        UpstreamClient upstream = new UpstreamClient(vertx, outbound,
-                new ProviderOrigins(config.backends().providerOrigins()));
+        ProviderOrigins providerOrigins = new ProviderOrigins(config.backends().providerOrigins());
+        UpstreamClient upstream = new UpstreamClient(vertx, outbound, providerOrigins);
+        Downloader downloader = new Downloader(vertx, outbound, providerOrigins);
         Supplier<byte[]> defaultAvatar = AvatarImages.defaultAvatar(config.frontendDir());
         this.features = List.of(
                 new CsrfFeature(config),
@@ -164,6 +167,7 @@ public final class Tankard {
                 new PresetFeature(config, new PresetService(config.stDefaultContent())),
                 new UiPresetFeature(config),
                 new ExtensionFeature(config, outbound),
+                new AssetsFeature(config, downloader),
                 new HordeFeature(config, secrets, upstream),
                 new KoboldClassicFeature(config, secrets, upstream),
                 new NovelAiFeature(config, secrets, upstream),
