@@ -143,8 +143,8 @@ public final class Downloader {
 
     private static <T> void tooLarge(HttpClientResponse response, String url, long maxBytes, Promise<T> done) {
         response.handler(null);
+        done.tryFail(oversized(url, maxBytes)); // first: the reset fails the response too
         response.request().reset();
-        done.tryFail(oversized(url, maxBytes));
     }
 
     private static DownloadException oversized(String url, long maxBytes) {
