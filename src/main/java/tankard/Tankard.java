@@ -77,6 +77,7 @@ import tankard.worldinfo.WorldInfoFeature;
 import tankard.thumbnail.ThumbnailFeature;
 import tankard.userfiles.UserFilesFeature;
 import tankard.assets.AssetsFeature;
+import tankard.content.ContentImportFeature;
 import tankard.avatars.AvatarsFeature;
 import tankard.backgrounds.BackgroundsFeature;
 import tankard.image.AvatarImages;
@@ -168,6 +169,7 @@ public final class Tankard {
                 new UiPresetFeature(config),
                 new ExtensionFeature(config, outbound),
                 new AssetsFeature(config, downloader),
+                new ContentImportFeature(config, downloader, defaultAvatar),
                 new HordeFeature(config, secrets, upstream),
                 new KoboldClassicFeature(config, secrets, upstream),
                 new NovelAiFeature(config, secrets, upstream),

@@ -75,12 +75,7 @@ public sealed interface Reply {
      * {@code encodeURI} would, which is what ST puts in the header.
      */
     static Reply attachment(String contentType, String fileName, byte[] bytes) {
-        return new Attachment(new Body(200, contentType, bytes), encodeUri(fileName));
-    }
-
-    /** JavaScript's {@code encodeURI}: UTF-8 percent-encoding of everything but its reserved and unreserved set. */
-    private static String encodeUri(String text) {
-        return ContentDisposition.percentEncode(text, "-_.!~*'();/?:@&=+$,#");
+        return new Attachment(new Body(200, contentType, bytes), ContentDisposition.encodeUri(fileName));
     }
 
     record Attachment(Body body, String encodedName) implements Reply {
