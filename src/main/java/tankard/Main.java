@@ -4,11 +4,16 @@ import io.vertx.core.Vertx;
 import tankard.config.ConfigException;
 import tankard.config.ConfigLoader;
 import tankard.config.TankardConfig;
+import tankard.summarize.chat.SummarizeCommand;
 
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 
-/** Command-line entry point: {@code java -jar tankard.jar [--port N] [--dataRoot DIR] [--frontend DIR] …}. */
+/**
+ * Command-line entry point: {@code java -jar tankard.jar [--port N] [--dataRoot DIR] [--frontend DIR] …}, or
+ * {@code java -jar tankard.jar summarize …} to summarize a chat with the main backend (SummarizeCommand).
+ */
 public final class Main {
     private Main() {
     }
@@ -16,6 +21,10 @@ public final class Main {
     public static void main(String[] args) {
         // Thumbnails are drawn with Java2D, which must not look for a display on a server.
         System.setProperty("java.awt.headless", "true");
+        if (args.length > 0 && args[0].equals("summarize")) {
+            System.exit(SummarizeCommand.run(Arrays.copyOfRange(args, 1, args.length), System.getenv(),
+                    Path.of("").toAbsolutePath(), System.out, System.err));
+        }
         TankardConfig config;
         try {
             config = ConfigLoader.load(args, System.getenv(), Path.of("").toAbsolutePath());

@@ -10,6 +10,7 @@ import tankard.character.CardImporter;
 import tankard.character.CardIndexes;
 import tankard.character.CardStore;
 import tankard.backend.ChatCompletionsFeature;
+import tankard.backend.Completions;
 import tankard.backend.HordeFeature;
 import tankard.backend.KoboldClassicFeature;
 import tankard.backend.NovelAiFeature;
@@ -46,6 +47,8 @@ import tankard.http.security.SessionCookies;
 import tankard.store.AtomicFiles;
 import tankard.summarize.ExtrasApiKey;
 import tankard.summarize.ExtrasServer;
+import tankard.summarize.chat.ChatSummarizer;
+import tankard.summarize.chat.ChatSummaryFeature;
 import tankard.user.AccountStore;
 import tankard.user.FileAccountStore;
 import tankard.user.User;
@@ -53,6 +56,9 @@ import tankard.user.UserDirs;
 import tankard.user.UsersFeature;
 import tankard.util.Threads;
 import tankard.content.ContentSeeder;
+import tankard.content.DefaultContent;
+import tankard.datamaid.DataMaid;
+import tankard.datamaid.DataMaidFeature;
 import tankard.frontend.FrontendFeature;
 import tankard.system.SystemFeature;
 import tankard.comfy.ComfyWorkflowFeature;
@@ -75,6 +81,8 @@ import tankard.tokenizer.TokenizerFiles;
 import tankard.tokenizer.Tokenizers;
 import tankard.worldinfo.WorldInfoFeature;
 import tankard.thumbnail.ThumbnailFeature;
+import tankard.userfiles.ChatImagesFeature;
+import tankard.userfiles.DataBankFeature;
 import tankard.userfiles.UserFilesFeature;
 import tankard.assets.AssetsFeature;
 import tankard.content.ContentImportFeature;
@@ -158,6 +166,9 @@ public final class Tankard {
         ProviderOrigins providerOrigins = new ProviderOrigins(config.backends().providerOrigins());
         UpstreamClient upstream = new UpstreamClient(vertx, outbound, providerOrigins);
         Downloader downloader = new Downloader(vertx, outbound, providerOrigins);
+        Tokenizers tokenizers = new Tokenizers(TokenizerFiles.of(config));
+        ChatSummarizer chatSummarizer = new ChatSummarizer(chatService, new Completions(config, secrets, upstream),
+                tokenizers);
         Supplier<byte[]> defaultAvatar = AvatarImages.defaultAvatar(config.frontendDir());
         this.features = List.of(
                 new CsrfFeature(config),
@@ -165,7 +176,7 @@ public final class Tankard {
                 new UsersFeature(config, accounts, contentSeeder, security.basicAuth()),
                 new SettingsFeature(config, new SettingsService(config, settingsBackups)),
                 new SecretsFeature(config, secrets),
-                new PresetFeature(config, new PresetService(config.stDefaultContent())),
+                new PresetFeature(config, new PresetService(DefaultContent.of(config))),
                 new UiPresetFeature(config),
                 new ExtensionFeature(config, outbound),
                 new AssetsFeature(config, downloader),
@@ -180,7 +191,9 @@ public final class Tankard {
                 new WorldInfoFeature(config),
                 new GroupFeature(config, new GroupService(groups, chats, chatFiles)),
                 new StatsFeature(config),
-                new TokenizerFeature(config, new Tokenizers(TokenizerFiles.of(config))),
+                new DataMaidFeature(config, new DataMaid()),
+                new TokenizerFeature(config, tokenizers),
+                new ChatSummaryFeature(config, chatSummarizer),
                 new CharacterFeature(config, characterService, chatService),
                 new CharacterEditFeature(config, new CharacterEditor(cards, chats, cardCache, config.dataRoot(),
                         defaultAvatar, System::currentTimeMillis)),
@@ -190,6 +203,8 @@ public final class Tankard {
                         new ChatExport(chats)),
                 new ChatBackupFeature(config, new ChatBackupFiles(chats)),
                 new UserFilesFeature(config),
+                new ChatImagesFeature(config),
+                new DataBankFeature(config),
                 new ThumbnailFeature(config),
                 new AvatarsFeature(config),
                 new BackgroundsFeature(config),

@@ -44,7 +44,7 @@ public final class ChatCompletionsFeature implements Feature {
     }
 
     /** ST's sources: the OpenAI-shaped ones of the registry, and the native senders. */
-    private static List<ChatCompletionSource> sources(TankardConfig config) {
+    static List<ChatCompletionSource> sources(TankardConfig config) {
         List<ChatCompletionSource> all = new ArrayList<>(ChatCompletionSources.all(converters(config),
                 config.backends().chat()));
         String placeholder = config.backends().promptPlaceholder();
@@ -56,7 +56,7 @@ public final class ChatCompletionsFeature implements Feature {
         return all;
     }
 
-    private static PromptConverters converters(TankardConfig config) {
+    static PromptConverters converters(TankardConfig config) {
         return new PromptConverters(config.backends().promptPlaceholder());
     }
 

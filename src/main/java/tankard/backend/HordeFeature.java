@@ -264,10 +264,14 @@ public final class HordeFeature implements Feature {
     // ---- images
 
     private Future<Reply> captionImage(Request request) {
-        ObjectNode job = JsJson.object();
-        job.set("source_image", request.body().get("image"));
-        job.putArray("forms").addObject().put("name", "caption");
-        return keyOrAnonymous(request).compose(key -> checked(request, post("/interrogate/async", key, job)))
+        // the body carries the image: parsed and laid out on a worker
+        return keyOrAnonymous(request).compose(key -> Proxying.worker(request.ctx(), () -> {
+                    ObjectNode job = JsJson.object();
+                    job.set("source_image", request.body().get("image"));
+                    job.putArray("forms").addObject().put("name", "caption");
+                    return post("/interrogate/async", key, job);
+                }))
+                .compose(call -> checked(request, call))
                 .compose(started -> {
                     if (!Js.truthy(started.get("id"))) {
                         return Future.succeededFuture(Reply.status(400));

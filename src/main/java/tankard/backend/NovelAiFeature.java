@@ -115,39 +115,49 @@ public final class NovelAiFeature implements Feature {
     private void generateImage(Request request) {
         RoutingContext ctx = request.ctx();
         HttpServerResponse response = ctx.response();
-        JsonNode body = request.body();
-        Proxying.worker(ctx, () -> headers(request)).onFailure(ctx::fail).onSuccess(headers -> {
-            UpstreamRequest generate = UpstreamRequest.post(IMAGE_HOST + "/ai/generate-image", headers,
-                    NovelAiImages.request(body));
-            upstream.fetch(generate, response).compose(answer -> Proxying.worker(ctx, () -> image(answer)))
-                    .compose(image -> upscaled(body, headers, image, response))
-                    .onSuccess(image -> Reply.text(image).writeTo(response))
-                    .onFailure(e -> Proxying.fail(response, e, Reply.status(500)));
-        });
+        // the body may carry a base64 image: parsed and laid out on a worker, like the PNGs that come back
+        Proxying.worker(ctx, () -> new ImageCall(request.body(), headers(request))).onFailure(ctx::fail).onSuccess(call ->
+                Proxying.worker(ctx, () -> UpstreamRequest.post(IMAGE_HOST + "/ai/generate-image", call.headers(),
+                                NovelAiImages.request(call.body())))
+                        .compose(generate -> upstream.fetch(generate, response))
+                        .compose(answer -> Proxying.worker(ctx, () -> image(answer)))
+                        .compose(image -> upscaled(ctx, call, image, response))
+                        .onSuccess(image -> Reply.text(image).writeTo(response))
+                        .onFailure(e -> Proxying.fail(response, e, Reply.status(500))));
     }
 
-    /** The base64 PNG of a generation; a failed one is answered 500 as in ST. */
+    private record ImageCall(JsonNode body, MultiMap headers) {
+    }
+
+    /** The base64 PNG of a generation; a failed one is answered 500 as in ST. Blocking. */
     private static String image(UpstreamClient.Fetched answer) {
-        byte[] png = answer.ok() ? NovelAiImages.firstPng(answer.body().getBytes()) : null;
+        String png = base64Png(answer);
         if (png == null) {
             throw new Proxying.Answered(Reply.status(500));
         }
-        return Base64.getEncoder().encodeToString(png);
+        return png;
+    }
+
+    /** The first PNG of a NovelAI answer (a zip), base64-encoded; null when it failed or has none. Blocking. */
+    private static String base64Png(UpstreamClient.Fetched answer) {
+        byte[] png = answer.ok() ? NovelAiImages.firstPng(answer.body().getBytes()) : null;
+        return png == null ? null : Base64.getEncoder().encodeToString(png);
     }
 
     /** The image upscaled when the frontend asks for it; the original when upscaling fails. */
-    private Future<String> upscaled(JsonNode body, MultiMap headers, String image, HttpServerResponse response) {
-        if (Double.isNaN(NovelAiImages.upscaleRatio(body))) {
+    private Future<String> upscaled(RoutingContext ctx, ImageCall call, String image, HttpServerResponse response) {
+        if (Double.isNaN(NovelAiImages.upscaleRatio(call.body()))) {
             return Future.succeededFuture(image);
         }
-        ObjectNode upscale = JsJson.object().put("image", image);
-        JsonFields.copy(body, upscale, "height", "width");
-        JsonFields.copyAs(body, "upscale_ratio", upscale, "scale");
-        UpstreamRequest call = UpstreamRequest.post(API_HOST + "/ai/upscale", headers, upscale);
-        return upstream.fetch(call, response).map(answer -> {
-            byte[] png = answer.ok() ? NovelAiImages.firstPng(answer.body().getBytes()) : null;
-            return png == null ? image : Base64.getEncoder().encodeToString(png);
-        }).otherwise(image);
+        return Proxying.worker(ctx, () -> {
+            ObjectNode upscale = JsJson.object().put("image", image);
+            JsonFields.copy(call.body(), upscale, "height", "width");
+            JsonFields.copyAs(call.body(), "upscale_ratio", upscale, "scale");
+            return UpstreamRequest.post(API_HOST + "/ai/upscale", call.headers(), upscale);
+        }).compose(upscale -> upstream.fetch(upscale, response))
+                .compose(answer -> Proxying.worker(ctx, () -> base64Png(answer)))
+                .map(png -> png == null ? image : png)
+                .otherwise(image);
     }
 
     private void generateVoice(Request request) {

@@ -3,6 +3,8 @@ package tankard.backend;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.core.MultiMap;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpMethod;
 import tankard.config.TankardConfig;
 import tankard.http.Request;
 import tankard.json.Js;
@@ -63,14 +65,25 @@ final class TextCompletionBackends {
     }
 
     private Backend open(Request request, ObjectNode body, String server) {
-        return open(request, body, apis.get(Js.string(body.get("api_type"))), server);
+        return open(secrets.of(request), body, apis.get(Js.string(body.get("api_type"))), server);
     }
 
     private Backend open(Request request, ObjectNode body, TextCompletionApi api, String server) {
+        return open(secrets.of(request), body, api, server);
+    }
+
+    /** The backend of a generate body made in-process (no browser request), its keys read with {@code secrets}. */
+    Backend open(ObjectNode body, SecretReader secrets) {
+        JsonNode serverField = body.get("api_server");
+        String server = serverField != null && serverField.isTextual() ? serverField.textValue() : null;
+        return open(secrets, body, apis.get(Js.string(body.get("api_type"))), server);
+    }
+
+    private Backend open(SecretReader secrets, ObjectNode body, TextCompletionApi api, String server) {
         MultiMap auth = MultiMap.caseInsensitiveMultiMap();
         if (api != null) {
             JsonNode id = body.get("secret_id");
-            api.auth().add(auth, secrets.of(request).read(api.secretKey(), Js.truthy(id) ? Js.string(id) : null));
+            api.auth().add(auth, secrets.read(api.secretKey(), Js.truthy(id) ? Js.string(id) : null));
         }
         overrides.apply(auth, server);
         return new Backend(body, api, server, auth);
@@ -81,6 +94,12 @@ final class TextCompletionBackends {
      * given) and the headers that authenticate calls to it.
      */
     record Backend(ObjectNode body, TextCompletionApi api, String server, MultiMap auth) {
+        /** The completion call of the body, as {@code /generate} sends it (the type and server must be known). */
+        UpstreamRequest completionCall() {
+            Buffer json = Buffer.buffer(JsJson.compactBytes(api.requestBody(body)));
+            return new UpstreamRequest(HttpMethod.POST, api.completionUrl(Proxying.trimV1(server)), headers(true), json);
+        }
+
         /** The auth headers, after {@code Content-Type: application/json} when the call sends JSON. */
         MultiMap headers(boolean json) {
             MultiMap headers = MultiMap.caseInsensitiveMultiMap();

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClientResponse;
-import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -140,11 +139,9 @@ public final class TextCompletionsFeature implements Feature {
         if (api == null) {
             throw new Answered(errorBody("UNKNOWN", "Unknown API type: " + Js.string(backend.body().get("api_type"))));
         }
-        String base = trimV1(backend.server());
         boolean stream = Js.truthy(backend.body().get("stream"));
-        Buffer body = Buffer.buffer(JsJson.compactBytes(api.requestBody(backend.body())));
-        UpstreamRequest call = new UpstreamRequest(HttpMethod.POST, api.completionUrl(base), backend.headers(true), body);
-        return new Generation(api, call, api.abort(base, backend.headers(false)), stream);
+        UpstreamRequest call = backend.completionCall();
+        return new Generation(api, call, api.abort(trimV1(backend.server()), backend.headers(false)), stream);
     }
 
     private void answer(RoutingContext ctx, Generation generation, HttpClientResponse from) {

@@ -69,6 +69,11 @@ public final class UpstreamClient {
         });
     }
 
+    /** Sends a call no browser waits for and reads its whole answer (Tankard's own in-process calls). */
+    Future<Fetched> fetch(UpstreamRequest call) {
+        return open(call).compose(request -> write(request, call)).compose(from -> from.body().map(body -> new Fetched(from, body)));
+    }
+
     /** Sends a call no browser waits for (KoboldCpp's abort); its answer is read and dropped. */
     void fire(UpstreamRequest call) {
         open(call).compose(request -> write(request, call)).compose(HttpClientResponse::body);

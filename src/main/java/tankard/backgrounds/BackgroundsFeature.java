@@ -3,6 +3,7 @@ package tankard.backgrounds;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.vertx.ext.web.FileUpload;
 import io.vertx.ext.web.Router;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -12,17 +13,34 @@ import tankard.http.Feature;
 import tankard.http.Reply;
 import tankard.http.Routes;
 import tankard.image.ImageFiles;
+import tankard.image.MediaSniff;
+import tankard.image.MediaUploads;
 import tankard.imagemetadata.ImageMetadataIndex;
 import tankard.json.JsJson;
+import tankard.store.AtomicFiles;
+import tankard.thumbnail.ThumbnailType;
+import tankard.thumbnail.Thumbnails;
 import tankard.user.UserDirs;
+import tankard.util.Sanitize;
 
+import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 
-/** The background listings of st-api.md §14: {@code /api/backgrounds/all} and {@code /api/backgrounds/folders}. */
+/**
+ * The backgrounds of st-api.md §14: listings, upload, rename and delete. Each change also invalidates the
+ * bg thumbnail and keeps {@code image-metadata.json} in step.
+ */
 public final class BackgroundsFeature implements Feature {
     private static final Logger LOG = LoggerFactory.getLogger(BackgroundsFeature.class);
+
+    /** ST takes uploads of any size; an animated background converted from a video stays well below this. */
+    static final long MAX_UPLOAD_BYTES = 64L << 20;
 
     private final TankardConfig config;
 
@@ -41,6 +59,83 @@ public final class BackgroundsFeature implements Feature {
             request.body();
             return Reply.json(folders(request.dirs()));
         }));
+        router.post("/api/backgrounds/upload").handler(Routes.blocking(config, request -> {
+            FileUpload upload = request.upload();
+            if (upload == null) {
+                return Reply.status(400);
+            }
+            return Reply.text(upload(request.dirs(), upload));
+        }));
+        router.post("/api/backgrounds/delete").handler(Routes.blocking(config, request -> {
+            delete(request.dirs(), request.body().get("bg"));
+            return Reply.text("ok");
+        }));
+        router.post("/api/backgrounds/rename").handler(Routes.blocking(config, request -> {
+            rename(request.dirs(), request.body().get("old_bg"), request.body().get("new_bg"));
+            return Reply.text("ok");
+        }));
+    }
+
+    /**
+     * Stores the upload as {@code backgrounds/<sanitize(original name)>}, replacing a file of that name, and
+     * answers that name. Unlike ST, only an image or video within the size limit is taken. Blocking.
+     */
+    private String upload(UserDirs dirs, FileUpload upload) throws IOException {
+        String name = Sanitize.filename(upload.fileName());
+        if (name.isEmpty()) {
+            throw ApiError.badRequest("Invalid file name");
+        }
+        Path source = MediaUploads.check(upload, MAX_UPLOAD_BYTES, EnumSet.allOf(MediaSniff.Kind.class));
+        MediaUploads.copy(source, dirs.backgrounds().resolve(name));
+        Thumbnails.invalidate(dirs, ThumbnailType.BG, name);
+        int[] bg = config.thumbnails().bg();
+        ImageMetadataIndex.getOrGenerate(dirs, List.of("backgrounds/" + name), (long) bg[0] * bg[1]);
+        return name;
+    }
+
+    /** ST's statuses: 400 for a name with a separator or a missing file, 403 for one that sanitizing changes. */
+    private static void delete(UserDirs dirs, JsonNode bg) throws IOException {
+        if (bg == null || !bg.isTextual() || Sanitize.hasForbiddenChars(bg.textValue())) {
+            throw ApiError.badRequest("Invalid background name");
+        }
+        String name = bg.textValue();
+        if (!name.equals(Sanitize.filename(name)) || name.isEmpty()) {
+            throw ApiError.forbidden("Invalid background name");
+        }
+        Path file = dirs.backgrounds().resolve(name);
+        if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
+            throw ApiError.badRequest("Background not found");
+        }
+        Files.delete(file);
+        Thumbnails.invalidate(dirs, ThumbnailType.BG, name);
+        ImageMetadataIndex.remove(dirs, "backgrounds/" + name);
+    }
+
+    /**
+     * Renames a background (both names sanitized); 400 when the source is missing or the target exists. The
+     * move cannot replace a file that appears meanwhile, where ST's copy would overwrite it.
+     */
+    private static void rename(UserDirs dirs, JsonNode oldBg, JsonNode newBg) throws IOException {
+        String oldName = sanitizedName(oldBg);
+        String newName = sanitizedName(newBg);
+        Path source = dirs.backgrounds().resolve(oldName);
+        if (!Files.isRegularFile(source, LinkOption.NOFOLLOW_LINKS)) {
+            throw ApiError.badRequest("Background not found");
+        }
+        if (!AtomicFiles.moveNoReplace(source, dirs.backgrounds().resolve(newName))) {
+            throw ApiError.badRequest("A background with the new name already exists");
+        }
+        Thumbnails.invalidate(dirs, ThumbnailType.BG, oldName);
+        Thumbnails.invalidate(dirs, ThumbnailType.BG, newName);
+        ImageMetadataIndex.rename(dirs, "backgrounds/" + oldName, "backgrounds/" + newName);
+    }
+
+    private static String sanitizedName(JsonNode name) {
+        String clean = name != null && name.isTextual() ? Sanitize.filename(name.textValue()) : "";
+        if (clean.isEmpty()) {
+            throw ApiError.badRequest("Invalid background name");
+        }
+        return clean;
     }
 
     /**

@@ -388,6 +388,52 @@ public final class ChatService {
         return answer;
     }
 
+    /**
+     * Replaces one message of a chat by {@code message}: the line {@code fromEnd} lines before the end (1: the
+     * last), which must still hold {@code expected}, in a chat still of the size and mtime (ms) it was read with
+     * (else 409, nothing written). Every other line stays byte for byte; the change is a locked, atomic tail
+     * save ({@link ChatStore#replaceTail}), followed by the usual backup.
+     */
+    public void replaceMessage(String user, JsonNode chatRef, long size, double modifiedMs, int fromEnd,
+                               JsonNode expected, JsonNode message) throws IOException {
+        Named chat = named(chatRef);
+        InputStream saved;
+        StripedLocks.Held lock = locks.lock(user, chat.folder(), chat.file());
+        try {
+            Optional<ChatFile> stat = store.find(user, chat.folder(), chat.file());
+            if (stat.isEmpty() || stat.get().size() != size || stat.get().modifiedMs() != modifiedMs) {
+                throw ApiError.conflict("The chat changed since it was read; nothing was stored");
+            }
+            long start;
+            byte[] old;
+            byte[] rest;
+            try (SeekableByteChannel channel = store.channel(user, chat.folder(), chat.file())
+                    .orElseThrow(() -> ApiError.conflict("The chat is gone"))) {
+                long headerEnd = ChatWindow.headerEnd(channel);
+                start = ChatWindow.lastLines(channel, headerEnd, fromEnd);
+                long next = ChatWindow.lastLines(channel, headerEnd, fromEnd - 1);
+                if (next < channel.size()) {
+                    next = Math.max(start, next - 1); // the LF before the next line stays with the rest
+                }
+                old = ChatWindow.read(channel, start, next);
+                rest = ChatWindow.read(channel, next, channel.size());
+            }
+            JsonNode found = ChatLines.parse(old);
+            if (found == null || !JsJson.stringifyAsJs(found).equals(JsJson.stringifyAsJs(expected))) {
+                throw ApiError.conflict("The message is not where it was read; nothing was stored");
+            }
+            byte[] line = JsJson.stringifyAsJs(message).getBytes(StandardCharsets.UTF_8);
+            ByteArrayOutputStream tail = new ByteArrayOutputStream(line.length + rest.length);
+            tail.writeBytes(line);
+            tail.writeBytes(rest);
+            store.replaceTail(user, chat.folder(), chat.file(), start, tail.toByteArray());
+            saved = store.open(user, chat.folder(), chat.file()).orElseThrow(() -> new IOException("The saved chat vanished"));
+        } finally {
+            lock.close();
+        }
+        backups.saved(user, chat.backupName(), saved);
+    }
+
     // ---- listing
 
     /**

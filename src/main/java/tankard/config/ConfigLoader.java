@@ -274,7 +274,8 @@ public final class ConfigLoader {
                 integer("tankard.extras.port", 5100, 0, 65535),
                 bool("tankard.extras.secure", false),
                 string("tankard.extras.summarizationModel", ""),
-                integer("tankard.extras.queueSize", 8, 1, 10_000));
+                integer("tankard.extras.queueSize", 8, 1, 10_000),
+                integer("tankard.extras.maxTextMegabytes", 8, 1, 500));
     }
 
     private TankardConfig.Outbound outbound() {
@@ -309,7 +310,7 @@ public final class ConfigLoader {
         return url;
     }
 
-    /** ST's {@code requestOverrides}: entries that are not mappings, and non-text hosts, are skipped. */
+    /** ST's {@code requestOverrides}: entries without a hosts list and a headers mapping are skipped; hosts and header values become text. */
     private List<TankardConfig.RequestOverride> requestOverrides() {
         Object v = yamlValue("requestOverrides");
         if (!(v instanceof List<?> entries)) {

@@ -149,8 +149,10 @@ public record TankardConfig(
      * @param secure             {@code --secure}: every request needs {@code Authorization: Bearer <api_key.txt>}
      * @param summarizationModel {@code --summarization-model}: a Hugging Face repo id or a local folder; empty: default
      * @param queueSize          how many summaries may wait for the model before requests are refused with 503
+     * @param maxTextMegabytes   the largest {@code /api/summarize} body, in MiB; larger ones are refused with 413
      */
-    public record Extras(List<String> modules, int port, boolean secure, String summarizationModel, int queueSize) {
+    public record Extras(List<String> modules, int port, boolean secure, String summarizationModel, int queueSize,
+                         int maxTextMegabytes) {
         /** The Extras modules Tankard hosts. */
         public static final List<String> MODULES = List.of("summarize");
 

@@ -75,14 +75,20 @@ public sealed interface Reply {
      * {@code encodeURI} would, which is what ST puts in the header.
      */
     static Reply attachment(String contentType, String fileName, byte[] bytes) {
-        return new Attachment(new Body(200, contentType, bytes), ContentDisposition.encodeUri(fileName));
+        return new Attachment(new Body(200, contentType, bytes),
+                "attachment; filename=\"" + ContentDisposition.encodeUri(fileName) + "\"");
     }
 
-    record Attachment(Body body, String encodedName) implements Reply {
+    /** A reply sent as Express's {@code res.attachment(fileName)} sends it: content-disposition's encoding of the name. */
+    static Reply attachment(String fileName, Reply reply) {
+        return new Attachment(reply, ContentDisposition.attachment(fileName));
+    }
+
+    record Attachment(Reply reply, String disposition) implements Reply {
         @Override
         public void writeTo(HttpServerResponse response) {
-            response.putHeader("Content-Disposition", "attachment; filename=\"" + encodedName + "\"");
-            body.writeTo(response);
+            response.putHeader("Content-Disposition", disposition);
+            reply.writeTo(response);
         }
     }
 

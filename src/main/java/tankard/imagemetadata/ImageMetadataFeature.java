@@ -1,16 +1,33 @@
 package tankard.imagemetadata;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.ext.web.Router;
 import tankard.config.TankardConfig;
 import tankard.http.ApiError;
 import tankard.http.Feature;
 import tankard.http.Reply;
+import tankard.http.Request;
 import tankard.http.Routes;
+import tankard.json.Js;
 import tankard.json.JsJson;
+import tankard.thumbnail.ThumbnailType;
+import tankard.user.UserDirs;
 
-/** {@code POST /api/image-metadata/all} (st-api.md §14): the metadata index, optionally only under a path prefix. */
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code /api/image-metadata/*} (st-api.md §14): the metadata index, metadata of given images, clean-up of
+ * entries whose files are gone, and the virtual background folders. Errors are {@code {error}} JSON as in ST;
+ * malformed fields are 400 where ST fails with 500.
+ */
 public final class ImageMetadataFeature implements Feature {
     private final TankardConfig config;
 
@@ -20,29 +37,229 @@ public final class ImageMetadataFeature implements Feature {
 
     @Override
     public void mount(Router router) {
-        router.post("/api/image-metadata/all").handler(Routes.blocking(config, request -> {
-            JsonNode prefixNode = request.body().path("prefix");
-            if (!prefixNode.isMissingNode() && !prefixNode.isNull() && !prefixNode.isTextual()) {
-                throw ApiError.badRequest("Field 'prefix' must be text");
+        post(router, "/api/image-metadata/all", this::all);
+        post(router, "/api/image-metadata", this::metadata);
+        post(router, "/api/image-metadata/cleanup", request -> {
+            List<String> removed = cleanup(request.dirs());
+            ObjectNode result = JsJson.object();
+            removed.forEach(result.putArray("removed")::add);
+            return Reply.json(result.put("count", removed.size()));
+        });
+        post(router, "/api/image-metadata/folders/get",
+                request -> Reply.json(ImageFolders.folders(readWithFolders(request.dirs()))));
+        post(router, "/api/image-metadata/folders/create", request -> {
+            JsonNode name = request.body().get("name");
+            if (!Js.truthy(name) || !name.isTextual()) {
+                throw ApiError.badRequest("\"name\" is required.");
             }
-            String prefix = prefixNode.isTextual() ? prefixNode.textValue() : "";
-            ObjectNode index = ImageMetadataIndex.read(request.dirs());
-            if (prefix.isEmpty()) {
-                return Reply.json(index);
+            return Reply.json(ImageFolders.create(request.dirs(), Js.trim(name.textValue())));
+        });
+        post(router, "/api/image-metadata/folders/update", request -> Reply.json(ImageFolders.update(request.dirs(),
+                id(request), optionalText(request, "name"), optionalText(request, "thumbnailFile"))));
+        post(router, "/api/image-metadata/folders/set-thumbnails", request -> {
+            ImageFolders.setThumbnails(request.dirs(), thumbnailUpdates(request.body().get("updates")));
+            return ok();
+        });
+        post(router, "/api/image-metadata/folders/delete", request -> {
+            ImageFolders.delete(request.dirs(), id(request));
+            return ok();
+        });
+        post(router, "/api/image-metadata/folders/assign", request -> {
+            String id = id(request);
+            ImageFolders.assign(request.dirs(), id, paths(request));
+            return ok();
+        });
+        post(router, "/api/image-metadata/folders/unassign", request -> {
+            String id = id(request);
+            ImageFolders.unassign(request.dirs(), id, paths(request));
+            return ok();
+        });
+    }
+
+    private void post(Router router, String path, Routes.Action action) {
+        router.post(path).handler(Routes.blocking(config, action));
+    }
+
+    /** The whole index, or with a prefix only version and the matching images (without the folders), as ST. */
+    private Reply all(Request request) {
+        JsonNode prefixNode = request.body().path("prefix");
+        if (!prefixNode.isMissingNode() && !prefixNode.isNull() && !prefixNode.isTextual()) {
+            throw ApiError.badRequest("Field 'prefix' must be text");
+        }
+        String prefix = prefixNode.isTextual() ? prefixNode.textValue() : "";
+        ObjectNode index = ImageMetadataIndex.read(request.dirs());
+        if (prefix.isEmpty()) {
+            return Reply.json(index);
+        }
+        ObjectNode images = JsJson.object();
+        ImageMetadataIndex.images(index).properties().forEach(entry -> {
+            if (entry.getKey().startsWith(prefix)) {
+                images.set(entry.getKey(), entry.getValue());
             }
-            // With a prefix ST answers only version and the matching images, without the folders.
-            ObjectNode images = JsJson.object();
-            ImageMetadataIndex.images(index).properties().forEach(entry -> {
-                if (entry.getKey().startsWith(prefix)) {
-                    images.set(entry.getKey(), entry.getValue());
+        });
+        ObjectNode filtered = JsJson.object();
+        if (index.has("version")) {
+            filtered.set("version", index.get("version"));
+        }
+        filtered.set("images", images);
+        return Reply.json(filtered);
+    }
+
+    /** {@code {path}}: that image's metadata; {@code {paths}}: each path's metadata or {@code {error}}. */
+    private Reply metadata(Request request) {
+        JsonNode body = request.body();
+        JsonNode single = body.get("path");
+        JsonNode many = body.get("paths");
+        if (!Js.truthy(single) && !Js.truthy(many)) {
+            throw ApiError.badRequest("Either \"path\" or \"paths\" is required.");
+        }
+        UserDirs dirs = request.dirs();
+        long resolution = resolution(body.get("type"));
+        if (Js.truthy(single) && !Js.truthy(many)) {
+            if (!single.isTextual()) {
+                throw ApiError.badRequest("\"path\" must be text");
+            }
+            String path = single.textValue();
+            if (!insideUserFolder(dirs, path)) {
+                throw ApiError.badRequest("Path \"" + path + "\" is outside the user data directory.");
+            }
+            if (!Files.exists(dirs.root().resolve(path))) {
+                throw ApiError.notFound("File not found.");
+            }
+            JsonNode metadata = ImageMetadataIndex.getOrGenerate(dirs, List.of(path), resolution).get(path);
+            if (metadata == null) {
+                throw ApiError.notFound("Could not generate metadata for file.");
+            }
+            return Reply.json(metadata);
+        }
+        if (!(many instanceof ArrayNode array)) {
+            throw ApiError.badRequest("Invalid request format.");
+        }
+        Map<String, JsonNode> results = new LinkedHashMap<>();
+        List<String> valid = new ArrayList<>();
+        for (JsonNode item : array) {
+            String path = Js.string(item);
+            if (!item.isTextual() || !insideUserFolder(dirs, path)) {
+                results.put(path, JsJson.object().put("error",
+                        "Path \"" + path + "\" is outside the user data directory."));
+            } else {
+                valid.add(path);
+            }
+        }
+        Map<String, JsonNode> generated = ImageMetadataIndex.getOrGenerate(dirs, valid, resolution);
+        for (String path : valid) {
+            results.put(path, generated.containsKey(path) ? generated.get(path)
+                    : JsJson.object().put("error", "File not found or could not process."));
+        }
+        return Reply.json(JsJson.tree(results));
+    }
+
+    /** The configured pixel count of the thumbnail type ({@code bg}, {@code avatar}, {@code persona}), else 0. */
+    private long resolution(JsonNode type) {
+        ThumbnailType thumbnail = type != null && type.isTextual() ? ThumbnailType.of(type.textValue()) : null;
+        if (thumbnail == null) {
+            return 0;
+        }
+        int[] dims = thumbnail.dimensions(config.thumbnails());
+        return (long) dims[0] * dims[1];
+    }
+
+    /** Removes the entries whose file is missing or lies outside the user folder; their keys. */
+    static List<String> cleanup(UserDirs dirs) {
+        List<String> removed = new ArrayList<>();
+        ImageMetadataIndex.update(dirs, index -> {
+            ObjectNode images = ImageMetadataIndex.images(index);
+            for (String path : keys(images)) {
+                if (!insideUserFolder(dirs, path) || !Files.exists(dirs.root().resolve(path))) {
+                    images.remove(path);
+                    removed.add(path);
                 }
-            });
-            ObjectNode filtered = JsJson.object();
-            if (index.has("version")) {
-                filtered.set("version", index.get("version"));
             }
-            filtered.set("images", images);
-            return Reply.json(filtered);
-        }));
+            return !removed.isEmpty();
+        });
+        return removed;
+    }
+
+    private static List<String> keys(ObjectNode object) {
+        List<String> names = new ArrayList<>();
+        object.fieldNames().forEachRemaining(names::add);
+        return names;
+    }
+
+    /** ST's isPathUnderParent of the resolved path: inside the user folder (or the folder itself). */
+    private static boolean insideUserFolder(UserDirs dirs, String relative) {
+        if (relative.indexOf('\0') >= 0) {
+            return false;
+        }
+        Path root = dirs.root().toAbsolutePath().normalize();
+        try {
+            return root.resolve(relative).normalize().startsWith(root);
+        } catch (InvalidPathException e) {
+            return false;
+        }
+    }
+
+    private static ObjectNode readWithFolders(UserDirs dirs) {
+        ObjectNode index = ImageMetadataIndex.read(dirs);
+        if (!(index.get("folders") instanceof ArrayNode)) {
+            index.putArray("folders");
+        }
+        return index;
+    }
+
+    private static String id(Request request) {
+        JsonNode id = request.body().get("id");
+        if (!Js.truthy(id) || !id.isTextual()) {
+            throw ApiError.badRequest("\"id\" is required.");
+        }
+        return id.textValue();
+    }
+
+    /** A member that is left unchanged when absent; ST would store any JSON value, Tankard only text. */
+    private static String optionalText(Request request, String field) {
+        JsonNode value = request.body().get(field);
+        if (value == null) {
+            return null;
+        }
+        if (!value.isTextual()) {
+            throw ApiError.badRequest("\"" + field + "\" must be text.");
+        }
+        return value.textValue();
+    }
+
+    private static List<String> paths(Request request) {
+        JsonNode paths = request.body().get("paths");
+        if (!(paths instanceof ArrayNode array)) {
+            throw ApiError.badRequest("\"paths\" array is required.");
+        }
+        List<String> list = new ArrayList<>();
+        for (JsonNode path : array) {
+            if (!path.isTextual()) {
+                throw ApiError.badRequest("\"paths\" must hold text.");
+            }
+            list.add(path.textValue());
+        }
+        return list;
+    }
+
+    private static Map<String, String> thumbnailUpdates(JsonNode updates) {
+        String error = "\"updates\" must be an array of {id, thumbnailFile}.";
+        if (!(updates instanceof ArrayNode array)) {
+            throw ApiError.badRequest(error);
+        }
+        Map<String, String> byId = new LinkedHashMap<>();
+        for (JsonNode update : array) {
+            if (!Js.truthy(update.get("id")) || !update.path("thumbnailFile").isTextual()) {
+                throw ApiError.badRequest(error);
+            }
+            if (update.get("id").isTextual()) {
+                byId.put(update.get("id").textValue(), update.get("thumbnailFile").textValue());
+            }
+        }
+        return byId;
+    }
+
+    private static Reply ok() {
+        return Reply.json(JsJson.object().put("ok", true));
     }
 }

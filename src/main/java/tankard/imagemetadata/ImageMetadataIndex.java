@@ -1,6 +1,7 @@
 package tankard.imagemetadata;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -61,11 +62,8 @@ public final class ImageMetadataIndex {
      * when anything was generated. Files that are missing or whose size cannot be read are left out. Blocking.
      */
     public static Map<String, JsonNode> getOrGenerate(UserDirs dirs, List<String> relativePaths, long thumbnailResolution) {
-        synchronized (LOCKS.computeIfAbsent(dirs.imageMetadataFile().toAbsolutePath(), key -> new Object())) {
-            ObjectNode index = read(dirs);
-            if (!(index.get("images") instanceof ObjectNode)) {
-                index.putObject("images");
-            }
+        synchronized (lock(dirs)) {
+            ObjectNode index = readForUpdate(dirs);
             ObjectNode images = (ObjectNode) index.get("images");
             Map<String, JsonNode> results = new LinkedHashMap<>();
             boolean modified = false;
@@ -101,5 +99,75 @@ public final class ImageMetadataIndex {
             }
             return results;
         }
+    }
+
+    /** A change to the index: true when it changed something and the index is to be saved. */
+    @FunctionalInterface
+    public interface Change {
+        boolean apply(ObjectNode index);
+    }
+
+    /**
+     * Reads, changes and (when the change says so) saves the index, serialised with the other updates of the
+     * user. The change sees an index with an {@code images} object and a {@code folders} array. Blocking.
+     */
+    public static void update(UserDirs dirs, Change change) {
+        synchronized (lock(dirs)) {
+            ObjectNode index = readForUpdate(dirs);
+            if (change.apply(index)) {
+                AtomicFiles.write(dirs.imageMetadataFile(), JsJson.prettyBytes(index));
+            }
+        }
+    }
+
+    /** Drops the entry of a deleted image and clears folder thumbnails that showed it. Blocking. */
+    public static void remove(UserDirs dirs, String relativePath) {
+        update(dirs, index -> {
+            if (images(index).remove(relativePath) == null) {
+                return false;
+            }
+            String name = relativePath.substring(relativePath.lastIndexOf('/') + 1);
+            for (JsonNode folder : index.get("folders")) {
+                if (folder instanceof ObjectNode object && name.equals(object.path("thumbnailFile").textValue())) {
+                    object.put("thumbnailFile", "");
+                }
+            }
+            return true;
+        });
+    }
+
+    /** Moves the entry of a renamed image, and folder thumbnails that showed it; nothing when it has none. Blocking. */
+    public static void rename(UserDirs dirs, String oldPath, String newPath) {
+        update(dirs, index -> {
+            JsonNode entry = images(index).remove(oldPath);
+            if (entry == null) {
+                return false;
+            }
+            images(index).set(newPath, entry);
+            String oldName = oldPath.substring(oldPath.lastIndexOf('/') + 1);
+            String newName = newPath.substring(newPath.lastIndexOf('/') + 1);
+            for (JsonNode folder : index.get("folders")) {
+                if (folder instanceof ObjectNode object && oldName.equals(object.path("thumbnailFile").textValue())) {
+                    object.put("thumbnailFile", newName);
+                }
+            }
+            return true;
+        });
+    }
+
+    private static Object lock(UserDirs dirs) {
+        return LOCKS.computeIfAbsent(dirs.imageMetadataFile().toAbsolutePath(), key -> new Object());
+    }
+
+    /** The index with the members updates rely on (ST would fail on a file without them). */
+    private static ObjectNode readForUpdate(UserDirs dirs) {
+        ObjectNode index = read(dirs);
+        if (!(index.get("images") instanceof ObjectNode)) {
+            index.putObject("images");
+        }
+        if (!(index.get("folders") instanceof ArrayNode)) {
+            index.putArray("folders");
+        }
+        return index;
     }
 }

@@ -1,8 +1,10 @@
 package tankard.preset;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import tankard.content.DefaultContent;
 import tankard.http.ApiError;
 import tankard.json.JsJson;
+import tankard.json.JsonSyntaxException;
 import tankard.json.JsonFiles;
 import tankard.store.AtomicFiles;
 import tankard.user.UserDirs;
@@ -14,6 +16,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 
@@ -45,10 +48,10 @@ public final class PresetService {
             "sysprompt", "sysprompt",
             "reasoning", "reasoning");
 
-    private final Path defaultContent;
+    private final DefaultContent defaultContent;
 
-    /** @param defaultContent ST's {@code default/content} folder, or null when there is none */
-    public PresetService(Path defaultContent) {
+    /** @param defaultContent the shipped content that "restore" reads defaults from */
+    public PresetService(DefaultContent defaultContent) {
         this.defaultContent = defaultContent;
     }
 
@@ -71,29 +74,38 @@ public final class PresetService {
         }
     }
 
-    /** The shipped default with that name in that API's folder, or null when there is none. */
+    /**
+     * The shipped default with that name for that API's folder, or null when there is none. As in ST, a
+     * default that exists but cannot be read restores as {@code {}}, and an unreadable index means no defaults.
+     */
     public JsonNode defaultPreset(String apiId, String name) {
-        if (defaultContent == null || apiId == null || !FOLDERS.containsKey(apiId) || name == null) {
+        if (apiId == null || !FOLDERS.containsKey(apiId) || name == null) {
             return null;
         }
         String wanted = Sanitize.filename(name);
-        JsonNode index = JsonFiles.tryRead(defaultContent.resolve("index.json"));
-        if (index == null || !index.isArray()) {
+        List<DefaultContent.Item> items;
+        try {
+            items = defaultContent.items();
+        } catch (UncheckedIOException | JsonSyntaxException e) {
             return null;
         }
-        for (JsonNode item : index) {
-            String itemApi = DEFAULT_TYPES.get(item.path("type").asText(""));
-            String fileName = item.path("filename").asText("");
+        for (DefaultContent.Item item : items) {
+            String itemApi = DEFAULT_TYPES.get(item.type());
             // ST matches by target folder, so kobold and koboldhorde share their defaults.
-            if (itemApi == null || !folderName(itemApi).equals(folderName(apiId))
-                    || !FileNames.base(Path.of(fileName).getFileName().toString()).equals(wanted)) {
-                continue;
+            if (itemApi != null && folderName(itemApi).equals(folderName(apiId))
+                    && FileNames.base(lastSegment(item.filename())).equals(wanted)) {
+                Path source = item.source();
+                JsonNode preset = source == null ? null : JsonFiles.tryRead(source);
+                return preset != null ? preset : JsJson.object();
             }
-            Path file = defaultContent.resolve(fileName).normalize();
-            JsonNode preset = file.startsWith(defaultContent.normalize()) ? JsonFiles.tryRead(file) : null;
-            return preset != null ? preset : JsJson.object();
         }
         return null;
+    }
+
+    /** {@code path.parse(filename).base}: the last segment, trailing slashes ignored. */
+    private static String lastSegment(String filename) {
+        String trimmed = filename.replaceAll("/+$", "");
+        return trimmed.substring(trimmed.lastIndexOf('/') + 1);
     }
 
     private static Path folderName(String apiId) {

@@ -46,7 +46,9 @@ public final class SettingsFeature implements Feature {
         }));
     }
 
+    /** ST's forbidden-character check first, then (in the service) the user's prefix; missing is invalid too. */
     private static String snapshotName(Request request) {
-        return SafeNames.noSeparators(request.text("name"), "snapshot name");
+        String name = request.text("name");
+        return name == null || name.isEmpty() ? null : SafeNames.noSeparators(name, "snapshot name");
     }
 }

@@ -8,7 +8,7 @@ import tankard.http.ApiError;
 import tankard.json.JsJson;
 import tankard.json.JsonFiles;
 import tankard.store.AtomicFiles;
-import tankard.store.BackupFiles;
+import tankard.store.FileTimes;
 import tankard.user.UserDirs;
 import tankard.util.FileNames;
 import tankard.util.JsLocale;
@@ -82,10 +82,11 @@ public final class SettingsService {
         ArrayNode out = JsJson.array();
         for (Path file : SettingsBackups.snapshots(dirs, handle)) {
             try {
+                FileTimes.Stat stat = FileTimes.stat(file);
                 out.addObject()
-                        .put("date", BackupFiles.ctime(file).toMillis())
+                        .put("date", stat.changedMs())
                         .put("name", file.getFileName().toString())
-                        .put("size", Files.size(file));
+                        .put("size", stat.size());
             } catch (IOException e) {
                 throw new UncheckedIOException("Cannot read " + file.getFileName(), e);
             }

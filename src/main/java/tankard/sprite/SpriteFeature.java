@@ -1,12 +1,15 @@
 package tankard.sprite;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.vertx.ext.web.FileUpload;
 import io.vertx.ext.web.Router;
 import tankard.config.TankardConfig;
 import tankard.http.ApiError;
 import tankard.http.Feature;
 import tankard.http.Reply;
 import tankard.http.Routes;
+import tankard.json.Js;
 import tankard.json.JsJson;
 import tankard.user.UserDirs;
 import tankard.util.FileNames;
@@ -23,7 +26,7 @@ import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** {@code GET /api/sprites/get} (st-api.md §18.2): the expression images of a character's sprite folder. */
+/** {@code /api/sprites/*} (st-api.md §18.2): the expression images of a character's sprite folder. */
 public final class SpriteFeature implements Feature {
     /** A label is the name up to the first {@code -}, {@code .} or {@code \} after at least one character. */
     private static final Pattern LABEL = Pattern.compile("^(.+?)(?:[-\\\\.].*?)?$");
@@ -40,6 +43,35 @@ public final class SpriteFeature implements Feature {
         router.get("/api/sprites/get").handler(Routes.blocking(config, request -> {
             String name = request.query("name");
             return Reply.json(list(request.dirs(), name == null ? "undefined" : name));
+        }));
+        router.post("/api/sprites/upload").handler(Routes.blocking(config, request -> {
+            FileUpload upload = request.upload();
+            String label = request.formField("label");
+            String name = request.formField("name");
+            if (upload == null || label == null || label.isEmpty() || name == null || name.isEmpty()) {
+                return Reply.status(400);
+            }
+            String spriteName = request.formField("spriteName");
+            SpriteUploads.upload(request.dirs(), name, spriteName == null || spriteName.isEmpty() ? label : spriteName, upload);
+            return Reply.json(JsJson.object().put("ok", true));
+        }));
+        router.post("/api/sprites/upload-zip").handler(Routes.blocking(config, request -> {
+            FileUpload upload = request.upload();
+            String name = request.formField("name");
+            if (upload == null || name == null || name.isEmpty()) {
+                return Reply.status(400);
+            }
+            int count = SpriteUploads.uploadZip(request.dirs(), name, upload);
+            return Reply.json(JsJson.object().put("ok", true).put("count", count));
+        }));
+        router.post("/api/sprites/delete").handler(Routes.blocking(config, request -> {
+            JsonNode body = request.body();
+            JsonNode spriteName = Js.truthy(body.get("spriteName")) ? body.get("spriteName") : body.get("label");
+            if (!Js.truthy(spriteName) || !spriteName.isTextual()) {
+                return Reply.status(400);
+            }
+            SpriteUploads.delete(request.dirs(), Js.string(body.get("name")), spriteName.textValue());
+            return Reply.ok();
         }));
     }
 

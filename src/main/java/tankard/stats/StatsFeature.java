@@ -11,11 +11,16 @@ import tankard.http.Routes;
 import tankard.json.JsJson;
 import tankard.json.JsonFiles;
 import tankard.store.AtomicFiles;
+import tankard.user.UserDirs;
+
+import java.io.IOException;
 
 /**
- * {@code /api/stats/get|update} (st-api.md §18.1). The frontend keeps the statistics and posts the whole
- * object after each message; Tankard writes it straight to {@code stats.json} (compact) instead of ST's
- * in-memory copy flushed every 5 minutes, so nothing is lost on a crash.
+ * {@code /api/stats/get|update|recreate} (st-api.md §18.1). The frontend keeps the statistics and posts the
+ * whole object after each message; Tankard writes it straight to {@code stats.json} (compact) instead of ST's
+ * in-memory copy flushed every 5 minutes, so nothing is lost on a crash. Where ST rebuilds a missing or
+ * unreadable file at start-up, Tankard answers a read with the rebuilt statistics but writes nothing (reading
+ * never changes a data root); the frontend's next update stores them.
  */
 public final class StatsFeature implements Feature {
     private final TankardConfig config;
@@ -28,7 +33,12 @@ public final class StatsFeature implements Feature {
     public void mount(Router router) {
         router.post("/api/stats/get").handler(Routes.blocking(config, request -> {
             JsonNode stats = JsonFiles.tryRead(request.dirs().statsFile());
-            return Reply.json(stats instanceof ObjectNode ? stats : JsJson.object());
+            return Reply.json(stats instanceof ObjectNode ? stats
+                    : StatsRebuilder.rebuild(request.dirs(), System.currentTimeMillis()));
+        }));
+        router.post("/api/stats/recreate").handler(Routes.blocking(config, request -> {
+            recreate(request.dirs());
+            return Reply.ok();
         }));
         router.post("/api/stats/update").handler(Routes.blocking(config, request -> {
             if (!(request.body() instanceof ObjectNode stats)) {
@@ -38,5 +48,9 @@ public final class StatsFeature implements Feature {
             AtomicFiles.write(request.dirs().statsFile(), JsJson.compact(stats));
             return Reply.ok();
         }));
+    }
+
+    private static void recreate(UserDirs dirs) throws IOException {
+        AtomicFiles.write(dirs.statsFile(), JsJson.compact(StatsRebuilder.rebuild(dirs, System.currentTimeMillis())));
     }
 }

@@ -13,7 +13,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tankard.config.TankardConfig;
 import tankard.http.HttpVerticle;
-import tankard.http.Request;
 import tankard.json.JsJson;
 
 import java.nio.charset.StandardCharsets;
@@ -64,11 +63,16 @@ public final class ExtrasServer {
     private Router router(Vertx vertx) {
         Router router = Router.router(vertx);
         router.route().failureHandler(ctx -> {
+            // never an HTML page or a stack trace
+            int status = ctx.statusCode() > 0 ? ctx.statusCode() : 500;
+            if (status == 413) { // from the body limit
+                error(ctx, status, "The text to summarize is too long: at most " + config.extras().maxTextMegabytes()
+                        + " MB (tankard.extras.maxTextMegabytes)");
+                return;
+            }
             if (ctx.failure() != null) {
                 LOG.warn("Extras request {} failed", ctx.request().path(), ctx.failure());
             }
-            // e.g. 413 from the body limit; never an HTML page or a stack trace
-            int status = ctx.statusCode() > 0 ? ctx.statusCode() : 500;
             error(ctx, status, ctx.failure() == null ? "HTTP " + status : String.valueOf(ctx.failure().getMessage()));
         });
         router.route().handler(this::corsAndTiming);
@@ -78,7 +82,7 @@ public final class ExtrasServer {
         }
         router.get("/api/modules").handler(ctx -> json(ctx, 200, JsJson.object()
                 .set("modules", JsJson.MAPPER.valueToTree(config.extras().modules()))));
-        router.post("/api/summarize").handler(BodyHandler.create(false).setBodyLimit(Request.BODY_LIMIT))
+        router.post("/api/summarize").handler(BodyHandler.create(false).setBodyLimit(maxTextBytes()))
                 .handler(this::summarize);
         OTHER_MODULES.forEach((prefix, module) -> router.route(prefix + "*").handler(ctx ->
                 error(ctx, 403, "Module '" + module + "' not enabled in config")));
@@ -116,7 +120,12 @@ public final class ExtrasServer {
         }
     }
 
-    /** Parses the body on a worker thread: it may be as large as {@link Request#BODY_LIMIT}. */
+    /** Far more text than a chat summary needs, yet a bound: summary of summaries reads all of it. */
+    private long maxTextBytes() {
+        return config.extras().maxTextMegabytes() * 1024L * 1024;
+    }
+
+    /** Parses the body on a worker thread: it may be megabytes. */
     private void summarize(RoutingContext ctx) {
         Buffer bytes = ctx.body().buffer();
         if (bytes == null) {

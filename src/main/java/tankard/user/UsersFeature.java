@@ -267,10 +267,8 @@ public final class UsersFeature implements Feature {
         AccountService.requireSelfOrAdmin(request.user(), handle);
         User user = accounts.require(handle);
         LOG.info("Backup requested for {}", handle);
-        request.ctx().response()
-                .putHeader("Content-Disposition", "attachment; filename=\"" + BackupArchive.fileName(handle) + "\"");
-        return Reply.stream("application/zip",
-                out -> BackupArchive.write(accounts.dirs(user).root(), config.allowKeysExposure(), out));
+        return Reply.attachment(BackupArchive.fileName(handle), Reply.stream("application/zip",
+                out -> BackupArchive.write(accounts.dirs(user).root(), config.allowKeysExposure(), out)));
     }
 
     private Reply resetStep2(Request request) {

@@ -97,7 +97,13 @@ public final class SafeZip implements Closeable {
         return null;
     }
 
-    private byte[] read(ZipEntry entry) throws IOException {
+    /** The file (not folder) entries, in central-directory order. */
+    public List<ZipEntry> files() {
+        return entries.stream().filter(entry -> !entry.isDirectory()).toList();
+    }
+
+    /** The bytes of one of this archive's entries, inflated within the limits. */
+    public byte[] read(ZipEntry entry) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         byte[] buffer = new byte[64 * 1024];
         long size = 0;

@@ -1,27 +1,26 @@
 package tankard.worldinfo;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.databind.node.TextNode;
+import io.vertx.ext.web.FileUpload;
 import io.vertx.ext.web.Router;
 import tankard.config.TankardConfig;
+import tankard.http.ApiError;
 import tankard.http.Feature;
 import tankard.http.Reply;
+import tankard.http.Request;
 import tankard.http.Routes;
 import tankard.json.Js;
 import tankard.json.JsJson;
 import tankard.json.JsonFiles;
-import tankard.util.FileNames;
-import tankard.util.JsLocale;
-import tankard.util.SafeNames;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 
-/** Reading lorebooks: {@code /api/worldinfo/get} and {@code /list} (st-api.md §10). */
+/**
+ * Lorebooks, {@code /api/worldinfo/*} (st-api.md §10). The server only stores books: foreign formats (NovelAI,
+ * Agnai, Risu) are converted by the frontend, which posts the result as {@code convertedData}, and export is a
+ * download the frontend makes from the book it has loaded.
+ */
 public final class WorldInfoFeature implements Feature {
     private final TankardConfig config;
 
@@ -32,39 +31,49 @@ public final class WorldInfoFeature implements Feature {
     @Override
     public void mount(Router router) {
         router.post("/api/worldinfo/get").handler(Routes.blocking(config, request -> {
-            String name = SafeNames.noSeparators(request.text("name"), "lorebook name");
-            Path file = SafeNames.sanitizedFile(request.dirs().worlds(), name + ".json", "lorebook name");
-            String text = JsonFiles.readText(file);
+            String text = store(request).read(request.text("name"));
             if (text == null) {
                 return Reply.json(JsJson.object().set("entries", JsJson.object()));
             }
             if (JsonFiles.tryParse(text) == null) {
-                throw new IllegalStateException("The lorebook " + file.getFileName() + " is not valid JSON");
+                throw new IllegalStateException("A lorebook file is not valid JSON");
             }
             // Re-laid out token by token: the frontend gets the stored numbers exactly as written.
             return Reply.rawJson(JsJson.relayout(text.getBytes(StandardCharsets.UTF_8), false));
         }));
         router.post("/api/worldinfo/list").handler(Routes.blocking(config, request ->
-                Reply.json(list(request.dirs().worlds()))));
+                Reply.json(store(request).list())));
+        router.post("/api/worldinfo/edit").handler(Routes.blocking(config, request -> {
+            if (!Js.truthy(request.body().get("name"))) {
+                throw ApiError.badRequest(WorldInfoStore.NO_NAME);
+            }
+            store(request).save(request.text("name"), request.body().get("data"));
+            return Reply.json(JsJson.object().put("ok", true));
+        }));
+        router.post("/api/worldinfo/delete").handler(Routes.blocking(config, request -> {
+            store(request).delete(request.text("name"));
+            return Reply.ok();
+        }));
+        router.post("/api/worldinfo/import").handler(Routes.blocking(config, request -> {
+            FileUpload upload = request.upload();
+            if (upload == null) {
+                throw ApiError.badRequest("No lorebook file uploaded");
+            }
+            String name = store(request).importBook(upload.fileName(), content(request, upload));
+            return Reply.json(JsJson.object().put("name", name));
+        }));
     }
 
-    /** {@code [{file_id, name, extensions}]} for the lorebook files, in locale order. Blocking. */
-    private static ArrayNode list(Path dir) {
-        ArrayNode out = JsJson.array();
-        List<String> files = FileNames.list(dir).stream()
-                .filter(name -> FileNames.ext(name).equalsIgnoreCase(".json") && Files.isRegularFile(dir.resolve(name)))
-                .sorted(JsLocale.comparator())
-                .toList();
-        for (String file : files) {
-            String id = FileNames.base(file);
-            JsonNode book = JsonFiles.tryRead(dir.resolve(file));
-            JsonNode name = book == null ? null : book.get("name");
-            JsonNode extensions = book == null ? null : book.get("extensions");
-            out.addObject()
-                    .put("file_id", id)
-                    .<ObjectNode>set("name", Js.truthy(name) ? name : TextNode.valueOf(id))
-                    .set("extensions", extensions != null && extensions.isContainerNode() ? extensions : JsJson.object());
+    /** The frontend's conversion when it sent one, else the file's text (invalid UTF-8 replaced, as Node reads it). */
+    private static String content(Request request, FileUpload upload) throws java.io.IOException {
+        String converted = request.formField("convertedData");
+        if (converted != null && !converted.isEmpty()) {
+            return converted;
         }
-        return out;
+        return new String(Files.readAllBytes(Path.of(upload.uploadedFileName())), StandardCharsets.UTF_8);
+    }
+
+    private static WorldInfoStore store(Request request) {
+        return new WorldInfoStore(request.dirs().worlds());
     }
 }

@@ -225,6 +225,7 @@ class ConfigLoaderTest {
         assertEquals(5100, off.port());
         assertFalse(off.secure());
         assertEquals(8, off.queueSize());
+        assertEquals(8, off.maxTextMegabytes());
 
         TankardConfig.Extras flags = load(null, Map.of(), "--enable-modules=\"summarize, summarize\"", "--secure",
                 "--summarization-model", "/models/bart", "--extras-port", "5101").extras();
@@ -238,9 +239,11 @@ class ConfigLoaderTest {
                   extras:
                     enableModules: [summarize]
                     queueSize: 2
+                    maxTextMegabytes: 1
                 """, Map.of()).extras();
         assertEquals(List.of("summarize"), yaml.modules());
         assertEquals(2, yaml.queueSize());
+        assertEquals(1, yaml.maxTextMegabytes());
     }
 
     @Test

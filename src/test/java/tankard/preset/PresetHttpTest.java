@@ -118,10 +118,16 @@ class PresetHttpTest extends ServerTest {
     }
 
     @Test
-    void restoreWithoutDefaultContentFindsNothing() {
+    void restoreWithoutAnStInstallReadsTankardsOwnDefaults() throws IOException {
         server = TestServer.start();
-        HttpResponse<Buffer> r = server.client().post("/api/presets/restore", "{\"apiId\":\"kobold\",\"name\":\"Godlike\"}");
+        HttpResponse<Buffer> r = server.client().post("/api/presets/restore", "{\"apiId\":\"koboldhorde\",\"name\":\"Balanced\"}");
         assertEquals(200, r.statusCode());
-        assertEquals(new JsonObject().put("isDefault", false).put("preset", new JsonObject()), r.bodyAsJsonObject());
+        JsonObject body = r.bodyAsJsonObject();
+        assertEquals(true, body.getBoolean("isDefault"));
+        assertEquals(new JsonObject(Files.readString(Path.of("src/main/resources/default-content/presets/kobold/Balanced.json"))),
+                body.getJsonObject("preset"), "the default is Tankard's shipped file");
+        assertEquals(new JsonObject().put("isDefault", false).put("preset", new JsonObject()),
+                server.client().post("/api/presets/restore", "{\"apiId\":\"novel\",\"name\":\"Balanced\"}").bodyAsJsonObject());
+        assertEquals(400, server.client().post("/api/presets/restore", "{\"apiId\":\"kobold\",\"name\":[1]}").statusCode());
     }
 }

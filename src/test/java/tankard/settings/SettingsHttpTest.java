@@ -233,7 +233,11 @@ class SettingsHttpTest extends ServerTest {
             assertEquals(400, client.post(path, "{\"name\":\"../secret.json\"}").statusCode());
             assertEquals(400, client.post(path, "{\"name\":\"settings_default-user_/../../secret.json\"}").statusCode());
             assertEquals(400, client.post(path, "{\"name\":\"settings_default-user_..\\\\..\\\\secret.json\"}").statusCode());
-            assertEquals(400, client.post(path, "{}").statusCode());
+            HttpResponse<Buffer> missing = client.post(path, "{}");
+            assertEquals(400, missing.statusCode());
+            assertEquals("Invalid snapshot name", missing.bodyAsJsonObject().getString("error"));
+            assertEquals(400, client.post(path, "{\"name\":[\"settings_default-user_x.json\"]}").statusCode());
+            assertEquals(400, client.post(path, "{\"name\":\"settings_default-user_\\u0000.json\"}").statusCode());
             assertEquals(404, client.post(path, "{\"name\":\"settings_default-user_missing.json\"}").statusCode());
         }
         assertEquals("{\"now\":1}", Files.readString(user("settings.json")));

@@ -1,20 +1,45 @@
 package tankard.stats;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import tankard.json.JsJson;
 import tankard.testing.ServerTest;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class StatsHttpTest extends ServerTest {
+    /** Two chats of one character: swipes, swipe infos, a repeated text, unreadable lines and dates. */
+    static final String CHAT_1 = String.join("\n",
+            "{\"user_name\":\"You\",\"character_name\":\"Ann\",\"chat_metadata\":{}}",
+            "{\"name\":\"Ann\",\"is_user\":false,\"mes\":\"Hello there, traveller!\",\"send_date\":\"2024-07-12@01h31m37s123ms\"}",
+            "{\"name\":\"You\",\"is_user\":true,\"mes\":\"Hi Ann. It's 3 o'clock_now.\",\"send_date\":\"2024-07-12@01h32m00s000ms\"}",
+            "{\"name\":\"Ann\",\"is_user\":false,\"mes\":\"Fine day\",\"gen_started\":\"2024-07-12T01:32:01.000Z\","
+                    + "\"gen_finished\":\"2024-07-12T01:32:03.500Z\",\"swipes\":[\"Fine day\",\"Nice day today\",\"Ok\"]}",
+            "{\"name\":\"Ann\",\"is_user\":false,\"mes\":\"Second\",\"gen_started\":\"2024-07-12T01:33:00.000Z\","
+                    + "\"gen_finished\":\"2024-07-12T01:33:01.000Z\",\"swipes\":[\"Second\",\"Two words\"],"
+                    + "\"swipe_info\":[{},{\"gen_started\":\"2024-07-12T01:34:00.000Z\",\"gen_finished\":\"2024-07-12T01:34:00.250Z\"}]}",
+            "not json",
+            "{\"name\":\"Ann\",\"is_user\":false,\"mes\":\"Broken swipes\",\"swipes\":[\"Broken swipes\",\"fine one\",7,\"never counted\"]}",
+            "");
+    static final String CHAT_2 = String.join("\n",
+            "{\"user_name\":\"You\",\"character_name\":\"Ann\"}",
+            "{\"name\":\"Ann\",\"is_user\":false,\"mes\":\"Hello there, traveller!\",\"gen_started\":\"2024-01-01T00:00:00.000Z\",\"gen_finished\":\"2024-01-01T00:00:09.000Z\"}",
+            "{\"name\":\"You\",\"is_user\":true,\"mes\":\"Earlier\",\"send_date\":\"December 9, 2023 3:05pm\"}",
+            "{\"name\":\"Ann\",\"is_user\":false,\"mes\":\"Bad time\",\"gen_started\":\"yesterday\",\"gen_finished\":\"2024-01-01T00:00:00.000Z\"}",
+            "{\"name\":\"You\",\"is_user\":true,\"mes\":\"Numbers 12 34\",\"send_date\":1700000000000}");
+
     private Path stats;
 
     @BeforeEach
@@ -24,10 +49,23 @@ class StatsHttpTest extends ServerTest {
     }
 
     @Test
-    void getIsEmptyWithoutAFile() {
+    void getAnswersTheRebuiltStatsForAMissingFileWithoutWritingIt() {
+        long before = System.currentTimeMillis();
         HttpResponse<Buffer> r = client.post("/api/stats/get", "{}");
         assertEquals(200, r.statusCode());
-        assertEquals("{}", r.bodyAsString());
+        JsonObject read = r.bodyAsJsonObject();
+        assertEquals(1, read.size(), read.encode());
+        assertTrue(read.getLong("timestamp") >= before);
+        assertFalse(Files.exists(stats), "reading writes nothing");
+    }
+
+    @Test
+    void getAnswersTheRebuiltStatsForAnUnreadableFile() throws IOException {
+        put("characters/Ann.png", new byte[] {1});
+        Files.writeString(stats, "{broken");
+        JsonObject read = client.post("/api/stats/get", "{}").bodyAsJsonObject();
+        assertEquals(0, read.getJsonObject("Ann.png").getInteger("chat_size"));
+        assertEquals("{broken", Files.readString(stats));
     }
 
     @Test
@@ -36,6 +74,7 @@ class StatsHttpTest extends ServerTest {
         HttpResponse<Buffer> r = client.post("/api/stats/update",
                 "{\"a.png\":{\"total_gen_time\":1500.5,\"user_word_count\":3,\"date_first_chat\":253402300799999},\"timestamp\":1}");
         assertEquals(200, r.statusCode());
+        assertEquals("OK", r.bodyAsString());
         String file = Files.readString(stats);
         assertTrue(file.startsWith("{\"a.png\":{\"total_gen_time\":1500.5,\"user_word_count\":3,\"date_first_chat\":253402300799999},\"timestamp\":"), file);
         JsonObject read = client.post("/api/stats/get", "{}").bodyAsJsonObject();
@@ -48,6 +87,39 @@ class StatsHttpTest extends ServerTest {
         Files.writeString(stats, "{\"timestamp\":1}");
         assertEquals(400, client.post("/api/stats/update", "[1]").statusCode());
         assertEquals(400, client.post("/api/stats/update", "{\"a\":").statusCode());
+        assertEquals(400, client.post("/api/stats/update", "\"text\"").statusCode());
         assertEquals("{\"timestamp\":1}", Files.readString(stats));
+    }
+
+    @Test
+    void recreateRebuildsEveryCharacterFromItsChatsAsSt() throws IOException {
+        put("characters/Ann.png", new byte[] {1});
+        put("characters/Bob.png", new byte[] {2});
+        put("characters/notes.txt", new byte[] {3});
+        Path chat1 = put("chats/Ann/one.jsonl", CHAT_1.getBytes(StandardCharsets.UTF_8));
+        Path chat2 = put("chats/Ann/two.jsonl", CHAT_2.getBytes(StandardCharsets.UTF_8));
+        put("chats/notes/x.jsonl", CHAT_2.getBytes(StandardCharsets.UTF_8));
+        Files.setLastModifiedTime(chat1, FileTime.fromMillis(1_720_000_000_123L));
+        Files.setLastModifiedTime(chat2, FileTime.fromMillis(1_710_000_000_000L));
+        Files.writeString(stats, "{\"old\":true,\"timestamp\":5}");
+
+        long before = System.currentTimeMillis();
+        HttpResponse<Buffer> r = client.post("/api/stats/recreate", "{}");
+        assertEquals(200, r.statusCode());
+        assertEquals("OK", r.bodyAsString());
+
+        String file = Files.readString(stats);
+        // worked out by hand and checked against ST 1.18's recreateStats on the same files
+        String ann = "{\"total_gen_time\":11250,\"user_word_count\":11,\"non_user_word_count\":18,\"user_msg_count\":3,"
+                + "\"non_user_msg_count\":9,\"total_swipe_count\":6,\"chat_size\":" + (CHAT_1.length() + CHAT_2.length())
+                + ",\"date_last_chat\":1720000000123,\"date_first_chat\":1700000000000}";
+        String bob = "{\"total_gen_time\":0,\"user_word_count\":0,\"non_user_word_count\":0,\"user_msg_count\":0,"
+                + "\"non_user_msg_count\":0,\"total_swipe_count\":0,\"chat_size\":0,\"date_last_chat\":0,"
+                + "\"date_first_chat\":253402300799999}";
+        assertTrue(file.startsWith("{\"Ann.png\":" + ann + ",\"Bob.png\":" + bob + ",\"timestamp\":"), file);
+        JsonNode parsed = JsJson.parse(file);
+        assertTrue(parsed.get("timestamp").asLong() >= before);
+        assertEquals(3, parsed.size());
+        assertEquals(file, client.post("/api/stats/get", "{}").bodyAsString());
     }
 }

@@ -8,15 +8,19 @@ import tankard.config.TankardConfig;
 import tankard.json.JsJson;
 import tankard.testing.TestServer;
 
+import java.io.ByteArrayInputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -41,15 +45,24 @@ class ExtrasServerTest {
             "summary of " + text + " " + JsJson.compact(params) + " on " + Thread.currentThread().getName();
 
     private void start(String apiKey, SummaryQueue summaries) {
+        start(apiKey, summaries, Map.of());
+    }
+
+    private void start(String apiKey, SummaryQueue summaries, Map<String, String> env) {
         TankardConfig config = ConfigLoader.load(new String[]{"--enable-modules=summarize", "--extras-port", "0"},
-                Map.of(), work);
+                env, work);
         port = TestServer.await(new ExtrasServer(config, apiKey, summaries).listen(vertx)
                 .toCompletionStage().toCompletableFuture()).actualPort();
     }
 
     private HttpResponse<String> send(String method, String path, String body, String... headers) {
+        return sendBody(method, path,
+                body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body), headers);
+    }
+
+    private HttpResponse<String> sendBody(String method, String path, HttpRequest.BodyPublisher body, String... headers) {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+                .method(method, body);
         if (headers.length > 0) {
             request.headers(headers);
         }
@@ -139,6 +152,43 @@ class ExtrasServerTest {
             assertEquals(400, reply.statusCode(), body);
             assertTrue(error(reply).startsWith("The body must be a JSON object"), body);
         }
+    }
+
+    @Test
+    void aTextOverTheLimitIsRefusedWith413AndNeverReachesTheModel() {
+        List<String> seen = new CopyOnWriteArrayList<>();
+        start(null, new SummaryQueue((text, params) -> {
+            seen.add(text);
+            return "ok";
+        }, 4), Map.of("SILLYTAVERN_TANKARD_EXTRAS_MAXTEXTMEGABYTES", "1"));
+        String fits = "{\"text\":\"" + "a".repeat(1024 * 1024 - 11) + "\"}";
+        assertEquals(1024 * 1024, fits.length());
+        assertEquals(200, send("POST", "/api/summarize", fits).statusCode());
+        String over = "{\"text\":\"" + "b".repeat(1024 * 1024 - 10) + "\"}";
+        HttpResponse<String> refused = send("POST", "/api/summarize", over, "Content-Type", "application/json");
+        assertEquals(413, refused.statusCode());
+        assertEquals("The text to summarize is too long: at most 1 MB (tankard.extras.maxTextMegabytes)", error(refused));
+        assertEquals("*", refused.headers().firstValue("Access-Control-Allow-Origin").orElse(null));
+        // without a Content-Length, the limit holds while the body streams in
+        HttpResponse<String> chunked = sendBody("POST", "/api/summarize", HttpRequest.BodyPublishers.ofInputStream(() ->
+                new ByteArrayInputStream(over.getBytes(StandardCharsets.UTF_8))));
+        assertEquals(413, chunked.statusCode());
+        assertEquals(1, seen.size());
+        assertEquals(1024 * 1024 - 11, seen.get(0).length());
+    }
+
+    @Test
+    void summaryOfSummariesAnswersForATextLongerThanTheWindow() throws Exception {
+        SummaryOfSummariesTest.WordModel model = SummaryOfSummariesTest.WordModel.firstWords(50, 5);
+        String text = TextSplitterTest.story(new Random(7), 2000);
+        String expected = new SummaryOfSummaries(SummaryOfSummariesTest.WordModel.firstWords(50, 5)).summarize(text);
+        start(null, new SummaryQueue(new SummaryOfSummaries(model), 4));
+        HttpResponse<String> reply = send("POST", "/api/summarize",
+                JsJson.compact(JsJson.object().put("text", text).set("params", JsJson.object())),
+                "Content-Type", "application/json");
+        assertEquals(200, reply.statusCode(), reply.body());
+        assertEquals(expected, JsJson.parse(reply.body()).get("summary").asText());
+        assertTrue(model.inputs.size() > 40, "one call a chunk: " + model.inputs.size());
     }
 
     @Test

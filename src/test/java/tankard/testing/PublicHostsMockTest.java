@@ -21,25 +21,27 @@ public abstract class PublicHostsMockTest extends ServerTest {
 
     protected MockCompletionServer mock;
     private Vertx mockVertx;
-    private boolean upstreamDown;
 
     @BeforeEach
     final void startServers() {
         mockVertx = Vertx.vertx();
         mock = MockCompletionServer.start(mockVertx);
-        start(TestServer.providerOrigins(Map.of("https://aihorde.net", mock.origin() + "/horde",
-                "https://raw.githubusercontent.com", mock.origin() + "/github",
-                "https://api.novelai.net", mock.origin() + NOVELAI_API,
-                "https://text.novelai.net", mock.origin() + NOVELAI_TEXT,
-                "https://image.novelai.net", mock.origin() + NOVELAI_IMAGE))
-                + "  hordePollMillis: 10\n"); // under tankard:, beside providerOrigins
+        start(config(mock.origin()));
+    }
+
+    /** config.yaml sending every public host Tankard calls to the given origin. */
+    private static String config(String origin) {
+        return TestServer.providerOrigins(Map.of("https://aihorde.net", origin + "/horde",
+                "https://raw.githubusercontent.com", origin + "/github",
+                "https://api.novelai.net", origin + NOVELAI_API,
+                "https://text.novelai.net", origin + NOVELAI_TEXT,
+                "https://image.novelai.net", origin + NOVELAI_IMAGE))
+                + "  hordePollMillis: 10\n"; // under tankard:, beside providerOrigins
     }
 
     @AfterEach
     final void stopMock() {
-        if (!upstreamDown) {
-            mock.close();
-        }
+        mock.close();
         TestServer.await(mockVertx.close().toCompletionStage().toCompletableFuture());
     }
 
@@ -48,10 +50,13 @@ public abstract class PublicHostsMockTest extends ServerTest {
         return mock.origin().replace("127.0.0.1", "localhost");
     }
 
-    /** Stops the mock, so that the hosts it stands for cannot be reached. */
+    /**
+     * Restarts Tankard, data kept, with the public hosts sent to a port nothing listens on, so they cannot be
+     * reached. (Closing the mock is not enough: another process may be given its port meanwhile.)
+     */
     protected void takeUpstreamDown() {
-        mock.close();
-        upstreamDown = true;
+        server = server.restart(config("http://127.0.0.1:1"));
+        client = server.client();
     }
 
     /** Answers a mock request with a JSON body and status. */

@@ -141,6 +141,17 @@ public final class TestServer implements AutoCloseable {
         }
     }
 
+    /** Stops this server and starts a new one on the same folders, with a new config.yaml text. */
+    public TestServer restart(String configYaml) {
+        await(vertx.close().toCompletionStage().toCompletableFuture());
+        try {
+            Files.writeString(workDir.resolve("config.yaml"), configYaml);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return startIn(workDir);
+    }
+
     @Override
     public void close() {
         await(vertx.close().toCompletionStage().toCompletableFuture());
@@ -195,6 +206,11 @@ public final class TestServer implements AutoCloseable {
                 request.putHeader("Content-Type", "application/json");
             }
             return send(request, json == null ? null : Buffer.buffer(json));
+        }
+
+        /** POST of a multipart form (with the session and CSRF token). */
+        public HttpResponse<Buffer> postForm(String path, io.vertx.ext.web.multipart.MultipartForm form) {
+            return await(request(HttpMethod.POST, path).sendMultipartForm(form).toCompletionStage().toCompletableFuture());
         }
 
         public static HttpResponse<Buffer> send(HttpRequest<Buffer> request, Buffer body) {

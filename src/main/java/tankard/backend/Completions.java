@@ -1,0 +1,119 @@
+package tankard.backend;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import tankard.config.TankardConfig;
+import tankard.http.ApiError;
+import tankard.json.Js;
+import tankard.json.JsJson;
+import tankard.secrets.SecretStore;
+import tankard.user.UserDirs;
+
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * One non-streamed completion made in-process by Tankard itself (no browser waiting): the upstream call is built
+ * by the same chat-completion sources and text-completion types as {@code /api/backends/chat-completions/generate}
+ * and {@code /api/backends/text-completions/generate} build it from the same bodies, and the upstream's raw
+ * answer comes back (status and bytes), so the caller can read what the proxy routes reshape away (finish reasons).
+ * Blocking: call from a worker thread, never an event loop.
+ */
+public final class Completions {
+    private final SecretStore secrets;
+    private final UpstreamClient upstream;
+    private final Map<String, ChatCompletionSource> sources;
+    private final ChatPrompts prompts;
+    private final TextCompletionBackends textBackends;
+
+    public Completions(TankardConfig config, SecretStore secrets, UpstreamClient upstream) {
+        this.secrets = secrets;
+        this.upstream = upstream;
+        this.sources = ChatCompletionsFeature.sources(config).stream()
+                .collect(Collectors.toUnmodifiableMap(ChatCompletionSource::id, Function.identity()));
+        this.prompts = new ChatPrompts(ChatCompletionsFeature.converters(config));
+        // in-process calls name no browser request: keys are read with the reader given to each call
+        this.textBackends = new TextCompletionBackends(config.backends(), request -> {
+            throw new IllegalStateException("in-process text completions read keys through open(body, secrets)");
+        });
+    }
+
+    /** The upstream's whole answer: its HTTP status and body. */
+    public record Answer(int status, String reason, byte[] body) {
+        public boolean ok() {
+            return status >= 200 && status < 300;
+        }
+
+        /** The body as JSON, or null when it is not JSON. */
+        public JsonNode json() {
+            return JsJson.tryParse(body);
+        }
+    }
+
+    /** The backend could not be reached or did not answer whole (refused address, connection reset...). */
+    public static final class Unreachable extends Exception {
+        Unreachable(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
+    /** Whether the body names a chat-completion source Tankard has. */
+    public boolean knowsSource(String source) {
+        return sources.containsKey(source);
+    }
+
+    /** A chat completion for a generate body as ST's frontend sends it ({@code chat_completion_source}...). */
+    public Answer chat(UserDirs dirs, ObjectNode body) throws Unreachable {
+        ChatCompletionSource source = sources.get(Js.string(body.get("chat_completion_source")));
+        if (source == null) {
+            throw ApiError.badRequest("Unknown chat_completion_source: " + Js.string(body.get("chat_completion_source")));
+        }
+        UpstreamRequest call;
+        try {
+            call = source.generate(prompts.preprocess(body), reader(dirs));
+        } catch (Proxying.Answered refused) {
+            throw ApiError.badRequest("The " + source.id() + " request cannot be made: its API key or a required "
+                    + "setting (URL, proxy) is missing");
+        }
+        if (call == null) {
+            throw ApiError.badRequest("The " + source.id() + " request cannot be made: its API key is missing");
+        }
+        return await(upstream.fetch(call));
+    }
+
+    /** A text completion for a generate body as ST's frontend sends it ({@code api_type}, {@code api_server}...). */
+    public Answer text(UserDirs dirs, ObjectNode body) throws Unreachable {
+        TextCompletionBackends.Backend backend = textBackends.open(body, reader(dirs));
+        if (backend.api() == null) {
+            throw ApiError.badRequest("Unknown api_type: " + Js.string(body.get("api_type")));
+        }
+        if (backend.server() == null) {
+            throw ApiError.badRequest("No API server URL (api_server) was given");
+        }
+        return await(upstream.fetch(backend.completionCall()));
+    }
+
+    private SecretReader reader(UserDirs dirs) {
+        return (key, id) -> secrets.read(dirs, key, id);
+    }
+
+    private static Answer await(Future<UpstreamClient.Fetched> fetched) throws Unreachable {
+        if (Context.isOnEventLoopThread()) {
+            throw new IllegalStateException("Completions block: call them from a worker thread");
+        }
+        try {
+            UpstreamClient.Fetched answer = fetched.toCompletionStage().toCompletableFuture().get();
+            return new Answer(answer.head().statusCode(), answer.head().statusMessage(), answer.body().getBytes());
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause() == null ? e : e.getCause();
+            throw new Unreachable(cause.getMessage() == null ? cause.toString() : cause.getMessage(), cause);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new Unreachable("Interrupted while waiting for the backend", e);
+        }
+    }
+}

@@ -1,0 +1,153 @@
+package tankard.sprite;
+
+import io.vertx.ext.web.FileUpload;
+import tankard.http.ApiError;
+import tankard.image.MediaSniff;
+import tankard.image.MediaUploads;
+import tankard.store.AtomicFiles;
+import tankard.user.UserDirs;
+import tankard.util.FileNames;
+import tankard.util.MimeTypes;
+import tankard.util.SafeZip;
+import tankard.util.Sanitize;
+
+import java.io.IOException;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.zip.ZipEntry;
+
+/**
+ * Sprite uploads and deletion (st-api.md §18.2). Beyond ST: uploads must be images within size limits, a
+ * sprite pack is checked whole (entry paths, sizes, zip bombs, image content) before any sprite is written,
+ * and a replaced sprite is only removed once its replacement is in place.
+ */
+final class SpriteUploads {
+    static final long MAX_SPRITE_BYTES = 16L << 20;
+    static final long MAX_PACK_BYTES = 256L << 20;
+    static final SafeZip.Limits PACK_LIMITS = new SafeZip.Limits(2_000, 512L << 20, MAX_SPRITE_BYTES, 100, 1L << 20);
+    private static final Set<MediaSniff.Kind> IMAGE = EnumSet.of(MediaSniff.Kind.IMAGE);
+
+    private SpriteUploads() {
+    }
+
+    /** Stores the upload as {@code sanitize(spriteName + its extension)}, replacing the sprites of that name. Blocking. */
+    static void upload(UserDirs dirs, String name, String spriteName, FileUpload upload) throws IOException {
+        Path folder = SpriteFeature.folder(dirs, name);
+        String fileName = Sanitize.filename(spriteName + FileNames.ext(upload.fileName()));
+        if (fileName.isEmpty()) {
+            throw ApiError.badRequest("Invalid sprite name");
+        }
+        Path source = MediaUploads.check(upload, MAX_SPRITE_BYTES, IMAGE);
+        List<String> existing = existingFiles(folder);
+        MediaUploads.copy(source, folder.resolve(fileName));
+        for (String file : existing) {
+            if (FileNames.base(file).equals(spriteName) && !file.equals(fileName)) {
+                AtomicFiles.deleteQuietly(folder.resolve(file));
+            }
+        }
+    }
+
+    /** A staged sprite of a pack: its file name, the entry's own base name (ST matches on it), and its bytes. */
+    private record Staged(String fileName, String entryName, Path file) {
+    }
+
+    /**
+     * Writes every image of the pack flat into the sprite folder, each replacing the first sprite with the same
+     * base name (ST's rule); the count of images. The pack is unpacked into {@code staging} first, so a bad
+     * archive is a 400 with nothing written. Blocking.
+     */
+    static int uploadZip(UserDirs dirs, String name, FileUpload upload) throws IOException {
+        Path folder = SpriteFeature.folder(dirs, name);
+        if (upload.size() > MAX_PACK_BYTES) {
+            throw new ApiError(413, "The sprite pack is too large: at most " + (MAX_PACK_BYTES >> 20) + " MB");
+        }
+        Path pack = Path.of(upload.uploadedFileName());
+        Path staging = Files.createTempDirectory(pack.getParent(), "sprites");
+        try {
+            List<Staged> sprites = unpack(pack, staging);
+            List<String> existing = existingFiles(folder);
+            for (Staged sprite : sprites) {
+                String base = FileNames.base(sprite.entryName());
+                existing.stream().filter(file -> FileNames.base(file).equals(base)).findFirst().ifPresent(file -> {
+                    existing.remove(file);
+                    if (!file.equals(sprite.fileName())) {
+                        AtomicFiles.deleteQuietly(folder.resolve(file));
+                    }
+                });
+                move(sprite.file(), folder.resolve(sprite.fileName()));
+            }
+            return sprites.size();
+        } finally {
+            AtomicFiles.deleteTree(staging);
+        }
+    }
+
+    /** The pack's images (by entry name, outside {@code __MACOSX}), each checked and written to {@code staging}. */
+    private static List<Staged> unpack(Path pack, Path staging) throws IOException {
+        List<Staged> sprites = new ArrayList<>();
+        try (SafeZip zip = SafeZip.open(pack, PACK_LIMITS)) {
+            for (ZipEntry entry : zip.files()) {
+                String path = entry.getName();
+                if (!MimeTypes.isImage(path) || path.startsWith("__MACOSX")) {
+                    continue;
+                }
+                String entryName = path.substring(path.lastIndexOf('/') + 1);
+                String fileName = Sanitize.filename(entryName);
+                if (fileName.isEmpty()) {
+                    throw ApiError.badRequest("The sprite pack has an entry with an invalid name: " + path);
+                }
+                byte[] bytes = zip.read(entry);
+                if (MediaSniff.of(bytes) != MediaSniff.Kind.IMAGE) {
+                    throw ApiError.badRequest("The sprite pack entry " + path + " is not an image");
+                }
+                Path staged = staging.resolve(Integer.toString(sprites.size()));
+                AtomicFiles.write(staged, bytes);
+                sprites.add(new Staged(fileName, entryName, staged));
+            }
+        } catch (SafeZip.BadZipException e) {
+            throw ApiError.badRequest(e.getMessage());
+        }
+        return sprites;
+    }
+
+    /** Deletes the sprites whose name without extension is {@code spriteName}; 404 when there is no folder. Blocking. */
+    static void delete(UserDirs dirs, String name, String spriteName) throws IOException {
+        Path folder;
+        try {
+            folder = SpriteFeature.folder(dirs, name);
+        } catch (ApiError invalidName) {
+            throw ApiError.notFound("No sprite folder " + name); // ST's status for a name it cannot use
+        }
+        if (!Files.isDirectory(folder)) {
+            throw ApiError.notFound("No sprite folder " + name);
+        }
+        for (String file : FileNames.list(folder)) {
+            if (FileNames.base(file).equals(spriteName)) {
+                Files.deleteIfExists(folder.resolve(file));
+            }
+        }
+    }
+
+    /** The folder's file names, creating it; 404 when the path is taken by something that is not a folder. */
+    private static List<String> existingFiles(Path folder) throws IOException {
+        if (Files.exists(folder) && !Files.isDirectory(folder)) {
+            throw ApiError.notFound("The sprite folder is not a folder");
+        }
+        Files.createDirectories(folder);
+        return new ArrayList<>(FileNames.list(folder));
+    }
+
+    private static void move(Path staged, Path target) throws IOException {
+        try {
+            Files.move(staged, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (AtomicMoveNotSupportedException e) {
+            Files.move(staged, target, StandardCopyOption.REPLACE_EXISTING);
+        }
+    }
+}

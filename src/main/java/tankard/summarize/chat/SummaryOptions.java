@@ -1,0 +1,114 @@
+package tankard.summarize.chat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import tankard.http.ApiError;
+import tankard.json.JsJson;
+import tankard.json.JsonFiles;
+import tankard.user.UserDirs;
+import tankard.util.Sanitize;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * A summarize request, checked: which chat, which backend and how to call it, and the summary's limits.
+ *
+ * @param chat        the chat as ChatService names it: {@code avatar_url} + {@code file_name}, or a group chat's {@code id}
+ * @param backend     the connection as ST's frontend sends it to a generate route: {@code chat_completion_source},
+ *                    {@code model} and the source's settings, or {@code api_type}, {@code api_server} and samplers
+ * @param instruct    the instruct template text completions are wrapped in, or null (chat completions: always null)
+ * @param focus       what the summary must keep above all, or null
+ * @param maxTokens   the configured output limit
+ * @param excludeLast how many of the newest messages are left out (at least the last one, as ST's extension)
+ * @param contextSize the model's context in tokens, or null for the backend body's or the known model's
+ */
+record SummaryOptions(ObjectNode chat, ObjectNode backend, JsonNode instruct, String focus, int maxTokens,
+                      int excludeLast, Integer contextSize) {
+    static final int DEFAULT_MAX_TOKENS = 1024;
+    static final int DEFAULT_CONTEXT = 8192;
+
+    boolean textCompletion() {
+        return backend.has("api_type");
+    }
+
+    String model() {
+        JsonNode model = backend.get("model");
+        return model != null && model.isTextual() ? model.textValue() : "";
+    }
+
+    static SummaryOptions parse(JsonNode body, UserDirs dirs) {
+        if (body == null || !body.isObject()) {
+            throw ApiError.badRequest("The body must be a JSON object");
+        }
+        ObjectNode chat = JsJson.object();
+        for (String field : new String[] {"avatar_url", "file_name", "id"}) {
+            JsonNode value = body.get(field);
+            if (value != null && !value.isNull()) {
+                if (!value.isTextual()) {
+                    throw ApiError.badRequest(field + " must be a string");
+                }
+                chat.set(field, value);
+            }
+        }
+        JsonNode backend = body.get("backend");
+        if (backend == null || !backend.isObject()
+                || !backend.path("chat_completion_source").isTextual() && !backend.path("api_type").isTextual()) {
+            throw ApiError.badRequest("backend must be an object with chat_completion_source (and model and the "
+                    + "source's settings), or api_type and api_server");
+        }
+        ObjectNode connection = ((ObjectNode) backend).deepCopy();
+        JsonNode instruct = connection.has("api_type") ? instruct(body.get("instruct"), dirs) : null;
+        int maxTokens = positive(body, "max_tokens",
+                positive(connection, "max_tokens", DEFAULT_MAX_TOKENS));
+        int excludeLast = positive(body, "exclude_last", 1);
+        JsonNode context = body.get("context_size");
+        return new SummaryOptions(chat, connection, instruct, text(body, "prompt"), maxTokens, excludeLast,
+                context == null || context.isNull() ? null : positive(body, "context_size", 0));
+    }
+
+    /** A template given whole, or the name of one in the user's {@code instruct/} folder; null: none. */
+    private static JsonNode instruct(JsonNode value, UserDirs dirs) {
+        if (value == null || value.isNull() || value.isTextual() && value.textValue().isEmpty()) {
+            return null;
+        }
+        if (value.isObject()) {
+            return value;
+        }
+        if (!value.isTextual()) {
+            throw ApiError.badRequest("instruct must be a template object or the name of one");
+        }
+        String file = Sanitize.filename(value.textValue() + ".json");
+        if (!file.equals(value.textValue() + ".json") || !Sanitize.isSafeSegment(file)) {
+            throw ApiError.badRequest("Invalid instruct template name");
+        }
+        Path path = dirs.instruct().resolve(file);
+        JsonNode template = Files.isRegularFile(path) ? JsonFiles.tryRead(path) : null;
+        if (template == null || !template.isObject()) {
+            throw ApiError.notFound("No instruct template named " + value.textValue());
+        }
+        return template;
+    }
+
+    private static String text(JsonNode body, String field) {
+        JsonNode value = body.get(field);
+        if (value == null || value.isNull()) {
+            return null;
+        }
+        if (!value.isTextual()) {
+            throw ApiError.badRequest(field + " must be a string");
+        }
+        return value.textValue().isBlank() ? null : value.textValue();
+    }
+
+    private static int positive(JsonNode body, String field, int missing) {
+        JsonNode value = body.get(field);
+        if (value == null || value.isNull()) {
+            return missing;
+        }
+        if (!value.canConvertToInt() || !value.isIntegralNumber() || value.intValue() < 1) {
+            throw ApiError.badRequest(field + " must be a whole number of at least 1");
+        }
+        return value.intValue();
+    }
+}

@@ -1,0 +1,185 @@
+package tankard.userfiles;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import io.vertx.ext.web.Router;
+import tankard.config.TankardConfig;
+import tankard.http.ApiError;
+import tankard.http.Feature;
+import tankard.http.Reply;
+import tankard.http.Request;
+import tankard.http.Routes;
+import tankard.image.MediaSniff;
+import tankard.json.Js;
+import tankard.json.JsJson;
+import tankard.store.AtomicFiles;
+import tankard.store.FileTimes;
+import tankard.user.UserDirs;
+import tankard.util.FileNames;
+import tankard.util.JsLocale;
+import tankard.util.LenientBase64;
+import tankard.util.MimeTypes;
+import tankard.util.Sanitize;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * {@code /api/images/*} (st-api.md §15.1): images (and other media) attached to messages or used as chat
+ * backgrounds, in {@code user/images/[<character>/]} (served by {@link UserFilesFeature}).
+ */
+public final class ChatImagesFeature implements Feature {
+    /** ST's accepted formats (MEDIA_EXTENSIONS). */
+    private static final List<String> FORMATS = List.of("bmp", "png", "jpg", "webp", "jpeg", "jfif", "gif", "mp4",
+            "avi", "mov", "wmv", "flv", "webm", "3gp", "mkv", "mpg", "mp3", "wav", "ogg", "flac", "aac", "m4a", "aiff");
+    /** The formats whose data Tankard checks is an image; ST stores whatever it is sent. */
+    private static final Set<String> IMAGE_FORMATS = Set.of("bmp", "png", "jpg", "webp", "jpeg", "jfif", "gif");
+    private static final int IMAGES = 1;
+    private static final int VIDEO = 2;
+    private static final int AUDIO = 4;
+
+    private final TankardConfig config;
+
+    public ChatImagesFeature(TankardConfig config) {
+        this.config = config;
+    }
+
+    @Override
+    public void mount(Router router) {
+        router.post("/api/images/upload").handler(Routes.blocking(config, this::upload));
+        router.post("/api/images/list").handler(Routes.blocking(config, request -> list(request, null)));
+        router.post("/api/images/list/:folder").handler(Routes.blocking(config,
+                request -> list(request, request.ctx().pathParam("folder"))));
+        router.post("/api/images/folders").handler(Routes.blocking(config, request -> {
+            request.body();
+            Path images = request.dirs().userImages();
+            Files.createDirectories(images);
+            ArrayNode folders = JsJson.array();
+            FileNames.list(images).stream().filter(name -> Files.isDirectory(images.resolve(name), LinkOption.NOFOLLOW_LINKS))
+                    .forEach(folders::add);
+            return Reply.json(folders);
+        }));
+        router.post("/api/images/delete").handler(Routes.blocking(config, request -> {
+            JsonNode path = request.body().get("path");
+            if (!Js.truthy(path)) {
+                throw ApiError.badRequest("No path specified");
+            }
+            UserDirs dirs = request.dirs();
+            Path file = path.isTextual() ? UserPaths.inside(dirs.root(), dirs.userImages(), path.textValue()) : null;
+            if (file == null) {
+                throw ApiError.badRequest("Invalid path");
+            }
+            if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
+                throw ApiError.notFound("File not found");
+            }
+            if (Files.isDirectory(file, LinkOption.NOFOLLOW_LINKS)) {
+                throw ApiError.badRequest("Invalid path");
+            }
+            Files.delete(file);
+            return Reply.ok();
+        }));
+    }
+
+    /**
+     * Stores base64 media as {@code user/images/[sanitize(ch_name)/]sanitize(<file name>.<format>)}, the file
+     * name being the given one without its extension or the current epoch milliseconds.
+     */
+    private Reply upload(Request request) {
+        JsonNode body = request.body();
+        JsonNode image = body.get("image");
+        JsonNode format = body.get("format");
+        if (!Js.truthy(image)) {
+            throw ApiError.badRequest("No image data provided");
+        }
+        if (format == null || !format.isTextual() || !FORMATS.contains(format.textValue())) {
+            throw ApiError.badRequest("Invalid image format");
+        }
+        JsonNode fileName = body.get("filename");
+        JsonNode character = body.get("ch_name");
+        if (!image.isTextual() || Js.truthy(fileName) && !fileName.isTextual() || Js.truthy(character) && !character.isTextual()) {
+            throw ApiError.badRequest("The image, filename and ch_name must be text");
+        }
+        String base = Js.truthy(fileName) ? fileName.textValue().replaceFirst("\\.[^.]+$", "") : Long.toString(System.currentTimeMillis());
+        String name = Sanitize.filename(base + "." + format.textValue());
+        if (name.isEmpty()) {
+            throw ApiError.badRequest("Invalid file name");
+        }
+        byte[] data = LenientBase64.decode(image.textValue());
+        if (IMAGE_FORMATS.contains(format.textValue()) && MediaSniff.of(data) != MediaSniff.Kind.IMAGE) {
+            throw ApiError.badRequest("The image data is not an image");
+        }
+        UserDirs dirs = request.dirs();
+        Path folder = Js.truthy(character) ? dirs.userImages().resolve(Sanitize.filename(character.textValue())) : dirs.userImages();
+        Path file = folder.resolve(name);
+        AtomicFiles.write(file, data);
+        String path = "/" + dirs.root().relativize(file).toString().replace('\\', '/');
+        return Reply.json(JsJson.object().put("path", path));
+    }
+
+    /** The media file names of a folder, filtered by the type mask and sorted by date (default) or name. */
+    private Reply list(Request request, String urlFolder) throws IOException {
+        JsonNode body = request.body();
+        JsonNode folder = body.get("folder");
+        if (urlFolder != null && Js.truthy(folder)) {
+            throw ApiError.badRequest("Folder specified in both URL and body");
+        }
+        String name = urlFolder != null ? urlFolder : Js.truthy(folder) ? Js.string(folder) : null;
+        if (name == null || name.isEmpty()) {
+            throw ApiError.badRequest("No folder specified");
+        }
+        Path dir = request.dirs().userImages().resolve(Sanitize.filename(name));
+        Files.createDirectories(dir);
+        int type = typeMask(body.get("type"));
+        List<String> files = new ArrayList<>(FileNames.list(dir).stream()
+                .filter(file -> Files.isRegularFile(dir.resolve(file), LinkOption.NOFOLLOW_LINKS))
+                .filter(file -> matches(MimeTypes.forFileName(file), type))
+                .toList());
+        JsonNode sortField = body.get("sortField");
+        String sort = Js.truthy(sortField) ? Js.string(sortField) : "date";
+        if (sort.equals("name")) {
+            files.sort(JsLocale.comparator());
+        } else if (sort.equals("date")) {
+            files.sort(Comparator.comparingDouble(file -> modifiedMs(dir.resolve(file))));
+        }
+        JsonNode order = body.get("sortOrder");
+        if (Js.truthy(order) && Js.string(order).equals("desc")) {
+            Collections.reverse(files);
+        }
+        ArrayNode out = JsJson.array();
+        files.forEach(out::add);
+        return Reply.json(out);
+    }
+
+    /** {@code Number(type ?? 1)} as a 32-bit mask: anything that is not a number selects nothing. */
+    private static int typeMask(JsonNode type) {
+        if (type == null || type.isNull()) {
+            return IMAGES;
+        }
+        JsonNode number = Js.number(type);
+        double value = number != null ? number.doubleValue() : Double.NaN;
+        return Double.isFinite(value) ? (int) (long) value : 0;
+    }
+
+    private static boolean matches(String mime, int type) {
+        return mime != null && ((type & IMAGES) != 0 && mime.startsWith("image/")
+                || (type & VIDEO) != 0 && mime.startsWith("video/")
+                || (type & AUDIO) != 0 && mime.startsWith("audio/"));
+    }
+
+    private static double modifiedMs(Path file) {
+        try {
+            return FileTimes.modifiedMs(Files.readAttributes(file, BasicFileAttributes.class));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

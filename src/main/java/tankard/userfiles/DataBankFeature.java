@@ -1,0 +1,98 @@
+package tankard.userfiles;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.vertx.ext.web.Router;
+import tankard.config.TankardConfig;
+import tankard.http.ApiError;
+import tankard.http.Feature;
+import tankard.http.Reply;
+import tankard.http.Routes;
+import tankard.json.Js;
+import tankard.json.JsJson;
+import tankard.store.AtomicFiles;
+import tankard.user.UserDirs;
+import tankard.util.AssetNames;
+import tankard.util.LenientBase64;
+import tankard.util.Sanitize;
+
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+
+/**
+ * {@code /api/files/*} (st-api.md §15.2): file-name sanitising, and the data bank files in {@code user/files/}
+ * (served by {@link UserFilesFeature}). Refusals are ST's text replies; malformed fields are 400 where ST
+ * fails with 500.
+ */
+public final class DataBankFeature implements Feature {
+    private final TankardConfig config;
+
+    public DataBankFeature(TankardConfig config) {
+        this.config = config;
+    }
+
+    @Override
+    public void mount(Router router) {
+        router.post("/api/files/sanitize-filename").handler(Routes.blocking(config, request -> {
+            String fileName = Js.string(request.body().get("fileName"));
+            if (fileName.isEmpty()) {
+                throw ApiError.badRequest("No fileName specified");
+            }
+            return Reply.json(JsJson.object().put("fileName", Sanitize.filename(fileName)));
+        }));
+        router.post("/api/files/upload").handler(Routes.blocking(config, request -> {
+            JsonNode name = request.body().get("name");
+            JsonNode data = request.body().get("data");
+            if (!Js.truthy(name)) {
+                throw ApiError.badRequest("No upload name specified");
+            }
+            if (!Js.truthy(data)) {
+                throw ApiError.badRequest("No upload data specified");
+            }
+            if (!name.isTextual() || !data.isTextual()) {
+                throw ApiError.badRequest("The upload name and data must be text");
+            }
+            String problem = AssetNames.problem(name.textValue());
+            if (problem != null) {
+                throw ApiError.badRequest(problem);
+            }
+            AtomicFiles.write(request.dirs().userFiles().resolve(name.textValue()), LenientBase64.decode(data.textValue()));
+            return Reply.json(JsJson.object().put("path", "/user/files/" + name.textValue()));
+        }));
+        router.post("/api/files/delete").handler(Routes.blocking(config, request -> {
+            JsonNode path = request.body().get("path");
+            if (!Js.truthy(path)) {
+                throw ApiError.badRequest("No path specified");
+            }
+            UserDirs dirs = request.dirs();
+            Path file = path.isTextual() ? UserPaths.inside(dirs.root(), dirs.userFiles(), path.textValue()) : null;
+            if (file == null) {
+                throw ApiError.badRequest("Invalid path");
+            }
+            if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
+                throw ApiError.notFound("File not found");
+            }
+            if (Files.isDirectory(file, LinkOption.NOFOLLOW_LINKS)) {
+                throw ApiError.badRequest("Invalid path");
+            }
+            Files.delete(file);
+            return Reply.ok();
+        }));
+        router.post("/api/files/verify").handler(Routes.blocking(config, request -> {
+            if (!(request.body().get("urls") instanceof ArrayNode urls)) {
+                throw ApiError.badRequest("No URLs specified");
+            }
+            UserDirs dirs = request.dirs();
+            ObjectNode verified = JsJson.object();
+            for (JsonNode url : urls) {
+                Path file = url.isTextual() ? UserPaths.inside(dirs.root(), dirs.userFiles(), url.textValue()) : null;
+                if (file != null) {
+                    verified.put(url.textValue(), Files.exists(file));
+                }
+            }
+            return Reply.json(verified);
+        }));
+    }
+}

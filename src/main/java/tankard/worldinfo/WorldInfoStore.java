@@ -1,0 +1,140 @@
+package tankard.worldinfo;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import tankard.http.ApiError;
+import tankard.json.Js;
+import tankard.json.JsJson;
+import tankard.json.JsonFiles;
+import tankard.store.AtomicFiles;
+import tankard.util.FileNames;
+import tankard.util.JsLocale;
+import tankard.util.Sanitize;
+import tankard.util.SafeNames;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * The lorebook files of one user's {@code worlds/} folder (st-data.md §4.2): one {@code SANITIZE(name + ".json")}
+ * file per book, whose only required member is {@code entries}. Every method blocks.
+ */
+final class WorldInfoStore {
+    static final String NOT_A_BOOK = "Is not a valid world info file";
+    static final String NO_NAME = "World file must have a name";
+    private static final String JSON = ".json";
+    /** A file system's 255-byte name limit, less the atomic writer's temp suffix ({@code .} and up to 19 digits). */
+    private static final int MAX_FILE_NAME_BYTES = 255 - 20;
+
+    private final Path worlds;
+
+    WorldInfoStore(Path worlds) {
+        this.worlds = worlds;
+    }
+
+    /** The book's text as stored, or null when there is no such book. */
+    String read(String name) {
+        return JsonFiles.readText(bookFile(name));
+    }
+
+    /** Writes the book pretty-printed, as {@code JSON.stringify(data, null, 4)} does; creates or overwrites. */
+    void save(String name, JsonNode data) {
+        if (!isBook(data)) {
+            throw ApiError.badRequest(NOT_A_BOOK);
+        }
+        write(bookFile(name), JsJson.prettyBytes(data));
+    }
+
+    /** Deletes the book; 404 when there is none (ST throws, a 500). */
+    void delete(String name) {
+        try {
+            Files.delete(bookFile(name));
+        } catch (NoSuchFileException e) {
+            throw ApiError.notFound("World info file " + Sanitize.filename(name + JSON) + " doesn't exist.");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Stores an uploaded book under the upload's file name with its extension replaced by {@code .json}, its
+     * text kept as sent (not re-formatted); existing books are overwritten.
+     *
+     * @param uploadName the upload's original file name
+     * @param content    the book's text: the file's, or the frontend's conversion of a foreign format
+     * @return the book's name
+     */
+    String importBook(String uploadName, String content) {
+        String text = content.startsWith("\uFEFF") ? content.substring(1) : content; // ST would refuse it; no BOM on disk
+        if (!isBook(JsJson.tryParse(text.getBytes(StandardCharsets.UTF_8)))) {
+            throw ApiError.badRequest(NOT_A_BOOK);
+        }
+        String sanitized = Sanitize.filename(SafeNames.noSeparators(uploadName, "file name"));
+        // ST writes a hidden ".json" for a name that sanitizes to nothing, and no book shows for it
+        if (sanitized.isEmpty()) {
+            throw ApiError.badRequest(NO_NAME);
+        }
+        String fileName = FileNames.base(sanitized) + JSON;
+        Path file = fileIn(fileName);
+        write(file, text.getBytes(StandardCharsets.UTF_8));
+        return FileNames.base(fileName);
+    }
+
+    /** {@code [{file_id, name, extensions}]} for the lorebook files, in locale order. */
+    ArrayNode list() {
+        ArrayNode out = JsJson.array();
+        List<String> files = FileNames.list(worlds).stream()
+                .filter(name -> FileNames.ext(name).equalsIgnoreCase(JSON) && Files.isRegularFile(worlds.resolve(name)))
+                .sorted(JsLocale.comparator())
+                .toList();
+        for (String file : files) {
+            String id = FileNames.base(file);
+            JsonNode book = JsonFiles.tryRead(worlds.resolve(file));
+            JsonNode name = book == null ? null : book.get("name");
+            JsonNode extensions = book == null ? null : book.get("extensions");
+            out.addObject()
+                    .put("file_id", id)
+                    .<ObjectNode>set("name", Js.truthy(name) ? name : TextNode.valueOf(id))
+                    .set("extensions", extensions != null && extensions.isContainerNode() ? extensions : JsJson.object());
+        }
+        return out;
+    }
+
+    /** ST's test {@code 'entries' in data}: an object (not an array) with that member, whatever its value. */
+    static boolean isBook(JsonNode data) {
+        return data != null && data.isObject() && data.has("entries");
+    }
+
+    /** {@code worlds/SANITIZE(name + ".json")}; the name must not hold path separators. */
+    private Path bookFile(String name) {
+        return fileIn(Sanitize.filename(SafeNames.noSeparators(name, "lorebook name") + JSON));
+    }
+
+    /**
+     * A file in {@code worlds/} that keeps its {@code .json} and whose temp file fits a file system's name limit.
+     * ST truncates a long name to 255 bytes after appending {@code .json}, so the book silently drops out of the
+     * list, and fails (500) on names near that limit, whose temp file name is too long.
+     */
+    private Path fileIn(String fileName) {
+        if (!fileName.isEmpty() && !fileName.endsWith(JSON) || fileName.getBytes(StandardCharsets.UTF_8).length > MAX_FILE_NAME_BYTES) {
+            throw ApiError.badRequest("The lorebook name is too long");
+        }
+        return SafeNames.fileIn(worlds, fileName, "lorebook name");
+    }
+
+    private void write(Path file, byte[] bytes) {
+        try {
+            Files.createDirectories(worlds);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        AtomicFiles.write(file, bytes);
+    }
+}

@@ -1,0 +1,204 @@
+package tankard.frontend;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
+import tankard.config.ConfigLoader;
+import tankard.config.TankardConfig;
+import tankard.json.JsJson;
+import tankard.summarize.ExtrasServer;
+import tankard.summarize.SummaryModel;
+import tankard.summarize.SummaryOfSummaries;
+import tankard.summarize.SummaryQueue;
+import tankard.testing.Browser;
+import tankard.testing.MockCompletionServer;
+import tankard.testing.TestServer;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static tankard.testing.Browser.jsString;
+
+/**
+ * Issue 6's acceptance in a real browser: ST's Summarize extension with its source on Extras, pointed at Tankard's
+ * Extras-compatible module server (summary of summaries over a test model: a word a token, 300-word window). ST
+ * 1.18 cannot "Summarize now" with Extras (it only warns "Force summarization is not supported for Extras API"):
+ * with Extras it summarizes by itself after a reply once the chat before it holds as many GPT-2 tokens as the
+ * main API's prompt budget (st-backends.md §7.6). So two long messages are sent, the second reply sets it off, and
+ * the summary must show in the extension's textarea and be saved in the chat file where ST puts it: on the message
+ * before the last. Needs an ST install: {@code TANKARD_ST_DIR=/path/to/SillyTavern mvn test -Dtest=StFrontendSummarizeUiTest}.
+ */
+@EnabledIfEnvironmentVariable(named = "TANKARD_ST_DIR", matches = ".+")
+class StFrontendSummarizeUiTest {
+    private static final String CONTEXT = "SillyTavern.getContext()";
+    private static final int WINDOW = 300;
+
+    private final Path stDir = Path.of(System.getenv("TANKARD_ST_DIR")).toAbsolutePath();
+
+    /** A word a token; its summary is the first eight words of the text and how many words it had. */
+    private static final class WordModel implements SummaryModel {
+        final List<String> inputs = new CopyOnWriteArrayList<>();
+
+        @Override
+        public int countTokens(String text) {
+            String trimmed = text.strip();
+            return trimmed.isEmpty() ? 0 : trimmed.split("\\s+").length;
+        }
+
+        @Override
+        public int inputWindow() {
+            return WINDOW;
+        }
+
+        @Override
+        public String summarize(String text) {
+            if (countTokens(text) > WINDOW) {
+                throw new IllegalStateException("over the window: " + countTokens(text) + " words");
+            }
+            inputs.add(text);
+            String[] words = text.strip().split("\\s+");
+            return String.join(" ", List.of(words).subList(0, Math.min(8, words.length))) + " (of " + words.length + ").";
+        }
+    }
+
+    @Test
+    void extrasSummarizesTheChatAndTheSummaryIsShownAndSaved() throws IOException {
+        WordModel model = new WordModel();
+        List<String> texts = new CopyOnWriteArrayList<>();
+        List<String> summaries = new CopyOnWriteArrayList<>();
+        SummaryOfSummaries summaryOfSummaries = new SummaryOfSummaries(model);
+        try (TestServer server = StUi.startTankard(stDir);
+             MockCompletionServer mock = MockCompletionServer.start(server.vertx);
+             Browser browser = Browser.launch()) {
+            int extrasPort = startExtras(server, new SummaryQueue((text, params) -> {
+                texts.add(text);
+                String summary = summaryOfSummaries.summarize(text, params);
+                summaries.add(summary);
+                return summary;
+            }, 4));
+            StUi.writeChatSettings(stDir, server.dataRoot, mock, false);
+            pointExtrasAt(server.dataRoot, "http://127.0.0.1:" + extrasPort);
+
+            Browser.Page page = browser.newPage();
+            page.navigate(server.url("/"));
+            StUi.withScreenshot(page, "st-summarize-1-connected", () -> {
+                StUi.boot(page);
+                page.waitFor("$('#extensions_status').text() === 'Connected to API'", StUi.STEP_TIMEOUT);
+                StUi.openDrawer(page, "rightNavHolder");
+                page.click("#rm_print_characters_block .character_select");
+                page.waitFor(CONTEXT + ".chat.length === 1", StUi.STEP_TIMEOUT);
+                StUi.closeDrawer(page, "rightNavHolder");
+            });
+            StUi.withScreenshot(page, "st-summarize-2-first-message", () -> {
+                send(page, story("river", 2000), 1);
+                assertTrue(texts.isEmpty(), "too little text yet for ST to summarize");
+            });
+            StUi.withScreenshot(page, "st-summarize-3-summarized", () -> {
+                send(page, story("mountain", 2000), 2);
+                page.waitFor("$('#memory_contents').val() !== ''", StUi.STEP_TIMEOUT);
+                StUi.openDrawer(page, "extensions-settings-button");
+                page.click("#memory_settings .inline-drawer-icon");
+                page.waitFor("$('#memory_contents').is(':visible')", StUi.STEP_TIMEOUT);
+            });
+
+            assertEquals(1, texts.size(), "one summary: " + texts);
+            String text = texts.get(0);
+            assertTrue(text.contains("Tester:\nThe mountain") && text.contains("Tester:\nThe river"), text);
+            assertTrue(model.countTokens(text) > WINDOW * 10 && model.inputs.size() > 10,
+                    "a summary of summaries: " + model.inputs.size() + " calls");
+            String summary = summaries.get(0);
+            assertEquals(summary, page.eval("$('#memory_contents').val()").asText());
+            // ST saves the summary on the message before the last: here the second long message
+            JsonNode saved = awaitSavedMemory(server.dataRoot, summary);
+            assertTrue(saved.path("is_user").asBoolean() && saved.path("mes").asText().startsWith("The mountain"), saved.toString());
+            StUi.assertClean(page, "Summarizing");
+        }
+    }
+
+    /** Tankard's Extras module server with the summarize module, at a free port: the one Tankard starts, with a test model. */
+    private static int startExtras(TestServer server, SummaryQueue queue) {
+        TankardConfig config = ConfigLoader.load(new String[]{"--enable-modules=summarize", "--extras-port", "0"},
+                Map.of(), server.workDir);
+        return TestServer.await(new ExtrasServer(config, null, queue).listen(server.vertx)
+                .toCompletionStage().toCompletableFuture()).actualPort();
+    }
+
+    /** ST's Extras URL at Tankard's module server, connecting on boot; the Summarize source is Extras by default. */
+    private static void pointExtrasAt(Path dataRoot, String url) throws IOException {
+        Path file = dataRoot.resolve("default-user").resolve("settings.json");
+        ObjectNode settings = (ObjectNode) JsJson.parse(Files.readAllBytes(file));
+        ObjectNode extensions = (ObjectNode) settings.get("extension_settings");
+        extensions.put("apiUrl", url).put("autoConnect", true);
+        ((ObjectNode) extensions.get("memory")).put("source", "extras");
+        Files.write(file, JsJson.prettyBytes(settings));
+    }
+
+    private static void send(Browser.Page page, String text, int reply) {
+        page.type("#send_textarea", text);
+        page.click("#send_but");
+        page.waitFor(CONTEXT + ".chat.at(-1).mes === " + jsString(MockCompletionServer.replyText(reply))
+                + " && !$('#mes_stop').is(':visible')", StUi.STEP_TIMEOUT);
+        page.waitForNetworkIdle(StUi.QUIET, StUi.STEP_TIMEOUT);
+    }
+
+    /** About {@code words} words in sentences and paragraphs, each word about one GPT-2 token. */
+    private static String story(String subject, int words) {
+        String[] vocabulary = ("the " + subject + " was quiet and cold as we walked along its edge while birds called "
+                + "from the trees and light fell through the clouds over the old stone path").split(" ");
+        StringBuilder text = new StringBuilder("The " + subject);
+        for (int i = 2; i <= words; i++) {
+            text.append(i % 97 == 0 ? ".\n\n" : i % 13 == 0 ? ". " : " ").append(vocabulary[i % vocabulary.length]);
+        }
+        return text.append('.').toString();
+    }
+
+    /** The saved chat's message that carries the summary, once the debounced chat save has written it. */
+    private static JsonNode awaitSavedMemory(Path dataRoot, String summary) {
+        long deadline = System.nanoTime() + StUi.STEP_TIMEOUT.toNanos();
+        List<JsonNode> messages = new ArrayList<>();
+        while (System.nanoTime() < deadline) {
+            messages = savedMessages(dataRoot.resolve("default-user").resolve("chats"));
+            if (messages.size() >= 2 && summary.equals(messages.get(messages.size() - 2).path("extra").path("memory").asText(null))) {
+                return messages.get(messages.size() - 2);
+            }
+            sleep();
+        }
+        throw new AssertionError("no summary saved on the message before the last: " + messages);
+    }
+
+    /** The messages of the only chat file (its first line is the chat's header). */
+    private static List<JsonNode> savedMessages(Path chats) {
+        if (!Files.isDirectory(chats)) {
+            return List.of();
+        }
+        try (Stream<Path> files = Files.walk(chats)) {
+            List<Path> jsonl = files.filter(f -> f.toString().endsWith(".jsonl")).toList();
+            if (jsonl.size() != 1) {
+                return List.of();
+            }
+            List<String> lines = Files.readAllLines(jsonl.get(0));
+            return lines.stream().skip(1).filter(line -> !line.isBlank()).map(JsJson::parse).toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void sleep() {
+        try {
+            Thread.sleep(100);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}
