@@ -77,6 +77,8 @@ class StFrontendExtensionsUiTest {
                 page.waitFor("[...document.querySelectorAll('.toast')].some(t => t.textContent.includes("
                         + jsString(commit) + "))", STEP_TIMEOUT);
                 assertEquals(script("v2"), read(folder.resolve("index.js")));
+                // the panel reopens and checks versions again: let that finish before the page goes away
+                page.waitForNetworkIdle(StUi.QUIET, STEP_TIMEOUT);
             });
             StUi.withScreenshot(page, "st-extensions-3-reloaded", () -> {
                 page.reload();
