@@ -15,6 +15,7 @@ import tankard.backend.HordeFeature;
 import tankard.backend.KoboldClassicFeature;
 import tankard.backend.NovelAiFeature;
 import tankard.backend.TextCompletionsFeature;
+import tankard.backend.Downloader;
 import tankard.backend.OutboundPolicy;
 import tankard.backend.ProviderOrigins;
 import tankard.backend.UpstreamClient;
@@ -86,6 +87,8 @@ import tankard.thumbnail.ThumbnailFeature;
 import tankard.userfiles.ChatImagesFeature;
 import tankard.userfiles.DataBankFeature;
 import tankard.userfiles.UserFilesFeature;
+import tankard.assets.AssetsFeature;
+import tankard.content.ContentImportFeature;
 import tankard.avatars.AvatarsFeature;
 import tankard.backgrounds.BackgroundsFeature;
 import tankard.image.AvatarImages;
@@ -167,6 +170,7 @@ public final class Tankard {
         this.outbound = new OutboundPolicy(config);
         this.providerOrigins = new ProviderOrigins(config.backends().providerOrigins());
         UpstreamClient upstream = new UpstreamClient(vertx, outbound, providerOrigins);
+        Downloader downloader = new Downloader(vertx, outbound, providerOrigins);
         Tokenizers tokenizers = new Tokenizers(TokenizerFiles.of(config));
         ChatSummarizer chatSummarizer = new ChatSummarizer(chatService, new Completions(config, secrets, upstream),
                 tokenizers);
@@ -179,7 +183,9 @@ public final class Tankard {
                 new SecretsFeature(config, secrets),
                 new PresetFeature(config, new PresetService(DefaultContent.of(config))),
                 new UiPresetFeature(config),
-                new ExtensionFeature(config),
+                new ExtensionFeature(config, outbound),
+                new AssetsFeature(config, downloader),
+                new ContentImportFeature(config, downloader, defaultAvatar),
                 new HordeFeature(config, secrets, upstream),
                 new KoboldClassicFeature(config, secrets, upstream),
                 new NovelAiFeature(config, secrets, upstream),

@@ -17,7 +17,9 @@ import tankard.http.security.IpWhitelist;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.Proxy;
 import java.net.URI;
+import java.net.URL;
 import java.net.URLDecoder;
 import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
@@ -121,10 +123,7 @@ public final class OutboundPolicy {
                 if (allowUnresolvedHosts) {
                     return Future.succeededFuture(options);
                 }
-                String reason = "Unable to resolve host: " + host
-                        + ". Set privateAddressWhitelist.allowUnresolvedHosts to true to bypass this check.";
-                LOG.error(LOG_HEADER + reason);
-                return Future.failedFuture(new Refused(url(options), reason));
+                return Future.failedFuture(unresolved(options, host));
             }
             for (InetAddress address : addresses) {
                 IpAddress ip = ipOf(address);
@@ -135,6 +134,44 @@ public final class OutboundPolicy {
             return Future.succeededFuture(options.setServer(SocketAddress.inetSocketAddress(
                     new InetSocketAddress(addresses[0], options.getPort()))));
         });
+    }
+
+    /**
+     * For clients that open their own connections (JGit): the proxy a request to the URL goes through, or
+     * {@link Proxy#NO_PROXY} once the filter lets it go direct; {@link Refused} when refused. Blocking:
+     * resolves the host. Such a client resolves the name again when it connects, so unlike {@link #prepare} this
+     * does not pin the checked address (a DNS answer that changes in between is not caught).
+     */
+    public Proxy connectionFor(URL url) {
+        RequestOptions options = new RequestOptions().setAbsoluteURI(url);
+        ProxyOptions via = proxyFor(options);
+        if (via != null) {
+            return new Proxy(via.getType() == ProxyType.HTTP ? Proxy.Type.HTTP
+                    : Proxy.Type.SOCKS, new InetSocketAddress(via.getHost(), via.getPort()));
+        }
+        if (!filter) {
+            return Proxy.NO_PROXY;
+        }
+        String host = unbracketed(options.getHost());
+        IpAddress literal = IpAddress.parse(host);
+        InetAddress[] addresses = literal != null ? null : resolve(host);
+        if (literal != null) {
+            if (!check(options, literal, host)) {
+                throw refused(options, literal);
+            }
+        } else if (addresses.length == 0) {
+            if (!allowUnresolvedHosts) {
+                throw unresolved(options, host);
+            }
+        } else {
+            for (InetAddress address : addresses) {
+                IpAddress ip = ipOf(address);
+                if (!check(options, ip, ip.toString())) {
+                    throw refused(options, ip);
+                }
+            }
+        }
+        return Proxy.NO_PROXY;
     }
 
     /**
@@ -173,11 +210,22 @@ public final class OutboundPolicy {
     }
 
     private Future<RequestOptions> refuse(RequestOptions options, IpAddress ip) {
+        return Future.failedFuture(refused(options, ip));
+    }
+
+    private Refused refused(RequestOptions options, IpAddress ip) {
         String reason = "Blocked request to private IP address: " + ip;
         if (logBlocked) {
             LOG.error(LOG_HEADER + reason);
         }
-        return Future.failedFuture(new Refused(url(options), reason));
+        return new Refused(url(options), reason);
+    }
+
+    private static Refused unresolved(RequestOptions options, String host) {
+        String reason = "Unable to resolve host: " + host
+                + ". Set privateAddressWhitelist.allowUnresolvedHosts to true to bypass this check.";
+        LOG.error(LOG_HEADER + reason);
+        return new Refused(url(options), reason);
     }
 
     private static IpAddress ipOf(InetAddress address) {

@@ -133,11 +133,12 @@ public record TankardConfig(
      * Requests to URLs users give (st-backends.md §0.4): ST's private-address filter
      * ({@code privateAddressWhitelist.*}) and outbound proxy ({@code requestProxy.*}).
      *
-     * @param proxyUrl an http, socks, socks4(a) or socks5(h) URL when {@code proxyEnabled}
+     * @param proxyUrl      an http, socks, socks4(a) or socks5(h) URL when {@code proxyEnabled}
+     * @param importDomains {@code whitelistImportDomains}: hosts that assets and cards may be downloaded from
      */
     public record Outbound(boolean filterEnabled, List<String> allowedRanges, boolean allowUnresolvedHosts,
                            boolean logBlocked, boolean logAllowed,
-                           boolean proxyEnabled, String proxyUrl, List<String> proxyBypass) {
+                           boolean proxyEnabled, String proxyUrl, List<String> proxyBypass, List<String> importDomains) {
     }
 
     /**

@@ -1,38 +1,61 @@
 package tankard.extension;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.ext.web.Router;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tankard.backend.OutboundPolicy;
 import tankard.config.TankardConfig;
 import tankard.http.ApiError;
 import tankard.http.Feature;
 import tankard.http.Reply;
 import tankard.http.Request;
 import tankard.http.Routes;
+import tankard.json.Js;
 import tankard.json.JsJson;
+import tankard.store.AtomicFiles;
+import tankard.store.StripedLocks;
 import tankard.user.UserDirs;
 import tankard.util.FileNames;
 import tankard.util.Sanitize;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.List;
+import java.util.Locale;
+import java.util.UUID;
+import java.util.function.Function;
+import java.util.stream.Stream;
 
 /**
  * {@code /api/extensions/*} (st-api.md §17): discovery of built-in, per-user and global third-party
- * extensions, and their version. Managing extensions needs git, which Tankard does not drive yet, so those
- * routes answer 501. Everything answers 404 when extensions are disabled in config.yaml.
+ * extensions, and their management with git ({@link GitExtensions}): install from an http(s) URL, update,
+ * version, branches, switch, move between the user's and the global folder, delete. Global extensions are
+ * changed by admins only. Everything answers 404 when extensions are disabled in config.yaml.
  */
 public final class ExtensionFeature implements Feature {
-    private static final List<String> GIT_ROUTES = List.of("install", "update", "branches", "switch", "move", "delete");
+    private static final Logger LOG = LoggerFactory.getLogger(ExtensionFeature.class);
 
     private final TankardConfig config;
     private final Path builtIn;
     private final Path global;
+    private final GitExtensions git;
+    /** One git operation at a time per extension folder. */
+    private final StripedLocks locks = new StripedLocks(64);
 
-    public ExtensionFeature(TankardConfig config) {
+    public ExtensionFeature(TankardConfig config, OutboundPolicy policy) {
         this.config = config;
         this.builtIn = config.frontendDir().resolve("scripts").resolve("extensions");
         this.global = builtIn.resolve("third-party");
+        this.git = new GitExtensions(new FilteredGitConnections(policy));
     }
 
     @Override
@@ -46,12 +69,16 @@ public final class ExtensionFeature implements Feature {
         });
         router.get("/api/extensions/discover").handler(Routes.blocking(config, request ->
                 Reply.json(discover(request.dirs()))));
-        router.post("/api/extensions/version").handler(Routes.blocking(config, this::version));
-        for (String route : GIT_ROUTES) {
-            router.post("/api/extensions/" + route).handler(Routes.inline(config, request -> {
-                throw new ApiError(501, "Managing extensions (" + route + ") is not supported by Tankard yet");
-            }));
-        }
+        router.post("/api/extensions/install").handler(Routes.blocking(config, this::install));
+        router.post("/api/extensions/update").handler(Routes.blocking(config, request ->
+                Reply.json(locked(existing(request, "update"), git::update))));
+        router.post("/api/extensions/version").handler(Routes.blocking(config, request ->
+                Reply.json(locked(existing(request, null), git::version))));
+        router.post("/api/extensions/branches").handler(Routes.blocking(config, request ->
+                Reply.json(locked(existing(request, "list branches of"), git::branches))));
+        router.post("/api/extensions/switch").handler(Routes.blocking(config, this::switchBranch));
+        router.post("/api/extensions/move").handler(Routes.blocking(config, this::move));
+        router.post("/api/extensions/delete").handler(Routes.blocking(config, this::delete));
     }
 
     /** Built-in folders, then the user's, then global ones that no user folder shadows. Blocking. */
@@ -74,28 +101,188 @@ public final class ExtensionFeature implements Feature {
         return out;
     }
 
-    /**
-     * The frontend asks at boot whether third-party extensions are up to date. Without git, every existing
-     * extension is reported the way ST reports a folder that is not a git checkout: up to date, no branch.
-     */
-    private Reply version(Request request) {
-        String name = request.body().get("extensionName") != null && request.body().get("extensionName").isTextual()
-                ? Sanitize.filename(request.body().get("extensionName").textValue()) : "";
+    private Reply install(Request request) {
+        JsonNode body = request.body();
+        boolean toGlobal = Js.truthy(body.get("global"));
+        if (toGlobal && !request.user().admin()) {
+            throw ApiError.forbidden("Forbidden: No permission to install global extensions.");
+        }
+        URI url = httpUrl(body.get("url"));
+        String branch = body.path("branch").isTextual() ? body.get("branch").textValue() : null;
+        String path = url.getPath() == null ? "" : url.getPath();
+        // ST's path.basename(pathname, '.git'): the last segment, trailing slashes ignored
+        String last = path.replaceAll("/+$", "");
+        last = last.substring(last.lastIndexOf('/') + 1);
+        if (last.endsWith(".git") && last.length() > 4) {
+            last = last.substring(0, last.length() - 4);
+        }
+        String name = Sanitize.filename(last);
         if (name.isEmpty()) {
-            throw ApiError.badRequest("A valid extensionName is required");
+            throw ApiError.badRequest("Could not determine the extension name from the URL. "
+                    + "Please provide a valid git repository URL.");
         }
-        Path base = request.body().path("global").asBoolean(false) ? global : request.dirs().extensions();
-        if (!Files.isDirectory(base.resolve(name))) {
-            throw ApiError.notFound("Extension not found: " + name);
+        Path base = toGlobal ? global : request.dirs().extensions();
+        Path target = base.resolve(name);
+        try (StripedLocks.Held held = locks.lockAll(target.toString())) {
+            if (Files.exists(target)) {
+                throw ApiError.conflict("Directory already exists at " + target);
+            }
+            createFolders(base);
+            ObjectNode answer = git.install(url.toString(), branch, target);
+            return Reply.json(answer.put("extensionPath", target.toString()).put("folderName", name));
         }
-        return Reply.json(JsJson.object()
-                .put("currentBranchName", "")
-                .put("currentCommitHash", "")
-                .put("isUpToDate", true)
-                .put("remoteUrl", ""));
     }
 
+    /** ST's isValidUrl and protocol check: an absolute http(s) URL, nothing else (no file:, ssh: or local paths). */
+    private static URI httpUrl(JsonNode value) {
+        URI url = null;
+        if (value != null && value.isTextual()) {
+            try {
+                url = new URI(value.textValue().trim());
+            } catch (URISyntaxException e) {
+                url = null;
+            }
+        }
+        if (url == null || !url.isAbsolute()) {
+            throw ApiError.badRequest("Bad Request: A valid URL is required in the request body.");
+        }
+        String scheme = url.getScheme().toLowerCase(Locale.ROOT);
+        if (!scheme.equals("http") && !scheme.equals("https") || url.getHost() == null) {
+            throw ApiError.badRequest("Bad Request: Only HTTP and HTTPS protocols are supported for the Extension URL.");
+        }
+        return url;
+    }
+
+    private Reply switchBranch(Request request) {
+        Path folder = existing(request, "switch branches of");
+        JsonNode branch = request.body().get("branch");
+        if (!Js.truthy(branch)) {
+            throw ApiError.badRequest("Bad Request: A valid extensionName and branch are required in the request body.");
+        }
+        locked(folder, dir -> {
+            git.switchBranch(dir, branch.isTextual() ? branch.textValue() : JsJson.stringifyAsJs(branch));
+            return null;
+        });
+        return Reply.noContent();
+    }
+
+    /** Moves an extension between the user's folder and the global one (admins only). */
+    private Reply move(Request request) {
+        String name = extensionName(request.body());
+        JsonNode source = request.body().get("source");
+        JsonNode destination = request.body().get("destination");
+        if (!Js.truthy(source) || !Js.truthy(destination)) {
+            throw ApiError.badRequest("Bad Request: A valid extensionName, source, and destination are required in the request body.");
+        }
+        if (!request.user().admin()) {
+            throw ApiError.forbidden("Forbidden: No permission to move extensions.");
+        }
+        Path from = scope(source, request.dirs()).resolve(name);
+        Path to = scope(destination, request.dirs()).resolve(name);
+        try (StripedLocks.Held held = locks.lockAll(from.toString(), to.toString())) {
+            if (!Files.isDirectory(from)) {
+                throw ApiError.notFound("Source directory does not exist.");
+            }
+            if (Files.exists(to)) {
+                throw ApiError.conflict("Destination directory already exists.");
+            }
+            if (source.equals(destination)) {
+                throw ApiError.conflict("Source and destination directories are the same.");
+            }
+            createFolders(to.getParent());
+            moveFolder(from, to);
+            LOG.info("Extension has been moved from {} to {}", from, to);
+        }
+        return Reply.noContent();
+    }
+
+    private Path scope(JsonNode value, UserDirs dirs) {
+        return value.isTextual() && value.textValue().equals("global") ? global : dirs.extensions();
+    }
+
+    /**
+     * A rename where both folders share a file system; otherwise a copy into a staging folder renamed into
+     * place, and only then the source removed, so a failure midway leaves the extension where it was.
+     */
+    private static void moveFolder(Path from, Path to) {
+        try {
+            Files.move(from, to);
+            return;
+        } catch (FileAlreadyExistsException e) {
+            throw ApiError.conflict("Destination directory already exists.");
+        } catch (IOException e) {
+            // another file system: copy below
+        }
+        Path staging = to.resolveSibling(GitExtensions.STAGING_PREFIX + UUID.randomUUID());
+        try (Stream<Path> walk = Files.walk(from)) {
+            for (Path path : walk.toList()) {
+                Files.copy(path, staging.resolve(from.relativize(path).toString()), StandardCopyOption.COPY_ATTRIBUTES);
+            }
+            Files.move(staging, to);
+        } catch (IOException e) {
+            AtomicFiles.deleteTree(staging);
+            throw new UncheckedIOException("Cannot move " + from, e);
+        }
+        AtomicFiles.deleteTree(from);
+    }
+
+    private Reply delete(Request request) {
+        Path folder = existing(request, "delete");
+        locked(folder, dir -> {
+            AtomicFiles.deleteTree(dir);
+            return null;
+        });
+        LOG.info("Extension has been deleted at {}", folder);
+        return Reply.text("Extension has been deleted at " + folder);
+    }
+
+    /**
+     * The folder of the extension named in the body, in the user's or (with {@code global}) the global folder:
+     * 400 for a missing or unusable name, 403 when a non-admin would {@code verb} a global one (null: anyone
+     * may), 404 when there is no such folder.
+     */
+    private Path existing(Request request, String verb) {
+        String name = extensionName(request.body());
+        boolean inGlobal = Js.truthy(request.body().get("global"));
+        if (inGlobal && verb != null && !request.user().admin()) {
+            throw ApiError.forbidden("Forbidden: No permission to " + verb + " global extensions.");
+        }
+        Path folder = (inGlobal ? global : request.dirs().extensions()).resolve(name);
+        if (!Files.isDirectory(folder)) {
+            throw ApiError.notFound("Directory does not exist at " + folder);
+        }
+        return folder;
+    }
+
+    /** ST's {@code sanitize(extensionName)}: the frontend sends {@code "/name"}, which becomes {@code "name"}. */
+    private static String extensionName(JsonNode body) {
+        JsonNode value = body.get("extensionName");
+        String name = value != null && value.isTextual() ? Sanitize.filename(value.textValue()) : "";
+        if (name.isEmpty()) {
+            throw ApiError.badRequest("Bad Request: A valid extensionName is required in the request body.");
+        }
+        return name;
+    }
+
+    private <T> T locked(Path folder, Function<Path, T> action) {
+        try (StripedLocks.Held held = locks.lockAll(folder.toString())) {
+            return action.apply(folder);
+        }
+    }
+
+    /** ST makes both third-party folders on demand. */
+    private static void createFolders(Path folder) {
+        try {
+            Files.createDirectories(folder);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot create " + folder, e);
+        }
+    }
+
+    /** Sub-folders, without the staging folders of installs under way. */
     private static List<String> folders(Path dir) {
-        return FileNames.list(dir).stream().filter(name -> Files.isDirectory(dir.resolve(name))).toList();
+        return FileNames.list(dir).stream()
+                .filter(name -> !name.startsWith(GitExtensions.STAGING_PREFIX) && Files.isDirectory(dir.resolve(name)))
+                .toList();
     }
 }

@@ -33,6 +33,11 @@ public final class ContentDisposition {
     }
 
     /** UTF-8 percent-encoding of everything but ASCII letters, digits and the {@code kept} punctuation. */
+    /** JavaScript's {@code encodeURI}: UTF-8 percent-encoding of everything but its reserved and unreserved set. */
+    public static String encodeUri(String text) {
+        return percentEncode(text, "-_.!~*'();/?:@&=+$,#");
+    }
+
     static String percentEncode(String text, String kept) {
         StringBuilder out = new StringBuilder();
         for (byte b : text.getBytes(StandardCharsets.UTF_8)) {

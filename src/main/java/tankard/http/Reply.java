@@ -75,17 +75,13 @@ public sealed interface Reply {
      * {@code encodeURI} would, which is what ST puts in the header.
      */
     static Reply attachment(String contentType, String fileName, byte[] bytes) {
-        return new Attachment(new Body(200, contentType, bytes), "attachment; filename=\"" + encodeUri(fileName) + "\"");
+        return new Attachment(new Body(200, contentType, bytes),
+                "attachment; filename=\"" + ContentDisposition.encodeUri(fileName) + "\"");
     }
 
     /** A reply sent as Express's {@code res.attachment(fileName)} sends it: content-disposition's encoding of the name. */
     static Reply attachment(String fileName, Reply reply) {
         return new Attachment(reply, ContentDisposition.attachment(fileName));
-    }
-
-    /** JavaScript's {@code encodeURI}: UTF-8 percent-encoding of everything but its reserved and unreserved set. */
-    private static String encodeUri(String text) {
-        return ContentDisposition.percentEncode(text, "-_.!~*'();/?:@&=+$,#");
     }
 
     record Attachment(Reply reply, String disposition) implements Reply {
