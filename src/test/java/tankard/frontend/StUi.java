@@ -12,6 +12,8 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -48,10 +50,12 @@ final class StUi {
 
     /** Waits for the end of ST's boot (answering the first-run dialog), its splash and the saves that follow. */
     /** Tankard serving the ST install's frontend, seeding new users from its default content as ST does. */
-    static TestServer startTankard(Path stDir) throws IOException {
+    static TestServer startTankard(Path stDir, String... flags) throws IOException {
         Path work = TestServer.tempDir();
         Files.writeString(work.resolve("config.yaml"), "skipContentCheck: false\n");
-        return TestServer.startIn(work, "--frontend", stDir.resolve("public").toString());
+        List<String> all = new ArrayList<>(List.of("--frontend", stDir.resolve("public").toString()));
+        all.addAll(List.of(flags));
+        return TestServer.startIn(work, all.toArray(String[]::new));
     }
 
     static void boot(Browser.Page page) {
