@@ -65,6 +65,7 @@ public final class OutboundPolicy {
     private final boolean allowUnresolvedHosts;
     private final boolean logBlocked;
     private final boolean logAllowed;
+    private final boolean keepAlive;
     private final ProxyOptions proxy;
     private final List<String> bypass;
     private final Resolver resolver;
@@ -83,6 +84,7 @@ public final class OutboundPolicy {
 
     OutboundPolicy(TankardConfig.Outbound config, Resolver resolver) {
         this.filter = config.filterEnabled();
+        this.keepAlive = config.keepAlive();
         this.allowedRanges = IpWhitelist.parseAll(config.allowedRanges(), "privateAddressWhitelist.allowedRanges");
         this.allowUnresolvedHosts = config.allowUnresolvedHosts();
         this.logBlocked = config.logBlocked();
@@ -184,6 +186,11 @@ public final class OutboundPolicy {
             Future<RequestOptions> next = rules.apply(response);
             return next == null ? null : next.compose(options -> prepare(vertx, options));
         };
+    }
+
+    /** ST's {@code enableKeepAlive}: whether connections to backends are kept open for the next request. */
+    public boolean keepAlive() {
+        return keepAlive;
     }
 
     private InetAddress[] resolve(String host) {

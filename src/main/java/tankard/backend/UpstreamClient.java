@@ -19,8 +19,9 @@ import java.util.function.Function;
 
 /**
  * Outgoing calls to AI backends, and the byte-for-byte relay of their streams to the browser (st-backends.md
- * §0.4–0.6): no timeout (generations can run for minutes), no keep-alive (ST's default), the upstream request
- * cancelled when the browser goes away, and the upstream paused while the browser's write queue is full.
+ * §0.4–0.6): no timeout (generations can run for minutes), keep-alive only with ST's {@code enableKeepAlive}, the
+ * upstream request cancelled when the browser goes away, and the upstream paused while the browser's write queue
+ * is full.
  * Every request and redirect goes where the {@link OutboundPolicy} lets it (ST's proxy and private-address filter).
  */
 public final class UpstreamClient {
@@ -37,7 +38,8 @@ public final class UpstreamClient {
         this.policy = policy;
         this.providerOrigins = providerOrigins;
         this.client = vertx.httpClientBuilder()
-                .with(new HttpClientOptions().setIdleTimeout(0).setKeepAlive(false))
+                // an idle kept-alive connection is closed after Node's 5 s, before a backend would close it under us
+                .with(new HttpClientOptions().setIdleTimeout(0).setKeepAlive(policy.keepAlive()).setKeepAliveTimeout(5))
                 .with(new PoolOptions().setHttp1MaxSize(CONNECTIONS_PER_HOST))
                 .build();
     }

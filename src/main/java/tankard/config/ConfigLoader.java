@@ -291,7 +291,8 @@ public final class ConfigLoader {
                 // --requestProxyBypass gives one text, split like the YAML list's entries ("a,b c")
                 cli.get("requestProxy.bypass") instanceof String s ? List.of(s) : stringList("requestProxy.bypass", List.of()),
                 stringList("whitelistImportDomains",
-                        List.of("localhost", "cdn.discordapp.com", "files.catbox.moe", "raw.githubusercontent.com")));
+                        List.of("localhost", "cdn.discordapp.com", "files.catbox.moe", "raw.githubusercontent.com")),
+                bool("enableKeepAlive", false));
     }
 
     /** The proxy URL, in a scheme Vert.x can speak (ST also takes https and pac+ proxies, which Tankard cannot). */

@@ -138,7 +138,8 @@ public record TankardConfig(
      */
     public record Outbound(boolean filterEnabled, List<String> allowedRanges, boolean allowUnresolvedHosts,
                            boolean logBlocked, boolean logAllowed,
-                           boolean proxyEnabled, String proxyUrl, List<String> proxyBypass, List<String> importDomains) {
+                           boolean proxyEnabled, String proxyUrl, List<String> proxyBypass, List<String> importDomains,
+                           boolean keepAlive) {
     }
 
     /**

@@ -32,7 +32,7 @@ class DownloaderTest {
     }
 
     private static TankardConfig.Outbound outbound(boolean filter) {
-        return new TankardConfig.Outbound(filter, List.of(), false, true, false, false, "", List.of(), List.of());
+        return new TankardConfig.Outbound(filter, List.of(), false, true, false, false, "", List.of(), List.of(), false);
     }
 
     /** A server that streams {@code chunks} chunks of 1 KiB, chunked (no Content-Length). */

@@ -31,7 +31,7 @@ class OutboundPolicyTest {
     }
 
     private static TankardConfig.Outbound filter() {
-        return new TankardConfig.Outbound(true, List.of("127.0.0.0/8"), false, true, false, false, "", List.of(), List.of());
+        return new TankardConfig.Outbound(true, List.of("127.0.0.0/8"), false, true, false, false, "", List.of(), List.of(), false);
     }
 
     private static InetAddress ip(String text) {

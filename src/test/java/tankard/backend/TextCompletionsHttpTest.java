@@ -373,6 +373,29 @@ class TextCompletionsHttpTest extends MockBackendTest {
     }
 
     @Test
+    void backendConnectionsAreKeptAliveOnlyWithEnableKeepAlive() {
+        java.util.Set<Integer> ports = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        mock.route("/completion", request -> {
+            ports.add(request.connection().remoteAddress().port());
+            request.response().setChunked(true).end(llamaCppEvent("Hi", true));
+        });
+        for (int i = 0; i < 3; i++) {
+            assertEquals(llamaCppEvent("Hi", true), client.post(BASE + "/generate", generateBody("llamacpp", true, "")).bodyAsString());
+        }
+        assertEquals(3, ports.size(), "ST's default: a connection per request");
+
+        ports.clear();
+        try (TestServer keepingAlive = TestServer.start("enableKeepAlive: true\n")) {
+            TestServer.Client other = keepingAlive.client();
+            for (int i = 0; i < 3; i++) {
+                HttpResponse<Buffer> r = other.post(BASE + "/generate", generateBody("llamacpp", true, ""));
+                assertEquals(llamaCppEvent("Hi", true), r.bodyAsString());
+            }
+        }
+        assertEquals(1, ports.size(), "one kept-alive connection for requests one after the other");
+    }
+
+    @Test
     void anErrorEventMidStreamReachesTheFrontendAsSent() {
         String error = "data: {\"error\":{\"message\":\"CUDA out of memory\"}}\n\n";
         mock.route("/completion", request -> request.response().setChunked(true)

@@ -123,7 +123,7 @@ class ConfigLoaderTest {
     void outboundSettingsUseStsKeysAndDefaults() throws IOException {
         TankardConfig.Outbound defaults = load(null, Map.of()).outbound();
         assertEquals(new TankardConfig.Outbound(false, List.of("127.0.0.0/8", "::1/128"), false, true, false,
-                false, "", List.of(), List.of("localhost", "cdn.discordapp.com", "files.catbox.moe", "raw.githubusercontent.com")),
+                false, "", List.of(), List.of("localhost", "cdn.discordapp.com", "files.catbox.moe", "raw.githubusercontent.com"), false),
                 defaults);
         TankardConfig.Outbound set = load("""
                 privateAddressWhitelist:
@@ -136,9 +136,10 @@ class ConfigLoaderTest {
                   url: socks5://user:pass@proxy.example:1080
                   bypass: [localhost, .internal]
                 whitelistImportDomains: [example.com]
+                enableKeepAlive: true
                 """, Map.of()).outbound();
         assertEquals(new TankardConfig.Outbound(true, List.of("192.168.1.*"), true, false, true,
-                true, "socks5://user:pass@proxy.example:1080", List.of("localhost", ".internal"), List.of("example.com")), set);
+                true, "socks5://user:pass@proxy.example:1080", List.of("localhost", ".internal"), List.of("example.com"), true), set);
         TankardConfig.Outbound flags = load(null, Map.of(), "--requestProxyEnabled", "--requestProxyUrl",
                 "http://127.0.0.1:3128", "--requestProxyBypass", "localhost,127.0.0.1").outbound();
         assertEquals(List.of("localhost,127.0.0.1"), flags.proxyBypass());
