@@ -3,12 +3,10 @@ package tankard.summarize.chat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.ext.web.client.HttpResponse;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tankard.json.JsJson;
 import tankard.testing.MockCompletionServer;
-import tankard.testing.ServerTest;
+import tankard.testing.MockBackendTest;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -26,7 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * summary stored at {@code extra.memory} with the rest of the chat byte for byte as it was, and every way an
  * answer or a request can be unusable answered with its error and the chat left alone.
  */
-class ChatSummaryHttpTest extends ServerTest {
+class ChatSummaryHttpTest extends MockBackendTest {
     static final String HEADER = "{\"user_name\":\"Wren\",\"character_name\":\"Bramble\",\"create_date\":\"2024-01-01@10h00m00s\","
             + "\"chat_metadata\":{\"integrity\":\"5d1c\",\"note_prompt\":\"\"}}";
     static final List<String> MESSAGES = List.of(
@@ -49,18 +47,6 @@ class ChatSummaryHttpTest extends ServerTest {
     private static final String CHAT = "chats/Bramble/Hollow Oak.jsonl";
     private static final String CHAT_REF = "\"avatar_url\":\"Bramble.png\",\"file_name\":\"Hollow Oak\"";
 
-    private MockCompletionServer mock;
-
-    @BeforeEach
-    void startServers() {
-        start(null);
-        mock = MockCompletionServer.start(server.vertx);
-    }
-
-    @AfterEach
-    void stopMock() {
-        mock.close();
-    }
 
     static String chat(List<String> messages) {
         List<String> lines = new ArrayList<>(List.of(HEADER));
