@@ -72,6 +72,7 @@ public final class Downloader {
             response.exceptionHandler(e -> done.tryFail(unreachable(url, e)));
             response.endHandler(v -> done.tryComplete(new Fetched(response.statusCode(),
                     response.getHeader(HttpHeaders.CONTENT_TYPE), received)));
+            response.resume();
             return done.future();
         });
     }
@@ -82,7 +83,6 @@ public final class Downloader {
      */
     public Future<String> toFile(String url, Path file, long maxBytes) {
         return send(HttpMethod.GET, url, MultiMap.caseInsensitiveMultiMap(), null, maxBytes).compose(response -> {
-            response.pause();
             if (response.statusCode() < 200 || response.statusCode() >= 300) {
                 response.resume();
                 return Future.failedFuture(new DownloadException("Unexpected response " + response.statusCode()
@@ -130,6 +130,8 @@ public final class Downloader {
                 .recover(e -> Future.failedFuture(new DownloadException(e.getMessage())))
                 .compose(prepared -> client.request(prepared)
                         .compose(request -> body == null ? request.send() : request.send(body))
+                        // held until the caller's handlers are in place: the body may arrive before they are
+                        .onSuccess(HttpClientResponse::pause)
                         .recover(e -> Future.failedFuture(unreachable(url, e))))
                 .compose(response -> {
                     String length = response.getHeader(HttpHeaders.CONTENT_LENGTH);
