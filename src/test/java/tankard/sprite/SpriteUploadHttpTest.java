@@ -6,12 +6,11 @@ import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.multipart.MultipartForm;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import tankard.testing.Fixtures;
 import tankard.testing.ServerTest;
 import tankard.testing.TestImages;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,8 +18,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-import java.util.zip.ZipEntry;
-import java.util.zip.ZipOutputStream;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -48,20 +45,6 @@ class SpriteUploadHttpTest extends ServerTest {
     private HttpResponse<Buffer> uploadZip(String name, byte[] zip) {
         return client.postForm("/api/sprites/upload-zip", MultipartForm.create().attribute("name", name)
                 .binaryFileUpload("avatar", "pack.zip", Buffer.buffer(zip), "application/zip"));
-    }
-
-    static byte[] zip(Map<String, byte[]> entries) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (ZipOutputStream zip = new ZipOutputStream(bytes)) {
-            for (Map.Entry<String, byte[]> entry : entries.entrySet()) {
-                zip.putNextEntry(new ZipEntry(entry.getKey()));
-                zip.write(entry.getValue());
-                zip.closeEntry();
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return bytes.toByteArray();
     }
 
     private List<String> files(String relative) throws IOException {
@@ -118,7 +101,7 @@ class SpriteUploadHttpTest extends ServerTest {
         entries.put("pack/readme.txt", "hi".getBytes(StandardCharsets.UTF_8));
         entries.put("__MACOSX/pack/._joy.png", new byte[] {0, 5, 22, 7});
         entries.put("anger.png", png);
-        HttpResponse<Buffer> r = uploadZip("Ann", zip(entries));
+        HttpResponse<Buffer> r = uploadZip("Ann", Fixtures.zip(entries));
         assertEquals(200, r.statusCode(), r.bodyAsString());
         assertEquals(new JsonObject().put("ok", true).put("count", 3), r.bodyAsJsonObject());
         assertEquals(List.of("anger.png", "fear.webp", "joy.png"), files("characters/Ann"));
@@ -132,17 +115,17 @@ class SpriteUploadHttpTest extends ServerTest {
         byte[] zeros = new byte[20 << 20];
         Map<String, byte[]> cases = new LinkedHashMap<>();
         cases.put("not a zip", "PK but not really".getBytes(StandardCharsets.UTF_8));
-        cases.put("traversal", zip(Map.of("../../../evil.png", png)));
-        cases.put("traversal inside", zip(Map.of("a/../../joy.png", png)));
-        cases.put("not an image", zip(Map.of("joy.png", "<html>".getBytes(StandardCharsets.UTF_8))));
-        cases.put("zip bomb", zip(Map.of("bomb.png", zeros)));
-        cases.put("empty name", zip(Map.of("pack/con.png", png)));
+        cases.put("traversal", Fixtures.zip(Map.of("../../../evil.png", png)));
+        cases.put("traversal inside", Fixtures.zip(Map.of("a/../../joy.png", png)));
+        cases.put("not an image", Fixtures.zip(Map.of("joy.png", "<html>".getBytes(StandardCharsets.UTF_8))));
+        cases.put("zip bomb", Fixtures.zip(Map.of("bomb.png", zeros)));
+        cases.put("empty name", Fixtures.zip(Map.of("pack/con.png", png)));
         for (Map.Entry<String, byte[]> bad : cases.entrySet()) {
             HttpResponse<Buffer> r = uploadZip("Ann", bad.getValue());
             assertEquals(400, r.statusCode(), bad.getKey() + ": " + r.bodyAsString());
             assertTrue(r.bodyAsJsonObject().getString("error").length() > 5, bad.getKey());
         }
-        assertEquals(400, uploadZip("../x", zip(Map.of("joy.png", png))).statusCode());
+        assertEquals(400, uploadZip("../x", Fixtures.zip(Map.of("joy.png", png))).statusCode());
         assertEquals(List.of("joy.png"), files("characters/Ann"));
         assertArrayEquals(gif, Files.readAllBytes(user("characters/Ann/joy.png")));
         assertFalse(Files.exists(server.dataRoot.resolve("evil.png")));
