@@ -47,9 +47,27 @@ public final class Downloader {
 
     /** A download that could not be made: refused, unreachable (offline), too large, or an error status. */
     public static final class DownloadException extends RuntimeException {
+        private final int status;
+
         public DownloadException(String message) {
-            super(message, null, false, false);
+            this(message, 0);
         }
+
+        private DownloadException(String message, int status) {
+            super(message, null, false, false);
+            this.status = status;
+        }
+
+        /** The error status the server answered, 0 when the download failed otherwise. */
+        public int status() {
+            return status;
+        }
+    }
+
+    /** Told how far a download into a file has come; {@code total} is -1 when the answer does not say. */
+    @FunctionalInterface
+    public interface Progress {
+        void update(long done, long total);
     }
 
     /** GET, the whole body in memory (at most {@code maxBytes}). */
@@ -82,22 +100,30 @@ public final class Downloader {
      * file when this fails. Yields the answer's Content-Type.
      */
     public Future<String> toFile(String url, Path file, long maxBytes) {
+        return toFile(url, file, maxBytes, (done, total) -> { });
+    }
+
+    /** {@link #toFile(String, Path, long)}, telling {@code progress} as the body arrives. */
+    public Future<String> toFile(String url, Path file, long maxBytes, Progress progress) {
         return send(HttpMethod.GET, url, MultiMap.caseInsensitiveMultiMap(), null, maxBytes).compose(response -> {
             if (response.statusCode() < 200 || response.statusCode() >= 300) {
                 response.resume();
                 return Future.failedFuture(new DownloadException("Unexpected response " + response.statusCode()
-                        + " " + response.statusMessage() + " from " + url));
+                        + " " + response.statusMessage() + " from " + url, response.statusCode()));
             }
             return vertx.fileSystem().open(file.toString(), new OpenOptions().setCreateNew(true).setWrite(true))
-                    .compose(out -> copy(response, out, url, maxBytes)
+                    .compose(out -> copy(response, out, url, maxBytes, progress)
                             .eventually(() -> out.close())
                             .map(v -> response.getHeader(HttpHeaders.CONTENT_TYPE)));
         });
     }
 
-    private Future<Void> copy(HttpClientResponse response, AsyncFile out, String url, long maxBytes) {
+    private Future<Void> copy(HttpClientResponse response, AsyncFile out, String url, long maxBytes,
+                              Progress progress) {
         Promise<Void> done = Promise.promise();
+        long total = declaredLength(response);
         long[] count = {0};
+        progress.update(0, total);
         response.handler(chunk -> {
             count[0] += chunk.length();
             if (count[0] > maxBytes) {
@@ -105,6 +131,7 @@ public final class Downloader {
                 return;
             }
             out.write(chunk);
+            progress.update(count[0], total);
             if (out.writeQueueFull()) {
                 response.pause();
                 out.drainHandler(v -> response.resume());
@@ -112,9 +139,22 @@ public final class Downloader {
         });
         out.exceptionHandler(done::tryFail);
         response.exceptionHandler(e -> done.tryFail(unreachable(url, e)));
-        response.endHandler(v -> done.tryComplete());
+        response.endHandler(v -> {
+            if (total >= 0 && count[0] != total) {
+                done.tryFail(new DownloadException("The download from " + url + " ended after " + count[0] + " of "
+                        + total + " bytes"));
+            } else {
+                done.tryComplete();
+            }
+        });
         response.resume();
         return done.future();
+    }
+
+    /** The Content-Length, -1 when absent or not a number. */
+    private static long declaredLength(HttpClientResponse response) {
+        String length = response.getHeader(HttpHeaders.CONTENT_LENGTH);
+        return length != null && length.matches("\\d{1,18}") ? Long.parseLong(length) : -1;
     }
 
     /** The response head, once the request has gone where the policy lets it; a declared oversize fails here. */
@@ -134,13 +174,16 @@ public final class Downloader {
                         .onSuccess(HttpClientResponse::pause)
                         .recover(e -> Future.failedFuture(unreachable(url, e))))
                 .compose(response -> {
-                    String length = response.getHeader(HttpHeaders.CONTENT_LENGTH);
-                    if (length != null && length.matches("\\d{1,18}") && Long.parseLong(length) > maxBytes) {
+                    if (declaredLength(response) > maxBytes) {
                         response.request().reset();
                         return Future.failedFuture(oversized(url, maxBytes));
                     }
                     return Future.succeededFuture(response);
                 });
+    }
+
+    public void close() {
+        client.close();
     }
 
     private static <T> void tooLarge(HttpClientResponse response, String url, long maxBytes, Promise<T> done) {

@@ -1,18 +1,10 @@
 package tankard.summarize.onnx;
 
-import io.vertx.core.Future;
-import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
-import io.vertx.core.file.AsyncFile;
-import io.vertx.core.file.OpenOptions;
-import io.vertx.core.http.HttpClient;
-import io.vertx.core.http.HttpClientOptions;
-import io.vertx.core.http.HttpClientRequest;
-import io.vertx.core.http.HttpClientResponse;
-import io.vertx.core.http.HttpMethod;
-import io.vertx.core.http.RequestOptions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import tankard.backend.Downloader;
+import tankard.backend.Downloader.DownloadException;
 import tankard.backend.OutboundPolicy;
 import tankard.backend.ProviderOrigins;
 import tankard.store.AtomicFiles;
@@ -36,7 +28,6 @@ import java.util.concurrent.ExecutionException;
 public final class HubDownloader {
     private static final Logger LOG = LoggerFactory.getLogger(HubDownloader.class);
     public static final String HUB = "https://huggingface.co";
-    private static final int IDLE_TIMEOUT_SECONDS = 60;
 
     /** A file of the export; an ONNX graph may sit under {@code onnx/} (the Xenova layout) or at the top. */
     private record Wanted(String name, boolean required, boolean graph) {
@@ -57,20 +48,10 @@ public final class HubDownloader {
         void update(String file, long done, long total);
     }
 
-    private final Vertx vertx;
-    private final OutboundPolicy policy;
-    private final ProviderOrigins origins;
-    private final HttpClient client;
+    private final Downloader downloader;
 
     public HubDownloader(Vertx vertx, OutboundPolicy policy, ProviderOrigins origins) {
-        this.vertx = vertx;
-        this.policy = policy;
-        this.origins = origins;
-        // a stalled download fails after a minute instead of hanging the module for ever
-        this.client = vertx.httpClientBuilder()
-                .with(new HttpClientOptions().setIdleTimeout(IDLE_TIMEOUT_SECONDS).setKeepAlive(false))
-                .withRedirectHandler(policy.redirectHandler(vertx))
-                .build();
+        this.downloader = new Downloader(vertx, policy, origins);
     }
 
     /** Whether the folder holds every required file (so no download is needed). */
@@ -111,21 +92,20 @@ public final class HubDownloader {
         Path part = target.resolveSibling(target.getFileName() + ".part");
         Files.deleteIfExists(part);
         String url = HUB + "/" + repo + "/resolve/main/" + path;
-        int status;
         try {
-            status = get(url, part, path, progress).toCompletionStage().toCompletableFuture().get();
+            downloader.toFile(url, part, Long.MAX_VALUE, (done, total) -> progress.update(path, done, total))
+                    .toCompletionStage().toCompletableFuture().get();
         } catch (ExecutionException e) {
             Files.deleteIfExists(part);
-            throw new IOException("Cannot download " + url + ": " + e.getCause().getMessage(), e.getCause());
+            int status = e.getCause() instanceof DownloadException refused ? refused.status() : 0;
+            if (status == 404) {
+                return false;
+            }
+            throw new IOException("Cannot download " + url + ": " + (status != 0 ? "the hub answered HTTP " + status
+                    : e.getCause().getMessage()), e.getCause());
         } catch (InterruptedException e) {
             Files.deleteIfExists(part);
             throw e;
-        }
-        if (status == 404) {
-            return false;
-        }
-        if (status != 200) {
-            throw new IOException("Cannot download " + url + ": the hub answered HTTP " + status);
         }
         try (FileChannel channel = FileChannel.open(part, StandardOpenOption.WRITE)) {
             channel.force(true);
@@ -135,72 +115,8 @@ public final class HubDownloader {
         return true;
     }
 
-    /** The answer's status; a 200 body is written to {@code part}, as it arrives, with back-pressure. */
-    private Future<Integer> get(String url, Path part, String path, Progress progress) {
-        RequestOptions options;
-        try {
-            options = new RequestOptions().setMethod(HttpMethod.GET).setAbsoluteURI(origins.rebase(url))
-                    .setFollowRedirects(true).putHeader("User-Agent", "Tankard");
-        } catch (RuntimeException e) {
-            return Future.failedFuture(new IOException("Invalid URL: " + url));
-        }
-        return policy.prepare(vertx, options).compose(client::request).compose(HttpClientRequest::send)
-                .compose(response -> {
-                    if (response.statusCode() != 200) {
-                        return response.body().map(ignored -> response.statusCode());
-                    }
-                    // a connection lost while the file opens must not go unnoticed, or the download would hang
-                    Promise<Void> saved = Promise.promise();
-                    response.exceptionHandler(saved::tryFail);
-                    response.pause();
-                    vertx.fileSystem().open(part.toString(), new OpenOptions().setWrite(true).setCreateNew(true))
-                            .onComplete(opened -> {
-                                if (opened.failed()) {
-                                    response.request().reset();
-                                    saved.tryFail(opened.cause());
-                                } else if (saved.future().isComplete()) {
-                                    opened.result().close();
-                                } else {
-                                    save(response, opened.result(), path, progress, saved);
-                                }
-                            });
-                    return saved.future().map(200);
-                });
-    }
-
-    private static void save(HttpClientResponse response, AsyncFile file, String path, Progress progress,
-                             Promise<Void> saved) {
-        String length = response.getHeader("Content-Length");
-        long total = length == null ? -1 : Long.parseLong(length);
-        long[] done = {0};
-        progress.update(path, 0, total);
-        response.handler(chunk -> {
-            file.write(chunk).onFailure(e -> {
-                response.request().reset();
-                saved.tryFail(e);
-            });
-            done[0] += chunk.length();
-            progress.update(path, done[0], total);
-            if (file.writeQueueFull()) {
-                response.pause();
-                file.drainHandler(v -> response.resume());
-            }
-        });
-        response.exceptionHandler(e -> file.close().onComplete(v -> saved.tryFail(e)));
-        response.endHandler(v -> file.close().onComplete(closed -> {
-            if (total >= 0 && done[0] != total) {
-                saved.tryFail(new IOException("the download ended after " + done[0] + " of " + total + " bytes"));
-            } else if (closed.failed()) {
-                saved.tryFail(closed.cause());
-            } else {
-                saved.tryComplete();
-            }
-        }));
-        response.resume();
-    }
-
     public void close() {
-        client.close();
+        downloader.close();
     }
 
     /** Progress as log lines: at most one per file every five seconds or per tenth done, and when a file is done. */
