@@ -119,8 +119,7 @@ public final class Tankard {
     private final ContentSeeder contentSeeder;
     private final CardIndexes cardIndexes;
     private volatile int port;
-    private final OutboundPolicy outbound;
-    private final ProviderOrigins providerOrigins;
+    private final Downloader downloader;
     /** The Extras module server's port; -1 when it is not started. */
     private volatile int extrasPort = -1;
 
@@ -167,10 +166,10 @@ public final class Tankard {
                 Threads.boundedPool("card-reader", Math.max(2, Math.min(8, Runtime.getRuntime().availableProcessors()))),
                 System::currentTimeMillis, cardIndexes);
         SecretStore secrets = new SecretStore(config.allowKeysExposure());
-        this.outbound = new OutboundPolicy(config);
-        this.providerOrigins = new ProviderOrigins(config.backends().providerOrigins());
+        OutboundPolicy outbound = new OutboundPolicy(config);
+        ProviderOrigins providerOrigins = new ProviderOrigins(config.backends().providerOrigins());
         UpstreamClient upstream = new UpstreamClient(vertx, outbound, providerOrigins);
-        Downloader downloader = new Downloader(vertx, outbound, providerOrigins);
+        this.downloader = new Downloader(vertx, outbound, providerOrigins);
         Tokenizers tokenizers = new Tokenizers(TokenizerFiles.of(config));
         ChatSummarizer chatSummarizer = new ChatSummarizer(chatService, new Completions(config, secrets, upstream),
                 tokenizers);
@@ -259,8 +258,7 @@ public final class Tankard {
         if (!extras.modules().contains("summarize")) {
             return null;
         }
-        ModelLoader model = ModelLoader.start(extras.summarizationModel(), config.dataRoot(), vertx, outbound,
-                providerOrigins);
+        ModelLoader model = ModelLoader.start(extras.summarizationModel(), config.dataRoot(), downloader);
         // texts longer than the model's window are split and summarized in levels
         return new SummaryQueue((text, params) -> new SummaryOfSummaries(model.require()).summarize(text),
                 extras.queueSize());

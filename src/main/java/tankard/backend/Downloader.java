@@ -182,10 +182,6 @@ public final class Downloader {
                 });
     }
 
-    public void close() {
-        client.close();
-    }
-
     private static <T> void tooLarge(HttpClientResponse response, String url, long maxBytes, Promise<T> done) {
         response.handler(null);
         done.tryFail(oversized(url, maxBytes)); // first: the reset fails the response too

@@ -1,12 +1,9 @@
 package tankard.summarize.onnx;
 
-import io.vertx.core.Vertx;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tankard.backend.Downloader;
 import tankard.backend.Downloader.DownloadException;
-import tankard.backend.OutboundPolicy;
-import tankard.backend.ProviderOrigins;
 import tankard.store.AtomicFiles;
 
 import java.io.IOException;
@@ -50,8 +47,8 @@ public final class HubDownloader {
 
     private final Downloader downloader;
 
-    public HubDownloader(Vertx vertx, OutboundPolicy policy, ProviderOrigins origins) {
-        this.downloader = new Downloader(vertx, policy, origins);
+    public HubDownloader(Downloader downloader) {
+        this.downloader = downloader;
     }
 
     /** Whether the folder holds every required file (so no download is needed). */
@@ -113,10 +110,6 @@ public final class HubDownloader {
         Files.move(part, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         AtomicFiles.syncFolder(target.getParent());
         return true;
-    }
-
-    public void close() {
-        downloader.close();
     }
 
     /** Progress as log lines: at most one per file every five seconds or per tenth done, and when a file is done. */

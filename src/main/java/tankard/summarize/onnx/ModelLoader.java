@@ -1,10 +1,8 @@
 package tankard.summarize.onnx;
 
-import io.vertx.core.Vertx;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import tankard.backend.OutboundPolicy;
-import tankard.backend.ProviderOrigins;
+import tankard.backend.Downloader;
 import tankard.summarize.SummaryModel;
 import tankard.summarize.SummaryUnavailableException;
 
@@ -39,11 +37,10 @@ public final class ModelLoader {
      * @param setting  {@code --summarization-model}; empty for {@link #DEFAULT_MODEL}
      * @param dataRoot where downloaded models are kept, under {@code _models/}
      */
-    public static ModelLoader start(String setting, Path dataRoot, Vertx vertx, OutboundPolicy policy,
-                                    ProviderOrigins origins) {
+    public static ModelLoader start(String setting, Path dataRoot, Downloader downloader) {
         String name = setting.isBlank() ? DEFAULT_MODEL : setting.strip();
         ModelLoader loader = new ModelLoader(name);
-        Thread thread = new Thread(() -> loader.load(dataRoot, new HubDownloader(vertx, policy, origins)),
+        Thread thread = new Thread(() -> loader.load(dataRoot, new HubDownloader(downloader)),
                 "summary-model-loader");
         thread.setDaemon(true);
         thread.start();
@@ -67,8 +64,6 @@ public final class ModelLoader {
                     + "Tankard restarts with a model: check the connection to huggingface.co, or pass a local ONNX "
                     + "export folder with --summarization-model (see the README).", name, e.getMessage());
             model.completeExceptionally(e);
-        } finally {
-            hub.close();
         }
     }
 

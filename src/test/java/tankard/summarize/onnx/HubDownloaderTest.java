@@ -7,6 +7,7 @@ import io.vertx.ext.web.Router;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import tankard.backend.Downloader;
 import tankard.backend.OutboundPolicy;
 import tankard.backend.ProviderOrigins;
 import tankard.config.ConfigLoader;
@@ -71,20 +72,16 @@ class HubDownloaderTest {
         });
         HttpServer server = TestServer.await(vertx.createHttpServer().requestHandler(router).listen(0, "127.0.0.1")
                 .toCompletionStage().toCompletableFuture());
-        return new HubDownloader(vertx, new OutboundPolicy(ConfigLoader.load(new String[0], Map.of(), work)),
-                new ProviderOrigins(Map.of(HubDownloader.HUB, "http://127.0.0.1:" + server.actualPort())));
+        return new HubDownloader(new Downloader(vertx, new OutboundPolicy(ConfigLoader.load(new String[0], Map.of(), work)),
+                new ProviderOrigins(Map.of(HubDownloader.HUB, "http://127.0.0.1:" + server.actualPort()))));
     }
 
     private void download(HubDownloader hub) throws Exception {
-        try {
-            hub.download("Owner/model", folder, (file, done, total) -> {
-                if (file.endsWith("encoder_model.onnx")) {
-                    progress.add(new long[]{done, total});
-                }
-            });
-        } finally {
-            hub.close();
-        }
+        hub.download("Owner/model", folder, (file, done, total) -> {
+            if (file.endsWith("encoder_model.onnx")) {
+                progress.add(new long[]{done, total});
+            }
+        });
     }
 
     private List<Path> files() throws IOException {
