@@ -73,7 +73,9 @@ public final class ExtrasServer {
             if (ctx.failure() != null) {
                 LOG.warn("Extras request {} failed", ctx.request().path(), ctx.failure());
             }
-            error(ctx, status, ctx.failure() == null ? "HTTP " + status : String.valueOf(ctx.failure().getMessage()));
+            // a server fault's message is for the log, not the client
+            error(ctx, status, ctx.failure() == null || status >= 500 ? "HTTP " + status
+                    : String.valueOf(ctx.failure().getMessage()));
         });
         router.route().handler(this::corsAndTiming);
         router.route().method(HttpMethod.OPTIONS).handler(ExtrasServer::preflight);
@@ -159,7 +161,7 @@ public final class ExtrasServer {
                         error(ctx, 503, failure.getMessage());
                     } else {
                         LOG.warn("Summarization failed", failure);
-                        error(ctx, 500, "Summarization failed: " + failure);
+                        error(ctx, 500, "Summarization failed; see the server log");
                     }
                 }));
     }
