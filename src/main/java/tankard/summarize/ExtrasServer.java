@@ -161,7 +161,7 @@ public final class ExtrasServer {
                         error(ctx, 503, failure.getMessage());
                     } else {
                         LOG.warn("Summarization failed", failure);
-                        error(ctx, 500, "Summarization failed; see the server log");
+                        error(ctx, 500, "Summarization failed: " + failure.getMessage());
                     }
                 }));
     }
