@@ -17,8 +17,7 @@ import java.util.function.Function;
  * AI/ML API, Electron Hub, Chutes, MiniMax, AI21): its own body fields in its own order, the parameters it adds
  * over them, its message conversion, and the dedicated senders' error shapes.
  */
-final class DedicatedSource implements ChatCompletionSource {
-    private final Site site;
+final class DedicatedSource extends SiteSource {
     private final boolean keyOptionalWithProxy;
     private final BiConsumer<ObjectNode, ObjectNode> prepare;
     private final Function<ObjectNode, JsObject> fields;
@@ -30,15 +29,10 @@ final class DedicatedSource implements ChatCompletionSource {
      */
     DedicatedSource(Site site, boolean keyOptionalWithProxy, BiConsumer<ObjectNode, ObjectNode> prepare,
                     Function<ObjectNode, JsObject> fields) {
-        this.site = site;
+        super(site);
         this.keyOptionalWithProxy = keyOptionalWithProxy;
         this.prepare = prepare;
         this.fields = fields;
-    }
-
-    @Override
-    public String id() {
-        return site.id();
     }
 
     @Override
@@ -52,16 +46,6 @@ final class DedicatedSource implements ChatCompletionSource {
         ObjectNode requestBody = fields.apply(body).spread(params).toJson();
         MultiMap headers = site.headers().apply(body);
         return OpenAiCompatible.completion(site.base(body), Js.string(key), headers, requestBody, false);
-    }
-
-    @Override
-    public UpstreamRequest models(ObjectNode body, SecretReader secrets) {
-        return site.models(body, secrets);
-    }
-
-    @Override
-    public JsonNode modelList(HttpClientResponse head, Buffer body) {
-        return site.modelList(head, body);
     }
 
     @Override

@@ -3,15 +3,14 @@ package tankard.backend;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.core.MultiMap;
-import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpClientResponse;
 import tankard.json.Js;
+import tankard.json.JsJson;
 
 /**
  * A source of ST's generic OpenAI-compatible path (st-backends.md §2.4): the shared request body and parameters,
  * plus what the source adds in its own branch ({@link Quirk}).
  */
-final class GenericSource implements ChatCompletionSource {
+final class GenericSource extends SiteSource {
     /** What one source's branch of the generic path does to the body, parameters and headers. */
     @FunctionalInterface
     interface Quirk {
@@ -26,23 +25,17 @@ final class GenericSource implements ChatCompletionSource {
     record Call(ObjectNode body, ObjectNode params, MultiMap headers, boolean textCompletion) {
     }
 
-    private final Site site;
     private final Quirk quirk;
 
     GenericSource(Site site, Quirk quirk) {
-        this.site = site;
+        super(site);
         this.quirk = quirk;
-    }
-
-    @Override
-    public String id() {
-        return site.id();
     }
 
     @Override
     public UpstreamRequest generate(ObjectNode body, SecretReader secrets) {
         boolean textCompletion = OpenAiCompatible.isTextCompletion(body);
-        Call call = new Call(body, tankard.json.JsJson.object(), site.headers().apply(body), textCompletion);
+        Call call = new Call(body, JsJson.object(), site.headers().apply(body), textCompletion);
         quirk.apply(call);
         String url = site.base(body);
         JsonNode key = site.key(body, secrets);
@@ -53,15 +46,5 @@ final class GenericSource implements ChatCompletionSource {
         // OpenRouter takes a prompt on its chat endpoint too
         boolean completionsEndpoint = textCompletion && !"openrouter".equals(id());
         return OpenAiCompatible.completion(url, Js.string(key), call.headers(), requestBody, completionsEndpoint);
-    }
-
-    @Override
-    public UpstreamRequest models(ObjectNode body, SecretReader secrets) {
-        return site.models(body, secrets);
-    }
-
-    @Override
-    public JsonNode modelList(HttpClientResponse head, Buffer body) {
-        return site.modelList(head, body);
     }
 }

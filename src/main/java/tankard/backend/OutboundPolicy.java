@@ -118,23 +118,17 @@ public final class OutboundPolicy {
         String host = unbracketed(options.getHost());
         IpAddress literal = IpAddress.parse(host);
         if (literal != null) {
-            return check(options, literal, host) ? Future.succeededFuture(options) : refuse(options, literal);
+            return check(options, literal, host) ? Future.succeededFuture(options)
+                    : Future.failedFuture(refused(options, literal));
         }
         return vertx.executeBlocking(() -> resolve(host), false).compose(addresses -> {
-            if (addresses.length == 0) {
-                if (allowUnresolvedHosts) {
-                    return Future.succeededFuture(options);
-                }
-                return Future.failedFuture(unresolved(options, host));
+            try {
+                checkResolved(options, host, addresses);
+            } catch (Refused e) {
+                return Future.failedFuture(e);
             }
-            for (InetAddress address : addresses) {
-                IpAddress ip = ipOf(address);
-                if (!check(options, ip, ip.toString())) {
-                    return refuse(options, ip);
-                }
-            }
-            return Future.succeededFuture(options.setServer(SocketAddress.inetSocketAddress(
-                    new InetSocketAddress(addresses[0], options.getPort()))));
+            return Future.succeededFuture(addresses.length == 0 ? options : options.setServer(
+                    SocketAddress.inetSocketAddress(new InetSocketAddress(addresses[0], options.getPort()))));
         });
     }
 
@@ -156,24 +150,25 @@ public final class OutboundPolicy {
         }
         String host = unbracketed(options.getHost());
         IpAddress literal = IpAddress.parse(host);
-        InetAddress[] addresses = literal != null ? null : resolve(host);
-        if (literal != null) {
-            if (!check(options, literal, host)) {
-                throw refused(options, literal);
-            }
-        } else if (addresses.length == 0) {
-            if (!allowUnresolvedHosts) {
-                throw unresolved(options, host);
-            }
-        } else {
-            for (InetAddress address : addresses) {
-                IpAddress ip = ipOf(address);
-                if (!check(options, ip, ip.toString())) {
-                    throw refused(options, ip);
-                }
-            }
+        if (literal == null) {
+            checkResolved(options, host, resolve(host));
+        } else if (!check(options, literal, host)) {
+            throw refused(options, literal);
         }
         return Proxy.NO_PROXY;
+    }
+
+    /** Throws {@link Refused} unless every address the host resolved to is allowed (or none, when that is allowed). */
+    private void checkResolved(RequestOptions options, String host, InetAddress[] addresses) {
+        if (addresses.length == 0 && !allowUnresolvedHosts) {
+            throw unresolved(options, host);
+        }
+        for (InetAddress address : addresses) {
+            IpAddress ip = ipOf(address);
+            if (!check(options, ip, ip.toString())) {
+                throw refused(options, ip);
+            }
+        }
     }
 
     /**
@@ -214,10 +209,6 @@ public final class OutboundPolicy {
             return true;
         }
         return false;
-    }
-
-    private Future<RequestOptions> refuse(RequestOptions options, IpAddress ip) {
-        return Future.failedFuture(refused(options, ip));
     }
 
     private Refused refused(RequestOptions options, IpAddress ip) {

@@ -16,7 +16,6 @@ import tankard.http.Reply;
 
 import java.util.function.Function;
 
-
 /**
  * Outgoing calls to AI backends, and the byte-for-byte relay of their streams to the browser (st-backends.md
  * §0.4–0.6): no timeout (generations can run for minutes), keep-alive only with ST's {@code enableKeepAlive}, the
