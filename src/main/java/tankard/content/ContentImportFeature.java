@@ -79,7 +79,7 @@ public final class ContentImportFeature implements Feature {
             }
             result = host.contains("janitorai") ? janny(uuid.group()) : pygmalion(uuid.group());
         } else if (host.contains("aicharactercards.com")) {
-            List<String> parts = Arrays.stream(URI.create(url).getPath().split("/")).filter(s -> !s.isEmpty()).toList();
+            List<String> parts = Arrays.stream(URI.create(url.trim()).getPath().split("/")).filter(s -> !s.isEmpty()).toList();
             if (parts.size() < 2) {
                 throw ApiError.notFound("No card in the URL");
             }

@@ -48,11 +48,9 @@ final class ImageFolders {
     static void setThumbnails(UserDirs dirs, Map<String, String> thumbnails) {
         ImageMetadataIndex.update(dirs, index -> {
             thumbnails.forEach((id, file) -> {
-                for (JsonNode folder : folders(index)) {
-                    if (folder instanceof ObjectNode object && id.equals(object.path("id").textValue())) {
-                        object.put("thumbnailFile", file);
-                        break;
-                    }
+                ObjectNode folder = lookup(index, id);
+                if (folder != null) {
+                    folder.put("thumbnailFile", file);
                 }
             });
             return true;
@@ -124,12 +122,21 @@ final class ImageFolders {
     }
 
     private static ObjectNode find(ObjectNode index, String id) {
+        ObjectNode folder = lookup(index, id);
+        if (folder == null) {
+            throw ApiError.notFound("Folder '" + id + "' not found.");
+        }
+        return folder;
+    }
+
+    /** The folder with the id, or null. */
+    private static ObjectNode lookup(ObjectNode index, String id) {
         for (JsonNode folder : folders(index)) {
             if (folder instanceof ObjectNode object && id.equals(object.path("id").textValue())) {
                 return object;
             }
         }
-        throw ApiError.notFound("Folder '" + id + "' not found.");
+        return null;
     }
 
     /** Removes the first occurrence of the id (ST's indexOf and splice). */

@@ -126,12 +126,7 @@ public final class ImageMetadataIndex {
             if (images(index).remove(relativePath) == null) {
                 return false;
             }
-            String name = relativePath.substring(relativePath.lastIndexOf('/') + 1);
-            for (JsonNode folder : index.get("folders")) {
-                if (folder instanceof ObjectNode object && name.equals(object.path("thumbnailFile").textValue())) {
-                    object.put("thumbnailFile", "");
-                }
-            }
+            replaceFolderThumbnail(index, fileName(relativePath), "");
             return true;
         });
     }
@@ -144,15 +139,22 @@ public final class ImageMetadataIndex {
                 return false;
             }
             images(index).set(newPath, entry);
-            String oldName = oldPath.substring(oldPath.lastIndexOf('/') + 1);
-            String newName = newPath.substring(newPath.lastIndexOf('/') + 1);
-            for (JsonNode folder : index.get("folders")) {
-                if (folder instanceof ObjectNode object && oldName.equals(object.path("thumbnailFile").textValue())) {
-                    object.put("thumbnailFile", newName);
-                }
-            }
+            replaceFolderThumbnail(index, fileName(oldPath), fileName(newPath));
             return true;
         });
+    }
+
+    /** Points the folders whose thumbnail is {@code oldName} at {@code newName} ("" for none). */
+    private static void replaceFolderThumbnail(ObjectNode index, String oldName, String newName) {
+        for (JsonNode folder : index.get("folders")) {
+            if (folder instanceof ObjectNode object && oldName.equals(object.path("thumbnailFile").textValue())) {
+                object.put("thumbnailFile", newName);
+            }
+        }
+    }
+
+    private static String fileName(String relativePath) {
+        return relativePath.substring(relativePath.lastIndexOf('/') + 1);
     }
 
     private static Object lock(UserDirs dirs) {

@@ -30,7 +30,9 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -133,7 +135,12 @@ public final class ChatImagesFeature implements Feature {
         if (sort.equals("name")) {
             files.sort(JsLocale.comparator());
         } else if (sort.equals("date")) {
-            files.sort(Comparator.comparingDouble(file -> modifiedMs(dir.resolve(file))));
+            // One stat per file, not one per comparison.
+            Map<String, Double> modified = new HashMap<>();
+            for (String file : files) {
+                modified.put(file, modifiedMs(dir.resolve(file)));
+            }
+            files.sort(Comparator.comparingDouble(modified::get));
         }
         JsonNode order = body.get("sortOrder");
         if (Js.truthy(order) && Js.string(order).equals("desc")) {

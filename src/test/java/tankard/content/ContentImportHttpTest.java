@@ -124,6 +124,7 @@ class ContentImportHttpTest extends ServerTest {
         assertEquals(404, importUrl("not a url").statusCode());
         assertEquals(404, importUrl("https://realm.risuai.net/other/abc").statusCode());
         assertEquals(404, importUrl("https://janitorai.com/characters/no-uuid").statusCode());
+        assertEquals(404, importUrl(" https://aicharactercards.com/card").statusCode()); // a URL with spaces around it
         assertEquals(404, client.post("/api/content/importUUID", "{\"url\":\"Advisor~6903e991c90fd1dba52c036d917e99c6.gz\"}").statusCode());
         HttpResponse<Buffer> r = importUrl("https://chub.ai/characters/alice/missing");
         assertEquals(500, r.statusCode());
