@@ -38,7 +38,7 @@ public final class ContentDisposition {
     }
 
     /** UTF-8 percent-encoding of everything but ASCII letters, digits and the {@code kept} punctuation. */
-    static String percentEncode(String text, String kept) {
+    private static String percentEncode(String text, String kept) {
         StringBuilder out = new StringBuilder();
         for (byte b : text.getBytes(StandardCharsets.UTF_8)) {
             char c = (char) (b & 0xff);
