@@ -43,6 +43,8 @@ final class DataMaidScan {
     private final UserDirs dirs;
     private final Path root;
     private final String handle;
+    /** The truthy lines of every chat file, read once for all categories. */
+    private List<List<JsonNode>> parsedChats;
 
     DataMaidScan(UserDirs dirs, String handle) {
         this.dirs = dirs;
@@ -236,10 +238,17 @@ final class DataMaidScan {
     /** Every message line of every group and character chat. */
     private List<JsonNode> messages() {
         List<JsonNode> messages = new ArrayList<>();
-        for (Path chat : chatFiles()) {
-            messages.addAll(lines(chat));
+        for (List<JsonNode> chat : parsedChats()) {
+            messages.addAll(chat);
         }
         return messages;
+    }
+
+    private List<List<JsonNode>> parsedChats() {
+        if (parsedChats == null) {
+            parsedChats = chatFiles().stream().map(DataMaidScan::lines).toList();
+        }
+        return parsedChats;
     }
 
     /**
@@ -261,8 +270,7 @@ final class DataMaidScan {
                 });
             }
         }
-        for (Path chat : chatFiles()) {
-            List<JsonNode> lines = lines(chat);
+        for (List<JsonNode> lines : parsedChats()) {
             JsonNode metadata = lines.isEmpty() ? null : lines.get(0).get("chat_metadata");
             if (Js.truthy(metadata) && filter.test(metadata)) {
                 found.add(metadata);
@@ -306,11 +314,14 @@ final class DataMaidScan {
         return groups;
     }
 
-    /** The truthy JSON values of a chat file's lines; an unreadable file has none. */
+    /**
+     * The truthy JSON values of a chat file's lines (invalid UTF-8 read as U+FFFD, as Node reads it, so such a
+     * chat still protects the files it refers to); an unreadable file has none.
+     */
     private static List<JsonNode> lines(Path chat) {
         List<JsonNode> lines = new ArrayList<>();
         try {
-            for (String line : Files.readString(chat, StandardCharsets.UTF_8).split("\n", -1)) {
+            for (String line : new String(Files.readAllBytes(chat), StandardCharsets.UTF_8).split("\n", -1)) {
                 JsonNode value = JsJson.tryParse(line.getBytes(StandardCharsets.UTF_8));
                 if (value != null && Js.truthy(value)) {
                     lines.add(value);

@@ -32,13 +32,13 @@ public final class ContentDisposition {
         return header.toString();
     }
 
-    /** UTF-8 percent-encoding of everything but ASCII letters, digits and the {@code kept} punctuation. */
     /** JavaScript's {@code encodeURI}: UTF-8 percent-encoding of everything but its reserved and unreserved set. */
     public static String encodeUri(String text) {
         return percentEncode(text, "-_.!~*'();/?:@&=+$,#");
     }
 
-    static String percentEncode(String text, String kept) {
+    /** UTF-8 percent-encoding of everything but ASCII letters, digits and the {@code kept} punctuation. */
+    private static String percentEncode(String text, String kept) {
         StringBuilder out = new StringBuilder();
         for (byte b : text.getBytes(StandardCharsets.UTF_8)) {
             char c = (char) (b & 0xff);

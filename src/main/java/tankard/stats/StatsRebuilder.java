@@ -4,13 +4,16 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import tankard.json.Js;
 import tankard.json.JsJson;
+import tankard.json.JsRestringify;
+import tankard.json.JsonSyntaxException;
 import tankard.store.FileTimes;
 import tankard.user.UserDirs;
 import tankard.util.FileNames;
 import tankard.util.JsDates;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
+import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
@@ -73,28 +76,58 @@ public final class StatsRebuilder {
         return stats;
     }
 
-    /** One chat file; what cannot be read counts as empty, as in ST. */
+    /**
+     * One chat file, streamed line by line (LF, as ST's {@code split('\n')}; invalid UTF-8 read as U+FFFD, as
+     * Node reads it); what cannot be read counts as empty, as in ST.
+     */
     private static ChatStats chat(Path file, Set<String> seenTexts) {
         ChatStats stats = new ChatStats();
-        String text;
-        try {
-            text = Files.isRegularFile(file) ? Files.readString(file, StandardCharsets.UTF_8) : "";
-        } catch (IOException e) {
+        if (!Files.isRegularFile(file)) {
             return stats;
         }
-        for (String line : text.split("\n", -1)) {
-            if (!line.isEmpty()) {
-                JsonNode message = JsJson.tryParse(line.getBytes(StandardCharsets.UTF_8));
-                if (message != null && message.isObject()) {
-                    try {
-                        stats.count(message, seenTexts);
-                    } catch (Thrown e) {
-                        // ST's try/catch around each line: what was counted before the throw stays counted
+        try (InputStream in = Files.newInputStream(file)) {
+            ByteArrayOutputStream line = new ByteArrayOutputStream();
+            byte[] buffer = new byte[64 * 1024];
+            int n;
+            while ((n = in.read(buffer)) > 0) {
+                int start = 0;
+                for (int i = 0; i < n; i++) {
+                    if (buffer[i] == '\n') {
+                        line.write(buffer, start, i - start);
+                        countLine(line, stats, seenTexts);
+                        start = i + 1;
                     }
+                }
+                line.write(buffer, start, n - start);
+            }
+            countLine(line, stats, seenTexts);
+        } catch (IOException e) {
+            return new ChatStats();
+        }
+        return stats;
+    }
+
+    /** Counts one line, then empties the buffer for the next. */
+    private static void countLine(ByteArrayOutputStream line, ChatStats stats, Set<String> seenTexts) {
+        if (line.size() > 0) {
+            JsonNode message = parse(line.toByteArray());
+            if (message != null && message.isObject()) {
+                try {
+                    stats.count(message, seenTexts);
+                } catch (Thrown e) {
+                    // ST's try/catch around each line: what was counted before the throw stays counted
                 }
             }
         }
-        return stats;
+        line.reset();
+    }
+
+    private static JsonNode parse(byte[] line) {
+        try {
+            return JsRestringify.parse(line, 0, line.length);
+        } catch (JsonSyntaxException e) {
+            return null;
+        }
     }
 
     /** Where ST's per-line code would throw a TypeError. */

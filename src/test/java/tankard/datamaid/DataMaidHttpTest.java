@@ -77,6 +77,17 @@ class DataMaidHttpTest extends ServerTest {
     }
 
     @Test
+    void aChatWithInvalidUtf8StillProtectsTheFilesItRefersTo() throws IOException {
+        byte[] chat = "{\"user_name\":\"You\"}\n{\"mes\":\"caf? \",\"extra\":{\"image\":\"user/images/top.png\"}}"
+                .getBytes(StandardCharsets.UTF_8);
+        chat[new String(chat, StandardCharsets.US_ASCII).indexOf('?')] = (byte) 0xe9; // Latin-1, not UTF-8
+        put("chats/Ann/second.jsonl", chat);
+        JsonArray images = client.post("/api/data-maid/report", "{}").bodyAsJsonObject()
+                .getJsonObject("report").getJsonArray("images");
+        assertEquals(List.of("loose.png"), images.stream().map(o -> ((JsonObject) o).getString("name")).toList());
+    }
+
+    @Test
     void reportedFilesCanBeViewedAndDeletedByHash() throws IOException {
         JsonObject body = client.post("/api/data-maid/report", "{}").bodyAsJsonObject();
         String token = body.getString("token");

@@ -122,4 +122,17 @@ class StatsHttpTest extends ServerTest {
         assertEquals(3, parsed.size());
         assertEquals(file, client.post("/api/stats/get", "{}").bodyAsString());
     }
+
+    @Test
+    void aChatWithInvalidUtf8CountsItsLinesAsNodeReadsThem() throws IOException {
+        put("characters/Ann.png", new byte[] {1});
+        byte[] chat = "{\"user_name\":\"You\"}\n{\"is_user\":true,\"mes\":\"one X two\"}\r\n{\"is_user\":false,\"mes\":\"three\"}"
+                .getBytes(StandardCharsets.UTF_8);
+        chat[new String(chat, StandardCharsets.US_ASCII).indexOf('X')] = (byte) 0xff; // one U+FFFD between two words, as Node reads it
+        put("chats/Ann/one.jsonl", chat);
+        JsonObject ann = client.post("/api/stats/get", "{}").bodyAsJsonObject().getJsonObject("Ann.png");
+        assertEquals(2, ann.getInteger("user_word_count"), ann.encode());
+        assertEquals(1, ann.getInteger("non_user_word_count"), ann.encode());
+        assertEquals(chat.length, ann.getInteger("chat_size"));
+    }
 }
