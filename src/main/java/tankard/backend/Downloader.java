@@ -77,7 +77,7 @@ public final class Downloader {
 
     /** Sends the request and reads the whole answer (at most {@code maxBytes}), whatever its status. */
     public Future<Fetched> fetch(HttpMethod method, String url, MultiMap headers, Buffer body, long maxBytes) {
-        return send(method, url, headers, body, maxBytes).compose(response -> {
+        return Proxying.onEventLoop(vertx, () -> send(method, url, headers, body, maxBytes).compose(response -> {
             Promise<Fetched> done = Promise.promise();
             Buffer received = Buffer.buffer();
             response.handler(chunk -> {
@@ -92,7 +92,7 @@ public final class Downloader {
                     response.getHeader(HttpHeaders.CONTENT_TYPE), received)));
             response.resume();
             return done.future();
-        });
+        }));
     }
 
     /**
@@ -105,7 +105,8 @@ public final class Downloader {
 
     /** {@link #toFile(String, Path, long)}, telling {@code progress} as the body arrives. */
     public Future<String> toFile(String url, Path file, long maxBytes, Progress progress) {
-        return send(HttpMethod.GET, url, MultiMap.caseInsensitiveMultiMap(), null, maxBytes).compose(response -> {
+        MultiMap noHeaders = MultiMap.caseInsensitiveMultiMap();
+        return Proxying.onEventLoop(vertx, () -> send(HttpMethod.GET, url, noHeaders, null, maxBytes).compose(response -> {
             if (response.statusCode() < 200 || response.statusCode() >= 300) {
                 response.resume();
                 return Future.failedFuture(new DownloadException("Unexpected response " + response.statusCode()
@@ -115,7 +116,7 @@ public final class Downloader {
                     .compose(out -> copy(response, out, url, maxBytes, progress)
                             .eventually(() -> out.close())
                             .map(v -> response.getHeader(HttpHeaders.CONTENT_TYPE)));
-        });
+        }));
     }
 
     private Future<Void> copy(HttpClientResponse response, AsyncFile out, String url, long maxBytes,

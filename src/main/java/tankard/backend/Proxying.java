@@ -1,6 +1,9 @@
 package tankard.backend;
 
+import io.vertx.core.Context;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.RoutingContext;
 import tankard.http.Reply;
@@ -8,6 +11,7 @@ import tankard.http.Reply;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.Callable;
+import java.util.function.Supplier;
 
 /** Plumbing shared by the routes that call a backend and answer once it has: worker hops, ST's error answers. */
 final class Proxying {
@@ -15,6 +19,20 @@ final class Proxying {
     }
 
     /** Runs blocking or heavy work (secrets from disk, JSON of any size) off the event loop. */
+    /**
+     * Makes the call from an event loop (the caller's, or any when called from another thread): a response's
+     * handlers are then set in the turn its head arrives in, where a call made from a worker or a thread of its
+     * own could set them after the body went by, and wait for ever.
+     */
+    static <T> Future<T> onEventLoop(Vertx vertx, Supplier<Future<T>> call) {
+        if (Context.isOnEventLoopThread()) {
+            return call.get();
+        }
+        Promise<T> result = Promise.promise();
+        vertx.runOnContext(v -> call.get().onComplete(result));
+        return result.future();
+    }
+
     static <T> Future<T> worker(RoutingContext ctx, Callable<T> work) {
         return ctx.vertx().executeBlocking(work, false);
     }

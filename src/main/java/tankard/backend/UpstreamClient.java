@@ -117,7 +117,8 @@ public final class UpstreamClient {
 
     /** Sends the call and reads the whole answer (small bodies: model lists, props, non-streamed completions). */
     Future<Fetched> fetch(UpstreamRequest call, HttpServerResponse browser) {
-        return send(call, browser).compose(from -> from.body().map(body -> new Fetched(from, body)));
+        return Proxying.onEventLoop(vertx, () ->
+                send(call, browser).compose(from -> from.body().map(body -> new Fetched(from, body))));
     }
 
     /**

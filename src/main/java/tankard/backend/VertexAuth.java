@@ -4,9 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import tankard.json.Js;
 import tankard.json.JsJson;
 
-import io.vertx.core.Context;
 import io.vertx.core.MultiMap;
-import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 
@@ -19,7 +17,6 @@ import java.security.PrivateKey;
 import java.security.Signature;
 import java.security.spec.PKCS8EncodedKeySpec;
 import java.util.Base64;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -82,27 +79,10 @@ final class VertexAuth {
         String form = "grant_type=" + URLEncoder.encode("urn:ietf:params:oauth:grant-type:jwt-bearer",
                 StandardCharsets.UTF_8) + "&assertion=" + URLEncoder.encode(jwt, StandardCharsets.UTF_8);
         MultiMap headers = MultiMap.caseInsensitiveMultiMap().set("Content-Type", "application/x-www-form-urlencoded");
-        UpstreamRequest call = new UpstreamRequest(HttpMethod.POST, GOOGLE_TOKEN_URL, headers, Buffer.buffer(form));
-        CompletableFuture<UpstreamClient.Fetched> fetched = new CompletableFuture<>();
-        // started on the event loop, as every relayed call is: its answer's body is then read in the same turn as
-        // its head arrives, where a start from this worker thread could hand the head over too late for the body
-        Context context = Vertx.currentContext();
-        Runnable start = () -> upstream.fetch(call).onComplete(
-                (answer, failure) -> {
-                    if (failure == null) {
-                        fetched.complete(answer);
-                    } else {
-                        fetched.completeExceptionally(failure);
-                    }
-                });
-        if (context == null) {
-            start.run();
-        } else {
-            context.runOnContext(v -> start.run());
-        }
         UpstreamClient.Fetched answer;
         try {
-            answer = fetched.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            answer = upstream.fetch(new UpstreamRequest(HttpMethod.POST, GOOGLE_TOKEN_URL, headers, Buffer.buffer(form)))
+                    .toCompletionStage().toCompletableFuture().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
         } catch (ExecutionException e) {
             throw new IOException(e.getCause().getMessage(), e.getCause());
         } catch (TimeoutException e) {
