@@ -103,20 +103,23 @@ public final class Downloader {
         return toFile(url, file, maxBytes, (done, total) -> { });
     }
 
-    /** {@link #toFile(String, Path, long)}, telling {@code progress} as the body arrives. */
+    /**
+     * {@link #toFile(String, Path, long)}, telling {@code progress} as the body arrives. The file is opened before
+     * the request goes: a paused answer still reports its connection closing, and nothing may lie between its
+     * head and the handlers that would hear it.
+     */
     public Future<String> toFile(String url, Path file, long maxBytes, Progress progress) {
         MultiMap noHeaders = MultiMap.caseInsensitiveMultiMap();
-        return Proxying.onEventLoop(vertx, () -> send(HttpMethod.GET, url, noHeaders, null, maxBytes).compose(response -> {
-            if (response.statusCode() < 200 || response.statusCode() >= 300) {
-                response.resume();
-                return Future.failedFuture(new DownloadException("Unexpected response " + response.statusCode()
-                        + " " + response.statusMessage() + " from " + url, response.statusCode()));
-            }
-            return vertx.fileSystem().open(file.toString(), new OpenOptions().setCreateNew(true).setWrite(true))
-                    .compose(out -> copy(response, out, url, maxBytes, progress)
-                            .eventually(() -> out.close())
-                            .map(v -> response.getHeader(HttpHeaders.CONTENT_TYPE)));
-        }));
+        return Proxying.onEventLoop(vertx, () -> vertx.fileSystem()
+                .open(file.toString(), new OpenOptions().setCreateNew(true).setWrite(true))
+                .compose(out -> send(HttpMethod.GET, url, noHeaders, null, maxBytes).compose(response -> {
+                    if (response.statusCode() < 200 || response.statusCode() >= 300) {
+                        response.resume();
+                        return Future.failedFuture(new DownloadException("Unexpected response " + response.statusCode()
+                                + " " + response.statusMessage() + " from " + url, response.statusCode()));
+                    }
+                    return copy(response, out, url, maxBytes, progress).map(v -> response.getHeader(HttpHeaders.CONTENT_TYPE));
+                }).eventually(() -> out.close())));
     }
 
     private Future<Void> copy(HttpClientResponse response, AsyncFile out, String url, long maxBytes,
