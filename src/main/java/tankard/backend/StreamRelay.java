@@ -10,6 +10,7 @@ import io.vertx.core.http.HttpServerResponse;
  * own, and one read of its socket brings many: the pieces a read brought are gathered and written to the browser
  * as one, once the event loop has handled that read (as Node corks a response until its next tick). That is one
  * write, flush and system call per read rather than per event, and nothing waits for data that has not arrived.
+ * The stream's first piece is written as soon as it arrives, so the first byte never waits for the rest.
  * The upstream is paused while the browser's write queue is full; a failed upstream resets the browser's stream.
  */
 final class StreamRelay {
@@ -25,6 +26,8 @@ final class StreamRelay {
     private Buffer pending;
     /** Whether {@link #pending} is a buffer of ours that more can be appended to. */
     private boolean gathering;
+    /** Whether anything has been written yet. */
+    private boolean started;
 
     StreamRelay(HttpClientResponse from, HttpServerResponse to, StreamConverter converter, Context context) {
         this.from = from;
@@ -56,7 +59,12 @@ final class StreamRelay {
         if (pending == null) {
             pending = converted;
             gathering = false;
-            context.runOnContext(v -> write());
+            if (started) {
+                context.runOnContext(v -> write());
+            } else { // the first words go out at once: the rest of their read may be a while coming
+                started = true;
+                write();
+            }
         } else {
             if (!gathering) {
                 pending = Buffer.buffer(pending.length() * 4 + converted.length()).appendBuffer(pending);

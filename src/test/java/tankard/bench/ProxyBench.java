@@ -127,11 +127,17 @@ public final class ProxyBench {
         }
     }
 
+    /**
+     * The JIT (or V8) and the connection pools. A JVM compiles a request's path with its optimising compiler only
+     * after some thousands of calls (a server that has run a while has): before that, Tankard's first byte is
+     * several times slower. {@code BENCH_WARMUP} sets the number of short streams (default 5,000).
+     */
     private void warmUp(Target target) throws Exception {
-        for (int i = 0; i < 5; i++) { // warm-up: the JIT (or V8), the connection pools
+        for (int i = 0; i < 5; i++) {
             run(target, 20, 2000, 0);
         }
-        for (int i = 0; i < 100; i++) {
+        String shortStreams = System.getenv("BENCH_WARMUP");
+        for (int i = 0; i < (shortStreams == null ? 5000 : Integer.parseInt(shortStreams)); i++) {
             run(target, 1, 20, 0);
         }
     }

@@ -32,12 +32,22 @@ public final class SessionCookies {
     private static final long FOUR_HUNDRED_DAYS = 400L * 24 * 3600;
 
     private final String name;
-    private final byte[] secret;
+    /** One keyed HMAC per thread: looking up and keying a Mac costs more than signing a cookie with it. */
+    private final ThreadLocal<Mac> hmac;
     private final long timeoutSeconds;
 
     public SessionCookies(Path dataRoot, long timeoutSeconds) {
         this.name = "session-" + hostHash();
-        this.secret = loadOrCreateSecret(dataRoot.resolve("cookie-secret.txt"));
+        SecretKeySpec key = new SecretKeySpec(loadOrCreateSecret(dataRoot.resolve("cookie-secret.txt")), "HmacSHA1");
+        this.hmac = ThreadLocal.withInitial(() -> {
+            try {
+                Mac mac = Mac.getInstance("HmacSHA1");
+                mac.init(key);
+                return mac;
+            } catch (GeneralSecurityException e) {
+                throw new IllegalStateException(e);
+            }
+        });
         this.timeoutSeconds = timeoutSeconds;
     }
 
@@ -125,12 +135,6 @@ public final class SessionCookies {
 
     /** keygrip's default: HMAC-SHA1, base64 with the URL-safe alphabet and no padding. */
     private String sign(String data) {
-        try {
-            Mac mac = Mac.getInstance("HmacSHA1");
-            mac.init(new SecretKeySpec(secret, "HmacSHA1"));
-            return Base64.getUrlEncoder().withoutPadding().encodeToString(mac.doFinal(data.getBytes(StandardCharsets.UTF_8)));
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException(e);
-        }
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(hmac.get().doFinal(data.getBytes(StandardCharsets.UTF_8)));
     }
 }
