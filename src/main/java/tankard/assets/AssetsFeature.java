@@ -147,6 +147,9 @@ public final class AssetsFeature implements Feature {
         String category = category(request.body().get("category"));
         String fileName = validFileName(request.body().get("filename"));
         Path file = request.dirs().assets().resolve(category).resolve(fileName);
+        if (Files.isDirectory(file)) { // ST's unlink fails on a folder (a 500 there)
+            throw ApiError.badRequest("Not an asset file: " + category + "/" + fileName);
+        }
         try {
             if (!Files.deleteIfExists(file)) {
                 throw ApiError.badRequest("Asset not found.");

@@ -62,7 +62,7 @@ public final class BackgroundsFeature implements Feature {
         router.post("/api/backgrounds/upload").handler(Routes.blocking(config, request -> {
             FileUpload upload = request.upload();
             if (upload == null) {
-                return Reply.status(400);
+                throw ApiError.badRequest("No background image uploaded");
             }
             return Reply.text(upload(request.dirs(), upload));
         }));

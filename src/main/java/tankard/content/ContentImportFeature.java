@@ -201,28 +201,28 @@ public final class ContentImportFeature implements Feature {
                 return Future.failedFuture(new IllegalStateException("Failed to download character"));
             }
             JsonNode avatar = character.path("data").path("avatar");
-            Content asJson = new Content(JsJson.stringifyAsJs(json).getBytes(StandardCharsets.UTF_8),
-                    Sanitize.filename(id) + ".json", "application/json");
-            if (!avatar.isTextual() || avatar.textValue().isEmpty()) {
-                return Future.succeededFuture(asJson);
-            }
-            return downloader.get(avatar.textValue(), MultiMap.caseInsensitiveMultiMap(), LIMIT)
-                    .compose(image -> worker(() -> new Content(CardWriter.write(image.body().getBytes(),
-                            JsJson.stringifyAsJs(character)), Sanitize.filename(id) + ".png", "image/png")))
-                    .recover(e -> {
-                        LOG.warn("Failed to download the Pygmalion avatar, using JSON instead: {}", e.getMessage());
-                        return Future.succeededFuture(asJson);
-                    });
+            return worker(() -> new Content(JsJson.stringifyAsJs(json).getBytes(StandardCharsets.UTF_8),
+                    Sanitize.filename(id) + ".json", "application/json")).compose(asJson -> {
+                if (!avatar.isTextual() || avatar.textValue().isEmpty()) {
+                    return Future.succeededFuture(asJson);
+                }
+                return downloader.get(avatar.textValue(), MultiMap.caseInsensitiveMultiMap(), LIMIT)
+                        .compose(image -> worker(() -> new Content(CardWriter.write(image.body().getBytes(),
+                                JsJson.stringifyAsJs(character)), Sanitize.filename(id) + ".png", "image/png")))
+                        .recover(e -> {
+                            LOG.warn("Failed to download the Pygmalion avatar, using JSON instead: {}", e.getMessage());
+                            return Future.succeededFuture(asJson);
+                        });
+            });
         });
     }
 
     private Future<Content> janny(String uuid) {
         Buffer body = Buffer.buffer(JsJson.compact(JsJson.object().put("characterId", uuid)));
         MultiMap headers = MultiMap.caseInsensitiveMultiMap().add("Content-Type", "application/json");
-        return downloader.fetch(HttpMethod.POST, "https://api.jannyai.com/api/v1/download", headers, body, LIMIT)
-                .compose(result -> {
-                    JsonNode json = result.ok() ? JsJson.tryParse(result.body().getBytes()) : null;
-                    if (json == null || !"ok".equals(json.path("status").asText()) || !json.path("downloadUrl").isTextual()) {
+        return json(HttpMethod.POST, "https://api.jannyai.com/api/v1/download", headers, body, "Failed to download character")
+                .compose(json -> {
+                    if (!"ok".equals(json.path("status").asText()) || !json.path("downloadUrl").isTextual()) {
                         return Future.failedFuture(new IllegalStateException("Failed to download character"));
                     }
                     return downloader.get(json.get("downloadUrl").textValue(), MultiMap.caseInsensitiveMultiMap(), LIMIT)
@@ -268,11 +268,15 @@ public final class ContentImportFeature implements Feature {
     }
 
     private Future<JsonNode> json(HttpMethod method, String url, Buffer body, String failure) {
-        return downloader.fetch(method, url, jsonHeaders(), body, LIMIT).compose(result -> {
-            JsonNode json = result.ok() ? JsJson.tryParse(result.body().getBytes()) : null;
-            return json == null ? Future.failedFuture(new IllegalStateException(failure + " (status " + result.status() + ")"))
-                    : Future.succeededFuture(json);
-        });
+        return json(method, url, jsonHeaders(), body, failure);
+    }
+
+    /** A JSON answer, parsed on a worker (it may be up to {@link #LIMIT}); fails on an error status or no JSON. */
+    private Future<JsonNode> json(HttpMethod method, String url, MultiMap headers, Buffer body, String failure) {
+        return downloader.fetch(method, url, headers, body, LIMIT).compose(result -> worker(() ->
+                result.ok() ? JsJson.tryParse(result.body().getBytes()) : null).compose(json -> json == null
+                ? Future.failedFuture(new IllegalStateException(failure + " (status " + result.status() + ")"))
+                : Future.succeededFuture(json)));
     }
 
     private static MultiMap jsonHeaders() {

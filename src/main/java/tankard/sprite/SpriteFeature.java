@@ -49,7 +49,7 @@ public final class SpriteFeature implements Feature {
             String label = request.formField("label");
             String name = request.formField("name");
             if (upload == null || label == null || label.isEmpty() || name == null || name.isEmpty()) {
-                return Reply.status(400);
+                throw ApiError.badRequest("A sprite upload needs an image file, a label and a character folder name");
             }
             String spriteName = request.formField("spriteName");
             SpriteUploads.upload(request.dirs(), name, spriteName == null || spriteName.isEmpty() ? label : spriteName, upload);
@@ -59,7 +59,7 @@ public final class SpriteFeature implements Feature {
             FileUpload upload = request.upload();
             String name = request.formField("name");
             if (upload == null || name == null || name.isEmpty()) {
-                return Reply.status(400);
+                throw ApiError.badRequest("A sprite pack upload needs a zip file and a character folder name");
             }
             int count = SpriteUploads.uploadZip(request.dirs(), name, upload);
             return Reply.json(JsJson.object().put("ok", true).put("count", count));
@@ -68,7 +68,7 @@ public final class SpriteFeature implements Feature {
             JsonNode body = request.body();
             JsonNode spriteName = Js.truthy(body.get("spriteName")) ? body.get("spriteName") : body.get("label");
             if (!Js.truthy(spriteName) || !spriteName.isTextual()) {
-                return Reply.status(400);
+                throw ApiError.badRequest("No sprite to delete: give its spriteName or label");
             }
             SpriteUploads.delete(request.dirs(), Js.string(body.get("name")), spriteName.textValue());
             return Reply.ok();

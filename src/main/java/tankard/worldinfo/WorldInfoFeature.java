@@ -35,8 +35,8 @@ public final class WorldInfoFeature implements Feature {
             if (text == null) {
                 return Reply.json(JsJson.object().set("entries", JsJson.object()));
             }
-            if (JsonFiles.tryParse(text) == null) {
-                throw new IllegalStateException("A lorebook file is not valid JSON");
+            if (JsonFiles.tryParse(text) == null) { // a file broken on disk, not a bad request: ST's JSON.parse throws too
+                throw new ApiError(500, "The lorebook file of \"" + request.text("name") + "\" is not valid JSON");
             }
             // Re-laid out token by token: the frontend gets the stored numbers exactly as written.
             return Reply.rawJson(JsJson.relayout(text.getBytes(StandardCharsets.UTF_8), false));

@@ -157,6 +157,10 @@ class AssetsHttpTest extends ServerTest {
                 400, "category");
         assertEquals(400, client.post("/api/assets/delete", new JsonObject().put("category", "bgm").put("filename", "../../keep.mp3").encode()).statusCode());
         assertEquals(400, client.post("/api/assets/delete", new JsonObject().put("category", "bgm").encode()).statusCode());
+        put("assets/bgm/album.mp3/track.mp3", SONG);
+        assertError(client.post("/api/assets/delete", new JsonObject().put("category", "bgm").put("filename", "album.mp3").encode()),
+                400, "Not an asset file");
+        assertTrue(Files.exists(user("assets/bgm/album.mp3/track.mp3")));
         assertTrue(Files.exists(user("assets/bgm/keep.mp3")));
         assertTrue(Files.exists(user("keep.mp3")));
     }

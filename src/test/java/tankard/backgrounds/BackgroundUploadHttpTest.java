@@ -98,6 +98,10 @@ class BackgroundUploadHttpTest extends ServerTest {
         HttpResponse<Buffer> wrongField = client.postForm("/api/backgrounds/upload",
                 MultipartForm.create().binaryFileUpload("file", "x.png", Buffer.buffer(png), "image/png"));
         assertEquals(400, wrongField.statusCode());
+        assertTrue(wrongField.bodyAsString().contains("upload the file as 'avatar'"), wrongField.bodyAsString());
+        HttpResponse<Buffer> noFile = client.postForm("/api/backgrounds/upload", MultipartForm.create().attribute("note", "x"));
+        assertEquals(400, noFile.statusCode());
+        assertTrue(noFile.bodyAsString().contains("No background image uploaded"), noFile.bodyAsString());
         assertEquals(400, client.postForm("/api/backgrounds/upload", MultipartForm.create().attribute("x", "y")).statusCode());
         assertEquals(before, backgrounds());
         assertFalse(Files.exists(user("image-metadata.json")));

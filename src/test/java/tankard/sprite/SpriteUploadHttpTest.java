@@ -76,7 +76,9 @@ class SpriteUploadHttpTest extends ServerTest {
     void badSpriteUploadsWriteNothing() throws IOException {
         assertEquals(400, upload("..", "joy", null, "a.png", png).statusCode());
         assertEquals(400, upload("a/b/c", "joy", null, "a.png", png).statusCode());
-        assertEquals(400, upload("Bob", "", null, "a.png", png).statusCode());
+        HttpResponse<Buffer> noLabel = upload("Bob", "", null, "a.png", png);
+        assertEquals(400, noLabel.statusCode());
+        assertTrue(noLabel.bodyAsString().contains("needs an image file, a label"), noLabel.bodyAsString());
         assertEquals(400, upload("Bob", "joy", null, "a.png", "text".getBytes(StandardCharsets.UTF_8)).statusCode());
         assertEquals(400, upload("Bob", "joy", null, "a.txt", png).statusCode());
         assertEquals(400, upload("Bob", "con", null, "a.png", png).statusCode());
@@ -146,6 +148,8 @@ class SpriteUploadHttpTest extends ServerTest {
         assertEquals(List.of(), files("characters/Bob"));
         assertEquals(404, client.post("/api/sprites/delete", "{\"name\":\"Nobody\",\"label\":\"joy\"}").statusCode());
         assertEquals(404, client.post("/api/sprites/delete", "{\"name\":\"../..\",\"label\":\"joy\"}").statusCode());
-        assertEquals(400, client.post("/api/sprites/delete", "{\"name\":\"Bob\"}").statusCode());
+        HttpResponse<Buffer> noSprite = client.post("/api/sprites/delete", "{\"name\":\"Bob\"}");
+        assertEquals(400, noSprite.statusCode());
+        assertTrue(noSprite.bodyAsString().contains("No sprite to delete"), noSprite.bodyAsString());
     }
 }

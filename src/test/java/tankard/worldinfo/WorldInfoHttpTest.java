@@ -84,7 +84,9 @@ class WorldInfoHttpTest extends ServerTest {
         Files.writeString(worlds.resolve("Broken.json"), "{");
         assertEquals(400, client.post("/api/worldinfo/get", "{}").statusCode());
         assertEquals(400, client.post("/api/worldinfo/get", "{\"name\":\"../secrets\"}").statusCode());
-        assertEquals(500, client.post("/api/worldinfo/get", "{\"name\":\"Broken\"}").statusCode());
+        HttpResponse<Buffer> broken = client.post("/api/worldinfo/get", "{\"name\":\"Broken\"}");
+        assertEquals(500, broken.statusCode());
+        assertEquals("The lorebook file of \"Broken\" is not valid JSON", json(broken).path("error").asText(), broken.bodyAsString());
     }
 
     @Test
