@@ -43,12 +43,16 @@ class ContentImportHttpTest extends ServerTest {
         mock.route("/risu/api/v1/download/png-v3/abc123", r -> r.response().end(Buffer.buffer(PNG)));
         mock.route("/pyg/api/export/character/0a1b2c3d-0000-1111-2222-333344445555/v2", r -> json(r,
                 "{\"character\":{\"spec\":\"chara_card_v2\",\"data\":{\"name\":\"Pyg\",\"avatar\":\"" + mock.origin() + "/avatar.png\"}}}"));
+        mock.route("/janny/api/v1/download", r -> json(r, mock.lastCall("/janny/api/v1/download").body().contains(
+                "\"characterId\":\"0a1b2c3d-0000-1111-2222-333344445556\"")
+                ? "{\"status\":\"ok\",\"downloadUrl\":\"" + mock.origin() + "/files/card.png\"}" : "{\"status\":\"error\"}"));
         mock.route("/files/card.png", r -> r.response().putHeader("Content-Type", "image/png").end(Buffer.buffer(PNG)));
         mock.route("/files/noext", r -> r.response().putHeader("Content-Type", "image/png").end(Buffer.buffer(PNG)));
         mock.route("/files/huge.png", r -> r.response().putHeader("Content-Length", "999999999999").write("start"));
         start(TestServer.providerOrigins(Map.of("https://api.chub.ai", mock.origin() + "/chub",
                 "https://realm.risuai.net", mock.origin() + "/risu",
-                "https://server.pygmalion.chat", mock.origin() + "/pyg")) + "whitelistImportDomains: [127.0.0.1]\n");
+                "https://server.pygmalion.chat", mock.origin() + "/pyg",
+                "https://api.jannyai.com", mock.origin() + "/janny")) + "whitelistImportDomains: [127.0.0.1]\n");
     }
 
     @AfterEach
@@ -108,6 +112,13 @@ class ContentImportHttpTest extends ServerTest {
         r = importUrl("https://pygmalion.chat/character/0a1b2c3d-0000-1111-2222-333344445555");
         assertEquals(200, r.statusCode(), r.bodyAsString());
         assertEquals("Pyg", CardCodec.readPng(r.body().getBytes()).json().path("data").path("name").asText());
+
+        r = importUrl("https://janitorai.com/characters/0a1b2c3d-0000-1111-2222-333344445556_character-x");
+        assertEquals(200, r.statusCode(), r.bodyAsString());
+        assertArrayEquals(PNG, r.body().getBytes());
+        assertEquals("attachment; filename=\"0a1b2c3d-0000-1111-2222-333344445556.png\"", r.getHeader("Content-Disposition"));
+        r = importUrl("https://janitorai.com/characters/0a1b2c3d-0000-1111-2222-333344445557_character-x");
+        assertEquals(500, r.statusCode(), r.bodyAsString());
 
         r = importUrl(mock.origin() + "/files/card.png?x=1");
         assertEquals(200, r.statusCode(), r.bodyAsString());
