@@ -98,6 +98,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Supplier;
@@ -122,6 +123,9 @@ public final class Tankard {
     private final Downloader downloader;
     /** The Extras module server's port; -1 when it is not started. */
     private volatile int extrasPort = -1;
+    /** The summarize module's queue and model, when it runs: stopped and freed with the server. */
+    private volatile SummaryQueue summaries;
+    private volatile ModelLoader summaryModel;
 
     private Tankard(Vertx vertx, TankardConfig config) {
         this.vertx = vertx;
@@ -260,8 +264,15 @@ public final class Tankard {
         }
         ModelLoader model = ModelLoader.start(extras.summarizationModel(), config.dataRoot(), downloader);
         // texts longer than the model's window are split and summarized in levels
-        return new SummaryQueue((text, params) -> new SummaryOfSummaries(model.require()).summarize(text),
+        summaryModel = model;
+        summaries = new SummaryQueue((text, params) -> new SummaryOfSummaries(model.require()).summarize(text),
                 extras.queueSize());
+        return summaries;
+    }
+
+    /** The summarize module's model (null when the module is off). */
+    public ModelLoader summaryModel() {
+        return summaryModel;
     }
 
     /** Rewrites {@code heartbeat.json} every {@code heartbeatInterval} seconds: the container health check. */
@@ -360,10 +371,22 @@ public final class Tankard {
         }
     }
 
-    /** Stops the server, pending card index saves first (file I/O: call it from a plain thread, not an event loop). */
+    /**
+     * Stops the server, pending card index saves first, and frees the summarization model once no summary uses it
+     * (file I/O and waiting: call it from a plain thread, not an event loop).
+     */
     public Future<Void> close() {
         LOG.info("Stopping Tankard");
         cardIndexes.savePending();
+        if (summaries != null) {
+            try {
+                if (summaries.close(Duration.ofSeconds(30))) {
+                    summaryModel.close();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
         return vertx.close();
     }
 }

@@ -68,6 +68,9 @@ public final class SummaryOfSummaries implements Summarizer {
             List<String> summaries = new ArrayList<>(chunks.size());
             for (int i = 0; i < chunks.size(); i++) {
                 TextSplitter.Chunk chunk = chunks.get(i);
+                if (Thread.currentThread().isInterrupted()) { // the server stops: no more chunks
+                    throw new SummaryUnavailableException("the summary was stopped: Tankard is shutting down");
+                }
                 LOG.info("Summary of summaries, level {}: chunk {}/{} ({} tokens)",
                         level, i + 1, chunks.size(), chunk.tokens());
                 String summary = model.summarize(chunk.text()).strip();

@@ -3,9 +3,11 @@ package tankard.summarize;
 import com.fasterxml.jackson.databind.JsonNode;
 import tankard.util.Threads;
 
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The bounded line in front of one shared {@link Summarizer}: one summary is made at a time on a worker thread,
@@ -24,19 +26,45 @@ public final class SummaryQueue {
 
     /** The summary, or a future failed with {@link QueueFullException} when the queue is full. */
     public CompletableFuture<String> submit(String text, JsonNode params) {
-        CompletableFuture<String> result = new CompletableFuture<>();
+        Job job = new Job(text, params);
         try {
-            worker.execute(() -> {
-                try {
-                    result.complete(summarizer.summarize(text, params));
-                } catch (Exception | Error e) {
-                    result.completeExceptionally(e);
-                }
-            });
+            worker.execute(job);
         } catch (RejectedExecutionException e) {
-            result.completeExceptionally(new QueueFullException(capacity));
+            job.result.completeExceptionally(worker.isShutdown()
+                    ? new SummaryUnavailableException("Tankard is shutting down") : new QueueFullException(capacity));
         }
-        return result;
+        return job.result;
+    }
+
+    /**
+     * Stops taking texts, fails the waiting ones, interrupts the one in progress (it stops between chunks) and
+     * waits up to {@code wait} for it; whether the model is no longer in use.
+     */
+    public boolean close(Duration wait) throws InterruptedException {
+        for (Runnable waiting : worker.shutdownNow()) {
+            ((Job) waiting).result.completeExceptionally(new SummaryUnavailableException("Tankard is shutting down"));
+        }
+        return worker.awaitTermination(wait.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    private final class Job implements Runnable {
+        private final String text;
+        private final JsonNode params;
+        private final CompletableFuture<String> result = new CompletableFuture<>();
+
+        Job(String text, JsonNode params) {
+            this.text = text;
+            this.params = params;
+        }
+
+        @Override
+        public void run() {
+            try {
+                result.complete(summarizer.summarize(text, params));
+            } catch (Exception | Error e) {
+                result.completeExceptionally(e);
+            }
+        }
     }
 
     /** How many texts wait for the model (not counting the one in progress). */

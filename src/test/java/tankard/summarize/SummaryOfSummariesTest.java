@@ -118,6 +118,22 @@ class SummaryOfSummariesTest {
     }
 
     @Test
+    void anInterruptedSummaryStopsBeforeItsNextChunk() {
+        WordModel model = new WordModel(50, text -> {
+            Thread.currentThread().interrupt(); // the server stops while the first chunk is summarized
+            return "gist.";
+        });
+        try {
+            SummaryUnavailableException stopped = assertThrows(SummaryUnavailableException.class, () ->
+                    new SummaryOfSummaries(model).summarize(TextSplitterTest.story(new Random(6), 200)));
+            assertTrue(stopped.getMessage().contains("shutting down"), stopped.getMessage());
+            assertEquals(1, model.inputs.size());
+        } finally {
+            Thread.interrupted();
+        }
+    }
+
+    @Test
     void theModelsFailurePropagates() {
         SummaryModel failing = new WordModel(50, text -> {
             throw new IllegalStateException("model crashed");

@@ -154,7 +154,7 @@ public final class TestServer implements AutoCloseable {
 
     @Override
     public void close() {
-        await(vertx.close().toCompletionStage().toCompletableFuture());
+        await(tankard.close().toCompletionStage().toCompletableFuture());
         deleteTree(workDir);
     }
 

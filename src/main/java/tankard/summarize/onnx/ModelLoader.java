@@ -92,6 +92,17 @@ public final class ModelLoader {
         return model.join();
     }
 
+    /** Frees the model's native memory once nothing uses it; a model still loading is freed when it arrives. */
+    public void close() {
+        model.thenAccept(loaded -> {
+            try {
+                loaded.close();
+            } catch (Exception e) {
+                LOG.warn("Cannot free the summarization model: {}", e.getMessage());
+            }
+        });
+    }
+
     /** Completes when the model is loaded or has failed to (for tests and the command line). */
     public CompletableFuture<BartModel> loaded() {
         return model;

@@ -22,6 +22,7 @@ import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -83,12 +84,17 @@ class BartExtrasHttpTest {
 
     @Test
     void summarizesWithALocalExportFolder() throws Exception {
+        BartModel model;
         try (TestServer server = start(null, TINY.toAbsolutePath().toString())) {
             HttpResponse<String> reply = summarizeWhenSettled(server, text());
             assertEquals(200, reply.statusCode(), reply.body());
             assertEquals(expectedSummary(), JsJson.parse(reply.body()).get("summary").asText());
             assertEquals("*", reply.headers().firstValue("Access-Control-Allow-Origin").orElse(null));
+            model = server.tankard.summaryModel().loaded().join();
         }
+        // the server stopped: its model's native sessions are freed
+        IllegalStateException closed = assertThrows(IllegalStateException.class, () -> model.summarize(text()));
+        assertTrue(closed.getMessage().contains("released"), closed.getMessage());
     }
 
     /** A mock hub with the Xenova layout (graphs under onnx/, none at the top); the encoder behind a redirect. */
