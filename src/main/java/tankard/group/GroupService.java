@@ -10,6 +10,7 @@ import tankard.chat.ChatStore;
 import tankard.http.ApiError;
 import tankard.json.Js;
 import tankard.json.JsJson;
+import tankard.store.StripedLocks;
 import tankard.util.Sanitize;
 import tankard.util.StTime;
 
@@ -22,6 +23,8 @@ import java.util.Set;
 /** Groups (st-api.md §9): the list with ST's computed fields, create, edit and delete. Blocking. */
 public final class GroupService {
     private final GroupStore groups;
+    /** A user's creations one at a time, so two in one millisecond get different ids; other users go on. */
+    private final StripedLocks creating = new StripedLocks(16);
     private final ChatStore chats;
     private final ChatFiles chatFiles;
 
@@ -63,7 +66,13 @@ public final class GroupService {
      * dropped), stored and returned. Unlike ST, a second group created in the same millisecond takes the next
      * free one instead of overwriting the first.
      */
-    public synchronized ObjectNode create(String user, JsonNode body, long nowMs) throws IOException {
+    public ObjectNode create(String user, JsonNode body, long nowMs) throws IOException {
+        try (StripedLocks.Held held = creating.lockAll(user)) {
+            return createLocked(user, body, nowMs);
+        }
+    }
+
+    private ObjectNode createLocked(String user, JsonNode body, long nowMs) throws IOException {
         long idMs = nowMs;
         while (groups.find(user, String.valueOf(idMs)).isPresent()) {
             idMs++;
