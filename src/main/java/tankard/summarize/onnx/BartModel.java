@@ -96,7 +96,11 @@ public final class BartModel implements SummaryModel, AutoCloseable {
         Path file = modelFile(folder, name);
         if (file == null) {
             if (required) {
-                throw new IOException("The model folder " + folder + " has no " + name + " (nor onnx/" + name + ")");
+                String merged = modelFile(folder, "decoder_model_merged.onnx") == null ? ""
+                        : ": it has only a merged decoder, which Tankard does not load (export with Optimum's"
+                        + " --no-post-process, see the README)";
+                throw new IOException("The model folder " + folder + " has no " + name + " (nor onnx/" + name + ")"
+                        + merged);
             }
             return null;
         }

@@ -20,6 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -102,6 +103,22 @@ class BartModelTest {
     void findsTheDecoderWithPastWhenTheExportHasIt() {
         assertTrue(cached.cached());
         assertFalse(uncached.cached());
+    }
+
+    @Test
+    void anExportWithOnlyAMergedDecoderIsRefusedWithTheWayToExportOne() throws IOException {
+        Path merged = work.resolve("merged");
+        Files.createDirectories(merged);
+        try (var files = Files.list(TINY)) {
+            for (Path file : files.filter(f -> !f.getFileName().toString().startsWith("decoder")).toList()) {
+                Files.copy(file, merged.resolve(file.getFileName()));
+            }
+        }
+        Files.copy(TINY.resolve("decoder_model.onnx"), merged.resolve("decoder_model_merged.onnx"));
+        IOException refused = assertThrows(IOException.class, () -> BartModel.load(merged));
+        assertTrue(refused.getMessage().endsWith("has no decoder_model.onnx (nor onnx/decoder_model.onnx): it has only a"
+                + " merged decoder, which Tankard does not load (export with Optimum's --no-post-process, see the README)"),
+                refused.getMessage());
     }
 
     @Test
