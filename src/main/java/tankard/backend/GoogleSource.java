@@ -3,6 +3,7 @@ package tankard.backend;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClientResponse;
@@ -64,7 +65,7 @@ final class GoogleSource implements ChatCompletionSource {
         return new GoogleSource(false, null, () -> System.currentTimeMillis() / 1000, apiVersion);
     }
 
-    /** Vertex AI; its service-account token call is made through {@code upstream} while the call is built. */
+    /** Vertex AI; its service-account token call is made through {@code upstream} before the call goes. */
     static GoogleSource vertex(UpstreamClient upstream) {
         return new GoogleSource(true, new VertexAuth(upstream),
                 () -> System.currentTimeMillis() / 1000, null);
@@ -115,10 +116,18 @@ final class GoogleSource implements ChatCompletionSource {
                         + path + query
                         : regionalOrigin(region) + "/v1" + path + query;
             } else if ("full".equals(mode)) {
-                headers.set("Authorization", "Bearer " + serviceAccountToken(secrets));
-                String projectId = projectId(DedicatedSenders.secret(body, secrets, SERVICE_ACCOUNT_SECRET));
-                url = regionalOrigin(region) + "/v1/projects/" + projectId + "/locations/" + region + path
-                        + (stream ? "?alt=sse" : "");
+                String jwt = serviceAccountJwt(secrets);
+                String account = DedicatedSenders.secret(body, secrets, SERVICE_ACCOUNT_SECRET);
+                JsonNode content = requestBody(body, model);
+                // the token first, then the project, as in ST
+                return UpstreamRequest.later(() -> auth.accessToken(jwt)
+                        .recover(e -> Future.failedFuture(authFailure("Service account authentication failed: "
+                                + e.getMessage())))
+                        .map(token -> {
+                            headers.set("Authorization", "Bearer " + token);
+                            return UpstreamRequest.post(regionalOrigin(region) + "/v1/projects/" + projectId(account)
+                                    + "/locations/" + region + path + (stream ? "?alt=sse" : ""), headers, content);
+                        }));
             } else {
                 throw authFailure("Unsupported Vertex AI authentication mode: " + mode);
             }
@@ -134,13 +143,14 @@ final class GoogleSource implements ChatCompletionSource {
         return Proxying.trimTrailingSlash(url);
     }
 
-    private String serviceAccountToken(SecretReader secrets) {
+    /** The service account's signed JWT, to trade for a token. */
+    private String serviceAccountJwt(SecretReader secrets) {
         String json = secrets.read(SERVICE_ACCOUNT_SECRET, null);
         if (json.isEmpty()) {
             throw authFailure("Service Account JSON is required for Vertex AI Full mode");
         }
         try {
-            return auth.accessToken(VertexAuth.jwt(JsJson.parse(json), nowSeconds.getAsLong()));
+            return VertexAuth.jwt(JsJson.parse(json), nowSeconds.getAsLong());
         } catch (Exception e) {
             throw authFailure("Service account authentication failed: " + e.getMessage());
         }

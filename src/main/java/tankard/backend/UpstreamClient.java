@@ -1,6 +1,7 @@
 package tankard.backend;
 
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
@@ -54,12 +55,12 @@ public final class UpstreamClient {
     /** As {@link #send(UpstreamRequest, HttpServerResponse)}, also running {@code onBrowserGone} if the browser
      * disconnects before its answer has ended (KoboldCpp's abort call). */
     Future<HttpClientResponse> send(UpstreamRequest call, HttpServerResponse browser, Runnable onBrowserGone) {
-        return exchange(call, browser, onBrowserGone, 0);
+        return call.ready().compose(ready -> exchange(ready, browser, onBrowserGone, 0));
     }
 
     /** Sends a call no browser waits for (KoboldCpp's abort); its answer is read and dropped. */
     void fire(UpstreamRequest call) {
-        exchange(call, null, null, 0).compose(HttpClientResponse::body);
+        send(call, null, null).compose(HttpClientResponse::body);
     }
 
     /** The call and the redirects it leads to ({@link Redirects}), each tied to the browser (when one waits). */
@@ -113,6 +114,21 @@ public final class UpstreamClient {
     /** Sends a call no browser waits for and reads its whole answer (Vertex AI's token, Tankard's own calls). */
     Future<Fetched> fetch(UpstreamRequest call) {
         return fetch(call, null);
+    }
+
+    /** {@link #fetch(UpstreamRequest)}, failed with {@code timedOut} when the answer is not all in after {@code ms}. */
+    Future<Fetched> fetch(UpstreamRequest call, long ms, String timedOut) {
+        Promise<Fetched> result = Promise.promise();
+        long timer = vertx.setTimer(ms, id -> result.tryFail(new UpstreamException(timedOut)));
+        fetch(call).onComplete(done -> {
+            vertx.cancelTimer(timer);
+            if (done.succeeded()) {
+                result.tryComplete(done.result());
+            } else {
+                result.tryFail(done.cause());
+            }
+        });
+        return result.future();
     }
 
     /** Sends the call and reads the whole answer (small bodies: model lists, props, non-streamed completions). */

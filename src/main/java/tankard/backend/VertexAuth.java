@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import tankard.json.Js;
 import tankard.json.JsJson;
 
+import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
@@ -17,9 +18,6 @@ import java.security.PrivateKey;
 import java.security.Signature;
 import java.security.spec.PKCS8EncodedKeySpec;
 import java.util.Base64;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * Vertex AI's "full" mode (ST's generateJWTToken and getAccessToken, st-backends.md §2.5.3): a service
@@ -29,10 +27,7 @@ import java.util.concurrent.TimeoutException;
  */
 final class VertexAuth {
     static final String GOOGLE_TOKEN_URL = "https://oauth2.googleapis.com/token";
-    /**
-     * How long a worker waits for the token. The call needs no worker to complete unless the private-address
-     * filter resolves a name, and a bound keeps a worker pool taken by waiting calls from waiting for ever.
-     */
+    /** How long the token may take: a call whose token never comes ends with an error rather than never. */
     private static final long TIMEOUT_SECONDS = 60;
 
     private final UpstreamClient upstream;
@@ -71,30 +66,21 @@ final class VertexAuth {
     }
 
     /**
-     * The access token for this JWT. Blocks: called on a worker while the upstream call is built.
-     *
-     * @throws IOException with ST's message when Google refuses the JWT or cannot be reached
+     * The access token for this JWT, fetched without holding a thread; fails with ST's message when Google
+     * refuses the JWT, cannot be reached or does not answer within a minute.
      */
-    String accessToken(String jwt) throws IOException {
+    Future<String> accessToken(String jwt) {
         String form = "grant_type=" + URLEncoder.encode("urn:ietf:params:oauth:grant-type:jwt-bearer",
                 StandardCharsets.UTF_8) + "&assertion=" + URLEncoder.encode(jwt, StandardCharsets.UTF_8);
         MultiMap headers = MultiMap.caseInsensitiveMultiMap().set("Content-Type", "application/x-www-form-urlencoded");
-        UpstreamClient.Fetched answer;
-        try {
-            answer = upstream.fetch(new UpstreamRequest(HttpMethod.POST, GOOGLE_TOKEN_URL, headers, Buffer.buffer(form)))
-                    .toCompletionStage().toCompletableFuture().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
-        } catch (ExecutionException e) {
-            throw new IOException(e.getCause().getMessage(), e.getCause());
-        } catch (TimeoutException e) {
-            throw new IOException("The token request timed out", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("Interrupted", e);
-        }
-        if (!answer.ok()) {
-            throw new IOException("Failed to get access token: " + answer.body());
-        }
-        JsonNode json = JsJson.parse(answer.body().getBytes());
-        return Js.string(json.get("access_token"));
+        return upstream.fetch(new UpstreamRequest(HttpMethod.POST, GOOGLE_TOKEN_URL, headers, Buffer.buffer(form)),
+                        TIMEOUT_SECONDS * 1000, "The token request timed out")
+                .compose(answer -> {
+                    if (!answer.ok()) {
+                        return Future.failedFuture(new IOException("Failed to get access token: " + answer.body()));
+                    }
+                    JsonNode json = JsJson.parse(answer.body().getBytes()); // not JSON: fails the token, as in ST
+                    return Future.succeededFuture(Js.string(json.get("access_token")));
+                });
     }
 }
