@@ -31,10 +31,9 @@ import java.util.regex.Pattern;
 
 /**
  * {@code /api/content/importURL} and {@code importUUID} (st-api.md §18.5): a character card or lorebook fetched
- * from Chub, JanitorAI, Pygmalion, AICharacterCards, RisuAI Realm or a host of {@code whitelistImportDomains},
+ * from Chub, JanitorAI, Pygmalion, AICharacterCards, RisuAI Realm, Perchance or a host of {@code whitelistImportDomains},
  * handed to the frontend as a file to import. Every call goes through the {@link Downloader} (outbound filter,
- * size limit; the sites' fixed origins can be rebased with {@code tankard.providerOrigins}). Perchance is not
- * supported (404).
+ * size limit; the sites' fixed origins can be rebased with {@code tankard.providerOrigins}), Perchance too.
  */
 public final class ContentImportFeature implements Feature {
     private static final Logger LOG = LoggerFactory.getLogger(ContentImportFeature.class);
@@ -44,6 +43,10 @@ public final class ContentImportFeature implements Feature {
     private static final Pattern RISU = Pattern.compile("^https?://realm\\.risuai\\.net/character/([a-f0-9-]+)/?$",
             Pattern.CASE_INSENSITIVE);
     private static final String USER_AGENT = "SillyTavern";
+    /** A Perchance character id, {@code Name~<32 hex>.gz} (JavaScript's {@code \\w}: ASCII letters, digits, _). */
+    private static final Pattern PERCHANCE_ID = Pattern.compile("[A-Za-z0-9_]+~[a-f0-9]{32}\\.gz");
+    /** What follows the {@code ~} of a Perchance id or URL, if it can go into a URL path as it is. */
+    private static final Pattern PERCHANCE_SLUG = Pattern.compile("[A-Za-z0-9._-]+");
 
     private final TankardConfig config;
     private final Downloader downloader;
@@ -97,6 +100,12 @@ public final class ContentImportFeature implements Feature {
                 throw ApiError.notFound("Not a RisuAI Realm character URL");
             }
             result = risu(risu.group(1));
+        } else if (host.contains("perchance.org")) {
+            String slug = perchanceSlug(url);
+            if (slug.isEmpty()) {
+                throw ApiError.notFound("No Perchance character in the URL");
+            }
+            result = perchance(slug);
         } else if (config.outbound().importDomains().contains(host)) {
             result = generic(url);
         } else {
@@ -119,8 +128,8 @@ public final class ContentImportFeature implements Feature {
         } else if (id.startsWith("AICC/")) {
             String[] parts = id.split("/", -1);
             result = aicc(parts[1] + "/" + (parts.length > 2 ? parts[2] : "undefined"));
-        } else if (id.matches("^[\\w-]+~[a-f0-9]{32}\\.gz$")) {
-            throw ApiError.notFound("Importing from Perchance is not supported");
+        } else if (PERCHANCE_ID.matcher(id).matches()) {
+            result = perchance(perchanceSlug(id));
         } else {
             result = type.equals("lorebook") ? chubLorebook(id) : chubCharacter(id);
         }
@@ -257,6 +266,57 @@ public final class ContentImportFeature implements Feature {
             }
             return Future.succeededFuture(new Content(result.body().getBytes(), name, type));
         });
+    }
+
+    /**
+     * A Perchance character (ST's downloadPerchanceCharacter): its gzipped JSON from user.uploads.dev, the
+     * {@code addCharacter} part turned into a V2 card on its avatar (a data URL, a link, or the default image),
+     * any avatar that is not a PNG converted to one. An error status answers 404 as in ST.
+     */
+    private Future<Content> perchance(String slug) {
+        String url = "https://user.uploads.dev/file/" + slug;
+        MultiMap headers = MultiMap.caseInsensitiveMultiMap().add("Content-Type", "application/json")
+                .add("User-Agent", USER_AGENT);
+        return downloader.get(url, headers, LIMIT).compose(result -> {
+            if (!result.ok()) {
+                return Future.failedFuture(ApiError.notFound("Perchance answered " + result.status() + " for " + slug));
+            }
+            return worker(() -> PerchanceCards.character(result.body().getBytes()));
+        }).compose(character -> perchanceAvatar(character.path("avatar").path("url").asText(""))
+                .compose(avatar -> worker(() -> {
+                    ObjectNode card = PerchanceCards.card(character, slug, url);
+                    return new Content(CardWriter.write(avatar, JsJson.stringifyAsJs(card)),
+                            Sanitize.filename(card.path("data").path("name").asText()) + ".png", "image/png");
+                })));
+    }
+
+    /** The avatar as PNG: decoded from a data URL, downloaded, or the default image when there is none or it fails. */
+    private Future<byte[]> perchanceAvatar(String avatarUrl) {
+        if (avatarUrl.startsWith("data:image/")) {
+            return worker(() -> PerchanceCards.png(PerchanceCards.dataUrlBytes(avatarUrl)));
+        }
+        if (!avatarUrl.matches("(?i)https?://\\S+")) {
+            LOG.warn("The Perchance character has no avatar, or not a valid URL: using the default avatar");
+            return Future.succeededFuture(defaultAvatar.get());
+        }
+        return downloader.get(avatarUrl, MultiMap.caseInsensitiveMultiMap().add("User-Agent", USER_AGENT), LIMIT)
+                .compose(image -> {
+                    if (!image.ok()) {
+                        LOG.warn("Cannot fetch the Perchance avatar {} (status {}): using the default avatar; you can "
+                                + "download it and assign it to the character yourself", avatarUrl, image.status());
+                        return Future.succeededFuture(defaultAvatar.get());
+                    }
+                    byte[] bytes = image.body().getBytes();
+                    return "image/png".equals(image.contentType()) ? Future.succeededFuture(bytes)
+                            : worker(() -> PerchanceCards.png(bytes));
+                });
+    }
+
+    /** The slug after the {@code ~} of a Perchance id or URL; empty when there is none or it is not URL-safe. */
+    static String perchanceSlug(String idOrUrl) {
+        String[] parts = idOrUrl.split("~", -1);
+        String slug = parts.length > 1 ? parts[1] : "";
+        return PERCHANCE_SLUG.matcher(slug).matches() ? slug : "";
     }
 
     // ---- helpers

@@ -9,15 +9,22 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tankard.character.CardCodec;
+import tankard.image.Images;
+import tankard.json.JsJson;
 import tankard.testing.MockCompletionServer;
 import tankard.testing.ServerTest;
 import tankard.testing.TestImages;
 import tankard.testing.TestServer;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.util.Base64;
 import java.util.Map;
 import java.util.stream.Stream;
+import java.util.zip.GZIPOutputStream;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -46,13 +53,32 @@ class ContentImportHttpTest extends ServerTest {
         mock.route("/janny/api/v1/download", r -> json(r, mock.lastCall("/janny/api/v1/download").body().contains(
                 "\"characterId\":\"0a1b2c3d-0000-1111-2222-333344445556\"")
                 ? "{\"status\":\"ok\",\"downloadUrl\":\"" + mock.origin() + "/files/card.png\"}" : "{\"status\":\"error\"}"));
+        perchance("a1", "{\"addCharacter\":{\"name\":\"Advisor\",\"roleInstruction\":\"Gives advice\",\"uuid\":\"u-1\","
+                + "\"avatar\":{\"url\":\"data:image/png;base64," + Base64.getEncoder().encodeToString(PNG) + "\"}}}");
+        perchance("b2", "{\"addCharacter\":{\"metaTitle\":\"Someone\",\"avatar\":{\"url\":\"" + mock.origin()
+                + "/files/face.jpg\"}}}");
+        perchance("c3", "{\"notACharacter\":{}}");
+        mock.route("/files/face.jpg", r -> r.response().putHeader("Content-Type", "image/jpeg")
+                .end(Buffer.buffer(TestImages.image("jpg", 6, 6))));
         mock.route("/files/card.png", r -> r.response().putHeader("Content-Type", "image/png").end(Buffer.buffer(PNG)));
         mock.route("/files/noext", r -> r.response().putHeader("Content-Type", "image/png").end(Buffer.buffer(PNG)));
         mock.route("/files/huge.png", r -> r.response().putHeader("Content-Length", "999999999999").write("start"));
         start(TestServer.providerOrigins(Map.of("https://api.chub.ai", mock.origin() + "/chub",
                 "https://realm.risuai.net", mock.origin() + "/risu",
                 "https://server.pygmalion.chat", mock.origin() + "/pyg",
-                "https://api.jannyai.com", mock.origin() + "/janny")) + "whitelistImportDomains: [127.0.0.1]\n");
+                "https://api.jannyai.com", mock.origin() + "/janny",
+                "https://user.uploads.dev", mock.origin() + "/perchance")) + "whitelistImportDomains: [127.0.0.1]\n");
+    }
+
+    /** A Perchance character file, gzipped JSON, at {@code /file/<id><30 zeros>.gz}. */
+    private void perchance(String id, String json) {
+        ByteArrayOutputStream gz = new ByteArrayOutputStream();
+        try (GZIPOutputStream out = new GZIPOutputStream(gz)) {
+            out.write(json.getBytes(StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        mock.route("/perchance/file/" + id + "0".repeat(30) + ".gz", r -> r.response().end(Buffer.buffer(gz.toByteArray())));
     }
 
     @AfterEach
@@ -128,6 +154,39 @@ class ContentImportHttpTest extends ServerTest {
     }
 
     @Test
+    void perchanceCharactersBecomePngCards() {
+        HttpResponse<Buffer> r = client.post("/api/content/importUUID",
+                "{\"url\":\"Personality_Advisor~a1" + "0".repeat(30) + ".gz\"}");
+        assertEquals(200, r.statusCode(), r.bodyAsString());
+        assertEquals("character", r.getHeader("X-Custom-Content-Type"));
+        assertEquals("attachment; filename=\"Advisor.png\"", r.getHeader("Content-Disposition"));
+        JsonNode card = CardCodec.readPng(r.body().getBytes()).json();
+        // read from the card's ccv3 chunk, which the writer adds beside the V2 one as ST's does
+        assertEquals("{\"spec\":\"chara_card_v3\",\"spec_version\":\"3.0\",\"data\":{\"name\":\"Advisor\",\"first_mes\":\"\","
+                + "\"tags\":[],\"description\":\"Gives advice\",\"creator\":\"\",\"creator_notes\":\"\",\"alternate_greetings\":[],"
+                + "\"character_version\":\"\",\"mes_example\":\"\",\"post_history_instructions\":\"\",\"system_prompt\":\"\","
+                + "\"scenario\":\"\",\"personality\":\"\",\"extensions\":{\"perchance_data\":{\"slug\":\"a1" + "0".repeat(30)
+                + ".gz\",\"char_url\":\"https://user.uploads.dev/file/a1" + "0".repeat(30) + ".gz\",\"uuid\":\"u-1\","
+                + "\"avatar_url\":null,\"folder_path\":null,\"folder_name\":null,\"custom_data\":{}}}}}",
+                JsJson.compact(card));
+        assertArrayEquals(new int[]{4, 4}, Images.dimensions(r.body().getBytes()), "the data URL's image");
+
+        r = importUrl("https://perchance.org/ai-character-chat?data=Someone~b2" + "0".repeat(30) + ".gz");
+        assertEquals(200, r.statusCode(), r.bodyAsString());
+        assertEquals("attachment; filename=\"Unnamed%20Perchance%20Character.png\"", r.getHeader("Content-Disposition"));
+        JsonNode data = CardCodec.readPng(r.body().getBytes()).json().path("data");
+        assertEquals("Someone", data.path("creator").asText());
+        assertEquals(mock.origin() + "/files/face.jpg", data.path("extensions").path("perchance_data").path("avatar_url").asText());
+        assertArrayEquals(new int[]{6, 6}, Images.dimensions(r.body().getBytes()), "the JPEG avatar became the PNG");
+
+        r = client.post("/api/content/importUUID", "{\"url\":\"Odd~c3" + "0".repeat(30) + ".gz\"}");
+        assertEquals(500, r.statusCode());
+        assertTrue(r.bodyAsString().contains("Invalid Perchance character data"), r.bodyAsString());
+        assertEquals(404, client.post("/api/content/importUUID", "{\"url\":\"Gone~d4" + "0".repeat(30) + ".gz\"}").statusCode());
+        assertEquals(404, importUrl("https://perchance.org/ai-character-chat").statusCode());
+    }
+
+    @Test
     void badImportsAreClearErrors() throws IOException {
         assertEquals(400, client.post("/api/content/importURL", "{}").statusCode());
         assertEquals(400, client.post("/api/content/importUUID", "{\"url\":5}").statusCode());
@@ -136,7 +195,6 @@ class ContentImportHttpTest extends ServerTest {
         assertEquals(404, importUrl("https://realm.risuai.net/other/abc").statusCode());
         assertEquals(404, importUrl("https://janitorai.com/characters/no-uuid").statusCode());
         assertEquals(404, importUrl(" https://aicharactercards.com/card").statusCode()); // a URL with spaces around it
-        assertEquals(404, client.post("/api/content/importUUID", "{\"url\":\"Advisor~6903e991c90fd1dba52c036d917e99c6.gz\"}").statusCode());
         HttpResponse<Buffer> r = importUrl("https://chub.ai/characters/alice/missing");
         assertEquals(500, r.statusCode());
         assertTrue(r.bodyAsJsonObject().getString("error").contains("Failed to fetch character metadata"), r.bodyAsString());
