@@ -16,13 +16,10 @@ import tankard.http.Routes;
 import tankard.json.Js;
 import tankard.json.JsJson;
 import tankard.secrets.SecretStore;
+import tankard.util.Hashes;
 
 import java.net.ConnectException;
 import java.net.UnknownHostException;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.function.Function;
 
 import static tankard.backend.Proxying.Answered;
@@ -237,15 +234,6 @@ public final class TextCompletionsFeature implements Feature {
             text = text.substring(0, text.length() - 1) + "\n";
             props.put("chat_template", text);
         }
-        return Reply.json(props.put("chat_template_hash", sha256Hex(text)));
-    }
-
-    private static String sha256Hex(String text) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
-                    .digest(text.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        return Reply.json(props.put("chat_template_hash", Hashes.sha256Hex(text)));
     }
 }

@@ -1,6 +1,7 @@
 package tankard.chat;
 
 import tankard.store.AtomicFiles;
+import tankard.util.Hashes;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -11,9 +12,6 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileTime;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
@@ -40,12 +38,7 @@ final class TailJournal {
     }
 
     static Path of(Path chat) {
-        try {
-            byte[] hash = MessageDigest.getInstance("SHA-256").digest(chat.getFileName().toString().getBytes(StandardCharsets.UTF_8));
-            return chat.resolveSibling(PREFIX + HexFormat.of().formatHex(hash, 0, 16));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        return chat.resolveSibling(PREFIX + Hashes.sha256Hex(chat.getFileName().toString()).substring(0, 32));
     }
 
     /** Only this process's own names: a chat called {@code .tankard-journal.x.jsonl} is a chat. */

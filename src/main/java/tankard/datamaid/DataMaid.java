@@ -8,15 +8,13 @@ import tankard.json.Js;
 import tankard.json.JsJson;
 import tankard.store.FileTimes;
 import tankard.user.UserDirs;
+import tankard.util.Hashes;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -45,7 +43,7 @@ public final class DataMaid {
             boolean withParent = category.equals("images") || category.equals("chats");
             ArrayNode records = report.putArray(category);
             for (Path path : paths) {
-                String hash = sha256(path.toString());
+                String hash = Hashes.sha256Hex(path.toString());
                 byHash.putIfAbsent(hash, path);
                 records.add(record(path, hash, withParent));
             }
@@ -137,13 +135,5 @@ public final class DataMaid {
         byte[] bytes = new byte[count];
         random.nextBytes(bytes);
         return bytes;
-    }
-
-    private static String sha256(String text) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

@@ -6,6 +6,7 @@ import tankard.image.ImageSniff;
 import tankard.image.Images;
 import tankard.json.JsJson;
 import tankard.store.FileTimes;
+import tankard.util.Hashes;
 
 import java.awt.image.BufferedImage;
 import java.io.IOException;
@@ -14,10 +15,7 @@ import java.math.RoundingMode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
-import java.util.HexFormat;
 
 /** The metadata ST keeps for one image (st-data.md §4.7), generated from the file. */
 final class ImageMetadata {
@@ -40,7 +38,7 @@ final class ImageMetadata {
         BufferedImage image = animated ? null : Images.decode(data);
         BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class);
         ObjectNode metadata = JsJson.object();
-        metadata.put("hash", sha256(data));
+        metadata.put("hash", Hashes.sha256Hex(data));
         // parseFloat(ratio.toFixed(4)): toFixed rounds the exact binary value, halves up.
         metadata.put("aspectRatio", new BigDecimal((double) size[0] / size[1]).setScale(4, RoundingMode.HALF_UP).doubleValue());
         metadata.put("isAnimated", animated);
@@ -52,11 +50,4 @@ final class ImageMetadata {
         return metadata;
     }
 
-    private static String sha256(byte[] data) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(data));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
-    }
 }

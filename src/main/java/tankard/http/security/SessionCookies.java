@@ -7,6 +7,7 @@ import io.vertx.core.http.CookieSameSite;
 import io.vertx.ext.web.RoutingContext;
 import tankard.json.JsJson;
 import tankard.store.AtomicFiles;
+import tankard.util.Hashes;
 
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
@@ -20,7 +21,6 @@ import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.util.Base64;
-import java.util.HexFormat;
 
 /**
  * ST's cookie-session format (st-api.md §1.4): cookie {@code session-<8 hex>} holds base64 JSON, and
@@ -62,12 +62,7 @@ public final class SessionCookies {
         } catch (IOException e) {
             host = "localhost";
         }
-        try {
-            byte[] hash = MessageDigest.getInstance("SHA-256").digest(host.getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(hash).substring(0, 8);
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException(e);
-        }
+        return Hashes.sha256Hex(host).substring(0, 8);
     }
 
     private static byte[] loadOrCreateSecret(Path file) {
