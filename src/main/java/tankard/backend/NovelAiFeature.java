@@ -116,17 +116,20 @@ public final class NovelAiFeature implements Feature {
         RoutingContext ctx = request.ctx();
         HttpServerResponse response = ctx.response();
         // the body may carry a base64 image: parsed and laid out on a worker, like the PNGs that come back
-        Proxying.worker(ctx, () -> new ImageCall(request.body(), headers(request))).onFailure(ctx::fail).onSuccess(call ->
-                Proxying.worker(ctx, () -> UpstreamRequest.post(IMAGE_HOST + "/ai/generate-image", call.headers(),
-                                NovelAiImages.request(call.body())))
-                        .compose(generate -> upstream.fetch(generate, response))
+        Proxying.worker(ctx, () -> ImageCall.of(request.body(), headers(request))).onFailure(ctx::fail).onSuccess(call ->
+                upstream.fetch(call.generate(), response)
                         .compose(answer -> Proxying.worker(ctx, () -> image(answer)))
                         .compose(image -> upscaled(ctx, call, image, response))
                         .onSuccess(image -> Reply.text(image).writeTo(response))
                         .onFailure(e -> Proxying.fail(response, e, Reply.status(500))));
     }
 
-    private record ImageCall(JsonNode body, MultiMap headers) {
+    /** The frontend's body, the auth headers, and the generation call made of them. */
+    private record ImageCall(JsonNode body, MultiMap headers, UpstreamRequest generate) {
+        static ImageCall of(JsonNode body, MultiMap headers) {
+            return new ImageCall(body, headers, UpstreamRequest.post(IMAGE_HOST + "/ai/generate-image", headers,
+                    NovelAiImages.request(body)));
+        }
     }
 
     /** The base64 PNG of a generation; a failed one is answered 500 as in ST. Blocking. */
