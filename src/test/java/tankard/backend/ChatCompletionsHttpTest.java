@@ -3,24 +3,18 @@ package tankard.backend;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientResponse;
-import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerResponse;
-import io.vertx.core.http.RequestOptions;
 import io.vertx.ext.web.client.HttpResponse;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import tankard.json.JsJson;
 import tankard.testing.MockCompletionServer;
 import tankard.testing.ServerTest;
 import tankard.testing.StreamingClient;
 import tankard.testing.TestServer;
 
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.stream.Collectors;
-import java.util.stream.StreamSupport;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -158,7 +152,7 @@ class ChatCompletionsHttpTest extends ServerTest {
             headSeen.future().onSuccess(v -> response.end(tail));
         });
         Buffer received = Buffer.buffer();
-        HttpClientResponse response = await(open(generateBody(true, "")).compose(r -> {
+        HttpClientResponse response = await(StreamingClient.post(server, client, BASE + "/generate", generateBody(true, "")).compose(r -> {
             r.handler(chunk -> {
                 received.appendBuffer(chunk);
                 if (received.length() >= head.length()) {
@@ -179,7 +173,7 @@ class ChatCompletionsHttpTest extends ServerTest {
             request.connection().closeHandler(v -> upstreamClosed.tryComplete());
             request.response().setChunked(true).write(MockCompletionServer.deltaEvent("Once upon"));
         });
-        await(open(generateBody(true, "")).compose(r -> {
+        await(StreamingClient.post(server, client, BASE + "/generate", generateBody(true, "")).compose(r -> {
             Promise<Void> first = Promise.promise();
             r.handler(chunk -> first.tryComplete());
             return first.future().onSuccess(v -> r.request().reset());
@@ -193,18 +187,7 @@ class ChatCompletionsHttpTest extends ServerTest {
         Buffer piece = Buffer.buffer("data: " + "x".repeat(64 * 1024 - 8) + "\n\n");
         AtomicLong written = new AtomicLong();
         mock.onCompletion(request -> MockCompletionServer.flood(request.response().setChunked(true), piece, total, written));
-        assertEquals(total, StreamingClient.readSlowly(open(generateBody(true, "")), written, total));
-    }
-
-    /** A generate request over a raw client, so the test sees the response as it streams. */
-    private Future<HttpClientResponse> open(String body) {
-        HttpClient http = server.vertx.createHttpClient();
-        String cookies = StreamSupport.stream(client.session.cookieStore().get(false, "127.0.0.1", "/").spliterator(), false)
-                .map(c -> c.name() + "=" + c.value()).collect(Collectors.joining("; "));
-        RequestOptions options = new RequestOptions().setMethod(HttpMethod.POST).setAbsoluteURI(server.url(BASE + "/generate"))
-                .putHeader("Content-Type", "application/json").putHeader("X-CSRF-Token", client.csrfToken())
-                .putHeader("Cookie", cookies);
-        return http.request(options).compose(request -> request.send(body));
+        assertEquals(total, StreamingClient.readSlowly(StreamingClient.post(server, client, BASE + "/generate", generateBody(true, "")), written, total));
     }
 
     private static <T> T await(Future<T> future) {

@@ -1,6 +1,7 @@
 package tankard.backend;
 
 import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.RequestOptions;
@@ -62,9 +63,11 @@ class OutboundPolicyTest {
         String url = "http://rebind.example:" + backend.actualPort() + "/v1/models";
 
         RequestOptions options = prepare(policy, url).setMethod(HttpMethod.GET);
-        String body = TestServer.await(vertx.createHttpClient().request(options)
+        HttpClient client = vertx.createHttpClient();
+        String body = TestServer.await(client.request(options)
                 .compose(request -> request.send()).compose(response -> response.body())
                 .toCompletionStage().toCompletableFuture()).toString();
+        client.close(); // held until the answer is in: Vert.x closes a client no one holds once it is collected
 
         assertEquals("ok", body);
         assertEquals(List.of("rebind.example:" + backend.actualPort()), hosts);

@@ -36,7 +36,7 @@ public final class StreamingClient {
     }
 
     private static Future<HttpClientRequest> request(TestServer server, TestServer.Client client, String path) {
-        HttpClient http = server.vertx.createHttpClient();
+        HttpClient http = server.streamingClient();
         String cookies = StreamSupport.stream(client.session.cookieStore().get(false, "127.0.0.1", "/").spliterator(), false)
                 .map(c -> c.name() + "=" + c.value()).collect(Collectors.joining("; "));
         RequestOptions options = new RequestOptions().setMethod(HttpMethod.POST).setAbsoluteURI(server.url(path))

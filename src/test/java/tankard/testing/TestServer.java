@@ -2,7 +2,9 @@ package tankard.testing;
 
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.PoolOptions;
 import io.vertx.ext.web.client.HttpRequest;
 import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
@@ -33,6 +35,8 @@ public final class TestServer implements AutoCloseable {
     public final Path dataRoot;
     public final Path workDir;
     private final WebClient plain;
+    /** For requests a test reads as they stream. Held here: Vert.x closes a client no one holds once it is collected. */
+    private final HttpClient streaming;
 
     private TestServer(Vertx vertx, Tankard tankard, Path workDir) {
         this.vertx = vertx;
@@ -41,6 +45,12 @@ public final class TestServer implements AutoCloseable {
         this.dataRoot = tankard.config().dataRoot();
         this.plain = WebClient.create(vertx, new WebClientOptions().setDefaultHost("127.0.0.1")
                 .setDefaultPort(tankard.port()).setFollowRedirects(false));
+        this.streaming = vertx.createHttpClient(new PoolOptions().setHttp1MaxSize(64));
+    }
+
+    /** A raw HTTP client on this server's Vert.x, for answers a test reads as they stream. */
+    public HttpClient streamingClient() {
+        return streaming;
     }
 
     /** Starts a server with the given extra command-line flags and config.yaml text (may be null). */
@@ -143,7 +153,7 @@ public final class TestServer implements AutoCloseable {
 
     /** Stops this server and starts a new one on the same folders, with a new config.yaml text. */
     public TestServer restart(String configYaml) {
-        await(vertx.close().toCompletionStage().toCompletableFuture());
+        await(tankard.close().toCompletionStage().toCompletableFuture());
         try {
             Files.writeString(workDir.resolve("config.yaml"), configYaml);
         } catch (IOException e) {
