@@ -17,6 +17,7 @@ import tankard.http.Routes;
 import tankard.json.JsJson;
 import tankard.store.AtomicFiles;
 import tankard.user.UserDirs;
+import tankard.util.AssetNames;
 import tankard.util.FileNames;
 import tankard.util.MimeTypes;
 import tankard.util.Sanitize;
@@ -98,10 +99,11 @@ public final class AssetsFeature implements Feature {
     private void download(Request request) {
         JsonNode body = request.body();
         URI url = httpUrl(body.get("url"));
-        if (!config.outbound().importDomains().contains(url.getHost())) {
+        String host = url.getHost().toLowerCase(Locale.ROOT); // as content import compares it
+        if (!config.outbound().importDomains().contains(host)) {
             LOG.error("Received an import for \"{}\", but site is not whitelisted. This domain must be added to the "
-                    + "config key \"whitelistImportDomains\" to allow import from this source.", url.getHost());
-            throw ApiError.notFound("The host " + url.getHost() + " is not in whitelistImportDomains");
+                    + "config key \"whitelistImportDomains\" to allow import from this source.", host);
+            throw ApiError.notFound("The host " + host + " is not in whitelistImportDomains");
         }
         String category = category(body.get("category"));
         String fileName = validFileName(body.get("filename"));
@@ -111,11 +113,14 @@ public final class AssetsFeature implements Feature {
         var vertx = request.ctx().vertx();
         vertx.executeBlocking(() -> {
             ensureFolders(root);
+            if (Files.isDirectory(target)) { // refused before the download, not after it
+                throw ApiError.badRequest("Not an asset file: " + category + "/" + fileName);
+            }
             return null;
         }, false).compose(v -> downloader.toFile(url.toString(), temp, DOWNLOAD_LIMIT)
                 .recover(e -> Future.failedFuture(e instanceof Downloader.DownloadException
                         ? new ApiError(500, "Asset download failed: " + e.getMessage()) : e)))
-                .compose(type -> vertx.executeBlocking(() -> finish(category, temp, target), false))
+                .compose(v -> vertx.executeBlocking(() -> finish(category, temp, target), false))
                 .onComplete(done -> {
                     if (done.failed()) {
                         AtomicFiles.deleteQuietly(temp);
@@ -139,6 +144,7 @@ public final class AssetsFeature implements Feature {
             });
         }
         Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        AtomicFiles.syncFolder(target.getParent());
         LOG.info("Asset downloaded to {}", target);
         return Reply.ok();
     }
@@ -194,20 +200,12 @@ public final class AssetsFeature implements Feature {
         return value.textValue();
     }
 
-    /** ST's validateAssetFileName: letters, digits, '_', '-', '.'; no unsafe extension; no leading dot. */
+    /** ST's validateAssetFileName ({@link AssetNames}). */
     static String validFileName(JsonNode value) {
         String name = value != null && value.isTextual() ? value.textValue() : "";
-        if (!name.matches("[a-zA-Z0-9_\\-.]+")) {
-            throw ApiError.badRequest("Illegal character in filename; only alphanumeric, '_', '-' are accepted.");
-        }
-        if (UnsafeExtensions.is(FileNames.ext(name).toLowerCase(Locale.ROOT))) {
-            throw ApiError.badRequest("Forbidden file extension.");
-        }
-        if (name.startsWith(".")) {
-            throw ApiError.badRequest("Filename cannot start with '.'");
-        }
-        if (!Sanitize.filename(name).equals(name)) {
-            throw ApiError.badRequest("Reserved or long filename.");
+        String problem = AssetNames.problem(name);
+        if (problem != null) {
+            throw ApiError.badRequest(problem);
         }
         return name;
     }

@@ -113,7 +113,7 @@ final class ChatCompletionSources {
                                 ? "https://api.siliconflow.cn/v1" : "https://api.siliconflow.com/v1")
                         .models(null, "/models?type=text&sub_type=chat"),
                         call -> OpenAiCompatible.jsonObjectHack(call.body(), call.params())),
-                new WorkersAiSource(new GenericSource(Site.at("workers_ai", SecretKeys.WORKERS_AI, null)
+                new WorkersAiSource(Site.at("workers_ai", SecretKeys.WORKERS_AI, null)
                         .url(body -> WORKERS_AI + "/" + account(body) + "/ai/v1")
                         .models(body -> WORKERS_AI + "/" + account(body) + "/ai",
                                 "/models/search?task=Text+Generation&per_page=1000"),
@@ -121,7 +121,7 @@ final class ChatCompletionSources {
                             account(call.body());
                             copyDefined(call.body(), "repetition_penalty", call.params());
                             OpenAiCompatible.jsonSchema(call.body(), call.params(), RAW);
-                        })));
+                        }));
     }
 
     /** ST's dedicated senders for OpenAI-shaped APIs (§2.5.4–2.5.8). */

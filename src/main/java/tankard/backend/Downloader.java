@@ -97,9 +97,9 @@ public final class Downloader {
 
     /**
      * GET into a new file (at most {@code maxBytes}), streamed; fails on an error status. The caller removes the
-     * file when this fails. Yields the answer's Content-Type.
+     * file when this fails; on success the file is on disk (flushed), ready to be renamed into place.
      */
-    public Future<String> toFile(String url, Path file, long maxBytes) {
+    public Future<Void> toFile(String url, Path file, long maxBytes) {
         return toFile(url, file, maxBytes, (done, total) -> { });
     }
 
@@ -108,7 +108,7 @@ public final class Downloader {
      * the request goes: a paused answer still reports its connection closing, and nothing may lie between its
      * head and the handlers that would hear it.
      */
-    public Future<String> toFile(String url, Path file, long maxBytes, Progress progress) {
+    public Future<Void> toFile(String url, Path file, long maxBytes, Progress progress) {
         MultiMap noHeaders = MultiMap.caseInsensitiveMultiMap();
         return Proxying.onEventLoop(vertx, () -> vertx.fileSystem()
                 .open(file.toString(), new OpenOptions().setCreateNew(true).setWrite(true))
@@ -118,7 +118,7 @@ public final class Downloader {
                         return Future.failedFuture(new DownloadException("Unexpected response " + response.statusCode()
                                 + " " + response.statusMessage() + " from " + url, response.statusCode()));
                     }
-                    return copy(response, out, url, maxBytes, progress).map(v -> response.getHeader(HttpHeaders.CONTENT_TYPE));
+                    return copy(response, out, url, maxBytes, progress).compose(v -> out.flush()); // on disk before it is moved
                 }).eventually(() -> out.close())));
     }
 

@@ -10,7 +10,7 @@ import tankard.json.JsJson;
  * A source of ST's generic OpenAI-compatible path (st-backends.md §2.4): the shared request body and parameters,
  * plus what the source adds in its own branch ({@link Quirk}).
  */
-final class GenericSource extends SiteSource {
+class GenericSource extends SiteSource {
     /** What one source's branch of the generic path does to the body, parameters and headers. */
     @FunctionalInterface
     interface Quirk {

@@ -1,7 +1,6 @@
 package tankard.backend;
 
 import io.vertx.core.Future;
-import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
@@ -114,21 +113,6 @@ public final class UpstreamClient {
     /** Sends a call no browser waits for and reads its whole answer (Vertex AI's token, Tankard's own calls). */
     Future<Fetched> fetch(UpstreamRequest call) {
         return fetch(call, null);
-    }
-
-    /** {@link #fetch(UpstreamRequest)}, failed with {@code timedOut} when the answer is not all in after {@code ms}. */
-    Future<Fetched> fetch(UpstreamRequest call, long ms, String timedOut) {
-        Promise<Fetched> result = Promise.promise();
-        long timer = vertx.setTimer(ms, id -> result.tryFail(new UpstreamException(timedOut)));
-        fetch(call).onComplete(done -> {
-            vertx.cancelTimer(timer);
-            if (done.succeeded()) {
-                result.tryComplete(done.result());
-            } else {
-                result.tryFail(done.cause());
-            }
-        });
-        return result.future();
     }
 
     /** Sends the call and reads the whole answer (small bodies: model lists, props, non-streamed completions). */

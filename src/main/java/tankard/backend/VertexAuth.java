@@ -18,6 +18,8 @@ import java.security.PrivateKey;
 import java.security.Signature;
 import java.security.spec.PKCS8EncodedKeySpec;
 import java.util.Base64;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * Vertex AI's "full" mode (ST's generateJWTToken and getAccessToken, st-backends.md §2.5.3): a service
@@ -73,8 +75,10 @@ final class VertexAuth {
         String form = "grant_type=" + URLEncoder.encode("urn:ietf:params:oauth:grant-type:jwt-bearer",
                 StandardCharsets.UTF_8) + "&assertion=" + URLEncoder.encode(jwt, StandardCharsets.UTF_8);
         MultiMap headers = MultiMap.caseInsensitiveMultiMap().set("Content-Type", "application/x-www-form-urlencoded");
-        return upstream.fetch(new UpstreamRequest(HttpMethod.POST, GOOGLE_TOKEN_URL, headers, Buffer.buffer(form)),
-                        TIMEOUT_SECONDS * 1000, "The token request timed out")
+        return upstream.fetch(new UpstreamRequest(HttpMethod.POST, GOOGLE_TOKEN_URL, headers, Buffer.buffer(form)))
+                .timeout(TIMEOUT_SECONDS, TimeUnit.SECONDS)
+                .recover(e -> Future.failedFuture(e instanceof TimeoutException
+                        ? new IOException("The token request timed out") : e))
                 .compose(answer -> {
                     if (!answer.ok()) {
                         return Future.failedFuture(new IOException("Failed to get access token: " + answer.body()));

@@ -12,26 +12,9 @@ import tankard.json.JsJson;
  * from the generic one: an upstream error keeps the upstream's status with {@code {error:true}}, a failed call or
  * an answer that is not JSON is a 500, and only {@code result}'s models are listed (with their name as id).
  */
-final class WorkersAiSource implements ChatCompletionSource {
-    private final GenericSource generic;
-
-    WorkersAiSource(GenericSource generic) {
-        this.generic = generic;
-    }
-
-    @Override
-    public String id() {
-        return generic.id();
-    }
-
-    @Override
-    public UpstreamRequest generate(ObjectNode body, SecretReader secrets) {
-        return generic.generate(body, secrets);
-    }
-
-    @Override
-    public UpstreamRequest models(ObjectNode body, SecretReader secrets) {
-        return generic.models(body, secrets);
+final class WorkersAiSource extends GenericSource {
+    WorkersAiSource(Site site, Quirk quirk) {
+        super(site, quirk);
     }
 
     @Override

@@ -234,7 +234,7 @@ public final class ContentImportFeature implements Feature {
                     if (!"ok".equals(json.path("status").asText()) || !json.path("downloadUrl").isTextual()) {
                         return Future.failedFuture(new IllegalStateException("Failed to download character"));
                     }
-                    return downloader.get(json.get("downloadUrl").textValue(), MultiMap.caseInsensitiveMultiMap(), LIMIT)
+                    return file(json.get("downloadUrl").textValue(), "Failed to download character")
                             .map(image -> new Content(image.body().getBytes(), Sanitize.filename(uuid) + ".png",
                                     image.contentType()));
                 });

@@ -29,10 +29,6 @@ import java.util.function.Predicate;
  * a chat points to is never offered for deletion. Blocking.
  */
 final class DataMaidScan {
-    /** The categories of a report, in ST's order. */
-    static final List<String> CATEGORIES = List.of("images", "files", "chats", "groupChats", "avatarThumbnails",
-            "backgroundThumbnails", "personaThumbnails", "chatBackups", "settingsBackups");
-
     /** A category whose scan must report nothing, as ST's throws and reports nothing. */
     private static final class Abandoned extends Exception {
         Abandoned() {

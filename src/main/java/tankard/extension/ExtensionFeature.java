@@ -186,9 +186,6 @@ public final class ExtensionFeature implements Feature {
             if (Files.exists(to)) {
                 throw ApiError.conflict("Destination directory already exists.");
             }
-            if (source.equals(destination)) {
-                throw ApiError.conflict("Source and destination directories are the same.");
-            }
             createFolders(to.getParent());
             moveFolder(from, to);
             LOG.info("Extension has been moved from {} to {}", from, to);

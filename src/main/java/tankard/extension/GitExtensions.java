@@ -10,6 +10,8 @@ import org.eclipse.jgit.api.ListBranchCommand;
 import org.eclipse.jgit.api.PullResult;
 import org.eclipse.jgit.api.TransportCommand;
 import org.eclipse.jgit.api.errors.GitAPIException;
+import org.eclipse.jgit.api.errors.InvalidRefNameException;
+import org.eclipse.jgit.api.errors.RefNotFoundException;
 import org.eclipse.jgit.api.errors.JGitInternalException;
 import org.eclipse.jgit.lib.Constants;
 import org.eclipse.jgit.lib.ObjectId;
@@ -221,6 +223,10 @@ final class GitExtensions {
                 git.checkout().setName(branch).call();
                 LOG.info("Checked out branch {} at {}", branch, folder);
             }
+        } catch (RefNotFoundException e) {
+            throw ApiError.notFound("Branch " + branch + " does not exist");
+        } catch (InvalidRefNameException e) {
+            throw ApiError.badRequest("Invalid branch name: " + branch);
         } catch (GitAPIException | IOException | RuntimeException e) {
             throw rethrow("Switching branches", e);
         }

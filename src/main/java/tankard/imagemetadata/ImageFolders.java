@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import tankard.http.ApiError;
 import tankard.user.UserDirs;
+import tankard.util.Sanitize;
 
 import java.nio.file.Files;
 import java.util.ArrayList;
@@ -76,7 +77,8 @@ final class ImageFolders {
         List<String> normalized = new ArrayList<>();
         for (String path : paths) {
             String clean = normalizePosix(path);
-            if (!clean.startsWith("backgrounds/") || List.of(clean.split("/")).contains("..")) {
+            // one image straight inside backgrounds/ (a NUL or a folder of its own is not one)
+            if (!clean.startsWith("backgrounds/") || !Sanitize.isPlainFileName(clean.substring("backgrounds/".length()))) {
                 throw ApiError.badRequest("Invalid background path: '" + path + "'");
             }
             normalized.add(clean);
@@ -85,7 +87,7 @@ final class ImageFolders {
             find(index, id);
             ObjectNode images = ImageMetadataIndex.images(index);
             for (String path : normalized) {
-                if (!Files.exists(dirs.root().resolve(path))) {
+                if (!Files.isRegularFile(dirs.root().resolve(path))) {
                     continue;
                 }
                 if (!(images.get(path) instanceof ObjectNode)) {

@@ -112,6 +112,11 @@ public final class PresetService {
         return FOLDERS.get(apiId).apply(new UserDirs(Path.of("")));
     }
 
+    /** Where a preset of that API id and name is stored, as {@link #save} names it. */
+    public static Path storedFile(UserDirs dirs, String apiId, String name) {
+        return file(dirs, apiId, storedName(name));
+    }
+
     private static String storedName(String name) {
         String stored = Sanitize.filename(SafeNames.noSeparators(name, "preset name"));
         if (stored.isEmpty()) {

@@ -74,13 +74,13 @@ final class SpriteUploads {
             List<String> existing = existingFiles(folder);
             for (Staged sprite : sprites) {
                 String base = FileNames.base(sprite.entryName());
+                move(sprite.file(), folder.resolve(sprite.fileName())); // the new one in place before the old goes
                 existing.stream().filter(file -> FileNames.base(file).equals(base)).findFirst().ifPresent(file -> {
                     existing.remove(file);
                     if (!file.equals(sprite.fileName())) {
                         AtomicFiles.deleteQuietly(folder.resolve(file));
                     }
                 });
-                move(sprite.file(), folder.resolve(sprite.fileName()));
             }
             return sprites.size();
         } finally {

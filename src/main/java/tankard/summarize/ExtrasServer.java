@@ -156,8 +156,7 @@ public final class ExtrasServer {
                 ctx.vertx().runOnContext(v -> {
                     if (failure == null) {
                         json(ctx, 200, JsJson.object().put("summary", summary));
-                    } else if (failure instanceof SummaryQueue.QueueFullException
-                            || failure instanceof SummaryUnavailableException) {
+                    } else if (failure instanceof SummaryUnavailableException) { // the queue full too
                         error(ctx, 503, failure.getMessage());
                     } else {
                         LOG.warn("Summarization failed", failure);

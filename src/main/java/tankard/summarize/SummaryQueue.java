@@ -30,8 +30,7 @@ public final class SummaryQueue {
         try {
             worker.execute(job);
         } catch (RejectedExecutionException e) {
-            job.result.completeExceptionally(worker.isShutdown()
-                    ? new SummaryUnavailableException("Tankard is shutting down") : new QueueFullException(capacity));
+            job.result.completeExceptionally(worker.isShutdown() ? shuttingDown() : new QueueFullException(capacity));
         }
         return job.result;
     }
@@ -42,9 +41,13 @@ public final class SummaryQueue {
      */
     public boolean close(Duration wait) throws InterruptedException {
         for (Runnable waiting : worker.shutdownNow()) {
-            ((Job) waiting).result.completeExceptionally(new SummaryUnavailableException("Tankard is shutting down"));
+            ((Job) waiting).result.completeExceptionally(shuttingDown());
         }
         return worker.awaitTermination(wait.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    private static SummaryUnavailableException shuttingDown() {
+        return new SummaryUnavailableException("Tankard is shutting down");
     }
 
     private final class Job implements Runnable {
@@ -72,7 +75,8 @@ public final class SummaryQueue {
         return worker.getQueue().size();
     }
 
-    public static final class QueueFullException extends RuntimeException {
+    /** A 503 like any summary that cannot be made now. */
+    public static final class QueueFullException extends SummaryUnavailableException {
         QueueFullException(int capacity) {
             super("The summarization queue is full (" + capacity + " waiting); try again later");
         }

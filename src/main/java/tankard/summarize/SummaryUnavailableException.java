@@ -1,7 +1,7 @@
 package tankard.summarize;
 
 /** No model can summarize now (not loaded, or still loading): the Extras module answers 503 with this message. */
-public final class SummaryUnavailableException extends RuntimeException {
+public class SummaryUnavailableException extends RuntimeException {
     public SummaryUnavailableException(String message) {
         super(message, null, false, false);
     }

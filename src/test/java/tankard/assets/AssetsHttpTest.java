@@ -119,6 +119,11 @@ class AssetsHttpTest extends ServerTest {
         assertError(client.post("/api/assets/download", new JsonObject().put("url", "https://example.com/x.mp3")
                 .put("category", "bgm").put("filename", "x.mp3").encode()), 404, "whitelistImportDomains");
         assertError(client.post("/api/assets/download", download("/files/song.mp3", "../bgm", "x.mp3")), 400, "category");
+        put("assets/bgm/album.mp3/track.mp3", SONG);
+        assertError(client.post("/api/assets/download", download("/files/song.mp3", "bgm", "album.mp3")), 400,
+                "Not an asset file");
+        Files.delete(user("assets/bgm/album.mp3/track.mp3"));
+        Files.delete(user("assets/bgm/album.mp3"));
         for (String name : List.of("../song.mp3", "..", ".hidden.mp3", "evil.js", "a/b.mp3", "", "con.mp3x/..")) {
             assertEquals(400, client.post("/api/assets/download", download("/files/song.mp3", "bgm", name)).statusCode(), name);
         }

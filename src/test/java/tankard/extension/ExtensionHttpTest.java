@@ -189,6 +189,8 @@ class ExtensionHttpTest extends ServerTest {
         assertEquals("console.log('v1');\n", Files.readString(folder.resolve("index.js")));
         body = new JsonObject().put("extensionName", "branchy").put("branch", "nope").encode();
         assertError(client.post("/api/extensions/switch", body), 404, "Branch nope does not exist locally");
+        body = new JsonObject().put("extensionName", "branchy").put("branch", "origin/nope").encode();
+        assertError(client.post("/api/extensions/switch", body), 404, "Branch origin/nope does not exist");
         assertEquals(400, client.post("/api/extensions/switch", named("branchy")).statusCode());
     }
 

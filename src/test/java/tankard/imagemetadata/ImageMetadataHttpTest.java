@@ -131,7 +131,8 @@ class ImageMetadataHttpTest extends ServerTest {
         assertEquals(400, post("/folders/set-thumbnails", "{\"updates\":[null]}").statusCode());
         assertEquals(400, post("/folders/assign", "{\"id\":\"" + id + "\"}").statusCode());
         assertEquals(404, post("/folders/assign", "{\"id\":\"nope\",\"paths\":[]}").statusCode());
-        for (String path : new String[] {"../secret.png", "backgrounds/../../secret.png", "secret.png", "/backgrounds/x.png"}) {
+        for (String path : new String[] {"../secret.png", "backgrounds/../../secret.png", "secret.png", "/backgrounds/x.png",
+                "backgrounds/a\\u0000.png", "backgrounds/", "backgrounds/sub/x.png"}) {
             HttpResponse<Buffer> r = post("/folders/assign", "{\"id\":\"" + id + "\",\"paths\":[\"" + path + "\"]}");
             assertEquals(400, r.statusCode(), path);
         }

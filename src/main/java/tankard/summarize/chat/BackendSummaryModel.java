@@ -62,10 +62,6 @@ final class BackendSummaryModel implements SummaryModel {
         return known == null ? SummaryOptions.DEFAULT_CONTEXT : known.context();
     }
 
-    int maxTokens() {
-        return maxTokens;
-    }
-
     @Override
     public int countTokens(String text) {
         return tokenizer.encode(text).length;

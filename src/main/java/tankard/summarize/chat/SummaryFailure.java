@@ -36,10 +36,6 @@ public final class SummaryFailure extends ApiError {
         this.reason = reason;
     }
 
-    public Reason reason() {
-        return reason;
-    }
-
     public ObjectNode json() {
         return JsJson.object().put("error", getMessage()).put("reason", reason.code());
     }

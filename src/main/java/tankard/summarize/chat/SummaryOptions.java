@@ -5,8 +5,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import tankard.http.ApiError;
 import tankard.json.JsJson;
 import tankard.json.JsonFiles;
+import tankard.preset.PresetService;
 import tankard.user.UserDirs;
-import tankard.util.Sanitize;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -78,11 +78,7 @@ record SummaryOptions(ObjectNode chat, ObjectNode backend, JsonNode instruct, St
         if (!value.isTextual()) {
             throw ApiError.badRequest("instruct must be a template object or the name of one");
         }
-        String file = Sanitize.filename(value.textValue() + ".json");
-        if (!file.equals(value.textValue() + ".json") || !Sanitize.isSafeSegment(file)) {
-            throw ApiError.badRequest("Invalid instruct template name");
-        }
-        Path path = dirs.instruct().resolve(file);
+        Path path = PresetService.storedFile(dirs, "instruct", value.textValue()); // named as saving names it
         JsonNode template = Files.isRegularFile(path) ? JsonFiles.tryRead(path) : null;
         if (template == null || !template.isObject()) {
             throw ApiError.notFound("No instruct template named " + value.textValue());

@@ -7,11 +7,9 @@ import tankard.backend.Downloader.DownloadException;
 import tankard.store.AtomicFiles;
 
 import java.io.IOException;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 
@@ -103,9 +101,6 @@ public final class HubDownloader {
         } catch (InterruptedException e) {
             Files.deleteIfExists(part);
             throw e;
-        }
-        try (FileChannel channel = FileChannel.open(part, StandardOpenOption.WRITE)) {
-            channel.force(true);
         }
         Files.move(part, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         AtomicFiles.syncFolder(target.getParent());

@@ -222,6 +222,12 @@ class ChatSummaryHttpTest extends MockBackendTest {
                 + "\"max_tokens\":250");
         assertEquals(200, r.statusCode(), r.bodyAsString());
         assertEquals("Wren paid.", json(r).path("summary").asText());
+        // a name the preset API stores sanitized ("Tavern: ML" as Tavern ML.json) finds the same file
+        putChat(MESSAGES);
+        HttpResponse<Buffer> stored = summarize("\"backend\":{\"api_type\":\"koboldcpp\",\"api_server\":\""
+                + mock.origin() + "\",\"temperature\":0.5,\"stop\":[\"\\nWren:\"],\"truncation_length\":4096},"
+                + "\"instruct\":\"Tavern: ML\",\"max_tokens\":250");
+        assertEquals(200, stored.statusCode(), stored.bodyAsString());
         JsonNode body = mock.lastCall("/v1/completions").json();
         String instruction = SummaryPrompt.instruction(null, false);
         assertEquals("<|sys|>\n" + instruction + "<|end|>\n" + "<|user|>\nConversation:\n" + CONVERSATION + "<|end|>\n"
