@@ -17,7 +17,6 @@ import java.util.zip.CRC32;
  * right before {@code IEND}. Bytes after {@code IEND} are dropped, as ST does.
  */
 public final class CardWriter {
-    private static final byte[] SIGNATURE = {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
 
     private CardWriter() {
     }
@@ -29,7 +28,7 @@ public final class CardWriter {
     public static byte[] write(byte[] png, String card) {
         List<PngChunks.Chunk> chunks = PngChunks.read(png);
         ByteArrayOutputStream out = new ByteArrayOutputStream(png.length + 2 * card.length() + 64);
-        out.write(SIGNATURE, 0, SIGNATURE.length);
+        out.write(PngChunks.SIGNATURE, 0, PngChunks.SIGNATURE.length);
         for (PngChunks.Chunk chunk : chunks) {
             if (chunk.type().equals("IEND")) {
                 break;

@@ -21,7 +21,7 @@ import java.util.zip.CRC32;
  * ST only if its CRCs happened to hold; the card text itself is always checked.
  */
 final class PngChunks {
-    private static final byte[] SIGNATURE = {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    static final byte[] SIGNATURE = {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
     private static final int READ_BLOCK = 16 << 10;
 
     /** One chunk: its type and where its data lies in the file. */

@@ -4,13 +4,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import tankard.image.AvatarImages;
+import tankard.image.MediaSniff;
 import tankard.json.Js;
 import tankard.json.JsJson;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.util.Arrays;
 import java.util.Base64;
 import java.util.zip.GZIPInputStream;
 
@@ -18,7 +18,6 @@ import java.util.zip.GZIPInputStream;
 final class PerchanceCards {
     /** The most a character file may inflate to: a small gzip can hold gigabytes. */
     static final int MAX_INFLATED = 64 * 1024 * 1024;
-    private static final byte[] PNG_SIGNATURE = {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
 
     private PerchanceCards() {
     }
@@ -75,8 +74,7 @@ final class PerchanceCards {
 
     /** A PNG as it is; another image converted to PNG; an error when it is no image. */
     static byte[] png(byte[] image) throws IOException {
-        if (image.length >= PNG_SIGNATURE.length
-                && Arrays.equals(image, 0, PNG_SIGNATURE.length, PNG_SIGNATURE, 0, PNG_SIGNATURE.length)) {
+        if (MediaSniff.isPng(image)) {
             return image;
         }
         byte[] converted = AvatarImages.toPng(image, null);

@@ -41,6 +41,7 @@ final class DataMaidScan {
     private final String handle;
     /** The truthy lines of every chat file, read once for all categories. */
     private List<List<JsonNode>> parsedChats;
+    private List<JsonNode> groups;
 
     DataMaidScan(UserDirs dirs, String handle) {
         this.dirs = dirs;
@@ -297,13 +298,16 @@ final class DataMaidScan {
     }
 
     /** The parsed group definitions; unreadable ones are skipped. */
+    /** The group files' objects, read once per scan (several categories look at them). */
     private List<JsonNode> groups() {
-        List<JsonNode> groups = new ArrayList<>();
-        for (String name : FileNames.list(dirs.groups())) {
-            if (FileNames.ext(name).equals(".json") && isFile(dirs.groups().resolve(name))) {
-                JsonNode group = parseFile(dirs.groups().resolve(name));
-                if (group != null && group.isObject()) {
-                    groups.add(group);
+        if (groups == null) {
+            groups = new ArrayList<>();
+            for (String name : FileNames.list(dirs.groups())) {
+                if (FileNames.ext(name).equals(".json") && isFile(dirs.groups().resolve(name))) {
+                    JsonNode group = parseFile(dirs.groups().resolve(name));
+                    if (group != null && group.isObject()) {
+                        groups.add(group);
+                    }
                 }
             }
         }

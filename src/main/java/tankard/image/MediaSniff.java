@@ -52,6 +52,11 @@ public final class MediaSniff {
         return null;
     }
 
+    /** Whether the bytes start with the PNG signature. */
+    public static boolean isPng(byte[] data) {
+        return startsWith(data, 0, 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n');
+    }
+
     private static boolean startsWith(byte[] data, int offset, int... bytes) {
         if (data.length < offset + bytes.length) {
             return false;
