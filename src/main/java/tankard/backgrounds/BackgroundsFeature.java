@@ -99,7 +99,7 @@ public final class BackgroundsFeature implements Feature {
             throw ApiError.badRequest("Invalid background name");
         }
         String name = bg.textValue();
-        if (!name.equals(Sanitize.filename(name)) || name.isEmpty()) {
+        if (!Sanitize.isPlainFileName(name)) {
             throw ApiError.forbidden("Invalid background name");
         }
         Path file = dirs.backgrounds().resolve(name);
