@@ -9,7 +9,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tankard.backend.Downloader;
 import tankard.config.TankardConfig;
-import tankard.http.ApiError;
+import tankard.core.Refusal;
 import tankard.http.Feature;
 import tankard.http.Reply;
 import tankard.http.Request;
@@ -55,11 +55,11 @@ public final class AssetsFeature implements Feature {
     }
 
     @Override
-    public void mount(Router router) {
-        router.post("/api/assets/get").handler(Routes.blocking(config, request -> Reply.json(list(request.dirs()))));
-        router.post("/api/assets/download").handler(Routes.answering(config, this::download));
-        router.post("/api/assets/delete").handler(Routes.blocking(config, this::delete));
-        router.post("/api/assets/character").handler(Routes.blocking(config, this::character));
+    public void mount(Router router, Routes routes) {
+        router.post("/api/assets/get").handler(routes.blocking(request -> Reply.json(list(request.dirs()))));
+        router.post("/api/assets/download").handler(routes.answering(this::download));
+        router.post("/api/assets/delete").handler(routes.blocking(this::delete));
+        router.post("/api/assets/character").handler(routes.blocking(this::character));
     }
 
     /** One entry per category folder but temp; nothing when the assets folder does not exist (as ST). Blocking. */
@@ -103,7 +103,7 @@ public final class AssetsFeature implements Feature {
         if (!config.outbound().importDomains().contains(host)) {
             LOG.error("Received an import for \"{}\", but site is not whitelisted. This domain must be added to the "
                     + "config key \"whitelistImportDomains\" to allow import from this source.", host);
-            throw ApiError.notFound("The host " + host + " is not in whitelistImportDomains");
+            throw Refusal.notFound("The host " + host + " is not in whitelistImportDomains");
         }
         String category = category(body.get("category"));
         String fileName = validFileName(body.get("filename"));
@@ -114,12 +114,12 @@ public final class AssetsFeature implements Feature {
         vertx.executeBlocking(() -> {
             ensureFolders(root);
             if (Files.isDirectory(target)) { // refused before the download, not after it
-                throw ApiError.badRequest("Not an asset file: " + category + "/" + fileName);
+                throw Refusal.badRequest("Not an asset file: " + category + "/" + fileName);
             }
             return null;
         }, false).compose(v -> downloader.toFile(url.toString(), temp, DOWNLOAD_LIMIT)
                 .recover(e -> Future.failedFuture(e instanceof Downloader.DownloadException
-                        ? new ApiError(500, "Asset download failed: " + e.getMessage()) : e)))
+                        ? Refusal.failed("Asset download failed: " + e.getMessage()) : e)))
                 .compose(v -> vertx.executeBlocking(() -> finish(category, temp, target), false))
                 .onComplete(done -> {
                     if (done.failed()) {
@@ -154,11 +154,11 @@ public final class AssetsFeature implements Feature {
         String fileName = validFileName(request.body().get("filename"));
         Path file = request.dirs().assets().resolve(category).resolve(fileName);
         if (Files.isDirectory(file)) { // ST's unlink fails on a folder (a 500 there)
-            throw ApiError.badRequest("Not an asset file: " + category + "/" + fileName);
+            throw Refusal.badRequest("Not an asset file: " + category + "/" + fileName);
         }
         try {
             if (!Files.deleteIfExists(file)) {
-                throw ApiError.badRequest("Asset not found.");
+                throw Refusal.badRequest("Asset not found.");
             }
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot delete " + file, e);
@@ -170,7 +170,7 @@ public final class AssetsFeature implements Feature {
     private Reply character(Request request) {
         String rawName = request.query("name");
         if (rawName == null) {
-            throw ApiError.badRequest("A character name is required");
+            throw Refusal.badRequest("A character name is required");
         }
         String name = Sanitize.filename(rawName);
         String category = category(JsJson.tree(request.query("category")));
@@ -195,7 +195,7 @@ public final class AssetsFeature implements Feature {
 
     private static String category(JsonNode value) {
         if (value == null || !value.isTextual() || !CATEGORIES.contains(value.textValue())) {
-            throw ApiError.badRequest("Unsupported asset category.");
+            throw Refusal.badRequest("Unsupported asset category.");
         }
         return value.textValue();
     }
@@ -205,7 +205,7 @@ public final class AssetsFeature implements Feature {
         String name = value != null && value.isTextual() ? value.textValue() : "";
         String problem = AssetNames.problem(name);
         if (problem != null) {
-            throw ApiError.badRequest(problem);
+            throw Refusal.badRequest(problem);
         }
         return name;
     }
@@ -221,7 +221,7 @@ public final class AssetsFeature implements Feature {
         } catch (java.net.URISyntaxException e) {
             // answered below
         }
-        throw ApiError.badRequest("Must be a valid http(s) URL");
+        throw Refusal.badRequest("Must be a valid http(s) URL");
     }
 
     /** ST makes every category folder on each call, replacing a file that stands where one should be. */

@@ -2,8 +2,7 @@ package tankard.avatars;
 
 import io.vertx.ext.web.FileUpload;
 import io.vertx.ext.web.Router;
-import tankard.config.TankardConfig;
-import tankard.http.ApiError;
+import tankard.core.Refusal;
 import tankard.http.Feature;
 import tankard.http.Reply;
 import tankard.http.Routes;
@@ -21,19 +20,13 @@ import java.nio.file.Path;
 
 /** Persona images (st-api.md §13, st-data.md §4.8): list, upload (crop/resize, overwrite) and delete. */
 public final class AvatarsFeature implements Feature {
-    private final TankardConfig config;
-
-    public AvatarsFeature(TankardConfig config) {
-        this.config = config;
-    }
-
     @Override
-    public void mount(Router router) {
-        router.post("/api/avatars/get").handler(Routes.blocking(config, request -> {
+    public void mount(Router router, Routes routes) {
+        router.post("/api/avatars/get").handler(routes.blocking(request -> {
             request.body(); // malformed JSON is a 400, as with ST's body parser
             return Reply.json(ImageFiles.list(request.dirs().avatars()));
         }));
-        router.post("/api/avatars/upload").handler(Routes.blocking(config, request -> {
+        router.post("/api/avatars/upload").handler(routes.blocking(request -> {
             FileUpload file = request.upload();
             if (file == null) {
                 return Reply.status(400);
@@ -45,7 +38,7 @@ public final class AvatarsFeature implements Feature {
             String name = Sanitize.filename(overwrite == null || overwrite.isEmpty()
                     ? System.currentTimeMillis() + ".png" : overwrite);
             if (name.isEmpty()) {
-                throw ApiError.badRequest("Invalid overwrite_name");
+                throw Refusal.badRequest("Invalid overwrite_name");
             }
             byte[] png = AvatarImages.toPng(Files.readAllBytes(Path.of(file.uploadedFileName())),
                     AvatarImages.Crop.parse(request.query("crop")));
@@ -58,7 +51,7 @@ public final class AvatarsFeature implements Feature {
             }
             return Reply.json(JsJson.object().put("path", name));
         }));
-        router.post("/api/avatars/delete").handler(Routes.blocking(config, request -> {
+        router.post("/api/avatars/delete").handler(routes.blocking(request -> {
             String avatar = request.text("avatar");
             if (avatar == null) {
                 return Reply.status(400);

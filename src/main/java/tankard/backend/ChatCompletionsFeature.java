@@ -72,13 +72,13 @@ public final class ChatCompletionsFeature implements Feature {
     }
 
     @Override
-    public void mount(Router router) {
-        router.post(BASE + "/status").handler(Routes.answering(config, request -> call(request,
+    public void mount(Router router, Routes routes) {
+        router.post(BASE + "/status").handler(routes.answering(request -> call(request,
                 ChatCompletionSource::models, this::status)));
-        router.post(BASE + "/generate").handler(Routes.answering(config, request -> call(request,
+        router.post(BASE + "/generate").handler(routes.answering(request -> call(request,
                 (source, body, reader) -> source.generate(prompts.preprocess(body), reader), this::generate)));
-        router.post(BASE + "/multimodal-models/:source").handler(Routes.answering(config, multimodal::answer));
-        router.post(BASE + "/process").handler(Routes.blocking(config, request -> prompts.process(request.body())));
+        router.post(BASE + "/multimodal-models/:source").handler(routes.answering(multimodal::answer));
+        router.post(BASE + "/process").handler(routes.blocking(request -> prompts.process(request.body())));
     }
 
     @FunctionalInterface

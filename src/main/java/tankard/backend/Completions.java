@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import tankard.config.TankardConfig;
-import tankard.http.ApiError;
+import tankard.core.Refusal;
 import tankard.json.Js;
 import tankard.json.JsJson;
 import tankard.secrets.SecretStore;
@@ -70,17 +70,17 @@ public final class Completions {
     public Answer chat(UserDirs dirs, ObjectNode body) throws Unreachable {
         ChatCompletionSource source = sources.get(Js.string(body.get("chat_completion_source")));
         if (source == null) {
-            throw ApiError.badRequest("Unknown chat_completion_source: " + Js.string(body.get("chat_completion_source")));
+            throw Refusal.badRequest("Unknown chat_completion_source: " + Js.string(body.get("chat_completion_source")));
         }
         UpstreamRequest call;
         try {
             call = source.generate(prompts.preprocess(body), reader(dirs));
         } catch (Proxying.Answered refused) {
-            throw ApiError.badRequest("The " + source.id() + " request cannot be made: its API key or a required "
+            throw Refusal.badRequest("The " + source.id() + " request cannot be made: its API key or a required "
                     + "setting (URL, proxy) is missing");
         }
         if (call == null) {
-            throw ApiError.badRequest("The " + source.id() + " request cannot be made: its API key is missing");
+            throw Refusal.badRequest("The " + source.id() + " request cannot be made: its API key is missing");
         }
         return await(upstream.fetch(call));
     }
@@ -89,10 +89,10 @@ public final class Completions {
     public Answer text(UserDirs dirs, ObjectNode body) throws Unreachable {
         TextCompletionBackends.Backend backend = textBackends.open(body, reader(dirs));
         if (backend.api() == null) {
-            throw ApiError.badRequest("Unknown api_type: " + Js.string(body.get("api_type")));
+            throw Refusal.badRequest("Unknown api_type: " + Js.string(body.get("api_type")));
         }
         if (backend.server() == null) {
-            throw ApiError.badRequest("No API server URL (api_server) was given");
+            throw Refusal.badRequest("No API server URL (api_server) was given");
         }
         return await(upstream.fetch(backend.completionCall()));
     }

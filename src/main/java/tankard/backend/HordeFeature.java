@@ -11,7 +11,7 @@ import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import tankard.config.TankardConfig;
-import tankard.http.ApiError;
+import tankard.core.Refusal;
 import tankard.http.Feature;
 import tankard.http.Reply;
 import tankard.http.Request;
@@ -69,28 +69,28 @@ public final class HordeFeature implements Feature {
     }
 
     @Override
-    public void mount(Router router) {
-        route(router, "status", request -> send(request, get("/status/heartbeat", null))
+    public void mount(Router router, Routes routes) {
+        route(router, routes, "status", request -> send(request, get("/status/heartbeat", null))
                 .map(answer -> Reply.json(JsJson.object().put("ok", answer.ok())))
                 .recover(e -> whenOffline(e, JsJson.object().put("ok", false))));
-        route(router, "text-workers", request -> cached(request, "workers",
+        route(router, routes, "text-workers", request -> cached(request, "workers",
                 () -> json(request, get("/workers?type=text", null))).recover(e -> whenOffline(e, JsJson.array())));
-        route(router, "text-models", request -> textModels(request).recover(e -> whenOffline(e, JsJson.array())));
-        route(router, "task-status", request -> json(request, get(taskPath(request), null)).map(Reply::json));
-        route(router, "cancel-task", request -> json(request,
+        route(router, routes, "text-models", request -> textModels(request).recover(e -> whenOffline(e, JsJson.array())));
+        route(router, routes, "task-status", request -> json(request, get(taskPath(request), null)).map(Reply::json));
+        route(router, routes, "cancel-task", request -> json(request,
                 new UpstreamRequest(HttpMethod.DELETE, API + taskPath(request), headers(null), null)).map(Reply::json));
-        router.post(BASE + "/generate-text").handler(Routes.answering(config, this::generateText));
-        route(router, "user-info", this::userInfo);
-        router.post(BASE + "/sd-samplers").handler(Routes.inline(config, request -> Reply.json(SAMPLERS)));
-        route(router, "sd-models", request -> checked(request, get("/status/models", null)).map(Reply::json)
+        router.post(BASE + "/generate-text").handler(routes.answering(this::generateText));
+        route(router, routes, "user-info", this::userInfo);
+        router.post(BASE + "/sd-samplers").handler(routes.inline(request -> Reply.json(SAMPLERS)));
+        route(router, routes, "sd-models", request -> checked(request, get("/status/models", null)).map(Reply::json)
                 .recover(e -> whenOffline(e, JsJson.array())));
-        route(router, "caption-image", this::captionImage);
-        route(router, "generate-image", this::generateImage);
+        route(router, routes, "caption-image", this::captionImage);
+        route(router, routes, "generate-image", this::generateImage);
     }
 
     /** A route answering with the future's reply; a failure is answered as ST does (500), with its reason. */
-    private void route(Router router, String path, Function<Request, Future<Reply>> action) {
-        router.post(BASE + "/" + path).handler(Routes.answering(config, request -> {
+    private void route(Router router, Routes routes, String path, Function<Request, Future<Reply>> action) {
+        router.post(BASE + "/" + path).handler(routes.answering(request -> {
             HttpServerResponse response = request.ctx().response();
             action.apply(request).onSuccess(reply -> reply.writeTo(response))
                     .onFailure(e -> Proxying.fail(response, e, unreachable(e)));
@@ -178,7 +178,7 @@ public final class HordeFeature implements Feature {
     private static String taskPath(Request request) {
         JsonNode id = request.body().get("taskId");
         if (!Js.truthy(id)) {
-            throw ApiError.badRequest("No Horde task id (taskId) was given");
+            throw Refusal.badRequest("No Horde task id (taskId) was given");
         }
         return "/generate/text/status/" + Proxying.encodeUriComponent(Js.string(id));
     }

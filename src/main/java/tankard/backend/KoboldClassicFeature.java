@@ -10,7 +10,7 @@ import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.FileUpload;
 import io.vertx.ext.web.Router;
 import tankard.config.TankardConfig;
-import tankard.http.ApiError;
+import tankard.core.Refusal;
 import tankard.http.Feature;
 import tankard.http.Reply;
 import tankard.http.Request;
@@ -60,16 +60,16 @@ public final class KoboldClassicFeature implements Feature {
     }
 
     @Override
-    public void mount(Router router) {
-        router.post(BASE + "/status").handler(Routes.answering(config, this::status));
-        router.post(BASE + "/generate").handler(Routes.answering(config, this::generate));
-        router.post(BASE + "/embed").handler(Routes.answering(config, request -> koboldCpp(request,
+    public void mount(Router router, Routes routes) {
+        router.post(BASE + "/status").handler(routes.answering(this::status));
+        router.post(BASE + "/generate").handler(routes.answering(this::generate));
+        router.post(BASE + "/embed").handler(routes.answering(request -> koboldCpp(request,
                 request.text("server"), "/api/extra/embeddings", () -> {
                     ObjectNode body = JsJson.object();
                     JsonFields.copyAs(request.body(), "items", body, "input");
                     return body;
                 }, KoboldClassicFeature::embeddings)));
-        router.post(BASE + "/transcribe-audio").handler(Routes.answering(config, request -> koboldCpp(request,
+        router.post(BASE + "/transcribe-audio").handler(routes.answering(request -> koboldCpp(request,
                 request.formField("server"), "/api/extra/transcribe", () -> transcription(request),
                 KoboldClassicFeature::transcribed)));
     }
@@ -78,7 +78,7 @@ public final class KoboldClassicFeature implements Feature {
     private static String server(JsonNode body) {
         JsonNode server = body.get("api_server");
         if (server == null || !server.isTextual()) {
-            throw ApiError.badRequest("No KoboldAI server URL (api_server) was given");
+            throw Refusal.badRequest("No KoboldAI server URL (api_server) was given");
         }
         return server.textValue().replaceFirst("localhost", "127.0.0.1");
     }
@@ -196,7 +196,7 @@ public final class KoboldClassicFeature implements Feature {
                            Function<UpstreamClient.Fetched, Reply> answer) {
         HttpServerResponse response = request.ctx().response();
         if (server == null || server.isEmpty()) {
-            throw ApiError.badRequest("No KoboldCpp server URL (server) was given");
+            throw Refusal.badRequest("No KoboldCpp server URL (server) was given");
         }
         Proxying.worker(request.ctx(), () -> UpstreamRequest.post(withPath(server, path),
                         backends.open(request, "koboldcpp", server).headers(false), body.call()))

@@ -7,8 +7,7 @@ import io.vertx.core.MultiMap;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
-import tankard.config.TankardConfig;
-import tankard.http.ApiError;
+import tankard.core.Refusal;
 import tankard.http.Feature;
 import tankard.http.Reply;
 import tankard.http.Request;
@@ -31,29 +30,27 @@ public final class NovelAiFeature implements Feature {
     private static final String TEXT_HOST = "https://text.novelai.net";
     private static final String IMAGE_HOST = "https://image.novelai.net";
 
-    private final TankardConfig config;
     private final SecretStore secrets;
     private final UpstreamClient upstream;
 
-    public NovelAiFeature(TankardConfig config, SecretStore secrets, UpstreamClient upstream) {
-        this.config = config;
+    public NovelAiFeature(SecretStore secrets, UpstreamClient upstream) {
         this.secrets = secrets;
         this.upstream = upstream;
     }
 
     @Override
-    public void mount(Router router) {
-        router.post(BASE + "/status").handler(Routes.answering(config, this::status));
-        router.post(BASE + "/generate").handler(Routes.answering(config, this::generate));
-        router.post(BASE + "/generate-image").handler(Routes.answering(config, this::generateImage));
-        router.post(BASE + "/generate-voice").handler(Routes.answering(config, this::generateVoice));
+    public void mount(Router router, Routes routes) {
+        router.post(BASE + "/status").handler(routes.answering(this::status));
+        router.post(BASE + "/generate").handler(routes.answering(this::generate));
+        router.post(BASE + "/generate-image").handler(routes.answering(this::generateImage));
+        router.post(BASE + "/generate-voice").handler(routes.answering(this::generateVoice));
     }
 
     /** The JSON and Bearer headers of every NovelAI call; the user's key is required. */
     private MultiMap headers(Request request) {
         String key = secrets.read(request.dirs(), SecretKeys.NOVEL);
         if (key.isEmpty()) {
-            throw ApiError.badRequest("NovelAI Access Token is missing.");
+            throw Refusal.badRequest("NovelAI Access Token is missing.");
         }
         return MultiMap.caseInsensitiveMultiMap().set("Content-Type", "application/json")
                 .set("Authorization", "Bearer " + key);
@@ -83,7 +80,7 @@ public final class NovelAiFeature implements Feature {
         JsonNode body = request.body();
         JsonNode model = body.get("model");
         if (model == null || !model.isTextual()) {
-            throw ApiError.badRequest("No NovelAI model was given");
+            throw Refusal.badRequest("No NovelAI model was given");
         }
         String name = model.textValue();
         String host = name.contains("kayra") || name.contains("erato") ? TEXT_HOST : API_HOST;
@@ -171,7 +168,7 @@ public final class NovelAiFeature implements Feature {
         Proxying.worker(ctx, () -> {
             MultiMap headers = headers(request).remove("Content-Type").set("Accept", "audio/mpeg");
             if (!Js.truthy(text) || !Js.truthy(voice)) {
-                throw ApiError.badRequest("A text and a voice are needed");
+                throw Refusal.badRequest("A text and a voice are needed");
             }
             return headers;
         }).onFailure(ctx::fail).onSuccess(headers -> {

@@ -10,7 +10,7 @@ import io.vertx.ext.web.RoutingContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tankard.config.TankardConfig;
-import tankard.http.ApiError;
+import tankard.core.Refusal;
 import tankard.http.Reply;
 import tankard.http.Request;
 import tankard.http.Routes;
@@ -44,9 +44,9 @@ final class RemoteTokenizers {
         this.upstream = upstream;
     }
 
-    void mount(Router router) {
-        router.post(BASE + "/kobold/count").handler(Routes.answering(config, this::koboldCount));
-        router.post(BASE + "/textgenerationwebui/encode").handler(Routes.answering(config, this::textgenEncode));
+    void mount(Router router, Routes routes) {
+        router.post(BASE + "/kobold/count").handler(routes.answering(this::koboldCount));
+        router.post(BASE + "/textgenerationwebui/encode").handler(routes.answering(this::textgenEncode));
     }
 
     /** KoboldAI's {@code {url}} is its {@code /api} base; no key and no header overrides, as in ST. */
@@ -113,7 +113,7 @@ final class RemoteTokenizers {
                 }))
                 .onSuccess(reply -> reply.writeTo(response))
                 .onFailure(e -> {
-                    if (e instanceof ApiError) {
+                    if (e instanceof Refusal) {
                         // a malformed JSON body, which ST's body parser answers before the route
                         ctx.fail(e);
                         return;

@@ -42,12 +42,12 @@ final class TextCompletionTools {
         this.upstream = upstream;
     }
 
-    void mount(Router router) {
-        router.post(BASE + "/ollama/download").handler(Routes.answering(config, this::ollamaDownload));
-        router.post(BASE + "/ollama/caption-image").handler(Routes.answering(config, this::ollamaCaption));
-        router.post(BASE + "/llamacpp/props").handler(Routes.answering(config, this::llamaCppProps));
-        router.post(BASE + "/llamacpp/slots").handler(Routes.answering(config, this::llamaCppSlots));
-        router.post(BASE + "/tabby/download").handler(Routes.answering(config, this::tabbyDownload));
+    void mount(Router router, Routes routes) {
+        router.post(BASE + "/ollama/download").handler(routes.answering(this::ollamaDownload));
+        router.post(BASE + "/ollama/caption-image").handler(routes.answering(this::ollamaCaption));
+        router.post(BASE + "/llamacpp/props").handler(routes.answering(this::llamaCppProps));
+        router.post(BASE + "/llamacpp/slots").handler(routes.answering(this::llamaCppSlots));
+        router.post(BASE + "/tabby/download").handler(routes.answering(this::tabbyDownload));
     }
 
     /** Pulls a model with {@code POST /api/pull}, waiting for the whole download; no key. */

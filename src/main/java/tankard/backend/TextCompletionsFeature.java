@@ -51,12 +51,12 @@ public final class TextCompletionsFeature implements Feature {
     }
 
     @Override
-    public void mount(Router router) {
-        tools.mount(router);
-        tokenizers.mount(router);
-        router.post(BASE + "/status").handler(Routes.answering(config, this::status));
-        router.post(BASE + "/generate").handler(Routes.answering(config, this::generate));
-        router.post(BASE + "/props").handler(Routes.answering(config, this::props));
+    public void mount(Router router, Routes routes) {
+        tools.mount(router, routes);
+        tokenizers.mount(router, routes);
+        router.post(BASE + "/status").handler(routes.answering(this::status));
+        router.post(BASE + "/generate").handler(routes.answering(this::generate));
+        router.post(BASE + "/props").handler(routes.answering(this::props));
     }
 
     /** The backend of the request, opened on a worker, then turned into what the route needs (still there). */

@@ -8,7 +8,7 @@ import io.vertx.ext.web.Router;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tankard.config.TankardConfig;
-import tankard.http.ApiError;
+import tankard.core.Refusal;
 import tankard.http.Feature;
 import tankard.http.Reply;
 import tankard.http.Routes;
@@ -49,28 +49,28 @@ public final class BackgroundsFeature implements Feature {
     }
 
     @Override
-    public void mount(Router router) {
+    public void mount(Router router, Routes routes) {
         // The bodies are read only to refuse malformed JSON with 400, as ST's body parser does.
-        router.post("/api/backgrounds/all").handler(Routes.blocking(config, request -> {
+        router.post("/api/backgrounds/all").handler(routes.blocking(request -> {
             request.body();
             return Reply.json(all(request.dirs()));
         }));
-        router.post("/api/backgrounds/folders").handler(Routes.blocking(config, request -> {
+        router.post("/api/backgrounds/folders").handler(routes.blocking(request -> {
             request.body();
             return Reply.json(folders(request.dirs()));
         }));
-        router.post("/api/backgrounds/upload").handler(Routes.blocking(config, request -> {
+        router.post("/api/backgrounds/upload").handler(routes.blocking(request -> {
             FileUpload upload = request.upload();
             if (upload == null) {
-                throw ApiError.badRequest("No background image uploaded");
+                throw Refusal.badRequest("No background image uploaded");
             }
             return Reply.text(upload(request.dirs(), upload));
         }));
-        router.post("/api/backgrounds/delete").handler(Routes.blocking(config, request -> {
+        router.post("/api/backgrounds/delete").handler(routes.blocking(request -> {
             delete(request.dirs(), request.body().get("bg"));
             return Reply.text("ok");
         }));
-        router.post("/api/backgrounds/rename").handler(Routes.blocking(config, request -> {
+        router.post("/api/backgrounds/rename").handler(routes.blocking(request -> {
             rename(request.dirs(), request.body().get("old_bg"), request.body().get("new_bg"));
             return Reply.text("ok");
         }));
@@ -83,7 +83,7 @@ public final class BackgroundsFeature implements Feature {
     private String upload(UserDirs dirs, FileUpload upload) throws IOException {
         String name = Sanitize.filename(upload.fileName());
         if (name.isEmpty()) {
-            throw ApiError.badRequest("Invalid file name");
+            throw Refusal.badRequest("Invalid file name");
         }
         Path source = MediaUploads.check(upload, MAX_UPLOAD_BYTES, EnumSet.allOf(MediaSniff.Kind.class));
         MediaUploads.copy(source, dirs.backgrounds().resolve(name));
@@ -96,15 +96,15 @@ public final class BackgroundsFeature implements Feature {
     /** ST's statuses: 400 for a name with a separator or a missing file, 403 for one that sanitizing changes. */
     private static void delete(UserDirs dirs, JsonNode bg) throws IOException {
         if (bg == null || !bg.isTextual() || Sanitize.hasForbiddenChars(bg.textValue())) {
-            throw ApiError.badRequest("Invalid background name");
+            throw Refusal.badRequest("Invalid background name");
         }
         String name = bg.textValue();
         if (!Sanitize.isPlainFileName(name)) {
-            throw ApiError.forbidden("Invalid background name");
+            throw Refusal.forbidden("Invalid background name");
         }
         Path file = dirs.backgrounds().resolve(name);
         if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
-            throw ApiError.badRequest("Background not found");
+            throw Refusal.badRequest("Background not found");
         }
         Files.delete(file);
         Thumbnails.invalidate(dirs, ThumbnailType.BG, name);
@@ -120,10 +120,10 @@ public final class BackgroundsFeature implements Feature {
         String newName = sanitizedName(newBg);
         Path source = dirs.backgrounds().resolve(oldName);
         if (!Files.isRegularFile(source, LinkOption.NOFOLLOW_LINKS)) {
-            throw ApiError.badRequest("Background not found");
+            throw Refusal.badRequest("Background not found");
         }
         if (!AtomicFiles.moveNoReplace(source, dirs.backgrounds().resolve(newName))) {
-            throw ApiError.badRequest("A background with the new name already exists");
+            throw Refusal.badRequest("A background with the new name already exists");
         }
         Thumbnails.invalidate(dirs, ThumbnailType.BG, oldName);
         Thumbnails.invalidate(dirs, ThumbnailType.BG, newName);
@@ -133,7 +133,7 @@ public final class BackgroundsFeature implements Feature {
     private static String sanitizedName(JsonNode name) {
         String clean = name != null && name.isTextual() ? Sanitize.filename(name.textValue()) : "";
         if (clean.isEmpty()) {
-            throw ApiError.badRequest("Invalid background name");
+            throw Refusal.badRequest("Invalid background name");
         }
         return clean;
     }
@@ -152,7 +152,7 @@ public final class BackgroundsFeature implements Feature {
                     names.stream().map(name -> "backgrounds/" + name).toList(), (long) bg[0] * bg[1]);
         } catch (UncheckedIOException e) {
             LOG.warn("Cannot list the backgrounds of {}", dirs.root(), e);
-            throw new ApiError(500, "Failed to fetch backgrounds");
+            throw Refusal.failed("Failed to fetch backgrounds");
         }
         ObjectNode result = JsJson.object();
         ArrayNode images = result.putArray("images");

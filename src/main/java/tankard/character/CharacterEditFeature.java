@@ -5,8 +5,7 @@ import com.fasterxml.jackson.databind.node.BooleanNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.ext.web.FileUpload;
 import io.vertx.ext.web.Router;
-import tankard.config.TankardConfig;
-import tankard.http.ApiError;
+import tankard.core.Refusal;
 import tankard.http.Feature;
 import tankard.http.Reply;
 import tankard.http.Request;
@@ -28,63 +27,61 @@ import java.util.Locale;
  * rename|delete|duplicate|export} (st-api.md §7.4–§7.10, §7.13, §7.14).
  */
 public final class CharacterEditFeature implements Feature {
-    private final TankardConfig config;
     private final CharacterEditor editor;
 
-    public CharacterEditFeature(TankardConfig config, CharacterEditor editor) {
-        this.config = config;
+    public CharacterEditFeature(CharacterEditor editor) {
         this.editor = editor;
     }
 
     @Override
-    public void mount(Router router) {
-        router.post("/api/characters/create").handler(Routes.blocking(config, request ->
+    public void mount(Router router, Routes routes) {
+        router.post("/api/characters/create").handler(routes.blocking(request ->
                 Reply.text(editor.create(handle(request), fields(request), image(request), crop(request)))));
-        router.post("/api/characters/edit").handler(Routes.blocking(config, request -> {
+        router.post("/api/characters/edit").handler(routes.blocking(request -> {
             editor.edit(handle(request), fields(request), image(request), crop(request));
             return Reply.ok();
         }));
-        router.post("/api/characters/edit-attribute").handler(Routes.blocking(config, request -> {
+        router.post("/api/characters/edit-attribute").handler(routes.blocking(request -> {
             editor.editAttribute(handle(request), request.body());
             return Reply.ok();
         }));
-        router.post("/api/characters/merge-attributes").handler(Routes.blocking(config, this::merge));
-        router.post("/api/characters/edit-avatar").handler(Routes.blocking(config, request -> {
+        router.post("/api/characters/merge-attributes").handler(routes.blocking(this::merge));
+        router.post("/api/characters/edit-avatar").handler(routes.blocking(request -> {
             byte[] image = image(request);
             if (image == null) {
-                throw ApiError.badRequest("Error: no file uploaded");
+                throw Refusal.badRequest("Error: no file uploaded");
             }
             JsonNode avatarUrl = fields(request).get("avatar_url");
             String avatar = Js.string(avatarUrl);
             if (avatarUrl == null || avatarUrl.isNull() || avatar.isEmpty()) {
-                throw ApiError.badRequest("Error: no avatar_url in request body");
+                throw Refusal.badRequest("Error: no avatar_url in request body");
             }
             editor.editAvatar(handle(request), avatar, image, crop(request));
             return Reply.ok();
         }));
-        router.post("/api/characters/rename").handler(Routes.blocking(config, request -> {
+        router.post("/api/characters/rename").handler(routes.blocking(request -> {
             String avatar = request.requireText("avatar_url");
             String newName = request.requireText("new_name");
             return Reply.json(JsJson.object().put("avatar", editor.rename(handle(request), avatar, newName)));
         }));
-        router.post("/api/characters/delete").handler(Routes.blocking(config, request -> {
+        router.post("/api/characters/delete").handler(routes.blocking(request -> {
             editor.delete(handle(request), request.requireText("avatar_url"),
                     Js.strictEquals(request.body().get("delete_chats"), BooleanNode.TRUE));
             return Reply.ok();
         }));
-        router.post("/api/characters/duplicate").handler(Routes.blocking(config, request -> {
+        router.post("/api/characters/duplicate").handler(routes.blocking(request -> {
             String avatar = request.requireText("avatar_url");
             CharacterEditor.requireSafe(avatar);
             try {
                 return Reply.json(JsJson.object().put("path", editor.duplicate(handle(request), avatar)));
             } catch (IOException | RuntimeException e) {
-                if (e instanceof ApiError) {
+                if (e instanceof Refusal) {
                     throw e;
                 }
                 return Reply.json(JsJson.object().put("error", true)); // ST's answer to any failure here
             }
         }));
-        router.post("/api/characters/export").handler(Routes.blocking(config, request -> {
+        router.post("/api/characters/export").handler(routes.blocking(request -> {
             String format = request.requireText("format");
             String avatar = request.requireText("avatar_url");
             CharacterEditor.requireSafe(avatar);
@@ -92,7 +89,7 @@ public final class CharacterEditFeature implements Feature {
                 case "png" -> Reply.attachment("image/png", Sanitize.filename(avatar),
                         editor.exportPng(handle(request), Sanitize.filename(avatar)));
                 case "json" -> Reply.rawJson(editor.exportJson(handle(request), Sanitize.filename(avatar)));
-                default -> throw ApiError.badRequest("Unknown export format: " + format);
+                default -> throw Refusal.badRequest("Unknown export format: " + format);
             };
         }));
     }
@@ -100,7 +97,7 @@ public final class CharacterEditFeature implements Feature {
     private Reply merge(Request request) throws IOException {
         JsonNode body = request.body();
         if (!body.isObject()) {
-            throw ApiError.badRequest("The body must be an object");
+            throw Refusal.badRequest("The body must be an object");
         }
         JsonNode avatars = body.get("avatars");
         if (avatars != null && avatars.isArray()) {

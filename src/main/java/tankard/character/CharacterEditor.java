@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import tankard.chat.ChatFolder;
 import tankard.chat.ChatStore;
-import tankard.http.ApiError;
+import tankard.core.Refusal;
 import tankard.image.AvatarImages;
 import tankard.json.Js;
 import tankard.json.JsJson;
@@ -69,12 +69,12 @@ public final class CharacterEditor {
     public String create(String user, JsonNode form, byte[] image, AvatarImages.Crop crop) throws IOException {
         JsonNode rawName = form.get("ch_name");
         if (rawName == null || rawName.isNull() || !rawName.isValueNode()) {
-            throw ApiError.badRequest("Missing ch_name");
+            throw Refusal.badRequest("Missing ch_name");
         }
         String name = Sanitize.filename(Js.string(rawName));
         String fileName = optionalName(form, "file_name");
         if (name.isEmpty() && fileName == null) {
-            throw ApiError.badRequest("Error: invalid name.");
+            throw Refusal.badRequest("Error: invalid name.");
         }
         ObjectNode fields = form.deepCopy();
         fields.put("ch_name", name);
@@ -94,7 +94,7 @@ public final class CharacterEditor {
         String avatar = requireName(form, "avatar_url");
         JsonNode name = form.get("ch_name");
         if (name == null || name.isNull() || Js.string(name).isEmpty() || Js.string(name).equals(".")) {
-            throw ApiError.badRequest("Error: invalid name.");
+            throw Refusal.badRequest("Error: invalid name.");
         }
         ObjectNode card = CardForm.build(form, humanizedNow(), dirs(user).worlds());
         // Stored as posted: a missing value leaves the member out, as JavaScript's undefined does
@@ -117,17 +117,17 @@ public final class CharacterEditor {
         String avatar = requireName(body, "avatar_url");
         JsonNode name = body.get("ch_name");
         if (name == null || (name.isTextual() && (name.textValue().isEmpty() || name.textValue().equals(".")))) {
-            throw ApiError.badRequest("Error: invalid name.");
+            throw Refusal.badRequest("Error: invalid name.");
         }
         String field = Js.string(Js.or(body.get("field"), TextNode.valueOf("undefined")));
         if (field.equals("json_data")) {
-            throw ApiError.badRequest("Error: cannot edit json_data field.");
+            throw Refusal.badRequest("Error: cannot edit json_data field.");
         }
         byte[] png = existing(user, avatar);
         ObjectNode card = readCard(png).json().deepCopy();
         JsonNode data = card.get("data");
         if (!card.has(field) && !(data instanceof ObjectNode d && d.has(field))) {
-            throw ApiError.badRequest("Error: invalid field.");
+            throw Refusal.badRequest("Error: invalid field.");
         }
         JsonNode value = body.get("value");
         setOrOmit(card, field, value);
@@ -164,7 +164,7 @@ public final class CharacterEditor {
                 one = cards.find(user, avatar).isEmpty()
                         ? new MergeResult(false, false, "Invalid character file")
                         : mergeOne(user, avatar, data, filterPath);
-            } catch (CardFormatException | ApiError e) {
+            } catch (CardFormatException | Refusal e) {
                 one = new MergeResult(false, false, e.getMessage());
             }
             (one.ok() ? result.updated() : one.skipped() ? result.skipped() : result.failed()).add(avatar);
@@ -204,13 +204,13 @@ public final class CharacterEditor {
     public void editAvatar(String user, String avatar, byte[] image, AvatarImages.Crop crop) throws IOException {
         requireSafe(avatar);
         if (cards.find(user, avatar).isEmpty()) {
-            throw ApiError.badRequest("Error: character file does not exist");
+            throw Refusal.badRequest("Error: character file does not exist");
         }
         String text;
         try {
             text = CardCodec.readPng(cards.read(user, avatar)).text();
         } catch (CardFormatException e) {
-            throw ApiError.badRequest("Error: failed to read character data");
+            throw Refusal.badRequest("Error: failed to read character data");
         }
         byte[] png = prepare(image, crop);
         String target = withoutFirstPng(avatar) + ".png";
@@ -223,7 +223,7 @@ public final class CharacterEditor {
         requireSafe(avatar);
         String name = Sanitize.filename(newName);
         if (name.isEmpty()) {
-            throw ApiError.badRequest("Invalid new_name");
+            throw Refusal.badRequest("Invalid new_name");
         }
         byte[] png = existing(user, avatar);
         ObjectNode card = normalized(readCard(png).json());
@@ -246,13 +246,13 @@ public final class CharacterEditor {
     /** Removes a card and its thumbnail, and its chats when asked. */
     public void delete(String user, String avatar, boolean deleteChats) throws IOException {
         if (!Sanitize.isSafeSegment(avatar)) {
-            throw ApiError.badRequest("Invalid avatar_url");
+            throw Refusal.badRequest("Invalid avatar_url");
         }
         if (!avatar.equals(Sanitize.filename(avatar))) {
-            throw ApiError.forbidden("Forbidden");
+            throw Refusal.forbidden("Forbidden");
         }
         if (cards.find(user, avatar).isEmpty()) {
-            throw ApiError.badRequest("The character does not exist");
+            throw Refusal.badRequest("The character does not exist");
         }
         delete(user, avatar);
         if (deleteChats) {
@@ -268,7 +268,7 @@ public final class CharacterEditor {
         String source = Sanitize.filename(avatar);
         requireSafe(source);
         if (cards.find(user, source).isEmpty()) {
-            throw ApiError.notFound("Not Found");
+            throw Refusal.notFound("Not Found");
         }
         int dot = source.lastIndexOf('.');
         String extension = dot > 0 ? source.substring(dot) : "";
@@ -343,7 +343,7 @@ public final class CharacterEditor {
         requireSafe(avatar);
         Optional<CardFile> file = cards.find(user, avatar);
         if (file.isEmpty()) {
-            throw ApiError.notFound("The character does not exist");
+            throw Refusal.notFound("The character does not exist");
         }
         return cards.read(user, avatar);
     }
@@ -352,7 +352,7 @@ public final class CharacterEditor {
         try {
             return CardCodec.readPng(png);
         } catch (CardFormatException e) {
-            throw ApiError.badRequest("Invalid character file: " + e.getMessage());
+            throw Refusal.badRequest("Invalid character file: " + e.getMessage());
         }
     }
 
@@ -372,7 +372,7 @@ public final class CharacterEditor {
     private static byte[] prepare(byte[] image, AvatarImages.Crop crop) {
         byte[] png = AvatarImages.toPng(image, crop);
         if (png == null) {
-            throw ApiError.badRequest("The uploaded file is not a supported image");
+            throw Refusal.badRequest("The uploaded file is not a supported image");
         }
         return png;
     }
@@ -395,7 +395,7 @@ public final class CharacterEditor {
     private static String requireName(JsonNode body, String field) {
         JsonNode value = body.get(field);
         if (value == null || value.isNull() || !value.isValueNode() || Js.string(value).isEmpty()) {
-            throw ApiError.badRequest("Missing " + field);
+            throw Refusal.badRequest("Missing " + field);
         }
         String name = Js.string(value);
         requireSafe(name);
@@ -405,7 +405,7 @@ public final class CharacterEditor {
     /** One plain file name inside the characters folder, or a 400. */
     static void requireSafe(String name) {
         if (!Sanitize.isSafeSegment(name)) {
-            throw ApiError.badRequest("Invalid file name: " + name);
+            throw Refusal.badRequest("Invalid file name: " + name);
         }
     }
 

@@ -5,7 +5,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tankard.chat.ChatService;
 import tankard.config.TankardConfig;
-import tankard.http.ApiError;
+import tankard.core.Refusal;
 import tankard.http.Feature;
 import tankard.http.Reply;
 import tankard.http.Request;
@@ -28,8 +28,8 @@ public final class CharacterFeature implements Feature {
     }
 
     @Override
-    public void mount(Router router) {
-        router.post("/api/characters/all").handler(Routes.blocking(config, request -> {
+    public void mount(Router router, Routes routes) {
+        router.post("/api/characters/all").handler(routes.blocking(request -> {
             try {
                 CharacterList list = characters.all(request.user().handle(), config.performance().lazyLoadCharacters());
                 return Reply.stream("application/json; charset=utf-8", list::writeTo);
@@ -38,9 +38,9 @@ public final class CharacterFeature implements Feature {
                 return Reply.json(500, JsJson.object().put("overflow", false).put("error", true));
             }
         }));
-        router.post("/api/characters/get").handler(Routes.blocking(config, request ->
+        router.post("/api/characters/get").handler(routes.blocking(request ->
                 Reply.json(characters.get(request.user().handle(), avatarUrl(request)))));
-        router.post("/api/characters/chats").handler(Routes.blocking(config, request ->
+        router.post("/api/characters/chats").handler(routes.blocking(request ->
                 Reply.json(chats.characterChats(request.user().handle(), avatarUrl(request),
                         Js.truthy(request.body().get("simple")), Js.truthy(request.body().get("metadata"))))));
     }
@@ -48,7 +48,7 @@ public final class CharacterFeature implements Feature {
     static String avatarUrl(Request request) {
         String avatar = request.text("avatar_url");
         if (avatar == null) {
-            throw ApiError.badRequest("Missing avatar_url");
+            throw Refusal.badRequest("Missing avatar_url");
         }
         return avatar;
     }

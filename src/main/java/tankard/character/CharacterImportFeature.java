@@ -4,7 +4,6 @@ import io.vertx.ext.web.FileUpload;
 import io.vertx.ext.web.Router;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import tankard.config.TankardConfig;
 import tankard.http.Feature;
 import tankard.http.Reply;
 import tankard.http.Routes;
@@ -21,17 +20,15 @@ import java.nio.file.Path;
 public final class CharacterImportFeature implements Feature {
     private static final Logger LOG = LoggerFactory.getLogger(CharacterImportFeature.class);
 
-    private final TankardConfig config;
     private final CardImporter importer;
 
-    public CharacterImportFeature(TankardConfig config, CardImporter importer) {
-        this.config = config;
+    public CharacterImportFeature(CardImporter importer) {
         this.importer = importer;
     }
 
     @Override
-    public void mount(Router router) {
-        router.post("/api/characters/import").handler(Routes.blocking(config, request -> {
+    public void mount(Router router, Routes routes) {
+        router.post("/api/characters/import").handler(routes.blocking(request -> {
             FileUpload file = request.upload();
             if (file == null) {
                 return failure("No file uploaded");

@@ -12,7 +12,7 @@ import org.slf4j.LoggerFactory;
 import tankard.chat.ChatFolder;
 import tankard.chat.ChatStore;
 import tankard.chat.FolderUsage;
-import tankard.http.ApiError;
+import tankard.core.Refusal;
 import tankard.json.Js;
 import tankard.json.JsJson;
 import tankard.util.Sanitize;
@@ -115,9 +115,9 @@ public final class CharacterService {
     /** One full character; a card that cannot be read answers ST's placeholder object. */
     public ObjectNode get(String user, String avatar) throws IOException {
         if (!Sanitize.isSafeSegment(avatar)) {
-            throw ApiError.badRequest("Invalid avatar_url");
+            throw Refusal.badRequest("Invalid avatar_url");
         }
-        CardFile file = cards.find(user, avatar).orElseThrow(() -> ApiError.notFound("Not Found"));
+        CardFile file = cards.find(user, avatar).orElseThrow(() -> Refusal.notFound("Not Found"));
         ObjectNode character = character(user, file, StTime.humanized(clock.getAsLong()));
         if (character == null) {
             return JsJson.object().put("date_added", 0).put("date_last_chat", 0).put("chat_size", 0);

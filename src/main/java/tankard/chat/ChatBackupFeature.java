@@ -1,30 +1,27 @@
 package tankard.chat;
 
 import io.vertx.ext.web.Router;
-import tankard.config.TankardConfig;
 import tankard.http.Feature;
 import tankard.http.Reply;
 import tankard.http.Routes;
 
 /** The chat backup endpoints {@code /api/backups/chat/*} (st-api.md §18.3). */
 public final class ChatBackupFeature implements Feature {
-    private final TankardConfig config;
     private final ChatBackupFiles backups;
 
-    public ChatBackupFeature(TankardConfig config, ChatBackupFiles backups) {
-        this.config = config;
+    public ChatBackupFeature(ChatBackupFiles backups) {
         this.backups = backups;
     }
 
     @Override
-    public void mount(Router router) {
-        router.post("/api/backups/chat/get").handler(Routes.blocking(config, request ->
+    public void mount(Router router, Routes routes) {
+        router.post("/api/backups/chat/get").handler(routes.blocking(request ->
                 Reply.json(backups.list(request.user().handle()))));
-        router.post("/api/backups/chat/delete").handler(Routes.blocking(config, request -> {
+        router.post("/api/backups/chat/delete").handler(routes.blocking(request -> {
             backups.delete(request.user().handle(), request.body());
             return Reply.ok(); // ST's sendStatus(200): "OK" as text
         }));
-        router.post("/api/backups/chat/download").handler(Routes.blocking(config, request -> {
+        router.post("/api/backups/chat/download").handler(routes.blocking(request -> {
             ChatBackupFiles.Download backup = backups.download(request.user().handle(), request.body());
             return Reply.download(backup.name(), backup.size(), backup.modifiedMs(), backup::writeTo);
         }));

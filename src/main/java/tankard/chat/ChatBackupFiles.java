@@ -2,7 +2,7 @@ package tankard.chat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
-import tankard.http.ApiError;
+import tankard.core.Refusal;
 import tankard.json.JsJson;
 import tankard.util.Sanitize;
 
@@ -48,7 +48,7 @@ public final class ChatBackupFiles {
     public void delete(String user, JsonNode body) throws IOException {
         String name = backupName(body);
         if (!store.deleteBackup(user, name)) {
-            throw ApiError.notFound("No chat backup " + name);
+            throw Refusal.notFound("No chat backup " + name);
         }
     }
 
@@ -58,7 +58,7 @@ public final class ChatBackupFiles {
         Optional<ChatFile> file = store.findBackup(user, name);
         Optional<SeekableByteChannel> channel = file.isEmpty() ? Optional.empty() : store.backupChannel(user, name);
         if (channel.isEmpty()) {
-            throw ApiError.notFound("No chat backup " + name);
+            throw Refusal.notFound("No chat backup " + name);
         }
         try {
             // the length of what was opened: a backup replaced since the listing is sent whole, as it is now
@@ -91,11 +91,11 @@ public final class ChatBackupFiles {
     private static String backupName(JsonNode body) {
         JsonNode name = body.get("name");
         if (name == null || !name.isTextual()) {
-            throw ApiError.badRequest("name must be the file name of a chat backup");
+            throw Refusal.badRequest("name must be the file name of a chat backup");
         }
         String file = Sanitize.filename(name.textValue());
         if (!file.startsWith(ChatBackups.PREFIX) || !Sanitize.isSafeSegment(file)) {
-            throw ApiError.badRequest("Not a chat backup: " + name.textValue());
+            throw Refusal.badRequest("Not a chat backup: " + name.textValue());
         }
         return file;
     }

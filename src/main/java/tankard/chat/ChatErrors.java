@@ -2,7 +2,7 @@ package tankard.chat;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import tankard.http.ApiError;
+import tankard.core.Refusal;
 
 import java.io.IOException;
 
@@ -16,14 +16,14 @@ final class ChatErrors {
     private ChatErrors() {
     }
 
-    static ApiError unreadable(ChatFolder folder, String name, IOException cause) {
+    static Refusal unreadable(ChatFolder folder, String name, IOException cause) {
         return unreadable("the chat " + folder + "/" + name, cause);
     }
 
     /** @param what the file, as the message names it ("the chat backup x.jsonl") */
-    static ApiError unreadable(String what, IOException cause) {
+    static Refusal unreadable(String what, IOException cause) {
         String message = "Could not read " + what + ": " + cause;
         LOG.error(message, cause);
-        return new ApiError(500, message);
+        return Refusal.failed(message);
     }
 }

@@ -1,7 +1,7 @@
 package tankard.chat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import tankard.http.ApiError;
+import tankard.core.Refusal;
 import tankard.json.Js;
 import tankard.json.JsJson;
 
@@ -50,7 +50,7 @@ public final class ChatExport {
         JsonNode file = body.get("file");
         JsonNode group = body.get("is_group");
         if (!Js.truthy(file)) {
-            throw ApiError.badRequest("Missing file");
+            throw Refusal.badRequest("Missing file");
         }
         ChatFolder folder = Js.truthy(group) ? ChatFolder.groups() : ChatFiles.characterFolder(body);
         String name = ChatFiles.fileName(file);

@@ -6,8 +6,7 @@ import io.vertx.ext.web.FileUpload;
 import io.vertx.ext.web.Router;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import tankard.config.TankardConfig;
-import tankard.http.ApiError;
+import tankard.core.Refusal;
 import tankard.http.Feature;
 import tankard.http.Reply;
 import tankard.http.Request;
@@ -29,16 +28,14 @@ public final class ChatFeature implements Feature {
     private static final String GROUP_SAVE = "/api/chats/group/save";
     private static final String JSON = "application/json; charset=utf-8";
 
-    private final TankardConfig config;
     private final ChatService chats;
     private final ChatImporter importer;
     private final ChatFiles files;
     private final ChatSearch search;
     private final ChatExport export;
 
-    public ChatFeature(TankardConfig config, ChatService chats, ChatImporter importer, ChatFiles files,
+    public ChatFeature(ChatService chats, ChatImporter importer, ChatFiles files,
                        ChatSearch search, ChatExport export) {
-        this.config = config;
         this.chats = chats;
         this.importer = importer;
         this.files = files;
@@ -47,43 +44,43 @@ public final class ChatFeature implements Feature {
     }
 
     @Override
-    public void mount(Router router) {
-        router.post("/api/chats/get").handler(Routes.blocking(config, request -> {
+    public void mount(Router router, Routes routes) {
+        router.post("/api/chats/get").handler(routes.blocking(request -> {
             // String(avatar_url) as ST and the save name the folder, so a number reads the folder it saved to
             JsonNode avatar = request.body().get("avatar_url");
             if (Js.isUndefined(avatar) || avatar.isNull() || avatar.isContainerNode()) {
-                throw ApiError.badRequest("Missing avatar_url");
+                throw Refusal.badRequest("Missing avatar_url");
             }
             return reply(chats.get(request.user().handle(), Js.string(avatar), truthyText(request, "file_name")));
         }));
-        router.post(SAVE).handler(Routes.streamed(config, (request, json) -> {
+        router.post(SAVE).handler(routes.streamed((request, json) -> {
             chats.save(request.user().handle(), json);
             return Reply.json(JsJson.object().put("ok", true));
         }));
-        router.post("/api/chats/recent").handler(Routes.blocking(config, request ->
+        router.post("/api/chats/recent").handler(routes.blocking(request ->
                 Reply.json(chats.recent(request.user().handle(), request.body()))));
-        router.post("/api/chats/group/get").handler(Routes.blocking(config, request -> {
+        router.post("/api/chats/group/get").handler(routes.blocking(request -> {
             String id = truthyText(request, "id");
             if (id == null) {
-                throw ApiError.badRequest("Missing group chat id");
+                throw Refusal.badRequest("Missing group chat id");
             }
             return reply(chats.getGroup(request.user().handle(), id));
         }));
-        router.post("/api/tankard/chats/tail").handler(Routes.blocking(config, request ->
+        router.post("/api/tankard/chats/tail").handler(routes.blocking(request ->
                 Reply.rawJson(chats.tail(request.user().handle(), request.body()))));
-        router.post("/api/tankard/chats/tail/save").handler(Routes.blocking(config, request ->
+        router.post("/api/tankard/chats/tail/save").handler(routes.blocking(request ->
                 Reply.json(chats.saveTail(request.user().handle(), request.body()))));
-        router.post(GROUP_SAVE).handler(Routes.streamed(config, (request, json) -> {
+        router.post(GROUP_SAVE).handler(routes.streamed((request, json) -> {
             chats.saveGroup(request.user().handle(), json);
             return Reply.json(JsJson.object().put("ok", true));
         }));
-        mountImport(router);
-        mountFileOperations(router);
+        mountImport(router, routes);
+        mountFileOperations(router, routes);
     }
 
     /** {@code /api/chats/import}: ST's answers, {@code {"res": true, "fileNames": […]}} or {@code {"error": true}}. */
-    private void mountImport(Router router) {
-        router.post("/api/chats/import").handler(Routes.blocking(config, request -> {
+    private void mountImport(Router router, Routes routes) {
+        router.post("/api/chats/import").handler(routes.blocking(request -> {
             FileUpload file = request.upload();
             ChatImporter.Upload upload = new ChatImporter.Upload(file == null ? null : Path.of(file.uploadedFileName()),
                     request.formField("file_type"), request.formField("avatar_url"),
@@ -100,18 +97,18 @@ public final class ChatFeature implements Feature {
     }
 
     /** Rename, delete, export, search and the group chat info, delete and import (st-api.md §8.5–§8.11). */
-    private void mountFileOperations(Router router) {
-        router.post("/api/chats/rename").handler(Routes.blocking(config, request -> {
+    private void mountFileOperations(Router router, Routes routes) {
+        router.post("/api/chats/rename").handler(routes.blocking(request -> {
             ChatFiles.Renamed renamed = files.rename(request.user().handle(), request.body());
             return Reply.json(renamed.ok() ? 200 : 400, renamed.body());
         }));
-        router.post("/api/chats/delete").handler(Routes.blocking(config, request -> {
+        router.post("/api/chats/delete").handler(routes.blocking(request -> {
             if (!files.delete(request.user().handle(), request.body())) {
-                throw ApiError.badRequest("No such chat");
+                throw Refusal.badRequest("No such chat");
             }
             return Reply.json(JsJson.object().put("ok", true));
         }));
-        router.post("/api/chats/export").handler(Routes.blocking(config, request -> {
+        router.post("/api/chats/export").handler(routes.blocking(request -> {
             try {
                 ChatExport.Prepared prepared = export.prepare(request.user().handle(), request.body());
                 return Reply.stream("application/json; charset=utf-8", prepared::writeTo);
@@ -119,20 +116,20 @@ public final class ChatFeature implements Feature {
                 return Reply.json(failure.status(), JsJson.object().put("message", failure.getMessage()));
             }
         }));
-        router.post("/api/chats/search").handler(Routes.blocking(config, request ->
+        router.post("/api/chats/search").handler(routes.blocking(request ->
                 Reply.json(search.search(request.user().handle(), request.body()))));
-        router.post("/api/chats/group/info").handler(Routes.blocking(config, request ->
+        router.post("/api/chats/group/info").handler(routes.blocking(request ->
                 Reply.json(files.groupInfo(request.user().handle(), request.body()))));
-        router.post("/api/chats/group/delete").handler(Routes.blocking(config, request -> {
+        router.post("/api/chats/group/delete").handler(routes.blocking(request -> {
             if (!files.groupDelete(request.user().handle(), request.body())) {
-                throw ApiError.badRequest("No such group chat");
+                throw Refusal.badRequest("No such group chat");
             }
             return Reply.json(JsJson.object().put("ok", true));
         }));
-        router.post("/api/chats/group/import").handler(Routes.blocking(config, request -> {
+        router.post("/api/chats/group/import").handler(routes.blocking(request -> {
             FileUpload upload = request.upload();
             if (upload == null) {
-                throw ApiError.badRequest("No file uploaded");
+                throw Refusal.badRequest("No file uploaded");
             }
             try {
                 String id = files.groupImport(request.user().handle(), Path.of(upload.uploadedFileName()));

@@ -2,7 +2,7 @@ package tankard.chat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import tankard.http.ApiError;
+import tankard.core.Refusal;
 import tankard.json.Js;
 import tankard.json.JsJson;
 import tankard.store.StripedLocks;
@@ -45,7 +45,7 @@ public final class ChatFiles {
         JsonNode original = body.get("original_file");
         JsonNode renamed = body.get("renamed_file");
         if (!Js.truthy(original) || !Js.truthy(renamed)) {
-            throw ApiError.badRequest("original_file and renamed_file are required");
+            throw Refusal.badRequest("original_file and renamed_file are required");
         }
         ChatFolder folder = Js.truthy(body.get("is_group")) ? ChatFolder.groups() : characterFolder(body);
         String from = fileName(original);
@@ -64,7 +64,7 @@ public final class ChatFiles {
     public boolean delete(String user, JsonNode body) throws IOException {
         JsonNode chatFile = body.get("chatfile");
         if (chatFile == null || !chatFile.isTextual()) {
-            throw ApiError.badRequest("Missing chatfile");
+            throw Refusal.badRequest("Missing chatfile");
         }
         String name = chatFile.textValue();
         ChatFolder folder = characterFolder(body);
@@ -78,7 +78,7 @@ public final class ChatFiles {
             Optional<ChatFile> file = store.find(user, ChatFolder.groups(), name);
             Optional<ObjectNode> info = file.isEmpty() ? Optional.empty()
                     : ChatInfo.read(store, user, ChatFolder.groups(), file.get(), Map.of(), false);
-            return info.orElseThrow(() -> ApiError.notFound("No group chat " + name));
+            return info.orElseThrow(() -> Refusal.notFound("No group chat " + name));
         } catch (IOException e) {
             throw ChatErrors.unreadable(ChatFolder.groups(), name, e);
         }
@@ -121,7 +121,7 @@ public final class ChatFiles {
     static ChatFolder characterFolder(JsonNode body) {
         JsonNode avatar = body.get("avatar_url");
         if (Js.isUndefined(avatar) || avatar.isNull() || avatar.isContainerNode()) {
-            throw ApiError.badRequest("Missing avatar_url");
+            throw Refusal.badRequest("Missing avatar_url");
         }
         return ChatService.characterFolder(Js.string(avatar));
     }
@@ -129,7 +129,7 @@ public final class ChatFiles {
     /** A chat file name from a request, sanitized as ST does; one that sanitizes to nothing is refused. */
     static String fileName(JsonNode name) {
         if (!name.isTextual()) {
-            throw ApiError.badRequest("Chat file names must be text");
+            throw Refusal.badRequest("Chat file names must be text");
         }
         return fileName(name.textValue());
     }
@@ -137,7 +137,7 @@ public final class ChatFiles {
     private static String fileName(String name) {
         String file = Sanitize.filename(name);
         if (!Sanitize.isSafeSegment(file)) {
-            throw ApiError.badRequest("Invalid chat file name");
+            throw Refusal.badRequest("Invalid chat file name");
         }
         return file;
     }
@@ -146,7 +146,7 @@ public final class ChatFiles {
     private static String groupChatFile(JsonNode body) {
         JsonNode id = body.get("id");
         if (!Js.truthy(id)) {
-            throw ApiError.badRequest("Missing group chat id");
+            throw Refusal.badRequest("Missing group chat id");
         }
         return ChatService.chatFile(Js.string(id));
     }

@@ -1,7 +1,7 @@
 package tankard.chat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import tankard.http.ApiError;
+import tankard.core.Refusal;
 import tankard.store.StripedLocks;
 import tankard.util.Sanitize;
 import tankard.util.StTime;
@@ -49,16 +49,16 @@ public final class ChatImporter {
     /** Imports the upload into the character's chat folder; returns the new chats' file names. */
     public List<String> importChat(String user, Upload upload) throws IOException {
         if (!"json".equals(upload.fileType()) && !"jsonl".equals(upload.fileType())) {
-            throw ApiError.badRequest("file_type must be json or jsonl");
+            throw Refusal.badRequest("file_type must be json or jsonl");
         }
         ChatFolder folder = ChatService.characterFolder(upload.avatarUrl());
         if (upload.characterName() == null || upload.userName() == null) {
-            throw ApiError.badRequest("character_name and user_name are required");
+            throw Refusal.badRequest("character_name and user_name are required");
         }
         String characterName = nameOr(upload.characterName(), "Character");
         String userName = nameOr(upload.userName(), "User");
         if (upload.file() == null) {
-            throw ApiError.badRequest("No chat file uploaded");
+            throw Refusal.badRequest("No chat file uploaded");
         }
         if (upload.fileType().equals("jsonl")) { // streamed: an import of any size is a line in memory at a time
             try (ChatStore.Draft draft = store.draft(user)) {
@@ -103,7 +103,7 @@ public final class ChatImporter {
                     name = characterName + " - " + StTime.humanized(time++) + " imported.jsonl";
                 } while (names.contains(name) || store.find(user, folder, name).isPresent());
                 if (name.getBytes(StandardCharsets.UTF_8).length > 255) {
-                    throw ApiError.badRequest("character_name is too long for a chat file name");
+                    throw Refusal.badRequest("character_name is too long for a chat file name");
                 }
                 names.add(name);
             }
@@ -125,7 +125,7 @@ public final class ChatImporter {
     private static byte[] read(Path file, long limit) throws IOException {
         long size = Files.size(file);
         if (size > limit) {
-            throw new ApiError(413, "The chat file is too large to import (" + size + " bytes; at most " + limit + ")");
+            throw Refusal.tooLarge("The chat file is too large to import (" + size + " bytes; at most " + limit + ")");
         }
         return Files.readAllBytes(file);
     }

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import tankard.group.GroupStore;
 import tankard.group.StoredGroup;
-import tankard.http.ApiError;
+import tankard.core.Refusal;
 import tankard.json.Js;
 import tankard.json.JsJson;
 import tankard.util.Sanitize;
@@ -38,7 +38,7 @@ public final class ChatSearch {
     public ArrayNode search(String user, JsonNode body) throws IOException {
         JsonNode query = body.get("query");
         if (Js.truthy(query) && !query.isTextual()) {
-            throw ApiError.badRequest("query must be text");
+            throw Refusal.badRequest("query must be text");
         }
         List<String> fragments = Js.truthy(query) ? fragments(query.textValue()) : null;
         ChatFolder folder;
@@ -50,7 +50,7 @@ public final class ChatSearch {
         } else {
             JsonNode avatar = body.get("avatar_url");
             if (avatar == null || !avatar.isTextual()) {
-                throw ApiError.badRequest("Missing avatar_url");
+                throw Refusal.badRequest("Missing avatar_url");
             }
             folder = ChatService.characterFolder(avatar.textValue());
             files = store.list(user, folder);

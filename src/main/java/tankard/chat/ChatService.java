@@ -12,7 +12,7 @@ import tankard.character.CardStore;
 import tankard.config.TankardConfig;
 import tankard.group.GroupStore;
 import tankard.group.StoredGroup;
-import tankard.http.ApiError;
+import tankard.core.Refusal;
 import tankard.json.Js;
 import tankard.json.JsJson;
 import tankard.store.StripedLocks;
@@ -143,7 +143,7 @@ public final class ChatService {
             JsonNode avatar = body.field("avatar_url");
             JsonNode chatName = body.field("file_name");
             if (Js.isUndefined(avatar) || avatar.isContainerNode() || Js.isUndefined(chatName)) {
-                throw ApiError.badRequest("avatar_url and file_name are required");
+                throw Refusal.badRequest("avatar_url and file_name are required");
             }
             ChatFolder folder = characterFolder(Js.string(avatar));
             write(user, folder, chatFile(Js.string(chatName)), body, draft, folder.character());
@@ -155,7 +155,7 @@ public final class ChatService {
             ChatBody body = ChatBody.read(json, draft);
             JsonNode id = body.field("id");
             if (!Js.truthy(id)) {
-                throw ApiError.badRequest("Missing group chat id");
+                throw Refusal.badRequest("Missing group chat id");
             }
             write(user, ChatFolder.groups(), chatFile(Js.string(id)), body, draft, Js.string(id));
         }
@@ -164,7 +164,7 @@ public final class ChatService {
     private void write(String user, ChatFolder folder, String file, ChatBody body, ChatStore.Draft draft,
                        String backupName) throws IOException {
         if (!body.isArray()) {
-            throw ApiError.badRequest("The request's body.chat is not an array.");
+            throw Refusal.badRequest("The request's body.chat is not an array.");
         }
         JsonNode integrity = checkIntegrity && !Js.truthy(body.field("force")) ? integrity(body.header()) : null;
         String key = key(user, folder, file);
@@ -172,7 +172,7 @@ public final class ChatService {
         StripedLocks.Held lock = locks.lock(user, folder, file);
         try {
             if (Js.truthy(integrity) && !intact(user, folder, file, integrity)) {
-                throw ApiError.badRequest("integrity");
+                throw Refusal.badRequest("integrity");
             }
             keepIfLosing(user, folder, file, key, body.lines(), backupName);
             draft.commit(folder, file);
@@ -269,13 +269,13 @@ public final class ChatService {
     private static Named named(JsonNode body) {
         if (Js.truthy(body.get("avatar_url"))) {
             if (!Js.truthy(body.get("file_name"))) {
-                throw ApiError.badRequest("file_name is required");
+                throw Refusal.badRequest("file_name is required");
             }
             ChatFolder folder = characterFolder(Js.string(body.get("avatar_url")));
             return new Named(folder, chatFile(Js.string(body.get("file_name"))), folder.character());
         }
         if (!Js.truthy(body.get("id"))) {
-            throw ApiError.badRequest("avatar_url and file_name, or id, are required");
+            throw Refusal.badRequest("avatar_url and file_name, or id, are required");
         }
         String id = Js.string(body.get("id"));
         return new Named(ChatFolder.groups(), chatFile(id), id);
@@ -286,16 +286,16 @@ public final class ChatService {
         Named chat = named(body);
         JsonNode count = body.path("count");
         if (!count.canConvertToInt() || count.intValue() < 0) {
-            throw ApiError.badRequest("count must be a number of messages");
+            throw Refusal.badRequest("count must be a number of messages");
         }
         Optional<ChatFile> before = store.find(user, chat.folder(), chat.file());
         Optional<SeekableByteChannel> opened = store.channel(user, chat.folder(), chat.file());
         if (before.isEmpty() || opened.isEmpty()) {
-            throw ApiError.notFound("No such chat");
+            throw Refusal.notFound("No such chat");
         }
         try (SeekableByteChannel channel = opened.get()) {
             if (!before.equals(store.find(user, chat.folder(), chat.file()))) {
-                throw ApiError.conflict("The chat changed while it was read; read it again");
+                throw Refusal.conflict("The chat changed while it was read; read it again");
             }
             long headerEnd = ChatWindow.headerEnd(channel);
             long offset = ChatWindow.lastLines(channel, headerEnd, count.intValue());
@@ -326,7 +326,7 @@ public final class ChatService {
         ChatWindow.Cursor cursor = ChatWindow.Cursor.of(body.get("cursor"));
         JsonNode messages = body.get("messages");
         if (messages == null || !messages.isArray()) {
-            throw ApiError.badRequest("messages must be an array");
+            throw Refusal.badRequest("messages must be an array");
         }
         ByteArrayOutputStream lines = new ByteArrayOutputStream();
         long truthy = 0;
@@ -344,26 +344,26 @@ public final class ChatService {
         try {
             Optional<ChatFile> stat = store.find(user, chat.folder(), chat.file());
             if (stat.isEmpty() || stat.get().size() != cursor.size() || stat.get().modifiedMs() != cursor.modifiedMs()) {
-                throw ApiError.conflict("The chat changed since its end was read; read it again");
+                throw Refusal.conflict("The chat changed since its end was read; read it again");
             }
             long offset = cursor.offset();
             boolean afterLineFeed;
             ChatLines.Read window;
             try (SeekableByteChannel channel = store.channel(user, chat.folder(), chat.file())
-                    .orElseThrow(() -> ApiError.conflict("The chat is gone"))) {
+                    .orElseThrow(() -> Refusal.conflict("The chat is gone"))) {
                 if (offset < ChatWindow.headerEnd(channel) || offset > channel.size()) {
-                    throw ApiError.badRequest("cursor.offset is not within the chat's messages");
+                    throw Refusal.badRequest("cursor.offset is not within the chat's messages");
                 }
                 afterLineFeed = offset > 0 && ChatWindow.read(channel, offset - 1, offset)[0] == '\n';
                 if (!afterLineFeed && offset < channel.size()) {
-                    throw ApiError.badRequest("cursor.offset is not the start of a line");
+                    throw Refusal.badRequest("cursor.offset is not the start of a line");
                 }
                 window = ChatWindow.array(ChatWindow.read(channel, offset, channel.size()), null);
             }
             if (window.dropped() > 0) {
                 // lines ST's loader skips would be gone for good: keep the chat first, as a whole save would
                 backups.keepReplaced(user, chat.backupName(), store.open(user, chat.folder(), chat.file())
-                        .orElseThrow(() -> ApiError.conflict("The chat is gone")));
+                        .orElseThrow(() -> Refusal.conflict("The chat is gone")));
             }
             boolean empty = messages.isEmpty();
             long keep = empty && afterLineFeed ? offset - 1 : offset;
@@ -402,13 +402,13 @@ public final class ChatService {
         try {
             Optional<ChatFile> stat = store.find(user, chat.folder(), chat.file());
             if (stat.isEmpty() || stat.get().size() != size || stat.get().modifiedMs() != modifiedMs) {
-                throw ApiError.conflict("The chat changed since it was read; nothing was stored");
+                throw Refusal.conflict("The chat changed since it was read; nothing was stored");
             }
             long start;
             byte[] old;
             byte[] rest;
             try (SeekableByteChannel channel = store.channel(user, chat.folder(), chat.file())
-                    .orElseThrow(() -> ApiError.conflict("The chat is gone"))) {
+                    .orElseThrow(() -> Refusal.conflict("The chat is gone"))) {
                 long headerEnd = ChatWindow.headerEnd(channel);
                 start = ChatWindow.lastLines(channel, headerEnd, fromEnd);
                 long next = ChatWindow.lastLines(channel, headerEnd, fromEnd - 1);
@@ -420,7 +420,7 @@ public final class ChatService {
             }
             JsonNode found = ChatLines.parse(old);
             if (found == null || !JsJson.stringifyAsJs(found).equals(JsJson.stringifyAsJs(expected))) {
-                throw ApiError.conflict("The message is not where it was read; nothing was stored");
+                throw Refusal.conflict("The message is not where it was read; nothing was stored");
             }
             byte[] line = JsJson.stringifyAsJs(message).getBytes(StandardCharsets.UTF_8);
             ByteArrayOutputStream tail = new ByteArrayOutputStream(line.length + rest.length);
@@ -570,11 +570,11 @@ public final class ChatService {
     /** The chat folder named by a card file name; separators, NUL and ".." are refused (st-api.md §1.10). */
     static ChatFolder characterFolder(String avatarUrl) {
         if (avatarUrl == null) {
-            throw ApiError.badRequest("Missing avatar_url");
+            throw Refusal.badRequest("Missing avatar_url");
         }
         String name = ChatFolder.nameOf(avatarUrl);
         if (Sanitize.hasForbiddenChars(avatarUrl) || !name.isEmpty() && !Sanitize.isSafeSegment(name)) {
-            throw ApiError.badRequest("Invalid avatar_url");
+            throw Refusal.badRequest("Invalid avatar_url");
         }
         return ChatFolder.character(name);
     }
@@ -583,7 +583,7 @@ public final class ChatService {
     static String chatFile(String chatName) {
         String file = Sanitize.filename(chatName + ".jsonl");
         if (!Sanitize.isSafeSegment(file)) {
-            throw ApiError.badRequest("Invalid chat file name");
+            throw Refusal.badRequest("Invalid chat file name");
         }
         return file;
     }

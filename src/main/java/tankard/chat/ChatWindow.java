@@ -2,7 +2,7 @@ package tankard.chat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import tankard.http.ApiError;
+import tankard.core.Refusal;
 import tankard.json.JsJson;
 
 import java.io.ByteArrayInputStream;
@@ -48,7 +48,7 @@ final class ChatWindow {
 
         static Cursor of(JsonNode json) {
             if (json == null || !json.path("offset").isNumber() || !json.path("size").isNumber() || !json.path("mtime").isNumber()) {
-                throw ApiError.badRequest("cursor {offset, size, mtime} is required");
+                throw Refusal.badRequest("cursor {offset, size, mtime} is required");
             }
             return new Cursor(json.get("offset").longValue(), json.get("size").longValue(), json.get("mtime").doubleValue());
         }
@@ -98,7 +98,7 @@ final class ChatWindow {
     /** The bytes from {@code from} to {@code to}. */
     static byte[] read(SeekableByteChannel chat, long from, long to) throws IOException {
         if (to - from > Integer.MAX_VALUE - 16) {
-            throw ApiError.badRequest("The window is too large; ask for fewer messages");
+            throw Refusal.badRequest("The window is too large; ask for fewer messages");
         }
         ByteBuffer bytes = ByteBuffer.allocate((int) (to - from));
         chat.position(from);

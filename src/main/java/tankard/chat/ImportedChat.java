@@ -2,7 +2,7 @@ package tankard.chat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import tankard.http.ApiError;
+import tankard.core.Refusal;
 import tankard.json.Js;
 import tankard.json.JsJson;
 import tankard.util.StTime;
@@ -90,7 +90,7 @@ final class ImportedChat {
                     .decode(ByteBuffer.wrap(bytes, offset, length))
                     .toString();
         } catch (CharacterCodingException e) {
-            throw ApiError.badRequest("The chat file is not valid UTF-8 text");
+            throw Refusal.badRequest("The chat file is not valid UTF-8 text");
         }
     }
 }

@@ -3,8 +3,7 @@ package tankard.comfy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.vertx.ext.web.Router;
-import tankard.config.TankardConfig;
-import tankard.http.ApiError;
+import tankard.core.Refusal;
 import tankard.http.Feature;
 import tankard.http.Reply;
 import tankard.http.Request;
@@ -24,54 +23,49 @@ import java.util.Locale;
 public final class ComfyWorkflowFeature implements Feature {
     private static final String DEFAULT_WORKFLOW = "Default_Comfy_Workflow.json";
 
-    private final TankardConfig config;
-
-    public ComfyWorkflowFeature(TankardConfig config) {
-        this.config = config;
-    }
 
     @Override
-    public void mount(Router router) {
-        router.post("/api/sd/comfy/workflows").handler(Routes.blocking(config, request ->
+    public void mount(Router router, Routes routes) {
+        router.post("/api/sd/comfy/workflows").handler(routes.blocking(request ->
                 Reply.json(list(request.dirs().comfyWorkflows()))));
-        router.post("/api/sd/comfy/workflow").handler(Routes.blocking(config, request -> {
+        router.post("/api/sd/comfy/workflow").handler(routes.blocking(request -> {
             Path file = file(request, "file_name");
             if (!Files.exists(file)) {
                 file = request.dirs().comfyWorkflows().resolve(DEFAULT_WORKFLOW);
             }
             String text = JsonFiles.readText(file);
             if (text == null) {
-                throw ApiError.notFound("Workflow not found");
+                throw Refusal.notFound("Workflow not found");
             }
             // The frontend reads this with response.json(): the file text as a JSON string.
             StringBuilder quoted = new StringBuilder();
             JsJson.quote(text, quoted);
             return Reply.text(quoted.toString());
         }));
-        router.post("/api/sd/comfy/save-workflow").handler(Routes.blocking(config, request -> {
+        router.post("/api/sd/comfy/save-workflow").handler(routes.blocking(request -> {
             JsonNode workflow = request.body().get("workflow");
             if (workflow == null || !workflow.isTextual()) {
-                throw ApiError.badRequest("The workflow must be a string");
+                throw Refusal.badRequest("The workflow must be a string");
             }
             Path file = file(request, "file_name");
             AtomicFiles.write(file, workflow.textValue());
             return Reply.json(list(file.getParent()));
         }));
-        router.post("/api/sd/comfy/delete-workflow").handler(Routes.blocking(config, request -> {
+        router.post("/api/sd/comfy/delete-workflow").handler(routes.blocking(request -> {
             Files.deleteIfExists(file(request, "file_name"));
             return Reply.ok();
         }));
-        router.post("/api/sd/comfy/rename-workflow").handler(Routes.blocking(config, request -> {
+        router.post("/api/sd/comfy/rename-workflow").handler(routes.blocking(request -> {
             Path from = file(request, "old_name");
             Path to = file(request, "new_name");
             if (!isJson(from) || !isJson(to)) {
-                throw ApiError.badRequest("Only JSON workflow files are allowed");
+                throw Refusal.badRequest("Only JSON workflow files are allowed");
             }
             if (!Files.exists(from)) {
-                throw ApiError.notFound("Workflow not found");
+                throw Refusal.notFound("Workflow not found");
             }
             if (Files.exists(to)) {
-                throw ApiError.conflict("A workflow with that name already exists");
+                throw Refusal.conflict("A workflow with that name already exists");
             }
             Files.move(from, to);
             return Reply.noContent();

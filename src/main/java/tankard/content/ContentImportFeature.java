@@ -13,7 +13,7 @@ import org.slf4j.LoggerFactory;
 import tankard.backend.Downloader;
 import tankard.character.CardWriter;
 import tankard.config.TankardConfig;
-import tankard.http.ApiError;
+import tankard.core.Refusal;
 import tankard.http.ContentDisposition;
 import tankard.http.Feature;
 import tankard.http.Routes;
@@ -63,10 +63,10 @@ public final class ContentImportFeature implements Feature {
     }
 
     @Override
-    public void mount(Router router) {
-        router.post("/api/content/importURL").handler(Routes.answering(config, request ->
+    public void mount(Router router, Routes routes) {
+        router.post("/api/content/importURL").handler(routes.answering(request ->
                 importUrl(request.ctx(), request.body().get("url"))));
-        router.post("/api/content/importUUID").handler(Routes.answering(config, request ->
+        router.post("/api/content/importUUID").handler(routes.answering(request ->
                 importId(request.ctx(), request.body().get("url"))));
     }
 
@@ -78,32 +78,32 @@ public final class ContentImportFeature implements Feature {
         if (host.contains("pygmalion.chat") || host.contains("janitorai")) {
             Matcher uuid = UUID.matcher(url);
             if (!uuid.find()) {
-                throw ApiError.notFound("No character id in the URL");
+                throw Refusal.notFound("No character id in the URL");
             }
             result = host.contains("janitorai") ? janny(uuid.group()) : pygmalion(uuid.group());
         } else if (host.contains("aicharactercards.com")) {
             List<String> parts = Arrays.stream(URI.create(url.trim()).getPath().split("/")).filter(s -> !s.isEmpty()).toList();
             if (parts.size() < 2) {
-                throw ApiError.notFound("No card in the URL");
+                throw Refusal.notFound("No card in the URL");
             }
             result = aicc(parts.get(parts.size() - 2) + "/" + parts.get(parts.size() - 1));
         } else if (host.contains("chub.ai") || host.contains("characterhub.org")) {
             String[] chub = parseChub(url);
             if (chub == null) {
-                throw ApiError.notFound("Not a Chub character or lorebook URL");
+                throw Refusal.notFound("Not a Chub character or lorebook URL");
             }
             type = chub[1];
             result = type.equals("lorebook") ? chubLorebook(chub[0]) : chubCharacter(chub[0]);
         } else if (host.contains("realm.risuai.net")) {
             Matcher risu = RISU.matcher(url);
             if (!risu.matches()) {
-                throw ApiError.notFound("Not a RisuAI Realm character URL");
+                throw Refusal.notFound("Not a RisuAI Realm character URL");
             }
             result = risu(risu.group(1));
         } else if (host.contains("perchance.org")) {
             String slug = perchanceSlug(url);
             if (slug.isEmpty()) {
-                throw ApiError.notFound("No Perchance character in the URL");
+                throw Refusal.notFound("No Perchance character in the URL");
             }
             result = perchance(slug);
         } else if (config.outbound().importDomains().contains(host)) {
@@ -111,7 +111,7 @@ public final class ContentImportFeature implements Feature {
         } else {
             LOG.error("Received an import for \"{}\", but site is not whitelisted. This domain must be added to the config "
                     + "key \"whitelistImportDomains\" to allow import from this source.", host);
-            throw ApiError.notFound("Importing from " + host + " is not supported; add it to whitelistImportDomains");
+            throw Refusal.notFound("Importing from " + host + " is not supported; add it to whitelistImportDomains");
         }
         answer(ctx, result, type, true);
     }
@@ -145,7 +145,7 @@ public final class ContentImportFeature implements Feature {
             String name = encodeName ? ContentDisposition.encodeUri(content.fileName()) : content.fileName();
             response.putHeader("Content-Disposition", "attachment; filename=\"" + name + "\"")
                     .putHeader("X-Custom-Content-Type", type).end(Buffer.buffer(content.bytes()));
-        }).onFailure(e -> ctx.fail(e instanceof ApiError ? e : new ApiError(500, "Importing content failed: " + e.getMessage())));
+        }).onFailure(e -> ctx.fail(e instanceof Refusal ? e : Refusal.failed("Importing content failed: " + e.getMessage())));
     }
 
     // ---- the sites
@@ -256,7 +256,7 @@ public final class ContentImportFeature implements Feature {
     private Future<Content> generic(String url) {
         return downloader.get(url, MultiMap.caseInsensitiveMultiMap(), LIMIT).compose(result -> {
             if (!result.ok()) {
-                return Future.failedFuture(ApiError.notFound("The file could not be downloaded (status " + result.status() + ")"));
+                return Future.failedFuture(Refusal.notFound("The file could not be downloaded (status " + result.status() + ")"));
             }
             String[] segments = url.split("\\?")[0].split("/");
             String name = Sanitize.filename(segments[segments.length - 1]);
@@ -279,7 +279,7 @@ public final class ContentImportFeature implements Feature {
                 .add("User-Agent", USER_AGENT);
         return downloader.get(url, headers, LIMIT).compose(result -> {
             if (!result.ok()) {
-                return Future.failedFuture(ApiError.notFound("Perchance answered " + result.status() + " for " + slug));
+                return Future.failedFuture(Refusal.notFound("Perchance answered " + result.status() + " for " + slug));
             }
             return worker(() -> PerchanceCards.character(result.body().getBytes()));
         }).compose(character -> perchanceAvatar(character.path("avatar").path("url").asText(""))
@@ -379,7 +379,7 @@ public final class ContentImportFeature implements Feature {
 
     private static String required(JsonNode value) {
         if (value == null || !value.isTextual() || value.textValue().isEmpty()) {
-            throw ApiError.badRequest("A url is required");
+            throw Refusal.badRequest("A url is required");
         }
         return value.textValue();
     }

@@ -3,7 +3,7 @@ package tankard.datamaid;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import tankard.http.ApiError;
+import tankard.core.Refusal;
 import tankard.json.Js;
 import tankard.json.JsJson;
 import tankard.store.FileTimes;
@@ -64,12 +64,12 @@ public final class DataMaid {
     /** The reported file with that hash, for viewing. */
     public Path reported(String token, String hash, String handle) {
         if (token == null || token.isEmpty() || hash == null || hash.isEmpty()) {
-            throw ApiError.badRequest("Missing token or hash");
+            throw Refusal.badRequest("Missing token or hash");
         }
         Report report = live(token, handle);
         Path file = report.byHash().get(hash);
         if (file == null || !isInside(report, file) || !Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
-            throw ApiError.notFound("File not found");
+            throw Refusal.notFound("File not found");
         }
         return file;
     }
@@ -77,7 +77,7 @@ public final class DataMaid {
     /** Deletes the reported files with those hashes; unknown hashes and files gone since are skipped. */
     public void delete(JsonNode token, JsonNode hashes, String handle) {
         if (!hashes.isArray() || hashes.isEmpty()) {
-            throw ApiError.badRequest("Missing hashes");
+            throw Refusal.badRequest("Missing hashes");
         }
         Report report = live(token(token, handle), handle);
         for (JsonNode hash : hashes) {
@@ -95,7 +95,7 @@ public final class DataMaid {
     /** A token from a JSON body: 400 when missing, 403 unless it is a live token of this user. */
     private String token(JsonNode token, String handle) {
         if (token == null || !Js.truthy(token)) {
-            throw ApiError.badRequest("Missing token");
+            throw Refusal.badRequest("Missing token");
         }
         String text = token.isTextual() ? token.textValue() : "";
         live(text, handle);
@@ -105,7 +105,7 @@ public final class DataMaid {
     private Report live(String token, String handle) {
         Report report = tokens.get(token);
         if (report == null || !report.handle().equals(handle)) {
-            throw ApiError.forbidden("Invalid token");
+            throw Refusal.forbidden("Invalid token");
         }
         return report;
     }

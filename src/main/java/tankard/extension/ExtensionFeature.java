@@ -8,7 +8,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tankard.backend.OutboundPolicy;
 import tankard.config.TankardConfig;
-import tankard.http.ApiError;
+import tankard.core.Refusal;
 import tankard.http.Feature;
 import tankard.http.Reply;
 import tankard.http.Request;
@@ -59,26 +59,26 @@ public final class ExtensionFeature implements Feature {
     }
 
     @Override
-    public void mount(Router router) {
+    public void mount(Router router, Routes routes) {
         router.route("/api/extensions/*").handler(ctx -> {
             if (config.extensionsEnabled()) {
                 ctx.next();
             } else {
-                ctx.fail(ApiError.notFound("Extensions are disabled in config.yaml"));
+                ctx.fail(Refusal.notFound("Extensions are disabled in config.yaml"));
             }
         });
-        router.get("/api/extensions/discover").handler(Routes.blocking(config, request ->
+        router.get("/api/extensions/discover").handler(routes.blocking(request ->
                 Reply.json(discover(request.dirs()))));
-        router.post("/api/extensions/install").handler(Routes.blocking(config, this::install));
-        router.post("/api/extensions/update").handler(Routes.blocking(config, request ->
+        router.post("/api/extensions/install").handler(routes.blocking(this::install));
+        router.post("/api/extensions/update").handler(routes.blocking(request ->
                 Reply.json(locked(existing(request, "update"), git::update))));
-        router.post("/api/extensions/version").handler(Routes.blocking(config, request ->
+        router.post("/api/extensions/version").handler(routes.blocking(request ->
                 Reply.json(locked(existing(request, null), git::version))));
-        router.post("/api/extensions/branches").handler(Routes.blocking(config, request ->
+        router.post("/api/extensions/branches").handler(routes.blocking(request ->
                 Reply.json(locked(existing(request, "list branches of"), git::branches))));
-        router.post("/api/extensions/switch").handler(Routes.blocking(config, this::switchBranch));
-        router.post("/api/extensions/move").handler(Routes.blocking(config, this::move));
-        router.post("/api/extensions/delete").handler(Routes.blocking(config, this::delete));
+        router.post("/api/extensions/switch").handler(routes.blocking(this::switchBranch));
+        router.post("/api/extensions/move").handler(routes.blocking(this::move));
+        router.post("/api/extensions/delete").handler(routes.blocking(this::delete));
     }
 
     /** Built-in folders, then the user's, then global ones that no user folder shadows. Blocking. */
@@ -105,7 +105,7 @@ public final class ExtensionFeature implements Feature {
         JsonNode body = request.body();
         boolean toGlobal = Js.truthy(body.get("global"));
         if (toGlobal && !request.user().admin()) {
-            throw ApiError.forbidden("Forbidden: No permission to install global extensions.");
+            throw Refusal.forbidden("Forbidden: No permission to install global extensions.");
         }
         URI url = httpUrl(body.get("url"));
         String branch = body.path("branch").isTextual() ? body.get("branch").textValue() : null;
@@ -118,14 +118,14 @@ public final class ExtensionFeature implements Feature {
         }
         String name = Sanitize.filename(last);
         if (name.isEmpty()) {
-            throw ApiError.badRequest("Could not determine the extension name from the URL. "
+            throw Refusal.badRequest("Could not determine the extension name from the URL. "
                     + "Please provide a valid git repository URL.");
         }
         Path base = toGlobal ? global : request.dirs().extensions();
         Path target = base.resolve(name);
         try (StripedLocks.Held held = locks.lockAll(target.toString())) {
             if (Files.exists(target)) {
-                throw ApiError.conflict("Directory already exists at " + target);
+                throw Refusal.conflict("Directory already exists at " + target);
             }
             createFolders(base);
             ObjectNode answer = git.install(url.toString(), branch, target);
@@ -144,11 +144,11 @@ public final class ExtensionFeature implements Feature {
             }
         }
         if (url == null || !url.isAbsolute()) {
-            throw ApiError.badRequest("Bad Request: A valid URL is required in the request body.");
+            throw Refusal.badRequest("Bad Request: A valid URL is required in the request body.");
         }
         String scheme = url.getScheme().toLowerCase(Locale.ROOT);
         if (!scheme.equals("http") && !scheme.equals("https") || url.getHost() == null) {
-            throw ApiError.badRequest("Bad Request: Only HTTP and HTTPS protocols are supported for the Extension URL.");
+            throw Refusal.badRequest("Bad Request: Only HTTP and HTTPS protocols are supported for the Extension URL.");
         }
         return url;
     }
@@ -157,7 +157,7 @@ public final class ExtensionFeature implements Feature {
         Path folder = existing(request, "switch branches of");
         JsonNode branch = request.body().get("branch");
         if (!Js.truthy(branch)) {
-            throw ApiError.badRequest("Bad Request: A valid extensionName and branch are required in the request body.");
+            throw Refusal.badRequest("Bad Request: A valid extensionName and branch are required in the request body.");
         }
         locked(folder, dir -> {
             git.switchBranch(dir, branch.isTextual() ? branch.textValue() : JsJson.stringifyAsJs(branch));
@@ -172,19 +172,19 @@ public final class ExtensionFeature implements Feature {
         JsonNode source = request.body().get("source");
         JsonNode destination = request.body().get("destination");
         if (!Js.truthy(source) || !Js.truthy(destination)) {
-            throw ApiError.badRequest("Bad Request: A valid extensionName, source, and destination are required in the request body.");
+            throw Refusal.badRequest("Bad Request: A valid extensionName, source, and destination are required in the request body.");
         }
         if (!request.user().admin()) {
-            throw ApiError.forbidden("Forbidden: No permission to move extensions.");
+            throw Refusal.forbidden("Forbidden: No permission to move extensions.");
         }
         Path from = scope(source, request.dirs()).resolve(name);
         Path to = scope(destination, request.dirs()).resolve(name);
         try (StripedLocks.Held held = locks.lockAll(from.toString(), to.toString())) {
             if (!Files.isDirectory(from)) {
-                throw ApiError.notFound("Source directory does not exist.");
+                throw Refusal.notFound("Source directory does not exist.");
             }
             if (Files.exists(to)) {
-                throw ApiError.conflict("Destination directory already exists.");
+                throw Refusal.conflict("Destination directory already exists.");
             }
             createFolders(to.getParent());
             moveFolder(from, to);
@@ -206,7 +206,7 @@ public final class ExtensionFeature implements Feature {
             Files.move(from, to);
             return;
         } catch (FileAlreadyExistsException e) {
-            throw ApiError.conflict("Destination directory already exists.");
+            throw Refusal.conflict("Destination directory already exists.");
         } catch (IOException e) {
             // another file system: copy below
         }
@@ -242,11 +242,11 @@ public final class ExtensionFeature implements Feature {
         String name = extensionName(request.body());
         boolean inGlobal = Js.truthy(request.body().get("global"));
         if (inGlobal && verb != null && !request.user().admin()) {
-            throw ApiError.forbidden("Forbidden: No permission to " + verb + " global extensions.");
+            throw Refusal.forbidden("Forbidden: No permission to " + verb + " global extensions.");
         }
         Path folder = (inGlobal ? global : request.dirs().extensions()).resolve(name);
         if (!Files.isDirectory(folder)) {
-            throw ApiError.notFound("Directory does not exist at " + folder);
+            throw Refusal.notFound("Directory does not exist at " + folder);
         }
         return folder;
     }
@@ -256,7 +256,7 @@ public final class ExtensionFeature implements Feature {
         JsonNode value = body.get("extensionName");
         String name = value != null && value.isTextual() ? Sanitize.filename(value.textValue()) : "";
         if (name.isEmpty()) {
-            throw ApiError.badRequest("Bad Request: A valid extensionName is required in the request body.");
+            throw Refusal.badRequest("Bad Request: A valid extensionName is required in the request body.");
         }
         return name;
     }

@@ -25,7 +25,7 @@ import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tankard.backend.OutboundPolicy;
-import tankard.http.ApiError;
+import tankard.core.Refusal;
 import tankard.json.JsJson;
 import tankard.json.JsonSyntaxException;
 import tankard.store.AtomicFiles;
@@ -44,7 +44,7 @@ import java.util.UUID;
 /**
  * The git side of third-party extensions (st-api.md §17), with JGit where ST runs git: shallow clone, fetch,
  * pull, branch listing and checkout of extension folders. Every network call goes through
- * {@link FilteredGitConnections}. Blocking; failures are {@link ApiError}s with git's message.
+ * {@link FilteredGitConnections}. Blocking; failures are {@link Refusal}s with git's message.
  */
 final class GitExtensions {
     private static final Logger LOG = LoggerFactory.getLogger(GitExtensions.class);
@@ -79,9 +79,9 @@ final class GitExtensions {
             Files.move(staging, target);
             return answer;
         } catch (FileAlreadyExistsException e) {
-            throw ApiError.conflict("Directory already exists at " + target);
+            throw Refusal.conflict("Directory already exists at " + target);
         } catch (GitAPIException | RuntimeException | IOException e) {
-            if (e instanceof ApiError error) {
+            if (e instanceof Refusal error) {
                 throw error;
             }
             throw failure("Cloning " + url, e);
@@ -94,16 +94,16 @@ final class GitExtensions {
     private static ObjectNode manifestFields(Path folder) throws IOException {
         Path manifest = folder.resolve("manifest.json");
         if (!Files.isRegularFile(manifest)) {
-            throw new ApiError(500, "Manifest file not found: the repository has no manifest.json");
+            throw Refusal.failed("Manifest file not found: the repository has no manifest.json");
         }
         JsonNode json;
         try {
             json = JsJson.parse(Files.readAllBytes(manifest));
         } catch (JsonSyntaxException e) {
-            throw new ApiError(500, "manifest.json is not valid JSON: " + e.getMessage());
+            throw Refusal.failed("manifest.json is not valid JSON: " + e.getMessage());
         }
         if (!json.isObject()) {
-            throw new ApiError(500, "Manifest is not a valid JSON object.");
+            throw Refusal.failed("Manifest is not a valid JSON object.");
         }
         ObjectNode answer = JsJson.object();
         json.fields().forEachRemaining(field -> {
@@ -118,14 +118,14 @@ final class GitExtensions {
     ObjectNode update(Path folder) {
         try (Git git = open(folder)) {
             if (git == null) {
-                throw new ApiError(500, "Directory is not a Git repository at " + folder);
+                throw Refusal.failed("Directory is not a Git repository at " + folder);
             }
             RemoteState state = fetchAndCompare(git);
             if (!state.upToDate()) {
                 String branch = git.getRepository().getBranch();
                 PullResult pull = network(git.pull()).setRemote(ORIGIN).setRemoteBranchName(branch).call();
                 if (!pull.isSuccessful()) {
-                    throw new ApiError(500, "Updating the extension failed: " + pull);
+                    throw Refusal.failed("Updating the extension failed: " + pull);
                 }
                 LOG.info("Extension has been updated at {}", folder);
             }
@@ -217,16 +217,16 @@ final class GitExtensions {
                 return;
             }
             if (repo.exactRef(Constants.R_HEADS + branch) == null) {
-                throw ApiError.notFound("Branch " + branch + " does not exist locally");
+                throw Refusal.notFound("Branch " + branch + " does not exist locally");
             }
             if (!branch.equals(repo.getBranch())) {
                 git.checkout().setName(branch).call();
                 LOG.info("Checked out branch {} at {}", branch, folder);
             }
         } catch (RefNotFoundException e) {
-            throw ApiError.notFound("Branch " + branch + " does not exist");
+            throw Refusal.notFound("Branch " + branch + " does not exist");
         } catch (InvalidRefNameException e) {
-            throw ApiError.badRequest("Invalid branch name: " + branch);
+            throw Refusal.badRequest("Invalid branch name: " + branch);
         } catch (GitAPIException | IOException | RuntimeException e) {
             throw rethrow("Switching branches", e);
         }
@@ -275,17 +275,17 @@ final class GitExtensions {
     private static Git openOrFail(Path folder) throws IOException {
         Git git = open(folder);
         if (git == null) {
-            throw new ApiError(500, "Directory is not a Git repository at " + folder);
+            throw Refusal.failed("Directory is not a Git repository at " + folder);
         }
         return git;
     }
 
-    private static ApiError rethrow(String what, Exception e) {
-        return e instanceof ApiError error ? error : failure(what, e);
+    private static Refusal rethrow(String what, Exception e) {
+        return e instanceof Refusal error ? error : failure(what, e);
     }
 
     /** Git's own message, which says what went wrong (not found, refused, offline), as a 500 like ST's. */
-    private static ApiError failure(String what, Exception e) {
+    private static Refusal failure(String what, Exception e) {
         LOG.error("{} failed", what, e);
         Throwable cause = e instanceof JGitInternalException && e.getCause() != null ? e.getCause() : e;
         for (Throwable t = e; t != null; t = t.getCause()) {
@@ -293,7 +293,7 @@ final class GitExtensions {
                 cause = t; // JGit's message would only say "cannot open git-upload-pack"
             }
         }
-        return new ApiError(500, what + " failed: " + cause.getMessage());
+        return Refusal.failed(what + " failed: " + cause.getMessage());
     }
 
     private static void deleteQuietly(Path folder) {

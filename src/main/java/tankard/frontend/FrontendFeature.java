@@ -5,8 +5,9 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import tankard.config.TankardConfig;
-import tankard.http.ApiError;
+import tankard.core.Refusal;
 import tankard.http.Feature;
+import tankard.http.Routes;
 import tankard.http.Request;
 import tankard.http.files.ConfinedPath;
 import tankard.http.files.FileSender;
@@ -25,7 +26,7 @@ public final class FrontendFeature implements Feature {
     }
 
     @Override
-    public void mountPublic(Router router) {
+    public void mountPublic(Router router, Routes routes) {
         router.get("/").handler(this::index);
         if (config.frontendLib() != null) {
             Path lib = config.frontendLib();
@@ -38,8 +39,8 @@ public final class FrontendFeature implements Feature {
     }
 
     @Override
-    public void mount(Router router) {
-        router.route().handler(ctx -> ctx.fail(ApiError.notFound("Not found: " + ctx.request().path())));
+    public void mount(Router router, Routes routes) {
+        router.route().handler(ctx -> ctx.fail(Refusal.notFound("Not found: " + ctx.request().path())));
     }
 
     private void index(RoutingContext ctx) {
@@ -62,7 +63,7 @@ public final class FrontendFeature implements Feature {
         Path file;
         try {
             file = ConfinedPath.resolve(config.frontendDir(), ctx.pathParam("*"));
-        } catch (ApiError refused) {
+        } catch (Refusal refused) {
             ctx.next();
             return;
         }

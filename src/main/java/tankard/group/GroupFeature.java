@@ -1,7 +1,6 @@
 package tankard.group;
 
 import io.vertx.ext.web.Router;
-import tankard.config.TankardConfig;
 import tankard.http.Feature;
 import tankard.http.Reply;
 import tankard.http.Routes;
@@ -12,25 +11,23 @@ import tankard.json.JsJson;
  * dates and sizes ST computes; new and edited groups stored as ST stores them; a deleted group takes its chats.
  */
 public final class GroupFeature implements Feature {
-    private final TankardConfig config;
     private final GroupService groups;
 
-    public GroupFeature(TankardConfig config, GroupService groups) {
-        this.config = config;
+    public GroupFeature(GroupService groups) {
         this.groups = groups;
     }
 
     @Override
-    public void mount(Router router) {
-        router.post("/api/groups/all").handler(Routes.blocking(config, request ->
+    public void mount(Router router, Routes routes) {
+        router.post("/api/groups/all").handler(routes.blocking(request ->
                 Reply.json(groups.all(request.user().handle()))));
-        router.post("/api/groups/create").handler(Routes.blocking(config, request ->
+        router.post("/api/groups/create").handler(routes.blocking(request ->
                 Reply.json(groups.create(request.user().handle(), request.body(), System.currentTimeMillis()))));
-        router.post("/api/groups/edit").handler(Routes.blocking(config, request -> {
+        router.post("/api/groups/edit").handler(routes.blocking(request -> {
             groups.edit(request.user().handle(), request.body());
             return Reply.json(JsJson.object().put("ok", true));
         }));
-        router.post("/api/groups/delete").handler(Routes.blocking(config, request -> {
+        router.post("/api/groups/delete").handler(routes.blocking(request -> {
             groups.delete(request.user().handle(), request.body());
             return Reply.json(JsJson.object().put("ok", true));
         }));

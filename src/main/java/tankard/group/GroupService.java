@@ -7,7 +7,7 @@ import tankard.chat.ChatFile;
 import tankard.chat.ChatFiles;
 import tankard.chat.ChatFolder;
 import tankard.chat.ChatStore;
-import tankard.http.ApiError;
+import tankard.core.Refusal;
 import tankard.json.Js;
 import tankard.json.JsJson;
 import tankard.store.StripedLocks;
@@ -127,7 +127,7 @@ public final class GroupService {
     private static String validId(JsonNode body) {
         JsonNode id = body.get("id");
         if (!Js.truthy(id) || Sanitize.hasForbiddenChars(Js.string(id))) {
-            throw ApiError.badRequest("The group needs a valid id");
+            throw Refusal.badRequest("The group needs a valid id");
         }
         return Js.string(id);
     }

@@ -1,5 +1,6 @@
 package tankard.http;
 
+import tankard.core.Refusal;
 import io.vertx.core.Handler;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.RoutingContext;
@@ -12,7 +13,7 @@ import tankard.json.JsonSyntaxException;
 import java.util.UUID;
 
 /**
- * Turns every failure into a JSON error with a real status: {@link ApiError} as given, framework failures
+ * Turns every failure into a JSON error with a real status: {@link Refusal} as given, framework failures
  * (body too large, bad multipart) with their status, anything else 500 with a request id that is logged.
  * Never a 200 on failure, never a stack trace to the client.
  */
@@ -33,9 +34,9 @@ public final class FailureHandler implements Handler<RoutingContext> {
         Throwable failure = ctx.failure();
         int status;
         String message;
-        if (failure instanceof ApiError error) {
-            status = error.status();
-            message = error.getMessage();
+        if (failure instanceof Refusal refusal) {
+            status = status(refusal);
+            message = refusal.getMessage();
         } else if (failure instanceof JsonSyntaxException error) {
             status = 400;
             message = "Malformed JSON: " + error.getMessage();
@@ -58,6 +59,21 @@ public final class FailureHandler implements Handler<RoutingContext> {
         response.setStatusCode(status)
                 .putHeader("Content-Type", "application/json; charset=utf-8")
                 .end(JsJson.compact(body));
+    }
+
+    /** The HTTP status of a refusal's kind. */
+    public static int status(Refusal refusal) {
+        return switch (refusal.kind()) {
+            case BAD_REQUEST -> 400;
+            case FORBIDDEN -> 403;
+            case NOT_FOUND -> 404;
+            case CONFLICT -> 409;
+            case TOO_LARGE -> 413;
+            case TOO_MANY_REQUESTS -> 429;
+            case FAILED -> 500;
+            case UPSTREAM -> 502;
+            case UNAVAILABLE -> 503;
+        };
     }
 
     private static String statusText(int status) {

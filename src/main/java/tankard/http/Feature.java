@@ -7,10 +7,11 @@ import java.util.Set;
 /** One feature's HTTP surface. Routes mounted by {@link #mount} sit behind the authentication gate. */
 public interface Feature {
     /** Routes reachable without a signed-in user (login page API, CSRF token). */
-    default void mountPublic(Router router) {
+    default void mountPublic(Router router, Routes routes) {
     }
 
-    void mount(Router router);
+    /** Mounts the feature's routes, their handlers made by {@code routes}. */
+    void mount(Router router, Routes routes);
 
     /** Paths whose request bodies are not buffered: their routes read them with {@link Routes#streamed}. */
     default Set<String> streamedBodyPaths() {

@@ -75,15 +75,16 @@ public final class HttpVerticle extends VerticleBase {
             }
         });
         router.route().handler(new UploadGuard());
+        Routes routes = new Routes(config);
         for (Feature feature : tankard.features()) {
-            feature.mountPublic(router);
+            feature.mountPublic(router, routes);
         }
-        tankard.frontend().mountPublic(router);
+        tankard.frontend().mountPublic(router, routes);
         tankard.security().installGate(router);
         for (Feature feature : tankard.features()) {
-            feature.mount(router);
+            feature.mount(router, routes);
         }
-        tankard.frontend().mount(router);
+        tankard.frontend().mount(router, routes);
         return router;
     }
 }

@@ -1,5 +1,6 @@
 package tankard.http;
 
+import tankard.core.Refusal;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.vertx.ext.web.FileUpload;
 import io.vertx.ext.web.RoutingContext;
@@ -82,10 +83,10 @@ public final class Request {
         try {
             node = JsJson.parse(bytes);
         } catch (JsonSyntaxException e) {
-            throw ApiError.badRequest("Malformed JSON body: " + e.getMessage());
+            throw Refusal.badRequest("Malformed JSON body: " + e.getMessage());
         }
         if (!node.isObject() && !node.isArray()) {
-            throw ApiError.badRequest("The JSON body must be an object or an array");
+            throw Refusal.badRequest("The JSON body must be an object or an array");
         }
         return node;
     }
@@ -97,7 +98,7 @@ public final class Request {
             return null;
         }
         if (!value.isValueNode()) {
-            throw ApiError.badRequest("Field '" + field + "' must be text");
+            throw Refusal.badRequest("Field '" + field + "' must be text");
         }
         return value.asText();
     }
@@ -106,7 +107,7 @@ public final class Request {
     public String requireText(String field) {
         String value = text(field);
         if (value == null || value.isEmpty()) {
-            throw ApiError.badRequest("Missing required field '" + field + "'");
+            throw Refusal.badRequest("Missing required field '" + field + "'");
         }
         return value;
     }

@@ -1,5 +1,6 @@
 package tankard.http;
 
+import tankard.core.Refusal;
 import io.vertx.core.Context;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerRequest;
@@ -96,7 +97,7 @@ final class RequestBodyStream extends InputStream {
         }
         received += current.length();
         if (received > limit) {
-            throw new ApiError(413, "Payload Too Large");
+            throw Refusal.tooLarge("Payload Too Large");
         }
         if (queued.addAndGet(-current.length()) < LOW_WATER && paused) {
             context.runOnContext(v -> resumeIfDrained());

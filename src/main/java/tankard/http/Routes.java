@@ -6,9 +6,15 @@ import tankard.config.TankardConfig;
 
 import java.io.InputStream;
 
-/** Adapters from plain request → reply functions to Vert.x handlers. Routes stay thin; logic lives in services. */
+/**
+ * Adapters from plain request → reply functions to Vert.x handlers, bound once to the configuration that every
+ * {@link Request} reads. Routes stay thin; logic lives in services.
+ */
 public final class Routes {
-    private Routes() {
+    private final TankardConfig config;
+
+    public Routes(TankardConfig config) {
+        this.config = config;
     }
 
     @FunctionalInterface
@@ -17,7 +23,7 @@ public final class Routes {
     }
 
     /** Runs the action on a worker thread (disk, PNG, models) and writes its reply; failures go to the error handler. */
-    public static Handler<RoutingContext> blocking(TankardConfig config, Action action) {
+    public Handler<RoutingContext> blocking(Action action) {
         return ctx -> {
             Request request = new Request(ctx, config);
             ctx.vertx().executeBlocking(() -> action.handle(request), false)
@@ -41,7 +47,7 @@ public final class Routes {
      * Like {@link #blocking}, for a route whose body is not buffered (its path is one of a feature's
      * {@link Feature#streamedBodyPaths()}): the action reads it as it arrives, with backpressure.
      */
-    public static Handler<RoutingContext> streamed(TankardConfig config, StreamedAction action) {
+    public Handler<RoutingContext> streamed(StreamedAction action) {
         return ctx -> {
             Request request = new Request(ctx, config);
             if ("100-continue".equalsIgnoreCase(ctx.request().getHeader("Expect"))) {
@@ -66,7 +72,7 @@ public final class Routes {
     }
 
     /** Runs a quick action that does no I/O on the event loop. */
-    public static Handler<RoutingContext> inline(TankardConfig config, Action action) {
+    public Handler<RoutingContext> inline(Action action) {
         return ctx -> {
             try {
                 action.handle(new Request(ctx, config)).writeTo(ctx.response());
@@ -82,7 +88,7 @@ public final class Routes {
     }
 
     /** Hands the request to a handler that answers by itself, later (proxies relaying a backend's answer). */
-    public static Handler<RoutingContext> answering(TankardConfig config, Handling handling) {
+    public Handler<RoutingContext> answering(Handling handling) {
         return ctx -> {
             try {
                 handling.handle(new Request(ctx, config));

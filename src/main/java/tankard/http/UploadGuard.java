@@ -1,5 +1,6 @@
 package tankard.http;
 
+import tankard.core.Refusal;
 import io.vertx.core.Handler;
 import io.vertx.ext.web.FileUpload;
 import io.vertx.ext.web.RoutingContext;
@@ -17,13 +18,13 @@ final class UploadGuard implements Handler<RoutingContext> {
                 continue;
             }
             if (!Request.UPLOAD_FIELD.equals(upload.name())) {
-                ctx.fail(ApiError.badRequest("Unexpected file field '" + upload.name() + "'; upload the file as 'avatar'"));
+                ctx.fail(Refusal.badRequest("Unexpected file field '" + upload.name() + "'; upload the file as 'avatar'"));
                 return;
             }
             files++;
         }
         if (files > 1) {
-            ctx.fail(ApiError.badRequest("Only one file can be uploaded per request"));
+            ctx.fail(Refusal.badRequest("Only one file can be uploaded per request"));
             return;
         }
         ctx.next();

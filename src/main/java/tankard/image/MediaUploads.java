@@ -1,7 +1,7 @@
 package tankard.image;
 
 import io.vertx.ext.web.FileUpload;
-import tankard.http.ApiError;
+import tankard.core.Refusal;
 import tankard.store.AtomicFiles;
 import tankard.util.MimeTypes;
 
@@ -22,17 +22,17 @@ public final class MediaUploads {
     /** The uploaded file's temp path, once it passes the checks; otherwise a 413 or 400. Blocking. */
     public static Path check(FileUpload upload, long maxBytes, Set<MediaSniff.Kind> kinds) throws IOException {
         if (upload.size() > maxBytes) {
-            throw new ApiError(413, "The file is too large: at most " + (maxBytes >> 20) + " MB");
+            throw Refusal.tooLarge("The file is too large: at most " + (maxBytes >> 20) + " MB");
         }
         Path file = Path.of(upload.uploadedFileName());
         MediaSniff.Kind kind = MediaSniff.of(file);
         if (!kinds.contains(kind)) {
-            throw ApiError.badRequest(kinds.contains(MediaSniff.Kind.VIDEO) ? "The file is not an image or video" : "The file is not an image");
+            throw Refusal.badRequest(kinds.contains(MediaSniff.Kind.VIDEO) ? "The file is not an image or video" : "The file is not an image");
         }
         String type = MimeTypes.forFileName(upload.fileName());
         String expected = kind == MediaSniff.Kind.IMAGE ? "image/" : "video/";
         if (type == null || !type.startsWith(expected)) {
-            throw ApiError.badRequest("The file name must have the extension of " + (kind == MediaSniff.Kind.IMAGE ? "an image" : "a video"));
+            throw Refusal.badRequest("The file name must have the extension of " + (kind == MediaSniff.Kind.IMAGE ? "an image" : "a video"));
         }
         return file;
     }

@@ -3,7 +3,7 @@ package tankard.imagemetadata;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import tankard.http.ApiError;
+import tankard.core.Refusal;
 import tankard.user.UserDirs;
 import tankard.util.Sanitize;
 
@@ -79,7 +79,7 @@ final class ImageFolders {
             String clean = normalizePosix(path);
             // one image straight inside backgrounds/ (a NUL or a folder of its own is not one)
             if (!clean.startsWith("backgrounds/") || !Sanitize.isPlainFileName(clean.substring("backgrounds/".length()))) {
-                throw ApiError.badRequest("Invalid background path: '" + path + "'");
+                throw Refusal.badRequest("Invalid background path: '" + path + "'");
             }
             normalized.add(clean);
         }
@@ -126,7 +126,7 @@ final class ImageFolders {
     private static ObjectNode find(ObjectNode index, String id) {
         ObjectNode folder = lookup(index, id);
         if (folder == null) {
-            throw ApiError.notFound("Folder '" + id + "' not found.");
+            throw Refusal.notFound("Folder '" + id + "' not found.");
         }
         return folder;
     }

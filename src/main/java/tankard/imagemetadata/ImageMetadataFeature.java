@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.ext.web.Router;
 import tankard.config.TankardConfig;
-import tankard.http.ApiError;
+import tankard.core.Refusal;
 import tankard.http.Feature;
 import tankard.http.Reply;
 import tankard.http.Request;
@@ -36,55 +36,55 @@ public final class ImageMetadataFeature implements Feature {
     }
 
     @Override
-    public void mount(Router router) {
-        post(router, "/api/image-metadata/all", this::all);
-        post(router, "/api/image-metadata", this::metadata);
-        post(router, "/api/image-metadata/cleanup", request -> {
+    public void mount(Router router, Routes routes) {
+        post(router, routes, "/api/image-metadata/all", this::all);
+        post(router, routes, "/api/image-metadata", this::metadata);
+        post(router, routes, "/api/image-metadata/cleanup", request -> {
             List<String> removed = cleanup(request.dirs());
             ObjectNode result = JsJson.object();
             removed.forEach(result.putArray("removed")::add);
             return Reply.json(result.put("count", removed.size()));
         });
-        post(router, "/api/image-metadata/folders/get",
+        post(router, routes, "/api/image-metadata/folders/get",
                 request -> Reply.json(ImageFolders.folders(readWithFolders(request.dirs()))));
-        post(router, "/api/image-metadata/folders/create", request -> {
+        post(router, routes, "/api/image-metadata/folders/create", request -> {
             JsonNode name = request.body().get("name");
             if (!Js.truthy(name) || !name.isTextual()) {
-                throw ApiError.badRequest("\"name\" is required.");
+                throw Refusal.badRequest("\"name\" is required.");
             }
             return Reply.json(ImageFolders.create(request.dirs(), Js.trim(name.textValue())));
         });
-        post(router, "/api/image-metadata/folders/update", request -> Reply.json(ImageFolders.update(request.dirs(),
+        post(router, routes, "/api/image-metadata/folders/update", request -> Reply.json(ImageFolders.update(request.dirs(),
                 id(request), optionalText(request, "name"), optionalText(request, "thumbnailFile"))));
-        post(router, "/api/image-metadata/folders/set-thumbnails", request -> {
+        post(router, routes, "/api/image-metadata/folders/set-thumbnails", request -> {
             ImageFolders.setThumbnails(request.dirs(), thumbnailUpdates(request.body().get("updates")));
             return ok();
         });
-        post(router, "/api/image-metadata/folders/delete", request -> {
+        post(router, routes, "/api/image-metadata/folders/delete", request -> {
             ImageFolders.delete(request.dirs(), id(request));
             return ok();
         });
-        post(router, "/api/image-metadata/folders/assign", request -> {
+        post(router, routes, "/api/image-metadata/folders/assign", request -> {
             String id = id(request);
             ImageFolders.assign(request.dirs(), id, paths(request));
             return ok();
         });
-        post(router, "/api/image-metadata/folders/unassign", request -> {
+        post(router, routes, "/api/image-metadata/folders/unassign", request -> {
             String id = id(request);
             ImageFolders.unassign(request.dirs(), id, paths(request));
             return ok();
         });
     }
 
-    private void post(Router router, String path, Routes.Action action) {
-        router.post(path).handler(Routes.blocking(config, action));
+    private void post(Router router, Routes routes, String path, Routes.Action action) {
+        router.post(path).handler(routes.blocking(action));
     }
 
     /** The whole index, or with a prefix only version and the matching images (without the folders), as ST. */
     private Reply all(Request request) {
         JsonNode prefixNode = request.body().path("prefix");
         if (!prefixNode.isMissingNode() && !prefixNode.isNull() && !prefixNode.isTextual()) {
-            throw ApiError.badRequest("Field 'prefix' must be text");
+            throw Refusal.badRequest("Field 'prefix' must be text");
         }
         String prefix = prefixNode.isTextual() ? prefixNode.textValue() : "";
         ObjectNode index = ImageMetadataIndex.read(request.dirs());
@@ -111,29 +111,29 @@ public final class ImageMetadataFeature implements Feature {
         JsonNode single = body.get("path");
         JsonNode many = body.get("paths");
         if (!Js.truthy(single) && !Js.truthy(many)) {
-            throw ApiError.badRequest("Either \"path\" or \"paths\" is required.");
+            throw Refusal.badRequest("Either \"path\" or \"paths\" is required.");
         }
         UserDirs dirs = request.dirs();
         long resolution = resolution(body.get("type"));
         if (Js.truthy(single) && !Js.truthy(many)) {
             if (!single.isTextual()) {
-                throw ApiError.badRequest("\"path\" must be text");
+                throw Refusal.badRequest("\"path\" must be text");
             }
             String path = single.textValue();
             if (!insideUserFolder(dirs, path)) {
-                throw ApiError.badRequest("Path \"" + path + "\" is outside the user data directory.");
+                throw Refusal.badRequest("Path \"" + path + "\" is outside the user data directory.");
             }
             if (!Files.exists(dirs.root().resolve(path))) {
-                throw ApiError.notFound("File not found.");
+                throw Refusal.notFound("File not found.");
             }
             JsonNode metadata = ImageMetadataIndex.getOrGenerate(dirs, List.of(path), resolution).get(path);
             if (metadata == null) {
-                throw ApiError.notFound("Could not generate metadata for file.");
+                throw Refusal.notFound("Could not generate metadata for file.");
             }
             return Reply.json(metadata);
         }
         if (!(many instanceof ArrayNode array)) {
-            throw ApiError.badRequest("Invalid request format.");
+            throw Refusal.badRequest("Invalid request format.");
         }
         Map<String, JsonNode> results = new LinkedHashMap<>();
         List<String> valid = new ArrayList<>();
@@ -210,7 +210,7 @@ public final class ImageMetadataFeature implements Feature {
     private static String id(Request request) {
         JsonNode id = request.body().get("id");
         if (!Js.truthy(id) || !id.isTextual()) {
-            throw ApiError.badRequest("\"id\" is required.");
+            throw Refusal.badRequest("\"id\" is required.");
         }
         return id.textValue();
     }
@@ -222,7 +222,7 @@ public final class ImageMetadataFeature implements Feature {
             return null;
         }
         if (!value.isTextual()) {
-            throw ApiError.badRequest("\"" + field + "\" must be text.");
+            throw Refusal.badRequest("\"" + field + "\" must be text.");
         }
         return value.textValue();
     }
@@ -230,12 +230,12 @@ public final class ImageMetadataFeature implements Feature {
     private static List<String> paths(Request request) {
         JsonNode paths = request.body().get("paths");
         if (!(paths instanceof ArrayNode array)) {
-            throw ApiError.badRequest("\"paths\" array is required.");
+            throw Refusal.badRequest("\"paths\" array is required.");
         }
         List<String> list = new ArrayList<>();
         for (JsonNode path : array) {
             if (!path.isTextual()) {
-                throw ApiError.badRequest("\"paths\" must hold text.");
+                throw Refusal.badRequest("\"paths\" must hold text.");
             }
             list.add(path.textValue());
         }
@@ -245,12 +245,12 @@ public final class ImageMetadataFeature implements Feature {
     private static Map<String, String> thumbnailUpdates(JsonNode updates) {
         String error = "\"updates\" must be an array of {id, thumbnailFile}.";
         if (!(updates instanceof ArrayNode array)) {
-            throw ApiError.badRequest(error);
+            throw Refusal.badRequest(error);
         }
         Map<String, String> byId = new LinkedHashMap<>();
         for (JsonNode update : array) {
             if (!Js.truthy(update.get("id")) || !update.path("thumbnailFile").isTextual()) {
-                throw ApiError.badRequest(error);
+                throw Refusal.badRequest(error);
             }
             if (update.get("id").isTextual()) {
                 byId.put(update.get("id").textValue(), update.get("thumbnailFile").textValue());

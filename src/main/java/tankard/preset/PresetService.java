@@ -2,7 +2,7 @@ package tankard.preset;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import tankard.content.DefaultContent;
-import tankard.http.ApiError;
+import tankard.core.Refusal;
 import tankard.json.JsJson;
 import tankard.json.JsonSyntaxException;
 import tankard.json.JsonFiles;
@@ -67,7 +67,7 @@ public final class PresetService {
         Path file = file(dirs, apiId, storedName(name));
         try {
             if (!Files.deleteIfExists(file)) {
-                throw ApiError.notFound("Preset not found");
+                throw Refusal.notFound("Preset not found");
             }
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot delete the preset", e);
@@ -120,7 +120,7 @@ public final class PresetService {
     private static String storedName(String name) {
         String stored = Sanitize.filename(SafeNames.noSeparators(name, "preset name"));
         if (stored.isEmpty()) {
-            throw ApiError.badRequest("Invalid preset name");
+            throw Refusal.badRequest("Invalid preset name");
         }
         return stored;
     }
@@ -128,7 +128,7 @@ public final class PresetService {
     private static Path file(UserDirs dirs, String apiId, String storedName) {
         Function<UserDirs, Path> folder = apiId == null ? null : FOLDERS.get(apiId);
         if (folder == null) {
-            throw ApiError.badRequest("Unknown preset API id: " + apiId);
+            throw Refusal.badRequest("Unknown preset API id: " + apiId);
         }
         return SafeNames.fileIn(folder.apply(dirs), storedName + ".json", "preset name");
     }

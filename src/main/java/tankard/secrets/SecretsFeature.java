@@ -4,7 +4,7 @@ import io.vertx.ext.web.Router;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tankard.config.TankardConfig;
-import tankard.http.ApiError;
+import tankard.core.Refusal;
 import tankard.http.Feature;
 import tankard.http.Reply;
 import tankard.http.Request;
@@ -23,8 +23,8 @@ public final class SecretsFeature implements Feature {
     }
 
     @Override
-    public void mount(Router router) {
-        router.post("/api/secrets/read").handler(Routes.blocking(config, request -> {
+    public void mount(Router router, Routes routes) {
+        router.post("/api/secrets/read").handler(routes.blocking(request -> {
             try {
                 return Reply.json(secrets.state(request.dirs()));
             } catch (IllegalStateException e) {
@@ -33,47 +33,47 @@ public final class SecretsFeature implements Feature {
                 return Reply.json(JsJson.object());
             }
         }));
-        router.post("/api/secrets/write").handler(Routes.blocking(config, request -> {
+        router.post("/api/secrets/write").handler(routes.blocking(request -> {
             String key = request.text("key");
             var value = request.body().get("value");
             if (key == null || key.isEmpty() || value == null || !value.isTextual()) {
-                throw ApiError.badRequest("Invalid key or value");
+                throw Refusal.badRequest("Invalid key or value");
             }
             String id = secrets.write(request.dirs(), key, value.textValue(), request.body().get("label"));
             return Reply.json(JsJson.object().put("id", id));
         }));
-        router.post("/api/secrets/delete").handler(Routes.blocking(config, request -> {
+        router.post("/api/secrets/delete").handler(routes.blocking(request -> {
             secrets.delete(request.dirs(), required(request, "key", "Key and ID are required"), request.text("id"));
             return Reply.noContent();
         }));
-        router.post("/api/secrets/rotate").handler(Routes.blocking(config, request -> {
+        router.post("/api/secrets/rotate").handler(routes.blocking(request -> {
             String message = "Key and ID are required";
             secrets.rotate(request.dirs(), required(request, "key", message), required(request, "id", message));
             return Reply.noContent();
         }));
-        router.post("/api/secrets/rename").handler(Routes.blocking(config, request -> {
+        router.post("/api/secrets/rename").handler(routes.blocking(request -> {
             String message = "Key, ID, and label are required";
             secrets.rename(request.dirs(), required(request, "key", message), required(request, "id", message),
                     required(request, "label", message));
             return Reply.noContent();
         }));
-        router.post("/api/secrets/find").handler(Routes.blocking(config, request -> {
+        router.post("/api/secrets/find").handler(routes.blocking(request -> {
             String key = required(request, "key", "Key is required");
             if (!secrets.exposable(key)) {
-                throw ApiError.forbidden("Secrets cannot be read unless allowKeysExposure is true in config.yaml");
+                throw Refusal.forbidden("Secrets cannot be read unless allowKeysExposure is true in config.yaml");
             }
             if (!secrets.has(request.dirs(), key)) {
-                throw ApiError.notFound("No secret for " + key);
+                throw Refusal.notFound("No secret for " + key);
             }
             return Reply.json(JsJson.object().put("value", secrets.read(request.dirs(), key, request.text("id"))));
         }));
-        router.post("/api/secrets/view").handler(Routes.blocking(config, request -> {
+        router.post("/api/secrets/view").handler(routes.blocking(request -> {
             if (!secrets.allowKeysExposure()) {
-                throw ApiError.forbidden("Secrets cannot be viewed unless allowKeysExposure is true in config.yaml");
+                throw Refusal.forbidden("Secrets cannot be viewed unless allowKeysExposure is true in config.yaml");
             }
             return Reply.json(secrets.activeValues(request.dirs()));
         }));
-        router.post("/api/secrets/settings").handler(Routes.inline(config, request ->
+        router.post("/api/secrets/settings").handler(routes.inline(request ->
                 Reply.json(JsJson.object().put("allowKeysExposure", secrets.allowKeysExposure()))));
     }
 
@@ -81,7 +81,7 @@ public final class SecretsFeature implements Feature {
     private static String required(Request request, String field, String message) {
         String value = request.text(field);
         if (value == null || value.isEmpty()) {
-            throw ApiError.badRequest(message);
+            throw Refusal.badRequest(message);
         }
         return value;
     }

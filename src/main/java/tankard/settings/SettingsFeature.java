@@ -1,8 +1,7 @@
 package tankard.settings;
 
 import io.vertx.ext.web.Router;
-import tankard.config.TankardConfig;
-import tankard.http.ApiError;
+import tankard.core.Refusal;
 import tankard.http.Feature;
 import tankard.http.Reply;
 import tankard.http.Request;
@@ -12,35 +11,33 @@ import tankard.util.SafeNames;
 
 /** {@code /api/settings/*} (st-api.md §5). */
 public final class SettingsFeature implements Feature {
-    private final TankardConfig config;
     private final SettingsService settings;
 
-    public SettingsFeature(TankardConfig config, SettingsService settings) {
-        this.config = config;
+    public SettingsFeature(SettingsService settings) {
         this.settings = settings;
     }
 
     @Override
-    public void mount(Router router) {
-        router.post("/api/settings/get").handler(Routes.blocking(config, request ->
+    public void mount(Router router, Routes routes) {
+        router.post("/api/settings/get").handler(routes.blocking(request ->
                 Reply.json(settings.load(request.dirs()))));
-        router.post("/api/settings/save").handler(Routes.blocking(config, request -> {
+        router.post("/api/settings/save").handler(routes.blocking(request -> {
             byte[] json = request.ctx().body().buffer() == null ? new byte[0] : request.ctx().body().buffer().getBytes();
             if (json.length == 0 || !request.body().isObject()) {
-                throw ApiError.badRequest("The settings must be a JSON object");
+                throw Refusal.badRequest("The settings must be a JSON object");
             }
             settings.save(request.dirs(), request.user().handle(), json);
             return Reply.json(JsJson.object().put("result", "ok"));
         }));
-        router.post("/api/settings/get-snapshots").handler(Routes.blocking(config, request ->
+        router.post("/api/settings/get-snapshots").handler(routes.blocking(request ->
                 Reply.json(settings.snapshots(request.dirs(), request.user().handle()))));
-        router.post("/api/settings/load-snapshot").handler(Routes.blocking(config, request ->
+        router.post("/api/settings/load-snapshot").handler(routes.blocking(request ->
                 Reply.text(settings.readSnapshot(request.dirs(), request.user().handle(), snapshotName(request)))));
-        router.post("/api/settings/make-snapshot").handler(Routes.blocking(config, request -> {
+        router.post("/api/settings/make-snapshot").handler(routes.blocking(request -> {
             settings.backups().backup(request.dirs(), request.user().handle(), false);
             return Reply.noContent();
         }));
-        router.post("/api/settings/restore-snapshot").handler(Routes.blocking(config, request -> {
+        router.post("/api/settings/restore-snapshot").handler(routes.blocking(request -> {
             settings.restoreSnapshot(request.dirs(), request.user().handle(), snapshotName(request));
             return Reply.noContent();
         }));

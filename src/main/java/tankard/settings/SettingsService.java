@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import tankard.config.TankardConfig;
-import tankard.http.ApiError;
+import tankard.core.Refusal;
 import tankard.json.JsJson;
 import tankard.json.JsonFiles;
 import tankard.store.AtomicFiles;
@@ -40,7 +40,7 @@ public final class SettingsService {
     public ObjectNode load(UserDirs dirs) {
         String settings = JsonFiles.readText(dirs.settingsFile());
         if (settings == null) {
-            throw new ApiError(500, "settings.json could not be read");
+            throw Refusal.failed("settings.json could not be read");
         }
         ObjectNode out = JsJson.object();
         out.put("settings", settings);
@@ -98,7 +98,7 @@ public final class SettingsService {
     public String readSnapshot(UserDirs dirs, String handle, String name) {
         String text = JsonFiles.readText(snapshot(dirs, handle, name));
         if (text == null) {
-            throw ApiError.notFound("Snapshot not found");
+            throw Refusal.notFound("Snapshot not found");
         }
         return text;
     }
@@ -109,7 +109,7 @@ public final class SettingsService {
         try {
             AtomicFiles.write(dirs.settingsFile(), Files.readAllBytes(file));
         } catch (NoSuchFileException e) {
-            throw ApiError.notFound("Snapshot not found");
+            throw Refusal.notFound("Snapshot not found");
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot read the snapshot", e);
         }
@@ -117,7 +117,7 @@ public final class SettingsService {
 
     private static Path snapshot(UserDirs dirs, String handle, String name) {
         if (name == null || !name.startsWith(SettingsBackups.prefix(handle))) {
-            throw ApiError.badRequest("Invalid snapshot name");
+            throw Refusal.badRequest("Invalid snapshot name");
         }
         return SafeNames.fileIn(dirs.backups(), name, "snapshot name");
     }

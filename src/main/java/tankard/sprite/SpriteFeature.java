@@ -4,8 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.vertx.ext.web.FileUpload;
 import io.vertx.ext.web.Router;
-import tankard.config.TankardConfig;
-import tankard.http.ApiError;
+import tankard.core.Refusal;
 import tankard.http.Feature;
 import tankard.http.Reply;
 import tankard.http.Routes;
@@ -32,43 +31,38 @@ public final class SpriteFeature implements Feature {
     private static final Pattern LABEL = Pattern.compile("^(.+?)(?:[-\\\\.].*?)?$");
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMddHHmmss").withZone(ZoneOffset.UTC);
 
-    private final TankardConfig config;
-
-    public SpriteFeature(TankardConfig config) {
-        this.config = config;
-    }
 
     @Override
-    public void mount(Router router) {
-        router.get("/api/sprites/get").handler(Routes.blocking(config, request -> {
+    public void mount(Router router, Routes routes) {
+        router.get("/api/sprites/get").handler(routes.blocking(request -> {
             String name = request.query("name");
             return Reply.json(list(request.dirs(), name == null ? "undefined" : name));
         }));
-        router.post("/api/sprites/upload").handler(Routes.blocking(config, request -> {
+        router.post("/api/sprites/upload").handler(routes.blocking(request -> {
             FileUpload upload = request.upload();
             String label = request.formField("label");
             String name = request.formField("name");
             if (upload == null || label == null || label.isEmpty() || name == null || name.isEmpty()) {
-                throw ApiError.badRequest("A sprite upload needs an image file, a label and a character folder name");
+                throw Refusal.badRequest("A sprite upload needs an image file, a label and a character folder name");
             }
             String spriteName = request.formField("spriteName");
             SpriteUploads.upload(request.dirs(), name, spriteName == null || spriteName.isEmpty() ? label : spriteName, upload);
             return Reply.json(JsJson.object().put("ok", true));
         }));
-        router.post("/api/sprites/upload-zip").handler(Routes.blocking(config, request -> {
+        router.post("/api/sprites/upload-zip").handler(routes.blocking(request -> {
             FileUpload upload = request.upload();
             String name = request.formField("name");
             if (upload == null || name == null || name.isEmpty()) {
-                throw ApiError.badRequest("A sprite pack upload needs a zip file and a character folder name");
+                throw Refusal.badRequest("A sprite pack upload needs a zip file and a character folder name");
             }
             int count = SpriteUploads.uploadZip(request.dirs(), name, upload);
             return Reply.json(JsJson.object().put("ok", true).put("count", count));
         }));
-        router.post("/api/sprites/delete").handler(Routes.blocking(config, request -> {
+        router.post("/api/sprites/delete").handler(routes.blocking(request -> {
             JsonNode body = request.body();
             JsonNode spriteName = Js.truthy(body.get("spriteName")) ? body.get("spriteName") : body.get("label");
             if (!Js.truthy(spriteName) || !spriteName.isTextual()) {
-                throw ApiError.badRequest("No sprite to delete: give its spriteName or label");
+                throw Refusal.badRequest("No sprite to delete: give its spriteName or label");
             }
             SpriteUploads.delete(request.dirs(), Js.string(body.get("name")), spriteName.textValue());
             return Reply.ok();
@@ -102,13 +96,13 @@ public final class SpriteFeature implements Feature {
     static Path folder(UserDirs dirs, String name) {
         String[] parts = name.split("/", -1);
         if (parts.length > 2) {
-            throw ApiError.badRequest("Invalid sprite folder name");
+            throw Refusal.badRequest("Invalid sprite folder name");
         }
         Path folder = dirs.characters();
         for (String part : parts) {
             String clean = Sanitize.filename(part);
             if (clean.isEmpty()) {
-                throw ApiError.badRequest("Invalid sprite folder name");
+                throw Refusal.badRequest("Invalid sprite folder name");
             }
             folder = folder.resolve(clean);
         }

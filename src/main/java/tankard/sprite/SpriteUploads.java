@@ -1,7 +1,7 @@
 package tankard.sprite;
 
 import io.vertx.ext.web.FileUpload;
-import tankard.http.ApiError;
+import tankard.core.Refusal;
 import tankard.image.MediaSniff;
 import tankard.image.MediaUploads;
 import tankard.store.AtomicFiles;
@@ -41,7 +41,7 @@ final class SpriteUploads {
         Path folder = SpriteFeature.folder(dirs, name);
         String fileName = Sanitize.filename(spriteName + FileNames.ext(upload.fileName()));
         if (fileName.isEmpty()) {
-            throw ApiError.badRequest("Invalid sprite name");
+            throw Refusal.badRequest("Invalid sprite name");
         }
         Path source = MediaUploads.check(upload, MAX_SPRITE_BYTES, IMAGE);
         List<String> existing = existingFiles(folder);
@@ -65,7 +65,7 @@ final class SpriteUploads {
     static int uploadZip(UserDirs dirs, String name, FileUpload upload) throws IOException {
         Path folder = SpriteFeature.folder(dirs, name);
         if (upload.size() > MAX_PACK_BYTES) {
-            throw new ApiError(413, "The sprite pack is too large: at most " + (MAX_PACK_BYTES >> 20) + " MB");
+            throw Refusal.tooLarge("The sprite pack is too large: at most " + (MAX_PACK_BYTES >> 20) + " MB");
         }
         Path pack = Path.of(upload.uploadedFileName());
         Path staging = Files.createTempDirectory(pack.getParent(), "sprites");
@@ -100,18 +100,18 @@ final class SpriteUploads {
                 String entryName = path.substring(path.lastIndexOf('/') + 1);
                 String fileName = Sanitize.filename(entryName);
                 if (fileName.isEmpty()) {
-                    throw ApiError.badRequest("The sprite pack has an entry with an invalid name: " + path);
+                    throw Refusal.badRequest("The sprite pack has an entry with an invalid name: " + path);
                 }
                 byte[] bytes = zip.read(entry);
                 if (MediaSniff.of(bytes) != MediaSniff.Kind.IMAGE) {
-                    throw ApiError.badRequest("The sprite pack entry " + path + " is not an image");
+                    throw Refusal.badRequest("The sprite pack entry " + path + " is not an image");
                 }
                 Path staged = staging.resolve(Integer.toString(sprites.size()));
                 AtomicFiles.write(staged, bytes);
                 sprites.add(new Staged(fileName, entryName, staged));
             }
         } catch (SafeZip.BadZipException e) {
-            throw ApiError.badRequest(e.getMessage());
+            throw Refusal.badRequest(e.getMessage());
         }
         return sprites;
     }
@@ -121,11 +121,11 @@ final class SpriteUploads {
         Path folder;
         try {
             folder = SpriteFeature.folder(dirs, name);
-        } catch (ApiError invalidName) {
-            throw ApiError.notFound("No sprite folder " + name); // ST's status for a name it cannot use
+        } catch (Refusal invalidName) {
+            throw Refusal.notFound("No sprite folder " + name); // ST's status for a name it cannot use
         }
         if (!Files.isDirectory(folder)) {
-            throw ApiError.notFound("No sprite folder " + name);
+            throw Refusal.notFound("No sprite folder " + name);
         }
         for (String file : FileNames.list(folder)) {
             if (FileNames.base(file).equals(spriteName)) {
@@ -137,7 +137,7 @@ final class SpriteUploads {
     /** The folder's file names, creating it; 404 when the path is taken by something that is not a folder. */
     private static List<String> existingFiles(Path folder) throws IOException {
         if (Files.exists(folder) && !Files.isDirectory(folder)) {
-            throw ApiError.notFound("The sprite folder is not a folder");
+            throw Refusal.notFound("The sprite folder is not a folder");
         }
         Files.createDirectories(folder);
         return new ArrayList<>(FileNames.list(folder));

@@ -3,8 +3,7 @@ package tankard.stats;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.ext.web.Router;
-import tankard.config.TankardConfig;
-import tankard.http.ApiError;
+import tankard.core.Refusal;
 import tankard.http.Feature;
 import tankard.http.Reply;
 import tankard.http.Routes;
@@ -23,26 +22,20 @@ import java.io.IOException;
  * never changes a data root); the frontend's next update stores them.
  */
 public final class StatsFeature implements Feature {
-    private final TankardConfig config;
-
-    public StatsFeature(TankardConfig config) {
-        this.config = config;
-    }
-
     @Override
-    public void mount(Router router) {
-        router.post("/api/stats/get").handler(Routes.blocking(config, request -> {
+    public void mount(Router router, Routes routes) {
+        router.post("/api/stats/get").handler(routes.blocking(request -> {
             JsonNode stats = JsonFiles.tryRead(request.dirs().statsFile());
             return Reply.json(stats instanceof ObjectNode ? stats
                     : StatsRebuilder.rebuild(request.dirs(), System.currentTimeMillis()));
         }));
-        router.post("/api/stats/recreate").handler(Routes.blocking(config, request -> {
+        router.post("/api/stats/recreate").handler(routes.blocking(request -> {
             recreate(request.dirs());
             return Reply.ok();
         }));
-        router.post("/api/stats/update").handler(Routes.blocking(config, request -> {
+        router.post("/api/stats/update").handler(routes.blocking(request -> {
             if (!(request.body() instanceof ObjectNode stats)) {
-                throw ApiError.badRequest("The statistics must be a JSON object");
+                throw Refusal.badRequest("The statistics must be a JSON object");
             }
             stats.put("timestamp", System.currentTimeMillis());
             AtomicFiles.write(request.dirs().statsFile(), JsJson.compact(stats));

@@ -1,7 +1,6 @@
 package tankard.system;
 
 import io.vertx.ext.web.Router;
-import tankard.config.TankardConfig;
 import tankard.http.Feature;
 import tankard.http.Reply;
 import tankard.http.Routes;
@@ -12,22 +11,17 @@ public final class SystemFeature implements Feature {
     /** The ST release whose API Tankard speaks; extensions compare it with their minimum_client_version. */
     public static final String ST_VERSION = "1.18.0";
 
-    private final TankardConfig config;
-
-    public SystemFeature(TankardConfig config) {
-        this.config = config;
-    }
 
     @Override
-    public void mount(Router router) {
-        router.get("/version").handler(Routes.inline(config, request -> Reply.json(JsJson.object()
+    public void mount(Router router, Routes routes) {
+        router.get("/version").handler(routes.inline(request -> Reply.json(JsJson.object()
                 .put("agent", "SillyTavern:" + ST_VERSION + ":Tankard")
                 .put("pkgVersion", ST_VERSION)
                 .putNull("gitRevision")
                 .putNull("gitBranch")
                 .putNull("commitDate")
                 .put("isLatest", true))));
-        router.post("/api/ping").handler(Routes.inline(config, request -> {
+        router.post("/api/ping").handler(routes.inline(request -> {
             if (request.query("extend") != null) {
                 request.session().touch();
             }

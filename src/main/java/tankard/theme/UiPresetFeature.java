@@ -1,8 +1,7 @@
 package tankard.theme;
 
 import io.vertx.ext.web.Router;
-import tankard.config.TankardConfig;
-import tankard.http.ApiError;
+import tankard.core.Refusal;
 import tankard.http.Feature;
 import tankard.http.Reply;
 import tankard.http.Request;
@@ -22,25 +21,19 @@ import java.util.function.Function;
  * {@code /api/settings/get}.
  */
 public final class UiPresetFeature implements Feature {
-    private final TankardConfig config;
-
-    public UiPresetFeature(TankardConfig config) {
-        this.config = config;
-    }
-
     @Override
-    public void mount(Router router) {
-        router.post("/api/themes/save").handler(Routes.blocking(config, request -> save(request, UserDirs::themes)));
-        router.post("/api/themes/delete").handler(Routes.blocking(config, request -> {
+    public void mount(Router router, Routes routes) {
+        router.post("/api/themes/save").handler(routes.blocking(request -> save(request, UserDirs::themes)));
+        router.post("/api/themes/delete").handler(routes.blocking(request -> {
             if (!Files.deleteIfExists(file(request, UserDirs::themes))) {
-                throw ApiError.notFound("Theme not found");
+                throw Refusal.notFound("Theme not found");
             }
             return Reply.ok();
         }));
-        router.post("/api/moving-ui/save").handler(Routes.blocking(config, request -> save(request, UserDirs::movingUi)));
-        router.post("/api/quick-replies/save").handler(Routes.blocking(config, request ->
+        router.post("/api/moving-ui/save").handler(routes.blocking(request -> save(request, UserDirs::movingUi)));
+        router.post("/api/quick-replies/save").handler(routes.blocking(request ->
                 save(request, UserDirs::quickReplies)));
-        router.post("/api/quick-replies/delete").handler(Routes.blocking(config, request -> {
+        router.post("/api/quick-replies/delete").handler(routes.blocking(request -> {
             Files.deleteIfExists(file(request, UserDirs::quickReplies));
             return Reply.ok();
         }));
@@ -55,7 +48,7 @@ public final class UiPresetFeature implements Feature {
     /** The document's file from the body's {@code name}; a name with path separators is refused. */
     private static Path file(Request request, Function<UserDirs, Path> folder) {
         if (!request.body().isObject()) {
-            throw ApiError.badRequest("The body must be a JSON object");
+            throw Refusal.badRequest("The body must be a JSON object");
         }
         String name = SafeNames.noSeparators(request.text("name"), "name");
         return SafeNames.sanitizedFile(folder.apply(request.dirs()), name + ".json", "name");

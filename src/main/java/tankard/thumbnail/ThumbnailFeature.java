@@ -7,6 +7,7 @@ import io.vertx.ext.web.RoutingContext;
 import tankard.config.TankardConfig;
 import tankard.http.Feature;
 import tankard.http.Reply;
+import tankard.http.Routes;
 import tankard.http.Request;
 import tankard.http.files.FileSender;
 import tankard.user.User;
@@ -26,7 +27,7 @@ public final class ThumbnailFeature implements Feature {
     }
 
     @Override
-    public void mount(Router router) {
+    public void mount(Router router, Routes routes) {
         router.route("/thumbnail").method(HttpMethod.GET).method(HttpMethod.HEAD).handler(this::thumbnail);
     }
 

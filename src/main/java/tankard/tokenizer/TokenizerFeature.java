@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.ext.web.Router;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import tankard.config.TankardConfig;
 import tankard.http.Feature;
 import tankard.http.Reply;
 import tankard.http.Request;
@@ -27,30 +26,28 @@ import java.util.stream.Stream;
 public final class TokenizerFeature implements Feature {
     private static final Logger LOG = LoggerFactory.getLogger(TokenizerFeature.class);
 
-    private final TankardConfig config;
     private final Tokenizers tokenizers;
 
-    public TokenizerFeature(TankardConfig config, Tokenizers tokenizers) {
-        this.config = config;
+    public TokenizerFeature(Tokenizers tokenizers) {
         this.tokenizers = tokenizers;
     }
 
     @Override
-    public void mount(Router router) {
+    public void mount(Router router, Routes routes) {
         List<String> ids = Stream.of(List.of("gpt2"), Tokenizers.SENTENCEPIECE, Tokenizers.HUGGINGFACE)
                 .flatMap(List::stream).toList();
         // Vocabularies load on first use, on a worker thread: loading one takes a second or two.
         for (String id : ids) {
-            router.post("/api/tokenizers/" + id + "/encode").handler(Routes.blocking(config, request ->
+            router.post("/api/tokenizers/" + id + "/encode").handler(routes.blocking(request ->
                     encode(request, r -> tokenizers.byId(id))));
-            router.post("/api/tokenizers/" + id + "/decode").handler(Routes.blocking(config, request ->
+            router.post("/api/tokenizers/" + id + "/decode").handler(routes.blocking(request ->
                     decode(request, r -> tokenizers.byId(id))));
         }
-        router.post("/api/tokenizers/openai/encode").handler(Routes.blocking(config, request ->
+        router.post("/api/tokenizers/openai/encode").handler(routes.blocking(request ->
                 encode(request, r -> tokenizers.forModel(model(r)))));
-        router.post("/api/tokenizers/openai/decode").handler(Routes.blocking(config, request ->
+        router.post("/api/tokenizers/openai/decode").handler(routes.blocking(request ->
                 decode(request, r -> tokenizers.forModel(model(r)))));
-        router.post("/api/tokenizers/openai/count").handler(Routes.blocking(config, this::count));
+        router.post("/api/tokenizers/openai/count").handler(routes.blocking(this::count));
     }
 
     /** {@code {text}} → {@code {ids, count, chunks}}. */

@@ -7,7 +7,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tankard.config.TankardConfig;
 import tankard.content.ContentSeeder;
-import tankard.http.ApiError;
+import tankard.core.Refusal;
 import tankard.json.JsJson;
 import tankard.store.AtomicFiles;
 import tankard.util.Sanitize;
@@ -46,7 +46,7 @@ public final class AccountService {
     }
 
     public User require(String handle) {
-        return accounts.find(handle).orElseThrow(() -> ApiError.notFound("User not found"));
+        return accounts.find(handle).orElseThrow(() -> Refusal.notFound("User not found"));
     }
 
     public UserDirs dirs(User user) {
@@ -122,15 +122,15 @@ public final class AccountService {
         User user = accounts.find(handle).orElse(null);
         if (user == null) {
             LOG.warn("Login failed: user {} not found", handle);
-            throw ApiError.forbidden("Incorrect credentials");
+            throw Refusal.forbidden("Incorrect credentials");
         }
         if (!user.enabled()) {
             LOG.warn("Login failed: user {} is disabled", handle);
-            throw ApiError.forbidden("User is disabled");
+            throw Refusal.forbidden("User is disabled");
         }
         if (!Passwords.matches(user, password)) {
             LOG.warn("Login failed: incorrect password for {}", handle);
-            throw ApiError.forbidden("Incorrect credentials");
+            throw Refusal.forbidden("Incorrect credentials");
         }
         return user;
     }
@@ -153,10 +153,10 @@ public final class AccountService {
         requireSelfOrAdmin(actor, handle);
         User user = require(handle);
         if (!user.enabled()) {
-            throw ApiError.forbidden("User is disabled");
+            throw Refusal.forbidden("User is disabled");
         }
         if (!actor.admin() && !Passwords.matches(user, oldPassword)) {
-            throw ApiError.forbidden("Incorrect password");
+            throw Refusal.forbidden("Incorrect password");
         }
         return setPassword(handle, newPassword);
     }
@@ -173,7 +173,7 @@ public final class AccountService {
     public void changeAvatar(User actor, String handle, String avatar) {
         requireSelfOrAdmin(actor, handle);
         if (avatar == null || !avatar.isEmpty() && !avatar.startsWith("data:image/")) {
-            throw ApiError.badRequest("Invalid data URL");
+            throw Refusal.badRequest("Invalid data URL");
         }
         require(handle);
         accounts.saveAvatar(handle, avatar);
@@ -181,7 +181,7 @@ public final class AccountService {
 
     public static void requireSelfOrAdmin(User actor, String handle) {
         if (!handle.equals(actor.handle()) && !actor.admin()) {
-            throw ApiError.forbidden("Unauthorized");
+            throw Refusal.forbidden("Unauthorized");
         }
     }
 
@@ -189,7 +189,7 @@ public final class AccountService {
 
     public void setEnabled(User actor, String handle, boolean enabled) {
         if (!enabled && handle.equals(actor.handle())) {
-            throw ApiError.badRequest("Cannot disable yourself");
+            throw Refusal.badRequest("Cannot disable yourself");
         }
         synchronized (lock) {
             User u = require(handle);
@@ -199,7 +199,7 @@ public final class AccountService {
 
     public void setAdmin(User actor, String handle, boolean admin) {
         if (!admin && handle.equals(actor.handle())) {
-            throw ApiError.badRequest("Cannot demote yourself");
+            throw Refusal.badRequest("Cannot demote yourself");
         }
         synchronized (lock) {
             User u = require(handle);
@@ -211,14 +211,14 @@ public final class AccountService {
     public User create(String handle, String name, String password, boolean admin) {
         String slug = Slug.of(handle);
         if (slug.isEmpty()) {
-            throw ApiError.badRequest("Invalid handle");
+            throw Refusal.badRequest("Invalid handle");
         }
         String salt = Passwords.newSalt();
         String hash = password == null || password.isEmpty() ? "" : Passwords.hash(password, salt);
         User user;
         synchronized (lock) {
             if (accounts.find(slug).isPresent()) {
-                throw ApiError.conflict("User already exists");
+                throw Refusal.conflict("User already exists");
             }
             user = new User(slug, name, System.currentTimeMillis(), hash, salt, admin, true);
             accounts.save(user);
@@ -231,14 +231,14 @@ public final class AccountService {
     /** Removes the account; with {@code purge} also its data folder. */
     public void delete(User actor, String handle, boolean purge) {
         if (handle.equals(actor.handle())) {
-            throw ApiError.badRequest("Cannot delete yourself");
+            throw Refusal.badRequest("Cannot delete yourself");
         }
         if (handle.equals(User.DEFAULT_HANDLE)) {
-            throw ApiError.badRequest("Sorry, but the default user cannot be deleted. It is required as a fallback.");
+            throw Refusal.badRequest("Sorry, but the default user cannot be deleted. It is required as a fallback.");
         }
         if (!Slug.isSlug(handle)) {
             // Never a real handle; refusing keeps "purge" away from the store and other folders of the data root.
-            throw ApiError.badRequest("Invalid handle");
+            throw Refusal.badRequest("Invalid handle");
         }
         accounts.delete(handle);
         if (purge) {
@@ -252,7 +252,7 @@ public final class AccountService {
     /** Deletes settings.json and seeds the default one again. */
     public void resetSettings(User user, String password) {
         if (!Passwords.matches(user, password)) {
-            throw ApiError.forbidden("Incorrect password");
+            throw Refusal.forbidden("Incorrect password");
         }
         UserDirs dirs = dirs(user);
         try {

@@ -9,7 +9,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tankard.config.TankardConfig;
 import tankard.content.ContentSeeder;
-import tankard.http.ApiError;
+import tankard.core.Refusal;
 import tankard.http.Feature;
 import tankard.http.Reply;
 import tankard.http.Request;
@@ -49,79 +49,79 @@ public final class UsersFeature implements Feature {
     }
 
     @Override
-    public void mountPublic(Router router) {
+    public void mountPublic(Router router, Routes routes) {
         router.get("/login").handler(this::loginPage);
-        router.post("/api/users/list").handler(Routes.blocking(config, this::list));
-        router.post("/api/users/login").handler(Routes.blocking(config, this::login));
-        router.post("/api/users/recover-step1").handler(Routes.blocking(config, this::recoverStep1));
-        router.post("/api/users/recover-step2").handler(Routes.blocking(config, this::recoverStep2));
+        router.post("/api/users/list").handler(routes.blocking(this::list));
+        router.post("/api/users/login").handler(routes.blocking(this::login));
+        router.post("/api/users/recover-step1").handler(routes.blocking(this::recoverStep1));
+        router.post("/api/users/recover-step2").handler(routes.blocking(this::recoverStep2));
     }
 
     @Override
-    public void mount(Router router) {
-        router.post("/api/users/logout").handler(Routes.inline(config, request -> {
+    public void mount(Router router, Routes routes) {
+        router.post("/api/users/logout").handler(routes.inline(request -> {
             request.session().destroy();
             return Reply.noContent();
         }));
-        router.get("/api/users/me").handler(Routes.blocking(config, request -> Reply.json(accounts.selfView(request.user()))));
-        router.post("/api/users/change-avatar").handler(Routes.blocking(config, request -> {
+        router.get("/api/users/me").handler(routes.blocking(request -> Reply.json(accounts.selfView(request.user()))));
+        router.post("/api/users/change-avatar").handler(routes.blocking(request -> {
             accounts.changeAvatar(request.user(), required(request, "handle"), request.text("avatar"));
             return Reply.noContent();
         }));
-        router.post("/api/users/change-password").handler(Routes.blocking(config, this::changePassword));
-        router.post("/api/users/change-name").handler(Routes.blocking(config, request -> {
+        router.post("/api/users/change-password").handler(routes.blocking(this::changePassword));
+        router.post("/api/users/change-name").handler(routes.blocking(request -> {
             String name = required(request, "name");
             accounts.changeName(request.user(), required(request, "handle"), name);
             return Reply.noContent();
         }));
-        router.post("/api/users/backup").handler(Routes.blocking(config, this::backup));
-        router.post("/api/users/reset-settings").handler(Routes.blocking(config, request -> {
+        router.post("/api/users/backup").handler(routes.blocking(this::backup));
+        router.post("/api/users/reset-settings").handler(routes.blocking(request -> {
             accounts.resetSettings(request.user(), request.text("password"));
             return Reply.noContent();
         }));
-        router.post("/api/users/reset-step1").handler(Routes.blocking(config, request -> {
+        router.post("/api/users/reset-step1").handler(routes.blocking(request -> {
             String code = resetCodes.issue(request.user().handle(), 1000, 9999);
             console(request.user().name() + ", your account reset code is: " + code);
             return Reply.noContent();
         }));
-        router.post("/api/users/reset-step2").handler(Routes.blocking(config, this::resetStep2));
+        router.post("/api/users/reset-step2").handler(routes.blocking(this::resetStep2));
 
-        admin(router, "get", request -> {
+        admin(router, routes, "get", request -> {
             ArrayNode views = JsJson.array();
             accounts.all().forEach(u -> views.add(accounts.adminView(u)));
             return Reply.json(views);
         });
-        admin(router, "disable", request -> {
+        admin(router, routes, "disable", request -> {
             accounts.setEnabled(request.user(), required(request, "handle"), false);
             return Reply.noContent();
         });
-        admin(router, "enable", request -> {
+        admin(router, routes, "enable", request -> {
             accounts.setEnabled(request.user(), required(request, "handle"), true);
             return Reply.noContent();
         });
-        admin(router, "promote", request -> {
+        admin(router, routes, "promote", request -> {
             accounts.setAdmin(request.user(), required(request, "handle"), true);
             return Reply.noContent();
         });
-        admin(router, "demote", request -> {
+        admin(router, routes, "demote", request -> {
             accounts.setAdmin(request.user(), required(request, "handle"), false);
             return Reply.noContent();
         });
-        admin(router, "create", request -> {
+        admin(router, routes, "create", request -> {
             String handle = required(request, "handle");
             String name = required(request, "name");
             User user = accounts.create(handle, name, request.text("password"), Js.truthy(request.body().get("admin")));
             return Reply.json(JsJson.object().put("handle", user.handle()));
         });
-        admin(router, "delete", request -> {
+        admin(router, routes, "delete", request -> {
             accounts.delete(request.user(), required(request, "handle"), Js.truthy(request.body().get("purge")));
             return Reply.noContent();
         });
-        admin(router, "slugify", request -> Reply.text(Slug.of(required(request, "text"))));
+        admin(router, routes, "slugify", request -> Reply.text(Slug.of(required(request, "text"))));
     }
 
     /** An admin route: non-admins get ST's plain {@code 403 Forbidden}. */
-    private void admin(Router router, String name, Routes.Action action) {
+    private void admin(Router router, Routes routes, String name, Routes.Action action) {
         router.post("/api/users/" + name)
                 .handler(ctx -> {
                     User user = ctx.get(Request.USER_KEY);
@@ -132,7 +132,7 @@ public final class UsersFeature implements Feature {
                         ctx.next();
                     }
                 })
-                .handler(Routes.blocking(config, action));
+                .handler(routes.blocking(action));
     }
 
     // ---- login page
@@ -168,7 +168,7 @@ public final class UsersFeature implements Feature {
     private void sendLoginPage(RoutingContext ctx) {
         ctx.response().putHeader(HttpHeaders.CONTENT_TYPE, "text/html; charset=utf-8")
                 .sendFile(config.frontendDir().resolve("login.html").toString())
-                .onFailure(e -> ctx.fail(ApiError.notFound("Not found: /login")));
+                .onFailure(e -> ctx.fail(Refusal.notFound("Not found: /login")));
     }
 
     // ---- public API
@@ -212,7 +212,7 @@ public final class UsersFeature implements Feature {
     private Reply recoverStep2(Request request) {
         JsonNode code = request.body().get("code");
         if (!Js.truthy(request.body().get("handle")) || !Js.truthy(code)) {
-            throw ApiError.badRequest(MISSING);
+            throw Refusal.badRequest(MISSING);
         }
         String handle = request.text("handle");
         String ip = clientIp.rateLimitKey(request.ctx().request());
@@ -226,7 +226,7 @@ public final class UsersFeature implements Feature {
             if (retryAfter > 0) {
                 throw tooManyAttempts(request, retryAfter, "Too many attempts. Try again later or contact your admin.");
             }
-            throw ApiError.forbidden("Incorrect code");
+            throw Refusal.forbidden("Incorrect code");
         }
         User changed = accounts.setPassword(user.handle(), request.text("newPassword"));
         keepSessionValid(request.session(), changed);
@@ -238,7 +238,7 @@ public final class UsersFeature implements Feature {
     private User enabledAccount(String handle) {
         User user = accounts.require(handle);
         if (!user.enabled()) {
-            throw ApiError.forbidden("User is disabled");
+            throw Refusal.forbidden("User is disabled");
         }
         return user;
     }
@@ -261,7 +261,7 @@ public final class UsersFeature implements Feature {
 
     private Reply backup(Request request) throws Exception {
         if (!config.backups().allowFullDataBackup()) {
-            throw ApiError.forbidden("Full data backup is disabled");
+            throw Refusal.forbidden("Full data backup is disabled");
         }
         String handle = required(request, "handle");
         AccountService.requireSelfOrAdmin(request.user(), handle);
@@ -274,14 +274,14 @@ public final class UsersFeature implements Feature {
     private Reply resetStep2(Request request) {
         JsonNode code = request.body().get("code");
         if (!Js.truthy(code)) {
-            throw ApiError.badRequest(MISSING);
+            throw Refusal.badRequest(MISSING);
         }
         User user = request.user();
         if (!Passwords.matches(user, request.text("password"))) {
-            throw ApiError.badRequest("Incorrect password");
+            throw Refusal.badRequest("Incorrect password");
         }
         if (!code.isTextual() || !resetCodes.matches(user.handle(), code.textValue())) {
-            throw ApiError.badRequest("Incorrect code");
+            throw Refusal.badRequest("Incorrect code");
         }
         accounts.resetData(user);
         resetCodes.forget(user.handle());
@@ -293,14 +293,14 @@ public final class UsersFeature implements Feature {
     /** A field ST requires with {@code if (!body.field)}: any falsy value is missing. */
     private static String required(Request request, String field) {
         if (!Js.truthy(request.body().get(field))) {
-            throw ApiError.badRequest(MISSING);
+            throw Refusal.badRequest(MISSING);
         }
         return request.text(field);
     }
 
-    private static ApiError tooManyAttempts(Request request, long retryAfter, String message) {
+    private static Refusal tooManyAttempts(Request request, long retryAfter, String message) {
         request.ctx().response().putHeader("Retry-After", String.valueOf(retryAfter));
-        return new ApiError(429, message);
+        return Refusal.tooManyRequests(message);
     }
 
     /** Codes go to the server console, where only whoever runs the server can read them (as in ST). */

@@ -3,8 +3,7 @@ package tankard.userfiles;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.vertx.ext.web.Router;
-import tankard.config.TankardConfig;
-import tankard.http.ApiError;
+import tankard.core.Refusal;
 import tankard.http.Feature;
 import tankard.http.Reply;
 import tankard.http.Request;
@@ -49,19 +48,13 @@ public final class ChatImagesFeature implements Feature {
     private static final int VIDEO = 2;
     private static final int AUDIO = 4;
 
-    private final TankardConfig config;
-
-    public ChatImagesFeature(TankardConfig config) {
-        this.config = config;
-    }
 
     @Override
-    public void mount(Router router) {
-        router.post("/api/images/upload").handler(Routes.blocking(config, this::upload));
-        router.post("/api/images/list").handler(Routes.blocking(config, request -> list(request, null)));
-        router.post("/api/images/list/:folder").handler(Routes.blocking(config,
-                request -> list(request, request.ctx().pathParam("folder"))));
-        router.post("/api/images/folders").handler(Routes.blocking(config, request -> {
+    public void mount(Router router, Routes routes) {
+        router.post("/api/images/upload").handler(routes.blocking(this::upload));
+        router.post("/api/images/list").handler(routes.blocking(request -> list(request, null)));
+        router.post("/api/images/list/:folder").handler(routes.blocking(                request -> list(request, request.ctx().pathParam("folder"))));
+        router.post("/api/images/folders").handler(routes.blocking(request -> {
             request.body();
             Path images = request.dirs().userImages();
             Files.createDirectories(images);
@@ -70,7 +63,7 @@ public final class ChatImagesFeature implements Feature {
                     .forEach(folders::add);
             return Reply.json(folders);
         }));
-        router.post("/api/images/delete").handler(Routes.blocking(config, request -> {
+        router.post("/api/images/delete").handler(routes.blocking(request -> {
             UserPaths.deleteInside(request.dirs(), request.dirs().userImages(), request.body().get("path"));
             return Reply.ok();
         }));
@@ -85,24 +78,24 @@ public final class ChatImagesFeature implements Feature {
         JsonNode image = body.get("image");
         JsonNode format = body.get("format");
         if (!Js.truthy(image)) {
-            throw ApiError.badRequest("No image data provided");
+            throw Refusal.badRequest("No image data provided");
         }
         if (format == null || !format.isTextual() || !FORMATS.contains(format.textValue())) {
-            throw ApiError.badRequest("Invalid image format");
+            throw Refusal.badRequest("Invalid image format");
         }
         JsonNode fileName = body.get("filename");
         JsonNode character = body.get("ch_name");
         if (!image.isTextual() || Js.truthy(fileName) && !fileName.isTextual() || Js.truthy(character) && !character.isTextual()) {
-            throw ApiError.badRequest("The image, filename and ch_name must be text");
+            throw Refusal.badRequest("The image, filename and ch_name must be text");
         }
         String base = Js.truthy(fileName) ? fileName.textValue().replaceFirst("\\.[^.]+$", "") : Long.toString(System.currentTimeMillis());
         String name = Sanitize.filename(base + "." + format.textValue());
         if (name.isEmpty()) {
-            throw ApiError.badRequest("Invalid file name");
+            throw Refusal.badRequest("Invalid file name");
         }
         byte[] data = LenientBase64.decode(image.textValue());
         if (IMAGE_FORMATS.contains(format.textValue()) && MediaSniff.of(data) != MediaSniff.Kind.IMAGE) {
-            throw ApiError.badRequest("The image data is not an image");
+            throw Refusal.badRequest("The image data is not an image");
         }
         UserDirs dirs = request.dirs();
         Path folder = Js.truthy(character) ? dirs.userImages().resolve(Sanitize.filename(character.textValue())) : dirs.userImages();
@@ -117,11 +110,11 @@ public final class ChatImagesFeature implements Feature {
         JsonNode body = request.body();
         JsonNode folder = body.get("folder");
         if (urlFolder != null && Js.truthy(folder)) {
-            throw ApiError.badRequest("Folder specified in both URL and body");
+            throw Refusal.badRequest("Folder specified in both URL and body");
         }
         String name = urlFolder != null ? urlFolder : Js.truthy(folder) ? Js.string(folder) : null;
         if (name == null || name.isEmpty()) {
-            throw ApiError.badRequest("No folder specified");
+            throw Refusal.badRequest("No folder specified");
         }
         Path dir = request.dirs().userImages().resolve(Sanitize.filename(name));
         Files.createDirectories(dir);

@@ -4,8 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.ext.web.Router;
-import tankard.config.TankardConfig;
-import tankard.http.ApiError;
+import tankard.core.Refusal;
 import tankard.http.Feature;
 import tankard.http.Reply;
 import tankard.http.Routes;
@@ -27,47 +26,41 @@ import java.nio.file.Path;
  * fails with 500.
  */
 public final class DataBankFeature implements Feature {
-    private final TankardConfig config;
-
-    public DataBankFeature(TankardConfig config) {
-        this.config = config;
-    }
-
     @Override
-    public void mount(Router router) {
-        router.post("/api/files/sanitize-filename").handler(Routes.blocking(config, request -> {
+    public void mount(Router router, Routes routes) {
+        router.post("/api/files/sanitize-filename").handler(routes.blocking(request -> {
             String fileName = Js.string(request.body().get("fileName"));
             if (fileName.isEmpty()) {
-                throw ApiError.badRequest("No fileName specified");
+                throw Refusal.badRequest("No fileName specified");
             }
             return Reply.json(JsJson.object().put("fileName", Sanitize.filename(fileName)));
         }));
-        router.post("/api/files/upload").handler(Routes.blocking(config, request -> {
+        router.post("/api/files/upload").handler(routes.blocking(request -> {
             JsonNode name = request.body().get("name");
             JsonNode data = request.body().get("data");
             if (!Js.truthy(name)) {
-                throw ApiError.badRequest("No upload name specified");
+                throw Refusal.badRequest("No upload name specified");
             }
             if (!Js.truthy(data)) {
-                throw ApiError.badRequest("No upload data specified");
+                throw Refusal.badRequest("No upload data specified");
             }
             if (!name.isTextual() || !data.isTextual()) {
-                throw ApiError.badRequest("The upload name and data must be text");
+                throw Refusal.badRequest("The upload name and data must be text");
             }
             String problem = AssetNames.problem(name.textValue());
             if (problem != null) {
-                throw ApiError.badRequest(problem);
+                throw Refusal.badRequest(problem);
             }
             AtomicFiles.write(request.dirs().userFiles().resolve(name.textValue()), LenientBase64.decode(data.textValue()));
             return Reply.json(JsJson.object().put("path", "/user/files/" + name.textValue()));
         }));
-        router.post("/api/files/delete").handler(Routes.blocking(config, request -> {
+        router.post("/api/files/delete").handler(routes.blocking(request -> {
             UserPaths.deleteInside(request.dirs(), request.dirs().userFiles(), request.body().get("path"));
             return Reply.ok();
         }));
-        router.post("/api/files/verify").handler(Routes.blocking(config, request -> {
+        router.post("/api/files/verify").handler(routes.blocking(request -> {
             if (!(request.body().get("urls") instanceof ArrayNode urls)) {
-                throw ApiError.badRequest("No URLs specified");
+                throw Refusal.badRequest("No URLs specified");
             }
             UserDirs dirs = request.dirs();
             ObjectNode verified = JsJson.object();

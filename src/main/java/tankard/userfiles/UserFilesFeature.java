@@ -7,9 +7,11 @@ import io.vertx.ext.web.Route;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import tankard.config.TankardConfig;
-import tankard.http.ApiError;
+import tankard.core.Refusal;
+import tankard.http.FailureHandler;
 import tankard.http.Feature;
 import tankard.http.Reply;
+import tankard.http.Routes;
 import tankard.http.Request;
 import tankard.http.files.ConfinedPath;
 import tankard.http.files.FileSender;
@@ -33,7 +35,7 @@ public final class UserFilesFeature implements Feature {
     }
 
     @Override
-    public void mount(Router router) {
+    public void mount(Router router, Routes routes) {
         serve(router, "/characters/*", UserDirs::characters);
         serve(router, "/backgrounds/*", UserDirs::backgrounds);
         serve(router, "/User%20Avatars/*", UserDirs::avatars);
@@ -56,8 +58,8 @@ public final class UserFilesFeature implements Feature {
             Path file;
             try {
                 file = ConfinedPath.resolve(folder.apply(dirs(ctx)), ctx.pathParam("*"));
-            } catch (ApiError refused) {
-                Reply.status(refused.status()).writeTo(ctx.response());
+            } catch (Refusal refused) {
+                Reply.status(FailureHandler.status(refused)).writeTo(ctx.response());
                 return;
             }
             FileSender.send(ctx, file, true).onSuccess(notFoundUnlessSent(ctx)).onFailure(ctx::fail);
@@ -76,8 +78,8 @@ public final class UserFilesFeature implements Feature {
         try {
             own = ConfinedPath.resolve(dirs(ctx).extensions(), relative);
             global = ConfinedPath.resolve(config.frontendDir().resolve("scripts/extensions/third-party"), relative);
-        } catch (ApiError refused) {
-            Reply.status(refused.status()).writeTo(ctx.response());
+        } catch (Refusal refused) {
+            Reply.status(FailureHandler.status(refused)).writeTo(ctx.response());
             return;
         }
         FileSender.send(ctx, own, false)

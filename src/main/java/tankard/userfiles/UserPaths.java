@@ -1,7 +1,7 @@
 package tankard.userfiles;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import tankard.http.ApiError;
+import tankard.core.Refusal;
 import tankard.json.Js;
 import tankard.user.UserDirs;
 
@@ -36,17 +36,17 @@ final class UserPaths {
     /** Deletes the file a request's {@code path} names inside {@code folder}, answering ST's errors. Blocking. */
     static void deleteInside(UserDirs dirs, Path folder, JsonNode path) throws IOException {
         if (!Js.truthy(path)) {
-            throw ApiError.badRequest("No path specified");
+            throw Refusal.badRequest("No path specified");
         }
         Path file = path.isTextual() ? inside(dirs.root(), folder, path.textValue()) : null;
         if (file == null) {
-            throw ApiError.badRequest("Invalid path");
+            throw Refusal.badRequest("Invalid path");
         }
         if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
-            throw ApiError.notFound("File not found");
+            throw Refusal.notFound("File not found");
         }
         if (Files.isDirectory(file, LinkOption.NOFOLLOW_LINKS)) {
-            throw ApiError.badRequest("Invalid path");
+            throw Refusal.badRequest("Invalid path");
         }
         Files.delete(file);
     }

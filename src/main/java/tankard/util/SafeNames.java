@@ -1,6 +1,6 @@
 package tankard.util;
 
-import tankard.http.ApiError;
+import tankard.core.Refusal;
 
 import java.nio.file.Path;
 
@@ -18,10 +18,10 @@ public final class SafeNames {
      */
     public static String noSeparators(String value, String what) {
         if (value == null || value.isEmpty()) {
-            throw ApiError.badRequest("Missing " + what);
+            throw Refusal.badRequest("Missing " + what);
         }
         if (value.indexOf('/') >= 0 || value.indexOf('\\') >= 0 || value.indexOf('\0') >= 0) {
-            throw ApiError.badRequest("Invalid " + what + ": it must not contain path separators");
+            throw Refusal.badRequest("Invalid " + what + ": it must not contain path separators");
         }
         return value;
     }
@@ -34,11 +34,11 @@ public final class SafeNames {
     /** {@code folder/fileName} for a name that must already be a plain file name. */
     public static Path fileIn(Path folder, String fileName, String what) {
         if (fileName == null || fileName.isEmpty() || fileName.equals(".") || fileName.equals("..")) {
-            throw ApiError.badRequest("Invalid " + what);
+            throw Refusal.badRequest("Invalid " + what);
         }
         Path file = folder.resolve(fileName).normalize();
         if (!folder.normalize().equals(file.getParent())) {
-            throw ApiError.badRequest("Invalid " + what);
+            throw Refusal.badRequest("Invalid " + what);
         }
         return file;
     }

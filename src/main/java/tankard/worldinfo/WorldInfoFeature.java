@@ -2,8 +2,7 @@ package tankard.worldinfo;
 
 import io.vertx.ext.web.FileUpload;
 import io.vertx.ext.web.Router;
-import tankard.config.TankardConfig;
-import tankard.http.ApiError;
+import tankard.core.Refusal;
 import tankard.http.Feature;
 import tankard.http.Reply;
 import tankard.http.Request;
@@ -22,42 +21,36 @@ import java.nio.file.Path;
  * download the frontend makes from the book it has loaded.
  */
 public final class WorldInfoFeature implements Feature {
-    private final TankardConfig config;
-
-    public WorldInfoFeature(TankardConfig config) {
-        this.config = config;
-    }
-
     @Override
-    public void mount(Router router) {
-        router.post("/api/worldinfo/get").handler(Routes.blocking(config, request -> {
+    public void mount(Router router, Routes routes) {
+        router.post("/api/worldinfo/get").handler(routes.blocking(request -> {
             String text = store(request).read(request.text("name"));
             if (text == null) {
                 return Reply.json(JsJson.object().set("entries", JsJson.object()));
             }
             if (JsonFiles.tryParse(text) == null) { // a file broken on disk, not a bad request: ST's JSON.parse throws too
-                throw new ApiError(500, "The lorebook file of \"" + request.text("name") + "\" is not valid JSON");
+                throw Refusal.failed("The lorebook file of \"" + request.text("name") + "\" is not valid JSON");
             }
             // Re-laid out token by token: the frontend gets the stored numbers exactly as written.
             return Reply.rawJson(JsJson.relayout(text.getBytes(StandardCharsets.UTF_8), false));
         }));
-        router.post("/api/worldinfo/list").handler(Routes.blocking(config, request ->
+        router.post("/api/worldinfo/list").handler(routes.blocking(request ->
                 Reply.json(store(request).list())));
-        router.post("/api/worldinfo/edit").handler(Routes.blocking(config, request -> {
+        router.post("/api/worldinfo/edit").handler(routes.blocking(request -> {
             if (!Js.truthy(request.body().get("name"))) {
-                throw ApiError.badRequest(WorldInfoStore.NO_NAME);
+                throw Refusal.badRequest(WorldInfoStore.NO_NAME);
             }
             store(request).save(request.text("name"), request.body().get("data"));
             return Reply.json(JsJson.object().put("ok", true));
         }));
-        router.post("/api/worldinfo/delete").handler(Routes.blocking(config, request -> {
+        router.post("/api/worldinfo/delete").handler(routes.blocking(request -> {
             store(request).delete(request.text("name"));
             return Reply.ok();
         }));
-        router.post("/api/worldinfo/import").handler(Routes.blocking(config, request -> {
+        router.post("/api/worldinfo/import").handler(routes.blocking(request -> {
             FileUpload upload = request.upload();
             if (upload == null) {
-                throw ApiError.badRequest("No lorebook file uploaded");
+                throw Refusal.badRequest("No lorebook file uploaded");
             }
             String name = store(request).importBook(upload.fileName(), content(request, upload));
             return Reply.json(JsJson.object().put("name", name));

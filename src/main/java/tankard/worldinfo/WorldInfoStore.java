@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
-import tankard.http.ApiError;
+import tankard.core.Refusal;
 import tankard.json.Js;
 import tankard.json.JsJson;
 import tankard.json.JsonFiles;
@@ -47,7 +47,7 @@ final class WorldInfoStore {
     /** Writes the book pretty-printed, as {@code JSON.stringify(data, null, 4)} does; creates or overwrites. */
     void save(String name, JsonNode data) {
         if (!isBook(data)) {
-            throw ApiError.badRequest(NOT_A_BOOK);
+            throw Refusal.badRequest(NOT_A_BOOK);
         }
         write(bookFile(name), JsJson.prettyBytes(data));
     }
@@ -57,7 +57,7 @@ final class WorldInfoStore {
         try {
             Files.delete(bookFile(name));
         } catch (NoSuchFileException e) {
-            throw ApiError.notFound("World info file " + Sanitize.filename(name + JSON) + " doesn't exist.");
+            throw Refusal.notFound("World info file " + Sanitize.filename(name + JSON) + " doesn't exist.");
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -74,12 +74,12 @@ final class WorldInfoStore {
     String importBook(String uploadName, String content) {
         String text = content.startsWith("\uFEFF") ? content.substring(1) : content; // ST would refuse it; no BOM on disk
         if (!isBook(JsJson.tryParse(text.getBytes(StandardCharsets.UTF_8)))) {
-            throw ApiError.badRequest(NOT_A_BOOK);
+            throw Refusal.badRequest(NOT_A_BOOK);
         }
         String sanitized = Sanitize.filename(SafeNames.noSeparators(uploadName, "file name"));
         // ST writes a hidden ".json" for a name that sanitizes to nothing, and no book shows for it
         if (sanitized.isEmpty()) {
-            throw ApiError.badRequest(NO_NAME);
+            throw Refusal.badRequest(NO_NAME);
         }
         String fileName = FileNames.base(sanitized) + JSON;
         Path file = fileIn(fileName);
@@ -124,7 +124,7 @@ final class WorldInfoStore {
      */
     private Path fileIn(String fileName) {
         if (!fileName.isEmpty() && !fileName.endsWith(JSON) || fileName.getBytes(StandardCharsets.UTF_8).length > MAX_FILE_NAME_BYTES) {
-            throw ApiError.badRequest("The lorebook name is too long");
+            throw Refusal.badRequest("The lorebook name is too long");
         }
         return SafeNames.fileIn(worlds, fileName, "lorebook name");
     }

@@ -2,7 +2,7 @@ package tankard.chat;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import tankard.http.ApiError;
+import tankard.core.Refusal;
 import tankard.util.StTime;
 
 import java.io.IOException;
@@ -44,9 +44,9 @@ class ChatImporterTest {
     @Test
     void aJsonUploadOverTheLimitIsRefusedUnread() throws IOException {
         ChatImporter importer = new ChatImporter(new FileChatStore(root), () -> NOW, 16);
-        ApiError error = assertThrows(ApiError.class, () -> importer.importChat("default-user", new ChatImporter.Upload(
+        Refusal error = assertThrows(Refusal.class, () -> importer.importChat("default-user", new ChatImporter.Upload(
                 upload("{\"messages\":[{\"msg\":\"hello\"}]}"), "json", "Bramble.png", "Bramble", "Wren")));
-        assertEquals(413, error.status());
+        assertEquals(Refusal.Kind.TOO_LARGE, error.kind());
         assertFalse(Files.exists(root.resolve("default-user/chats/Bramble")));
     }
 }

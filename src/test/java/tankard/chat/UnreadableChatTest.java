@@ -2,7 +2,7 @@ package tankard.chat;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import tankard.http.ApiError;
+import tankard.core.Refusal;
 import tankard.json.JsJson;
 import tankard.testing.TestServer;
 
@@ -50,14 +50,14 @@ class UnreadableChatTest {
         Files.writeString(root.resolve("u/chats/Bramble/c.jsonl"), "{\"chat_metadata\":{}}");
         ChatStore store = unreadableStore();
 
-        ApiError info = assertThrows(ApiError.class, () -> new ChatFiles(store, new ChatLocks(), () -> 0).groupInfo("u",
+        Refusal info = assertThrows(Refusal.class, () -> new ChatFiles(store, new ChatLocks(), () -> 0).groupInfo("u",
                 JsJson.parse("{\"id\":\"g\"}")));
-        assertEquals(500, info.status());
+        assertEquals(Refusal.Kind.FAILED, info.kind());
         assertTrue(info.getMessage().contains("group chats/g.jsonl"), info.getMessage());
 
-        ApiError search = assertThrows(ApiError.class, () -> new ChatSearch(store, new tankard.group.FileGroupStore(root)).search("u",
+        Refusal search = assertThrows(Refusal.class, () -> new ChatSearch(store, new tankard.group.FileGroupStore(root)).search("u",
                 JsJson.parse("{\"avatar_url\":\"Bramble.png\"}")));
-        assertEquals(500, search.status());
+        assertEquals(Refusal.Kind.FAILED, search.kind());
 
         ChatExport.Failure export = assertThrows(ChatExport.Failure.class, () -> new ChatExport(store).prepare("u",
                 JsJson.parse("{\"avatar_url\":\"Bramble.png\",\"file\":\"c.jsonl\",\"format\":\"jsonl\"}")));

@@ -1,6 +1,6 @@
 package tankard.http.files;
 
-import tankard.http.ApiError;
+import tankard.core.Refusal;
 
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
@@ -16,7 +16,7 @@ public final class ConfinedPath {
     /**
      * Resolves {@code relative} inside {@code folder}.
      *
-     * @throws ApiError 403 when the path tries to leave the folder (a {@code ..} segment, an absolute path,
+     * @throws Refusal 403 when the path tries to leave the folder (a {@code ..} segment, an absolute path,
      *                  a NUL byte), 404 for hidden segments ({@code .git}, {@code .env}), which Express never serves
      */
     public static Path resolve(Path folder, String relative) {
@@ -24,12 +24,12 @@ public final class ConfinedPath {
             return folder.toAbsolutePath().normalize();
         }
         if (relative.indexOf('\0') >= 0 || relative.startsWith("/") || relative.startsWith("\\")) {
-            throw ApiError.forbidden("Path outside the folder");
+            throw Refusal.forbidden("Path outside the folder");
         }
         boolean hidden = false;
         for (String segment : relative.split("[/\\\\]")) {
             if (segment.equals("..")) {
-                throw ApiError.forbidden("Path outside the folder");
+                throw Refusal.forbidden("Path outside the folder");
             }
             hidden |= segment.length() > 1 && segment.startsWith(".");
         }
@@ -38,13 +38,13 @@ public final class ConfinedPath {
         try {
             file = base.resolve(relative).normalize();
         } catch (InvalidPathException e) {
-            throw ApiError.forbidden("Invalid path");
+            throw Refusal.forbidden("Invalid path");
         }
         if (!file.startsWith(base)) {
-            throw ApiError.forbidden("Path outside the folder");
+            throw Refusal.forbidden("Path outside the folder");
         }
         if (hidden) {
-            throw ApiError.notFound("Not found");
+            throw Refusal.notFound("Not found");
         }
         return file;
     }

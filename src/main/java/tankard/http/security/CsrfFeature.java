@@ -20,8 +20,8 @@ public final class CsrfFeature implements Feature {
     }
 
     @Override
-    public void mountPublic(Router router) {
-        router.get("/csrf-token").handler(Routes.inline(config, request -> {
+    public void mountPublic(Router router, Routes routes) {
+        router.get("/csrf-token").handler(routes.inline(request -> {
             if (config.security().disableCsrf()) {
                 return Reply.json(JsJson.object().put("token", "disabled"));
             }
@@ -36,6 +36,6 @@ public final class CsrfFeature implements Feature {
     }
 
     @Override
-    public void mount(Router router) {
+    public void mount(Router router, Routes routes) {
     }
 }

@@ -4,7 +4,7 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import tankard.config.TankardConfig;
-import tankard.http.ApiError;
+import tankard.core.Refusal;
 import tankard.http.Request;
 import tankard.user.AccountStore;
 import tankard.user.Passwords;
@@ -66,7 +66,7 @@ public final class SecurityChain {
     public void installGate(Router router) {
         router.route().handler(ctx -> {
             if (ctx.get(Request.USER_KEY) == null) {
-                ctx.fail(ApiError.forbidden("Forbidden: not logged in"));
+                ctx.fail(Refusal.forbidden("Forbidden: not logged in"));
             } else {
                 ctx.next();
             }
@@ -90,7 +90,7 @@ public final class SecurityChain {
             } else if (!version.equals(session.version())) {
                 // The password changed since this session logged in (possibly on another node or in ST).
                 session.destroy();
-                ctx.fail(ApiError.forbidden("Your session has expired; please log in again"));
+                ctx.fail(Refusal.forbidden("Your session has expired; please log in again"));
                 return;
             }
         }
@@ -107,7 +107,7 @@ public final class SecurityChain {
         String expected = SessionCookies.of(ctx).csrfToken();
         String given = ctx.request().getHeader("X-CSRF-Token");
         if (expected == null || given == null || !java.security.MessageDigest.isEqual(expected.getBytes(), given.getBytes())) {
-            ctx.fail(ApiError.forbidden("Invalid CSRF token. Please refresh the page and try again."));
+            ctx.fail(Refusal.forbidden("Invalid CSRF token. Please refresh the page and try again."));
             return;
         }
         ctx.next();

@@ -7,7 +7,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tankard.backend.Completions;
 import tankard.chat.ChatService;
-import tankard.http.ApiError;
+import tankard.core.Refusal;
 import tankard.json.Js;
 import tankard.json.JsJson;
 import tankard.summarize.Summarizer;
@@ -55,12 +55,12 @@ public final class ChatSummarizer {
     /**
      * Summarizes and stores; answers {@code {summary, index, messages, fallback}}: the summary, the chat index of
      * the message it was stored on, how many messages it took in, and whether summary of summaries was needed.
-     * Throws {@link SummaryFailure} (nothing stored) when the backend gives no usable summary, ApiError on bad input.
+     * Throws {@link SummaryFailure} (nothing stored) when the backend gives no usable summary, Refusal on bad input.
      */
     public ObjectNode summarize(String user, UserDirs dirs, JsonNode body) throws Exception {
         SummaryOptions options = SummaryOptions.parse(body, dirs);
         if (!options.textCompletion() && !completions.knowsSource(Js.string(options.backend().get("chat_completion_source")))) {
-            throw ApiError.badRequest("Unknown chat_completion_source: "
+            throw Refusal.badRequest("Unknown chat_completion_source: "
                     + Js.string(options.backend().get("chat_completion_source")));
         }
         ObjectNode read = tail(user, options.chat(), Integer.MAX_VALUE);
@@ -80,7 +80,7 @@ public final class ChatSummarizer {
             last = i;
         }
         if (last < 0) {
-            throw ApiError.badRequest("No messages to summarize: none after the latest summary, before the "
+            throw Refusal.badRequest("No messages to summarize: none after the latest summary, before the "
                     + options.excludeLast() + " newest");
         }
         BackendSummaryModel model = new BackendSummaryModel(completions, dirs, options,
@@ -90,7 +90,7 @@ public final class ChatSummarizer {
         boolean fallback = !model.fits(previous, conversation);
         String summary;
         if (fallback && model.inputWindow() <= 0) {
-            throw ApiError.badRequest("The model's context (context_size) leaves no room for the text once the "
+            throw Refusal.badRequest("The model's context (context_size) leaves no room for the text once the "
                     + "instruction and max_tokens are in");
         }
         if (fallback) {
@@ -132,7 +132,7 @@ public final class ChatSummarizer {
             throws IOException {
         JsonNode original = messages.get(index);
         if (!original.isObject()) {
-            throw ApiError.conflict("The message to store the summary on is not an object; nothing was stored");
+            throw Refusal.conflict("The message to store the summary on is not an object; nothing was stored");
         }
         ObjectNode message = original.deepCopy();
         if (!message.path("extra").isObject()) {
@@ -147,7 +147,7 @@ public final class ChatSummarizer {
         ObjectNode request = chat.deepCopy().put("count", count);
         JsonNode read = JsJson.parse(chats.tail(user, request));
         if (!read.path("messages").isArray() || !read.path("cursor").isObject()) {
-            throw ApiError.badRequest("The chat cannot be read");
+            throw Refusal.badRequest("The chat cannot be read");
         }
         return (ObjectNode) read;
     }

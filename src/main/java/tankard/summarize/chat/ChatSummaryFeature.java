@@ -3,8 +3,8 @@ package tankard.summarize.chat;
 import io.vertx.core.Context;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
-import tankard.config.TankardConfig;
-import tankard.http.ApiError;
+import tankard.core.Refusal;
+import tankard.http.FailureHandler;
 import tankard.http.Feature;
 import tankard.http.Reply;
 import tankard.http.Request;
@@ -39,18 +39,16 @@ public final class ChatSummaryFeature implements Feature {
     private static final int RUNNING = 4;
     private static final int WAITING = 32;
 
-    private final TankardConfig config;
     private final ChatSummarizer summarizer;
     private final ExecutorService threads = Threads.boundedQueue("chat-summarizer", RUNNING, WAITING);
 
-    public ChatSummaryFeature(TankardConfig config, ChatSummarizer summarizer) {
-        this.config = config;
+    public ChatSummaryFeature(ChatSummarizer summarizer) {
         this.summarizer = summarizer;
     }
 
     @Override
-    public void mount(Router router) {
-        router.post("/api/tankard/summarize").handler(Routes.answering(config, this::summarize));
+    public void mount(Router router, Routes routes) {
+        router.post("/api/tankard/summarize").handler(routes.answering(this::summarize));
     }
 
     private void summarize(Request request) {
@@ -62,7 +60,7 @@ public final class ChatSummaryFeature implements Feature {
                 try {
                     reply = Reply.json(summarizer.summarize(request.user().handle(), request.dirs(), request.body()));
                 } catch (SummaryFailure failure) {
-                    reply = Reply.json(failure.status(), failure.json());
+                    reply = Reply.json(FailureHandler.status(failure), failure.json());
                 } catch (Exception | Error e) {
                     context.runOnContext(v -> ctx.fail(e));
                     return;
@@ -75,7 +73,7 @@ public final class ChatSummaryFeature implements Feature {
                 });
             });
         } catch (RejectedExecutionException e) {
-            ctx.fail(new ApiError(503, "Too many summaries are waiting (" + WAITING + "); try again later"));
+            ctx.fail(Refusal.unavailable("Too many summaries are waiting (" + WAITING + "); try again later"));
         }
     }
 }

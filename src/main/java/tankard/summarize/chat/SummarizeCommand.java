@@ -15,7 +15,7 @@ import tankard.config.ConfigException;
 import tankard.config.ConfigLoader;
 import tankard.config.TankardConfig;
 import tankard.group.FileGroupStore;
-import tankard.http.ApiError;
+import tankard.core.Refusal;
 import tankard.json.JsJson;
 import tankard.secrets.SecretStore;
 import tankard.tokenizer.TokenizerFiles;
@@ -111,9 +111,9 @@ public final class SummarizeCommand {
             err.println("Stored on message " + answer.path("index").asInt() + " (" + answer.path("messages").asInt()
                     + " messages summarized" + (answer.path("fallback").asBoolean() ? ", part by part" : "") + ")");
             return 0;
-        } catch (ApiError e) {
-            err.println("tankard summarize: " + e.getMessage() + " (" + e.status() + ")");
-            return e.status() >= 500 ? 1 : 2;
+        } catch (Refusal e) {
+            err.println("tankard summarize: " + e.getMessage());
+            return e.serverSide() ? 1 : 2;
         } catch (Exception e) {
             err.println("tankard summarize: " + e);
             return 1;

@@ -1,14 +1,14 @@
 package tankard.summarize.chat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import tankard.http.ApiError;
+import tankard.core.Refusal;
 import tankard.json.JsJson;
 
 /**
- * A summary that could not be made, and why: the answer is {@code {error: message, reason}} with the status, and
+ * A summary that could not be made, and why: the answer is {@code {error: message, reason}} with the kind's status, and
  * nothing is stored.
  */
-public final class SummaryFailure extends ApiError {
+public final class SummaryFailure extends Refusal {
     /** Why no summary came back; the {@code reason} of the error answer. */
     public enum Reason {
         /** The backend answered, but with no text. */
@@ -32,7 +32,7 @@ public final class SummaryFailure extends ApiError {
     private final Reason reason;
 
     SummaryFailure(Reason reason, String message) {
-        super(502, message);
+        super(Kind.UPSTREAM, message);
         this.reason = reason;
     }
 

@@ -2,7 +2,7 @@ package tankard.summarize.chat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import tankard.http.ApiError;
+import tankard.core.Refusal;
 import tankard.json.JsJson;
 import tankard.json.JsonFiles;
 import tankard.preset.PresetService;
@@ -39,14 +39,14 @@ record SummaryOptions(ObjectNode chat, ObjectNode backend, JsonNode instruct, St
 
     static SummaryOptions parse(JsonNode body, UserDirs dirs) {
         if (body == null || !body.isObject()) {
-            throw ApiError.badRequest("The body must be a JSON object");
+            throw Refusal.badRequest("The body must be a JSON object");
         }
         ObjectNode chat = JsJson.object();
         for (String field : new String[] {"avatar_url", "file_name", "id"}) {
             JsonNode value = body.get(field);
             if (value != null && !value.isNull()) {
                 if (!value.isTextual()) {
-                    throw ApiError.badRequest(field + " must be a string");
+                    throw Refusal.badRequest(field + " must be a string");
                 }
                 chat.set(field, value);
             }
@@ -54,7 +54,7 @@ record SummaryOptions(ObjectNode chat, ObjectNode backend, JsonNode instruct, St
         JsonNode backend = body.get("backend");
         if (backend == null || !backend.isObject()
                 || !backend.path("chat_completion_source").isTextual() && !backend.path("api_type").isTextual()) {
-            throw ApiError.badRequest("backend must be an object with chat_completion_source (and model and the "
+            throw Refusal.badRequest("backend must be an object with chat_completion_source (and model and the "
                     + "source's settings), or api_type and api_server");
         }
         ObjectNode connection = ((ObjectNode) backend).deepCopy();
@@ -76,12 +76,12 @@ record SummaryOptions(ObjectNode chat, ObjectNode backend, JsonNode instruct, St
             return value;
         }
         if (!value.isTextual()) {
-            throw ApiError.badRequest("instruct must be a template object or the name of one");
+            throw Refusal.badRequest("instruct must be a template object or the name of one");
         }
         Path path = PresetService.storedFile(dirs, "instruct", value.textValue()); // named as saving names it
         JsonNode template = Files.isRegularFile(path) ? JsonFiles.tryRead(path) : null;
         if (template == null || !template.isObject()) {
-            throw ApiError.notFound("No instruct template named " + value.textValue());
+            throw Refusal.notFound("No instruct template named " + value.textValue());
         }
         return template;
     }
@@ -92,7 +92,7 @@ record SummaryOptions(ObjectNode chat, ObjectNode backend, JsonNode instruct, St
             return null;
         }
         if (!value.isTextual()) {
-            throw ApiError.badRequest(field + " must be a string");
+            throw Refusal.badRequest(field + " must be a string");
         }
         return value.textValue().isBlank() ? null : value.textValue();
     }
@@ -103,7 +103,7 @@ record SummaryOptions(ObjectNode chat, ObjectNode backend, JsonNode instruct, St
             return missing;
         }
         if (!value.canConvertToInt() || !value.isIntegralNumber() || value.intValue() < 1) {
-            throw ApiError.badRequest(field + " must be a whole number of at least 1");
+            throw Refusal.badRequest(field + " must be a whole number of at least 1");
         }
         return value.intValue();
     }
