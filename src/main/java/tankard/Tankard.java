@@ -41,12 +41,12 @@ import tankard.config.TankardConfig;
 import tankard.group.FileGroupStore;
 import tankard.http.Feature;
 import tankard.http.HttpVerticle;
-import tankard.http.security.CsrfFeature;
+import tankard.http.CsrfFeature;
 import tankard.http.security.SecurityChain;
 import tankard.http.security.SessionCookies;
 import tankard.store.AtomicFiles;
-import tankard.summarize.ExtrasApiKey;
-import tankard.summarize.ExtrasServer;
+import tankard.extras.ExtrasApiKey;
+import tankard.extras.ExtrasServer;
 import tankard.summarize.SummaryOfSummaries;
 import tankard.summarize.SummaryQueue;
 import tankard.summarize.chat.ChatSummarizer;
@@ -56,7 +56,7 @@ import tankard.user.AccountStore;
 import tankard.user.FileAccountStore;
 import tankard.user.User;
 import tankard.user.UserDirs;
-import tankard.user.UsersFeature;
+import tankard.account.UsersFeature;
 import tankard.util.Threads;
 import tankard.content.ContentSeeder;
 import tankard.content.DefaultContent;
@@ -246,7 +246,8 @@ public final class Tankard {
                         LOG.warn("The Extras modules listen on the network on port {} without an API key: "
                                 + "start with --secure (or tankard.extras.secure: true) to require one", extras.port());
                     }
-                    return new ExtrasServer(config, apiKey, summaryQueue(extras)).listen(vertx);
+                    return new ExtrasServer(config, apiKey, summaryQueue(extras))
+                            .listen(vertx, HttpVerticle.listenOptions(config, extras.port()));
                 })
                 .map(server -> {
                     extrasPort = server.actualPort();
@@ -292,19 +293,18 @@ public final class Tankard {
 
     private Future<Void> listen() {
         // The first instance binds (possibly a random port); the others then share that port.
-        return vertx.deployVerticle(new HttpVerticle(this, config.port()))
+        HttpVerticle.Surface surface = new HttpVerticle.Surface(config, security, features, frontend);
+        HttpVerticle first = new HttpVerticle(surface, config.port());
+        return vertx.deployVerticle(first)
                 .compose(id -> {
+                    port = first.actualPort();
                     int instances = config.httpInstances();
                     if (instances <= 1) {
                         return Future.succeededFuture();
                     }
-                    return vertx.deployVerticle(() -> new HttpVerticle(this, port),
+                    return vertx.deployVerticle(() -> new HttpVerticle(surface, port),
                             new DeploymentOptions().setInstances(instances - 1)).mapEmpty();
                 });
-    }
-
-    public void bound(int actualPort) {
-        this.port = actualPort;
     }
 
     public int port() {

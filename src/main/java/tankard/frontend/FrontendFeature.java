@@ -8,9 +8,9 @@ import tankard.config.TankardConfig;
 import tankard.core.Refusal;
 import tankard.http.Feature;
 import tankard.http.Routes;
-import tankard.http.Request;
 import tankard.http.files.ConfinedPath;
 import tankard.http.files.FileSender;
+import tankard.http.security.SecurityChain;
 
 import java.nio.file.Path;
 
@@ -45,7 +45,7 @@ public final class FrontendFeature implements Feature {
 
     private void index(RoutingContext ctx) {
         if (config.security().enableUserAccounts()) {
-            if (ctx.get(Request.USER_KEY) == null) {
+            if (SecurityChain.user(ctx) == null) {
                 String query = ctx.request().query();
                 redirect(ctx, query == null ? "/login" : "/login?" + query);
                 return;

@@ -7,10 +7,11 @@ import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.net.PemKeyCertOptions;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.handler.BodyHandler;
-import tankard.Tankard;
 import tankard.config.TankardConfig;
+import tankard.http.security.SecurityChain;
 
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 
 /** The ST-shaped HTTP surface on one event loop. Router order follows st-api.md §1.3. */
@@ -18,26 +19,31 @@ public final class HttpVerticle extends VerticleBase {
     /** A multipart text field (a card's description, a chat in a form) may be as large as ST's multer allows. */
     private static final int FORM_FIELD_LIMIT = 500 * 1024 * 1024;
 
-    private final Tankard tankard;
-    private final int port;
+    /** What an event loop serves: the security chain, the features in mount order, and the frontend last. */
+    public record Surface(TankardConfig config, SecurityChain security, List<Feature> features, Feature frontend) {
+    }
 
-    public HttpVerticle(Tankard tankard, int port) {
-        this.tankard = tankard;
+    private final Surface surface;
+    private final int port;
+    private volatile int actualPort;
+
+    public HttpVerticle(Surface surface, int port) {
+        this.surface = surface;
         this.port = port;
     }
 
     @Override
     public Future<?> start() {
-        TankardConfig config = tankard.config();
-        HttpServerOptions options = listenOptions(config, port).setMaxFormAttributeSize(FORM_FIELD_LIMIT);
+        HttpServerOptions options = listenOptions(surface.config(), port).setMaxFormAttributeSize(FORM_FIELD_LIMIT);
         return vertx.createHttpServer(options)
-                .requestHandler(router(config))
+                .requestHandler(router(surface.config()))
                 .listen()
-                .onSuccess((HttpServer server) -> {
-                    if (tankard.port() == 0) {
-                        tankard.bound(server.actualPort());
-                    }
-                });
+                .onSuccess((HttpServer server) -> actualPort = server.actualPort());
+    }
+
+    /** The port this instance listens on, once started (the one chosen when {@code port} was 0). */
+    public int actualPort() {
+        return actualPort;
     }
 
     /** Where and how Tankard listens (address, TLS, compression), for this port. */
@@ -58,12 +64,12 @@ public final class HttpVerticle extends VerticleBase {
     private Router router(TankardConfig config) {
         Router router = Router.router(vertx);
         router.route().failureHandler(new FailureHandler());
-        tankard.security().installBeforePublic(router);
+        surface.security().installBeforePublic(router);
         BodyHandler bodies = BodyHandler.create(config.dataRoot().resolve("_uploads").toString())
                 .setBodyLimit(Request.BODY_LIMIT)
                 .setDeleteUploadedFilesOnEnd(true);
         Set<String> streamed = new HashSet<>();
-        tankard.features().forEach(feature -> streamed.addAll(feature.streamedBodyPaths()));
+        surface.features().forEach(feature -> streamed.addAll(feature.streamedBodyPaths()));
         router.route().handler(ctx -> {
             if (streamed.contains(ctx.normalizedPath())) {
                 ctx.request().pause(); // until the route reads it; data arriving meanwhile must not be lost
@@ -76,15 +82,15 @@ public final class HttpVerticle extends VerticleBase {
         });
         router.route().handler(new UploadGuard());
         Routes routes = new Routes(config);
-        for (Feature feature : tankard.features()) {
+        for (Feature feature : surface.features()) {
             feature.mountPublic(router, routes);
         }
-        tankard.frontend().mountPublic(router, routes);
-        tankard.security().installGate(router);
-        for (Feature feature : tankard.features()) {
+        surface.frontend().mountPublic(router, routes);
+        surface.security().installGate(router);
+        for (Feature feature : surface.features()) {
             feature.mount(router, routes);
         }
-        tankard.frontend().mount(router, routes);
+        surface.frontend().mount(router, routes);
         return router;
     }
 }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.vertx.ext.web.FileUpload;
 import io.vertx.ext.web.RoutingContext;
 import tankard.config.TankardConfig;
+import tankard.http.security.SecurityChain;
 import tankard.http.security.Session;
 import tankard.http.security.SessionCookies;
 import tankard.json.JsJson;
@@ -19,7 +20,6 @@ import java.util.List;
  * use, off the event loop; like Express, a body that is not {@code application/json} reads as {@code {}}.
  */
 public final class Request {
-    public static final String USER_KEY = "tankard.user";
     public static final String UPLOAD_FIELD = "avatar";
     /** ST's body-parser limit for JSON and form bodies (500 MB, fixed in ST's server-main.js). */
     public static final long BODY_LIMIT = 500L * 1024 * 1024;
@@ -43,7 +43,7 @@ public final class Request {
 
     /** The signed-in (or, with accounts off, the default) user. Routes behind the gate always have one. */
     public User user() {
-        return ctx.get(USER_KEY);
+        return SecurityChain.user(ctx);
     }
 
     public UserDirs dirs() {

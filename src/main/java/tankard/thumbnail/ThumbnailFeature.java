@@ -10,6 +10,7 @@ import tankard.http.Reply;
 import tankard.http.Routes;
 import tankard.http.Request;
 import tankard.http.files.FileSender;
+import tankard.http.security.SecurityChain;
 import tankard.user.User;
 import tankard.user.UserDirs;
 import tankard.util.Sanitize;
@@ -49,7 +50,7 @@ public final class ThumbnailFeature implements Feature {
         }
         ThumbnailType type = ThumbnailType.of(typeName);
         boolean animated = "true".equals(request.getParam("animated"));
-        User user = ctx.get(Request.USER_KEY);
+        User user = SecurityChain.user(ctx);
         UserDirs dirs = UserDirs.of(config.dataRoot(), user.handle());
         ctx.vertx().executeBlocking(() -> thumbnails.fileFor(dirs, type, file, animated), false)
                 .compose(path -> FileSender.send(ctx, path, true))

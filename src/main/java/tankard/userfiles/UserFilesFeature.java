@@ -12,10 +12,10 @@ import tankard.http.FailureHandler;
 import tankard.http.Feature;
 import tankard.http.Reply;
 import tankard.http.Routes;
-import tankard.http.Request;
 import tankard.http.files.ConfinedPath;
 import tankard.http.files.FileSender;
 import tankard.http.files.FileSender.Outcome;
+import tankard.http.security.SecurityChain;
 import tankard.user.User;
 import tankard.user.UserDirs;
 
@@ -98,7 +98,7 @@ public final class UserFilesFeature implements Feature {
     }
 
     private UserDirs dirs(RoutingContext ctx) {
-        User user = ctx.get(Request.USER_KEY);
+        User user = SecurityChain.user(ctx);
         return UserDirs.of(config.dataRoot(), user.handle());
     }
 }

@@ -13,10 +13,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Summary of summaries over a test model: a word a token, a 50-token window. */
-class SummaryOfSummariesTest {
+public class SummaryOfSummariesTest {
     /** Counts words, records every text it is given and answers what {@code summary} makes of it. */
-    static final class WordModel implements SummaryModel {
-        final List<String> inputs = new ArrayList<>();
+    public static final class WordModel implements SummaryModel {
+        public final List<String> inputs = new ArrayList<>();
         private final int window;
         private final UnaryOperator<String> summary;
 
@@ -26,7 +26,7 @@ class SummaryOfSummariesTest {
         }
 
         /** Its summary is the first {@code words} words of the text, and a full stop. */
-        static WordModel firstWords(int window, int words) {
+        public static WordModel firstWords(int window, int words) {
             return new WordModel(window, text -> String.join(" ",
                     Arrays.asList(text.split("\\s+")).subList(0, Math.min(words, TextSplitterTest.words(text)))) + ".");
         }

@@ -13,7 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Where the splitter cuts, with test tokenizers whose counts are easy to follow. */
-class TextSplitterTest {
+public class TextSplitterTest {
     /** One token a word. */
     static final ToIntFunction<String> WORDS = TextSplitterTest::words;
     /** One token a word and one a line break: joined pieces count more than their sum, as real tokenizers may. */
@@ -160,7 +160,7 @@ class TextSplitterTest {
     }
 
     /** Paragraphs of lines of sentences of words, like a chat log. */
-    static String story(Random random, int wordCount) {
+    public static String story(Random random, int wordCount) {
         StringBuilder text = new StringBuilder();
         for (int word = 1; word <= wordCount; word++) {
             text.append("word").append(word);

@@ -5,7 +5,6 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import tankard.config.TankardConfig;
 import tankard.core.Refusal;
-import tankard.http.Request;
 import tankard.user.AccountStore;
 import tankard.user.Passwords;
 import tankard.user.User;
@@ -18,6 +17,9 @@ import java.util.Optional;
  * after the public routes, the authentication gate. Built once and shared by all event loops.
  */
 public final class SecurityChain {
+    /** Where on the request the chain puts the signed-in user (with accounts off, the default user). */
+    private static final String USER_KEY = "tankard.user";
+
     private final TankardConfig config;
     private final AccountStore accounts;
     private final SessionCookies sessions;
@@ -65,7 +67,7 @@ public final class SecurityChain {
     /** Installs the gate that ends requests that have no user; routes after it may rely on {@link Request#user()}. */
     public void installGate(Router router) {
         router.route().handler(ctx -> {
-            if (ctx.get(Request.USER_KEY) == null) {
+            if (ctx.get(USER_KEY) == null) {
                 ctx.fail(Refusal.forbidden("Forbidden: not logged in"));
             } else {
                 ctx.next();
@@ -76,7 +78,7 @@ public final class SecurityChain {
     private void resolveUser(RoutingContext ctx) {
         Session session = sessions.attach(ctx);
         if (!config.security().enableUserAccounts()) {
-            ctx.put(Request.USER_KEY, accounts.find(User.DEFAULT_HANDLE).orElse(User.defaultUser(0)));
+            ctx.put(USER_KEY, accounts.find(User.DEFAULT_HANDLE).orElse(User.defaultUser(0)));
             ctx.next();
             return;
         }
@@ -94,7 +96,7 @@ public final class SecurityChain {
                 return;
             }
         }
-        user.ifPresent(u -> ctx.put(Request.USER_KEY, u));
+        user.ifPresent(u -> ctx.put(USER_KEY, u));
         ctx.next();
     }
 
@@ -111,5 +113,10 @@ public final class SecurityChain {
             return;
         }
         ctx.next();
+    }
+
+    /** The user the chain let through, or null on a route before the gate that nobody signed in to. */
+    public static User user(RoutingContext ctx) {
+        return ctx.get(USER_KEY);
     }
 }

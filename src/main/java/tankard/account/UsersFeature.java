@@ -1,5 +1,8 @@
-package tankard.user;
+package tankard.account;
 
+import tankard.user.Passwords;
+import tankard.user.AccountStore;
+import tankard.user.User;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.vertx.core.http.HttpHeaders;
@@ -14,11 +17,13 @@ import tankard.http.Feature;
 import tankard.http.Reply;
 import tankard.http.Request;
 import tankard.http.Routes;
+import tankard.http.security.AutoLogin;
 import tankard.http.security.BasicAuth;
 import tankard.http.security.ClientIp;
 import tankard.http.security.RateLimiter;
 import tankard.http.security.Session;
 import tankard.http.security.SessionCookies;
+import tankard.http.security.SecurityChain;
 import tankard.json.Js;
 import tankard.json.JsJson;
 
@@ -124,7 +129,7 @@ public final class UsersFeature implements Feature {
     private void admin(Router router, Routes routes, String name, Routes.Action action) {
         router.post("/api/users/" + name)
                 .handler(ctx -> {
-                    User user = ctx.get(Request.USER_KEY);
+                    User user = SecurityChain.user(ctx);
                     if (user == null || !user.admin()) {
                         LOG.warn("Unauthorized access to admin endpoint {}", ctx.request().path());
                         Reply.status(403).writeTo(ctx.response());
@@ -143,7 +148,7 @@ public final class UsersFeature implements Feature {
             return;
         }
         String noauto = ctx.request().getParam("noauto");
-        if (ctx.get(Request.USER_KEY) != null || noauto != null && !noauto.isEmpty()) {
+        if (SecurityChain.user(ctx) != null || noauto != null && !noauto.isEmpty()) {
             sendLoginPage(ctx);
             return;
         }

@@ -1,4 +1,4 @@
-package tankard.summarize;
+package tankard.extras;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.vertx.core.Future;
@@ -6,13 +6,15 @@ import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tankard.config.TankardConfig;
-import tankard.http.HttpVerticle;
+import tankard.summarize.SummaryQueue;
+import tankard.summarize.SummaryUnavailableException;
 import tankard.json.JsJson;
 
 import java.nio.charset.StandardCharsets;
@@ -51,9 +53,9 @@ public final class ExtrasServer {
         this.summaries = summaries;
     }
 
-    /** Starts listening on {@code tankard.extras.port}, where Tankard listens. */
-    public Future<HttpServer> listen(Vertx vertx) {
-        return vertx.createHttpServer(HttpVerticle.listenOptions(config, config.extras().port()))
+    /** Starts listening with {@code options}: {@code tankard.extras.port}, where Tankard listens. */
+    public Future<HttpServer> listen(Vertx vertx, HttpServerOptions options) {
+        return vertx.createHttpServer(options)
                 .requestHandler(router(vertx))
                 .listen()
                 .onSuccess(server -> LOG.info("Extras modules {} on port {}", config.extras().modules(),

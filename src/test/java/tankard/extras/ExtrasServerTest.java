@@ -1,5 +1,11 @@
-package tankard.summarize;
+package tankard.extras;
 
+import tankard.http.HttpVerticle;
+import tankard.summarize.Summarizer;
+import tankard.summarize.SummaryOfSummaries;
+import tankard.summarize.SummaryOfSummariesTest;
+import tankard.summarize.SummaryQueue;
+import tankard.summarize.TextSplitterTest;
 import io.vertx.core.Vertx;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -51,7 +57,8 @@ class ExtrasServerTest {
     private void start(String apiKey, SummaryQueue summaries, Map<String, String> env) {
         TankardConfig config = ConfigLoader.load(new String[]{"--enable-modules=summarize", "--extras-port", "0"},
                 env, work);
-        port = TestServer.await(new ExtrasServer(config, apiKey, summaries).listen(vertx)
+        port = TestServer.await(new ExtrasServer(config, apiKey, summaries).listen(vertx,
+                HttpVerticle.listenOptions(config, config.extras().port()))
                 .toCompletionStage().toCompletableFuture()).actualPort();
     }
 

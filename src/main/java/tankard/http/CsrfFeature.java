@@ -1,10 +1,8 @@
-package tankard.http.security;
+package tankard.http;
 
 import io.vertx.ext.web.Router;
 import tankard.config.TankardConfig;
-import tankard.http.Feature;
-import tankard.http.Reply;
-import tankard.http.Routes;
+import tankard.http.security.Session;
 import tankard.json.JsJson;
 
 import java.security.SecureRandom;

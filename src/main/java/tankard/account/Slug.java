@@ -1,4 +1,4 @@
-package tankard.user;
+package tankard.account;
 
 import java.text.Normalizer;
 import java.util.Locale;

@@ -1,4 +1,4 @@
-package tankard.summarize;
+package tankard.extras;
 
 import tankard.store.AtomicFiles;
 

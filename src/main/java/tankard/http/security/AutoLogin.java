@@ -1,10 +1,8 @@
-package tankard.user;
+package tankard.http.security;
 
 import tankard.config.TankardConfig;
-import tankard.http.security.BasicAuth;
-import tankard.http.security.IpAddress;
-import tankard.http.security.IpPattern;
-import tankard.http.security.IpWhitelist;
+import tankard.user.AccountStore;
+import tankard.user.User;
 
 import java.util.List;
 import java.util.Locale;

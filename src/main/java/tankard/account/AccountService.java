@@ -1,5 +1,9 @@
-package tankard.user;
+package tankard.account;
 
+import tankard.user.Passwords;
+import tankard.user.AccountStore;
+import tankard.user.UserDirs;
+import tankard.user.User;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.core.http.MimeMapping;

@@ -1,4 +1,4 @@
-package tankard.user;
+package tankard.account;
 
 import java.security.SecureRandom;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package tankard.user;
+package tankard.account;
 
 import org.junit.jupiter.api.Test;
 

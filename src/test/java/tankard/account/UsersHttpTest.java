@@ -1,5 +1,6 @@
-package tankard.user;
+package tankard.account;
 
+import tankard.user.User;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;

@@ -1,4 +1,4 @@
-package tankard.user;
+package tankard.account;
 
 import java.io.IOException;
 import java.io.OutputStream;
