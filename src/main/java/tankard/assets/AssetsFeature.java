@@ -40,19 +40,11 @@ import java.util.stream.Stream;
  * listed, downloaded from the hosts of {@code whitelistImportDomains} through the {@link Downloader}, and
  * deleted; and a character's own assets listed.
  */
-public final class AssetsFeature implements Feature {
+public record AssetsFeature(TankardConfig config, Downloader downloader) implements Feature {
     private static final Logger LOG = LoggerFactory.getLogger(AssetsFeature.class);
     static final List<String> CATEGORIES = List.of("bgm", "ambient", "blip", "live2d", "vrm", "character", "temp");
     /** The largest asset downloaded; models can be big, so as large as an upload may be. */
     static final long DOWNLOAD_LIMIT = Request.BODY_LIMIT;
-
-    private final TankardConfig config;
-    private final Downloader downloader;
-
-    public AssetsFeature(TankardConfig config, Downloader downloader) {
-        this.config = config;
-        this.downloader = downloader;
-    }
 
     @Override
     public void mount(Router router, Routes routes) {

@@ -36,17 +36,11 @@ import java.util.Map;
  * The backgrounds of st-api.md §14: listings, upload, rename and delete. Each change also invalidates the
  * bg thumbnail and keeps {@code image-metadata.json} in step.
  */
-public final class BackgroundsFeature implements Feature {
+public record BackgroundsFeature(TankardConfig config) implements Feature {
     private static final Logger LOG = LoggerFactory.getLogger(BackgroundsFeature.class);
 
     /** ST takes uploads of any size; an animated background converted from a video stays well below this. */
     static final long MAX_UPLOAD_BYTES = 64L << 20;
-
-    private final TankardConfig config;
-
-    public BackgroundsFeature(TankardConfig config) {
-        this.config = config;
-    }
 
     @Override
     public void mount(Router router, Routes routes) {

@@ -10,13 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /** {@code /api/data-maid/*} (st-api.md §18.4). */
-public final class DataMaidFeature implements Feature {
-    private final DataMaid maid;
-
-    public DataMaidFeature(DataMaid maid) {
-        this.maid = maid;
-    }
-
+public record DataMaidFeature(DataMaid maid) implements Feature {
     @Override
     public void mount(Router router, Routes routes) {
         router.post("/api/data-maid/report").handler(routes.blocking(request ->

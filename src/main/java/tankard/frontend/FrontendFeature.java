@@ -18,13 +18,7 @@ import java.nio.file.Path;
  * The web frontend: an ST {@code public/} folder or Tankard's own, its bundled {@code /lib.js}, the
  * global {@code /css/user.css} override, and the final 404 (st-api.md §3.1, §3.2).
  */
-public final class FrontendFeature implements Feature {
-    private final TankardConfig config;
-
-    public FrontendFeature(TankardConfig config) {
-        this.config = config;
-    }
-
+public record FrontendFeature(TankardConfig config) implements Feature {
     @Override
     public void mountPublic(Router router, Routes routes) {
         router.get("/").handler(this::index);

@@ -9,13 +9,8 @@ import java.security.SecureRandom;
 import java.util.HexFormat;
 
 /** {@code GET /csrf-token}: one token per session, created on first request (st-api.md §1.6). */
-public final class CsrfFeature implements Feature {
+public record CsrfFeature(TankardConfig config) implements Feature {
     private static final SecureRandom RANDOM = new SecureRandom();
-    private final TankardConfig config;
-
-    public CsrfFeature(TankardConfig config) {
-        this.config = config;
-    }
 
     @Override
     public void mountPublic(Router router, Routes routes) {

@@ -28,13 +28,7 @@ import java.util.Map;
  * entries whose files are gone, and the virtual background folders. Errors are {@code {error}} JSON as in ST;
  * malformed fields are 400 where ST fails with 500.
  */
-public final class ImageMetadataFeature implements Feature {
-    private final TankardConfig config;
-
-    public ImageMetadataFeature(TankardConfig config) {
-        this.config = config;
-    }
-
+public record ImageMetadataFeature(TankardConfig config) implements Feature {
     @Override
     public void mount(Router router, Routes routes) {
         post(router, routes, "/api/image-metadata/all", this::all);

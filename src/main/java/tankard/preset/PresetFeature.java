@@ -9,13 +9,7 @@ import tankard.http.Routes;
 import tankard.json.JsJson;
 
 /** {@code /api/presets/*} (st-api.md §11). */
-public final class PresetFeature implements Feature {
-    private final PresetService presets;
-
-    public PresetFeature(PresetService presets) {
-        this.presets = presets;
-    }
-
+public record PresetFeature(PresetService presets) implements Feature {
     @Override
     public void mount(Router router, Routes routes) {
         router.post("/api/presets/save").handler(routes.blocking(request -> {

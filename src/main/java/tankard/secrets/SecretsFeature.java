@@ -12,15 +12,8 @@ import tankard.http.Routes;
 import tankard.json.JsJson;
 
 /** {@code /api/secrets/*} (st-api.md §6). */
-public final class SecretsFeature implements Feature {
+public record SecretsFeature(TankardConfig config, SecretStore secrets) implements Feature {
     private static final Logger LOG = LoggerFactory.getLogger(SecretsFeature.class);
-    private final TankardConfig config;
-    private final SecretStore secrets;
-
-    public SecretsFeature(TankardConfig config, SecretStore secrets) {
-        this.config = config;
-        this.secrets = secrets;
-    }
 
     @Override
     public void mount(Router router, Routes routes) {

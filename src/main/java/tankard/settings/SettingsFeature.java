@@ -10,13 +10,7 @@ import tankard.json.JsJson;
 import tankard.util.SafeNames;
 
 /** {@code /api/settings/*} (st-api.md §5). */
-public final class SettingsFeature implements Feature {
-    private final SettingsService settings;
-
-    public SettingsFeature(SettingsService settings) {
-        this.settings = settings;
-    }
-
+public record SettingsFeature(SettingsService settings) implements Feature {
     @Override
     public void mount(Router router, Routes routes) {
         router.post("/api/settings/get").handler(routes.blocking(request ->

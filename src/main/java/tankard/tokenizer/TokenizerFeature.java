@@ -23,14 +23,8 @@ import java.util.stream.Stream;
  * The backends' own tokenizers ({@code /api/tokenizers/remote/*}) are in {@code tankard.backend.RemoteTokenizers},
  * next to the text-completion backends whose URLs and keys they use.
  */
-public final class TokenizerFeature implements Feature {
+public record TokenizerFeature(Tokenizers tokenizers) implements Feature {
     private static final Logger LOG = LoggerFactory.getLogger(TokenizerFeature.class);
-
-    private final Tokenizers tokenizers;
-
-    public TokenizerFeature(Tokenizers tokenizers) {
-        this.tokenizers = tokenizers;
-    }
 
     @Override
     public void mount(Router router, Routes routes) {

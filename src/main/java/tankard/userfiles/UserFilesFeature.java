@@ -27,13 +27,7 @@ import java.util.function.Function;
  * assets, chat images, data bank files and per-user third-party extensions. Each route is confined to
  * its folder; refused paths answer 403, missing files 404 (ST's {@code sendStatus} bodies).
  */
-public final class UserFilesFeature implements Feature {
-    private final TankardConfig config;
-
-    public UserFilesFeature(TankardConfig config) {
-        this.config = config;
-    }
-
+public record UserFilesFeature(TankardConfig config) implements Feature {
     @Override
     public void mount(Router router, Routes routes) {
         serve(router, "/characters/*", UserDirs::characters);
