@@ -116,9 +116,9 @@ def basic():
 
 
 def st_start_artifacts(root, settings_file):
-    """What an ST 1.18.0 start leaves in a data root (st-data.md §1.5), so the fixture is a data root as ST
-    hands it over: the account store, the cookie secret, seeding logs, the system-prompt marker and the
-    start-up settings snapshot. The log entries are this fixture's own names."""
+    """What an ST 1.18.0 start leaves in a data root (ST: src/server-main.js, preSetupTasks), so the fixture is a
+    data root as ST hands it over: the account store, the cookie secret, seeding logs, the system-prompt marker and
+    the start-up settings snapshot. The log entries are this fixture's own names."""
     key = 'user:default-user'
     record = {'key': key, 'value': {'handle': 'default-user', 'name': 'User', 'created': 1767261600000,
                                     'password': '', 'admin': True, 'enabled': True, 'salt': ''}}

@@ -230,7 +230,7 @@ public final class Tankard {
                         }));
     }
 
-    /** The Extras-compatible module server, on its own port, when modules are enabled (st-backends.md §6). */
+    /** The Extras-compatible module server, on its own port, when modules are enabled. */
     private Future<Void> startExtras() {
         TankardConfig.Extras extras = config.extras();
         if (!extras.enabled()) {
@@ -353,7 +353,7 @@ public final class Tankard {
         }
     }
 
-    /** ST's refusal to listen on the network with nothing guarding it (st-data.md §1.7, securityOverride). */
+    /** ST's refusal to listen on the network with nothing guarding it (ST: src/users.js, verifySecuritySettings). */
     private void checkListenSecurity() {
         var s = config.security();
         if (!config.listen() || s.securityOverride() || s.whitelistMode() || s.basicAuthMode()) {

@@ -25,9 +25,9 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Account management behind {@code /api/users/*} (st-api.md §4): logins, passwords, names, avatars, user
- * creation and deletion, and the per-user folder work that goes with them. Blocking (disk, scrypt); the
- * error texts are the ones ST's login page and admin panel show.
+ * Account management behind {@code /api/users/*} (ST: src/endpoints/users-*.js): logins, passwords, names, avatars,
+ * user creation and deletion, and the per-user folder work that goes with them. Blocking (disk, scrypt); the error
+ * texts are the ones ST's login page and admin panel show.
  */
 public final class AccountService {
     private static final Logger LOG = LoggerFactory.getLogger(AccountService.class);

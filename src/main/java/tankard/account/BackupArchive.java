@@ -14,8 +14,8 @@ import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
 
 /**
- * The per-user ZIP of {@code POST /api/users/backup} (st-api.md §4.2): the whole user folder, dot-files and
- * folders included, symbolic links not followed; API keys left out unless {@code allowKeysExposure}.
+ * The per-user ZIP of {@code POST /api/users/backup} (ST: src/users.js, createBackupArchive): the whole user folder,
+ * dot-files and folders included, symbolic links not followed; API keys left out unless {@code allowKeysExposure}.
  */
 public final class BackupArchive {
     private static final Pattern SECRETS_MIGRATION = Pattern.compile("backups/secrets_migration_[^/]*\\.json");

@@ -6,8 +6,8 @@ import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
- * ST's account-handle slug (st-data.md §1.3): lower case, Latin letters stripped of their accents (as
- * lodash's deburr does), every run of other characters turned into {@code -}, no {@code -} at either end.
+ * ST's account-handle slug (ST: src/endpoints/users-admin.js, slugify): lower case, Latin letters stripped of their
+ * accents (as lodash's deburr does), every run of other characters turned into {@code -}, no {@code -} at either end.
  */
 public final class Slug {
     private static final Pattern COMBINING_MARKS = Pattern.compile("[\\u0300-\\u036f\\ufe20-\\ufe2f\\u20d0-\\u20ff]");

@@ -28,8 +28,8 @@ import tankard.json.Js;
 import tankard.json.JsJson;
 
 /**
- * {@code GET /login} and the users API {@code /api/users/*} (st-api.md §1.5, §4): the public login API,
- * the signed-in user's own account, and the admin's user management.
+ * {@code GET /login} and the users API {@code /api/users/*} (ST: src/users.js, loginPageMiddleware;
+ * src/endpoints/users-*.js): the public login API, the signed-in user's own account, and the admin's user management.
  */
 public final class UsersFeature implements Feature {
     private static final Logger LOG = LoggerFactory.getLogger(UsersFeature.class);

@@ -36,8 +36,8 @@ import java.util.UUID;
 import java.util.stream.Stream;
 
 /**
- * {@code /api/assets/*} (st-api.md §16): the user's asset folders (music, ambient sounds, Live2D and VRM models)
- * listed, downloaded from the hosts of {@code whitelistImportDomains} through the {@link Downloader}, and
+ * {@code /api/assets/*} (ST: src/endpoints/assets.js): the user's asset folders (music, ambient sounds, Live2D and
+ * VRM models) listed, downloaded from the hosts of {@code whitelistImportDomains} through the {@link Downloader}, and
  * deleted; and a character's own assets listed.
  */
 public record AssetsFeature(TankardConfig config, Downloader downloader) implements Feature {

@@ -18,7 +18,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** Persona images (st-api.md §13, st-data.md §4.8): list, upload (crop/resize, overwrite) and delete. */
+/** Persona images (ST: src/endpoints/avatars.js): list, upload (crop/resize, overwrite) and delete. */
 public final class AvatarsFeature implements Feature {
     @Override
     public void mount(Router router, Routes routes) {

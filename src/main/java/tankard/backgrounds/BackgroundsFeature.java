@@ -33,8 +33,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The backgrounds of st-api.md §14: listings, upload, rename and delete. Each change also invalidates the
- * bg thumbnail and keeps {@code image-metadata.json} in step.
+ * The backgrounds of ST's src/endpoints/backgrounds.js: listings, upload, rename and delete. Each change also
+ * invalidates the bg thumbnail and keeps {@code image-metadata.json} in step.
  */
 public record BackgroundsFeature(TankardConfig config) implements Feature {
     private static final Logger LOG = LoggerFactory.getLogger(BackgroundsFeature.class);

@@ -27,7 +27,7 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** Backyard AI archives (st-data.md §3.9.5): manifest, character, scenarios, images. */
+/** Backyard AI archives (ST: src/byaf.js, ByafParser): manifest, character, scenarios, images. */
 final class ByafImport {
     private final UserDirs dirs;
     private final CardImporter importer;

@@ -13,7 +13,10 @@ import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Locale;
 
-/** Reads cards out of card files (st-data.md §3.3). Works on bytes in memory, or reads a card file piecewise. */
+/**
+ * Reads cards out of card files (ST: src/character-card-parser.js, read). Works on bytes in memory, or reads a card
+ * file piecewise.
+ */
 public final class CardCodec {
     private CardCodec() {
     }

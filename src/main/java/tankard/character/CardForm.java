@@ -22,8 +22,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The card JSON an editor save builds from its form fields (ST's charaFormatData; st-data.md §3.7,
- * st-api.md §7.1). Starts from the posted {@code json_data} so that unknown members survive.
+ * The card JSON an editor save builds from its form fields (ST: src/endpoints/characters.js,
+ * charaFormatData). Starts from the posted {@code json_data} so that unknown members survive.
  */
 final class CardForm {
     private static final Logger LOG = LoggerFactory.getLogger(CardForm.class);
@@ -160,7 +160,7 @@ final class CardForm {
         return Js.truthy(book) ? book : null;
     }
 
-    /** ST's world info → character book conversion (st-api.md §7.1). */
+    /** ST's world info → character book conversion (src/endpoints/characters.js, convertWorldInfoToCharacterBook). */
     static ObjectNode convertWorld(String name, JsonNode entries) {
         ArrayNode list = JsJson.array();
         for (JsonNode entry : inJsKeyOrder(entries)) {

@@ -28,7 +28,7 @@ import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
- * {@code /api/characters/import} (st-api.md §7.12, st-data.md §3.9): turns an uploaded PNG, JSON, YAML, CharX
+ * {@code /api/characters/import} (ST: src/endpoints/characters.js, /import): turns an uploaded PNG, JSON, YAML, CharX
  * or BYAF file into a card PNG in {@code characters/}, with the files that come with it (sprites, chats,
  * backgrounds). Everything is parsed and checked before the first file is written; bad input is a
  * {@link CardFormatException} (or {@link tankard.util.SafeZip.BadZipException}) and writes nothing.
@@ -285,7 +285,7 @@ public final class CardImporter {
         return StTime.iso(clock.getAsLong());
     }
 
-    /** Risu embedded sprites (st-data.md §3.9.6). */
+    /** Risu embedded sprites (ST: src/endpoints/sprites.js, importRisuSprites). */
     static final class RisuSprites {
         private RisuSprites() {
         }

@@ -12,7 +12,10 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 
-/** ST's deep merge of card updates, its unset sentinel and its card validator (st-data.md §3.8, §3.11). */
+/**
+ * ST's deep merge of card updates, its unset sentinel and its card validator (ST: src/endpoints/characters.js,
+ * mergeCharacterUpdate, processUnsetSentinels; src/validator/TavernCardValidator.js).
+ */
 final class CardMerge {
     static final String UNSET = "__@@UNSET@@__";
     private static final String[] V1_FIELDS = {"name", "description", "personality", "scenario", "first_mes", "mes_example"};

@@ -9,9 +9,9 @@ import tankard.json.JsJson;
 
 
 /**
- * The in-memory normalization ST applies to every card it reads (st-data.md §3.6): V1 cards are converted to
- * the V2 shape as an editor save would build them, V2/V3 cards get their top-level mirrors refreshed from
- * {@code data}. Works on a copy; key order follows ST (assigning an existing key keeps its place).
+ * The in-memory normalization ST applies to every card it reads (ST: src/endpoints/characters.js, getCharaCardV2): V1
+ * cards are converted to the V2 shape as an editor save would build them, V2/V3 cards get their top-level mirrors
+ * refreshed from {@code data}. Works on a copy; key order follows ST (assigning an existing key keeps its place).
  */
 final class CardNormalizer {
     private static final String[][] MIRRORS = {

@@ -12,9 +12,9 @@ import java.util.Locale;
 import java.util.zip.CRC32;
 
 /**
- * Puts card JSON into a PNG (st-data.md §3.4 steps 2–5) without touching the image: every chunk but the old
- * {@code chara}/{@code ccv3} text is copied byte for byte, the new {@code chara} and {@code ccv3} chunks go
- * right before {@code IEND}. Bytes after {@code IEND} are dropped, as ST does.
+ * Puts card JSON into a PNG (ST: src/character-card-parser.js, write) without touching the image: every chunk but the
+ * old {@code chara}/{@code ccv3} text is copied byte for byte, the new {@code chara} and {@code ccv3} chunks go right
+ * before {@code IEND}. Bytes after {@code IEND} are dropped, as ST does.
  */
 public final class CardWriter {
 

@@ -24,7 +24,7 @@ import java.util.Locale;
 
 /**
  * The card writing endpoints: {@code /api/characters/create|edit|edit-attribute|merge-attributes|edit-avatar|
- * rename|delete|duplicate|export} (st-api.md §7.4–§7.10, §7.13, §7.14).
+ * rename|delete|duplicate|export} (ST: src/endpoints/characters.js).
  */
 public final class CharacterEditFeature implements Feature {
     private final CharacterEditor editor;

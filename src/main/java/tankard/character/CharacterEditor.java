@@ -28,7 +28,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Writing and editing cards (st-api.md §7.4–§7.10, §7.13, §7.14; st-data.md §3.4–§3.8). A card whose text
+ * Writing and editing cards (ST: src/endpoints/characters.js, writeCharacterData). A card whose text
  * changes keeps its image bytes; only an uploaded image is decoded and re-encoded. Every write replaces the
  * file atomically, forgets the cached card and, when the image changed or the file went away, its thumbnail.
  * Names come from requests: each is checked before anything is touched. Blocking: call from worker threads.

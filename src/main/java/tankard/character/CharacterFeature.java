@@ -13,7 +13,7 @@ import tankard.http.Routes;
 import tankard.json.Js;
 import tankard.json.JsJson;
 
-/** {@code /api/characters/all|get|chats} (st-api.md §7.2, §7.3, §7.11). */
+/** {@code /api/characters/all|get|chats} (ST: src/endpoints/characters.js). */
 public final class CharacterFeature implements Feature {
     private static final Logger LOG = LoggerFactory.getLogger(CharacterFeature.class);
 

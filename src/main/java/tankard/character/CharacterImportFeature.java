@@ -13,9 +13,9 @@ import tankard.util.SafeZip;
 import java.nio.file.Path;
 
 /**
- * {@code POST /api/characters/import} (st-api.md §7.12). The frontend imports many files one request each;
- * every failure answers {@code {"error": true, "message": …}} (the frontend checks {@code error}) with 400
- * for bad input, so a bulk import reports each file on its own.
+ * {@code POST /api/characters/import} (ST: src/endpoints/characters.js, /import). The frontend imports many files one
+ * request each; every failure answers {@code {"error": true, "message": …}} (the frontend checks {@code error}) with
+ * 400 for bad input, so a bulk import reports each file on its own.
  */
 public final class CharacterImportFeature implements Feature {
     private static final Logger LOG = LoggerFactory.getLogger(CharacterImportFeature.class);

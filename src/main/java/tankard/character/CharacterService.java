@@ -28,8 +28,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 /**
- * Character objects as ST's frontend receives them (st-api.md §7.1–§7.3): cards read through the cache,
- * normalized, plus the values ST computes from the file system.
+ * Character objects as ST's frontend receives them (ST: src/endpoints/characters.js, processCharacter): cards read
+ * through the cache, normalized, plus the values ST computes from the file system.
  */
 public final class CharacterService {
     private static final Logger LOG = LoggerFactory.getLogger(CharacterService.class);

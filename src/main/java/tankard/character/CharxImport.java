@@ -15,7 +15,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 
-/** CharX archives (st-data.md §3.9.4): {@code card.json} plus embedded assets. */
+/** CharX archives (ST: src/charx.js, CharXParser): {@code card.json} plus embedded assets. */
 final class CharxImport {
     private static final List<String> EMBEDDED_PREFIXES = List.of("embeded://", "embedded://", "__asset:");
     private static final Set<String> IMAGE_EXTENSIONS = Set.of("png", "jpg", "jpeg", "webp", "gif", "apng", "avif", "bmp", "jfif");

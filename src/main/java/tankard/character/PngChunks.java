@@ -13,7 +13,8 @@ import java.util.zip.CRC32;
 
 /**
  * Walks the chunks of a PNG file without decoding the image, with the checks of ST's chunk reader
- * (st-data.md §3.2): exact signature, IHDR first, CRCs verified, IEND required, bytes after IEND ignored.
+ * (png-chunks-extract, used by ST: src/character-card-parser.js, read): exact signature, IHDR first, CRCs verified,
+ * IEND required, bytes after IEND ignored.
  * <p>
  * Bytes in memory (uploads) get every CRC verified, as ST does. A card file on disk is read from chunk header
  * to chunk header and only its {@code tEXt} chunks are read, so only their CRCs are verified: the image data is

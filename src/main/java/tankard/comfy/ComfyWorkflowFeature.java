@@ -19,7 +19,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 
-/** ComfyUI workflow files in {@code user/workflows/} (st-api.md §21.6): list, read, save, delete, rename. */
+/**
+ * ComfyUI workflow files in {@code user/workflows/} (ST: src/endpoints/stable-diffusion.js, the {@code comfy}
+ * router): list, read, save, delete, rename.
+ */
 public final class ComfyWorkflowFeature implements Feature {
     private static final String DEFAULT_WORKFLOW = "Default_Comfy_Workflow.json";
 

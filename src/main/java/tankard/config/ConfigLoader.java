@@ -23,7 +23,7 @@ import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
- * Builds {@link TankardConfig} the way ST resolves its settings (st-data.md §1.7): command line, then
+ * Builds {@link TankardConfig} the way ST resolves its settings (ST: src/util.js, getConfigValue): command line, then
  * {@code SILLYTAVERN_*} environment variables, then config.yaml, then the built-in default. Unknown
  * config.yaml keys are ignored; a value of the wrong type stops start-up with a message naming its key.
  */
@@ -251,7 +251,7 @@ public final class ConfigLoader {
                 extras());
     }
 
-    /** The Extras-compatible module server (st-backends.md §6.3): its modules, port, model and key. */
+    /** The Extras-compatible module server: its modules, port, model and key. */
     private TankardConfig.Extras extras() {
         String key = "tankard.extras.enableModules";
         Object v = raw(key);
@@ -394,7 +394,10 @@ public final class ConfigLoader {
                 optionalInteger("cors.maxAge"));
     }
 
-    /** Renames the legacy keys ST still accepts (st-data.md §1.7) so either spelling works. */
+    /**
+     * Renames the legacy keys ST still accepts (ST: src/config-init.js, addMissingConfigValues) so either spelling
+     * works.
+     */
     private void migrateLegacyKeys() {
         Map<String, Object> migrated = new HashMap<>();
         legacy(migrated, "disableThumbnails", "thumbnails.enabled", v -> !truthy(v));

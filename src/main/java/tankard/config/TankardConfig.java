@@ -6,7 +6,7 @@ import java.util.Map;
 
 /**
  * Everything Tankard reads from config.yaml, ST's environment variables and the command line, resolved once
- * at start-up (st-data.md §1.7). Immutable, passed down; no globals.
+ * at start-up (ST: src/command-line.js, CommandLineParser). Immutable, passed down; no globals.
  *
  * @param frontendDir    the folder served as the web frontend: an ST {@code public/} or Tankard's own
  * @param frontendLib    the bundled {@code lib.js} served at {@code /lib.js}, or null to serve the frontend's own
@@ -94,7 +94,8 @@ public record TankardConfig(
 
     /**
      * Settings for calls to AI backends: {@code requestOverrides} (extra headers per backend host, first match
-     * wins) and Ollama's {@code keepAlive} and {@code batchSize} (st-backends.md §0.2, §1.3).
+     * wins) and Ollama's {@code keepAlive} and {@code batchSize} (ST: src/additional-headers.js, getOverrideHeaders;
+     * src/endpoints/backends/text-completions.js, /generate).
      */
     /**
      * @param promptPlaceholder the user message ST's prompt converters put where a prompt would be empty
@@ -130,8 +131,8 @@ public record TankardConfig(
     }
 
     /**
-     * Requests to URLs users give (st-backends.md §0.4): ST's private-address filter
-     * ({@code privateAddressWhitelist.*}) and outbound proxy ({@code requestProxy.*}).
+     * Requests to URLs users give: ST's private-address filter ({@code privateAddressWhitelist.*}, ST:
+     * src/private-request-filter.js) and outbound proxy ({@code requestProxy.*}, ST: src/request-proxy.js).
      *
      * @param proxyUrl      an http, socks, socks4(a) or socks5(h) URL when {@code proxyEnabled}
      * @param importDomains {@code whitelistImportDomains}: hosts that assets and cards may be downloaded from

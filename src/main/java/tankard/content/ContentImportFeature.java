@@ -30,10 +30,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * {@code /api/content/importURL} and {@code importUUID} (st-api.md §18.5): a character card or lorebook fetched
- * from Chub, JanitorAI, Pygmalion, AICharacterCards, RisuAI Realm, Perchance or a host of {@code whitelistImportDomains},
- * handed to the frontend as a file to import. Every call goes through the {@link Downloader} (outbound filter,
- * size limit; the sites' fixed origins can be rebased with {@code tankard.providerOrigins}), Perchance too.
+ * {@code /api/content/importURL} and {@code importUUID} (ST: src/endpoints/content-manager.js): a character card or
+ * lorebook fetched from Chub, JanitorAI, Pygmalion, AICharacterCards, RisuAI Realm, Perchance or a host of
+ * {@code whitelistImportDomains}, handed to the frontend as a file to import. Every call goes through the
+ * {@link Downloader} (outbound filter, size limit; the sites' fixed origins can be rebased with
+ * {@code tankard.providerOrigins}), Perchance too.
  */
 public final class ContentImportFeature implements Feature {
     private static final Logger LOG = LoggerFactory.getLogger(ContentImportFeature.class);

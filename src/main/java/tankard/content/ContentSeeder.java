@@ -25,10 +25,10 @@ import java.util.function.Predicate;
 import java.util.stream.Stream;
 
 /**
- * Copies default content into the data root and into user folders exactly as ST does (st-data.md §1.6):
- * items already named in the folder's {@code content.log} are skipped (unless their type is forced), existing
- * files are never overwritten, and the log is rewritten only when it changed, so a data root that is up to date
- * is left byte- and mtime-identical. Blocking; call from a worker.
+ * Copies default content into the data root and into user folders exactly as ST does (ST:
+ * src/endpoints/content-manager.js, seedContent): items already named in the folder's {@code content.log} are skipped
+ * (unless their type is forced), existing files are never overwritten, and the log is rewritten only when it changed,
+ * so a data root that is up to date is left byte- and mtime-identical. Blocking; call from a worker.
  */
 public final class ContentSeeder {
     private static final Logger LOG = LoggerFactory.getLogger(ContentSeeder.class);
@@ -60,7 +60,8 @@ public final class ContentSeeder {
     /**
      * A user's default content. Items already in the user's content.log are skipped unless their type is
      * in {@code forcedTypes}; existing files are never overwritten. Also gives a user with nothing to migrate
-     * the system-prompt migration marker (st-data.md §1.5 item 3), which ST's migration writes before seeding.
+     * the system-prompt migration marker (ST: src/users.js, migrateSystemPrompts), which ST's migration writes before
+     * seeding.
      */
     public synchronized void seedUser(UserDirs dirs, Set<String> forcedTypes) {
         markSyspromptsMigrated(dirs);

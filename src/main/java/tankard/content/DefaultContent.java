@@ -22,9 +22,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The default-content indexes (st-data.md §1.6): folders that each hold an {@code index.json} array of
- * {@code {filename, type}} items with the files next to it, read in priority order. With an ST install these
- * are its {@code default/scaffold} and {@code default/content}; otherwise Tankard's own content inside the jar.
+ * The default-content indexes (ST: src/endpoints/content-manager.js, getContentIndex): folders that each hold an
+ * {@code index.json} array of {@code {filename, type}} items with the files next to it, read in priority order. With
+ * an ST install these are its {@code default/scaffold} and {@code default/content}; otherwise Tankard's own content
+ * inside the jar.
  */
 public final class DefaultContent {
     private static final Logger LOG = LoggerFactory.getLogger(DefaultContent.class);

@@ -23,9 +23,9 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * ST's Data Maid (st-api.md §18.4): a report of loose files names each by the SHA-256 of its path and comes
- * with a token; only the files of the caller's newest report can then be viewed or deleted, by that hash,
- * and only inside the user's folder. Tokens live in memory, one per user, until finalized. Blocking.
+ * ST's Data Maid (src/endpoints/data-maid.js, DataMaidService): a report of loose files names each by the SHA-256 of
+ * its path and comes with a token; only the files of the caller's newest report can then be viewed or deleted, by
+ * that hash, and only inside the user's folder. Tokens live in memory, one per user, until finalized. Blocking.
  */
 public final class DataMaid {
     private record Report(String handle, Path root, Map<String, Path> byHash) {

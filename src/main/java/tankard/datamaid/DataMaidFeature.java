@@ -9,7 +9,7 @@ import tankard.util.MimeTypes;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** {@code /api/data-maid/*} (st-api.md §18.4). */
+/** {@code /api/data-maid/*} (ST: src/endpoints/data-maid.js). */
 public record DataMaidFeature(DataMaid maid) implements Feature {
     @Override
     public void mount(Router router, Routes routes) {

@@ -22,11 +22,11 @@ import java.util.Set;
 import java.util.function.Predicate;
 
 /**
- * Finds the user's loose files as ST's Data Maid does (st-api.md §18.4): images and data-bank files no chat or
- * setting refers to, chats of characters that are gone, group chats no group lists, thumbnails without their
- * image, and all chat and settings backups. Where ST's scan fails on data it cannot read (a reference that is
- * not text), that category reports nothing, as ST's does; references are also matched URL-decoded, so a file
- * a chat points to is never offered for deletion. Blocking.
+ * Finds the user's loose files as ST's Data Maid does (src/endpoints/data-maid.js, generateReport): images and
+ * data-bank files no chat or setting refers to, chats of characters that are gone, group chats no group lists,
+ * thumbnails without their image, and all chat and settings backups. Where ST's scan fails on data it cannot read (a
+ * reference that is not text), that category reports nothing, as ST's does; references are also matched URL-decoded,
+ * so a file a chat points to is never offered for deletion. Blocking.
  */
 final class DataMaidScan {
     /** A category whose scan must report nothing, as ST's throws and reports nothing. */

@@ -36,7 +36,7 @@ import java.util.function.Function;
 import java.util.stream.Stream;
 
 /**
- * {@code /api/extensions/*} (st-api.md §17): discovery of built-in, per-user and global third-party
+ * {@code /api/extensions/*} (ST: src/endpoints/extensions.js): discovery of built-in, per-user and global third-party
  * extensions, and their management with git ({@link GitExtensions}): install from an http(s) URL, update,
  * version, branches, switch, move between the user's and the global folder, delete. Global extensions are
  * changed by admins only. Everything answers 404 when extensions are disabled in config.yaml.

@@ -42,8 +42,8 @@ import java.util.Set;
 import java.util.UUID;
 
 /**
- * The git side of third-party extensions (st-api.md §17), with JGit where ST runs git: shallow clone, fetch,
- * pull, branch listing and checkout of extension folders. Every network call goes through
+ * The git side of third-party extensions (ST: src/endpoints/extensions.js), with JGit where ST runs git: shallow
+ * clone, fetch, pull, branch listing and checkout of extension folders. Every network call goes through
  * {@link FilteredGitConnections}. Blocking; failures are {@link Refusal}s with git's message.
  */
 final class GitExtensions {

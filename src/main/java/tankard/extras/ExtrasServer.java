@@ -23,7 +23,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Tankard's SillyTavern-Extras-compatible module server (st-backends.md §6), on its own port so that ST's
+ * Tankard's SillyTavern-Extras-compatible module server, on its own port so that ST's
  * "Extras API URL" can point at it: {@code GET /api/modules} and {@code POST /api/summarize}, CORS open to all
  * origins and, with {@code --secure}, a Bearer API key, as Extras has them. Errors are JSON {@code {error}}.
  */

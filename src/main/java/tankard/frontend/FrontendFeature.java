@@ -16,7 +16,8 @@ import java.nio.file.Path;
 
 /**
  * The web frontend: an ST {@code public/} folder or Tankard's own, its bundled {@code /lib.js}, the
- * global {@code /css/user.css} override, and the final 404 (st-api.md §3.1, §3.2).
+ * global {@code /css/user.css} override, and the final 404 (ST: src/server-main.js, apply404Middleware;
+ * src/middleware/userCss.js).
  */
 public record FrontendFeature(TankardConfig config) implements Feature {
     @Override

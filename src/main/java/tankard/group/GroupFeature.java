@@ -7,8 +7,9 @@ import tankard.http.Routes;
 import tankard.json.JsJson;
 
 /**
- * {@code /api/groups/all}, {@code create}, {@code edit} and {@code delete} (st-api.md §9): every group with the
- * dates and sizes ST computes; new and edited groups stored as ST stores them; a deleted group takes its chats.
+ * {@code /api/groups/all}, {@code create}, {@code edit} and {@code delete} (ST: src/endpoints/groups.js): every group
+ * with the dates and sizes ST computes; new and edited groups stored as ST stores them; a deleted group takes its
+ * chats.
  */
 public final class GroupFeature implements Feature {
     private final GroupService groups;

@@ -20,7 +20,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
-/** Groups (st-api.md §9): the list with ST's computed fields, create, edit and delete. Blocking. */
+/** Groups (ST: src/endpoints/groups.js): the list with ST's computed fields, create, edit and delete. Blocking. */
 public final class GroupService {
     private final GroupStore groups;
     /** A user's creations one at a time, so two in one millisecond get different ids; other users go on. */

@@ -8,7 +8,10 @@ import tankard.json.JsJson;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 
-/** {@code GET /csrf-token}: one token per session, created on first request (st-api.md §1.6). */
+/**
+ * {@code GET /csrf-token}: one token per session, created on first request (csrf-sync, as ST: src/server-main.js sets
+ * it up).
+ */
 public record CsrfFeature(TankardConfig config) implements Feature {
     private static final SecureRandom RANDOM = new SecureRandom();
 

@@ -14,7 +14,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
-/** The ST-shaped HTTP surface on one event loop. Router order follows st-api.md §1.3. */
+/** The ST-shaped HTTP surface on one event loop. Router order follows ST's src/server-main.js. */
 public final class HttpVerticle extends VerticleBase {
     /** A multipart text field (a card's description, a chat in a form) may be as large as ST's multer allows. */
     private static final int FORM_FIELD_LIMIT = 500 * 1024 * 1024;

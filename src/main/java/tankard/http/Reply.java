@@ -15,7 +15,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 
-/** What a route answers, written by {@link Routes}. Keeps ST's content-type conventions (st-api.md §1.8). */
+/** What a route answers, written by {@link Routes}. Keeps the content types Express gives ST's replies. */
 public sealed interface Reply {
     void writeTo(HttpServerResponse response);
 

@@ -6,8 +6,9 @@ import io.vertx.ext.web.FileUpload;
 import io.vertx.ext.web.RoutingContext;
 
 /**
- * ST's multipart rule (st-api.md §1.9): one file, in the field {@code avatar}. File parts with an empty
- * file name (a form's empty file input) are ignored; anything else is refused before a handler sees it.
+ * ST's multipart rule (src/server-main.js, {@code multer(…).single('avatar')}): one file, in the field
+ * {@code avatar}. File parts with an empty file name (a form's empty file input) are ignored; anything else is
+ * refused before a handler sees it.
  */
 final class UploadGuard implements Handler<RoutingContext> {
     @Override

@@ -21,8 +21,8 @@ import java.nio.file.Path;
 import java.util.function.Supplier;
 
 /**
- * Card and persona images as ST prepares them (st-api.md §7.1, st-data.md §3.4): decoded, optionally
- * cropped, "covered" to the target size and re-encoded as an 8-bit RGBA PNG without ancillary chunks.
+ * Card and persona images as ST prepares them (ST: src/endpoints/characters.js, applyAvatarCropResize): decoded,
+ * optionally cropped, "covered" to the target size and re-encoded as an 8-bit RGBA PNG without ancillary chunks.
  */
 public final class AvatarImages {
     public static final int AVATAR_WIDTH = 512;

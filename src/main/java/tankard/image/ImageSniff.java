@@ -8,8 +8,8 @@ import java.nio.file.Path;
 
 /**
  * What ST learns from the first bytes of an image file: its container format and whether it is animated
- * (st-api.md §14: GIF always; PNG with an {@code acTL} chunk; WebP with {@code ANIM}/{@code ANMF}, all
- * looked for in the first 200 bytes only).
+ * (ST: src/endpoints/image-metadata.js, isAnimatedApng, isAnimatedWebP: GIF always; PNG with an {@code acTL} chunk;
+ * WebP with {@code ANIM}/{@code ANMF}, all looked for in the first 200 bytes only).
  */
 public final class ImageSniff {
     public static final int HEAD_BYTES = 200;

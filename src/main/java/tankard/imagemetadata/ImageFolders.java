@@ -13,7 +13,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
-/** The virtual background folders of {@code image-metadata.json} (st-api.md §14), changed as ST changes them. */
+/**
+ * The virtual background folders of {@code image-metadata.json}, changed as ST changes them (ST:
+ * src/endpoints/image-metadata.js, createFolder …).
+ */
 final class ImageFolders {
     private ImageFolders() {
     }

@@ -17,7 +17,10 @@ import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Arrays;
 
-/** The metadata ST keeps for one image (st-data.md §4.7), generated from the file. */
+/**
+ * The metadata ST keeps for one image (ST: src/endpoints/image-metadata.js, generateImageMetadata), generated from
+ * the file.
+ */
 final class ImageMetadata {
     private static final String NEUTRAL = "#808080";
 

@@ -24,9 +24,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * {@code /api/image-metadata/*} (st-api.md §14): the metadata index, metadata of given images, clean-up of
- * entries whose files are gone, and the virtual background folders. Errors are {@code {error}} JSON as in ST;
- * malformed fields are 400 where ST fails with 500.
+ * {@code /api/image-metadata/*} (ST: src/endpoints/image-metadata.js): the metadata index, metadata of given images,
+ * clean-up of entries whose files are gone, and the virtual background folders. Errors are {@code {error}} JSON as in
+ * ST; malformed fields are 400 where ST fails with 500.
  */
 public record ImageMetadataFeature(TankardConfig config) implements Feature {
     @Override

@@ -20,8 +20,8 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * {@code image-metadata.json} (st-data.md §4.7): per-image metadata keyed by paths relative to the user
- * folder, and the virtual background folders. Updates of one user's index are serialised.
+ * {@code image-metadata.json} (ST: src/endpoints/image-metadata.js, readMetadataIndex): per-image metadata keyed by
+ * paths relative to the user folder, and the virtual background folders. Updates of one user's index are serialised.
  */
 public final class ImageMetadataIndex {
     private static final Logger LOG = LoggerFactory.getLogger(ImageMetadataIndex.class);

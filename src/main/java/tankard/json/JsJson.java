@@ -26,8 +26,8 @@ import java.util.Map;
 
 /**
  * JSON as SillyTavern writes it: JavaScript's {@code JSON.stringify} layouts (compact, or pretty with
- * 4 spaces) and scalar formatting (st-data.md §0.2, §0.3). Numbers keep their decimal value exactly
- * (floats are read as BigDecimal), so nothing a client sent loses precision on a round trip.
+ * 4 spaces) and scalar formatting (e.g. ST: src/endpoints/settings.js, /save). Numbers keep their decimal value
+ * exactly (floats are read as BigDecimal), so nothing a client sent loses precision on a round trip.
  */
 public final class JsJson {
     private static final JsonFactory FACTORY = JsonFactory.builder()

@@ -8,7 +8,7 @@ import tankard.http.Reply;
 import tankard.http.Routes;
 import tankard.json.JsJson;
 
-/** {@code /api/presets/*} (st-api.md §11). */
+/** {@code /api/presets/*} (ST: src/endpoints/presets.js). */
 public record PresetFeature(PresetService presets) implements Feature {
     @Override
     public void mount(Router router, Routes routes) {

@@ -21,8 +21,8 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * Presets and templates: {@code <folder>/sanitize(name).json} per API id (st-api.md §11, st-data.md §4.5),
- * and the shipped defaults they can be restored from. Blocking.
+ * Presets and templates: {@code <folder>/sanitize(name).json} per API id (ST: src/endpoints/presets.js,
+ * getPresetSettingsByAPI), and the shipped defaults they can be restored from. Blocking.
  */
 public final class PresetService {
     /** API id → the user folder of its presets. */
@@ -37,7 +37,10 @@ public final class PresetService {
             "sysprompt", UserDirs::sysprompt,
             "reasoning", UserDirs::reasoning);
 
-    /** Default-content type → API id whose folder it is seeded into (st-api.md §1.15). */
+    /**
+     * Default-content type → API id whose folder it is seeded into (ST: src/endpoints/content-manager.js,
+     * getUserTargetByType).
+     */
     private static final Map<String, String> DEFAULT_TYPES = Map.of(
             "kobold_preset", "kobold",
             "novel_preset", "novel",

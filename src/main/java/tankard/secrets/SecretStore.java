@@ -20,9 +20,9 @@ import java.util.Map;
 import java.util.UUID;
 
 /**
- * A user's {@code secrets.json} (st-data.md §4.4): per key a list of {@code {id, value, label, active}} with
- * one active entry. Unknown keys and members are kept. A legacy flat file is migrated when first read, with
- * a backup copy. Read-modify-write operations are serialised. Blocking.
+ * A user's {@code secrets.json} (ST: src/endpoints/secrets.js, writeSecret, migrateFlatSecrets): per key a list of
+ * {@code {id, value, label, active}} with one active entry. Unknown keys and members are kept. A legacy flat file is
+ * migrated when first read, with a backup copy. Read-modify-write operations are serialised. Blocking.
  */
 public final class SecretStore {
     private static final Logger LOG = LoggerFactory.getLogger(SecretStore.class);

@@ -11,7 +11,7 @@ import tankard.http.Request;
 import tankard.http.Routes;
 import tankard.json.JsJson;
 
-/** {@code /api/secrets/*} (st-api.md §6). */
+/** {@code /api/secrets/*} (ST: src/endpoints/secrets.js). */
 public record SecretsFeature(TankardConfig config, SecretStore secrets) implements Feature {
     private static final Logger LOG = LoggerFactory.getLogger(SecretsFeature.class);
 

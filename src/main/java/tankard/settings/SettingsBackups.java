@@ -20,10 +20,10 @@ import java.util.Set;
 import java.util.function.LongSupplier;
 
 /**
- * Settings snapshots {@code backups/settings_<handle>_<timestamp>.json} (st-data.md §4.3): taken at start-up,
- * after saves (throttled per user like lodash's {@code throttle}: the first save snapshots at once, saves
- * within the next 10 minutes collapse into one snapshot at the end of that window), and on request.
- * Automatic snapshots are skipped when identical to the newest one.
+ * Settings snapshots {@code backups/settings_<handle>_<timestamp>.json} (ST: src/endpoints/settings.js,
+ * backupUserSettings): taken at start-up, after saves (throttled per user like lodash's {@code throttle}: the first
+ * save snapshots at once, saves within the next 10 minutes collapse into one snapshot at the end of that window), and
+ * on request. Automatic snapshots are skipped when identical to the newest one.
  */
 public final class SettingsBackups {
     /** Runs a blocking task after a delay. */
@@ -86,7 +86,7 @@ public final class SettingsBackups {
             return;
         }
         AtomicFiles.write(dirs.backups().resolve(prefix(handle) + BackupFiles.timestamp() + ".json"), settings);
-        // ST's retention prefix has no trailing underscore (st-data.md §5.1).
+        // ST's retention prefix has no trailing underscore (ST: src/endpoints/settings.js, backupUserSettings).
         BackupFiles.prune(dirs.backups(), "settings_" + handle, keep);
     }
 

@@ -9,7 +9,7 @@ import tankard.http.Routes;
 import tankard.json.JsJson;
 import tankard.util.SafeNames;
 
-/** {@code /api/settings/*} (st-api.md §5). */
+/** {@code /api/settings/*} (ST: src/endpoints/settings.js). */
 public record SettingsFeature(SettingsService settings) implements Feature {
     @Override
     public void mount(Router router, Routes routes) {

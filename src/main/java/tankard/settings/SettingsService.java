@@ -22,7 +22,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The user's settings document, the lists the frontend loads with it, and settings snapshots (st-api.md §5). */
+/**
+ * The user's settings document, the lists the frontend loads with it, and settings snapshots (ST:
+ * src/endpoints/settings.js).
+ */
 public final class SettingsService {
     private final TankardConfig config;
     private final SettingsBackups backups;

@@ -25,7 +25,7 @@ import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** {@code /api/sprites/*} (st-api.md §18.2): the expression images of a character's sprite folder. */
+/** {@code /api/sprites/*} (ST: src/endpoints/sprites.js): the expression images of a character's sprite folder. */
 public final class SpriteFeature implements Feature {
     /** A label is the name up to the first {@code -}, {@code .} or {@code \} after at least one character. */
     private static final Pattern LABEL = Pattern.compile("^(.+?)(?:[-\\\\.].*?)?$");
@@ -91,7 +91,8 @@ public final class SpriteFeature implements Feature {
 
     /**
      * {@code characters/<name>} or {@code characters/<name>/<subfolder>}, each part sanitized as ST does.
-     * A part that sanitizes to nothing, or deeper nesting, is refused (st-api.md §18.2).
+     * A part that sanitizes to nothing is refused (ST: src/endpoints/sprites.js, getSpritesPath); so is deeper
+     * nesting, whose extra parts ST ignores.
      */
     static Path folder(UserDirs dirs, String name) {
         String[] parts = name.split("/", -1);

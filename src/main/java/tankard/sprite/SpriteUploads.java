@@ -23,9 +23,9 @@ import java.util.Set;
 import java.util.zip.ZipEntry;
 
 /**
- * Sprite uploads and deletion (st-api.md §18.2). Beyond ST: uploads must be images within size limits, a
- * sprite pack is checked whole (entry paths, sizes, zip bombs, image content) before any sprite is written,
- * and a replaced sprite is only removed once its replacement is in place.
+ * Sprite uploads and deletion (ST: src/endpoints/sprites.js, /upload, /upload-zip, /delete). Beyond ST: uploads must
+ * be images within size limits, a sprite pack is checked whole (entry paths, sizes, zip bombs, image content) before
+ * any sprite is written, and a replaced sprite is only removed once its replacement is in place.
  */
 final class SpriteUploads {
     static final long MAX_SPRITE_BYTES = 16L << 20;

@@ -15,11 +15,11 @@ import tankard.user.UserDirs;
 import java.io.IOException;
 
 /**
- * {@code /api/stats/get|update|recreate} (st-api.md §18.1). The frontend keeps the statistics and posts the
- * whole object after each message; Tankard writes it straight to {@code stats.json} (compact) instead of ST's
- * in-memory copy flushed every 5 minutes, so nothing is lost on a crash. Where ST rebuilds a missing or
- * unreadable file at start-up, Tankard answers a read with the rebuilt statistics but writes nothing (reading
- * never changes a data root); the frontend's next update stores them.
+ * {@code /api/stats/get|update|recreate} (ST: src/endpoints/stats.js). The frontend keeps the statistics and posts
+ * the whole object after each message; Tankard writes it straight to {@code stats.json} (compact) instead of ST's
+ * in-memory copy flushed every 5 minutes, so nothing is lost on a crash. Where ST rebuilds a missing or unreadable
+ * file at start-up, Tankard answers a read with the rebuilt statistics but writes nothing (reading never changes a
+ * data root); the frontend's next update stores them.
  */
 public final class StatsFeature implements Feature {
     @Override

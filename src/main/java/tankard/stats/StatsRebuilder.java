@@ -22,7 +22,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Rebuilds the statistics from the chat files as ST's {@code recreateStats} does (st-api.md §18.1): one entry
+ * Rebuilds the statistics from the chat files as ST's {@code recreateStats} does (src/endpoints/stats.js): one entry
  * per {@code *.png} in {@code characters/}, summed over every file of its chat folder, then a timestamp. Its
  * quirks are kept, since the frontend adds to these numbers: a message text seen before in the same
  * character's chats is skipped whole, a chat whose generation times include an unreadable date adds no time,

@@ -18,7 +18,7 @@ public final class BackupFiles {
     private BackupFiles() {
     }
 
-    /** The server-local time as ST stamps backup names (st-api.md §1.11). */
+    /** The server-local time as ST stamps backup names (ST: src/util.js, generateTimestamp). */
     public static String timestamp() {
         return LocalDateTime.now().format(STAMP);
     }

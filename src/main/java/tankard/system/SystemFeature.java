@@ -6,7 +6,7 @@ import tankard.http.Reply;
 import tankard.http.Routes;
 import tankard.json.JsJson;
 
-/** Server identity and keep-alive: {@code GET /version}, {@code POST /api/ping} (st-api.md §3.8, §3.9). */
+/** Server identity and keep-alive: {@code GET /version}, {@code POST /api/ping} (ST: src/server-main.js). */
 public final class SystemFeature implements Feature {
     /** The ST release whose API Tankard speaks; extensions compare it with their minimum_client_version. */
     public static final String ST_VERSION = "1.18.0";

@@ -17,8 +17,8 @@ import java.util.function.Function;
 
 /**
  * Named UI documents stored as {@code <folder>/sanitize(name + ".json")}, the posted object pretty-printed:
- * themes, Moving UI presets and Quick Reply sets (st-api.md §12, st-data.md §4.6). They are listed by
- * {@code /api/settings/get}.
+ * themes, Moving UI presets and Quick Reply sets (ST: src/endpoints/themes.js, moving-ui.js, quick-replies.js). They
+ * are listed by {@code /api/settings/get}.
  */
 public final class UiPresetFeature implements Feature {
     @Override

@@ -17,7 +17,7 @@ import tankard.util.Sanitize;
 
 import java.util.List;
 
-/** {@code GET /thumbnail?type=bg|avatar|persona&file=<name>[&animated=true]} (st-api.md §3.4). */
+/** {@code GET /thumbnail?type=bg|avatar|persona&file=<name>[&animated=true]} (ST: src/endpoints/thumbnails.js). */
 public final class ThumbnailFeature implements Feature {
     private final TankardConfig config;
     private final Thumbnails thumbnails;

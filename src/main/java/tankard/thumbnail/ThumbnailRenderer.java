@@ -21,9 +21,10 @@ import java.io.IOException;
 import java.nio.file.Path;
 
 /**
- * Decodes an image and renders its thumbnail (st-data.md §4.9): avatars and personas scaled to cover and
- * centre-cropped to the configured size; backgrounds keep their aspect ratio at the configured pixel area.
- * Encoded as JPEG at the configured quality, or PNG. Blocking and CPU-heavy: worker threads only.
+ * Decodes an image and renders its thumbnail (ST: src/endpoints/thumbnails.js, generateThumbnail): avatars and
+ * personas scaled to cover and centre-cropped to the configured size; backgrounds keep their aspect ratio at the
+ * configured pixel area. Encoded as JPEG at the configured quality, or PNG. Blocking and CPU-heavy: worker threads
+ * only.
  */
 final class ThumbnailRenderer {
     private static final Logger LOG = LoggerFactory.getLogger(ThumbnailRenderer.class);

@@ -13,8 +13,8 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * The thumbnail cache of st-api.md §3.4: {@code thumbnails/<type>/<file>}, made on first request and then
- * served as it is until {@link #invalidate} deletes it because its source changed.
+ * The thumbnail cache of ST's src/endpoints/thumbnails.js: {@code thumbnails/<type>/<file>}, made on first request
+ * and then served as it is until {@link #invalidate} deletes it because its source changed.
  */
 public final class Thumbnails {
     /** Served as originals, never thumbnailed (animated or video formats). */

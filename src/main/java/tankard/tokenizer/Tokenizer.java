@@ -4,7 +4,10 @@ import java.util.List;
 
 /** One token vocabulary. Implementations are thread-safe. */
 public interface Tokenizer {
-    /** How ST's endpoints for this vocabulary shape their replies (st-api.md §19). */
+    /**
+     * How ST's endpoints for this vocabulary shape their replies (src/endpoints/tokenizers.js,
+     * createSentencepieceDecodingHandler …).
+     */
     enum Family {
         /** llama, mistral, yi, gemma, jamba, nerdstash: decode works id by id. */
         SENTENCEPIECE,

@@ -18,8 +18,8 @@ import java.util.function.Function;
 import java.util.stream.Stream;
 
 /**
- * {@code /api/tokenizers/*} (st-api.md §19). The frontend waits on these while it builds prompts, so every
- * route answers 200 with its documented shape, falling back to ST's empty or estimated answer on any error.
+ * {@code /api/tokenizers/*} (ST: src/endpoints/tokenizers.js). The frontend waits on these while it builds prompts,
+ * so every route answers 200 with its documented shape, falling back to ST's empty or estimated answer on any error.
  * The backends' own tokenizers ({@code /api/tokenizers/remote/*}) are in {@code tankard.backend.RemoteTokenizers},
  * next to the text-completion backends whose URLs and keys they use.
  */

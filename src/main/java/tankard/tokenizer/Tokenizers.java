@@ -16,10 +16,10 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Which vocabulary serves which tokenizer id and model name, following ST's rules (st-api.md §19).
- * SentencePiece and Hugging Face vocabularies load from the user's copies of ST's files ({@link TokenizerFiles}),
- * each once, on first use; while a file is missing its id only estimates counts ({@link ApproximateTokenizer}).
- * Thread-safe.
+ * Which vocabulary serves which tokenizer id and model name, following ST's rules (src/endpoints/tokenizers.js,
+ * getTokenizerModel). SentencePiece and Hugging Face vocabularies load from the user's copies of ST's files
+ * ({@link TokenizerFiles}), each once, on first use; while a file is missing its id only estimates counts
+ * ({@link ApproximateTokenizer}). Thread-safe.
  */
 public final class Tokenizers {
     private static final Logger LOG = LoggerFactory.getLogger(Tokenizers.class);

@@ -18,8 +18,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 
 /**
- * ST's node-persist account store (st-data.md §1.3): one file per key named by the SHA-256 of the key,
- * holding {@code {"key":…,"value":…}}. Loaded once and kept in memory; every change is written through.
+ * ST's node-persist account store (ST: src/users.js, initUserStorage): one file per key named by the SHA-256 of the
+ * key, holding {@code {"key":…,"value":…}}. Loaded once and kept in memory; every change is written through.
  */
 public final class FileAccountStore implements AccountStore {
     private static final String USER_PREFIX = "user:";

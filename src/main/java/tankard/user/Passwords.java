@@ -11,7 +11,10 @@ import java.text.Normalizer;
 import java.util.Base64;
 import java.util.HexFormat;
 
-/** ST's account password hashing and session version tags (st-data.md §1.3), so existing accounts log in. */
+/**
+ * ST's account password hashing and session version tags (ST: src/users.js, getPasswordHash, getAccountVersion), so
+ * existing accounts log in.
+ */
 public final class Passwords {
     private static final SecureRandom RANDOM = new SecureRandom();
 

@@ -1,8 +1,8 @@
 package tankard.user;
 
 /**
- * An account record as ST stores it under {@code _storage/} (st-data.md §1.3). {@code password} is the
- * base64 scrypt hash, empty when the account has no password.
+ * An account record as ST stores it under {@code _storage/} (ST: src/endpoints/users-admin.js, /create).
+ * {@code password} is the base64 scrypt hash, empty when the account has no password.
  */
 public record User(String handle, String name, long created, String password, String salt, boolean admin, boolean enabled) {
     public static final String DEFAULT_HANDLE = "default-user";

@@ -6,7 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
-/** A user's data folder and ST's exact layout inside it (st-data.md §1.4). */
+/** A user's data folder and ST's exact layout inside it (ST: src/constants.js, USER_DIRECTORY_TEMPLATE). */
 public record UserDirs(Path root) {
     public static UserDirs of(Path dataRoot, String handle) {
         return new UserDirs(dataRoot.resolve(handle));

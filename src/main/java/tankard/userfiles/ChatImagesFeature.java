@@ -35,7 +35,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * {@code /api/images/*} (st-api.md §15.1): images (and other media) attached to messages or used as chat
+ * {@code /api/images/*} (ST: src/endpoints/images.js): images (and other media) attached to messages or used as chat
  * backgrounds, in {@code user/images/[<character>/]} (served by {@link UserFilesFeature}).
  */
 public final class ChatImagesFeature implements Feature {

@@ -21,9 +21,9 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 
 /**
- * {@code /api/files/*} (st-api.md §15.2): file-name sanitising, and the data bank files in {@code user/files/}
- * (served by {@link UserFilesFeature}). Refusals are ST's text replies; malformed fields are 400 where ST
- * fails with 500.
+ * {@code /api/files/*} (ST: src/endpoints/files.js): file-name sanitising, and the data bank files in
+ * {@code user/files/} (served by {@link UserFilesFeature}). Refusals are ST's text replies; malformed fields are 400
+ * where ST fails with 500.
  */
 public final class DataBankFeature implements Feature {
     @Override

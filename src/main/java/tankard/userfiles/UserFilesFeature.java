@@ -23,9 +23,9 @@ import java.nio.file.Path;
 import java.util.function.Function;
 
 /**
- * The signed-in user's files over plain GET (st-api.md §3.3): card images, backgrounds, persona images,
- * assets, chat images, data bank files and per-user third-party extensions. Each route is confined to
- * its folder; refused paths answer 403, missing files 404 (ST's {@code sendStatus} bodies).
+ * The signed-in user's files over plain GET (ST: src/users.js, createRouteHandler): card images, backgrounds, persona
+ * images, assets, chat images, data bank files and per-user third-party extensions. Each route is confined to its
+ * folder; refused paths answer 403, missing files 404 (ST's {@code sendStatus} bodies).
  */
 public record UserFilesFeature(TankardConfig config) implements Feature {
     @Override

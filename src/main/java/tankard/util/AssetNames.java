@@ -4,7 +4,7 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.regex.Pattern;
 
-/** ST's rule for asset and data bank file names ({@code validateAssetFileName}, st-api.md §1.10). */
+/** ST's rule for asset and data bank file names (ST: src/endpoints/assets.js, validateAssetFileName). */
 public final class AssetNames {
     private static final Pattern ALLOWED = Pattern.compile("^[a-zA-Z0-9_\\-.]+$");
     private static final Set<String> UNSAFE_EXTENSIONS = Set.of(".php", ".exe", ".com", ".dll", ".pif", ".application",

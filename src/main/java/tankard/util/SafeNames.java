@@ -13,8 +13,8 @@ public final class SafeNames {
     }
 
     /**
-     * ST's forbidden-character check on name fields (st-api.md §1.10): no {@code /}, no NUL, and (stricter
-     * than ST on Linux) no {@code \}, so a name can never point into another folder.
+     * ST's forbidden-character check on name fields (ST: src/middleware/validateFileName.js): no {@code /}, no NUL,
+     * and (stricter than ST on Linux) no {@code \}, so a name can never point into another folder.
      */
     public static String noSeparators(String value, String what) {
         if (value == null || value.isEmpty()) {

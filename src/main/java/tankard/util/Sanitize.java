@@ -3,7 +3,7 @@ package tankard.util;
 import java.nio.charset.StandardCharsets;
 import java.util.regex.Pattern;
 
-/** ST's file-name sanitizer (npm sanitize-filename with an empty replacement; st-data.md §0.6). */
+/** ST's file-name sanitizer (npm sanitize-filename with an empty replacement, as ST calls it). */
 public final class Sanitize {
     private static final Pattern ILLEGAL = Pattern.compile("[/?<>\\\\:*|\"]");
     private static final Pattern CONTROL = Pattern.compile("[\\x00-\\x1f\\x80-\\x9f]");
@@ -56,8 +56,9 @@ public final class Sanitize {
     }
 
     /**
-     * ST's check on file-name request fields (st-api.md §1.10, item 2): a name with {@code /}, {@code \} or NUL
-     * is refused. A name that passes can still be "." or ".."; see {@link #isSafeSegment}.
+     * ST's check on file-name request fields (ST: src/middleware/validateFileName.js, getFileNameValidationFunction):
+     * a name with {@code /}, {@code \} or NUL is refused. A name that passes can still be "." or ".."; see
+     * {@link #isSafeSegment}.
      */
     public static boolean hasForbiddenChars(String name) {
         return name.indexOf('/') >= 0 || name.indexOf('\\') >= 0 || name.indexOf('\0') >= 0;

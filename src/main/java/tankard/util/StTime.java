@@ -6,7 +6,10 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 
-/** The time formats ST writes into names and data (st-api.md §1.11). Local formats use the server's zone. */
+/**
+ * The time formats ST writes into names and data (ST: src/util.js, humanizedDateTime, generateTimestamp). Local
+ * formats use the server's zone.
+ */
 public final class StTime {
     private static final DateTimeFormatter HUMANIZED = DateTimeFormatter.ofPattern("yyyy-MM-dd@HH'h'mm'm'ss's'SSS'ms'");
     private static final DateTimeFormatter BACKUP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");

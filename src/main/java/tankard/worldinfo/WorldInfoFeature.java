@@ -16,9 +16,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * Lorebooks, {@code /api/worldinfo/*} (st-api.md §10). The server only stores books: foreign formats (NovelAI,
- * Agnai, Risu) are converted by the frontend, which posts the result as {@code convertedData}, and export is a
- * download the frontend makes from the book it has loaded.
+ * Lorebooks, {@code /api/worldinfo/*} (ST: src/endpoints/worldinfo.js). The server only stores books: foreign formats
+ * (NovelAI, Agnai, Risu) are converted by the frontend, which posts the result as {@code convertedData}, and export
+ * is a download the frontend makes from the book it has loaded.
  */
 public final class WorldInfoFeature implements Feature {
     @Override

@@ -23,8 +23,8 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * The lorebook files of one user's {@code worlds/} folder (st-data.md §4.2): one {@code SANITIZE(name + ".json")}
- * file per book, whose only required member is {@code entries}. Every method blocks.
+ * The lorebook files of one user's {@code worlds/} folder (ST: src/endpoints/worldinfo.js): one
+ * {@code SANITIZE(name + ".json")} file per book, whose only required member is {@code entries}. Every method blocks.
  */
 final class WorldInfoStore {
     static final String NOT_A_BOOK = "Is not a valid world info file";

@@ -20,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Persona images: {@code /api/avatars/upload} and {@code /api/avatars/delete} (st-api.md §13). */
+/** Persona images: {@code /api/avatars/upload} and {@code /api/avatars/delete} (ST: src/endpoints/avatars.js). */
 class PersonaHttpTest extends ServerTest {
     @BeforeEach
     void startServer() {

@@ -30,7 +30,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** {@code POST /api/characters/import} for every format, and its refusals (st-api.md §7.12, st-data.md §3.9). */
+/**
+ * {@code POST /api/characters/import} for every format, and its refusals (ST: src/endpoints/characters.js, /import).
+ */
 class CardImportHttpTest extends ServerTest {
     private static final String V2 = """
             {"spec":"chara_card_v2","spec_version":"2.0","name":"ignored","chat":"private chat","fav":true,

@@ -70,7 +70,7 @@ public final class DefaultContentGenerator {
         System.out.println(target + ": " + bytes.length + " bytes");
     }
 
-    // ---- PNG chunks (st-data.md §3.2, §3.4)
+    // ---- PNG chunks (as ST's src/character-card-parser.js, write)
 
     static byte[] png(BufferedImage image) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();

@@ -31,9 +31,10 @@ import static tankard.testing.Browser.jsString;
  * goes ST's frontend → Tankard's Extras port → summary of summaries → BART on ONNX Runtime → {@code extra.memory}.
  * ST 1.18 cannot "Summarize now" with Extras (it only warns "Force summarization is not supported for Extras API"):
  * with Extras it summarizes by itself after a reply once the chat before it holds as many GPT-2 tokens as the
- * main API's prompt budget (st-backends.md §7.6). So two long messages are sent, the second reply sets it off, and
- * the summary must show in the extension's textarea and be saved in the chat file where ST puts it: on the message
- * before the last. Needs an ST install: {@code TANKARD_ST_DIR=/path/to/SillyTavern mvn test -Dtest=StFrontendSummarizeUiTest}.
+ * main API's prompt budget (ST: public/scripts/extensions/memory/index.js, summarizeChatExtras). So two long messages
+ * are sent, the second reply sets it off, and the summary must show in the extension's textarea and be saved in the
+ * chat file where ST puts it: on the message before the last. Needs an ST install:
+ * {@code TANKARD_ST_DIR=/path/to/SillyTavern mvn test -Dtest=StFrontendSummarizeUiTest}.
  */
 @EnabledIfEnvironmentVariable(named = "TANKARD_ST_DIR", matches = ".+")
 class StFrontendSummarizeUiTest {

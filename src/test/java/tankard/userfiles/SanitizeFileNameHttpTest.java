@@ -5,7 +5,10 @@ import tankard.testing.ServerTest;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-/** {@code POST /api/files/sanitize-filename} answers the file name ST derives (st-api.md §1.10). */
+/**
+ * {@code POST /api/files/sanitize-filename} answers the file name ST derives (ST: src/endpoints/files.js,
+ * /sanitize-filename).
+ */
 class SanitizeFileNameHttpTest extends ServerTest {
     @Test
     void answersStsFileName() {

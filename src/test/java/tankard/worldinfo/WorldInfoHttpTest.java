@@ -25,7 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** {@code /api/worldinfo/*} over HTTP (st-api.md §10, st-data.md §4.2), with the refusals that write nothing. */
+/** {@code /api/worldinfo/*} over HTTP (ST: src/endpoints/worldinfo.js), with the refusals that write nothing. */
 class WorldInfoHttpTest extends ServerTest {
     /** A book as the frontend saves it: entries keyed by uid, in the order they were added. */
     private static final String BOOK = "{\"entries\":{\"10\":{\"uid\":10,\"key\":[\"comet\"],\"content\":\"Ice.\",\"order\":1.0,"

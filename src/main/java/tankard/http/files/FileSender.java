@@ -21,7 +21,7 @@ import java.util.Locale;
 import java.util.regex.Pattern;
 
 /**
- * Sends a file from disk the way Express's {@code sendFile} does (st-api.md §1.12): weak ETag from size and
+ * Sends a file from disk the way Express's {@code sendFile} does: weak ETag from size and
  * mtime, Last-Modified, conditional GET (304/412), single byte ranges (206/416), HEAD, Content-Type from the
  * extension. Everything is asynchronous: a stat through the Vert.x file system, then {@code sendFile}.
  */

@@ -9,8 +9,8 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * The logins {@code GET /login} performs without asking (st-api.md §1.5), tried in ST's order: the only
- * account when it has no password; the user named by an SSO proxy header (Authelia {@code Remote-User},
+ * The logins {@code GET /login} performs without asking (ST: src/users.js, tryAutoLogin), tried in ST's order: the
+ * only account when it has no password; the user named by an SSO proxy header (Authelia {@code Remote-User},
  * Authentik {@code X-Authentik-Username}) when the request comes from a trusted proxy; per-user basic auth.
  */
 public final class AutoLogin {

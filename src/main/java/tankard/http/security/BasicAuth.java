@@ -23,7 +23,7 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * {@code basicAuthMode} (only when listening): HTTP Basic credentials on every request, either the
  * {@code basicAuthUser} pair or, with {@code perUserBasicAuth} and accounts, an enabled account's handle and
- * password (st-api.md §1.7). Failed attempts are limited per client IP.
+ * password (ST: src/middleware/basicAuth.js). Failed attempts are limited per client IP.
  */
 public final class BasicAuth implements Handler<RoutingContext> {
     private static final Logger LOG = LoggerFactory.getLogger(BasicAuth.class);

@@ -4,7 +4,10 @@ import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.net.SocketAddress;
 import tankard.config.TankardConfig;
 
-/** Who is asking: the socket address, and the address a reverse proxy reports in its headers (st-api.md §1.7). */
+/**
+ * Who is asking: the socket address, and the address a reverse proxy reports in its headers (ST:
+ * src/express-common.js, getRealOrForwardedIp).
+ */
 public final class ClientIp {
     private final TankardConfig.Security config;
 

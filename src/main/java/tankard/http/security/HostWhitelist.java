@@ -9,8 +9,8 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 /**
- * {@code hostWhitelist}: the Host header must name an allowed host (st-api.md §1.7), a guard against
- * DNS rebinding. IP literals, {@code localhost} and {@code *.localhost} are always allowed.
+ * {@code hostWhitelist}: the Host header must name an allowed host (ST: src/middleware/hostWhitelist.js), a guard
+ * against DNS rebinding. IP literals, {@code localhost} and {@code *.localhost} are always allowed.
  */
 public final class HostWhitelist implements Handler<RoutingContext> {
     private static final Pattern FILE_OR_EXTENSION = Pattern.compile("^(?:file|.+-extension):", Pattern.CASE_INSENSITIVE);

@@ -14,7 +14,7 @@ import java.util.regex.Pattern;
 
 /**
  * {@code whitelistMode}: only clients whose address matches a {@code whitelist} entry get in; with
- * {@code enableForwardedWhitelist} the address a proxy reports must match too (st-api.md §1.7).
+ * {@code enableForwardedWhitelist} the address a proxy reports must match too (ST: src/middleware/whitelist.js).
  * Rejected requests get {@code _errors/forbidden-by-whitelist.html} with {@code {{ipDetails}}} filled in.
  */
 public final class IpWhitelist implements Handler<RoutingContext> {

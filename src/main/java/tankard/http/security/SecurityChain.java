@@ -12,9 +12,9 @@ import tankard.user.User;
 import java.util.Optional;
 
 /**
- * The request gates of st-api.md §1.3 that run before any route: IP whitelist (first, so a stranger learns
- * nothing else), host whitelist, CORS, basic auth, session cookie, user resolution and the CSRF check; then,
- * after the public routes, the authentication gate. Built once and shared by all event loops.
+ * The request gates of ST's src/server-main.js that run before any route: IP whitelist (first, so a stranger learns
+ * nothing else), host whitelist, CORS, basic auth, session cookie, user resolution and the CSRF check; then, after
+ * the public routes, the authentication gate. Built once and shared by all event loops.
  */
 public final class SecurityChain {
     /** Where on the request the chain puts the signed-in user (with accounts off, the default user). */

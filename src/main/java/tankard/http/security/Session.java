@@ -4,8 +4,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import tankard.json.JsJson;
 
 /**
- * The client-side session ST keeps in its signed cookie (st-api.md §1.4). Members the server does not
- * know are kept, so a session cookie issued by ST survives a switch to Tankard and back.
+ * The client-side session ST keeps in its signed cookie (the cookie-session middleware of ST: src/server-main.js).
+ * Members the server does not know are kept, so a session cookie issued by ST survives a switch to Tankard and back.
  */
 public final class Session {
     private final ObjectNode data;

@@ -23,9 +23,9 @@ import java.security.SecureRandom;
 import java.util.Base64;
 
 /**
- * ST's cookie-session format (st-api.md §1.4): cookie {@code session-<8 hex>} holds base64 JSON, and
- * {@code <name>.sig} an HMAC-SHA1 (base64url) of {@code name=value} keyed by {@code cookie-secret.txt}.
- * Stateless, so every node that shares the data root accepts the same cookies.
+ * ST's cookie-session format (ST: src/server-main.js; src/users.js, getCookieSessionName): cookie
+ * {@code session-<8 hex>} holds base64 JSON, and {@code <name>.sig} an HMAC-SHA1 (base64url) of {@code name=value}
+ * keyed by {@code cookie-secret.txt}. Stateless, so every node that shares the data root accepts the same cookies.
  */
 public final class SessionCookies {
     public static final String CONTEXT_KEY = "tankard.session";

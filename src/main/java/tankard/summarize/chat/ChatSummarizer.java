@@ -23,8 +23,8 @@ import java.util.function.Function;
 
 /**
  * Summarizes a chat's older messages with the user's main backend and stores the summary where ST's Summarize
- * extension keeps it (st-backends.md §7.2, §7.5): {@code extra.memory} of the last message summarized, so ST's
- * UI shows it and the next run (here or in ST) continues from it.
+ * extension keeps it (ST: public/scripts/extensions/memory/index.js, summarizeChatMain): {@code extra.memory} of the
+ * last message summarized, so ST's UI shows it and the next run (here or in ST) continues from it.
  * <p>
  * The messages after the latest summary (ST's scan: from the end, the very last message skipped) up to the
  * {@code exclude_last} newest ones, system and empty messages left out, go as "Name: message" lines in one

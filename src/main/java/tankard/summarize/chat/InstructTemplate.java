@@ -11,8 +11,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * An instruct template (st-backends.md §8.2, a file of the user's {@code instruct/} folder) applied as ST's
- * browser applies it to a quiet raw generation (§8.3): the instruction as a system turn, the text as a user
+ * An instruct template (a file of the user's {@code instruct/} folder) applied as ST's browser applies it to a
+ * quiet raw generation (ST: public/script.js, createRawPrompt): the instruction as a system turn, the text as a user
  * turn, then the final line the model answers after; and the stop strings the template implies.
  */
 final class InstructTemplate {
