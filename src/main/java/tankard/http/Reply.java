@@ -4,10 +4,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import tankard.core.Refusal;
 import tankard.http.files.FileSender;
 import tankard.json.JsJson;
 import tankard.util.MimeTypes;
 
+import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import org.slf4j.LoggerFactory;
 
@@ -15,7 +17,10 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 
-/** What a route answers, written by {@link Routes}. Keeps the content types Express gives ST's replies. */
+/**
+ * What a route answers, written by {@link Routes}. Keeps the content types of ST's Express answers
+ * ({@code res.json}, {@code res.send} of a string, {@code res.sendStatus}).
+ */
 public sealed interface Reply {
     void writeTo(HttpServerResponse response);
 
@@ -93,9 +98,9 @@ public sealed interface Reply {
     }
 
     /**
-     * A body written piece by piece on a worker thread, with backpressure, so its size has no ceiling. Whatever
-     * must be able to fail with a proper error should be done before the reply is returned: once the first
-     * bytes are out, a failure can only cut the connection.
+     * A body written piece by piece on a stream thread ({@link StreamThreads}), with backpressure, so its size has
+     * no ceiling. Whatever must be able to fail with a proper error should be done before the reply is returned:
+     * once the first bytes are out, a failure can only cut the connection.
      */
     static Reply stream(String contentType, StreamBody body) {
         return new Streamed(contentType, -1, body);
@@ -114,20 +119,21 @@ public sealed interface Reply {
     record Streamed(String contentType, long length, StreamBody body) implements Reply {
         @Override
         public void writeTo(HttpServerResponse response) {
-            response.setStatusCode(200).putHeader("Content-Type", contentType);
-            if (length >= 0) {
-                response.putHeader("Content-Length", String.valueOf(length));
-            } else {
-                response.setChunked(true);
-            }
-            writeOnWorker(response, body);
+            writeOnStreamThread(response, body, () -> {
+                response.setStatusCode(200).putHeader("Content-Type", contentType);
+                if (length >= 0) {
+                    response.putHeader("Content-Length", String.valueOf(length));
+                } else {
+                    response.setChunked(true);
+                }
+            });
         }
     }
 
     /**
      * A stored file sent as Express's {@code res.download} sends it: {@code Content-Disposition: attachment}
      * (content-disposition's encoding of the name), the type by extension, its length and mtime. The bytes
-     * are streamed on a worker thread, so the file's size has no ceiling; {@code length} must be exact.
+     * are streamed as {@link #stream} streams them, so the file's size has no ceiling; {@code length} must be exact.
      */
     static Reply download(String fileName, long length, long modifiedMs, StreamBody body) {
         return new Download(fileName, length, modifiedMs, body);
@@ -136,26 +142,43 @@ public sealed interface Reply {
     record Download(String fileName, long length, long modifiedMs, StreamBody body) implements Reply {
         @Override
         public void writeTo(HttpServerResponse response) {
-            response.setStatusCode(200)
+            writeOnStreamThread(response, body, () -> response.setStatusCode(200)
                     .putHeader("Content-Disposition", ContentDisposition.attachment(fileName))
                     .putHeader("Cache-Control", "public, max-age=0")
                     .putHeader("Last-Modified", FileSender.httpDate(modifiedMs))
                     .putHeader("Content-Type", MimeTypes.contentType(fileName))
-                    .putHeader("Content-Length", Long.toString(length));
-            writeOnWorker(response, body);
+                    .putHeader("Content-Length", Long.toString(length)));
         }
     }
 
-    private static void writeOnWorker(HttpServerResponse response, StreamBody body) {
-        Vertx.currentContext().executeBlocking(() -> {
-            try (ResponseStream out = new ResponseStream(response)) {
-                body.writeTo(out);
-            }
-            return null;
-        }, false).onFailure(e -> {
-            LoggerFactory.getLogger(Reply.class).warn("A streamed response failed: {}", e.toString());
-            response.reset();
-        });
+    /**
+     * Sets the head and writes the body on a stream thread (responses may be written from any thread), or
+     * answers 503 when every stream thread is busy. A body refused so is still run, into a stream closed as if
+     * its client had gone before the first byte: that is how it lets go of what it holds (open files, a temp file).
+     */
+    private static void writeOnStreamThread(HttpServerResponse response, StreamBody body, Runnable head) {
+        Context context = Vertx.currentContext();
+        try {
+            StreamThreads.run(context, () -> {
+                head.run();
+                try (ResponseStream out = new ResponseStream(response)) {
+                    body.writeTo(out);
+                }
+                return null;
+            }).onFailure(e -> {
+                LoggerFactory.getLogger(Reply.class).warn("A streamed response failed: {}", e.toString());
+                response.reset();
+            });
+        } catch (Refusal busy) {
+            response.headers().remove("Content-Disposition"); // an attachment's: this answer is no file
+            json(FailureHandler.status(busy), JsJson.object().put("error", busy.getMessage())).writeTo(response);
+            context.executeBlocking(() -> {
+                OutputStream gone = OutputStream.nullOutputStream();
+                gone.close(); // its writes throw from now on
+                body.writeTo(gone);
+                return null;
+            }, false);
+        }
     }
 
     record Body(int status, String contentType, byte[] bytes) implements Reply {

@@ -12,10 +12,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A request body as a blocking stream for a worker thread, for bodies too large to buffer (chat saves up to
- * the body limit). The event loop queues the chunks as they arrive and pauses the connection while more
- * than {@link #HIGH_WATER} bytes wait, so a slow disk holds back the client instead of filling the heap.
- * The request must have been paused since it arrived (see HttpVerticle). Gzip bodies arrive inflated.
+ * A request body as a blocking stream for a stream thread ({@link StreamThreads}), for bodies too large to
+ * buffer (chat saves up to the body limit). The event loop queues the chunks as they arrive and pauses the
+ * connection while more than {@link #HIGH_WATER} bytes wait, so a slow disk holds back the client instead of
+ * filling the heap. The request must have been paused since it arrived (see HttpVerticle). Gzip bodies arrive
+ * inflated.
  */
 final class RequestBodyStream extends InputStream {
     private static final int HIGH_WATER = 8 << 20;
@@ -119,9 +120,11 @@ final class RequestBodyStream extends InputStream {
     /** Lets the rest of an unread body go by, so the connection can carry the reply and the next request. */
     void discardRest() {
         context.runOnContext(v -> {
-            request.handler(chunk -> {
-            });
-            request.resume();
+            if (!request.isEnded()) { // an ended request takes no handler
+                request.handler(chunk -> {
+                });
+                request.resume();
+            }
         });
         chunks.clear();
     }

@@ -9,9 +9,9 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
- * An HTTP response body as a blocking stream for a worker thread: bytes go out in 512 KB chunks, and the writer
- * waits while the connection's write queue is full, so a slow client holds back the producer instead of
- * piling the body up in memory. {@link #close()} ends the response.
+ * An HTTP response body as a blocking stream for a stream thread ({@link StreamThreads}): bytes go out in 512 KB
+ * chunks, and the writer waits while the connection's write queue is full, so a slow client holds back the
+ * producer instead of piling the body up in memory. {@link #close()} ends the response.
  */
 final class ResponseStream extends OutputStream {
     /** Large, so that a big body costs few hand-overs between the worker and the event loop (each costs a

@@ -1,8 +1,11 @@
 package tankard.http;
 
+import io.vertx.core.Context;
+import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.ext.web.RoutingContext;
 import tankard.config.TankardConfig;
+import tankard.core.Refusal;
 
 import java.io.InputStream;
 
@@ -26,14 +29,17 @@ public final class Routes {
     public Handler<RoutingContext> blocking(Action action) {
         return ctx -> {
             Request request = new Request(ctx, config);
-            ctx.vertx().executeBlocking(() -> action.handle(request), false)
-                    .onSuccess(reply -> {
-                        if (!ctx.response().ended()) {
-                            reply.writeTo(ctx.response());
-                        }
-                    })
-                    .onFailure(ctx::fail);
+            answer(ctx, ctx.vertx().executeBlocking(() -> action.handle(request), false));
         };
+    }
+
+    /** Writes the reply unless the response is already over; failures go to the error handler. */
+    private static void answer(RoutingContext ctx, Future<Reply> reply) {
+        reply.onSuccess(done -> {
+            if (!ctx.response().ended()) {
+                done.writeTo(ctx.response());
+            }
+        }).onFailure(ctx::fail);
     }
 
     /** An action that reads a large JSON body as a stream. */
@@ -45,7 +51,9 @@ public final class Routes {
 
     /**
      * Like {@link #blocking}, for a route whose body is not buffered (its path is one of a feature's
-     * {@link Feature#streamedBodyPaths()}): the action reads it as it arrives, with backpressure.
+     * {@link Feature#streamedBodyPaths()}): the action reads it as it arrives, with backpressure, on one of the
+     * {@link StreamThreads}, so a slow client holds none of the workers that {@link #blocking} routes need. When
+     * every stream thread is busy, the request is refused with 503 and its body let go by unread.
      */
     public Handler<RoutingContext> streamed(StreamedAction action) {
         return ctx -> {
@@ -53,21 +61,21 @@ public final class Routes {
             if ("100-continue".equalsIgnoreCase(ctx.request().getHeader("Expect"))) {
                 ctx.response().writeContinue(); // what the BodyHandler does for buffered routes; curl waits for it
             }
-            RequestBodyStream body = new RequestBodyStream(ctx.request(), ctx.vertx().getOrCreateContext(), Request.BODY_LIMIT);
+            Context context = ctx.vertx().getOrCreateContext();
+            RequestBodyStream body = new RequestBodyStream(ctx.request(), context, Request.BODY_LIMIT);
             boolean json = Request.isJson(ctx.request().getHeader("Content-Type"));
-            ctx.vertx().executeBlocking(() -> {
-                        try {
-                            return action.handle(request, json ? body : null);
-                        } finally {
-                            body.discardRest();
-                        }
-                    }, false)
-                    .onSuccess(reply -> {
-                        if (!ctx.response().ended()) {
-                            reply.writeTo(ctx.response());
-                        }
-                    })
-                    .onFailure(ctx::fail);
+            try {
+                answer(ctx, StreamThreads.run(context, () -> {
+                    try {
+                        return action.handle(request, json ? body : null);
+                    } finally {
+                        body.discardRest();
+                    }
+                }));
+            } catch (Refusal busy) {
+                body.discardRest();
+                ctx.fail(busy);
+            }
         };
     }
 

@@ -5,6 +5,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -37,6 +38,14 @@ public final class Threads {
                 new ArrayBlockingQueue<>(waiting), daemon(name));
         pool.allowCoreThreadTimeOut(true);
         return pool;
+    }
+
+    /**
+     * At most {@code threads} tasks at once and none waiting: beyond that {@code execute} throws
+     * {@link java.util.concurrent.RejectedExecutionException}. Threads start as tasks come.
+     */
+    public static ExecutorService unqueued(String name, int threads) {
+        return new ThreadPoolExecutor(0, threads, IDLE_SECONDS, TimeUnit.SECONDS, new SynchronousQueue<>(), daemon(name));
     }
 
     public static ScheduledExecutorService timer(String name) {
