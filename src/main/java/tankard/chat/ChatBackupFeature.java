@@ -5,7 +5,7 @@ import tankard.http.Feature;
 import tankard.http.Reply;
 import tankard.http.Routes;
 
-/** The chat backup endpoints {@code /api/backups/chat/*} (st-api.md §18.3). */
+/** The chat backup endpoints {@code /api/backups/chat/*} (src/endpoints/backups.js). */
 public final class ChatBackupFeature implements Feature {
     private final ChatBackupFiles backups;
 

@@ -6,10 +6,7 @@ import tankard.http.Reply;
 import tankard.http.Routes;
 import tankard.util.MimeTypes;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
-
-/** {@code /api/data-maid/*} (st-api.md §18.4). */
+/** {@code /api/data-maid/*} (src/endpoints/data-maid.js). */
 public final class DataMaidFeature implements Feature {
     private final DataMaid maid;
 
@@ -26,9 +23,9 @@ public final class DataMaidFeature implements Feature {
             return Reply.noContent();
         }));
         router.get("/api/data-maid/view").handler(routes.blocking(request -> {
-            Path file = maid.reported(request.query("token"), request.query("hash"), request.user().handle());
-            String type = MimeTypes.forFileName(file.getFileName().toString());
-            return Reply.stream(type != null ? type : "text/plain", Files.size(file), out -> Files.copy(file, out));
+            Loose.View file = maid.view(request.query("token"), request.query("hash"), request.user().handle());
+            String type = MimeTypes.forFileName(file.name());
+            return Reply.stream(type != null ? type : "text/plain", file.size(), file.content()::writeTo);
         }));
         router.post("/api/data-maid/delete").handler(routes.blocking(request -> {
             maid.delete(request.body().get("token"), request.body().path("hashes"), request.user().handle());
