@@ -71,6 +71,8 @@ import tankard.group.GroupService;
 import tankard.group.GroupStore;
 import tankard.preset.PresetFeature;
 import tankard.preset.PresetService;
+import tankard.recent.RecentChats;
+import tankard.recent.RecentChatsFeature;
 import tankard.secrets.SecretStore;
 import tankard.secrets.SecretsFeature;
 import tankard.settings.SettingsBackups;
@@ -78,6 +80,7 @@ import tankard.settings.SettingsFeature;
 import tankard.settings.SettingsService;
 import tankard.sprite.SpriteFeature;
 import tankard.stats.StatsFeature;
+import tankard.stats.StatsRebuilder;
 import tankard.theme.UiPresetFeature;
 import tankard.tokenizer.TokenizerFeature;
 import tankard.tokenizer.TokenizerFiles;
@@ -161,8 +164,8 @@ public final class Tankard {
         GroupStore groups = new FileGroupStore(config.dataRoot());
         ChatLocks chatLocks = new ChatLocks();
         ChatFiles chatFiles = new ChatFiles(chats, chatLocks, System::currentTimeMillis);
-        ChatService chatService = new ChatService(config.backups(), chats, cards, groups, chatLocks,
-                Threads.timer("chat-backups"), System::currentTimeMillis);
+        ChatService chatService = new ChatService(config.backups(), chats, chatLocks, Threads.timer("chat-backups"),
+                System::currentTimeMillis);
         CardCache cardCache = new CardCache(config.performance().memoryCacheCapacityBytes());
         this.cardIndexes = new CardIndexes(config.dataRoot(), config.performance().memoryCacheCapacityBytes(),
                 Threads.timer("card-index"));
@@ -198,17 +201,18 @@ public final class Tankard {
                 new SpriteFeature(),
                 new WorldInfoFeature(),
                 new GroupFeature(new GroupService(groups, chats, chatFiles)),
-                new StatsFeature(),
-                new DataMaidFeature(new DataMaid()),
+                new StatsFeature(new StatsRebuilder(chats)),
+                new DataMaidFeature(new DataMaid(chats, chatFiles)),
                 new TokenizerFeature(tokenizers),
                 new ChatSummaryFeature(chatSummarizer),
                 new CharacterFeature(config, characterService, chatService),
                 new CharacterEditFeature(new CharacterEditor(cards, chats, cardCache, config.dataRoot(),
                         defaultAvatar, System::currentTimeMillis)),
-                new CharacterImportFeature(new CardImporter(System::currentTimeMillis, defaultAvatar)),
+                new CharacterImportFeature(new CardImporter(chats, System::currentTimeMillis, defaultAvatar)),
                 new ChatFeature(chatService, new ChatImporter(chats, System::currentTimeMillis),
-                        chatFiles, new ChatSearch(chats, groups),
+                        chatFiles, new ChatSearch(chats, groups::chats),
                         new ChatExport(chats)),
+                new RecentChatsFeature(new RecentChats(chats, chatService, cards, groups)),
                 new ChatBackupFeature(new ChatBackupFiles(chats)),
                 new UserFilesFeature(config),
                 new ChatImagesFeature(),

@@ -6,6 +6,10 @@ import com.fasterxml.jackson.databind.node.BooleanNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
+import tankard.chat.ChatFolder;
+import tankard.chat.format.ChatHeader;
+import tankard.chat.format.ChatMessage;
+import tankard.chat.format.LineWriter;
 import tankard.json.Js;
 import tankard.json.JsJson;
 import tankard.user.UserDirs;
@@ -15,7 +19,6 @@ import tankard.util.Sanitize;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -27,7 +30,7 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** Backyard AI archives (ST: src/byaf.js, ByafParser): manifest, character, scenarios, images. */
+/** Backyard AI archives (src/byaf.js, ByafParser): manifest, character, scenarios, images. */
 final class ByafImport {
     private final UserDirs dirs;
     private final CardImporter importer;
@@ -130,8 +133,7 @@ final class ByafImport {
         for (JsonNode scenario : scenarios) {
             String title = Js.truthy(scenario.get("title")) ? Js.string(scenario.get("title")) : cardName;
             String chatName = Sanitize.filename(Sanitize.filename(title + " - " + importer.humanizedNow() + " imported.jsonl", "_"));
-            plan.write(dirs.chats().resolve(internal).resolve(chatName),
-                    chat(scenario, userName, cardName).getBytes(StandardCharsets.UTF_8));
+            plan.writeChat(ChatFolder.character(internal), chatName, chat(scenario, userName, cardName));
             chats.add(chatName);
         }
         if (!chats.isEmpty()) {
@@ -218,11 +220,10 @@ final class ByafImport {
         return book;
     }
 
-    /** One scenario as a JSONL chat, as ST's BYAF reader builds it. */
-    private String chat(JsonNode scenario, String userName, String characterName) {
+    /** One scenario as a JSONL chat, as ST's BYAF reader builds it (src/byaf.js, ByafParser.getChatFromScenario). */
+    private byte[] chat(JsonNode scenario, String userName, String characterName) {
         JsonNode messages = scenario.get("messages");
-        ObjectNode header = JsJson.object().put("user_name", "unused").put("character_name", "unused");
-        ObjectNode meta = header.putObject("chat_metadata");
+        ObjectNode meta = JsJson.object();
         meta.set("scenario", Js.coalesce(scenario.get("narrative"), TextNode.valueOf("")));
         meta.put("mes_example", examples(scenario.get("exampleMessages")));
         meta.put("system_prompt", macros(scenario.get("formattingInstructions")));
@@ -247,10 +248,10 @@ final class ByafImport {
         meta.put("custom_background", background.isEmpty() ? "" : "url(\"" + encodeUri(background) + "\")");
 
         List<ObjectNode> lines = new ArrayList<>();
-        lines.add(header);
+        lines.add(ChatHeader.of(meta));
         JsonNode greeting = firstMessage(scenario);
         if (Js.truthy(greeting)) {
-            ObjectNode first = message(characterName, false);
+            ObjectNode first = ChatMessage.of(characterName, false);
             if (messages != null && messages.isArray() && messages.isEmpty()) {
                 first.put("send_date", importer.isoNow());
             } else if (messages != null && messages.isArray()) {
@@ -279,20 +280,12 @@ final class ByafImport {
                 }
             }
         }
-        StringBuilder out = new StringBuilder();
-        for (ObjectNode line : lines) {
-            out.append(out.isEmpty() ? "" : "\n").append(JsJson.compact(line));
-        }
-        return out.toString();
+        return LineWriter.jsonl(lines);
     }
 
     /** {@code firstMessages[0].text}, or null (BYAF scenarios hold at most one first message). */
     private static JsonNode firstMessage(JsonNode scenario) {
         return scenario.path("firstMessages").path(0).get("text");
-    }
-
-    private static ObjectNode message(String name, boolean isUser) {
-        return JsJson.object().put("name", name).put("is_user", isUser);
     }
 
     private static ObjectNode userMessage(JsonNode m, String userName) {
@@ -325,7 +318,7 @@ final class ByafImport {
                 swipeId = swipes.size() - 1;
             }
         }
-        ObjectNode message = message(characterName, false);
+        ObjectNode message = ChatMessage.of(characterName, false);
         message.set("send_date", number(newest.get("createdAt")));
         if (newest.get("text") != null) {
             message.set("mes", newest.get("text"));

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.TextNode;
 import org.snakeyaml.engine.v2.api.Load;
 import org.snakeyaml.engine.v2.api.LoadSettings;
 import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
+import tankard.chat.ChatStore;
 import tankard.image.AvatarImages;
 import tankard.json.Js;
 import tankard.json.JsJson;
@@ -38,11 +39,16 @@ public final class CardImporter {
     public static final int MAX_CARD_BYTES = 32 << 20;
     private static final String NOTES_PLACEHOLDER = "Creator's notes go here.";
 
+    private final ChatStore chats;
     private final LongSupplier clock;
     private final Supplier<byte[]> defaultAvatar;
 
-    /** @param defaultAvatar the prepared image of cards that come without one */
-    public CardImporter(LongSupplier clock, Supplier<byte[]> defaultAvatar) {
+    /**
+     * @param chats         where the chats that come with a card go
+     * @param defaultAvatar the prepared image of cards that come without one
+     */
+    public CardImporter(ChatStore chats, LongSupplier clock, Supplier<byte[]> defaultAvatar) {
+        this.chats = chats;
         this.clock = clock;
         this.defaultAvatar = defaultAvatar;
     }
@@ -55,10 +61,13 @@ public final class CardImporter {
     record Prepared(ObjectNode card, byte[] image) {
     }
 
-    /** Imports the file and returns the card's internal name (file name without {@code .png}). Blocking. */
-    public String importCard(UserDirs dirs, Upload upload) throws IOException {
+    /**
+     * Imports the file into the folder of the user of that handle and returns the card's internal name (file name
+     * without {@code .png}). Blocking.
+     */
+    public String importCard(UserDirs dirs, String user, Upload upload) throws IOException {
         String format = upload.format() == null ? "" : upload.format().toLowerCase(Locale.ROOT);
-        ImportPlan plan = new ImportPlan();
+        ImportPlan plan = new ImportPlan(chats, user);
         ObjectNode card;
         byte[] image;
         ByafImport byaf = null;

@@ -26,13 +26,7 @@ import java.util.Locale;
  * The card writing endpoints: {@code /api/characters/create|edit|edit-attribute|merge-attributes|edit-avatar|
  * rename|delete|duplicate|export} (ST: src/endpoints/characters.js).
  */
-public final class CharacterEditFeature implements Feature {
-    private final CharacterEditor editor;
-
-    public CharacterEditFeature(CharacterEditor editor) {
-        this.editor = editor;
-    }
-
+public record CharacterEditFeature(CharacterEditor editor) implements Feature {
     @Override
     public void mount(Router router, Routes routes) {
         router.post("/api/characters/create").handler(routes.blocking(request ->

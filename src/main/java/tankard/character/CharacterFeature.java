@@ -14,18 +14,8 @@ import tankard.json.Js;
 import tankard.json.JsJson;
 
 /** {@code /api/characters/all|get|chats} (ST: src/endpoints/characters.js). */
-public final class CharacterFeature implements Feature {
+public record CharacterFeature(TankardConfig config, CharacterService characters, ChatService chats) implements Feature {
     private static final Logger LOG = LoggerFactory.getLogger(CharacterFeature.class);
-
-    private final TankardConfig config;
-    private final CharacterService characters;
-    private final ChatService chats;
-
-    public CharacterFeature(TankardConfig config, CharacterService characters, ChatService chats) {
-        this.config = config;
-        this.characters = characters;
-        this.chats = chats;
-    }
 
     @Override
     public void mount(Router router, Routes routes) {

@@ -17,14 +17,8 @@ import java.nio.file.Path;
  * request each; every failure answers {@code {"error": true, "message": …}} (the frontend checks {@code error}) with
  * 400 for bad input, so a bulk import reports each file on its own.
  */
-public final class CharacterImportFeature implements Feature {
+public record CharacterImportFeature(CardImporter importer) implements Feature {
     private static final Logger LOG = LoggerFactory.getLogger(CharacterImportFeature.class);
-
-    private final CardImporter importer;
-
-    public CharacterImportFeature(CardImporter importer) {
-        this.importer = importer;
-    }
 
     @Override
     public void mount(Router router, Routes routes) {
@@ -35,8 +29,9 @@ public final class CharacterImportFeature implements Feature {
             }
             try {
                 String preserved = CardImporter.preservedName(request.formField("preserved_name"));
-                String name = importer.importCard(request.dirs(), new CardImporter.Upload(Path.of(file.uploadedFileName()),
-                        request.formField("file_type"), preserved, request.formField("user_name")));
+                CardImporter.Upload upload = new CardImporter.Upload(Path.of(file.uploadedFileName()),
+                        request.formField("file_type"), preserved, request.formField("user_name"));
+                String name = importer.importCard(request.dirs(), request.user().handle(), upload);
                 return Reply.json(JsJson.object().put("file_name", name));
             } catch (CardFormatException | SafeZip.BadZipException e) {
                 LOG.warn("Could not import {}: {}", file.fileName(), e.getMessage());

@@ -5,14 +5,8 @@ import tankard.http.Feature;
 import tankard.http.Reply;
 import tankard.http.Routes;
 
-/** The chat backup endpoints {@code /api/backups/chat/*} (st-api.md §18.3). */
-public final class ChatBackupFeature implements Feature {
-    private final ChatBackupFiles backups;
-
-    public ChatBackupFeature(ChatBackupFiles backups) {
-        this.backups = backups;
-    }
-
+/** The chat backup endpoints {@code /api/backups/chat/*} (src/endpoints/backups.js). */
+public record ChatBackupFeature(ChatBackupFiles backups) implements Feature {
     @Override
     public void mount(Router router, Routes routes) {
         router.post("/api/backups/chat/get").handler(routes.blocking(request ->

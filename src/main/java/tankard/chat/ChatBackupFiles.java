@@ -14,7 +14,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The chat backups browser of "Manage chat files" (st-api.md §18.3): lists, deletes and hands out the
+ * The chat backups browser of "Manage chat files" (src/endpoints/backups.js): lists, deletes and hands out the
  * {@code backups/chat_*.jsonl} files that {@link ChatBackups} writes. Names from requests are sanitized as ST
  * does and must still start with {@code chat_}, so no other file of the user can be reached.
  */

@@ -18,10 +18,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
 /**
- * Chat backups after saves (st-data.md §2.11): {@code backups/chat_<key>_<timestamp>.jsonl}, throttled per user
- * (the first save in a window is backed up at once, later ones collapse into one trailing backup of the
- * latest save), then pruned by mtime to {@code backups.common.numberOfBackups} per key and
- * {@code backups.chat.maxTotalBackups} overall.
+ * Chat backups after saves (src/endpoints/chats.js, backupChat and getBackupFunction):
+ * {@code backups/chat_<key>_<timestamp>.jsonl}, throttled per user (the first save in a window is backed up at
+ * once, later ones collapse into one trailing backup of the latest save), then pruned by mtime to
+ * {@code backups.common.numberOfBackups} per key and {@code backups.chat.maxTotalBackups} overall.
  */
 final class ChatBackups {
     private static final Logger LOG = LoggerFactory.getLogger(ChatBackups.class);

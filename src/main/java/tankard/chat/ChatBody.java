@@ -1,16 +1,15 @@
 package tankard.chat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import tankard.chat.format.ChatArray;
+import tankard.chat.format.LineWriter;
 import tankard.json.ByteScan;
 import tankard.json.Js;
-import tankard.json.JsJson;
 import tankard.json.JsRestringify;
 import tankard.json.JsonSyntaxException;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
@@ -18,21 +17,22 @@ import java.util.Map;
 /**
  * A chat save request read in one streaming pass: the small members as trees, and the elements of the
  * {@code chat} array written one by one as the lines of the chat file, so a chat of any size never sits in
- * memory. Each line is what ST writes, {@code JSON.stringify(element)}: an element already in that form (all
- * a browser sends) is copied as it is, anything else is parsed and printed the way JavaScript would.
+ * memory. Each line is what ST writes, {@code JSON.stringify(element)} (src/endpoints/chats.js, trySaveChat): an
+ * element already in that form (all a browser sends) is copied as it is, anything else is parsed and printed the
+ * way JavaScript would.
  *
  * @param fields  top-level members other than {@code chat}
  * @param isArray whether {@code chat} is an array (else nothing was written)
  * @param header  the first line written (the chat header), or null
  * @param lines   the lines written, and how many of them ST's loader keeps (truthy) or drops
  */
-record ChatBody(Map<String, JsonNode> fields, boolean isArray, byte[] header, ChatLines.Read lines) {
+record ChatBody(Map<String, JsonNode> fields, boolean isArray, byte[] header, ChatArray.Read lines) {
     /**
      * Reads the body (null: not a JSON request, read as {@code {}} like Express), writing the chat's lines to
      * the draft; a body that is not JSON throws {@link JsonSyntaxException} and leaves the draft unusable.
      */
     static ChatBody read(InputStream json, ChatStore.Draft draft) throws IOException {
-        ChatBody empty = new ChatBody(new HashMap<>(), false, null, new ChatLines.Read(0, 0, false));
+        ChatBody empty = new ChatBody(new HashMap<>(), false, null, new ChatArray.Read(0, 0, false));
         if (json == null) {
             return empty;
         }
@@ -83,10 +83,9 @@ record ChatBody(Map<String, JsonNode> fields, boolean isArray, byte[] header, Ch
 
     private static ChatBody elements(Source in, ChatStore.Draft draft, Map<String, JsonNode> fields) throws IOException {
         draft.restart();
-        OutputStream out = draft.out();
+        LineWriter out = new LineWriter(draft.out());
         byte[] header = null;
         long kept = 0;
-        long dropped = 0;
         in.next();
         int c = in.skipWhitespace();
         while (c != ']') {
@@ -96,17 +95,14 @@ record ChatBody(Map<String, JsonNode> fields, boolean isArray, byte[] header, Ch
             if (!JsRestringify.isCanonical(element, 0, length)) {
                 JsonNode value = JsRestringify.parse(element, 0, length);
                 truthy = Js.truthy(value);
-                element = JsJson.stringifyAsJs(value).getBytes(StandardCharsets.UTF_8);
+                element = LineWriter.stringify(value);
                 length = element.length;
             }
-            if (kept + dropped > 0) {
-                out.write('\n');
-            } else {
+            if (out.lines() == 0) {
                 header = Arrays.copyOf(element, length);
             }
-            out.write(element, 0, length);
+            out.line(element, 0, length);
             kept += truthy ? 1 : 0;
-            dropped += truthy ? 0 : 1;
             c = in.skipWhitespace();
             if (c == ',') {
                 in.next();
@@ -116,7 +112,8 @@ record ChatBody(Map<String, JsonNode> fields, boolean isArray, byte[] header, Ch
             }
         }
         in.next();
-        return new ChatBody(fields, true, header, new ChatLines.Read(kept, dropped, dropped == 0 && kept > 0));
+        long dropped = out.lines() - kept;
+        return new ChatBody(fields, true, header, new ChatArray.Read(kept, dropped, dropped == 0 && kept > 0));
     }
 
     JsonNode field(String name) {

@@ -5,7 +5,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.util.List;
 import java.util.function.LongSupplier;
 
-/** One foreign chat format of {@code /api/chats/import} with {@code file_type=json} (st-data.md §2.14). */
+/**
+ * One foreign chat format of {@code /api/chats/import} with {@code file_type=json} (src/endpoints/chats.js, the
+ * /import route).
+ */
 interface ChatConverter {
     /** Whether the parsed upload is in this format, by ST's detection rule. */
     boolean accepts(JsonNode json);

@@ -1,6 +1,7 @@
 package tankard.chat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import tankard.chat.format.ChatLines;
 import tankard.core.Refusal;
 import tankard.json.Js;
 import tankard.json.JsJson;
@@ -16,9 +17,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 
 /**
- * {@code /api/chats/export} (st-api.md §8.7): {@code {"message": "Chat saved to <name>", "result": <text>}} where
- * the text is the raw file (jsonl) or its visible messages as {@code name: text} paragraphs (txt). The answer
- * is streamed from the file, so a chat of any size exports without being held in memory.
+ * {@code /api/chats/export} (src/endpoints/chats.js, the /export route): {@code {"message": "Chat saved to
+ * <name>", "result": <text>}} where the text is the raw file (jsonl) or its visible messages as {@code name: text}
+ * paragraphs (txt). The answer is streamed from the file, so a chat of any size exports without being held in
+ * memory.
  */
 public final class ChatExport {
     private final ChatStore store;
@@ -27,17 +29,10 @@ public final class ChatExport {
         this.store = store;
     }
 
-    /** Why an export has no result: ST's status and {@code {"message": ...}}. */
-    public static final class Failure extends Exception {
-        private final int status;
-
-        Failure(int status, String message) {
-            super(message, null, false, false);
-            this.status = status;
-        }
-
-        public int status() {
-            return status;
+    /** Why an export has no result: a refusal ST answers with {@code {"message": ...}}, not {@code {"error": ...}}. */
+    public static final class Failure extends Refusal {
+        Failure(Kind kind, String message) {
+            super(kind, message);
         }
     }
 
@@ -59,10 +54,10 @@ public final class ChatExport {
         try {
             chat = store.find(user, folder, name).isEmpty() ? Optional.empty() : store.open(user, folder, name);
         } catch (IOException e) {
-            throw new Failure(500, "Could not read JSONL file to export. Source chat file: " + source + ".");
+            throw new Failure(Refusal.Kind.FAILED, "Could not read JSONL file to export. Source chat file: " + source + ".");
         }
         if (chat.isEmpty()) {
-            throw new Failure(404, "Could not find JSONL file to export. Source chat file: " + source + ".");
+            throw new Failure(Refusal.Kind.NOT_FOUND, "Could not find JSONL file to export. Source chat file: " + source + ".");
         }
         String message = "Chat saved to " + Js.string(body.get("exportfilename"));
         boolean raw = "jsonl".equals(body.path("format").textValue());
@@ -89,8 +84,8 @@ public final class ChatExport {
      * here such lines are skipped, as when a chat is read.
      */
     private static void writeText(InputStream in, Writer out) throws IOException {
-        ChatLines.forEachLine(in, line -> {
-            JsonNode data = ChatLines.parse(line);
+        ChatLines.readLines(in, (bytes, from, to) -> {
+            JsonNode data = ChatLines.parse(bytes, from, to);
             if (data == null || !data.isObject() || Js.truthy(data.get("is_system")) || !Js.truthy(data.get("mes"))) {
                 return true;
             }

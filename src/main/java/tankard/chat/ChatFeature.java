@@ -7,6 +7,7 @@ import io.vertx.ext.web.Router;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tankard.core.Refusal;
+import tankard.http.FailureHandler;
 import tankard.http.Feature;
 import tankard.http.Reply;
 import tankard.http.Request;
@@ -19,29 +20,15 @@ import java.nio.file.Path;
 import java.util.Set;
 
 /**
- * The chat endpoints {@code /api/chats/*} and the group chat ones {@code /api/chats/group/*} (st-api.md §8),
- * and Tankard's windowed reads and saves of a chat's end, {@code /api/tankard/chats/tail[/save]} (ChatWindow).
+ * The chat endpoints {@code /api/chats/*} and the group chat ones {@code /api/chats/group/*} (src/endpoints/chats.js;
+ * the recent chats are RecentChatsFeature's), and Tankard's windowed reads and saves of a chat's end,
+ * {@code /api/tankard/chats/tail[/save]} (ChatWindow).
  */
-public final class ChatFeature implements Feature {
+public record ChatFeature(ChatService chats, ChatImporter importer, ChatFiles files, ChatSearch search, ChatExport export) implements Feature {
     private static final Logger LOG = LoggerFactory.getLogger(ChatFeature.class);
     private static final String SAVE = "/api/chats/save";
     private static final String GROUP_SAVE = "/api/chats/group/save";
     private static final String JSON = "application/json; charset=utf-8";
-
-    private final ChatService chats;
-    private final ChatImporter importer;
-    private final ChatFiles files;
-    private final ChatSearch search;
-    private final ChatExport export;
-
-    public ChatFeature(ChatService chats, ChatImporter importer, ChatFiles files,
-                       ChatSearch search, ChatExport export) {
-        this.chats = chats;
-        this.importer = importer;
-        this.files = files;
-        this.search = search;
-        this.export = export;
-    }
 
     @Override
     public void mount(Router router, Routes routes) {
@@ -57,8 +44,6 @@ public final class ChatFeature implements Feature {
             chats.save(request.user().handle(), json);
             return Reply.json(JsJson.object().put("ok", true));
         }));
-        router.post("/api/chats/recent").handler(routes.blocking(request ->
-                Reply.json(chats.recent(request.user().handle(), request.body()))));
         router.post("/api/chats/group/get").handler(routes.blocking(request -> {
             String id = truthyText(request, "id");
             if (id == null) {
@@ -96,7 +81,7 @@ public final class ChatFeature implements Feature {
         }));
     }
 
-    /** Rename, delete, export, search and the group chat info, delete and import (st-api.md §8.5–§8.11). */
+    /** Rename, delete, export, search and the group chat info, delete and import. */
     private void mountFileOperations(Router router, Routes routes) {
         router.post("/api/chats/rename").handler(routes.blocking(request -> {
             ChatFiles.Renamed renamed = files.rename(request.user().handle(), request.body());
@@ -113,7 +98,7 @@ public final class ChatFeature implements Feature {
                 ChatExport.Prepared prepared = export.prepare(request.user().handle(), request.body());
                 return Reply.stream("application/json; charset=utf-8", prepared::writeTo);
             } catch (ChatExport.Failure failure) {
-                return Reply.json(failure.status(), JsJson.object().put("message", failure.getMessage()));
+                return Reply.json(FailureHandler.status(failure), JsJson.object().put("message", failure.getMessage()));
             }
         }));
         router.post("/api/chats/search").handler(routes.blocking(request ->

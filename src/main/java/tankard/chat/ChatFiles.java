@@ -19,8 +19,9 @@ import java.util.Optional;
 import java.util.function.LongSupplier;
 
 /**
- * Whole-chat file operations (st-api.md §8.5, §8.6, §8.11): rename, delete, a group chat's info, delete and
- * import. Bodies are the request JSON; answers are ST's, with a missing chat told apart from an unreadable one.
+ * Whole-chat file operations (src/endpoints/chats.js, the /rename, /delete, /group/info, /group/delete and
+ * /group/import routes): rename, delete, a group chat's info, delete and import. Bodies are the request JSON;
+ * answers are ST's, with a missing chat told apart from an unreadable one.
  */
 public final class ChatFiles {
     /** How many later milliseconds an import tries when its humanized name is taken. */
@@ -97,7 +98,8 @@ public final class ChatFiles {
         }
     }
 
-    private boolean delete(String user, ChatFolder folder, String file) throws IOException {
+    /** Deletes a chat after any save of it under way; false when there is none. */
+    public boolean delete(String user, ChatFolder folder, String file) throws IOException {
         try (StripedLocks.Held lock = locks.lock(user, folder, file)) {
             return store.delete(user, folder, file);
         }

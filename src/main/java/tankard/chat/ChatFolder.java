@@ -21,7 +21,10 @@ public record ChatFolder(boolean group, String character) {
         return new ChatFolder(true, "");
     }
 
-    /** The chat folder of a character card: its file name with the first ".png" removed (st-data.md §5.1). */
+    /**
+     * The chat folder of a character card: its file name with the first ".png" removed, ST's
+     * {@code String(avatar_url).replace('.png', '')} (src/endpoints/chats.js, the /get and /save routes).
+     */
     public static String nameOf(String avatar) {
         int png = avatar.indexOf(".png");
         String name = png < 0 ? avatar : avatar.substring(0, png) + avatar.substring(png + 4);

@@ -16,8 +16,8 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
 
 /**
- * {@code /api/chats/import} for character chats (st-api.md §8.8, st-data.md §2.14): converts the upload and
- * writes each resulting chat as {@code <character name> - <humanized time> imported.jsonl}. Everything is
+ * {@code /api/chats/import} for character chats (src/endpoints/chats.js, the /import route): converts the upload
+ * and writes each resulting chat as {@code <character name> - <humanized time> imported.jsonl}. Everything is
  * converted before anything is written, so a bad upload writes nothing; an existing chat is never replaced.
  */
 public final class ChatImporter {

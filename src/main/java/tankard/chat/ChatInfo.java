@@ -4,6 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.DoubleNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
+import tankard.chat.format.ChatHeader;
+import tankard.chat.format.ChatLines;
+import tankard.chat.format.ChatMessage;
+import tankard.chat.format.ChatTail;
 import tankard.json.Js;
 import tankard.json.JsJson;
 import tankard.util.HumanBytes;
@@ -14,7 +18,7 @@ import java.nio.channels.SeekableByteChannel;
 import java.util.Map;
 import java.util.Optional;
 
-/** ST's ChatInfo, the entry of every chat listing (st-api.md §8.1). */
+/** ST's ChatInfo, the entry of every chat listing (src/endpoints/chats.js, getChatInfo). */
 final class ChatInfo {
     private ChatInfo() {
     }
@@ -60,16 +64,13 @@ final class ChatInfo {
         try (SeekableByteChannel chat = channel.get()) {
             summary = ChatTail.read(chat, withMetadata);
         }
-        if (withMetadata && summary.first() != null) {
-            JsonNode header = ChatLines.parse(summary.first());
-            JsonNode metadata = header == null ? null : header.get("chat_metadata");
-            if (metadata != null && metadata.isContainerNode()) {
-                info.set("chat_metadata", metadata);
-            }
+        JsonNode metadata = withMetadata && summary.first() != null
+                ? ChatHeader.metadata(ChatLines.parse(summary.first())) : null;
+        if (metadata != null) {
+            info.set(ChatHeader.CHAT_METADATA, metadata);
         }
         JsonNode last = summary.last() == null ? null : ChatLines.parse(summary.last());
-        if (last == null || !(Js.truthy(last.get("name")) || Js.truthy(last.get("character_name"))
-                || Js.truthy(last.get("chat_metadata")))) {
+        if (!ChatMessage.isMessageOrHeader(last)) {
             return Optional.of(JsJson.object());
         }
         info.put("chat_items", summary.lines() - 1);

@@ -4,8 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
-import tankard.group.GroupStore;
-import tankard.group.StoredGroup;
+import tankard.chat.format.ChatLines;
 import tankard.core.Refusal;
 import tankard.json.Js;
 import tankard.json.JsJson;
@@ -20,16 +19,24 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The "Manage chat files" list and filter, {@code /api/chats/search} (st-api.md §8.9): a chat matches when every
- * query fragment occurs in its file name, or every fragment occurs in the {@code mes} of some message.
+ * The "Manage chat files" list and filter, {@code /api/chats/search} (src/endpoints/chats.js, the /search route):
+ * a chat matches when every query fragment occurs in its file name, or every fragment occurs in the {@code mes}
+ * of some message.
  */
 public final class ChatSearch {
     private static final int PREVIEW_LENGTH = 400;
 
-    private final ChatStore store;
-    private final GroupStore groups;
+    /** What a search by {@code group_id} needs of the groups. */
+    @FunctionalInterface
+    public interface Groups {
+        /** The {@code chats} of the group whose {@code id} is {@code groupId}, in order; none for an unknown group. */
+        List<JsonNode> chats(String user, JsonNode groupId) throws IOException;
+    }
 
-    public ChatSearch(ChatStore store, GroupStore groups) {
+    private final ChatStore store;
+    private final Groups groups;
+
+    public ChatSearch(ChatStore store, Groups groups) {
         this.store = store;
         this.groups = groups;
     }
@@ -91,23 +98,14 @@ public final class ChatSearch {
 
     /** The chats listed in the group's {@code chats} that exist, in that order; none for an unknown group. */
     private List<ChatFile> groupChats(String user, JsonNode groupId) throws IOException {
-        for (StoredGroup group : groups.list(user)) {
-            if (!Js.strictEquals(group.json().path("id"), groupId)) {
-                continue;
+        List<ChatFile> files = new ArrayList<>();
+        for (JsonNode chat : groups.chats(user, groupId)) {
+            String name = Js.string(chat) + ".jsonl";
+            if (Sanitize.isSafeSegment(name)) {
+                store.find(user, ChatFolder.groups(), name).ifPresent(files::add);
             }
-            List<ChatFile> files = new ArrayList<>();
-            JsonNode chats = group.json().get("chats");
-            if (chats != null && chats.isArray()) {
-                for (JsonNode chat : chats) {
-                    String name = Js.string(chat) + ".jsonl";
-                    if (Sanitize.isSafeSegment(name)) {
-                        store.find(user, ChatFolder.groups(), name).ifPresent(files::add);
-                    }
-                }
-            }
-            return files;
         }
-        return List.of();
+        return files;
     }
 
     /** Whether every fragment is found in the {@code mes} of some message (the header line is not searched). */
@@ -120,12 +118,12 @@ public final class ChatSearch {
         List<String> missing = new ArrayList<>(fragments);
         boolean[] header = {true};
         try (InputStream in = content.get()) {
-            ChatLines.forEachLine(in, line -> {
+            ChatLines.readLines(in, (bytes, from, to) -> {
                 if (header[0]) {
                     header[0] = false;
                     return true;
                 }
-                JsonNode message = ChatLines.parse(line);
+                JsonNode message = ChatLines.parse(bytes, from, to);
                 if (Js.truthy(message)) {
                     String text = Js.string(Js.or(message.get("mes"), TextNode.valueOf(""))).toLowerCase(Locale.ROOT);
                     missing.removeIf(text::contains);

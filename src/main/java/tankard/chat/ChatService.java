@@ -2,16 +2,15 @@ package tankard.chat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.databind.node.TextNode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import tankard.character.CardFile;
-import tankard.character.CardStore;
+import tankard.chat.format.ChatArray;
+import tankard.chat.format.ChatHeader;
+import tankard.chat.format.ChatLines;
+import tankard.chat.format.ChatOffsets;
+import tankard.chat.format.LineWriter;
 import tankard.config.TankardConfig;
-import tankard.group.GroupStore;
-import tankard.group.StoredGroup;
 import tankard.core.Refusal;
 import tankard.json.Js;
 import tankard.json.JsJson;
@@ -25,16 +24,17 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.List;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.LongSupplier;
 
-/** Reading, saving and listing chats (st-api.md §7.11, §8.1–§8.4, §8.10, §8.11). */
+/**
+ * Reading, saving and listing chats: src/endpoints/chats.js, the /get, /save, /group/get and /group/save routes,
+ * and src/endpoints/characters.js, /chats.
+ */
 public final class ChatService {
     private static final Logger LOG = LoggerFactory.getLogger(ChatService.class);
     private static final byte[] EMPTY_OBJECT = "{}".getBytes(StandardCharsets.UTF_8);
@@ -44,19 +44,15 @@ public final class ChatService {
     private static final int MAX_KNOWN = 10_000;
 
     private final ChatStore store;
-    private final CardStore cards;
-    private final GroupStore groups;
     private final boolean checkIntegrity;
     private final ChatBackups backups;
     private final ChatLocks locks;
     private final Map<String, Known> knownChats = new ConcurrentHashMap<>();
 
-    public ChatService(TankardConfig.Backups config, ChatStore store, CardStore cards, GroupStore groups,
-                       ChatLocks locks, ScheduledExecutorService timer, LongSupplier clock) {
+    public ChatService(TankardConfig.Backups config, ChatStore store, ChatLocks locks, ScheduledExecutorService timer,
+                       LongSupplier clock) {
         this.store = store;
         this.locks = locks;
-        this.cards = cards;
-        this.groups = groups;
         this.checkIntegrity = config.checkIntegrity();
         this.backups = new ChatBackups(store, config, timer, clock);
     }
@@ -113,19 +109,19 @@ public final class ChatService {
             throw e;
         }
         String key = key(user, folder, file);
-        ChatLines.Read known = before.map(stat -> known(key, stat)).orElse(null);
+        ChatArray.Read known = before.map(stat -> known(key, stat)).orElse(null);
         // the stat is of the file opened only if it is unchanged after the open
         if (known != null && known.plain() && before.equals(store.find(user, folder, file))) {
             return new ChatRead(null, out -> {
                 try (in) {
-                    ChatLines.writePlainArray(in, out);
+                    ChatArray.writePlain(in, out);
                 }
             }, before.get().size() + 2); // a comma for each LF, and the brackets
         }
         return new ChatRead(null, out -> {
-            ChatLines.Read read;
+            ChatArray.Read read;
             try (in) {
-                read = ChatLines.writeArray(in, out);
+                read = ChatArray.write(in, out);
             }
             // what was read is worth remembering only when it is surely the file that is there now
             if (before.isPresent() && before.equals(store.find(user, folder, file))) {
@@ -192,10 +188,13 @@ public final class ChatService {
         if (header == null || header.length == 0 || header[0] != '{') {
             return null;
         }
-        return Js.get(JsJson.parse(header), "chat_metadata.integrity");
+        return ChatHeader.integrity(JsJson.parse(header));
     }
 
-    /** The overwrite protection (st-data.md §2.10): the stored first line's token, if any, must match. */
+    /**
+     * The overwrite protection: the stored first line's token, if any, must match (src/endpoints/chats.js,
+     * checkChatIntegrity).
+     */
     private boolean intact(String user, ChatFolder folder, String file, JsonNode integrity) throws IOException {
         Optional<InputStream> content = store.open(user, folder, file);
         if (content.isEmpty()) {
@@ -203,7 +202,7 @@ public final class ChatService {
         }
         JsonNode stored;
         try (InputStream in = content.get()) {
-            stored = Js.get(ChatLines.parse(ChatLines.firstLine(in)), "chat_metadata.integrity");
+            stored = ChatHeader.integrity(ChatLines.parse(ChatLines.firstLine(in)));
         }
         return !Js.truthy(stored) || Js.strictEquals(stored, integrity);
     }
@@ -213,20 +212,20 @@ public final class ChatService {
      * for good), or replaces a chat of several messages with one of at most one (what a client that lost
      * the chat sends), the old file is kept as a backup, whatever the throttle.
      */
-    private void keepIfLosing(String user, ChatFolder folder, String file, String key, ChatLines.Read incoming,
+    private void keepIfLosing(String user, ChatFolder folder, String file, String key, ChatArray.Read incoming,
                               String backupName) throws IOException {
         Optional<ChatFile> stat = store.find(user, folder, file);
         if (stat.isEmpty()) {
             return;
         }
-        ChatLines.Read old = known(key, stat.get());
+        ChatArray.Read old = known(key, stat.get());
         if (old == null) {
             Optional<InputStream> content = store.open(user, folder, file);
             if (content.isEmpty()) {
                 return;
             }
             try (InputStream in = content.get()) {
-                old = ChatLines.writeArray(in, null);
+                old = ChatArray.write(in, null);
             }
         }
         boolean dropsLines = old.dropped() > 0;
@@ -244,15 +243,15 @@ public final class ChatService {
     }
 
     /** What the last save wrote or the last read found in each chat, while the file is unchanged. */
-    private record Known(long size, double modifiedMs, ChatLines.Read lines) {
+    private record Known(long size, double modifiedMs, ChatArray.Read lines) {
     }
 
-    private ChatLines.Read known(String key, ChatFile file) {
+    private ChatArray.Read known(String key, ChatFile file) {
         Known known = knownChats.get(key);
         return known != null && known.size() == file.size() && known.modifiedMs() == file.modifiedMs() ? known.lines() : null;
     }
 
-    private void remember(String key, ChatFile file, ChatLines.Read lines) {
+    private void remember(String key, ChatFile file, ChatArray.Read lines) {
         if (knownChats.size() >= MAX_KNOWN) {
             knownChats.clear();
         }
@@ -297,8 +296,8 @@ public final class ChatService {
             if (!before.equals(store.find(user, chat.folder(), chat.file()))) {
                 throw Refusal.conflict("The chat changed while it was read; read it again");
             }
-            long headerEnd = ChatWindow.headerEnd(channel);
-            long offset = ChatWindow.lastLines(channel, headerEnd, count.intValue());
+            long headerEnd = ChatOffsets.headerEnd(channel);
+            long offset = ChatOffsets.lastLines(channel, headerEnd, count.intValue());
             ByteArrayOutputStream header = new ByteArrayOutputStream();
             ChatWindow.array(ChatWindow.read(channel, 0, headerEnd), header);
             ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -329,12 +328,10 @@ public final class ChatService {
             throw Refusal.badRequest("messages must be an array");
         }
         ByteArrayOutputStream lines = new ByteArrayOutputStream();
+        LineWriter writer = new LineWriter(lines);
         long truthy = 0;
         for (JsonNode message : messages) {
-            if (lines.size() > 0) {
-                lines.write('\n');
-            }
-            lines.writeBytes(JsJson.stringifyAsJs(message).getBytes(StandardCharsets.UTF_8));
+            writer.line(LineWriter.stringify(message));
             truthy += Js.truthy(message) ? 1 : 0;
         }
         String key = key(user, chat.folder(), chat.file());
@@ -348,10 +345,10 @@ public final class ChatService {
             }
             long offset = cursor.offset();
             boolean afterLineFeed;
-            ChatLines.Read window;
+            ChatArray.Read window;
             try (SeekableByteChannel channel = store.channel(user, chat.folder(), chat.file())
                     .orElseThrow(() -> Refusal.conflict("The chat is gone"))) {
-                if (offset < ChatWindow.headerEnd(channel) || offset > channel.size()) {
+                if (offset < ChatOffsets.headerEnd(channel) || offset > channel.size()) {
                     throw Refusal.badRequest("cursor.offset is not within the chat's messages");
                 }
                 afterLineFeed = offset > 0 && ChatWindow.read(channel, offset - 1, offset)[0] == '\n';
@@ -368,13 +365,17 @@ public final class ChatService {
             boolean empty = messages.isEmpty();
             long keep = empty && afterLineFeed ? offset - 1 : offset;
             boolean separator = !empty && offset > 0 && !afterLineFeed;
-            byte[] tail = separator ? ("\n" + lines.toString(StandardCharsets.UTF_8)).getBytes(StandardCharsets.UTF_8) : lines.toByteArray();
-            store.replaceTail(user, chat.folder(), chat.file(), keep, tail);
+            ByteArrayOutputStream tail = new ByteArrayOutputStream(lines.size() + 1);
+            if (separator) {
+                tail.write('\n');
+            }
+            lines.writeTo(tail);
+            store.replaceTail(user, chat.folder(), chat.file(), keep, tail.toByteArray());
             ChatFile after = store.find(user, chat.folder(), chat.file()).orElseThrow(() -> new IOException("The saved chat vanished"));
-            ChatLines.Read old = known(key, stat.get());
+            ChatArray.Read old = known(key, stat.get());
             if (old != null) {
                 long dropped = messages.size() - truthy;
-                remember(key, after, new ChatLines.Read(old.kept() - window.kept() + truthy,
+                remember(key, after, new ChatArray.Read(old.kept() - window.kept() + truthy,
                         old.dropped() - window.dropped() + dropped, old.plain() && dropped == 0));
             }
             next = new ChatWindow.Cursor(empty ? after.size() : keep + (separator ? 1 : 0), after.size(), after.modifiedMs());
@@ -409,9 +410,9 @@ public final class ChatService {
             byte[] rest;
             try (SeekableByteChannel channel = store.channel(user, chat.folder(), chat.file())
                     .orElseThrow(() -> Refusal.conflict("The chat is gone"))) {
-                long headerEnd = ChatWindow.headerEnd(channel);
-                start = ChatWindow.lastLines(channel, headerEnd, fromEnd);
-                long next = ChatWindow.lastLines(channel, headerEnd, fromEnd - 1);
+                long headerEnd = ChatOffsets.headerEnd(channel);
+                start = ChatOffsets.lastLines(channel, headerEnd, fromEnd);
+                long next = ChatOffsets.lastLines(channel, headerEnd, fromEnd - 1);
                 if (next < channel.size()) {
                     next = Math.max(start, next - 1); // the LF before the next line stays with the rest
                 }
@@ -419,10 +420,10 @@ public final class ChatService {
                 rest = ChatWindow.read(channel, next, channel.size());
             }
             JsonNode found = ChatLines.parse(old);
-            if (found == null || !JsJson.stringifyAsJs(found).equals(JsJson.stringifyAsJs(expected))) {
+            if (found == null || !Arrays.equals(LineWriter.stringify(found), LineWriter.stringify(expected))) {
                 throw Refusal.conflict("The message is not where it was read; nothing was stored");
             }
-            byte[] line = JsJson.stringifyAsJs(message).getBytes(StandardCharsets.UTF_8);
+            byte[] line = LineWriter.stringify(message);
             ByteArrayOutputStream tail = new ByteArrayOutputStream(line.length + rest.length);
             tail.writeBytes(line);
             tail.writeBytes(rest);
@@ -462,101 +463,11 @@ public final class ChatService {
         }
     }
 
-    /** One chat file in the recent-chats collection: where it is and whose it is ({@code undefined}: missing). */
-    private record Recent(ChatFolder folder, ChatFile file, JsonNode avatar, JsonNode group) {
-        Map<String, JsonNode> owner() {
-            if (Js.truthy(group)) {
-                return Map.of("group", group);
-            }
-            return Js.isUndefined(avatar) ? Map.of() : Map.of("avatar", avatar);
-        }
-    }
-
     /**
-     * The welcome screen's recent chats: every character chat, every existing chat of every group and the
-     * loose chats in {@code chats/}, pinned first, then newest first, at most {@code max} + pinned.
+     * A chat's ChatInfo for a list, {@code owner} placed after {@code last_mes}; empty when it is corrupted or
+     * vanished (left out, as in ST). A chat that cannot be read is a refusal (ChatErrors).
      */
-    public ArrayNode recent(String user, JsonNode body) throws IOException {
-        JsonNode pinnedNode = body.get("pinned");
-        List<JsonNode> pinned = new ArrayList<>();
-        if (pinnedNode != null && pinnedNode.isArray()) {
-            pinnedNode.forEach(pinned::add);
-        }
-        List<Recent> all = new ArrayList<>();
-        for (CardFile card : cards.list(user)) {
-            String name = ChatFolder.nameOf(card.name());
-            if (name.isEmpty() || Sanitize.isSafeSegment(name)) {
-                ChatFolder folder = ChatFolder.character(name);
-                for (ChatFile file : store.list(user, folder)) {
-                    all.add(new Recent(folder, file, TextNode.valueOf(card.name()), MissingNode.getInstance()));
-                }
-            }
-        }
-        for (StoredGroup stored : groups.list(user)) {
-            ObjectNode group = stored.json();
-            JsonNode chats = group.get("chats");
-            if (chats == null || !chats.isArray()) {
-                continue;
-            }
-            for (JsonNode chat : chats) {
-                String name = Js.string(chat) + ".jsonl";
-                if (Sanitize.isSafeSegment(name)) {
-                    store.find(user, ChatFolder.groups(), name).ifPresent(file ->
-                            all.add(new Recent(ChatFolder.groups(), file, MissingNode.getInstance(), group.path("id"))));
-                }
-            }
-        }
-        ChatFolder root = ChatFolder.character("");
-        for (ChatFile file : store.list(user, root)) {
-            all.add(new Recent(root, file, MissingNode.getInstance(), MissingNode.getInstance()));
-        }
-
-        all.sort(Comparator.comparing((Recent r) -> !isPinned(r, pinned))
-                .thenComparing(Comparator.comparingDouble((Recent r) -> r.file().modifiedMs()).reversed()));
-        boolean withMetadata = Js.truthy(body.get("metadata"));
-        ArrayNode list = JsJson.array();
-        for (Recent chat : slice(all, limit(body.get("max"), pinned.size()))) {
-            info(user, chat.folder(), chat.file(), chat.owner(), withMetadata).ifPresent(list::add);
-        }
-        return list;
-    }
-
-    private static boolean isPinned(Recent chat, List<JsonNode> pinned) {
-        for (JsonNode pin : pinned) {
-            if (Js.strictEquals(pin.path("file_name"), TextNode.valueOf(chat.file().name()))
-                    && (Js.strictEquals(pin.path("avatar"), chat.avatar()) || Js.strictEquals(pin.path("group"), chat.group()))) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** ST's {@code parseInt(max ?? MAX_SAFE_INTEGER) + pinned}, where NaN keeps nothing. */
-    private static long limit(JsonNode max, int pinned) {
-        if (Js.isUndefined(max) || max.isNull()) {
-            return Long.MAX_VALUE;
-        }
-        String text = Js.string(max).stripLeading();
-        int end = text.startsWith("-") || text.startsWith("+") ? 1 : 0;
-        int digits = end;
-        while (end < text.length() && Character.isDigit(text.charAt(end)) && text.charAt(end) < 128) {
-            end++;
-        }
-        if (end == digits) {
-            return 0;
-        }
-        String number = text.substring(0, Math.min(end, digits + 18));
-        return Long.parseLong(number) + pinned;
-    }
-
-    /** {@code Array.prototype.slice(0, end)}: a negative end counts from the back. */
-    private static <T> List<T> slice(List<T> list, long end) {
-        long to = end < 0 ? Math.max(0, list.size() + end) : Math.min(end, list.size());
-        return list.subList(0, (int) to);
-    }
-
-    /** A chat's ChatInfo for a list; empty when it is corrupted or vanished (left out, as in ST). */
-    private Optional<ObjectNode> info(String user, ChatFolder folder, ChatFile file, Map<String, JsonNode> owner,
+    public Optional<ObjectNode> info(String user, ChatFolder folder, ChatFile file, Map<String, JsonNode> owner,
                                       boolean withMetadata) {
         try {
             return ChatInfo.read(store, user, folder, file, owner, withMetadata).filter(ChatInfo::isValid);
@@ -567,7 +478,10 @@ public final class ChatService {
 
     // ---- names from requests
 
-    /** The chat folder named by a card file name; separators, NUL and ".." are refused (st-api.md §1.10). */
+    /**
+     * The chat folder named by a card file name; separators and NUL are refused, as ST's
+     * validateAvatarUrlMiddleware does (src/middleware/validateFileName.js), and so is "..".
+     */
     static ChatFolder characterFolder(String avatarUrl) {
         if (avatarUrl == null) {
             throw Refusal.badRequest("Missing avatar_url");

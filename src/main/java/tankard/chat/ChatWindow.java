@@ -2,6 +2,7 @@ package tankard.chat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import tankard.chat.format.ChatArray;
 import tankard.core.Refusal;
 import tankard.json.JsJson;
 
@@ -33,8 +34,6 @@ import java.nio.channels.SeekableByteChannel;
  * read before a save never matches again, however close the saves.
  */
 final class ChatWindow {
-    private static final int BLOCK = 64 * 1024;
-
     private ChatWindow() {
     }
 
@@ -54,47 +53,6 @@ final class ChatWindow {
         }
     }
 
-    /** Where the line after the header starts (after the first LF); the size when the chat is its header alone. */
-    static long headerEnd(SeekableByteChannel chat) throws IOException {
-        ByteBuffer block = ByteBuffer.allocate(BLOCK);
-        chat.position(0);
-        long at = 0;
-        for (int n; (n = chat.read(block.clear())) > 0; at += n) {
-            for (int i = 0; i < n; i++) {
-                if (block.get(i) == '\n') {
-                    return at + i + 1;
-                }
-            }
-        }
-        return chat.size();
-    }
-
-    /** The start of the {@code count}-th last line, reading backwards from the end, never before {@code floor}. */
-    static long lastLines(SeekableByteChannel chat, long floor, int count) throws IOException {
-        long end = chat.size();
-        if (count <= 0) {
-            return end;
-        }
-        ByteBuffer block = ByteBuffer.allocate(BLOCK);
-        int found = 0;
-        for (long blockEnd = end; blockEnd > floor; ) {
-            long blockStart = Math.max(floor, blockEnd - BLOCK);
-            block.clear().limit((int) (blockEnd - blockStart));
-            chat.position(blockStart);
-            while (block.hasRemaining() && chat.read(block) > 0) {
-                // fill the block
-            }
-            for (int i = block.position() - 1; i >= 0; i--) {
-                // an LF ends the line before it; the one closing the file's last line does not start a line
-                if (block.get(i) == '\n' && blockStart + i + 1 < end && ++found == count) {
-                    return blockStart + i + 1;
-                }
-            }
-            blockEnd = blockStart;
-        }
-        return floor;
-    }
-
     /** The bytes from {@code from} to {@code to}. */
     static byte[] read(SeekableByteChannel chat, long from, long to) throws IOException {
         if (to - from > Integer.MAX_VALUE - 16) {
@@ -109,7 +67,7 @@ final class ChatWindow {
     }
 
     /** The lines as {@code /api/chats/get} serves them (a JSON array), and what it found. */
-    static ChatLines.Read array(byte[] lines, ByteArrayOutputStream out) throws IOException {
-        return ChatLines.writeArray(new ByteArrayInputStream(lines), out);
+    static ChatArray.Read array(byte[] lines, ByteArrayOutputStream out) throws IOException {
+        return ChatArray.write(new ByteArrayInputStream(lines), out);
     }
 }

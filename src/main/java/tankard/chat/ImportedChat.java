@@ -2,37 +2,33 @@ package tankard.chat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import tankard.chat.format.ChatHeader;
+import tankard.chat.format.ChatMessage;
+import tankard.chat.format.LineWriter;
 import tankard.core.Refusal;
 import tankard.json.Js;
 import tankard.json.JsJson;
 import tankard.util.StTime;
 
-import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.LongSupplier;
 
 /**
- * What ST's chat converters have in common (st-data.md §2.14): the header they all write, JavaScript's
- * property access on the foreign JSON, and the JSONL they produce.
+ * What ST's chat converters have in common (src/endpoints/chats.js, importOobaChat and the other import
+ * functions): JavaScript's property access on the foreign JSON, and the JSONL they produce.
  */
 final class ImportedChat {
     private ImportedChat() {
     }
 
-    /** {@code {"chat_metadata":{},"user_name":"unused","character_name":"unused"}}. */
-    static ObjectNode header() {
-        ObjectNode header = JsJson.object();
-        header.putObject("chat_metadata");
-        return header.put("user_name", "unused").put("character_name", "unused");
-    }
-
     /** The start every converted message shares: {@code name}, {@code is_user} and {@code send_date} (now). */
     static ObjectNode message(String name, boolean isUser, LongSupplier clock) {
-        return JsJson.object().put("name", name).put("is_user", isUser).put("send_date", StTime.iso(clock.getAsLong()));
+        return ChatMessage.of(name, isUser).put("send_date", StTime.iso(clock.getAsLong()));
     }
 
     /**
@@ -62,15 +58,12 @@ final class ImportedChat {
         return object;
     }
 
-    /** The header and messages as JSONL: compact lines joined with LF, no trailing LF. */
+    /** The converters' header and the messages as JSONL. */
     static byte[] jsonl(List<ObjectNode> messages) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        out.writeBytes(JsJson.compactBytes(header()));
-        for (ObjectNode message : messages) {
-            out.write('\n');
-            out.writeBytes(JsJson.compactBytes(message));
-        }
-        return out.toByteArray();
+        List<ObjectNode> lines = new ArrayList<>(messages.size() + 1);
+        lines.add(ChatHeader.converted());
+        lines.addAll(messages);
+        return LineWriter.jsonl(lines);
     }
 
     /** {@code JSON.parse}, or null; a leading byte order mark fails as it does in JavaScript. */

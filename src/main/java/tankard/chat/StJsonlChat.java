@@ -3,22 +3,23 @@ package tankard.chat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import tankard.chat.format.ChatHeader;
+import tankard.chat.format.ChatLines;
+import tankard.chat.format.LineWriter;
 import tankard.json.Js;
 import tankard.json.JsJson;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.charset.StandardCharsets;
 
 /**
  * A JSONL upload ({@code file_type=jsonl}): an ST chat, or Chub's variant whose {@code mes} and {@code swipes}
- * entries may be objects carrying the text in {@code message}. As in ST, every line that parses to a truthy
- * value is flattened and written compactly, other lines are kept as they are, and when that changes nothing
- * the upload itself is the result (byte for byte).
+ * entries may be objects carrying the text in {@code message}. As in ST (src/endpoints/chats.js, the /import
+ * route and flattenChubChat), every line that parses to a truthy value is flattened and written compactly, other
+ * lines are kept as they are, and when that changes nothing the upload itself is the result (byte for byte).
  */
 final class StJsonlChat {
     private StJsonlChat() {
@@ -29,40 +30,26 @@ final class StJsonlChat {
      * the upload's own bytes when nothing changes.
      */
     static void convert(Path upload, ChatStore.Draft draft) throws IOException {
-        OutputStream out = draft.out();
+        LineWriter out = new LineWriter(draft.out());
+        boolean[] flattened = {true};
         try (InputStream in = Files.newInputStream(upload)) {
-            byte[] buffer = new byte[1 << 16];
-            ByteArrayOutputStream line = new ByteArrayOutputStream();
-            boolean first = true;
-            for (int n; (n = in.read(buffer)) >= 0; ) {
-                int start = 0;
-                for (int i = 0; i < n; i++) {
-                    if (buffer[i] == '\n') {
-                        line.write(buffer, start, i - start);
-                        if (!convertLine(line.toByteArray(), first, out)) {
-                            copy(upload, draft);
-                            return;
-                        }
-                        out.write('\n');
-                        line.reset();
-                        first = false;
-                        start = i + 1;
-                    }
-                }
-                line.write(buffer, start, n - start);
-            }
-            if (!convertLine(line.toByteArray(), first, out)) {
-                copy(upload, draft);
-            }
+            ChatLines.split(in, (bytes, from, to) -> {
+                flattened[0] = convertLine(bytes, from, to, out);
+                return flattened[0];
+            });
+        }
+        if (!flattened[0]) {
+            draft.restart();
+            Files.copy(upload, draft.out());
         }
     }
 
     /** Writes one line as ST would; false when ST would give up flattening (and keep the upload as it is). */
-    private static boolean convertLine(byte[] bytes, boolean header, OutputStream out) throws IOException {
-        String line = ImportedChat.utf8(bytes, 0, bytes.length);
+    private static boolean convertLine(byte[] bytes, int from, int to, LineWriter out) throws IOException {
+        String line = ImportedChat.utf8(bytes, from, to - from);
         JsonNode value = ImportedChat.parse(line);
-        if (header) {
-            checkHeader(value);
+        if (out.lines() == 0 && !ChatHeader.isHeader(value)) {
+            throw new ChatImportException("The first line is not a chat header");
         }
         String converted;
         try {
@@ -70,21 +57,12 @@ final class StJsonlChat {
         } catch (NullSwipeException e) {
             return false;
         }
-        out.write(converted.equals(line) ? bytes : converted.getBytes(StandardCharsets.UTF_8));
-        return true;
-    }
-
-    private static void copy(Path upload, ChatStore.Draft draft) throws IOException {
-        draft.restart();
-        Files.copy(upload, draft.out());
-    }
-
-    /** ST's test that the upload is a chat: a first line with {@code user_name}, {@code name} or {@code chat_metadata}. */
-    private static void checkHeader(JsonNode header) {
-        if (header == null || !header.isObject()
-                || !(header.has("user_name") || header.has("name") || header.has("chat_metadata"))) {
-            throw new ChatImportException("The first line is not a chat header");
+        if (converted.equals(line)) {
+            out.line(bytes, from, to);
+        } else {
+            out.line(converted.getBytes(StandardCharsets.UTF_8));
         }
+        return true;
     }
 
     private static JsonNode flatten(JsonNode value) {

@@ -3,55 +3,62 @@ package tankard.datamaid;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import tankard.chat.ChatFiles;
+import tankard.chat.ChatStore;
 import tankard.core.Refusal;
 import tankard.json.Js;
 import tankard.json.JsJson;
-import tankard.store.FileTimes;
 import tankard.user.UserDirs;
 import tankard.util.Hashes;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
-import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * ST's Data Maid (src/endpoints/data-maid.js, DataMaidService): a report of loose files names each by the SHA-256 of
- * its path and comes with a token; only the files of the caller's newest report can then be viewed or deleted, by
- * that hash, and only inside the user's folder. Tokens live in memory, one per user, until finalized. Blocking.
+ * ST's Data Maid (src/endpoints/data-maid.js): a report of loose files names each by the SHA-256 of where it is
+ * and comes with a token; only the files of the caller's newest report can then be viewed or deleted, by that
+ * hash, and only inside the user's folder. Tokens live in memory, one per user, until finalized. Blocking.
  */
 public final class DataMaid {
-    private record Report(String handle, Path root, Map<String, Path> byHash) {
+    private record Report(String handle, Map<String, Loose> byHash) {
     }
 
+    private final ChatStore chats;
+    private final ChatFiles chatFiles;
     private final SecureRandom random = new SecureRandom();
     private final Map<String, Report> tokens = new ConcurrentHashMap<>();
 
+    /** @param chatFiles how a loose chat is deleted, after any save under way */
+    public DataMaid(ChatStore chats, ChatFiles chatFiles) {
+        this.chats = chats;
+        this.chatFiles = chatFiles;
+    }
+
     /** {@code {report, token}}; the token replaces the user's older ones. */
     public ObjectNode report(UserDirs dirs, String handle) {
-        Map<String, List<Path>> found = new DataMaidScan(dirs, handle).scan();
+        Map<String, List<Loose>> found = new DataMaidScan(dirs, handle, chats, chatFiles).scan();
         ObjectNode report = JsJson.object();
-        Map<String, Path> byHash = new LinkedHashMap<>();
-        found.forEach((category, paths) -> {
+        Map<String, Loose> byHash = new LinkedHashMap<>();
+        found.forEach((category, files) -> {
             boolean withParent = category.equals("images") || category.equals("chats");
             ArrayNode records = report.putArray(category);
-            for (Path path : paths) {
-                String hash = Hashes.sha256Hex(path.toString());
-                byHash.putIfAbsent(hash, path);
-                records.add(record(path, hash, withParent));
+            for (Loose file : files) {
+                String hash = Hashes.sha256Hex(file.key());
+                byHash.putIfAbsent(hash, file);
+                records.add(record(file, hash, withParent));
             }
         });
         String token = HexFormat.of().formatHex(bytes(32));
         synchronized (tokens) {
             tokens.values().removeIf(older -> older.handle().equals(handle));
-            tokens.put(token, new Report(handle, dirs.root().toAbsolutePath().normalize(), byHash));
+            tokens.put(token, new Report(handle, byHash));
         }
         return JsJson.object().<ObjectNode>set("report", report).put("token", token);
     }
@@ -61,17 +68,14 @@ public final class DataMaid {
         tokens.remove(token(token, handle));
     }
 
-    /** The reported file with that hash, for viewing. */
-    public Path reported(String token, String hash, String handle) {
+    /** The reported file with that hash, open for viewing. */
+    Loose.View view(String token, String hash, String handle) throws IOException {
         if (token == null || token.isEmpty() || hash == null || hash.isEmpty()) {
             throw Refusal.badRequest("Missing token or hash");
         }
-        Report report = live(token, handle);
-        Path file = report.byHash().get(hash);
-        if (file == null || !isInside(report, file) || !Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
-            throw Refusal.notFound("File not found");
-        }
-        return file;
+        Loose file = live(token, handle).byHash().get(hash);
+        Optional<Loose.View> view = file == null ? Optional.empty() : file.view();
+        return view.orElseThrow(() -> Refusal.notFound("File not found"));
     }
 
     /** Deletes the reported files with those hashes; unknown hashes and files gone since are skipped. */
@@ -81,12 +85,12 @@ public final class DataMaid {
         }
         Report report = live(token(token, handle), handle);
         for (JsonNode hash : hashes) {
-            Path file = hash.isTextual() ? report.byHash().get(hash.textValue()) : null;
-            if (file != null && isInside(report, file) && Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
+            Loose file = hash.isTextual() ? report.byHash().get(hash.textValue()) : null;
+            if (file != null) {
                 try {
-                    Files.deleteIfExists(file);
+                    file.delete();
                 } catch (IOException e) {
-                    throw new UncheckedIOException("Cannot delete " + file.getFileName(), e);
+                    throw new UncheckedIOException("Cannot delete " + file.name(), e);
                 }
             }
         }
@@ -110,24 +114,18 @@ public final class DataMaid {
         return report;
     }
 
-    private static boolean isInside(Report report, Path file) {
-        return file.startsWith(report.root()) && !file.equals(report.root());
-    }
-
-    /** {@code {name, hash, parent?, size?, mtime?}}; size and time are left out for a file gone since. */
-    private static ObjectNode record(Path path, String hash, boolean withParent) {
+    /**
+     * {@code {name, hash, parent?, size?, mtime?}}; size and time are left out for a file gone since
+     * (src/endpoints/data-maid.js, DataMaidService#sanitizeRecord).
+     */
+    private static ObjectNode record(Loose file, String hash, boolean withParent) {
         ObjectNode record = JsJson.object()
-                .put("name", path.getFileName().toString())
+                .put("name", file.name())
                 .put("hash", hash);
         if (withParent) {
-            record.put("parent", path.getParent().getFileName().toString());
+            record.put("parent", file.parent());
         }
-        try {
-            FileTimes.Stat stat = FileTimes.stat(path);
-            record.put("size", stat.size()).put("mtime", stat.modifiedMs());
-        } catch (IOException e) {
-            // gone between the scan and the report
-        }
+        file.stat().ifPresent(stat -> record.put("size", stat.size()).put("mtime", stat.modifiedMs()));
         return record;
     }
 

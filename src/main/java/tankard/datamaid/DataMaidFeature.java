@@ -6,10 +6,7 @@ import tankard.http.Reply;
 import tankard.http.Routes;
 import tankard.util.MimeTypes;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
-
-/** {@code /api/data-maid/*} (ST: src/endpoints/data-maid.js). */
+/** {@code /api/data-maid/*} (src/endpoints/data-maid.js). */
 public record DataMaidFeature(DataMaid maid) implements Feature {
     @Override
     public void mount(Router router, Routes routes) {
@@ -20,9 +17,9 @@ public record DataMaidFeature(DataMaid maid) implements Feature {
             return Reply.noContent();
         }));
         router.get("/api/data-maid/view").handler(routes.blocking(request -> {
-            Path file = maid.reported(request.query("token"), request.query("hash"), request.user().handle());
-            String type = MimeTypes.forFileName(file.getFileName().toString());
-            return Reply.stream(type != null ? type : "text/plain", Files.size(file), out -> Files.copy(file, out));
+            Loose.View file = maid.view(request.query("token"), request.query("hash"), request.user().handle());
+            String type = MimeTypes.forFileName(file.name());
+            return Reply.stream(type != null ? type : "text/plain", file.size(), file.content()::writeTo);
         }));
         router.post("/api/data-maid/delete").handler(routes.blocking(request -> {
             maid.delete(request.body().get("token"), request.body().path("hashes"), request.user().handle());

@@ -1,13 +1,21 @@
 package tankard.datamaid;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import tankard.chat.ChatFile;
+import tankard.chat.ChatFiles;
+import tankard.chat.ChatFolder;
+import tankard.chat.ChatStore;
+import tankard.chat.format.ChatHeader;
+import tankard.chat.format.ChatLines;
 import tankard.json.Js;
 import tankard.json.JsJson;
 import tankard.settings.SettingsBackups;
 import tankard.user.UserDirs;
 import tankard.util.FileNames;
+import tankard.util.Sanitize;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -18,15 +26,17 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Predicate;
 
 /**
- * Finds the user's loose files as ST's Data Maid does (src/endpoints/data-maid.js, generateReport): images and
- * data-bank files no chat or setting refers to, chats of characters that are gone, group chats no group lists,
- * thumbnails without their image, and all chat and settings backups. Where ST's scan fails on data it cannot read (a
- * reference that is not text), that category reports nothing, as ST's does; references are also matched URL-decoded,
- * so a file a chat points to is never offered for deletion. Blocking.
+ * Finds the user's loose files as ST's Data Maid does (src/endpoints/data-maid.js, DataMaidService.getReport):
+ * images and data-bank files no chat or setting refers to, chats of characters that are gone, group chats no
+ * group lists, thumbnails without their image, and all chat and settings backups. Chats and chat backups are
+ * the chat store's, read and listed through it. Where ST's scan fails on data it cannot read (a reference that
+ * is not text), that category reports nothing, as ST's does; references are also matched URL-decoded, so a file
+ * a chat points to is never offered for deletion. Blocking.
  */
 final class DataMaidScan {
     /** A category whose scan must report nothing, as ST's throws and reports nothing. */
@@ -39,37 +49,47 @@ final class DataMaidScan {
     private final UserDirs dirs;
     private final Path root;
     private final String handle;
-    /** The truthy lines of every chat file, read once for all categories. */
+    private final ChatStore chats;
+    private final ChatFiles chatFiles;
+    /** The truthy lines of every chat, read once for all categories. */
     private List<List<JsonNode>> parsedChats;
     private List<JsonNode> groups;
 
-    DataMaidScan(UserDirs dirs, String handle) {
+    DataMaidScan(UserDirs dirs, String handle, ChatStore chats, ChatFiles chatFiles) {
         this.dirs = dirs;
         this.root = dirs.root().toAbsolutePath().normalize();
         this.handle = handle;
+        this.chats = chats;
+        this.chatFiles = chatFiles;
     }
 
-    /** Category → the absolute paths of its loose files. */
-    Map<String, List<Path>> scan() {
-        Map<String, List<Path>> report = new LinkedHashMap<>();
-        report.put("images", orNothing(this::images));
-        report.put("files", orNothing(this::files));
+    /** Category → its loose files. */
+    Map<String, List<Loose>> scan() {
+        Map<String, List<Loose>> report = new LinkedHashMap<>();
+        report.put("images", orNothing(() -> inFolder(images())));
+        report.put("files", orNothing(() -> inFolder(files())));
         report.put("chats", orNothing(this::chats));
         report.put("groupChats", orNothing(this::groupChats));
-        report.put("avatarThumbnails", orNothing(() -> orphans(dirs.characters(), dirs.thumbnailsAvatar())));
-        report.put("backgroundThumbnails", orNothing(() -> orphans(dirs.backgrounds(), dirs.thumbnailsBg())));
-        report.put("personaThumbnails", orNothing(() -> orphans(dirs.avatars(), dirs.thumbnailsPersona())));
-        report.put("chatBackups", orNothing(() -> prefixed(dirs.backups(), "chat_")));
-        report.put("settingsBackups", orNothing(() -> prefixed(dirs.backups(), SettingsBackups.prefix(handle))));
+        report.put("avatarThumbnails", orNothing(() -> inFolder(orphans(dirs.characters(), dirs.thumbnailsAvatar()))));
+        report.put("backgroundThumbnails", orNothing(() -> inFolder(orphans(dirs.backgrounds(), dirs.thumbnailsBg()))));
+        report.put("personaThumbnails", orNothing(() -> inFolder(orphans(dirs.avatars(), dirs.thumbnailsPersona()))));
+        report.put("chatBackups", orNothing(this::chatBackups));
+        report.put("settingsBackups",
+                orNothing(() -> inFolder(prefixed(dirs.backups(), SettingsBackups.prefix(handle)))));
         return report;
     }
 
     @FunctionalInterface
     private interface Category {
-        List<Path> collect() throws IOException, Abandoned;
+        List<Loose> collect() throws IOException, Abandoned;
     }
 
-    private static List<Path> orNothing(Category category) {
+    /** Files of the user's folder. */
+    private List<Loose> inFolder(List<Path> paths) {
+        return paths.stream().<Loose>map(path -> new Loose.UserFile(path, root)).toList();
+    }
+
+    private static List<Loose> orNothing(Category category) {
         try {
             return category.collect();
         } catch (IOException | Abandoned | RuntimeException e) {
@@ -163,31 +183,27 @@ final class DataMaidScan {
         return loose;
     }
 
-    /** Chat files in folders whose character card is gone. */
-    private List<Path> chats() {
+    /** The chats in folders whose character card is gone. */
+    private List<Loose> chats() throws IOException {
         Set<String> knownFolders = new HashSet<>();
         for (String name : FileNames.list(dirs.characters())) {
             if (FileNames.ext(name).equals(".png") && isFile(dirs.characters().resolve(name))) {
                 knownFolders.add(name.replaceFirst("\\.png", ""));
             }
         }
-        List<Path> loose = new ArrayList<>();
-        Path chats = dirs.chats().toAbsolutePath().normalize();
-        for (String folder : FileNames.list(chats)) {
-            if (Files.isDirectory(chats.resolve(folder), LinkOption.NOFOLLOW_LINKS) && !knownFolders.contains(folder)) {
-                for (String name : FileNames.list(chats.resolve(folder))) {
-                    Path file = chats.resolve(folder).resolve(name);
-                    if (FileNames.ext(name).equals(".jsonl") && isFile(file)) {
-                        loose.add(file);
-                    }
+        List<Loose> loose = new ArrayList<>();
+        for (ChatFolder folder : characterFolders()) {
+            if (!knownFolders.contains(folder.character())) {
+                for (ChatFile file : chats.list(handle, folder)) {
+                    loose.add(new Loose.Chat(chats, chatFiles, handle, folder, file));
                 }
             }
         }
         return loose;
     }
 
-    /** Group chat files no group lists as its current or a past chat. */
-    private List<Path> groupChats() {
+    /** The group chats no group lists as its current or a past chat. */
+    private List<Loose> groupChats() throws IOException {
         Set<String> known = new HashSet<>();
         for (JsonNode group : groups()) {
             JsonNode chatId = group.get("chat_id");
@@ -201,15 +217,18 @@ final class DataMaidScan {
                 }
             }
         }
-        List<Path> loose = new ArrayList<>();
-        Path groupChats = dirs.groupChats().toAbsolutePath().normalize();
-        for (String name : FileNames.list(groupChats)) {
-            Path file = groupChats.resolve(name);
-            if (FileNames.ext(name).equals(".jsonl") && isFile(file) && !known.contains(FileNames.base(name))) {
-                loose.add(file);
+        List<Loose> loose = new ArrayList<>();
+        for (ChatFile file : chats.list(handle, ChatFolder.groups())) {
+            if (!known.contains(file.id())) {
+                loose.add(new Loose.Chat(chats, chatFiles, handle, ChatFolder.groups(), file));
             }
         }
         return loose;
+    }
+
+    private List<Loose> chatBackups() throws IOException {
+        return chats.backups(handle, "chat_").stream()
+                .<Loose>map(file -> new Loose.Backup(chats, handle, file)).toList();
     }
 
     /** Thumbnails whose name is no file of the source folder. */
@@ -233,7 +252,7 @@ final class DataMaidScan {
     }
 
     /** Every message line of every group and character chat. */
-    private List<JsonNode> messages() {
+    private List<JsonNode> messages() throws IOException {
         List<JsonNode> messages = new ArrayList<>();
         for (List<JsonNode> chat : parsedChats()) {
             messages.addAll(chat);
@@ -241,9 +260,14 @@ final class DataMaidScan {
         return messages;
     }
 
-    private List<List<JsonNode>> parsedChats() {
+    private List<List<JsonNode>> parsedChats() throws IOException {
         if (parsedChats == null) {
-            parsedChats = chatFiles().stream().map(DataMaidScan::lines).toList();
+            parsedChats = new ArrayList<>();
+            for (ChatFolder folder : chatFolders()) {
+                for (ChatFile file : chats.list(handle, folder)) {
+                    parsedChats.add(lines(folder, file.name()));
+                }
+            }
         }
         return parsedChats;
     }
@@ -252,7 +276,7 @@ final class DataMaidScan {
      * Chat metadata that passes the filter: from group files (a deprecated place ST still reads) and from the
      * first line of each chat.
      */
-    private List<JsonNode> metadata(Predicate<JsonNode> filter) {
+    private List<JsonNode> metadata(Predicate<JsonNode> filter) throws IOException {
         List<JsonNode> found = new ArrayList<>();
         for (JsonNode group : groups()) {
             JsonNode current = group.get("chat_metadata");
@@ -268,7 +292,7 @@ final class DataMaidScan {
             }
         }
         for (List<JsonNode> lines : parsedChats()) {
-            JsonNode metadata = lines.isEmpty() ? null : lines.get(0).get("chat_metadata");
+            JsonNode metadata = lines.isEmpty() ? null : lines.get(0).get(ChatHeader.CHAT_METADATA);
             if (Js.truthy(metadata) && filter.test(metadata)) {
                 found.add(metadata);
             }
@@ -276,29 +300,21 @@ final class DataMaidScan {
         return found;
     }
 
-    /** The {@code .jsonl} files of {@code group chats/} and of every character's chat folder. */
-    private List<Path> chatFiles() {
-        List<Path> files = new ArrayList<>();
-        for (String name : FileNames.list(dirs.groupChats())) {
-            if (FileNames.ext(name).equals(".jsonl") && isFile(dirs.groupChats().resolve(name))) {
-                files.add(dirs.groupChats().resolve(name));
-            }
-        }
-        for (String folder : FileNames.list(dirs.chats())) {
-            Path dir = dirs.chats().resolve(folder);
-            if (Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
-                for (String name : FileNames.list(dir)) {
-                    if (FileNames.ext(name).equals(".jsonl") && isFile(dir.resolve(name))) {
-                        files.add(dir.resolve(name));
-                    }
-                }
-            }
-        }
-        return files;
+    /** The group chats and the chats of every character's chat folder (not the loose ones of {@code chats/}). */
+    private List<ChatFolder> chatFolders() throws IOException {
+        List<ChatFolder> folders = new ArrayList<>();
+        folders.add(ChatFolder.groups());
+        folders.addAll(characterFolders());
+        return folders;
     }
 
-    /** The parsed group definitions; unreadable ones are skipped. */
-    /** The group files' objects, read once per scan (several categories look at them). */
+    /** The character chat folders in Node's readdir order. */
+    private List<ChatFolder> characterFolders() throws IOException {
+        return chats.characterFolders(handle).stream().filter(Sanitize::isSafeSegment).sorted(FileNames.BYTE_ORDER)
+                .map(ChatFolder::character).toList();
+    }
+
+    /** The group files' objects, read once per scan (several categories look at them); unreadable ones are skipped. */
     private List<JsonNode> groups() {
         if (groups == null) {
             groups = new ArrayList<>();
@@ -315,16 +331,16 @@ final class DataMaidScan {
     }
 
     /**
-     * The truthy JSON values of a chat file's lines (invalid UTF-8 read as U+FFFD, as Node reads it, so such a
-     * chat still protects the files it refers to); an unreadable file has none.
+     * The truthy values of a chat's lines, as ST reads them ({@link ChatLines#values}: invalid UTF-8 as U+FFFD, so
+     * such a chat still protects the files it refers to); an unreadable chat has none.
      */
-    private static List<JsonNode> lines(Path chat) {
+    private List<JsonNode> lines(ChatFolder folder, String name) {
         List<JsonNode> lines = new ArrayList<>();
         try {
-            for (String line : new String(Files.readAllBytes(chat), StandardCharsets.UTF_8).split("\n", -1)) {
-                JsonNode value = JsJson.tryParse(line.getBytes(StandardCharsets.UTF_8));
-                if (value != null && Js.truthy(value)) {
-                    lines.add(value);
+            Optional<InputStream> content = chats.open(handle, folder, name);
+            if (content.isPresent()) {
+                try (InputStream in = content.get()) {
+                    ChatLines.values(in, lines::add);
                 }
             }
         } catch (IOException | RuntimeException e) {

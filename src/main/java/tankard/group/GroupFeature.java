@@ -11,13 +11,7 @@ import tankard.json.JsJson;
  * with the dates and sizes ST computes; new and edited groups stored as ST stores them; a deleted group takes its
  * chats.
  */
-public final class GroupFeature implements Feature {
-    private final GroupService groups;
-
-    public GroupFeature(GroupService groups) {
-        this.groups = groups;
-    }
-
+public record GroupFeature(GroupService groups) implements Feature {
     @Override
     public void mount(Router router, Routes routes) {
         router.post("/api/groups/all").handler(routes.blocking(request ->

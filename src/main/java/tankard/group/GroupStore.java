@@ -1,8 +1,12 @@
 package tankard.group;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import tankard.json.Js;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -19,4 +23,21 @@ public interface GroupStore {
 
     /** Deletes the group file of the id (sanitized), if there is one. */
     void delete(String user, String id) throws IOException;
+
+    /**
+     * The {@code chats} of the first group whose {@code id} is {@code id} (JavaScript's {@code ===}), in order;
+     * none when no group has that id or its {@code chats} is not a list.
+     */
+    default List<JsonNode> chats(String user, JsonNode id) throws IOException {
+        for (StoredGroup group : list(user)) {
+            if (Js.strictEquals(group.json().path("id"), id)) {
+                List<JsonNode> chats = new ArrayList<>();
+                if (group.json().get("chats") instanceof ArrayNode list) {
+                    list.forEach(chats::add);
+                }
+                return chats;
+            }
+        }
+        return List.of();
+    }
 }

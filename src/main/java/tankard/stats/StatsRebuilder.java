@@ -2,28 +2,30 @@ package tankard.stats;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import tankard.chat.ChatFile;
+import tankard.chat.ChatFolder;
+import tankard.chat.ChatStore;
+import tankard.chat.FolderUsage;
+import tankard.chat.format.ChatLines;
 import tankard.json.Js;
 import tankard.json.JsJson;
-import tankard.json.JsRestringify;
-import tankard.json.JsonSyntaxException;
-import tankard.store.FileTimes;
 import tankard.user.UserDirs;
 import tankard.util.FileNames;
 import tankard.util.JsDates;
+import tankard.util.Sanitize;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.HashSet;
+import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Rebuilds the statistics from the chat files as ST's {@code recreateStats} does (src/endpoints/stats.js): one entry
- * per {@code *.png} in {@code characters/}, summed over every file of its chat folder, then a timestamp. Its
+ * Rebuilds the statistics from the chats as ST's {@code recreateStats} does (src/endpoints/stats.js,
+ * collectAndCreateStats and calculateStats): one entry per {@code *.png} in {@code characters/}, summed over the
+ * chats of its chat folder (its size and last date over everything in the folder), then a timestamp. Its
  * quirks are kept, since the frontend adds to these numbers: a message text seen before in the same
  * character's chats is skipped whole, a chat whose generation times include an unreadable date adds no time,
  * and a line that makes ST throw stops counting where ST stops. Blocking.
@@ -43,90 +45,66 @@ public final class StatsRebuilder {
             Pattern.compile("(\\d{4})-(\\d{1,2})-(\\d{1,2}) @(\\d{1,2})h (\\d{1,2})m (\\d{1,2})s (\\d{1,3})ms"),
     };
 
-    private StatsRebuilder() {
+    private final ChatStore chats;
+
+    public StatsRebuilder(ChatStore chats) {
+        this.chats = chats;
     }
 
-    /** The whole stats object for a user, stamped with {@code now}. */
-    public static ObjectNode rebuild(UserDirs dirs, long now) throws IOException {
+    /** The whole stats object for the user of that handle, stamped with {@code now}. */
+    public ObjectNode rebuild(UserDirs dirs, String user, long now) throws IOException {
         ObjectNode stats = JsJson.object();
         for (String item : FileNames.list(dirs.characters())) {
             if (item.endsWith(".png")) {
-                stats.set(item, character(dirs.chats().resolve(item.replaceFirst("\\.png", ""))).toJson());
+                stats.set(item, character(user, ChatFolder.nameOf(item)).toJson());
             }
         }
         stats.put("timestamp", now);
         return stats;
     }
 
-    private static CharStats character(Path chatDir) throws IOException {
+    /** A character's chats; none for a name that is no folder of {@code chats/} (for "...png", ST reads the user's). */
+    private CharStats character(String user, String folderName) throws IOException {
         CharStats stats = new CharStats();
-        if (!Files.isDirectory(chatDir)) {
+        if (!folderName.isEmpty() && !Sanitize.isSafeSegment(folderName)) {
             return stats;
         }
+        ChatFolder folder = ChatFolder.character(folderName);
         Set<String> seenTexts = new HashSet<>();
-        for (String name : FileNames.list(chatDir)) {
-            Path chat = chatDir.resolve(name);
-            ChatStats result = chat(chat, seenTexts);
+        for (ChatFile file : chats.list(user, folder)) {
+            ChatStats result = chat(user, folder, file.name(), seenTexts);
             stats.add(result);
-            FileTimes.Stat stat = FileTimes.stat(chat);
-            stats.chatSize += stat.size();
-            stats.dateLastChat = Math.max(stats.dateLastChat, Math.floor(stat.modifiedMs()));
             stats.dateFirstChat = Math.min(stats.dateFirstChat, result.firstChatTime);
         }
+        FolderUsage usage = chats.usage(user, folder);
+        stats.chatSize = usage.size();
+        stats.dateLastChat = Math.floor(usage.newestModifiedMs());
         return stats;
     }
 
-    /**
-     * One chat file, streamed line by line (LF, as ST's {@code split('\n')}; invalid UTF-8 read as U+FFFD, as
-     * Node reads it); what cannot be read counts as empty, as in ST.
-     */
-    private static ChatStats chat(Path file, Set<String> seenTexts) {
+    /** One chat, read line by line as ST reads it ({@link ChatLines#values}); what cannot be read counts as empty. */
+    private ChatStats chat(String user, ChatFolder folder, String name, Set<String> seenTexts) {
         ChatStats stats = new ChatStats();
-        if (!Files.isRegularFile(file)) {
-            return stats;
-        }
-        try (InputStream in = Files.newInputStream(file)) {
-            ByteArrayOutputStream line = new ByteArrayOutputStream();
-            byte[] buffer = new byte[64 * 1024];
-            int n;
-            while ((n = in.read(buffer)) > 0) {
-                int start = 0;
-                for (int i = 0; i < n; i++) {
-                    if (buffer[i] == '\n') {
-                        line.write(buffer, start, i - start);
-                        countLine(line, stats, seenTexts);
-                        start = i + 1;
-                    }
+        try {
+            Optional<InputStream> content = chats.open(user, folder, name);
+            if (content.isPresent()) {
+                try (InputStream in = content.get()) {
+                    ChatLines.values(in, message -> count(message, stats, seenTexts));
                 }
-                line.write(buffer, start, n - start);
             }
-            countLine(line, stats, seenTexts);
         } catch (IOException e) {
             return new ChatStats();
         }
         return stats;
     }
 
-    /** Counts one line, then empties the buffer for the next. */
-    private static void countLine(ByteArrayOutputStream line, ChatStats stats, Set<String> seenTexts) {
-        if (line.size() > 0) {
-            JsonNode message = parse(line.toByteArray());
-            if (message != null && message.isObject()) {
-                try {
-                    stats.count(message, seenTexts);
-                } catch (Thrown e) {
-                    // ST's try/catch around each line: what was counted before the throw stays counted
-                }
+    private static void count(JsonNode message, ChatStats stats, Set<String> seenTexts) {
+        if (message.isObject()) {
+            try {
+                stats.count(message, seenTexts);
+            } catch (Thrown e) {
+                // ST's try/catch around each line: what was counted before the throw stays counted
             }
-        }
-        line.reset();
-    }
-
-    private static JsonNode parse(byte[] line) {
-        try {
-            return JsRestringify.parse(line, 0, line.length);
-        } catch (JsonSyntaxException e) {
-            return null;
         }
     }
 

@@ -120,6 +120,17 @@ class ChatHttpTest extends ServerTest {
     }
 
     @Test
+    void aChatEndingWithALineFeedReadsTheSameEveryTime() throws IOException {
+        TestServer.Client client = start(null);
+        Files.createDirectories(chats().resolve("Bramble"));
+        Files.writeString(chats().resolve("Bramble/c.jsonl"), CHAT + "\n");
+        String get = "{\"avatar_url\":\"Bramble.png\",\"file_name\":\"c\"}";
+        String array = "[" + CHAT.replace("\n", ",") + "]";
+        assertEquals(array, client.post("/api/chats/get", get).bodyAsString());
+        assertEquals(array, client.post("/api/chats/get", get).bodyAsString(), "the second read, from what the first found");
+    }
+
+    @Test
     void getFindsTheFolderSaveWroteForANumericAvatarUrl() {
         TestServer.Client client = start(null);
         String save = "{\"avatar_url\":1.50,\"file_name\":\"c\",\"chat\":[{\"user_name\":\"u\"}]}";

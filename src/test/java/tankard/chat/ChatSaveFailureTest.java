@@ -82,7 +82,7 @@ class ChatSaveFailureTest {
 
     @Test
     void aFullDiskMidSaveLeavesTheOldChat() throws IOException {
-        ChatService chats = new ChatService(new TankardConfig.Backups(false, 50, true, true, -1, 0), store(), null, null, new ChatLocks(),
+        ChatService chats = new ChatService(new TankardConfig.Backups(false, 50, true, true, -1, 0), store(), new ChatLocks(),
                 timer, System::currentTimeMillis);
         chats.save("default-user", body(10));
         Path file = root.resolve("default-user/chats/Bramble/c.jsonl");

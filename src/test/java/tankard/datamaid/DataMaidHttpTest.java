@@ -112,6 +112,35 @@ class DataMaidHttpTest extends ServerTest {
     }
 
     @Test
+    void looseChatsAndChatBackupsAreViewedAndDeletedByHash() {
+        JsonObject body = client.post("/api/data-maid/report", "{}").bodyAsJsonObject();
+        String token = body.getString("token");
+        JsonObject chat = body.getJsonObject("report").getJsonArray("chats").getJsonObject(0);
+        assertEquals("Gone", chat.getString("parent"));
+        assertEquals("content of chats/Gone/old.jsonl".length(), chat.getInteger("size"));
+        assertTrue(chat.getDouble("mtime") > 0);
+        String old = chat.getString("hash");
+        String orphan = hash(body, "groupChats", "orphan.jsonl");
+        String backup = hash(body, "chatBackups", "chat_Ann_20240101-000000.jsonl");
+
+        for (Map.Entry<String, String> viewed : Map.of(old, "content of chats/Gone/old.jsonl",
+                orphan, "content of group chats/orphan.jsonl",
+                backup, "content of backups/chat_Ann_20240101-000000.jsonl").entrySet()) {
+            HttpResponse<Buffer> view = client.get("/api/data-maid/view?token=" + token + "&hash=" + viewed.getKey());
+            assertEquals(200, view.statusCode());
+            assertEquals(viewed.getValue(), view.bodyAsString());
+        }
+
+        assertEquals(204, client.post("/api/data-maid/delete", new JsonObject().put("token", token)
+                .put("hashes", new JsonArray().add(old).add(orphan)).encode()).statusCode());
+        assertFalse(Files.exists(user("chats/Gone/old.jsonl")));
+        assertTrue(Files.exists(user("chats/Gone/notes.txt")));
+        assertFalse(Files.exists(user("group chats/orphan.jsonl")));
+        assertTrue(Files.exists(user("group chats/current.jsonl")));
+        assertEquals(404, client.get("/api/data-maid/view?token=" + token + "&hash=" + old).statusCode());
+    }
+
+    @Test
     void badRequestsAre4xxAndDeleteNothing() throws IOException {
         JsonObject first = client.post("/api/data-maid/report", "{}").bodyAsJsonObject();
         JsonObject body = client.post("/api/data-maid/report", "{}").bodyAsJsonObject();

@@ -7,14 +7,12 @@ import tankard.backend.Completions;
 import tankard.backend.OutboundPolicy;
 import tankard.backend.ProviderOrigins;
 import tankard.backend.UpstreamClient;
-import tankard.character.FileCardStore;
 import tankard.chat.ChatLocks;
 import tankard.chat.ChatService;
 import tankard.chat.FileChatStore;
 import tankard.config.ConfigException;
 import tankard.config.ConfigLoader;
 import tankard.config.TankardConfig;
-import tankard.group.FileGroupStore;
 import tankard.core.Refusal;
 import tankard.json.JsJson;
 import tankard.secrets.SecretStore;
@@ -126,8 +124,7 @@ public final class SummarizeCommand {
     /** The same services the server builds for the route, over the same data root. */
     private static ChatSummarizer summarizer(TankardConfig config, Vertx vertx, ScheduledExecutorService timer) {
         FileChatStore chats = new FileChatStore(config.dataRoot());
-        ChatService chatService = new ChatService(config.backups(), chats, new FileCardStore(config.dataRoot()),
-                new FileGroupStore(config.dataRoot()), new ChatLocks(), timer, System::currentTimeMillis);
+        ChatService chatService = new ChatService(config.backups(), chats, new ChatLocks(), timer, System::currentTimeMillis);
         UpstreamClient upstream = new UpstreamClient(vertx, new OutboundPolicy(config),
                 new ProviderOrigins(config.backends().providerOrigins()));
         Completions completions = new Completions(config, new SecretStore(config.allowKeysExposure()), upstream);

@@ -9,13 +9,11 @@ import tankard.backend.Completions;
 import tankard.backend.OutboundPolicy;
 import tankard.backend.ProviderOrigins;
 import tankard.backend.UpstreamClient;
-import tankard.character.FileCardStore;
 import tankard.chat.ChatLocks;
 import tankard.chat.ChatService;
 import tankard.chat.FileChatStore;
 import tankard.config.ConfigLoader;
 import tankard.config.TankardConfig;
-import tankard.group.FileGroupStore;
 import tankard.json.JsJson;
 import tankard.secrets.SecretStore;
 import tankard.summarize.SummaryModel;
@@ -58,8 +56,7 @@ class ChatSummarizerFallbackTest {
         work = TestServer.tempDir();
         TankardConfig config = ConfigLoader.load(new String[] {"--dataRoot", "data"}, Map.of(), work);
         dirs = UserDirs.of(config.dataRoot(), "default-user");
-        ChatService chats = new ChatService(config.backups(), new FileChatStore(config.dataRoot()),
-                new FileCardStore(config.dataRoot()), new FileGroupStore(config.dataRoot()), new ChatLocks(), timer,
+        ChatService chats = new ChatService(config.backups(), new FileChatStore(config.dataRoot()), new ChatLocks(), timer,
                 System::currentTimeMillis);
         Completions completions = new Completions(config, new SecretStore(false), new UpstreamClient(vertx,
                 new OutboundPolicy(config), new ProviderOrigins(config.backends().providerOrigins())));

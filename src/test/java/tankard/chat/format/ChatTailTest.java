@@ -1,4 +1,4 @@
-package tankard.chat;
+package tankard.chat.format;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 
@@ -37,7 +38,7 @@ class ChatTailTest {
     /** What ST's line reader makes of the file: all its lines, from which the summary follows. */
     private static ChatTail.Summary expected(byte[] content) throws IOException {
         List<byte[]> lines = new ArrayList<>();
-        ChatLines.forEachLine(new ByteArrayInputStream(content), lines::add);
+        ChatLines.readLines(new ByteArrayInputStream(content), (bytes, from, to) -> lines.add(Arrays.copyOfRange(bytes, from, to)));
         int last = lines.size() - 1;
         while (last >= 0 && lines.get(last).length == 0) {
             last--; // trailing empty lines are ignored

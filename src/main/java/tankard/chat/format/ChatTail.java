@@ -1,4 +1,4 @@
-package tankard.chat;
+package tankard.chat.format;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -9,23 +9,24 @@ import java.nio.channels.SeekableByteChannel;
 /**
  * What a chat listing needs from a chat file, without parsing it or holding it whole: the last line, read
  * backwards from the end; the line count, by a byte scan of what precedes it; the first line only when asked.
- * Lines end at LF, CRLF or CR, as with Node's line reader. Trailing empty lines are not lines (ST hangs on
- * them; st-api.md §8.1), so a file of only line breaks has no last line.
+ * Lines end at LF, CRLF or CR, as with Node's line reader ({@link ChatLines#readLines}). Trailing empty lines are
+ * not lines: ST's listing never answers for a chat whose last line is empty (src/endpoints/chats.js, getChatInfo,
+ * {@code if (lastLine)}), so a file of only line breaks has no last line.
  */
-final class ChatTail {
+public final class ChatTail {
     private static final int CHUNK = 64 * 1024;
     private static final long LOW_BITS = 0x7f7f7f7f7f7f7f7fL;
     private static final long CRS = 0x0d0d0d0d0d0d0d0dL;
     private static final long LFS = 0x0a0a0a0a0a0a0a0aL;
 
     /** The first line (null unless asked), the last non-empty line (null when there is none), the line count. */
-    record Summary(byte[] first, byte[] last, long lines) {
+    public record Summary(byte[] first, byte[] last, long lines) {
     }
 
     private ChatTail() {
     }
 
-    static Summary read(SeekableByteChannel chat, boolean withFirst) throws IOException {
+    public static Summary read(SeekableByteChannel chat, boolean withFirst) throws IOException {
         long size = chat.size();
         ByteBuffer buffer = ByteBuffer.allocate(CHUNK).order(ByteOrder.LITTLE_ENDIAN); // first byte lowest
         long end = skipBack(chat, buffer, size, true);
