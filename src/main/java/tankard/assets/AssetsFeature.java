@@ -7,7 +7,7 @@ import io.vertx.core.Future;
 import io.vertx.ext.web.Router;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import tankard.backend.Downloader;
+import tankard.outbound.UpstreamClient;
 import tankard.config.TankardConfig;
 import tankard.core.Refusal;
 import tankard.http.Feature;
@@ -37,7 +37,7 @@ import java.util.stream.Stream;
 
 /**
  * {@code /api/assets/*} (st-api.md §16): the user's asset folders (music, ambient sounds, Live2D and VRM models)
- * listed, downloaded from the hosts of {@code whitelistImportDomains} through the {@link Downloader}, and
+ * listed, downloaded from the hosts of {@code whitelistImportDomains} through the {@link UpstreamClient}, and
  * deleted; and a character's own assets listed.
  */
 public final class AssetsFeature implements Feature {
@@ -47,9 +47,9 @@ public final class AssetsFeature implements Feature {
     static final long DOWNLOAD_LIMIT = Request.BODY_LIMIT;
 
     private final TankardConfig config;
-    private final Downloader downloader;
+    private final UpstreamClient downloader;
 
-    public AssetsFeature(TankardConfig config, Downloader downloader) {
+    public AssetsFeature(TankardConfig config, UpstreamClient downloader) {
         this.config = config;
         this.downloader = downloader;
     }
@@ -118,7 +118,7 @@ public final class AssetsFeature implements Feature {
             }
             return null;
         }, false).compose(v -> downloader.toFile(url.toString(), temp, DOWNLOAD_LIMIT)
-                .recover(e -> Future.failedFuture(e instanceof Downloader.DownloadException
+                .recover(e -> Future.failedFuture(e instanceof UpstreamClient.DownloadException
                         ? Refusal.failed("Asset download failed: " + e.getMessage()) : e)))
                 .compose(v -> vertx.executeBlocking(() -> finish(category, temp, target), false))
                 .onComplete(done -> {

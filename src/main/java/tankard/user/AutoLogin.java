@@ -2,9 +2,8 @@ package tankard.user;
 
 import tankard.config.TankardConfig;
 import tankard.http.security.BasicAuth;
-import tankard.http.security.IpAddress;
-import tankard.http.security.IpPattern;
-import tankard.http.security.IpWhitelist;
+import tankard.util.IpAddress;
+import tankard.util.IpPattern;
 
 import java.util.List;
 import java.util.Locale;
@@ -32,7 +31,7 @@ public final class AutoLogin {
         this.basicAuth = basicAuth;
         List<String> proxies = config.security().ssoTrustedProxies();
         this.trustAllProxies = proxies.size() == 1 && proxies.get(0).equals("*");
-        this.trustedProxies = trustAllProxies ? List.of() : IpWhitelist.parseAll(proxies, "sso.trustedProxies");
+        this.trustedProxies = trustAllProxies ? List.of() : IpPattern.parseAll(proxies, "sso.trustedProxies");
     }
 
     /** The account to log in, if any rule applies. Blocking (may hash a password). */
@@ -67,7 +66,7 @@ public final class AutoLogin {
         if (name == null || name.isEmpty()) {
             return Optional.empty();
         }
-        if (!trustAllProxies && !IpWhitelist.anyMatches(trustedProxies, socketIp)) {
+        if (!trustAllProxies && !IpPattern.anyMatches(trustedProxies, socketIp)) {
             return Optional.empty();
         }
         return accounts.find(name.toLowerCase(Locale.ROOT)).filter(User::enabled);
