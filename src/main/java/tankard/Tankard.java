@@ -9,16 +9,15 @@ import tankard.character.CardCache;
 import tankard.character.CardImporter;
 import tankard.character.CardIndexes;
 import tankard.character.CardStore;
-import tankard.backend.ChatCompletionsFeature;
+import tankard.backend.chat.ChatCompletionsFeature;
 import tankard.backend.Completions;
-import tankard.backend.HordeFeature;
-import tankard.backend.KoboldClassicFeature;
-import tankard.backend.NovelAiFeature;
-import tankard.backend.TextCompletionsFeature;
-import tankard.backend.Downloader;
-import tankard.backend.OutboundPolicy;
-import tankard.backend.ProviderOrigins;
-import tankard.backend.UpstreamClient;
+import tankard.backend.horde.HordeFeature;
+import tankard.backend.kobold.KoboldClassicFeature;
+import tankard.backend.novelai.NovelAiFeature;
+import tankard.backend.text.TextCompletionsFeature;
+import tankard.outbound.OutboundPolicy;
+import tankard.outbound.ProviderOrigins;
+import tankard.outbound.UpstreamClient;
 import tankard.character.CharacterEditFeature;
 import tankard.character.CharacterEditor;
 import tankard.character.CharacterFeature;
@@ -123,7 +122,7 @@ public final class Tankard {
     private final ContentSeeder contentSeeder;
     private final CardIndexes cardIndexes;
     private volatile int port;
-    private final Downloader downloader;
+    private final UpstreamClient upstream;
     /** The Extras module server's port; -1 when it is not started. */
     private volatile int extrasPort = -1;
     /** The summarize module's queue and model, when it runs: stopped and freed with the server. */
@@ -175,8 +174,7 @@ public final class Tankard {
         SecretStore secrets = new SecretStore(config.allowKeysExposure());
         OutboundPolicy outbound = new OutboundPolicy(config);
         ProviderOrigins providerOrigins = new ProviderOrigins(config.backends().providerOrigins());
-        UpstreamClient upstream = new UpstreamClient(vertx, outbound, providerOrigins);
-        this.downloader = new Downloader(vertx, outbound, providerOrigins);
+        this.upstream = new UpstreamClient(vertx, outbound, providerOrigins);
         Tokenizers tokenizers = new Tokenizers(TokenizerFiles.of(config));
         ChatSummarizer chatSummarizer = new ChatSummarizer(chatService, new Completions(config, secrets, upstream),
                 tokenizers);
@@ -190,8 +188,8 @@ public final class Tankard {
                 new PresetFeature(new PresetService(DefaultContent.of(config))),
                 new UiPresetFeature(),
                 new ExtensionFeature(config, outbound),
-                new AssetsFeature(config, downloader),
-                new ContentImportFeature(config, downloader, defaultAvatar),
+                new AssetsFeature(config, upstream),
+                new ContentImportFeature(config, upstream, defaultAvatar),
                 new HordeFeature(config, secrets, upstream),
                 new KoboldClassicFeature(config, secrets, upstream),
                 new NovelAiFeature(secrets, upstream),
@@ -267,7 +265,7 @@ public final class Tankard {
         if (!extras.modules().contains("summarize")) {
             return null;
         }
-        ModelLoader model = ModelLoader.start(extras.summarizationModel(), config.dataRoot(), downloader);
+        ModelLoader model = ModelLoader.start(extras.summarizationModel(), config.dataRoot(), upstream);
         // texts longer than the model's window are split and summarized in levels
         summaryModel = model;
         summaries = new SummaryQueue((text, params) -> new SummaryOfSummaries(model.require()).summarize(text),

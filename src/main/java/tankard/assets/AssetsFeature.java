@@ -7,7 +7,7 @@ import io.vertx.core.Future;
 import io.vertx.ext.web.Router;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import tankard.backend.Downloader;
+import tankard.outbound.UpstreamClient;
 import tankard.config.TankardConfig;
 import tankard.core.Refusal;
 import tankard.http.Feature;
@@ -37,10 +37,10 @@ import java.util.stream.Stream;
 
 /**
  * {@code /api/assets/*} (ST: src/endpoints/assets.js): the user's asset folders (music, ambient sounds, Live2D and
- * VRM models) listed, downloaded from the hosts of {@code whitelistImportDomains} through the {@link Downloader}, and
+ * VRM models) listed, downloaded from the hosts of {@code whitelistImportDomains} through the {@link UpstreamClient}, and
  * deleted; and a character's own assets listed.
  */
-public record AssetsFeature(TankardConfig config, Downloader downloader) implements Feature {
+public record AssetsFeature(TankardConfig config, UpstreamClient downloader) implements Feature {
     private static final Logger LOG = LoggerFactory.getLogger(AssetsFeature.class);
     static final List<String> CATEGORIES = List.of("bgm", "ambient", "blip", "live2d", "vrm", "character", "temp");
     /** The largest asset downloaded; models can be big, so as large as an upload may be. */
@@ -110,7 +110,7 @@ public record AssetsFeature(TankardConfig config, Downloader downloader) impleme
             }
             return null;
         }, false).compose(v -> downloader.toFile(url.toString(), temp, DOWNLOAD_LIMIT)
-                .recover(e -> Future.failedFuture(e instanceof Downloader.DownloadException
+                .recover(e -> Future.failedFuture(e instanceof UpstreamClient.DownloadException
                         ? Refusal.failed("Asset download failed: " + e.getMessage()) : e)))
                 .compose(v -> vertx.executeBlocking(() -> finish(category, temp, target), false))
                 .onComplete(done -> {

@@ -4,17 +4,20 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
+import tankard.backend.chat.ChatCompletionSource;
+import tankard.backend.chat.ChatCompletionSources;
+import tankard.backend.chat.SourceStep;
+import tankard.backend.common.SecretReader;
+import tankard.backend.text.TextCompletionBackends;
 import tankard.config.TankardConfig;
 import tankard.core.Refusal;
 import tankard.json.Js;
 import tankard.json.JsJson;
+import tankard.outbound.UpstreamClient;
 import tankard.secrets.SecretStore;
 import tankard.user.UserDirs;
 
-import java.util.Map;
 import java.util.concurrent.ExecutionException;
-import java.util.function.Function;
-import java.util.stream.Collectors;
 
 /**
  * One non-streamed completion made in-process by Tankard itself (no browser waiting): the upstream call is built
@@ -26,20 +29,14 @@ import java.util.stream.Collectors;
 public final class Completions {
     private final SecretStore secrets;
     private final UpstreamClient upstream;
-    private final Map<String, ChatCompletionSource> sources;
-    private final ChatPrompts prompts;
+    private final ChatCompletionSources sources;
     private final TextCompletionBackends textBackends;
 
     public Completions(TankardConfig config, SecretStore secrets, UpstreamClient upstream) {
         this.secrets = secrets;
         this.upstream = upstream;
-        this.sources = ChatCompletionsFeature.sources(config, upstream).stream()
-                .collect(Collectors.toUnmodifiableMap(ChatCompletionSource::id, Function.identity()));
-        this.prompts = new ChatPrompts(ChatCompletionsFeature.converters(config));
-        // in-process calls name no browser request: keys are read with the reader given to each call
-        this.textBackends = new TextCompletionBackends(config.backends(), request -> {
-            throw new IllegalStateException("in-process text completions read keys through open(body, secrets)");
-        });
+        this.sources = new ChatCompletionSources(config, upstream);
+        this.textBackends = new TextCompletionBackends(config.backends());
     }
 
     /** The upstream's whole answer: its HTTP status and body. */
@@ -63,51 +60,49 @@ public final class Completions {
 
     /** Whether the body names a chat-completion source Tankard has. */
     public boolean knowsSource(String source) {
-        return sources.containsKey(source);
+        return sources.source(source) != null;
     }
 
     /** A chat completion for a generate body as ST's frontend sends it ({@code chat_completion_source}...). */
     public Answer chat(UserDirs dirs, ObjectNode body) throws Unreachable {
-        ChatCompletionSource source = sources.get(Js.string(body.get("chat_completion_source")));
+        ChatCompletionSource source = sources.source(Js.string(body.get("chat_completion_source")));
         if (source == null) {
             throw Refusal.badRequest("Unknown chat_completion_source: " + Js.string(body.get("chat_completion_source")));
         }
-        UpstreamRequest call;
-        try {
-            call = source.generate(prompts.preprocess(body), reader(dirs));
-        } catch (Proxying.Answered refused) {
+        SourceStep step = await(source.generate(sources.prompts().preprocess(body), reader(dirs)).settled());
+        if (!(step instanceof SourceStep.Call call)) {
             throw Refusal.badRequest("The " + source.id() + " request cannot be made: its API key or a required "
                     + "setting (URL, proxy) is missing");
         }
-        if (call == null) {
-            throw Refusal.badRequest("The " + source.id() + " request cannot be made: its API key is missing");
-        }
-        return await(upstream.fetch(call));
+        return answer(await(upstream.fetch(call.request())));
     }
 
     /** A text completion for a generate body as ST's frontend sends it ({@code api_type}, {@code api_server}...). */
     public Answer text(UserDirs dirs, ObjectNode body) throws Unreachable {
-        TextCompletionBackends.Backend backend = textBackends.open(body, reader(dirs));
+        TextCompletionBackends.Backend backend = textBackends.open(body, reader(dirs), false);
         if (backend.api() == null) {
             throw Refusal.badRequest("Unknown api_type: " + Js.string(body.get("api_type")));
         }
         if (backend.server() == null) {
             throw Refusal.badRequest("No API server URL (api_server) was given");
         }
-        return await(upstream.fetch(backend.completionCall()));
+        return answer(await(upstream.fetch(backend.completionCall())));
     }
 
     private SecretReader reader(UserDirs dirs) {
-        return (key, id) -> secrets.read(dirs, key, id);
+        return SecretReader.of(secrets, dirs);
     }
 
-    private static Answer await(Future<UpstreamClient.Fetched> fetched) throws Unreachable {
+    private static Answer answer(UpstreamClient.Fetched fetched) {
+        return new Answer(fetched.status(), fetched.head().statusMessage(), fetched.body().getBytes());
+    }
+
+    private static <T> T await(Future<T> result) throws Unreachable {
         if (Context.isOnEventLoopThread()) {
             throw new IllegalStateException("Completions block: call them from a worker thread");
         }
         try {
-            UpstreamClient.Fetched answer = fetched.toCompletionStage().toCompletableFuture().get();
-            return new Answer(answer.head().statusCode(), answer.head().statusMessage(), answer.body().getBytes());
+            return result.toCompletionStage().toCompletableFuture().get();
         } catch (ExecutionException e) {
             Throwable cause = e.getCause() == null ? e : e.getCause();
             throw new Unreachable(cause.getMessage() == null ? cause.toString() : cause.getMessage(), cause);

@@ -10,7 +10,8 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import tankard.backend.Downloader;
+import tankard.outbound.UpstreamClient;
+import tankard.outbound.UpstreamRequest;
 import tankard.character.CardWriter;
 import tankard.config.TankardConfig;
 import tankard.core.Refusal;
@@ -33,7 +34,7 @@ import java.util.regex.Pattern;
  * {@code /api/content/importURL} and {@code importUUID} (ST: src/endpoints/content-manager.js): a character card or
  * lorebook fetched from Chub, JanitorAI, Pygmalion, AICharacterCards, RisuAI Realm, Perchance or a host of
  * {@code whitelistImportDomains}, handed to the frontend as a file to import. Every call goes through the
- * {@link Downloader} (outbound filter, size limit; the sites' fixed origins can be rebased with
+ * {@link UpstreamClient} (outbound filter, size limit; the sites' fixed origins can be rebased with
  * {@code tankard.providerOrigins}), Perchance too.
  */
 public final class ContentImportFeature implements Feature {
@@ -50,10 +51,10 @@ public final class ContentImportFeature implements Feature {
     private static final Pattern PERCHANCE_SLUG = Pattern.compile("[A-Za-z0-9._-]+");
 
     private final TankardConfig config;
-    private final Downloader downloader;
+    private final UpstreamClient downloader;
     private final Supplier<byte[]> defaultAvatar;
 
-    public ContentImportFeature(TankardConfig config, Downloader downloader, Supplier<byte[]> defaultAvatar) {
+    public ContentImportFeature(TankardConfig config, UpstreamClient downloader, Supplier<byte[]> defaultAvatar) {
         this.config = config;
         this.downloader = downloader;
         this.defaultAvatar = defaultAvatar;
@@ -322,7 +323,7 @@ public final class ContentImportFeature implements Feature {
 
     // ---- helpers
 
-    private Future<Downloader.Fetched> file(String url, String failure) {
+    private Future<UpstreamClient.Fetched> file(String url, String failure) {
         return downloader.get(url, MultiMap.caseInsensitiveMultiMap(), LIMIT).compose(result -> result.ok()
                 ? Future.succeededFuture(result) : Future.failedFuture(new IllegalStateException(failure + " (status "
                 + result.status() + ")")));
@@ -334,7 +335,7 @@ public final class ContentImportFeature implements Feature {
 
     /** A JSON answer, parsed on a worker (it may be up to {@link #LIMIT}); fails on an error status or no JSON. */
     private Future<JsonNode> json(HttpMethod method, String url, MultiMap headers, Buffer body, String failure) {
-        return downloader.fetch(method, url, headers, body, LIMIT).compose(result -> worker(() ->
+        return downloader.download(new UpstreamRequest(method, url, headers, body), LIMIT).compose(result -> worker(() ->
                 result.ok() ? JsJson.tryParse(result.body().getBytes()) : null).compose(json -> json == null
                 ? Future.failedFuture(new IllegalStateException(failure + " (status " + result.status() + ")"))
                 : Future.succeededFuture(json)));

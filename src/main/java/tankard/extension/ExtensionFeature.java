@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.ext.web.Router;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import tankard.backend.OutboundPolicy;
+import tankard.outbound.OutboundPolicy;
 import tankard.config.TankardConfig;
 import tankard.core.Refusal;
 import tankard.http.Feature;

@@ -6,7 +6,7 @@ import org.eclipse.jgit.transport.TransportHttp;
 import org.eclipse.jgit.transport.http.HttpConnection;
 import org.eclipse.jgit.transport.http.HttpConnectionFactory;
 import org.eclipse.jgit.transport.http.JDKHttpConnectionFactory;
-import tankard.backend.OutboundPolicy;
+import tankard.outbound.OutboundPolicy;
 
 import java.io.IOException;
 import java.net.Proxy;

@@ -24,7 +24,7 @@ import org.eclipse.jgit.revwalk.RevWalk;
 import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import tankard.backend.OutboundPolicy;
+import tankard.outbound.OutboundPolicy;
 import tankard.core.Refusal;
 import tankard.json.JsJson;
 import tankard.json.JsonSyntaxException;

@@ -20,8 +20,8 @@ import java.util.stream.Stream;
 /**
  * {@code /api/tokenizers/*} (ST: src/endpoints/tokenizers.js). The frontend waits on these while it builds prompts,
  * so every route answers 200 with its documented shape, falling back to ST's empty or estimated answer on any error.
- * The backends' own tokenizers ({@code /api/tokenizers/remote/*}) are in {@code tankard.backend.RemoteTokenizers},
- * next to the text-completion backends whose URLs and keys they use.
+ * The backends' own tokenizers ({@code /api/tokenizers/remote/*}) are in {@code
+ * tankard.backend.text.RemoteTokenizersFeature}, next to the text-completion backends whose URLs and keys they use.
  */
 public record TokenizerFeature(Tokenizers tokenizers) implements Feature {
     private static final Logger LOG = LoggerFactory.getLogger(TokenizerFeature.class);

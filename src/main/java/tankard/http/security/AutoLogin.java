@@ -3,6 +3,8 @@ package tankard.http.security;
 import tankard.config.TankardConfig;
 import tankard.user.AccountStore;
 import tankard.user.User;
+import tankard.util.IpAddress;
+import tankard.util.IpPattern;
 
 import java.util.List;
 import java.util.Locale;
@@ -30,7 +32,7 @@ public final class AutoLogin {
         this.basicAuth = basicAuth;
         List<String> proxies = config.security().ssoTrustedProxies();
         this.trustAllProxies = proxies.size() == 1 && proxies.get(0).equals("*");
-        this.trustedProxies = trustAllProxies ? List.of() : IpWhitelist.parseAll(proxies, "sso.trustedProxies");
+        this.trustedProxies = trustAllProxies ? List.of() : IpPattern.parseAll(proxies, "sso.trustedProxies");
     }
 
     /** The account to log in, if any rule applies. Blocking (may hash a password). */
@@ -65,7 +67,7 @@ public final class AutoLogin {
         if (name == null || name.isEmpty()) {
             return Optional.empty();
         }
-        if (!trustAllProxies && !IpWhitelist.anyMatches(trustedProxies, socketIp)) {
+        if (!trustAllProxies && !IpPattern.anyMatches(trustedProxies, socketIp)) {
             return Optional.empty();
         }
         return accounts.find(name.toLowerCase(Locale.ROOT)).filter(User::enabled);

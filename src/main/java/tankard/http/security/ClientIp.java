@@ -3,6 +3,7 @@ package tankard.http.security;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.net.SocketAddress;
 import tankard.config.TankardConfig;
+import tankard.util.IpAddress;
 
 /**
  * Who is asking: the socket address, and the address a reverse proxy reports in its headers (ST:

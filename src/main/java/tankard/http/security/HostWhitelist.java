@@ -3,6 +3,7 @@ package tankard.http.security;
 import io.vertx.core.Handler;
 import io.vertx.ext.web.RoutingContext;
 import tankard.config.TankardConfig;
+import tankard.util.IpAddress;
 
 import java.nio.file.Path;
 import java.util.List;

@@ -5,9 +5,10 @@ import io.vertx.ext.web.RoutingContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tankard.config.TankardConfig;
+import tankard.util.IpAddress;
+import tankard.util.IpPattern;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -30,27 +31,10 @@ public final class IpWhitelist implements Handler<RoutingContext> {
     private final ErrorPages pages;
 
     public IpWhitelist(TankardConfig.Security config, Path dataRoot) {
-        this.whitelist = parseAll(config.whitelist(), "whitelist");
+        this.whitelist = IpPattern.parseAll(config.whitelist(), "whitelist");
         this.checkForwarded = config.enableForwardedWhitelist();
         this.clientIp = new ClientIp(config);
         this.pages = new ErrorPages(dataRoot);
-    }
-
-    /** The valid entries; invalid ones are skipped with a warning naming the config key, as ST does. */
-    public static List<IpPattern> parseAll(List<String> entries, String key) {
-        List<IpPattern> out = new ArrayList<>();
-        for (String entry : entries) {
-            try {
-                out.add(IpPattern.parse(entry));
-            } catch (IllegalArgumentException e) {
-                LOG.warn("Ignoring invalid {} entry '{}': {}", key, entry, e.getMessage());
-            }
-        }
-        return List.copyOf(out);
-    }
-
-    public static boolean anyMatches(List<IpPattern> patterns, IpAddress ip) {
-        return ip != null && patterns.stream().anyMatch(p -> p.matches(ip));
     }
 
     @Override
@@ -58,8 +42,8 @@ public final class IpWhitelist implements Handler<RoutingContext> {
         IpAddress socket = ClientIp.socket(ctx.request());
         String forwarded = checkForwarded ? clientIp.forwarded(ctx.request()) : null;
         IpAddress forwardedIp = forwarded == null ? null : IpAddress.parse(forwarded);
-        boolean allowed = anyMatches(whitelist, socket)
-                && (forwarded == null || anyMatches(whitelist, forwardedIp == null ? null : forwardedIp.unmapped()));
+        boolean allowed = IpPattern.anyMatches(whitelist, socket)
+                && (forwarded == null || IpPattern.anyMatches(whitelist, forwardedIp == null ? null : forwardedIp.unmapped()));
         if (allowed) {
             ctx.next();
             return;

@@ -2,8 +2,8 @@ package tankard.summarize.onnx;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import tankard.backend.Downloader;
-import tankard.backend.Downloader.DownloadException;
+import tankard.outbound.UpstreamClient;
+import tankard.outbound.UpstreamClient.DownloadException;
 import tankard.store.AtomicFiles;
 
 import java.io.IOException;
@@ -43,9 +43,9 @@ public final class HubDownloader {
         void update(String file, long done, long total);
     }
 
-    private final Downloader downloader;
+    private final UpstreamClient downloader;
 
-    public HubDownloader(Downloader downloader) {
+    public HubDownloader(UpstreamClient downloader) {
         this.downloader = downloader;
     }
 

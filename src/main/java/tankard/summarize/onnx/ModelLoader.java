@@ -2,7 +2,7 @@ package tankard.summarize.onnx;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import tankard.backend.Downloader;
+import tankard.outbound.UpstreamClient;
 import tankard.summarize.SummaryModel;
 import tankard.summarize.SummaryUnavailableException;
 
@@ -37,7 +37,7 @@ public final class ModelLoader {
      * @param setting  {@code --summarization-model}; empty for {@link #DEFAULT_MODEL}
      * @param dataRoot where downloaded models are kept, under {@code _models/}
      */
-    public static ModelLoader start(String setting, Path dataRoot, Downloader downloader) {
+    public static ModelLoader start(String setting, Path dataRoot, UpstreamClient downloader) {
         String name = setting.isBlank() ? DEFAULT_MODEL : setting.strip();
         ModelLoader loader = new ModelLoader(name);
         Thread thread = new Thread(() -> loader.load(dataRoot, new HubDownloader(downloader)),

@@ -7,9 +7,9 @@ import io.vertx.ext.web.Router;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import tankard.backend.Downloader;
-import tankard.backend.OutboundPolicy;
-import tankard.backend.ProviderOrigins;
+import tankard.outbound.UpstreamClient;
+import tankard.outbound.OutboundPolicy;
+import tankard.outbound.ProviderOrigins;
 import tankard.config.ConfigLoader;
 import tankard.testing.TestServer;
 
@@ -72,7 +72,7 @@ class HubDownloaderTest {
         });
         HttpServer server = TestServer.await(vertx.createHttpServer().requestHandler(router).listen(0, "127.0.0.1")
                 .toCompletionStage().toCompletableFuture());
-        return new HubDownloader(new Downloader(vertx, new OutboundPolicy(ConfigLoader.load(new String[0], Map.of(), work)),
+        return new HubDownloader(new UpstreamClient(vertx, new OutboundPolicy(ConfigLoader.load(new String[0], Map.of(), work)),
                 new ProviderOrigins(Map.of(HubDownloader.HUB, "http://127.0.0.1:" + server.actualPort()))));
     }
 
