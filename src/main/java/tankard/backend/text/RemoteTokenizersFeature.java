@@ -37,19 +37,10 @@ import static tankard.backend.common.Urls.trimV1;
  * tokenize). Any failure (server down, error status, not JSON) answers ST's {@code 200 {error: true}}, on which
  * the frontend falls back to its estimate. Like ST, these calls carry no timeout.
  */
-final class RemoteTokenizersFeature implements Feature {
+record RemoteTokenizersFeature(SecretStore secrets, TextCompletionBackends backends, UpstreamClient upstream)
+        implements Feature {
     private static final Logger LOG = LoggerFactory.getLogger(RemoteTokenizersFeature.class);
     static final String BASE = "/api/tokenizers/remote";
-
-    private final SecretStore secrets;
-    private final TextCompletionBackends backends;
-    private final UpstreamClient upstream;
-
-    RemoteTokenizersFeature(SecretStore secrets, TextCompletionBackends backends, UpstreamClient upstream) {
-        this.secrets = secrets;
-        this.backends = backends;
-        this.upstream = upstream;
-    }
 
     @Override
     public void mount(Router router, Routes routes) {

@@ -33,20 +33,11 @@ import static tankard.backend.common.Urls.trimV1;
  * pull and image captions, llama.cpp's props and slots, TabbyAPI's model download. Failures answer
  * {@code 500 {error:true}} as ST does; calls that cannot reach their server (offline) fail the same way.
  */
-final class TextCompletionToolsFeature implements Feature {
+record TextCompletionToolsFeature(SecretStore secrets, TextCompletionBackends backends, UpstreamClient upstream)
+        implements Feature {
     private static final String BASE = TextCompletionsFeature.BASE;
     private static final Pattern SLOT_ACTIONS = Pattern.compile("^(erase|info|restore|save)$");
     private static final Pattern DIGITS = Pattern.compile("^\\d+$");
-
-    private final SecretStore secrets;
-    private final TextCompletionBackends backends;
-    private final UpstreamClient upstream;
-
-    TextCompletionToolsFeature(SecretStore secrets, TextCompletionBackends backends, UpstreamClient upstream) {
-        this.secrets = secrets;
-        this.backends = backends;
-        this.upstream = upstream;
-    }
 
     @Override
     public void mount(Router router, Routes routes) {
