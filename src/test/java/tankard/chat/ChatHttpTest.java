@@ -175,11 +175,12 @@ class ChatHttpTest extends ServerTest {
     }
 
     @Test
-    void integrityCheckCanBeTurnedOff() {
+    void integrityCheckCanBeTurnedOff() throws IOException {
         TestServer.Client client = start("backups:\n  chat:\n    enabled: false\n    checkIntegrity: false\n");
         assertEquals(200, client.post("/api/chats/save", saveBody("Bramble.png", "c", CHAT, "")).statusCode());
         String other = CHAT.replace(INTEGRITY, "something-else");
         assertEquals(200, client.post("/api/chats/save", saveBody("Bramble.png", "c", other, "")).statusCode());
+        assertEquals(other, Files.readString(chats().resolve("Bramble/c.jsonl")), "the second save replaced the first");
     }
 
     @Test

@@ -328,11 +328,17 @@ class ExtensionHttpTest extends ServerTest {
         assertFalse(Files.exists(work.resolve("public/scripts/extensions/third-party/shared")));
     }
 
+    /** ST's extensionsEnabledFeatureGuard (src/endpoints/extensions.js) answers 404 before any extensions route. */
     @Test
-    void disabledExtensionsAnswer404() {
+    void disabledExtensionsAnswer404() throws IOException {
+        repos = GitHttpServer.start();
+        tinyRepo("tiny-ext");
         server = TestServer.start("extensions:\n  enabled: false\n");
-        assertEquals(404, server.client().get("/api/extensions/discover").statusCode());
-        assertEquals(404, server.client().post("/api/extensions/version", "{\"extensionName\":\"x\"}").statusCode());
-        assertEquals(404, server.client().post("/api/extensions/install", install("https://example.com/x.git")).statusCode());
+        TestServer.Client client = server.client();
+        String disabled = "Extensions are disabled in config.yaml";
+        assertError(client.get("/api/extensions/discover"), 404, disabled);
+        assertError(client.post("/api/extensions/version", named("x")), 404, disabled);
+        assertError(client.post("/api/extensions/install", install(repos.url("tiny-ext"))), 404, disabled);
+        assertEquals(List.of(), entries(server.userDir().resolve("extensions")), "nothing installed");
     }
 }

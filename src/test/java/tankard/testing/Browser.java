@@ -2,277 +2,95 @@ package tankard.testing;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.NullNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.vertx.core.Vertx;
-import io.vertx.core.http.WebSocket;
-import io.vertx.core.http.WebSocketClient;
-import io.vertx.core.http.WebSocketClientOptions;
-import io.vertx.core.http.WebSocketConnectOptions;
+import com.microsoft.playwright.BrowserContext;
+import com.microsoft.playwright.BrowserType;
+import com.microsoft.playwright.ConsoleMessage;
+import com.microsoft.playwright.Locator;
+import com.microsoft.playwright.Playwright;
+import com.microsoft.playwright.PlaywrightException;
+import com.microsoft.playwright.Request;
+import com.microsoft.playwright.TimeoutError;
 import tankard.json.JsJson;
 
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayDeque;
-import java.util.Base64;
-import java.util.Deque;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
-import java.util.stream.StreamSupport;
 
 /**
- * A headless Chromium driven over the DevTools protocol (CDP) through a Vert.x WebSocket, for UI tests.
- * Each {@link Page} records every HTTP response with status >= 400 and every console error, so a test can
- * assert a clean page load. Always close it (try-with-resources): closing kills the whole process tree and
- * deletes the temp profile; a shutdown hook does the killing if the JVM exits first.
+ * Debian's headless Chromium driven by Playwright, for UI tests. Each {@link Page} records every response,
+ * those with status >= 400 and every console error, so a test can assert a clean page load. Always close it
+ * (try-with-resources): that ends Chromium and Playwright's driver and deletes the profile.
+ * <p>
+ * Playwright dispatches the browser's events on the test's thread while the test calls into it (any page
+ * method here), so the recordings grow during those calls, not while the test sleeps.
  */
 public final class Browser implements AutoCloseable {
     /** {@code CHROMIUM=/path/to/chrome} overrides the Debian package's binary. */
-    private static final String EXECUTABLE = System.getenv().getOrDefault("CHROMIUM", "/usr/bin/chromium");
-    private static final Duration START_TIMEOUT = Duration.ofSeconds(30);
+    private static final Path EXECUTABLE = Path.of(System.getenv().getOrDefault("CHROMIUM", "/usr/bin/chromium"));
+    /** On top of Playwright's own (--headless among them): what this machine needs, and no traffic of Chromium's own. */
+    private static final List<String> FLAGS = List.of("--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+            "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage");
     private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(30);
     private static final Duration ACTION_TIMEOUT = Duration.ofSeconds(5);
-    private static final int MAX_MESSAGE_BYTES = 256 * 1024 * 1024;
-    private static final int OUTPUT_LINES_KEPT = 40;
+    /** Playwright's Java client takes any expression containing "=>" for a function: scripts go through this one. */
+    private static final String EVAL = "script => (0, eval)(script)";
+    /** A condition that throws (e.g. ST's globals not defined yet) is not met yet. */
+    private static final String CONDITION = "condition => { try { return !!(0, eval)(condition); } catch { return false; } }";
 
-    private final Process process;
+    private final Playwright playwright;
+    private final BrowserContext context;
     private final Path profile;
-    private final Thread shutdownHook;
-    private final Deque<String> output = new ArrayDeque<>();
-    private final AtomicLong ids = new AtomicLong();
-    private final Map<Long, CompletableFuture<JsonNode>> pending = new ConcurrentHashMap<>();
-    private final Map<String, Page> pages = new ConcurrentHashMap<>();
-    private final AtomicBoolean closed = new AtomicBoolean();
-    private Vertx vertx;
-    /** Held for the browser's lifetime: Vert.x closes a client (and its WebSockets) once it is garbage. */
-    private WebSocketClient client;
-    private WebSocket socket;
 
-    private Browser(Process process, Path profile) {
-        this.process = process;
+    private Browser(Playwright playwright, BrowserContext context, Path profile) {
+        this.playwright = playwright;
+        this.context = context;
         this.profile = profile;
-        this.shutdownHook = new Thread(this::killProcessTree, "chromium-killer");
-        Runtime.getRuntime().addShutdownHook(shutdownHook);
-        Thread drain = new Thread(this::drainOutput, "chromium-output");
-        drain.setDaemon(true);
-        drain.start();
     }
 
-    /** Starts a fresh headless Chromium with an empty temp profile and connects to it. */
+    /** Starts a fresh headless Chromium on an empty temp profile; Playwright downloads no browser. */
     public static Browser launch() {
+        Playwright playwright = Playwright.create(new Playwright.CreateOptions()
+                .setEnv(Map.of("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")));
         Path profile = TestServer.tempDir();
-        Process process;
         try {
-            process = new ProcessBuilder(EXECUTABLE, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                    "--no-first-run", "--disable-background-networking", "--disable-component-update",
-                    "--disable-sync", "--disable-dev-shm-usage", "--window-size=1280,900",
-                    "--user-data-dir=" + profile, "--remote-debugging-port=0", "about:blank")
-                    .redirectErrorStream(true)
-                    .start();
-        } catch (IOException e) {
+            BrowserContext context = playwright.chromium().launchPersistentContext(profile,
+                    new BrowserType.LaunchPersistentContextOptions().setExecutablePath(EXECUTABLE).setHeadless(true)
+                            .setArgs(FLAGS).setViewportSize(1280, 900).setTimeout(millis(COMMAND_TIMEOUT)));
+            return new Browser(playwright, context, profile);
+        } catch (RuntimeException e) {
+            playwright.close();
             TestServer.deleteTree(profile);
-            throw new IllegalStateException("Cannot start " + EXECUTABLE + " (apt-get install chromium, or set CHROMIUM)", e);
-        }
-        Browser browser = new Browser(process, profile);
-        try {
-            browser.connect();
-            return browser;
-        } catch (RuntimeException | Error e) {
-            browser.close();
             throw e;
         }
     }
 
-    /** Reads the port Chromium chose from {@code DevToolsActivePort} and opens the browser-wide WebSocket. */
-    private void connect() {
-        Path portFile = profile.resolve("DevToolsActivePort");
-        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
-        List<String> lines = List.of();
-        while (lines.size() < 2 || !lines.get(1).startsWith("/devtools/browser/")) {
-            if (!process.isAlive()) {
-                throw new IllegalStateException("Chromium exited with status " + process.exitValue() + ":\n" + output());
-            }
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("Chromium opened no DevTools port within " + START_TIMEOUT + ":\n" + output());
-            }
-            sleep(50);
-            try {
-                lines = Files.exists(portFile) ? Files.readAllLines(portFile) : List.of();
-            } catch (IOException e) {
-                lines = List.of(); // still being written
-            }
-        }
-        vertx = Vertx.vertx();
-        client = vertx.createWebSocketClient(new WebSocketClientOptions()
-                .setMaxFrameSize(MAX_MESSAGE_BYTES).setMaxMessageSize(MAX_MESSAGE_BYTES));
-        // Chromium refuses DevTools connections that carry an Origin header it was not told to allow.
-        var options = new WebSocketConnectOptions().setHost("127.0.0.1").setPort(Integer.parseInt(lines.get(0).trim()))
-                .setURI(lines.get(1).trim()).setAllowOriginHeader(false).setTimeout(COMMAND_TIMEOUT.toMillis());
-        socket = await(client.connect(options).toCompletionStage().toCompletableFuture(), COMMAND_TIMEOUT, "DevTools connection");
-        socket.textMessageHandler(this::onMessage);
-        socket.closeHandler(v -> pending.values().forEach(reply -> reply.completeExceptionally(disconnected())));
-    }
-
-    /** Opens a new tab (about:blank) with the Page, Runtime, Network and Log domains enabled; it becomes the visible one. */
+    /** Opens a new tab (about:blank). Tabs of one browser share its profile (cookies, storage). */
     public Page newPage() {
-        String targetId = send(null, "Target.createTarget", JsJson.object().put("url", "about:blank"))
-                .path("targetId").asText();
-        String sessionId = send(null, "Target.attachToTarget", JsJson.object().put("targetId", targetId).put("flatten", true))
-                .path("sessionId").asText();
-        Page page = new Page(sessionId);
-        pages.put(sessionId, page);
-        for (String domain : List.of("Page", "Runtime", "Network", "Log")) {
-            page.send(domain + ".enable", JsJson.object());
-        }
-        return page;
+        return new Page(context.newPage());
     }
 
-    /** Sends one CDP command (to a page's session, or to the browser when sessionId is null) and awaits its result. */
-    private JsonNode send(String sessionId, String method, ObjectNode params) {
-        if (closed.get()) {
-            throw new IllegalStateException("The browser is closed");
-        }
-        if (socket.isClosed()) {
-            throw disconnected();
-        }
-        long id = ids.incrementAndGet();
-        ObjectNode message = JsJson.object().put("id", id).put("method", method);
-        message.set("params", params);
-        if (sessionId != null) {
-            message.put("sessionId", sessionId);
-        }
-        CompletableFuture<JsonNode> reply = new CompletableFuture<>();
-        pending.put(id, reply);
-        try {
-            socket.writeTextMessage(JsJson.compact(message)).onFailure(reply::completeExceptionally);
-            return await(reply, COMMAND_TIMEOUT, method);
-        } finally {
-            pending.remove(id);
-        }
-    }
-
-    /** Runs on the Vert.x event loop: answers go to their waiting command, events to their page. */
-    private void onMessage(String text) {
-        JsonNode message = JsJson.parse(text);
-        if (message.has("id")) {
-            CompletableFuture<JsonNode> reply = pending.get(message.get("id").asLong());
-            if (reply != null && message.has("error")) {
-                reply.completeExceptionally(new IllegalStateException("DevTools: " + message.get("error").path("message").asText()));
-            } else if (reply != null) {
-                reply.complete(message.path("result"));
-            }
-            return;
-        }
-        Page page = pages.get(message.path("sessionId").asText());
-        if (page != null) {
-            page.onEvent(message.path("method").asText(), message.path("params"));
-        }
-    }
-
-    /** Kills Chromium and all its helper processes, then deletes the profile. Safe to call twice. */
+    /** Ends Chromium and Playwright's driver, then deletes the profile. */
     @Override
     public void close() {
-        if (!closed.compareAndSet(false, true)) {
-            return;
-        }
         try {
-            Runtime.getRuntime().removeShutdownHook(shutdownHook);
-        } catch (IllegalStateException e) {
-            // the JVM is already shutting down: the hook runs anyway
-        }
-        killProcessTree();
-        try {
-            if (vertx != null) {
-                await(vertx.close().toCompletionStage().toCompletableFuture(), COMMAND_TIMEOUT, "closing Vert.x");
-            }
+            playwright.close();
         } finally {
             TestServer.deleteTree(profile);
         }
     }
 
-    private void killProcessTree() {
-        // Collect the helpers (zygote, renderers, GPU/network services) while the parent still links them.
-        List<ProcessHandle> tree = process.descendants().toList();
-        process.destroyForcibly();
-        tree.forEach(ProcessHandle::destroyForcibly);
-        for (ProcessHandle handle : tree) {
-            awaitQuietly(handle.onExit());
-        }
-        awaitQuietly(process.onExit());
-    }
-
-    private IllegalStateException disconnected() {
-        return new IllegalStateException("The DevTools connection is closed (" + socket.closeStatusCode() + " "
-                + socket.closeReason() + "); Chromium " + (process.isAlive() ? "is running" : "exited") + ":\n" + output());
-    }
-
-    private void drainOutput() {
-        try (BufferedReader reader = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-            for (String line; (line = reader.readLine()) != null; ) {
-                synchronized (output) {
-                    output.addLast(line);
-                    if (output.size() > OUTPUT_LINES_KEPT) {
-                        output.removeFirst();
-                    }
-                }
-            }
-        } catch (IOException e) {
-            // the process is gone
-        }
-    }
-
-    private String output() {
-        synchronized (output) {
-            return String.join("\n", output);
-        }
-    }
-
-    private static <T> T await(CompletableFuture<T> future, Duration timeout, String what) {
-        try {
-            return future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (TimeoutException e) {
-            throw new IllegalStateException(what + ": no answer within " + timeout);
-        } catch (ExecutionException e) {
-            throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(what, e.getCause());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(what + ": interrupted", e);
-        }
-    }
-
-    private static void awaitQuietly(Future<?> future) {
-        try {
-            future.get(10, TimeUnit.SECONDS);
-        } catch (Exception e) {
-            // best effort: the process is killed already
-        }
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        }
+    private static double millis(Duration duration) {
+        return duration.toMillis();
     }
 
     /** A response with status >= 400 that the page received (documents, scripts, fetches...). */
@@ -289,7 +107,7 @@ public final class Browser implements AutoCloseable {
 
     /**
      * A console error: {@code source} is "console" (console.error), "exception" (uncaught error or
-     * rejection) or the browser's log source ("network", "javascript", ...).
+     * rejection) or "browser" (the browser's own log, such as a failed load, with the URL it names).
      */
     public record ConsoleError(String source, String text) {
         @Override
@@ -299,87 +117,83 @@ public final class Browser implements AutoCloseable {
     }
 
     /** One tab. Its recordings span every document loaded in it (reloads and redirects included). */
-    public final class Page {
-        private final String sessionId;
-        /** Requests sent and not yet finished: request id to "METHOD url". */
-        private final Map<String, String> inFlight = new ConcurrentHashMap<>();
-        private final List<Response> responses = new CopyOnWriteArrayList<>();
-        private final List<FailedResponse> failedResponses = new CopyOnWriteArrayList<>();
-        private final List<ConsoleError> consoleErrors = new CopyOnWriteArrayList<>();
-        private volatile CompletableFuture<Void> loaded = new CompletableFuture<>();
+    public static final class Page {
+        private final com.microsoft.playwright.Page page;
+        private final Set<Request> inFlight = new LinkedHashSet<>();
+        private final List<Response> responses = new ArrayList<>();
+        private final List<FailedResponse> failedResponses = new ArrayList<>();
+        private final List<ConsoleError> consoleErrors = new ArrayList<>();
 
-        private Page(String sessionId) {
-            this.sessionId = sessionId;
-        }
-
-        private JsonNode send(String method, ObjectNode params) {
-            return Browser.this.send(sessionId, method, params);
+        private Page(com.microsoft.playwright.Page page) {
+            this.page = page;
+            page.setDefaultTimeout(millis(ACTION_TIMEOUT));
+            page.setDefaultNavigationTimeout(millis(COMMAND_TIMEOUT));
+            page.onRequest(inFlight::add);
+            page.onRequestFinished(inFlight::remove);
+            page.onRequestFailed(inFlight::remove);
+            page.onResponse(this::record);
+            page.onConsoleMessage(this::record);
+            page.onPageError(error -> consoleErrors.add(new ConsoleError("exception", describeError(error))));
         }
 
         /** Opens the URL and waits for its load event (after redirects; not for later fetches). */
         public void navigate(String url) {
-            CompletableFuture<Void> load = new CompletableFuture<>();
-            loaded = load;
-            JsonNode result = send("Page.navigate", JsJson.object().put("url", url));
-            if (result.hasNonNull("errorText")) {
-                throw new IllegalStateException("Cannot open " + url + ": " + result.get("errorText").asText());
-            }
-            await(load, COMMAND_TIMEOUT, "load event of " + url);
+            page.navigate(url);
         }
 
         /** Reloads the current document and waits for its load event. */
         public void reload() {
-            CompletableFuture<Void> load = new CompletableFuture<>();
-            loaded = load;
-            send("Page.reload", JsJson.object());
-            await(load, COMMAND_TIMEOUT, "load event after a reload");
+            page.reload();
         }
 
-        /** Evaluates a JS expression in the page (awaiting it if it is a promise) and returns its JSON value. */
-        public JsonNode eval(String expression) {
-            JsonNode result = send("Runtime.evaluate", JsJson.object().put("expression", expression)
-                    .put("awaitPromise", true).put("returnByValue", true));
-            if (result.has("exceptionDetails")) {
-                throw new IllegalStateException("JS error in `" + expression + "`: " + describe(result.get("exceptionDetails")));
+        /** Evaluates a script in the page (awaiting its value if it is a promise) and returns that value as JSON. */
+        public JsonNode eval(String script) {
+            Object value;
+            try {
+                value = page.evaluate(EVAL, script);
+            } catch (PlaywrightException e) {
+                throw new IllegalStateException("JS error in `" + script + "`: " + e.getMessage(), e);
             }
-            JsonNode value = result.path("result").get("value");
-            return value == null ? NullNode.instance : value;
+            return value == null ? NullNode.instance : JsJson.MAPPER.valueToTree(value);
         }
 
         /** Polls the JS condition until it is truthy; fails with the page's recorded errors on timeout. */
         public void waitFor(String condition, Duration timeout) {
-            long deadline = System.nanoTime() + timeout.toNanos();
-            String last;
-            while (true) {
+            try {
+                page.waitForFunction(CONDITION, condition, new com.microsoft.playwright.Page.WaitForFunctionOptions()
+                        .setTimeout(millis(timeout)).setPollingInterval(100));
+            } catch (TimeoutError e) {
+                String last;
                 try {
-                    if (eval("!!(" + condition + ")").asBoolean()) {
-                        return;
-                    }
-                    last = "false";
-                } catch (IllegalStateException e) {
-                    last = e.getMessage(); // e.g. between two documents
+                    last = eval("!!(" + condition + ")").asText();
+                } catch (IllegalStateException error) {
+                    last = error.getMessage();
                 }
-                if (System.nanoTime() > deadline) {
-                    throw new AssertionError("Timed out after " + timeout + " waiting for " + condition
-                            + " (last result: " + last + ")\n" + report());
-                }
-                sleep(100);
+                throw new AssertionError("Timed out after " + timeout + " waiting for " + condition
+                        + " (last result: " + last + ")\n" + report());
+            }
+        }
+
+        /** Waits until the Java condition on the recordings holds, taking the browser's events meanwhile. */
+        public void waitUntil(BooleanSupplier condition, Duration timeout, Supplier<String> failure) {
+            try {
+                page.waitForCondition(condition, new com.microsoft.playwright.Page.WaitForConditionOptions()
+                        .setTimeout(millis(timeout)));
+            } catch (TimeoutError e) {
+                throw new AssertionError(failure.get() + " within " + timeout + "\n" + report());
             }
         }
 
         /** Waits until no request has been in flight for {@code quiet} (e.g. for debounced saves after boot). */
         public void waitForNetworkIdle(Duration quiet, Duration timeout) {
-            long deadline = System.nanoTime() + timeout.toNanos();
-            long idleSince = System.nanoTime();
-            while (System.nanoTime() - idleSince < quiet.toNanos()) {
+            long[] idleSince = {System.nanoTime()};
+            waitUntil(() -> {
                 if (!inFlight.isEmpty()) {
-                    idleSince = System.nanoTime();
+                    idleSince[0] = System.nanoTime();
                 }
-                if (System.nanoTime() > deadline) {
-                    throw new AssertionError("Network still busy after " + timeout + ": " + inFlight.values() + "\n" + report());
-                }
-                sleep(50);
-            }
+                return System.nanoTime() - idleSince[0] >= quiet.toNanos();
+            }, timeout, () -> "Network still busy: " + inFlight.stream()
+                    .map(r -> r.method() + " " + r.url()).toList());
         }
 
         /**
@@ -387,96 +201,49 @@ public final class Browser implements AutoCloseable {
          * before an action) that matches, and returns it.
          */
         public Response awaitResponse(int skip, Predicate<Response> matching, Duration timeout) {
-            long deadline = System.nanoTime() + timeout.toNanos();
-            while (true) {
-                List<Response> all = responses();
-                for (Response response : all.subList(Math.min(skip, all.size()), all.size())) {
-                    if (matching.test(response)) {
-                        return response;
-                    }
-                }
-                if (System.nanoTime() > deadline) {
-                    throw new AssertionError("No matching response within " + timeout + "\n" + report());
-                }
-                sleep(50);
-            }
+            waitUntil(() -> firstResponse(skip, matching).isPresent(), timeout, () -> "No matching response");
+            return firstResponse(skip, matching).orElseThrow();
+        }
+
+        private Optional<Response> firstResponse(int skip, Predicate<Response> matching) {
+            return responses.stream().skip(skip).filter(matching).findFirst();
         }
 
         /**
-         * Clicks the middle of the first element matching the CSS selector with real mouse events, once it
-         * is visible, has stopped moving (opening animations) and is not covered by another element.
+         * Clicks the first element matching the selector with real mouse events, once it is visible, has
+         * stopped moving (opening animations), is enabled and is not covered by another element.
          */
         public void click(String selector) {
-            JsonNode point = awaitVisible(selector, "click");
-            for (String type : List.of("mousePressed", "mouseReleased")) {
-                send("Input.dispatchMouseEvent", JsJson.object().put("type", type)
-                        .put("x", point.get("x").asDouble()).put("y", point.get("y").asDouble())
-                        .put("button", "left").put("clickCount", 1));
-            }
+            act("click", selector, () -> page.click(selector));
         }
 
-        /** Waits until the first element matching the selector is visible, still and not covered (e.g. before a screenshot). */
+        /** Waits until the first element matching the selector could be clicked so (e.g. before a screenshot). */
         public void awaitVisible(String selector) {
-            awaitVisible(selector, "see");
+            act("see", selector, () -> page.locator(selector).first().click(new Locator.ClickOptions().setTrial(true)));
         }
 
-        /** Returns the element's middle once it is visible, has not moved since the last poll and is on top there. */
-        private JsonNode awaitVisible(String selector, String action) {
-            String probe = "(() => { const e = document.querySelector(" + jsString(selector) + ");"
-                    + " if (!e) return 'not found'; e.scrollIntoView({block: 'center'});"
-                    + " const r = e.getBoundingClientRect(); if (!r.width || !r.height) return 'not visible';"
-                    + " const p = {x: r.x + r.width / 2, y: r.y + r.height / 2}; const hit = document.elementFromPoint(p.x, p.y);"
-                    + " return hit && (hit === e || e.contains(hit)) ? p : 'covered by ' + (hit ? hit.outerHTML.slice(0, 80) : 'nothing'); })()";
-            long deadline = System.nanoTime() + ACTION_TIMEOUT.toNanos();
-            JsonNode previous = null;
-            while (true) {
-                JsonNode point = eval(probe);
-                if (point.isObject() && point.equals(previous)) {
-                    return point;
-                }
-                if (System.nanoTime() > deadline) {
-                    throw new AssertionError("Cannot " + action + " " + selector + ": "
-                            + (point.isObject() ? "still moving" : point.asText()));
-                }
-                previous = point;
-                sleep(50);
-            }
-        }
-
-        /** Focuses the field matching the selector, selects its content and types the text over it. */
+        /** Replaces the content of the field matching the selector with the text, as typing it would. */
         public void type(String selector, String text) {
-            if (!eval("(() => { const e = document.querySelector(" + jsString(selector) + ");"
-                    + " if (!e) return false; e.focus(); e.select?.(); return true; })()").asBoolean()) {
-                throw new AssertionError("Nothing to type into at " + selector);
-            }
-            send("Input.insertText", JsJson.object().put("text", text));
+            act("type into", selector, () -> page.fill(selector, text));
         }
 
         /** Sets the files of the file input matching the selector, as a user picking them would (fires input and change). */
         public void setInputFiles(String selector, Path... files) {
-            int root = send("DOM.getDocument", JsJson.object()).path("root").path("nodeId").asInt();
-            int node = send("DOM.querySelector", JsJson.object().put("nodeId", root).put("selector", selector)).path("nodeId").asInt();
-            if (node == 0) {
-                throw new AssertionError("No file input at " + selector);
+            act("pick files for", selector, () -> page.setInputFiles(selector, files));
+        }
+
+        private void act(String action, String selector, Runnable step) {
+            try {
+                step.run();
+            } catch (TimeoutError e) {
+                throw new AssertionError("Cannot " + action + " " + selector + ": " + e.getMessage());
             }
-            ObjectNode params = JsJson.object().put("nodeId", node);
-            var paths = params.putArray("files");
-            for (Path file : files) {
-                paths.add(file.toAbsolutePath().toString());
-            }
-            send("DOM.setFileInputFiles", params);
         }
 
         /** Saves a PNG of the visible viewport. */
         public void screenshot(Path file) {
-            byte[] png = Base64.getDecoder().decode(send("Page.captureScreenshot",
-                    JsJson.object().put("format", "png")).path("data").asText());
-            try {
-                Files.createDirectories(file.toAbsolutePath().getParent());
-                Files.write(file, png);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
+            page.screenshot(new com.microsoft.playwright.Page.ScreenshotOptions().setPath(file)
+                    .setTimeout(millis(COMMAND_TIMEOUT)));
         }
 
         /** Every response received so far, in order (documents, scripts, images, fetches...). */
@@ -497,64 +264,34 @@ public final class Browser implements AutoCloseable {
             return lines("Failed responses", failedResponses) + lines("Console errors", consoleErrors);
         }
 
-        private void onEvent(String method, JsonNode params) {
-            switch (method) {
-                case "Page.loadEventFired" -> loaded.complete(null);
-                case "Network.requestWillBeSent" -> inFlight.put(params.path("requestId").asText(),
-                        params.path("request").path("method").asText() + " " + params.path("request").path("url").asText());
-                case "Network.loadingFinished", "Network.loadingFailed" -> inFlight.remove(params.path("requestId").asText());
-                case "Network.responseReceived" -> {
-                    JsonNode response = params.path("response");
-                    String request = inFlight.getOrDefault(params.path("requestId").asText(), "? ");
-                    String httpMethod = request.substring(0, request.indexOf(' '));
-                    String url = response.path("url").asText();
-                    int status = response.path("status").asInt();
-                    responses.add(new Response(httpMethod, url, status, response.path("mimeType").asText()));
-                    if (status >= 400) {
-                        failedResponses.add(new FailedResponse(httpMethod, url, status));
-                    }
-                }
-                case "Runtime.consoleAPICalled" -> {
-                    if ("error".equals(params.path("type").asText())) {
-                        String text = stream(params.path("args")).map(Page::describeValue).collect(Collectors.joining(" "));
-                        consoleErrors.add(new ConsoleError("console", text));
-                    }
-                }
-                case "Runtime.exceptionThrown" -> consoleErrors.add(new ConsoleError("exception",
-                        describe(params.path("exceptionDetails"))));
-                case "Log.entryAdded" -> {
-                    JsonNode entry = params.path("entry");
-                    if ("error".equals(entry.path("level").asText())) {
-                        String url = entry.path("url").asText("");
-                        consoleErrors.add(new ConsoleError(entry.path("source").asText(),
-                                entry.path("text").asText() + (url.isEmpty() ? "" : " (" + url + ")")));
-                    }
-                }
-                default -> {
-                    // other events of the enabled domains are not needed
-                }
+        private void record(com.microsoft.playwright.Response response) {
+            String method = response.request().method();
+            String contentType = response.headers().getOrDefault("content-type", "");
+            String mimeType = contentType.split(";", 2)[0].trim().toLowerCase();
+            responses.add(new Response(method, response.url(), response.status(), mimeType));
+            if (response.status() >= 400) {
+                failedResponses.add(new FailedResponse(method, response.url(), response.status()));
             }
         }
 
-        private static String describe(JsonNode exceptionDetails) {
-            JsonNode exception = exceptionDetails.path("exception");
-            String text = exception.has("description") ? exception.get("description").asText()
-                    : exception.has("value") ? exception.get("value").asText() : exceptionDetails.path("text").asText();
-            String url = exceptionDetails.path("url").asText("");
-            return url.isEmpty() ? text : text + " (" + url + ":" + exceptionDetails.path("lineNumber").asInt() + ")";
-        }
-
-        private static String describeValue(JsonNode remoteObject) {
-            if (remoteObject.has("value")) {
-                JsonNode value = remoteObject.get("value");
-                return value.isTextual() ? value.asText() : JsJson.compact(value);
+        /** The browser's own log entries (a failed load...) come as console messages without arguments. */
+        private void record(ConsoleMessage message) {
+            if (!"error".equals(message.type())) {
+                return;
             }
-            return remoteObject.path("description").asText(remoteObject.path("type").asText());
+            consoleErrors.add(message.args().isEmpty()
+                    ? new ConsoleError("browser", message.text() + " (" + message.location() + ")")
+                    : new ConsoleError("console", message.text()));
         }
     }
 
-    private static Stream<JsonNode> stream(JsonNode array) {
-        return StreamSupport.stream(array.spliterator(), false);
+    /**
+     * Playwright hands a page error as "name: message", followed by its stack (which starts with that line
+     * again) when it has one; a rejected value that is no Error has no name.
+     */
+    private static String describeError(String error) {
+        int newline = error.indexOf('\n');
+        return newline >= 0 ? error.substring(newline + 1) : error.startsWith(": ") ? error.substring(2) : error;
     }
 
     /** The items one a line, repeats counted (a page that reloads itself repeats its errors). */

@@ -32,6 +32,9 @@ class BrowserTest {
             eventually(() -> page.consoleErrors().stream()
                     .anyMatch(e -> e.source().equals("exception") && e.text().contains("kaboom")), page);
 
+            assertEquals(4, page.eval("const three = 3; three + 1").asInt(), "a script's value is its last statement's");
+            page.eval("setTimeout(() => window.later = {ready: true}, 200)");
+            page.waitFor("window.later.ready", Duration.ofSeconds(5)); // throws until then
             IllegalStateException jsError = assertThrows(IllegalStateException.class, () -> page.eval("null.x"));
             assertTrue(jsError.getMessage().contains("TypeError"), jsError.getMessage());
             assertThrows(AssertionError.class, () -> page.waitFor("false", Duration.ofMillis(300)));
@@ -59,14 +62,14 @@ class BrowserTest {
             page.eval("document.body.insertAdjacentHTML('beforeend',"
                     + " '<div style=\"position: fixed; inset: 0; background: white\"></div>')");
             AssertionError covered = assertThrows(AssertionError.class, () -> page.click("#go"));
-            assertTrue(covered.getMessage().contains("covered"), covered.getMessage());
+            assertTrue(covered.getMessage().contains("intercepts pointer events"), covered.getMessage());
             AssertionError hidden = assertThrows(AssertionError.class, () -> page.awaitVisible("#go"));
-            assertTrue(hidden.getMessage().contains("covered"), hidden.getMessage());
+            assertTrue(hidden.getMessage().contains("intercepts pointer events"), hidden.getMessage());
         }
     }
 
     @Test
-    void recordsEveryResponseAcrossReloads() throws Exception {
+    void recordsEveryResponseAcrossReloads() {
         try (TestServer server = TestServer.start(); Browser browser = Browser.launch()) {
             Browser.Page page = browser.newPage();
             page.navigate(server.url("/"));
@@ -87,12 +90,8 @@ class BrowserTest {
         }
     }
 
-    /** CDP events arrive asynchronously to command answers: wait a moment for them. */
-    private static void eventually(BooleanSupplier condition, Browser.Page page) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-        while (!condition.getAsBoolean()) {
-            assertTrue(System.nanoTime() < deadline, "not recorded:\n" + page.report());
-            Thread.sleep(50);
-        }
+    /** Events arrive asynchronously to command answers: wait a moment for them. */
+    private static void eventually(BooleanSupplier condition, Browser.Page page) {
+        page.waitUntil(condition, Duration.ofSeconds(5), () -> "not recorded");
     }
 }

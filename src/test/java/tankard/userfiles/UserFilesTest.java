@@ -91,10 +91,15 @@ class UserFilesTest extends ServerTest {
     @Test
     void hiddenFilesAreNotServed() throws IOException {
         Client client = start(null);
-        Path git = server.userDir().resolve("extensions/my-ext/.git");
-        Files.createDirectories(git);
-        Files.writeString(git.resolve("config"), "[remote]");
-        assertEquals(404, client.get("/scripts/extensions/third-party/my-ext/.git/config").statusCode());
+        Path extension = server.userDir().resolve("extensions/my-ext");
+        Files.createDirectories(extension.resolve(".git"));
+        Files.writeString(extension.resolve(".git/config"), "[remote]");
+        Files.writeString(extension.resolve("index.js"), "shown");
+        assertEquals("shown", client.get("/scripts/extensions/third-party/my-ext/index.js").bodyAsString(),
+                "the folder itself is served");
+        HttpResponse<Buffer> hidden = client.get("/scripts/extensions/third-party/my-ext/.git/config");
+        assertEquals(404, hidden.statusCode());
+        assertEquals("Not Found", hidden.bodyAsString());
     }
 
     @Test
@@ -120,7 +125,10 @@ class UserFilesTest extends ServerTest {
         Client client = start("extensions:\n  enabled: false\n");
         Files.createDirectories(server.userDir().resolve("extensions/mine"));
         Files.writeString(server.userDir().resolve("extensions/mine/index.js"), "own");
-        assertEquals(404, client.get("/scripts/extensions/third-party/mine/index.js").statusCode());
+        HttpResponse<Buffer> r = client.get("/scripts/extensions/third-party/mine/index.js");
+        // ST's extensionsEnabledFeatureGuard (src/endpoints/extensions.js) answers sendStatus(404)
+        assertEquals(404, r.statusCode());
+        assertEquals("Not Found", r.bodyAsString());
     }
 
     @Test
