@@ -9,14 +9,17 @@ import tankard.character.CardCache;
 import tankard.character.CardImporter;
 import tankard.character.CardIndexes;
 import tankard.character.CardStore;
+import tankard.backend.chat.ChatCompletionSources;
 import tankard.backend.chat.ChatCompletionsFeature;
 import tankard.backend.Completions;
 import tankard.backend.horde.HordeFeature;
 import tankard.backend.kobold.KoboldClassicFeature;
 import tankard.backend.novelai.NovelAiFeature;
+import tankard.backend.text.TextCompletionBackends;
 import tankard.backend.text.TextCompletionsFeature;
 import tankard.outbound.OutboundPolicy;
 import tankard.outbound.ProviderOrigins;
+import tankard.outbound.RequestOverrides;
 import tankard.outbound.UpstreamClient;
 import tankard.character.CharacterEditFeature;
 import tankard.character.CharacterEditor;
@@ -179,6 +182,7 @@ public final class Tankard {
         ChatSummarizer chatSummarizer = new ChatSummarizer(chatService, new Completions(config, secrets, upstream),
                 tokenizers);
         Supplier<byte[]> defaultAvatar = AvatarImages.defaultAvatar(config.frontendDir());
+        TextCompletionBackends textBackends = new TextCompletionBackends(config.backends());
         this.features = List.of(
                 new CsrfFeature(config),
                 new SystemFeature(),
@@ -191,10 +195,11 @@ public final class Tankard {
                 new AssetsFeature(config, upstream),
                 new ContentImportFeature(config, upstream, defaultAvatar),
                 new HordeFeature(config, secrets, upstream),
-                new KoboldClassicFeature(config, secrets, upstream),
+                new KoboldClassicFeature(secrets, upstream, new RequestOverrides(config.backends().requestOverrides()),
+                        textBackends),
                 new NovelAiFeature(secrets, upstream),
-                new ChatCompletionsFeature(config, secrets, upstream),
-                new TextCompletionsFeature(config, secrets, upstream),
+                new ChatCompletionsFeature(secrets, upstream, new ChatCompletionSources(config, upstream)),
+                new TextCompletionsFeature(secrets, textBackends, upstream),
                 new ComfyWorkflowFeature(),
                 new SpriteFeature(),
                 new WorldInfoFeature(),

@@ -19,7 +19,6 @@ import tankard.json.JsJson;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.util.List;
 import java.util.Map;
 
 /**

@@ -8,7 +8,6 @@ import tankard.config.TankardConfig;
 import tankard.http.Feature;
 import tankard.http.Reply;
 import tankard.http.Routes;
-import tankard.http.Request;
 import tankard.http.files.FileSender;
 import tankard.http.security.SecurityChain;
 import tankard.user.User;

@@ -17,7 +17,6 @@ import tankard.util.LenientBase64;
 import tankard.util.Sanitize;
 
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 
 /**

@@ -4,13 +4,11 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.ext.web.client.HttpResponse;
 import org.junit.jupiter.api.Test;
-import tankard.json.JsJson;
 import tankard.testing.ServerTest;
 import tankard.testing.TestServer;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.net.URI;

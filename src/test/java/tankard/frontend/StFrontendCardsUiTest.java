@@ -16,7 +16,6 @@ import tankard.testing.StServer;
 import tankard.testing.TestImages;
 import tankard.testing.TestServer;
 
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -8,7 +8,6 @@ import io.vertx.ext.web.RoutingContext;
 import tankard.backend.common.JsonFields;
 import tankard.backend.common.Proxying;
 import tankard.backend.common.SecretReader;
-import tankard.config.TankardConfig;
 import tankard.http.Feature;
 import tankard.http.Reply;
 import tankard.http.Request;
@@ -26,18 +25,9 @@ import java.util.concurrent.Callable;
  * goes to the chosen source, which builds the upstream call; the answer comes back in ST's shapes, streams
  * relayed as they arrive. Unknown sources answer 400 as ST does.
  */
-public final class ChatCompletionsFeature implements Feature {
+public record ChatCompletionsFeature(SecretStore secrets, UpstreamClient upstream, ChatCompletionSources sources)
+        implements Feature {
     private static final String BASE = "/api/backends/chat-completions";
-
-    private final SecretStore secrets;
-    private final UpstreamClient upstream;
-    private final ChatCompletionSources sources;
-
-    public ChatCompletionsFeature(TankardConfig config, SecretStore secrets, UpstreamClient upstream) {
-        this.secrets = secrets;
-        this.upstream = upstream;
-        this.sources = new ChatCompletionSources(config, upstream);
-    }
 
     @Override
     public void mount(Router router, Routes routes) {

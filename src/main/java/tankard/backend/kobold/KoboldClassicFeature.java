@@ -13,7 +13,6 @@ import tankard.backend.common.JsonFields;
 import tankard.backend.common.Proxying;
 import tankard.backend.common.SecretReader;
 import tankard.backend.text.TextCompletionBackends;
-import tankard.config.TankardConfig;
 import tankard.core.Refusal;
 import tankard.http.Feature;
 import tankard.http.Reply;
@@ -43,7 +42,8 @@ import java.util.function.Function;
  * and KoboldCpp's Kobold API, whose {@code api_server} already ends in {@code /api} (no auth, only the config's
  * per-host header overrides on generate), and KoboldCpp's embeddings and transcription with its auth headers.
  */
-public final class KoboldClassicFeature implements Feature {
+public record KoboldClassicFeature(SecretStore secrets, UpstreamClient upstream, RequestOverrides overrides,
+                                   TextCompletionBackends backends) implements Feature {
     private static final String BASE = "/api/backends/kobold";
     /** What the frontend's samplers send when it does not defer to the Kobold GUI's own settings. */
     private static final String[] SAMPLERS = {"rep_pen", "rep_pen_range", "rep_pen_slope", "temperature", "tfs",
@@ -52,19 +52,6 @@ public final class KoboldClassicFeature implements Feature {
     private static final Reply FAILED = Reply.text(500, "Internal server error");
     private static final String[] AFTER_SINGLELINE = {"use_default_badwordsids", "mirostat", "mirostat_eta",
             "mirostat_tau", "grammar", "sampler_seed"};
-
-    private final SecretStore secrets;
-    private final UpstreamClient upstream;
-    private final RequestOverrides overrides;
-    private final TextCompletionBackends backends;
-
-    public KoboldClassicFeature(TankardConfig config, SecretStore secrets, UpstreamClient upstream) {
-        this.secrets = secrets;
-        this.upstream = upstream;
-        this.overrides = new RequestOverrides(config.backends().requestOverrides());
-        this.backends = new TextCompletionBackends(config.backends());
-    }
-
     @Override
     public void mount(Router router, Routes routes) {
         router.post(BASE + "/status").handler(routes.answering(this::status));

@@ -30,19 +30,11 @@ import java.util.Base64;
  * (Kayra and Erato on NovelAI's text host, older models on its API host; streams relayed as they arrive), image
  * generation with optional upscaling, and text to speech.
  */
-public final class NovelAiFeature implements Feature {
+public record NovelAiFeature(SecretStore secrets, UpstreamClient upstream) implements Feature {
     private static final String BASE = "/api/novelai";
     private static final String API_HOST = "https://api.novelai.net";
     private static final String TEXT_HOST = "https://text.novelai.net";
     private static final String IMAGE_HOST = "https://image.novelai.net";
-
-    private final SecretStore secrets;
-    private final UpstreamClient upstream;
-
-    public NovelAiFeature(SecretStore secrets, UpstreamClient upstream) {
-        this.secrets = secrets;
-        this.upstream = upstream;
-    }
 
     @Override
     public void mount(Router router, Routes routes) {

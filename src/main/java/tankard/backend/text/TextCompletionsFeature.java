@@ -12,7 +12,6 @@ import tankard.backend.common.JsonFields;
 import tankard.backend.common.Proxying;
 import tankard.backend.common.SecretReader;
 import tankard.backend.common.Urls;
-import tankard.config.TankardConfig;
 import tankard.http.Feature;
 import tankard.http.Reply;
 import tankard.http.Request;
@@ -40,27 +39,14 @@ import static tankard.backend.common.Urls.trimV1;
  * way). Also mounts the model-server helpers ({@link TextCompletionToolsFeature}) and the backends' own tokenizers
  * ({@link RemoteTokenizersFeature}).
  */
-public final class TextCompletionsFeature implements Feature {
+public record TextCompletionsFeature(SecretStore secrets, TextCompletionBackends backends, UpstreamClient upstream)
+        implements Feature {
     static final String BASE = "/api/backends/text-completions";
-
-    private final SecretStore secrets;
-    private final TextCompletionBackends backends;
-    private final UpstreamClient upstream;
-    private final TextCompletionToolsFeature tools;
-    private final RemoteTokenizersFeature tokenizers;
-
-    public TextCompletionsFeature(TankardConfig config, SecretStore secrets, UpstreamClient upstream) {
-        this.secrets = secrets;
-        this.backends = new TextCompletionBackends(config.backends());
-        this.upstream = upstream;
-        this.tools = new TextCompletionToolsFeature(secrets, backends, upstream);
-        this.tokenizers = new RemoteTokenizersFeature(secrets, backends, upstream);
-    }
 
     @Override
     public void mount(Router router, Routes routes) {
-        tools.mount(router, routes);
-        tokenizers.mount(router, routes);
+        new TextCompletionToolsFeature(secrets, backends, upstream).mount(router, routes);
+        new RemoteTokenizersFeature(secrets, backends, upstream).mount(router, routes);
         router.post(BASE + "/status").handler(routes.answering(this::status));
         router.post(BASE + "/generate").handler(routes.answering(this::generate));
         router.post(BASE + "/props").handler(routes.answering(this::props));
