@@ -29,14 +29,14 @@ import java.util.Locale;
 public record CharacterEditFeature(CharacterEditor editor) implements Feature {
     @Override
     public void mount(Router router, Routes routes) {
-        router.post("/api/characters/create").handler(routes.blocking(request ->
-                Reply.text(editor.create(handle(request), fields(request), image(request), crop(request)))));
+        router.post("/api/characters/create").handler(routes.blocking(request -> Reply.text(
+                editor.create(handle(request), NewCard.of(fields(request)), image(request), crop(request)))));
         router.post("/api/characters/edit").handler(routes.blocking(request -> {
-            editor.edit(handle(request), fields(request), image(request), crop(request));
+            editor.edit(handle(request), CardEdit.of(fields(request)), image(request), crop(request));
             return Reply.ok();
         }));
         router.post("/api/characters/edit-attribute").handler(routes.blocking(request -> {
-            editor.editAttribute(handle(request), request.body());
+            editor.editAttribute(handle(request), AttributeEdit.of(request.body()));
             return Reply.ok();
         }));
         router.post("/api/characters/merge-attributes").handler(routes.blocking(this::merge));

@@ -1,7 +1,6 @@
 package tankard.character;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.BooleanNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import tankard.chat.ChatFolder;
@@ -66,23 +65,12 @@ public final class CharacterEditor {
      *
      * @param image the uploaded image, or null for the default avatar
      */
-    public String create(String user, JsonNode form, byte[] image, AvatarImages.Crop crop) throws IOException {
-        JsonNode rawName = form.get("ch_name");
-        if (rawName == null || rawName.isNull() || !rawName.isValueNode()) {
-            throw Refusal.badRequest("Missing ch_name");
-        }
-        String name = Sanitize.filename(Js.string(rawName));
-        String fileName = optionalName(form, "file_name");
-        if (name.isEmpty() && fileName == null) {
-            throw Refusal.badRequest("Error: invalid name.");
-        }
-        ObjectNode fields = form.deepCopy();
-        fields.put("ch_name", name);
-        ObjectNode card = CardForm.build(fields, humanizedNow(), dirs(user).worlds());
+    public String create(String user, NewCard newCard, byte[] image, AvatarImages.Crop crop) throws IOException {
+        ObjectNode card = CardForm.build(newCard.fields(), humanizedNow(), dirs(user).worlds());
         byte[] png = image == null ? defaultAvatar.get() : prepare(image, crop);
         byte[] bytes = CardWriter.write(png, JsJson.compact(card));
         synchronized (CardNames.ALLOCATION) {
-            String internal = fileName != null ? fileName : uniqueName(user, name);
+            String internal = newCard.fileName() != null ? newCard.fileName() : uniqueName(user, newCard.name());
             chats.create(user, ChatFolder.character(internal));
             store(user, internal + ".png", bytes, true);
             return internal + ".png";
@@ -90,51 +78,32 @@ public final class CharacterEditor {
     }
 
     /** The editor's save: the card rebuilt from the fields, written to the same file. */
-    public void edit(String user, JsonNode form, byte[] image, AvatarImages.Crop crop) throws IOException {
-        String avatar = requireName(form, "avatar_url");
-        JsonNode name = form.get("ch_name");
-        if (name == null || name.isNull() || Js.string(name).isEmpty() || Js.string(name).equals(".")) {
-            throw Refusal.badRequest("Error: invalid name.");
-        }
+    public void edit(String user, CardEdit edit, byte[] image, AvatarImages.Crop crop) throws IOException {
+        JsonNode form = edit.fields();
         ObjectNode card = CardForm.build(form, humanizedNow(), dirs(user).worlds());
         // Stored as posted: a missing value leaves the member out, as JavaScript's undefined does
         for (String key : new String[]{"chat", "create_date"}) {
-            JsonNode value = form.get(key);
-            if (value == null) {
-                card.remove(key);
-            } else {
-                card.set(key, value);
-            }
+            setOrOmit(card, key, form.get(key));
         }
-        String target = withoutFirstPng(avatar) + ".png";
+        String target = withoutFirstPng(edit.avatar()) + ".png";
         requireSafe(target);
-        byte[] png = image != null ? prepare(image, crop) : existing(user, avatar);
+        byte[] png = image != null ? prepare(image, crop) : existing(user, edit.avatar());
         store(user, target, writeCard(png, JsJson.compact(card)), image != null);
     }
 
     /** Legacy: one member set at top level and in {@code data}. */
-    public void editAttribute(String user, JsonNode body) throws IOException {
-        String avatar = requireName(body, "avatar_url");
-        JsonNode name = body.get("ch_name");
-        if (name == null || (name.isTextual() && (name.textValue().isEmpty() || name.textValue().equals(".")))) {
-            throw Refusal.badRequest("Error: invalid name.");
-        }
-        String field = Js.string(Js.or(body.get("field"), TextNode.valueOf("undefined")));
-        if (field.equals("json_data")) {
-            throw Refusal.badRequest("Error: cannot edit json_data field.");
-        }
-        byte[] png = existing(user, avatar);
+    public void editAttribute(String user, AttributeEdit edit) throws IOException {
+        byte[] png = existing(user, edit.avatar());
         ObjectNode card = readCard(png).json().deepCopy();
         JsonNode data = card.get("data");
-        if (!card.has(field) && !(data instanceof ObjectNode d && d.has(field))) {
+        if (!card.has(edit.field()) && !(data instanceof ObjectNode d && d.has(edit.field()))) {
             throw Refusal.badRequest("Error: invalid field.");
         }
-        JsonNode value = body.get("value");
-        setOrOmit(card, field, value);
+        setOrOmit(card, edit.field(), edit.value());
         if (data instanceof ObjectNode d) {
-            setOrOmit(d, field, value);
+            setOrOmit(d, edit.field(), edit.value());
         }
-        String target = withoutFirstPng(avatar) + ".png";
+        String target = withoutFirstPng(edit.avatar()) + ".png";
         requireSafe(target);
         store(user, target, writeCard(png, JsJson.compact(card)), false);
     }
@@ -382,17 +351,8 @@ public final class CharacterEditor {
         return CardNames.unique(name, internal -> cards.find(user, internal + ".png").isPresent());
     }
 
-    private static String optionalName(JsonNode form, String field) {
-        JsonNode value = form.get(field);
-        if (!Js.truthy(value)) {
-            return null;
-        }
-        String name = Js.string(value);
-        requireSafe(name + ".png");
-        return name;
-    }
-
-    private static String requireName(JsonNode body, String field) {
+    /** The request's card file name in {@code field}: present, not empty, and one plain file name; or a 400. */
+    static String requireName(JsonNode body, String field) {
         JsonNode value = body.get(field);
         if (value == null || value.isNull() || !value.isValueNode() || Js.string(value).isEmpty()) {
             throw Refusal.badRequest("Missing " + field);

@@ -16,14 +16,14 @@ public record GroupFeature(GroupService groups) implements Feature {
     public void mount(Router router, Routes routes) {
         router.post("/api/groups/all").handler(routes.blocking(request ->
                 Reply.json(groups.all(request.user().handle()))));
-        router.post("/api/groups/create").handler(routes.blocking(request ->
-                Reply.json(groups.create(request.user().handle(), request.body(), System.currentTimeMillis()))));
+        router.post("/api/groups/create").handler(routes.blocking(request -> Reply.json(
+                groups.create(request.user().handle(), NewGroup.of(request.body()), System.currentTimeMillis()))));
         router.post("/api/groups/edit").handler(routes.blocking(request -> {
-            groups.edit(request.user().handle(), request.body());
+            groups.edit(request.user().handle(), GroupEdit.of(request.body()));
             return Reply.json(JsJson.object().put("ok", true));
         }));
         router.post("/api/groups/delete").handler(routes.blocking(request -> {
-            groups.delete(request.user().handle(), request.body());
+            groups.delete(request.user().handle(), GroupRef.of(request.body()));
             return Reply.json(JsJson.object().put("ok", true));
         }));
     }

@@ -7,11 +7,9 @@ import tankard.chat.ChatFile;
 import tankard.chat.ChatFiles;
 import tankard.chat.ChatFolder;
 import tankard.chat.ChatStore;
-import tankard.core.Refusal;
 import tankard.json.Js;
 import tankard.json.JsJson;
 import tankard.store.StripedLocks;
-import tankard.util.Sanitize;
 import tankard.util.StTime;
 
 import java.io.IOException;
@@ -62,80 +60,40 @@ public final class GroupService {
     }
 
     /**
-     * A new group as ST's /create makes it: id from the clock, the known fields with their defaults (others
-     * dropped), stored and returned. Unlike ST, a second group created in the same millisecond takes the next
-     * free one instead of overwriting the first.
+     * A new group as ST's /create makes it: id from the clock, stored and returned. Unlike ST, a second group
+     * created in the same millisecond takes the next free one instead of overwriting the first.
      */
-    public ObjectNode create(String user, JsonNode body, long nowMs) throws IOException {
+    public ObjectNode create(String user, NewGroup draft, long nowMs) throws IOException {
         try (StripedLocks.Held held = creating.lockAll(user)) {
-            return createLocked(user, body, nowMs);
+            long idMs = nowMs;
+            while (groups.find(user, String.valueOf(idMs)).isPresent()) {
+                idMs++;
+            }
+            String id = String.valueOf(idMs);
+            ObjectNode group = draft.json(id);
+            groups.save(user, id, group);
+            return group;
         }
     }
 
-    private ObjectNode createLocked(String user, JsonNode body, long nowMs) throws IOException {
-        long idMs = nowMs;
-        while (groups.find(user, String.valueOf(idMs)).isPresent()) {
-            idMs++;
-        }
-        String id = String.valueOf(idMs);
-        ObjectNode group = JsJson.object().put("id", id);
-        group.set("name", Js.coalesce(body.get("name"), JsJson.tree("New Group")));
-        group.set("members", Js.coalesce(body.get("members"), JsJson.array()));
-        copyIfPresent(body, "avatar_url", group);
-        group.put("allow_self_responses", Js.truthy(body.get("allow_self_responses")));
-        group.set("activation_strategy", Js.coalesce(body.get("activation_strategy"), JsJson.tree(0)));
-        group.set("generation_mode", Js.coalesce(body.get("generation_mode"), JsJson.tree(0)));
-        group.set("disabled_members", Js.coalesce(body.get("disabled_members"), JsJson.array()));
-        copyIfPresent(body, "fav", group);
-        group.set("chat_id", Js.coalesce(body.get("chat_id"), JsJson.tree(id)));
-        group.set("chats", Js.coalesce(body.get("chats"), JsJson.array().add(id)));
-        group.set("auto_mode_delay", Js.coalesce(body.get("auto_mode_delay"), JsJson.tree(5)));
-        group.set("generation_mode_join_prefix", Js.coalesce(body.get("generation_mode_join_prefix"), JsJson.tree("")));
-        group.set("generation_mode_join_suffix", Js.coalesce(body.get("generation_mode_join_suffix"), JsJson.tree("")));
-        groups.save(user, id, group);
-        return group;
-    }
-
-    /**
-     * ST's /edit: the frontend's whole group object stored as sent (the computed listing fields included),
-     * without the legacy metadata keys that now live in the chat files. Refuses a missing or unsafe id.
-     */
-    public void edit(String user, JsonNode body) throws IOException {
-        String id = validId(body);
-        ObjectNode group = ((ObjectNode) body).deepCopy();
-        group.remove(List.of("chat_metadata", "past_metadata"));
-        groups.save(user, id, group);
+    /** ST's /edit: the group stored as sent. */
+    public void edit(String user, GroupEdit edit) throws IOException {
+        groups.save(user, edit.ref().id(), edit.group());
     }
 
     /**
      * ST's /delete: every chat listed in the group's {@code chats} (each {@code String(id)}, as ST builds the
-     * name), then the group file; a group that does not exist is no error. Refuses a missing or unsafe id.
+     * name), then the group file; a group that does not exist is no error.
      */
-    public void delete(String user, JsonNode body) throws IOException {
-        String id = validId(body);
-        Optional<ObjectNode> group = groups.find(user, id);
+    public void delete(String user, GroupRef ref) throws IOException {
+        Optional<ObjectNode> group = groups.find(user, ref.id());
         JsonNode chatList = group.map(g -> g.get("chats")).orElse(null);
         if (chatList != null && chatList.isArray()) {
             for (JsonNode chat : chatList) {
                 chatFiles.deleteGroupChat(user, Js.string(chat));
             }
         }
-        groups.delete(user, id);
-    }
-
-    /** The body's id, when truthy and free of path characters (only an object has one). */
-    private static String validId(JsonNode body) {
-        JsonNode id = body.get("id");
-        if (!Js.truthy(id) || Sanitize.hasForbiddenChars(Js.string(id))) {
-            throw Refusal.badRequest("The group needs a valid id");
-        }
-        return Js.string(id);
-    }
-
-    private static void copyIfPresent(JsonNode from, String field, ObjectNode to) {
-        if (from.has(field)) {
-            to.set(field, from.get(field));
-        }
+        groups.delete(user, ref.id());
     }
 
     /** The string members of {@code chats} (ST compares with {@code ===}, so numbers never match). */

@@ -25,8 +25,8 @@ class GroupServiceTest {
     void groupsCreatedInTheSameMillisecondGetTheirOwnIds() throws IOException {
         FileGroupStore store = new FileGroupStore(root);
         GroupService service = new GroupService(store, null, null);
-        String first = service.create("u", JsJson.parse("{\"name\":\"A\"}"), 1_700_000_000_000L).get("id").textValue();
-        String second = service.create("u", JsJson.parse("{\"name\":\"B\"}"), 1_700_000_000_000L).get("id").textValue();
+        String first = service.create("u", NewGroup.of(JsJson.parse("{\"name\":\"A\"}")), 1_700_000_000_000L).get("id").textValue();
+        String second = service.create("u", NewGroup.of(JsJson.parse("{\"name\":\"B\"}")), 1_700_000_000_000L).get("id").textValue();
 
         assertEquals("1700000000000", first);
         assertEquals("1700000000001", second);
@@ -43,7 +43,7 @@ class GroupServiceTest {
             List<Future<String>> ids = new ArrayList<>();
             for (int i = 0; i < 40; i++) {
                 String user = "u" + (i % 2);
-                ids.add(pool.submit(() -> service.create(user, JsJson.parse("{}"), 1_700_000_000_000L).get("id").textValue()));
+                ids.add(pool.submit(() -> service.create(user, NewGroup.of(JsJson.parse("{}")), 1_700_000_000_000L).get("id").textValue()));
             }
             Set<String> distinct = new HashSet<>();
             for (Future<String> id : ids) {
