@@ -66,13 +66,14 @@ public record SummaryOptions(ChatRef chat, ObjectNode backend, JsonNode instruct
         int maxTokens = positive(body, "max_tokens",
                 positive(connection, "max_tokens", DEFAULT_MAX_TOKENS));
         int excludeLast = positive(body, "exclude_last", 1);
+        String focus = text(body, "prompt");
         JsonNode context = body.get("context_size");
+        Integer contextSize = context == null || context.isNull() ? null : positive(body, "context_size", 0);
         JsonNode source = connection.get("chat_completion_source");
         if (!connection.has("api_type") && !knownSource.test(Js.string(source))) {
             throw Refusal.badRequest("Unknown chat_completion_source: " + Js.string(source));
         }
-        return new SummaryOptions(ChatRef.of(chat), connection, instruct, text(body, "prompt"), maxTokens, excludeLast,
-                context == null || context.isNull() ? null : positive(body, "context_size", 0));
+        return new SummaryOptions(ChatRef.of(chat), connection, instruct, focus, maxTokens, excludeLast, contextSize);
     }
 
     /** A template given whole, or the name of one in the user's {@code instruct/} folder; null: none. */
