@@ -12,11 +12,12 @@ public record ChatBackupFeature(ChatBackupFiles backups) implements Feature {
         router.post("/api/backups/chat/get").handler(routes.blocking(request ->
                 Reply.json(backups.list(request.user().handle()))));
         router.post("/api/backups/chat/delete").handler(routes.blocking(request -> {
-            backups.delete(request.user().handle(), request.body());
+            backups.delete(request.user().handle(), ChatBackupFiles.backupName(request.body()));
             return Reply.ok(); // ST's sendStatus(200): "OK" as text
         }));
         router.post("/api/backups/chat/download").handler(routes.blocking(request -> {
-            ChatBackupFiles.Download backup = backups.download(request.user().handle(), request.body());
+            ChatBackupFiles.Download backup = backups.download(request.user().handle(),
+                    ChatBackupFiles.backupName(request.body()));
             return Reply.download(backup.name(), backup.size(), backup.modifiedMs(), backup::writeTo);
         }));
     }

@@ -45,16 +45,14 @@ public final class ChatBackupFiles {
     }
 
     /** Deletes the backup {@code name}; 404 when there is none. */
-    public void delete(String user, JsonNode body) throws IOException {
-        String name = backupName(body);
+    public void delete(String user, String name) throws IOException {
         if (!store.deleteBackup(user, name)) {
             throw Refusal.notFound("No chat backup " + name);
         }
     }
 
     /** The backup {@code name}, open for download; 404 when there is none. */
-    public Download download(String user, JsonNode body) throws IOException {
-        String name = backupName(body);
+    public Download download(String user, String name) throws IOException {
         Optional<ChatFile> file = store.findBackup(user, name);
         Optional<SeekableByteChannel> channel = file.isEmpty() ? Optional.empty() : store.backupChannel(user, name);
         if (channel.isEmpty()) {
@@ -87,8 +85,8 @@ public final class ChatBackupFiles {
         }
     }
 
-    /** ST's {@code sanitize(name)}, which must start with {@code chat_}; anything else is a 400. */
-    private static String backupName(JsonNode body) {
+    /** A request's backup {@code name}, ST's {@code sanitize(name)}: not starting with {@code chat_}, a 400. */
+    public static String backupName(JsonNode body) {
         JsonNode name = body.get("name");
         if (name == null || !name.isTextual()) {
             throw Refusal.badRequest("name must be the file name of a chat backup");

@@ -41,14 +41,26 @@ public final class ChatExport {
         void writeTo(OutputStream out) throws IOException;
     }
 
-    public Prepared prepare(String user, JsonNode body) throws Failure {
-        JsonNode file = body.get("file");
-        JsonNode group = body.get("is_group");
-        if (!Js.truthy(file)) {
-            throw Refusal.badRequest("Missing file");
+    /**
+     * What an export names: the chat ({@code is_group}'s, else the card's, and {@code file} sanitized), the
+     * {@code exportfilename} its message tells ({@code String()} of it, as ST's template) and whether the
+     * {@code format} is "jsonl".
+     */
+    public record Options(ChatFolder folder, String file, String exportName, boolean jsonl) {
+        public static Options of(JsonNode body) {
+            JsonNode file = body.get("file");
+            if (!Js.truthy(file)) {
+                throw Refusal.badRequest("Missing file");
+            }
+            ChatFolder folder = Js.truthy(body.get("is_group")) ? ChatFolder.groups() : ChatRef.characterFolder(body);
+            return new Options(folder, ChatRef.fileName(file), Js.string(body.get("exportfilename")),
+                    "jsonl".equals(body.path("format").textValue()));
         }
-        ChatFolder folder = Js.truthy(group) ? ChatFolder.groups() : ChatFiles.characterFolder(body);
-        String name = ChatFiles.fileName(file);
+    }
+
+    public Prepared prepare(String user, Options options) throws Failure {
+        ChatFolder folder = options.folder();
+        String name = options.file();
         String source = folder + "/" + name;
         Optional<InputStream> chat;
         try {
@@ -59,8 +71,8 @@ public final class ChatExport {
         if (chat.isEmpty()) {
             throw new Failure(Refusal.Kind.NOT_FOUND, "Could not find JSONL file to export. Source chat file: " + source + ".");
         }
-        String message = "Chat saved to " + Js.string(body.get("exportfilename"));
-        boolean raw = "jsonl".equals(body.path("format").textValue());
+        String message = "Chat saved to " + options.exportName();
+        boolean raw = options.jsonl();
         return out -> {
             try (InputStream in = chat.get(); Writer writer = new OutputStreamWriter(out, StandardCharsets.UTF_8)) {
                 StringBuilder head = new StringBuilder("{\"message\":");

@@ -15,7 +15,9 @@ import tankard.http.Routes;
 import tankard.json.Js;
 import tankard.json.JsJson;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Set;
 
@@ -51,10 +53,14 @@ public record ChatFeature(ChatService chats, ChatImporter importer, ChatFiles fi
             }
             return reply(chats.getGroup(request.user().handle(), id));
         }));
-        router.post("/api/tankard/chats/tail").handler(routes.blocking(request ->
-                Reply.rawJson(chats.tail(request.user().handle(), request.body()))));
-        router.post("/api/tankard/chats/tail/save").handler(routes.blocking(request ->
-                Reply.json(chats.saveTail(request.user().handle(), request.body()))));
+        router.post("/api/tankard/chats/tail").handler(routes.blocking(request -> {
+            ChatRef chat = ChatRef.of(request.body());
+            return Reply.rawJson(json(chats.tail(request.user().handle(), chat, ChatWindow.count(request.body()))));
+        }));
+        router.post("/api/tankard/chats/tail/save").handler(routes.blocking(request -> {
+            ChatWindow.Cursor next = chats.saveTail(request.user().handle(), ChatWindow.Save.of(request.body()));
+            return Reply.json(JsJson.object().put("ok", true).set("cursor", next.json()));
+        }));
         router.post(GROUP_SAVE).handler(routes.streamed((request, json) -> {
             chats.saveGroup(request.user().handle(), json);
             return Reply.json(JsJson.object().put("ok", true));
@@ -84,29 +90,29 @@ public record ChatFeature(ChatService chats, ChatImporter importer, ChatFiles fi
     /** Rename, delete, export, search and the group chat info, delete and import. */
     private void mountFileOperations(Router router, Routes routes) {
         router.post("/api/chats/rename").handler(routes.blocking(request -> {
-            ChatFiles.Renamed renamed = files.rename(request.user().handle(), request.body());
+            ChatFiles.Renamed renamed = files.rename(request.user().handle(), ChatFiles.Rename.of(request.body()));
             return Reply.json(renamed.ok() ? 200 : 400, renamed.body());
         }));
         router.post("/api/chats/delete").handler(routes.blocking(request -> {
-            if (!files.delete(request.user().handle(), request.body())) {
+            if (!files.delete(request.user().handle(), ChatRef.ofChatFile(request.body()))) {
                 throw Refusal.badRequest("No such chat");
             }
             return Reply.json(JsJson.object().put("ok", true));
         }));
         router.post("/api/chats/export").handler(routes.blocking(request -> {
             try {
-                ChatExport.Prepared prepared = export.prepare(request.user().handle(), request.body());
+                ChatExport.Prepared prepared = export.prepare(request.user().handle(), ChatExport.Options.of(request.body()));
                 return Reply.stream("application/json; charset=utf-8", prepared::writeTo);
             } catch (ChatExport.Failure failure) {
                 return Reply.json(FailureHandler.status(failure), JsJson.object().put("message", failure.getMessage()));
             }
         }));
         router.post("/api/chats/search").handler(routes.blocking(request ->
-                Reply.json(search.search(request.user().handle(), request.body()))));
+                Reply.json(search.search(request.user().handle(), ChatSearch.Query.of(request.body())))));
         router.post("/api/chats/group/info").handler(routes.blocking(request ->
-                Reply.json(files.groupInfo(request.user().handle(), request.body()))));
+                Reply.json(files.groupInfo(request.user().handle(), ChatRef.groupOf(request.body())))));
         router.post("/api/chats/group/delete").handler(routes.blocking(request -> {
-            if (!files.groupDelete(request.user().handle(), request.body())) {
+            if (!files.delete(request.user().handle(), ChatRef.groupOf(request.body()))) {
                 throw Refusal.badRequest("No such group chat");
             }
             return Reply.json(JsJson.object().put("ok", true));
@@ -134,6 +140,17 @@ public record ChatFeature(ChatService chats, ChatImporter importer, ChatFiles fi
 
     private static Reply reply(ChatService.ChatRead read) {
         return read.file() == null ? Reply.rawJson(read.json()) : Reply.stream(JSON, read.length(), read.file()::writeTo);
+    }
+
+    /** The tail route's answer, {@code {header, messages, cursor}}, from the chat's own bytes (see ChatWindow). */
+    private static byte[] json(ChatTail tail) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        out.writeBytes("{\"header\":".getBytes(StandardCharsets.UTF_8));
+        out.writeBytes(tail.headerJson());
+        out.writeBytes(",\"messages\":".getBytes(StandardCharsets.UTF_8));
+        out.writeBytes(tail.messagesJson());
+        out.writeBytes((",\"cursor\":" + JsJson.compact(tail.cursor().json()) + "}").getBytes(StandardCharsets.UTF_8));
+        return out.toByteArray();
     }
 
     /** {@code String(body[field])} when the member is truthy, else null (ST's {@code if (!body.x)} checks). */

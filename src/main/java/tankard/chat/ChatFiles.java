@@ -20,8 +20,8 @@ import java.util.function.LongSupplier;
 
 /**
  * Whole-chat file operations (src/endpoints/chats.js, the /rename, /delete, /group/info, /group/delete and
- * /group/import routes): rename, delete, a group chat's info, delete and import. Bodies are the request JSON;
- * answers are ST's, with a missing chat told apart from an unreadable one.
+ * /group/import routes): rename, delete, a group chat's info, delete and import. Requests come named
+ * (ChatRef, Rename); answers are ST's, with a missing chat told apart from an unreadable one.
  */
 public final class ChatFiles {
     /** How many later milliseconds an import tries when its humanized name is taken. */
@@ -41,53 +41,42 @@ public final class ChatFiles {
     public record Renamed(boolean ok, ObjectNode body) {
     }
 
-    /** Renames a character's or (with {@code is_group}) a group's chat; both names are sanitized, as in ST. */
-    public Renamed rename(String user, JsonNode body) throws IOException {
-        JsonNode original = body.get("original_file");
-        JsonNode renamed = body.get("renamed_file");
-        if (!Js.truthy(original) || !Js.truthy(renamed)) {
-            throw Refusal.badRequest("original_file and renamed_file are required");
+    /** What {@code /api/chats/rename} names: the folder and both file names, sanitized as in ST. */
+    public record Rename(ChatFolder folder, String from, String to) {
+        /** ST's checks: both names truthy, then the folder ({@code is_group}, else the card's), then the names. */
+        public static Rename of(JsonNode body) {
+            JsonNode original = body.get("original_file");
+            JsonNode renamed = body.get("renamed_file");
+            if (!Js.truthy(original) || !Js.truthy(renamed)) {
+                throw Refusal.badRequest("original_file and renamed_file are required");
+            }
+            ChatFolder folder = Js.truthy(body.get("is_group")) ? ChatFolder.groups() : ChatRef.characterFolder(body);
+            return new Rename(folder, ChatRef.fileName(original), ChatRef.fileName(renamed));
         }
-        ChatFolder folder = Js.truthy(body.get("is_group")) ? ChatFolder.groups() : characterFolder(body);
-        String from = fileName(original);
-        String to = fileName(renamed);
+    }
+
+    /** Renames a character's or a group's chat. */
+    public Renamed rename(String user, Rename rename) throws IOException {
         boolean moved;
-        try (StripedLocks.Held lock = locks.lock(user, folder, from, to)) {
-            moved = store.rename(user, folder, from, to);
+        try (StripedLocks.Held lock = locks.lock(user, rename.folder(), rename.from(), rename.to())) {
+            moved = store.rename(user, rename.folder(), rename.from(), rename.to());
         }
         if (!moved) {
             return new Renamed(false, JsJson.object().put("error", true));
         }
-        return new Renamed(true, JsJson.object().put("ok", true).put("sanitizedFileName", FileNames.base(to)));
-    }
-
-    /** Deletes a character's chat; {@code chatfile} gets ".jsonl" when it has no extension. False: no such chat. */
-    public boolean delete(String user, JsonNode body) throws IOException {
-        JsonNode chatFile = body.get("chatfile");
-        if (chatFile == null || !chatFile.isTextual()) {
-            throw Refusal.badRequest("Missing chatfile");
-        }
-        String name = chatFile.textValue();
-        ChatFolder folder = characterFolder(body);
-        return delete(user, folder, fileName(FileNames.ext(name).isEmpty() ? name + ".jsonl" : name));
+        return new Renamed(true, JsJson.object().put("ok", true).put("sanitizedFileName", FileNames.base(rename.to())));
     }
 
     /** A group chat's ChatInfo ({@code {}} when corrupted, as in ST); 404 when there is no such chat. */
-    public ObjectNode groupInfo(String user, JsonNode body) {
-        String name = groupChatFile(body);
+    public ObjectNode groupInfo(String user, ChatRef chat) {
         try {
-            Optional<ChatFile> file = store.find(user, ChatFolder.groups(), name);
+            Optional<ChatFile> file = store.find(user, chat.folder(), chat.file());
             Optional<ObjectNode> info = file.isEmpty() ? Optional.empty()
-                    : ChatInfo.read(store, user, ChatFolder.groups(), file.get(), Map.of(), false);
-            return info.orElseThrow(() -> Refusal.notFound("No group chat " + name));
+                    : ChatInfo.read(store, user, chat.folder(), file.get(), Map.of(), false);
+            return info.orElseThrow(() -> Refusal.notFound("No group chat " + chat.file()));
         } catch (IOException e) {
-            throw ChatErrors.unreadable(ChatFolder.groups(), name, e);
+            throw ChatErrors.unreadable(chat.folder(), chat.file(), e);
         }
-    }
-
-    /** Deletes a group chat; false when there is none. */
-    public boolean groupDelete(String user, JsonNode body) throws IOException {
-        return delete(user, ChatFolder.groups(), groupChatFile(body));
     }
 
     /** Deletes the group chat of an id taken from a group's {@code chats}, if it exists and its name is safe. */
@@ -96,6 +85,11 @@ public final class ChatFiles {
         if (Sanitize.isSafeSegment(file)) {
             delete(user, ChatFolder.groups(), file);
         }
+    }
+
+    /** Deletes the chat a request names; false when there is none. */
+    public boolean delete(String user, ChatRef chat) throws IOException {
+        return delete(user, chat.folder(), chat.file());
     }
 
     /** Deletes a chat after any save of it under way; false when there is none. */
@@ -117,39 +111,5 @@ public final class ChatFiles {
             }
         }
         throw new IOException("No free group chat name near " + StTime.humanized(now));
-    }
-
-    /** The folder of {@code avatar_url}'s character (validated like ST's middleware, then contained). */
-    static ChatFolder characterFolder(JsonNode body) {
-        JsonNode avatar = body.get("avatar_url");
-        if (Js.isUndefined(avatar) || avatar.isNull() || avatar.isContainerNode()) {
-            throw Refusal.badRequest("Missing avatar_url");
-        }
-        return ChatService.characterFolder(Js.string(avatar));
-    }
-
-    /** A chat file name from a request, sanitized as ST does; one that sanitizes to nothing is refused. */
-    static String fileName(JsonNode name) {
-        if (!name.isTextual()) {
-            throw Refusal.badRequest("Chat file names must be text");
-        }
-        return fileName(name.textValue());
-    }
-
-    private static String fileName(String name) {
-        String file = Sanitize.filename(name);
-        if (!Sanitize.isSafeSegment(file)) {
-            throw Refusal.badRequest("Invalid chat file name");
-        }
-        return file;
-    }
-
-    /** {@code sanitize(id + ".jsonl")} of the body's truthy {@code id}. */
-    private static String groupChatFile(JsonNode body) {
-        JsonNode id = body.get("id");
-        if (!Js.truthy(id)) {
-            throw Refusal.badRequest("Missing group chat id");
-        }
-        return ChatService.chatFile(Js.string(id));
     }
 }

@@ -41,27 +41,34 @@ public final class ChatSearch {
         this.groups = groups;
     }
 
-    /** The chats of {@code group_id}'s group, or else of {@code avatar_url}'s character, that match {@code query}. */
-    public ArrayNode search(String user, JsonNode body) throws IOException {
-        JsonNode query = body.get("query");
-        if (Js.truthy(query) && !query.isTextual()) {
-            throw Refusal.badRequest("query must be text");
-        }
-        List<String> fragments = Js.truthy(query) ? fragments(query.textValue()) : null;
-        ChatFolder folder;
-        List<ChatFile> files;
-        JsonNode groupId = body.get("group_id");
-        if (Js.truthy(groupId)) {
-            folder = ChatFolder.groups();
-            files = groupChats(user, groupId);
-        } else {
+    /**
+     * What a search names: the query's fragments (null: every chat matches), and the group ({@code group_id},
+     * when truthy) or else the character ({@code avatar_url}) whose chats are searched.
+     */
+    public record Query(List<String> fragments, JsonNode groupId, ChatFolder character) {
+        public static Query of(JsonNode body) {
+            JsonNode query = body.get("query");
+            if (Js.truthy(query) && !query.isTextual()) {
+                throw Refusal.badRequest("query must be text");
+            }
+            List<String> fragments = Js.truthy(query) ? ChatSearch.fragments(query.textValue()) : null;
+            JsonNode groupId = body.get("group_id");
+            if (Js.truthy(groupId)) {
+                return new Query(fragments, groupId, null);
+            }
             JsonNode avatar = body.get("avatar_url");
             if (avatar == null || !avatar.isTextual()) {
                 throw Refusal.badRequest("Missing avatar_url");
             }
-            folder = ChatService.characterFolder(avatar.textValue());
-            files = store.list(user, folder);
+            return new Query(fragments, null, ChatService.characterFolder(avatar.textValue()));
         }
+    }
+
+    /** The chats of the query's group, or else of its character, that match its fragments. */
+    public ArrayNode search(String user, Query query) throws IOException {
+        List<String> fragments = query.fragments();
+        ChatFolder folder = query.groupId() != null ? ChatFolder.groups() : query.character();
+        List<ChatFile> files = query.groupId() != null ? groupChats(user, query.groupId()) : store.list(user, folder);
         ArrayNode results = JsJson.array();
         for (ChatFile file : files) {
             try {

@@ -39,6 +39,7 @@ public final class ChatService {
     private static final Logger LOG = LoggerFactory.getLogger(ChatService.class);
     private static final byte[] EMPTY_OBJECT = "{}".getBytes(StandardCharsets.UTF_8);
     private static final byte[] EMPTY_ARRAY = "[]".getBytes(StandardCharsets.UTF_8);
+    private static final byte[] NULL = "null".getBytes(StandardCharsets.UTF_8);
     /** A chat of at least this many messages replaced by one of at most one is kept first (see keepIfLosing). */
     private static final int MANY_MESSAGES = 3;
     private static final int MAX_KNOWN = 10_000;
@@ -141,8 +142,7 @@ public final class ChatService {
             if (Js.isUndefined(avatar) || avatar.isContainerNode() || Js.isUndefined(chatName)) {
                 throw Refusal.badRequest("avatar_url and file_name are required");
             }
-            ChatFolder folder = characterFolder(Js.string(avatar));
-            write(user, folder, chatFile(Js.string(chatName)), body, draft, folder.character());
+            write(user, ChatRef.character(Js.string(avatar), Js.string(chatName)), body, draft);
         }
     }
 
@@ -153,12 +153,13 @@ public final class ChatService {
             if (!Js.truthy(id)) {
                 throw Refusal.badRequest("Missing group chat id");
             }
-            write(user, ChatFolder.groups(), chatFile(Js.string(id)), body, draft, Js.string(id));
+            write(user, ChatRef.group(Js.string(id)), body, draft);
         }
     }
 
-    private void write(String user, ChatFolder folder, String file, ChatBody body, ChatStore.Draft draft,
-                       String backupName) throws IOException {
+    private void write(String user, ChatRef chat, ChatBody body, ChatStore.Draft draft) throws IOException {
+        ChatFolder folder = chat.folder();
+        String file = chat.file();
         if (!body.isArray()) {
             throw Refusal.badRequest("The request's body.chat is not an array.");
         }
@@ -170,7 +171,7 @@ public final class ChatService {
             if (Js.truthy(integrity) && !intact(user, folder, file, integrity)) {
                 throw Refusal.badRequest("integrity");
             }
-            keepIfLosing(user, folder, file, key, body.lines(), backupName);
+            keepIfLosing(user, folder, file, key, body.lines(), chat.backupName());
             draft.commit(folder, file);
             Optional<ChatFile> stat = store.find(user, folder, file);
             if (stat.isPresent()) {
@@ -180,7 +181,7 @@ public final class ChatService {
         } finally {
             lock.close();
         }
-        backups.saved(user, backupName, saved);
+        backups.saved(user, chat.backupName(), saved);
     }
 
     /** {@code chat[0].chat_metadata.integrity} of the request, or null. */
@@ -260,33 +261,8 @@ public final class ChatService {
 
     // ---- windows: the end of a chat for Tankard's own clients (ChatWindow)
 
-    /** The chat a request body names, and the name its backups go by. */
-    private record Named(ChatFolder folder, String file, String backupName) {
-    }
-
-    /** {@code avatar_url} + {@code file_name} name a character chat, else {@code id} a group chat. */
-    private static Named named(JsonNode body) {
-        if (Js.truthy(body.get("avatar_url"))) {
-            if (!Js.truthy(body.get("file_name"))) {
-                throw Refusal.badRequest("file_name is required");
-            }
-            ChatFolder folder = characterFolder(Js.string(body.get("avatar_url")));
-            return new Named(folder, chatFile(Js.string(body.get("file_name"))), folder.character());
-        }
-        if (!Js.truthy(body.get("id"))) {
-            throw Refusal.badRequest("avatar_url and file_name, or id, are required");
-        }
-        String id = Js.string(body.get("id"));
-        return new Named(ChatFolder.groups(), chatFile(id), id);
-    }
-
-    /** The header and last {@code count} lines of a chat with their cursor, as JSON (see ChatWindow). */
-    public byte[] tail(String user, JsonNode body) throws IOException {
-        Named chat = named(body);
-        JsonNode count = body.path("count");
-        if (!count.canConvertToInt() || count.intValue() < 0) {
-            throw Refusal.badRequest("count must be a number of messages");
-        }
+    /** The header and last {@code count} lines of a chat with their cursor (see ChatWindow). */
+    public ChatTail tail(String user, ChatRef chat, int count) throws IOException {
         Optional<ChatFile> before = store.find(user, chat.folder(), chat.file());
         Optional<SeekableByteChannel> opened = store.channel(user, chat.folder(), chat.file());
         if (before.isEmpty() || opened.isEmpty()) {
@@ -297,22 +273,16 @@ public final class ChatService {
                 throw Refusal.conflict("The chat changed while it was read; read it again");
             }
             long headerEnd = ChatOffsets.headerEnd(channel);
-            long offset = ChatOffsets.lastLines(channel, headerEnd, count.intValue());
+            long offset = ChatOffsets.lastLines(channel, headerEnd, count);
             ByteArrayOutputStream header = new ByteArrayOutputStream();
             ChatWindow.array(ChatWindow.read(channel, 0, headerEnd), header);
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
-            out.writeBytes("{\"header\":".getBytes(StandardCharsets.UTF_8));
             byte[] headerArray = header.toByteArray();
-            if (headerArray.length == 2) {
-                out.writeBytes("null".getBytes(StandardCharsets.UTF_8)); // the header line does not parse
-            } else {
-                out.write(headerArray, 1, headerArray.length - 2);
-            }
-            out.writeBytes(",\"messages\":".getBytes(StandardCharsets.UTF_8));
-            ChatWindow.array(ChatWindow.read(channel, offset, channel.size()), out);
-            ChatWindow.Cursor cursor = new ChatWindow.Cursor(offset, before.get().size(), before.get().modifiedMs());
-            out.writeBytes((",\"cursor\":" + JsJson.compact(cursor.json()) + "}").getBytes(StandardCharsets.UTF_8));
-            return out.toByteArray();
+            byte[] headerJson = headerArray.length == 2 ? NULL // the header line does not parse
+                    : Arrays.copyOfRange(headerArray, 1, headerArray.length - 1);
+            ByteArrayOutputStream messages = new ByteArrayOutputStream();
+            ChatWindow.array(ChatWindow.read(channel, offset, channel.size()), messages);
+            return new ChatTail(headerJson, messages.toByteArray(),
+                    new ChatWindow.Cursor(offset, before.get().size(), before.get().modifiedMs()));
         }
     }
 
@@ -320,13 +290,10 @@ public final class ChatService {
      * Replaces the lines of a chat from the cursor's offset on by the request's {@code messages}, if the chat
      * is still the file the cursor was read from (else 409); answers the cursor for the next save.
      */
-    public ObjectNode saveTail(String user, JsonNode body) throws IOException {
-        Named chat = named(body);
-        ChatWindow.Cursor cursor = ChatWindow.Cursor.of(body.get("cursor"));
-        JsonNode messages = body.get("messages");
-        if (messages == null || !messages.isArray()) {
-            throw Refusal.badRequest("messages must be an array");
-        }
+    public ChatWindow.Cursor saveTail(String user, ChatWindow.Save save) throws IOException {
+        ChatRef chat = save.chat();
+        ChatWindow.Cursor cursor = save.cursor();
+        ArrayNode messages = save.messages();
         ByteArrayOutputStream lines = new ByteArrayOutputStream();
         LineWriter writer = new LineWriter(lines);
         long truthy = 0;
@@ -340,7 +307,7 @@ public final class ChatService {
         StripedLocks.Held lock = locks.lock(user, chat.folder(), chat.file());
         try {
             Optional<ChatFile> stat = store.find(user, chat.folder(), chat.file());
-            if (stat.isEmpty() || stat.get().size() != cursor.size() || stat.get().modifiedMs() != cursor.modifiedMs()) {
+            if (stat.isEmpty() || !cursor.isOf(stat.get())) {
                 throw Refusal.conflict("The chat changed since its end was read; read it again");
             }
             long offset = cursor.offset();
@@ -384,25 +351,22 @@ public final class ChatService {
             lock.close();
         }
         backups.saved(user, chat.backupName(), saved);
-        ObjectNode answer = JsJson.object().put("ok", true);
-        answer.set("cursor", next.json());
-        return answer;
+        return next;
     }
 
     /**
      * Replaces one message of a chat by {@code message}: the line {@code fromEnd} lines before the end (1: the
-     * last), which must still hold {@code expected}, in a chat still of the size and mtime (ms) it was read with
-     * (else 409, nothing written). Every other line stays byte for byte; the change is a locked, atomic tail
-     * save ({@link ChatStore#replaceTail}), followed by the usual backup.
+     * last), which must still hold {@code expected}, in a chat still of the size and mtime (ms) of the
+     * {@code read} it was found in (else 409, nothing written). Every other line stays byte for byte; the
+     * change is a locked, atomic tail save ({@link ChatStore#replaceTail}), followed by the usual backup.
      */
-    public void replaceMessage(String user, JsonNode chatRef, long size, double modifiedMs, int fromEnd,
-                               JsonNode expected, JsonNode message) throws IOException {
-        Named chat = named(chatRef);
+    public void replaceMessage(String user, ChatRef chat, ChatTail read, int fromEnd, JsonNode expected,
+                               JsonNode message) throws IOException {
         InputStream saved;
         StripedLocks.Held lock = locks.lock(user, chat.folder(), chat.file());
         try {
             Optional<ChatFile> stat = store.find(user, chat.folder(), chat.file());
-            if (stat.isEmpty() || stat.get().size() != size || stat.get().modifiedMs() != modifiedMs) {
+            if (stat.isEmpty() || !read.cursor().isOf(stat.get())) {
                 throw Refusal.conflict("The chat changed since it was read; nothing was stored");
             }
             long start;

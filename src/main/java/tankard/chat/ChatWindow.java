@@ -1,6 +1,7 @@
 package tankard.chat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import tankard.chat.format.ChatArray;
 import tankard.core.Refusal;
@@ -33,12 +34,17 @@ import java.nio.channels.SeekableByteChannel;
  * pending backup read the old chat whole). The cursor's mtime is strictly later after each save, so a cursor
  * read before a save never matches again, however close the saves.
  */
-final class ChatWindow {
+public final class ChatWindow {
     private ChatWindow() {
     }
 
     /** What a client read: the window's start and the file it was read from. */
-    record Cursor(long offset, long size, double modifiedMs) {
+    public record Cursor(long offset, long size, double modifiedMs) {
+        /** Whether the file is still the one read. */
+        boolean isOf(ChatFile file) {
+            return file.size() == size && file.modifiedMs() == modifiedMs;
+        }
+
         ObjectNode json() {
             ObjectNode cursor = JsJson.object();
             cursor.put("offset", offset).put("size", size).put("mtime", modifiedMs);
@@ -50,6 +56,27 @@ final class ChatWindow {
                 throw Refusal.badRequest("cursor {offset, size, mtime} is required");
             }
             return new Cursor(json.get("offset").longValue(), json.get("size").longValue(), json.get("mtime").doubleValue());
+        }
+    }
+
+    /** A read's {@code count}: how many of the last lines it wants. */
+    static int count(JsonNode body) {
+        JsonNode count = body.path("count");
+        if (!count.canConvertToInt() || count.intValue() < 0) {
+            throw Refusal.badRequest("count must be a number of messages");
+        }
+        return count.intValue();
+    }
+
+    /** A save of a new end: the chat, the cursor it was read with and the lines that replace the window. */
+    public record Save(ChatRef chat, Cursor cursor, ArrayNode messages) {
+        static Save of(JsonNode body) {
+            ChatRef chat = ChatRef.of(body);
+            Cursor cursor = Cursor.of(body.get("cursor"));
+            if (!(body.get("messages") instanceof ArrayNode messages)) {
+                throw Refusal.badRequest("messages must be an array");
+            }
+            return new Save(chat, cursor, messages);
         }
     }
 

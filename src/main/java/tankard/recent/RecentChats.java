@@ -52,13 +52,24 @@ public final class RecentChats {
         }
     }
 
-    /** The ChatInfos for the request body ({@code pinned}, {@code max}, {@code metadata}). */
-    public ArrayNode list(String user, JsonNode body) throws IOException {
-        JsonNode pinnedNode = body.get("pinned");
-        List<JsonNode> pinned = new ArrayList<>();
-        if (pinnedNode != null && pinnedNode.isArray()) {
-            pinnedNode.forEach(pinned::add);
+    /**
+     * What a request asks: the {@code pinned} chats ({@code {file_name, avatar | group}}, none unless an array),
+     * how many chats at the most ({@code max}, plus the pinned ones) and whether with their {@code metadata}.
+     */
+    public record Query(List<JsonNode> pinned, long limit, boolean withMetadata) {
+        public static Query of(JsonNode body) {
+            JsonNode pinnedNode = body.get("pinned");
+            List<JsonNode> pinned = new ArrayList<>();
+            if (pinnedNode != null && pinnedNode.isArray()) {
+                pinnedNode.forEach(pinned::add);
+            }
+            return new Query(pinned, RecentChats.limit(body.get("max"), pinned.size()), Js.truthy(body.get("metadata")));
         }
+    }
+
+    /** The ChatInfos of the query's chats. */
+    public ArrayNode list(String user, Query query) throws IOException {
+        List<JsonNode> pinned = query.pinned();
         List<Recent> all = new ArrayList<>();
         for (CardFile card : cards.list(user)) {
             String name = ChatFolder.nameOf(card.name());
@@ -90,10 +101,9 @@ public final class RecentChats {
 
         all.sort(Comparator.comparing((Recent r) -> !isPinned(r, pinned))
                 .thenComparing(Comparator.comparingDouble((Recent r) -> r.file().modifiedMs()).reversed()));
-        boolean withMetadata = Js.truthy(body.get("metadata"));
         ArrayNode list = JsJson.array();
-        for (Recent chat : slice(all, limit(body.get("max"), pinned.size()))) {
-            chats.info(user, chat.folder(), chat.file(), chat.owner(), withMetadata).ifPresent(list::add);
+        for (Recent chat : slice(all, query.limit())) {
+            chats.info(user, chat.folder(), chat.file(), chat.owner(), query.withMetadata()).ifPresent(list::add);
         }
         return list;
     }

@@ -10,6 +10,6 @@ public record RecentChatsFeature(RecentChats recent) implements Feature {
     @Override
     public void mount(Router router, Routes routes) {
         router.post("/api/chats/recent").handler(routes.blocking(request ->
-                Reply.json(recent.list(request.user().handle(), request.body()))));
+                Reply.json(recent.list(request.user().handle(), RecentChats.Query.of(request.body())))));
     }
 }

@@ -51,16 +51,16 @@ class UnreadableChatTest {
         ChatStore store = unreadableStore();
 
         Refusal info = assertThrows(Refusal.class, () -> new ChatFiles(store, new ChatLocks(), () -> 0).groupInfo("u",
-                JsJson.parse("{\"id\":\"g\"}")));
+                ChatRef.groupOf(JsJson.parse("{\"id\":\"g\"}"))));
         assertEquals(Refusal.Kind.FAILED, info.kind());
         assertTrue(info.getMessage().contains("group chats/g.jsonl"), info.getMessage());
 
         Refusal search = assertThrows(Refusal.class, () -> new ChatSearch(store, new tankard.group.FileGroupStore(root)::chats).search("u",
-                JsJson.parse("{\"avatar_url\":\"Bramble.png\"}")));
+                ChatSearch.Query.of(JsJson.parse("{\"avatar_url\":\"Bramble.png\"}"))));
         assertEquals(Refusal.Kind.FAILED, search.kind());
 
         ChatExport.Failure export = assertThrows(ChatExport.Failure.class, () -> new ChatExport(store).prepare("u",
-                JsJson.parse("{\"avatar_url\":\"Bramble.png\",\"file\":\"c.jsonl\",\"format\":\"jsonl\"}")));
+                ChatExport.Options.of(JsJson.parse("{\"avatar_url\":\"Bramble.png\",\"file\":\"c.jsonl\",\"format\":\"jsonl\"}"))));
         assertEquals(Refusal.Kind.FAILED, export.kind());
     }
 }

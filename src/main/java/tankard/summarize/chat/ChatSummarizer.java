@@ -6,7 +6,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tankard.backend.Completions;
+import tankard.chat.ChatRef;
 import tankard.chat.ChatService;
+import tankard.chat.ChatTail;
 import tankard.core.Refusal;
 import tankard.json.Js;
 import tankard.json.JsJson;
@@ -52,20 +54,20 @@ public final class ChatSummarizer {
         this.summaryOfSummaries = summaryOfSummaries;
     }
 
+    /** Whether the main backend has the chat completion source (what SummaryOptions checks). */
+    public boolean knowsSource(String source) {
+        return completions.knowsSource(source);
+    }
+
     /**
      * Summarizes and stores; answers {@code {summary, index, messages, fallback}}: the summary, the chat index of
      * the message it was stored on, how many messages it took in, and whether summary of summaries was needed.
      * Throws {@link SummaryFailure} (nothing stored) when the backend gives no usable summary, Refusal on bad input.
      */
-    public ObjectNode summarize(String user, UserDirs dirs, JsonNode body) throws Exception {
-        SummaryOptions options = SummaryOptions.parse(body, dirs);
-        if (!options.textCompletion() && !completions.knowsSource(Js.string(options.backend().get("chat_completion_source")))) {
-            throw Refusal.badRequest("Unknown chat_completion_source: "
-                    + Js.string(options.backend().get("chat_completion_source")));
-        }
-        ObjectNode read = tail(user, options.chat(), Integer.MAX_VALUE);
-        ArrayNode messages = (ArrayNode) read.get("messages");
-        JsonNode header = read.path("header");
+    public ObjectNode summarize(String user, UserDirs dirs, SummaryOptions options) throws Exception {
+        ChatTail read = chats.tail(user, options.chat(), Integer.MAX_VALUE);
+        ArrayNode messages = read.messages();
+        JsonNode header = read.header();
 
         int latest = latestSummaryIndex(messages);
         String previous = latest < 0 ? null : Js.string(messages.get(latest).path("extra").get("memory"));
@@ -103,7 +105,7 @@ public final class ChatSummarizer {
         } else {
             summary = model.summarize(previous, conversation);
         }
-        store(user, options.chat(), read.get("cursor"), messages, last, summary);
+        store(user, options.chat(), read, messages, last, summary);
         ObjectNode answer = JsJson.object().put("summary", summary).put("index", last).put("messages", lines.size());
         return answer.put("fallback", fallback);
     }
@@ -128,7 +130,7 @@ public final class ChatSummarizer {
      * through the chat store's locked, atomic save; 409 (nothing written) when the chat changed since it was read
      * (ST discards a summary made while the chat changed, too).
      */
-    private void store(String user, ObjectNode chat, JsonNode cursor, ArrayNode messages, int index, String summary)
+    private void store(String user, ChatRef chat, ChatTail read, ArrayNode messages, int index, String summary)
             throws IOException {
         JsonNode original = messages.get(index);
         if (!original.isObject()) {
@@ -139,16 +141,6 @@ public final class ChatSummarizer {
             message.set("extra", JsJson.object()); // ST: if (!mes.extra) mes.extra = {}
         }
         ((ObjectNode) message.get("extra")).put("memory", summary);
-        chats.replaceMessage(user, chat, cursor.path("size").longValue(), cursor.path("mtime").doubleValue(),
-                messages.size() - index, original, message);
-    }
-
-    private ObjectNode tail(String user, ObjectNode chat, int count) throws IOException {
-        ObjectNode request = chat.deepCopy().put("count", count);
-        JsonNode read = JsJson.parse(chats.tail(user, request));
-        if (!read.path("messages").isArray() || !read.path("cursor").isObject()) {
-            throw Refusal.badRequest("The chat cannot be read");
-        }
-        return (ObjectNode) read;
+        chats.replaceMessage(user, chat, read, messages.size() - index, original, message);
     }
 }

@@ -58,7 +58,8 @@ public final class ChatSummaryFeature implements Feature {
             threads.execute(() -> {
                 Reply reply;
                 try {
-                    reply = Reply.json(summarizer.summarize(request.user().handle(), request.dirs(), request.body()));
+                    SummaryOptions options = SummaryOptions.parse(request.body(), request.dirs(), summarizer::knowsSource);
+                    reply = Reply.json(summarizer.summarize(request.user().handle(), request.dirs(), options));
                 } catch (SummaryFailure failure) {
                     reply = Reply.json(FailureHandler.status(failure), failure.json());
                 } catch (Exception | Error e) {

@@ -104,7 +104,8 @@ public final class SummarizeCommand {
         ScheduledExecutorService timer = new ScheduledThreadPoolExecutor(1);
         try {
             ChatSummarizer summarizer = summarizer(config, vertx, timer);
-            JsonNode answer = summarizer.summarize(user, dirs, body);
+            JsonNode answer = summarizer.summarize(user, dirs,
+                    SummaryOptions.parse(body, dirs, summarizer::knowsSource));
             out.println(answer.path("summary").asText());
             err.println("Stored on message " + answer.path("index").asInt() + " (" + answer.path("messages").asInt()
                     + " messages summarized" + (answer.path("fallback").asBoolean() ? ", part by part" : "") + ")");

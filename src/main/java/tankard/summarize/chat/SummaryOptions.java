@@ -2,7 +2,9 @@ package tankard.summarize.chat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import tankard.chat.ChatRef;
 import tankard.core.Refusal;
+import tankard.json.Js;
 import tankard.json.JsJson;
 import tankard.json.JsonFiles;
 import tankard.preset.PresetService;
@@ -10,11 +12,12 @@ import tankard.user.UserDirs;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.function.Predicate;
 
 /**
  * A summarize request, checked: which chat, which backend and how to call it, and the summary's limits.
  *
- * @param chat        the chat as ChatService names it: {@code avatar_url} + {@code file_name}, or a group chat's {@code id}
+ * @param chat        the chat, named as ChatRef names it: {@code avatar_url} + {@code file_name}, or a group chat's {@code id}
  * @param backend     the connection as ST's frontend sends it to a generate route: {@code chat_completion_source},
  *                    {@code model} and the source's settings, or {@code api_type}, {@code api_server} and samplers
  * @param instruct    the instruct template text completions are wrapped in, or null (chat completions: always null)
@@ -23,7 +26,7 @@ import java.nio.file.Path;
  * @param excludeLast how many of the newest messages are left out (at least the last one, as ST's extension)
  * @param contextSize the model's context in tokens, or null for the backend body's or the known model's
  */
-record SummaryOptions(ObjectNode chat, ObjectNode backend, JsonNode instruct, String focus, int maxTokens,
+public record SummaryOptions(ChatRef chat, ObjectNode backend, JsonNode instruct, String focus, int maxTokens,
                       int excludeLast, Integer contextSize) {
     static final int DEFAULT_MAX_TOKENS = 1024;
     static final int DEFAULT_CONTEXT = 8192;
@@ -37,7 +40,8 @@ record SummaryOptions(ObjectNode chat, ObjectNode backend, JsonNode instruct, St
         return model != null && model.isTextual() ? model.textValue() : "";
     }
 
-    static SummaryOptions parse(JsonNode body, UserDirs dirs) {
+    /** The options of a request body; {@code knownSource} tells the chat completion sources there are. */
+    static SummaryOptions parse(JsonNode body, UserDirs dirs, Predicate<String> knownSource) {
         if (body == null || !body.isObject()) {
             throw Refusal.badRequest("The body must be a JSON object");
         }
@@ -62,9 +66,14 @@ record SummaryOptions(ObjectNode chat, ObjectNode backend, JsonNode instruct, St
         int maxTokens = positive(body, "max_tokens",
                 positive(connection, "max_tokens", DEFAULT_MAX_TOKENS));
         int excludeLast = positive(body, "exclude_last", 1);
+        String focus = text(body, "prompt");
         JsonNode context = body.get("context_size");
-        return new SummaryOptions(chat, connection, instruct, text(body, "prompt"), maxTokens, excludeLast,
-                context == null || context.isNull() ? null : positive(body, "context_size", 0));
+        Integer contextSize = context == null || context.isNull() ? null : positive(body, "context_size", 0);
+        JsonNode source = connection.get("chat_completion_source");
+        if (!connection.has("api_type") && !knownSource.test(Js.string(source))) {
+            throw Refusal.badRequest("Unknown chat_completion_source: " + Js.string(source));
+        }
+        return new SummaryOptions(ChatRef.of(chat), connection, instruct, focus, maxTokens, excludeLast, contextSize);
     }
 
     /** A template given whole, or the name of one in the user's {@code instruct/} folder; null: none. */

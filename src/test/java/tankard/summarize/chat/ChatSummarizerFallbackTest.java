@@ -80,9 +80,10 @@ class ChatSummarizerFallbackTest {
         Path chat = dirs.chats().resolve("Bramble/Hollow Oak.jsonl");
         Files.createDirectories(chat.getParent());
         Files.writeString(chat, ChatSummaryHttpTest.chat(messages));
-        return summarizer.summarize("default-user", dirs, JsJson.parse("{\"avatar_url\":\"Bramble.png\","
+        JsonNode body = JsJson.parse("{\"avatar_url\":\"Bramble.png\","
                 + "\"file_name\":\"Hollow Oak\",\"backend\":{\"chat_completion_source\":\"custom\",\"custom_url\":\""
-                + mock.baseUrl() + "\",\"model\":\"gpt-4-0613\"}" + fields + "}"));
+                + mock.baseUrl() + "\",\"model\":\"gpt-4-0613\"}" + fields + "}");
+        return summarizer.summarize("default-user", dirs, SummaryOptions.parse(body, dirs, summarizer::knowsSource));
     }
 
     @Test
