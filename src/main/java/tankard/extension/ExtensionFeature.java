@@ -64,7 +64,8 @@ public final class ExtensionFeature implements Feature {
             if (config.extensionsEnabled()) {
                 ctx.next();
             } else {
-                ctx.fail(Refusal.notFound("Extensions are disabled in config.yaml"));
+                // ST's sendStatus(404) (src/endpoints/extensions.js, extensionsEnabledFeatureGuard)
+                Reply.status(404).writeTo(ctx.response());
             }
         });
         router.get("/api/extensions/discover").handler(routes.blocking(request ->

@@ -335,10 +335,13 @@ class ExtensionHttpTest extends ServerTest {
         tinyRepo("tiny-ext");
         server = TestServer.start("extensions:\n  enabled: false\n");
         TestServer.Client client = server.client();
-        String disabled = "Extensions are disabled in config.yaml";
-        assertError(client.get("/api/extensions/discover"), 404, disabled);
-        assertError(client.post("/api/extensions/version", named("x")), 404, disabled);
-        assertError(client.post("/api/extensions/install", install(repos.url("tiny-ext"))), 404, disabled);
+        // ST's text answer (a mistyped route gets Tankard's JSON "Not found: <path>" instead)
+        for (HttpResponse<Buffer> r : List.of(client.get("/api/extensions/discover"),
+                client.post("/api/extensions/version", named("x")),
+                client.post("/api/extensions/install", install(repos.url("tiny-ext"))))) {
+            assertEquals(404, r.statusCode());
+            assertEquals("Not Found", r.bodyAsString());
+        }
         assertEquals(List.of(), entries(server.userDir().resolve("extensions")), "nothing installed");
     }
 }
