@@ -106,6 +106,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 
@@ -115,6 +116,10 @@ import java.util.stream.Stream;
  */
 public final class Tankard {
     private static final Logger LOG = LoggerFactory.getLogger(Tankard.class);
+    /** Git operations that may wait on remotes at once (the frontend checks every extension's version at boot). */
+    private static final int GIT_THREADS = 8;
+    /** Longer than a git operation's own time limit (GitExtensions), so Vert.x never calls a slow one blocked. */
+    private static final long GIT_MAX_MINUTES = 10;
 
     private final Vertx vertx;
     private final TankardConfig config;
@@ -191,7 +196,8 @@ public final class Tankard {
                 new SecretsFeature(config, secrets),
                 new PresetFeature(new PresetService(DefaultContent.of(config))),
                 new UiPresetFeature(),
-                new ExtensionFeature(config, outbound),
+                new ExtensionFeature(config, outbound, vertx.createSharedWorkerExecutor("git-remote", GIT_THREADS,
+                        GIT_MAX_MINUTES, TimeUnit.MINUTES)),
                 new AssetsFeature(config, upstream),
                 new ContentImportFeature(config, upstream, defaultAvatar),
                 new HordeFeature(config, secrets, upstream),

@@ -3,6 +3,7 @@ package tankard.extension;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.vertx.core.WorkerExecutor;
 import io.vertx.ext.web.Router;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -48,14 +49,17 @@ public final class ExtensionFeature implements Feature {
     private final Path builtIn;
     private final Path global;
     private final GitExtensions git;
+    /** Where the calls to git remotes wait, rather than on the shared workers. */
+    private final WorkerExecutor gitThreads;
     /** One git operation at a time per extension folder. */
     private final StripedLocks locks = new StripedLocks(64);
 
-    public ExtensionFeature(TankardConfig config, OutboundPolicy policy) {
+    public ExtensionFeature(TankardConfig config, OutboundPolicy policy, WorkerExecutor gitThreads) {
         this.config = config;
         this.builtIn = config.frontendDir().resolve("scripts").resolve("extensions");
         this.global = builtIn.resolve("third-party");
         this.git = new GitExtensions(new FilteredGitConnections(policy));
+        this.gitThreads = gitThreads;
     }
 
     @Override
@@ -70,14 +74,14 @@ public final class ExtensionFeature implements Feature {
         });
         router.get("/api/extensions/discover").handler(routes.blocking(request ->
                 Reply.json(discover(request.dirs()))));
-        router.post("/api/extensions/install").handler(routes.blocking(this::install));
-        router.post("/api/extensions/update").handler(routes.blocking(request ->
+        router.post("/api/extensions/install").handler(routes.blocking(gitThreads, this::install));
+        router.post("/api/extensions/update").handler(routes.blocking(gitThreads, request ->
                 Reply.json(locked(existing(request, "update"), git::update))));
-        router.post("/api/extensions/version").handler(routes.blocking(request ->
+        router.post("/api/extensions/version").handler(routes.blocking(gitThreads, request ->
                 Reply.json(locked(existing(request, null), git::version))));
-        router.post("/api/extensions/branches").handler(routes.blocking(request ->
+        router.post("/api/extensions/branches").handler(routes.blocking(gitThreads, request ->
                 Reply.json(locked(existing(request, "list branches of"), git::branches))));
-        router.post("/api/extensions/switch").handler(routes.blocking(this::switchBranch));
+        router.post("/api/extensions/switch").handler(routes.blocking(gitThreads, this::switchBranch));
         router.post("/api/extensions/move").handler(routes.blocking(this::move));
         router.post("/api/extensions/delete").handler(routes.blocking(this::delete));
     }

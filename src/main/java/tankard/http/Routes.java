@@ -3,6 +3,7 @@ package tankard.http;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
+import io.vertx.core.WorkerExecutor;
 import io.vertx.ext.web.RoutingContext;
 import tankard.config.TankardConfig;
 import tankard.core.Refusal;
@@ -30,6 +31,17 @@ public final class Routes {
         return ctx -> {
             Request request = new Request(ctx, config);
             answer(ctx, ctx.vertx().executeBlocking(() -> action.handle(request), false));
+        };
+    }
+
+    /**
+     * Like {@link #blocking(Action)}, on {@code threads} rather than the shared workers: for work that waits on a
+     * remote server (a git remote), so that a slow one takes none of the workers every other route needs.
+     */
+    public Handler<RoutingContext> blocking(WorkerExecutor threads, Action action) {
+        return ctx -> {
+            Request request = new Request(ctx, config);
+            answer(ctx, threads.executeBlocking(() -> action.handle(request), false));
         };
     }
 

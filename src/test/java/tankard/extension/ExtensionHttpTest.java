@@ -1,6 +1,9 @@
 package tankard.extension;
 
+import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
@@ -12,10 +15,15 @@ import tankard.testing.ServerTest;
 import tankard.testing.TestServer;
 
 import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpRequest;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -343,5 +351,42 @@ class ExtensionHttpTest extends ServerTest {
             assertEquals("Not Found", r.bodyAsString());
         }
         assertEquals(List.of(), entries(server.userDir().resolve("extensions")), "nothing installed");
+    }
+
+    /** More installs than Vert.x has shared workers (20), each from a git remote that never answers. */
+    @Test
+    void gitRemotesThatNeverAnswerLeaveTheSharedWorkersFree() throws Exception {
+        AtomicInteger asked = new AtomicInteger();
+        Vertx remote = Vertx.vertx();
+        try {
+            HttpServer stuck = TestServer.await(remote.createHttpServer().requestHandler(r -> asked.incrementAndGet())
+                    .listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture());
+            server = TestServer.start();
+            TestServer.Client client = server.client();
+            // the JDK's client, whose connections per host are not pooled down to a few as a WebClient's are
+            java.net.http.HttpClient installs = java.net.http.HttpClient.newHttpClient();
+            List<String> cookies = new ArrayList<>();
+            client.session.cookieStore().get(false, "127.0.0.1", "/").forEach(c -> cookies.add(c.name() + "=" + c.value()));
+            for (int i = 0; i < 25; i++) {
+                installs.sendAsync(HttpRequest.newBuilder(URI.create(server.url("/api/extensions/install")))
+                        .header("Content-Type", "application/json").header("X-CSRF-Token", client.csrfToken())
+                        .header("Cookie", String.join("; ", cookies))
+                        .POST(HttpRequest.BodyPublishers.ofString(
+                                install("http://127.0.0.1:" + stuck.actualPort() + "/stuck-" + i + ".git"))).build(),
+                        java.net.http.HttpResponse.BodyHandlers.discarding());
+            }
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (asked.get() < 5 && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
+            assertTrue(asked.get() >= 5, "git calls under way: " + asked.get());
+            Thread.sleep(1000); // the rest arrive and wait: on the git threads, or before on the shared workers
+            // a route on the shared workers still answers
+            HttpResponse<Buffer> avatars = client.request(HttpMethod.POST, "/api/avatars/get").send()
+                    .toCompletionStage().toCompletableFuture().get(15, TimeUnit.SECONDS);
+            assertEquals(200, avatars.statusCode(), avatars.bodyAsString());
+        } finally {
+            TestServer.await(remote.close().toCompletionStage().toCompletableFuture()); // the installs then fail
+        }
     }
 }
