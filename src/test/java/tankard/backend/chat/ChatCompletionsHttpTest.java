@@ -6,11 +6,9 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.client.HttpResponse;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tankard.testing.MockCompletionServer;
-import tankard.testing.ServerTest;
+import tankard.testing.MockServerTest;
 import tankard.testing.StreamingClient;
 import tankard.testing.TestServer;
 
@@ -19,22 +17,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-class ChatCompletionsHttpTest extends ServerTest {
+class ChatCompletionsHttpTest extends MockServerTest {
     private static final String BASE = "/api/backends/chat-completions";
     private static final String MESSAGES = "[{\"role\":\"system\",\"content\":\"Be brief.\"},{\"role\":\"user\",\"content\":\"Hi\"}]";
-
-    private MockCompletionServer mock;
-
-    @BeforeEach
-    void startServers() {
-        start(null);
-        mock = MockCompletionServer.start(server.vertx);
-    }
-
-    @AfterEach
-    void stopMock() {
-        mock.close();
-    }
 
     /** A generate body as the frontend sends it for the custom source. */
     private String generateBody(boolean stream, String extra) {

@@ -5,11 +5,9 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.client.HttpResponse;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tankard.testing.MockCompletionServer;
-import tankard.testing.ServerTest;
+import tankard.testing.MockServerTest;
 import tankard.testing.StreamingClient;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -20,7 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * reached as each source's reverse proxy: the exact upstream call, the answers and ST's error shapes.
  * Cohere and Vertex at their own hosts: {@link ChatFixedHostSendersHttpTest}.
  */
-class ChatDedicatedSendersHttpTest extends ServerTest {
+class ChatDedicatedSendersHttpTest extends MockServerTest {
     private static final String BASE = "/api/backends/chat-completions";
     private static final String MESSAGES = "[{\"role\":\"system\",\"content\":\"Be brief.\"},{\"role\":\"user\",\"content\":\"Hi\"}]";
     private static final String SAFETY = "[{\"category\":\"HARM_CATEGORY_HARASSMENT\",\"threshold\":\"OFF\"},"
@@ -39,19 +37,6 @@ class ChatDedicatedSendersHttpTest extends ServerTest {
     private static final String GEMINI_ANSWER = "{\"candidates\":[{\"content\":{\"role\":\"model\",\"parts\":["
             + "{\"text\":\"Pondering\",\"thought\":true},{\"text\":\"Hello\"},{\"text\":\"again\"}]},"
             + "\"finishReason\":\"STOP\"}]}";
-
-    private MockCompletionServer mock;
-
-    @BeforeEach
-    void startServers() {
-        start(null);
-        mock = MockCompletionServer.start(server.vertx);
-    }
-
-    @AfterEach
-    void stopMock() {
-        mock.close();
-    }
 
     private String body(String source, boolean stream, String model, String extra) {
         return "{\"type\":\"normal\",\"messages\":" + MESSAGES + ",\"model\":\"" + model + "\",\"temperature\":1,"

@@ -2,13 +2,11 @@ package tankard.backend.text;
 
 import io.vertx.core.buffer.Buffer;
 import io.vertx.ext.web.client.HttpResponse;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import tankard.testing.MockBackendTest;
 import tankard.testing.MockCompletionServer;
-import tankard.testing.TestServer;
 
 import java.util.stream.Stream;
 
@@ -23,17 +21,6 @@ class RemoteTokenizersHttpTest extends MockBackendTest {
     private static final String COUNTED = "{\"count\":3,\"ids\":[105,103,105]}";
     private static final String ERROR = "{\"error\":true}";
 
-    /** A server replaced by a test that restarts with its own config; closed after the mock that runs on it. */
-    private TestServer replaced;
-
-    @AfterEach
-    @Override
-    protected void stopMock() {
-        super.stopMock();
-        if (replaced != null) {
-            replaced.close();
-        }
-    }
 
     static Stream<TextCompletionsHttpTest.Type> types() {
         return Stream.of(TextCompletionsHttpTest.Type.values());
@@ -98,9 +85,8 @@ class RemoteTokenizersHttpTest extends MockBackendTest {
 
     @Test
     void headerOverridesOfTheUrlsHostApply() {
-        replaced = server;
         String host = "127.0.0.1:" + mock.origin().substring(mock.origin().lastIndexOf(':') + 1);
-        start("requestOverrides:\n  - hosts: [\"" + host + "\"]\n    headers: {Authorization: Basic abc}\n");
+        startInstead("requestOverrides:\n  - hosts: [\"" + host + "\"]\n    headers: {Authorization: Basic abc}\n");
         assertEquals(COUNTED, post(TEXTGEN, encodeBody("llamacpp")));
         assertEquals("Basic abc", mock.lastCall("/tokenize").headers().get("Authorization"));
     }

@@ -7,7 +7,6 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.client.HttpResponse;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -34,17 +33,6 @@ class TextCompletionsHttpTest extends MockBackendTest {
     private static final String BASE = "/api/backends/text-completions";
     private static final String PROMPT = "<|im_start|>user\\nHi<|im_end|>\\n<|im_start|>assistant\\n";
 
-    /** A server replaced by a test that restarts with its own config; closed after the mock that runs on it. */
-    private TestServer replaced;
-
-    @AfterEach
-    @Override
-    protected void stopMock() {
-        super.stopMock();
-        if (replaced != null) {
-            replaced.close();
-        }
-    }
 
     /** How each api_type is reached: its paths, how it authenticates, what its status names, how it streams. */
     enum Type {
@@ -535,9 +523,8 @@ class TextCompletionsHttpTest extends MockBackendTest {
 
     @Test
     void requestOverridesAndOllamaSettingsComeFromTheConfig() {
-        replaced = server;
         String host = "127.0.0.1:" + mock.origin().substring(mock.origin().lastIndexOf(':') + 1);
-        start("requestOverrides:\n  - hosts: [\"other:1\"]\n    headers: {X-Which: other}\n"
+        startInstead("requestOverrides:\n  - hosts: [\"other:1\"]\n    headers: {X-Which: other}\n"
                 + "  - hosts: [\"" + host + "\"]\n    headers: {Authorization: Basic abc, X-Which: mock}\n"
                 + "ollama:\n  keepAlive: 300\n  batchSize: 512\n");
         writeKey("vllm");
