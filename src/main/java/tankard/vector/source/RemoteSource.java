@@ -1,8 +1,10 @@
 package tankard.vector.source;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
+import io.vertx.core.Vertx;
 import tankard.core.Refusal;
 import tankard.json.JsJson;
 import tankard.outbound.UpstreamClient;
@@ -14,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 
@@ -93,14 +96,28 @@ final class RemoteSource implements EmbeddingSource {
             List<String> batch = texts.subList(from, Math.min(texts.size(), from + BATCH));
             chain = chain.compose(done -> client.fetch(UpstreamRequest.post(calls.url(), calls.headers(),
                             calls.body().apply(batch)))
-                    .map(answer -> {
-                        vectors.addAll(read(calls, answer, batch.size()));
+                    .compose(answer -> offLoop(() -> read(calls, answer, batch.size())))
+                    .map(batchVectors -> {
+                        vectors.addAll(batchVectors);
                         return null;
                     }));
         }
         return chain.<List<float[]>>map(done -> vectors)
                 .recover(e -> Future.failedFuture(e instanceof Refusal ? e
                         : Refusal.upstream(calls.api() + " could not be called: " + e.getMessage())));
+    }
+
+    /** Reads an answer on a worker: ten vectors of a few thousand numbers are JSON to keep off the event loop. */
+    private static <T> Future<T> offLoop(Callable<T> work) {
+        Context context = Vertx.currentContext();
+        if (context == null) {
+            try {
+                return Future.succeededFuture(work.call());
+            } catch (Exception e) {
+                return Future.failedFuture(e);
+            }
+        }
+        return context.executeBlocking(work, false);
     }
 
     /** A batch's vectors out of the upstream's answer, or the refusal that says what is wrong with it. */
