@@ -104,6 +104,7 @@ import java.io.UncheckedIOException;
 import tankard.vector.VectorFeature;
 import tankard.vector.VectorService;
 import tankard.vector.source.EmbeddingSources;
+import tankard.vector.source.RemoteSources;
 import tankard.vector.store.FileVectorStore;
 import tankard.vector.store.VectorStore;
 
@@ -241,7 +242,7 @@ public final class Tankard {
                 new AvatarsFeature(),
                 new BackgroundsFeature(config),
                 new ImageMetadataFeature(config),
-                new VectorFeature(new VectorService(vectorStore, new EmbeddingSources(Map.of()),
+                new VectorFeature(new VectorService(vectorStore, new EmbeddingSources(RemoteSources.all(upstream, secrets, config)),
                         Threads.boundedPool("vector-store", VECTOR_THREADS), config.vectors().thresholdOnHashes())));
     }
 

@@ -133,14 +133,15 @@ final class RemoteSource implements EmbeddingSource {
                     + (json == null ? "the answer is not JSON" : "no array \"" + calls.where() + "\""));
         }
         if (found.size() != count) {
-            throw Refusal.upstream(calls.api() + " answered " + found.size() + " vectors for " + count + " texts");
+            // vectors that cannot be stored are refused as a bad request would be: nothing is written
+            throw Refusal.badRequest(calls.api() + " answered " + found.size() + " vectors for " + count + " texts");
         }
         List<float[]> vectors = new ArrayList<>(count);
         for (JsonNode vector : found) {
             try {
                 vectors.add(Vectors.of(vector));
             } catch (Refusal e) {
-                throw Refusal.upstream(calls.api() + " answered a malformed vector: " + e.getMessage());
+                throw Refusal.badRequest(calls.api() + " answered a malformed vector: " + e.getMessage());
             }
         }
         return vectors;

@@ -522,7 +522,7 @@ class RemoteSourcesTest {
     }
 
     @Test
-    void aMalformedAnswerIsAnUpstreamRefusal() {
+    void aMalformedAnswerIsRefusedAndUnstorableVectorsAreABadRequest() {
         secrets.write(dirs, "api_key_openai", "k", null);
         secrets.write(dirs, "api_key_cohere", "k", null);
         answers = call -> new Answer(200, "{\"object\":\"list\"}");
@@ -531,14 +531,16 @@ class RemoteSourcesTest {
         assertEquals("OpenAI answered without the vectors: no array \"data\"", noData.getMessage());
 
         answers = call -> new Answer(200, "{\"data\":[{\"index\":0,\"embedding\":[1,2]}]}");
-        assertEquals("OpenAI answered 1 vectors for 3 texts", refused("openai", "{}").getMessage());
+        Refusal count = refused("openai", "{}");
+        assertEquals(Refusal.Kind.BAD_REQUEST, count.kind());
+        assertEquals("OpenAI answered 1 vectors for 3 texts", count.getMessage());
 
         answers = call -> new Answer(200, "<html>");
         assertTrue(refused("cohere", "{}").getMessage().endsWith("the answer is not JSON"));
 
         answers = call -> new Answer(200, "{\"embeddings\":{\"float\":[[1],[\"x\"],[3]]}}");
         Refusal element = refused("cohere", "{}");
-        assertEquals(Refusal.Kind.UPSTREAM, element.kind());
+        assertEquals(Refusal.Kind.BAD_REQUEST, element.kind());
         assertTrue(element.getMessage().startsWith("Cohere answered a malformed vector"), element.getMessage());
     }
 
