@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
+import tankard.json.JsNumber;
 import tankard.backend.common.Urls;
 import tankard.backend.common.VertexAuth;
 import tankard.core.Refusal;
@@ -46,7 +47,7 @@ final class GoogleEmbeddings {
             if (proxy) {
                 JsonNode password = call.body().get("proxy_password");
                 if (EmbeddingCall.truthy(password)) {
-                    headers.set("x-goog-api-key", EmbeddingCall.jsString(password));
+                    headers.set("x-goog-api-key", JsNumber.string(password));
                 }
             } else {
                 headers.set("x-goog-api-key", RemoteSource.key(secrets, call, SecretKeys.MAKERSUITE,
@@ -99,7 +100,7 @@ final class GoogleEmbeddings {
                 headers.set("x-goog-api-key", key);
                 JsonNode project = call.body().get("vertexai_express_project_id");
                 return Future.succeededFuture(at.apply(EmbeddingCall.truthy(project)
-                        ? base + "/projects/" + EmbeddingCall.jsString(project) + "/locations/" + region + path
+                        ? base + "/projects/" + JsNumber.string(project) + "/locations/" + region + path
                         : base + path));
             }
             if (!"full".equals(mode)) {

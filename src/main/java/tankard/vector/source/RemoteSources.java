@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
+import tankard.json.JsNumber;
 import tankard.backend.text.TextCompletionBackends;
 import tankard.config.TankardConfig;
 import tankard.json.JsJson;
@@ -77,7 +78,7 @@ public final class RemoteSources {
             MultiMap headers = RemoteSource.json();
             JsonNode key = call.body().get("extrasKey");
             if (EmbeddingCall.truthy(key)) {
-                headers.set("Authorization", "Bearer " + EmbeddingCall.jsString(key));
+                headers.set("Authorization", "Bearer " + JsNumber.string(key));
             }
             return Future.succeededFuture(new RemoteSource.Upstream("Extras", url, headers, texts -> {
                 ObjectNode body = JsJson.object();

@@ -49,8 +49,14 @@ final class Similarity {
         return matches;
     }
 
-    /** The dot product, in eight running sums so the CPU can overlap them. */
+    private static final boolean SIMD = ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent();
+
     static double dot(float[] a, float[] b) {
+        return SIMD ? SimdDot.dot(a, b) : plainDot(a, b);
+    }
+
+    /** The dot product, in eight running sums so the CPU can overlap them. */
+    static double plainDot(float[] a, float[] b) {
         int n = Math.min(a.length, b.length);
         float s0 = 0, s1 = 0, s2 = 0, s3 = 0, s4 = 0, s5 = 0, s6 = 0, s7 = 0;
         int i = 0;
