@@ -141,9 +141,10 @@ public final class FileVectorStore implements VectorStore {
     private void deleteFolder(Path root) {
         List<LoadedIndex> inside = new ArrayList<>();
         for (Path at : loaded.keySet()) {
-            if (at.startsWith(root)) {
-                LoadedIndex index = loaded.remove(at).join();
-                lastUse.remove(at);
+            CompletableFuture<LoadedIndex> entry = at.startsWith(root) ? loaded.remove(at) : null;
+            lastUse.remove(at);
+            if (entry != null && !entry.isCompletedExceptionally()) {
+                LoadedIndex index = entry.join(); // one still loading is waited for
                 index.folding.lock();
                 index.close();
                 inside.add(index);

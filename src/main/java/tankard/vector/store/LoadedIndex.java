@@ -156,7 +156,7 @@ final class LoadedIndex {
                 while (parser.nextToken() != JsonToken.END_ARRAY) {
                     hashes.add(parser.getDoubleValue());
                 }
-                removeAll(hashes);
+                removeAll(hashes).forEach(removed -> ids.remove(removed.id()));
             } else {
                 return false;
             }
@@ -177,17 +177,20 @@ final class LoadedIndex {
         }
     }
 
-    private int removeAll(Set<Double> hashes) {
+    /** Removes the items whose hash is one of these; the removed ones. */
+    private List<VectorItem> removeAll(Set<Double> hashes) {
         VectorItem[] kept = new VectorItem[Math.max(16, items.length)];
+        List<VectorItem> removed = new ArrayList<>();
         int count = 0;
         long keptBytes = 0;
         for (int i = 0; i < size; i++) {
-            if (!matches(items[i].hash(), hashes)) {
+            if (matches(items[i].hash(), hashes)) {
+                removed.add(items[i]);
+            } else {
                 kept[count++] = items[i];
                 keptBytes += items[i].bytes();
             }
         }
-        int removed = size - count;
         items = kept;
         size = count;
         bytes = keptBytes;
