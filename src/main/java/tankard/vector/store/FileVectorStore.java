@@ -141,7 +141,10 @@ public final class FileVectorStore implements VectorStore {
     private void deleteFolder(Path root) {
         List<LoadedIndex> inside = new ArrayList<>();
         for (Path at : loaded.keySet()) {
-            CompletableFuture<LoadedIndex> entry = at.startsWith(root) ? loaded.remove(at) : null;
+            if (!at.startsWith(root)) {
+                continue;
+            }
+            CompletableFuture<LoadedIndex> entry = loaded.remove(at);
             lastUse.remove(at);
             if (entry != null && !entry.isCompletedExceptionally()) {
                 LoadedIndex index = entry.join(); // one still loading is waited for
