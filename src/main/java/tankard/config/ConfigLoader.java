@@ -248,7 +248,10 @@ public final class ConfigLoader {
                                 cachingAtDepth(), bool("claude.enableAdaptiveThinking", false), // shipped config.yaml
                                 string("gemini.apiVersion", "v1beta"))),
                 outbound(),
-                extras());
+                extras(),
+                new TankardConfig.Models(string("extensions.models.embedding", "").strip(),
+                        bool("extensions.models.autoDownload", true),
+                        integer("tankard.vectors.queueSize", 64, 1, 10_000)));
     }
 
     /** The Extras-compatible module server: its modules, port, model and key. */

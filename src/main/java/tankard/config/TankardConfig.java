@@ -37,7 +37,8 @@ public record TankardConfig(
         int httpInstances,
         Backends backends,
         Outbound outbound,
-        Extras extras) {
+        Extras extras,
+        Models models) {
 
     public record Ssl(boolean enabled, Path certPath, Path keyPath, String keyPassphrase) {
     }
@@ -156,11 +157,24 @@ public record TankardConfig(
     public record Extras(List<String> modules, int port, boolean secure, String summarizationModel, int queueSize,
                          int maxTextMegabytes) {
         /** The Extras modules Tankard hosts. */
-        public static final List<String> MODULES = List.of("summarize");
+        public static final List<String> MODULES = List.of("summarize", "embeddings");
 
         public boolean enabled() {
             return !modules.isEmpty();
         }
+    }
+
+    /**
+     * The in-process models of ST's {@code extensions.models} (ST: src/transformers.js): the {@code transformers}
+     * vector source and the Extras {@code embeddings} module.
+     *
+     * @param embedding      {@code extensions.models.embedding}: a Hugging Face repo id; empty: the embedded
+     *                       all-MiniLM-L6-v2
+     * @param autoDownload   {@code extensions.models.autoDownload}: false: a model not yet in the data root fails
+     * @param embeddingQueue {@code tankard.vectors.queueSize}: how many embedding requests may wait for the model
+     *                       before requests are refused with 503
+     */
+    public record Models(String embedding, boolean autoDownload, int embeddingQueue) {
     }
 
     /** One {@code requestOverrides} entry: these headers for calls to these {@code host[:port]} values. */
