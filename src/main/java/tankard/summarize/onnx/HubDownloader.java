@@ -25,8 +25,8 @@ public final class HubDownloader {
     public static final String HUB = "https://huggingface.co";
 
     /**
-     * A file of a model: the paths in the repository it may be at, the first that the hub has taken (an ONNX graph
-     * may sit under {@code onnx/}, the Xenova layout, or at the top).
+     * A file of a model: the paths in the repository it may be at, tried in order until the hub has one (an ONNX
+     * graph may sit under {@code onnx/}, the Xenova layout, or at the top).
      */
     public record Wanted(List<String> paths, boolean required) {
         public static Wanted file(String path, boolean required) {
