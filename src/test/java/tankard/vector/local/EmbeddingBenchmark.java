@@ -1,7 +1,9 @@
 package tankard.vector.local;
 
+import com.sun.management.OperatingSystemMXBean;
 import tankard.testing.TestServer;
 
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -10,9 +12,14 @@ import java.util.stream.Stream;
 
 /**
  * Chunks of 400 characters of English prose (Tankard's own docs) a second through the embedded model, one at a time and
- * in one batch: {@code java -cp target/test-classes:<class path> tankard.vector.local.EmbeddingBenchmark [chunks]}.
+ * in one call ({@code ./mvnw -o -q test-compile dependency:build-classpath -Dmdep.outputFile=target/cp.txt}, then
+ * {@code java -cp target/test-classes:target/classes:$(cat target/cp.txt) tankard.vector.local.EmbeddingBenchmark
+ * [chunks]}). Wall-clock figures depend on what else the machine runs; the CPU seconds tell the model's cost.
  */
 public final class EmbeddingBenchmark {
+    private static final OperatingSystemMXBean CPU = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+    private static long cpuStart;
+
     private EmbeddingBenchmark() {
     }
 
@@ -30,13 +37,11 @@ public final class EmbeddingBenchmark {
             report("one at a time", count / 3, start);
             start = System.nanoTime();
             model.embed(chunks);
-            report("in one batch", count, start);
+            report("in one call", count, start);
         } finally {
             TestServer.deleteTree(work);
         }
     }
-
-    private static long cpuStart;
 
     private static void report(String how, int chunks, long start) {
         double seconds = (System.nanoTime() - start) / 1e9;
@@ -45,9 +50,6 @@ public final class EmbeddingBenchmark {
                 chunks, how, seconds, chunks / seconds, (cpu - cpuStart) / 1e9, chunks / ((cpu - cpuStart) / 1e9));
         cpuStart = cpu;
     }
-
-    private static final com.sun.management.OperatingSystemMXBean CPU =
-            (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
 
     /**
      * Consecutive 400-character pieces of the prose of README.md and docs/*.md (their lines that begin with a
