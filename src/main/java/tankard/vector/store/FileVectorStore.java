@@ -230,7 +230,7 @@ public final class FileVectorStore implements VectorStore {
                 continue;
             }
             LoadedIndex index = entry.join();
-            if (index.journalBytes() > 0) {
+            if (index.journalBytes() > 0 || index.folding.isLocked()) {
                 continue; // fold first; it leaves memory on a later pass
             }
             index.close();

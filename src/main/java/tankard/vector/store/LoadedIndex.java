@@ -22,6 +22,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -73,6 +74,9 @@ final class LoadedIndex {
     static LoadedIndex load(Path folder) throws IOException {
         LoadedIndex index = new LoadedIndex(folder);
         synchronized (index) {
+            if (Files.isDirectory(folder)) { // what a fold cut short by a crash left
+                AtomicFiles.deleteStaleTemps(folder.resolve(INDEX), Duration.ZERO);
+            }
             index.readIndex();
             List<Integer> segments = segments(folder);
             for (int n : segments) {
