@@ -8,9 +8,11 @@ import java.nio.channels.WritableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
@@ -173,17 +175,29 @@ public final class AtomicFiles {
         }
     }
 
-    /** Deletes a folder with everything in it (children first); nothing when it does not exist. */
+    /**
+     * Deletes a folder with everything in it (children first); nothing when it does not exist. Files that another
+     * process adds or removes meanwhile (git's background housekeeping in an extension's {@code .git}) make it
+     * walk the tree again, a few times.
+     */
     public static void deleteTree(Path root) {
-        if (!Files.exists(root, LinkOption.NOFOLLOW_LINKS)) {
-            return;
-        }
-        try (Stream<Path> walk = Files.walk(root)) {
-            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(p);
+        for (int attempt = 1; ; attempt++) {
+            if (!Files.exists(root, LinkOption.NOFOLLOW_LINKS)) {
+                return;
             }
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot delete " + root, e);
+            try (Stream<Path> walk = Files.walk(root)) {
+                for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.deleteIfExists(p);
+                }
+                return;
+            } catch (IOException | UncheckedIOException e) {
+                boolean raced = e instanceof DirectoryNotEmptyException || e.getCause() instanceof NoSuchFileException
+                        || e instanceof NoSuchFileException;
+                if (!raced || attempt == 3) {
+                    throw new UncheckedIOException("Cannot delete " + root,
+                            e instanceof IOException io ? io : ((UncheckedIOException) e).getCause());
+                }
+            }
         }
     }
 }
