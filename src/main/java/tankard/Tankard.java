@@ -54,6 +54,7 @@ import tankard.summarize.SummaryQueue;
 import tankard.summarize.chat.ChatSummarizer;
 import tankard.summarize.chat.ChatSummaryFeature;
 import tankard.summarize.onnx.ModelLoader;
+import tankard.vector.local.LocalEmbeddings;
 import tankard.user.AccountStore;
 import tankard.user.FileAccountStore;
 import tankard.user.User;
@@ -146,6 +147,8 @@ public final class Tankard {
     /** The summarize module's queue and model, when it runs: stopped and freed with the server. */
     private volatile SummaryQueue summaries;
     private volatile ModelLoader summaryModel;
+    /** The in-process embedding model (the transformers vector source, the Extras embeddings module): loaded on first use. */
+    private final LocalEmbeddings embeddings;
 
     private Tankard(Vertx vertx, TankardConfig config) {
         this.vertx = vertx;
@@ -194,6 +197,7 @@ public final class Tankard {
         OutboundPolicy outbound = new OutboundPolicy(config);
         ProviderOrigins providerOrigins = new ProviderOrigins(config.backends().providerOrigins());
         this.upstream = new UpstreamClient(vertx, outbound, providerOrigins);
+        this.embeddings = LocalEmbeddings.start(config, upstream);
         Tokenizers tokenizers = new Tokenizers(TokenizerFiles.of(config));
         ChatSummarizer chatSummarizer = new ChatSummarizer(chatService, new Completions(config, secrets, upstream),
                 tokenizers);
@@ -272,7 +276,8 @@ public final class Tankard {
                         LOG.warn("The Extras modules listen on the network on port {} without an API key: "
                                 + "start with --secure (or tankard.extras.secure: true) to require one", extras.port());
                     }
-                    return new ExtrasServer(config, apiKey, summaryQueue(extras))
+                    return new ExtrasServer(config, apiKey, summaryQueue(extras),
+                            extras.modules().contains("embeddings") ? embeddings : null)
                             .listen(vertx, HttpVerticle.listenOptions(config, extras.port()));
                 })
                 .map(server -> {
@@ -405,6 +410,7 @@ public final class Tankard {
         LOG.info("Stopping Tankard");
         cardIndexes.savePending();
         vectorStore.close();
+        embeddings.close();
         if (summaries != null) {
             try {
                 if (summaries.close(Duration.ofSeconds(30))) {
