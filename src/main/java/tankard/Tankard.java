@@ -245,7 +245,8 @@ public final class Tankard {
                 new AvatarsFeature(),
                 new BackgroundsFeature(config),
                 new ImageMetadataFeature(config),
-                new VectorFeature(new VectorService(vectorStore, new EmbeddingSources(Map.of()),
+                new VectorFeature(new VectorService(vectorStore,
+                        new EmbeddingSources(Map.of("transformers", embeddings.source())),
                         Threads.boundedPool("vector-store", VECTOR_THREADS), config.vectors().thresholdOnHashes())));
     }
 
