@@ -78,7 +78,11 @@ class StFrontendVectorsUiTest {
         String mill = paragraphs.stream().filter(p -> p.startsWith("The tide mill")).findFirst().orElseThrow();
         JsonNode book = JsJson.parse(Files.readAllBytes(LOREBOOK));
         List<String> entries = new ArrayList<>();
-        book.get("entries").forEach(entry -> entries.add(entry.get("content").asText()));
+        book.get("entries").forEach(entry -> {
+            entries.add(entry.get("content").asText());
+            entry.get("key").forEach(key -> assertFalse(ARCHIVE_QUESTION.toLowerCase().contains(key.asText()),
+                    "no keyword of the lorebook in the question: " + key));
+        });
         String archive = entries.get(0);
         assertEquals(300, chat.size());
         assertTrue(("Tester: " + chat.get(1)).equals(TELESCOPE) && archive.startsWith("The Glasswing Archive"));
@@ -228,8 +232,9 @@ class StFrontendVectorsUiTest {
             StUi.assertClean(page, "Asking about the telescope");
         }
 
-        /** "Purge Vectors" deletes the chat's collection. */
+        /** The question and the reply were vectorized as they came (ST syncs on each message); "Purge Vectors" deletes all. */
         void purge() {
+            awaitHashes(CHAT, 302);
             openVectorSettings();
             page.eval("toastr.clear(), true");
             int before = page.responses().size();
@@ -304,6 +309,9 @@ class StFrontendVectorsUiTest {
             send(ARCHIVE_QUESTION);
             String prompt = prompt();
             assertTrue(prompt.contains(archive), "the archive's entry is in the prompt:\n" + prompt);
+            String collection = page.eval("import('/scripts/utils.js').then(utils => 'world_' + utils.getStringHash("
+                    + jsString(BOOK) + "))").asText();
+            assertEquals(entries.size(), hashes(collection).size(), "one item per entry of " + collection);
             long inPrompt = entries.stream().filter(prompt::contains).count();
             assertTrue(inPrompt < entries.size(), inPrompt + " of " + entries.size() + " entries are in the prompt:\n" + prompt);
             assertClean("Asking about the archive");
@@ -348,6 +356,18 @@ class StFrontendVectorsUiTest {
             List<Long> hashes = new ArrayList<>();
             list.forEach(hash -> hashes.add(hash.asLong()));
             return hashes;
+        }
+
+        /** Waits until the collection holds that many items. */
+        private void awaitHashes(String collectionId, int count) {
+            long deadline = System.nanoTime() + STEP_TIMEOUT.toNanos();
+            int held;
+            while ((held = hashes(collectionId).size()) != count) {
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError(collectionId + " holds " + held + " items, not " + count + "\n" + page.report());
+                }
+                page.waitForNetworkIdle(Duration.ofMillis(500), STEP_TIMEOUT);
+            }
         }
 
         private static final String TOASTS = "[...document.querySelectorAll('#toast-container .toast')].map(t => t.textContent).join('\\n')";
