@@ -232,6 +232,18 @@ public final class Browser implements AutoCloseable {
             act("pick files for", selector, () -> page.setInputFiles(selector, files));
         }
 
+        /**
+         * Runs the action, which must open a file chooser (a click on an {@code <input type=file>}, also one made by
+         * script and never added to the page), and picks the files in it as a user would.
+         */
+        public void chooseFiles(Runnable action, Path... files) {
+            try {
+                page.waitForFileChooser(action).setFiles(files);
+            } catch (TimeoutError e) {
+                throw new AssertionError("No file chooser opened: " + e.getMessage());
+            }
+        }
+
         private void act(String action, String selector, Runnable step) {
             try {
                 step.run();
