@@ -101,10 +101,17 @@ import tankard.imagemetadata.ImageMetadataFeature;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import tankard.vector.VectorFeature;
+import tankard.vector.VectorService;
+import tankard.vector.source.EmbeddingSources;
+import tankard.vector.store.FileVectorStore;
+import tankard.vector.store.VectorStore;
+
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -118,6 +125,8 @@ public final class Tankard {
     private static final Logger LOG = LoggerFactory.getLogger(Tankard.class);
     /** Git operations that may wait on remotes at once (the frontend checks every extension's version at boot). */
     private static final int GIT_THREADS = 8;
+    /** Vector store work (journal writes, queries) of requests whose vectors are there. */
+    private static final int VECTOR_THREADS = 4;
     /** Longer than a git operation's own time limit (GitExtensions), so Vert.x never calls a slow one blocked. */
     private static final long GIT_MAX_MINUTES = 10;
 
@@ -129,6 +138,7 @@ public final class Tankard {
     private final FrontendFeature frontend;
     private final ContentSeeder contentSeeder;
     private final CardIndexes cardIndexes;
+    private final VectorStore vectorStore;
     private volatile int port;
     private final UpstreamClient upstream;
     /** The Extras module server's port; -1 when it is not started. */
@@ -174,6 +184,7 @@ public final class Tankard {
         ChatService chatService = new ChatService(config.backups(), chats, chatLocks, Threads.timer("chat-backups"),
                 System::currentTimeMillis);
         CardCache cardCache = new CardCache(config.performance().memoryCacheCapacityBytes());
+        this.vectorStore = new FileVectorStore(config.vectors().memoryBytes(), config.vectors().foldIdleMillis());
         this.cardIndexes = new CardIndexes(config.dataRoot(), config.performance().memoryCacheCapacityBytes(),
                 Threads.timer("card-index"));
         CharacterService characterService = new CharacterService(cards, chats, cardCache,
@@ -229,7 +240,9 @@ public final class Tankard {
                 new ThumbnailFeature(config),
                 new AvatarsFeature(),
                 new BackgroundsFeature(config),
-                new ImageMetadataFeature(config));
+                new ImageMetadataFeature(config),
+                new VectorFeature(new VectorService(vectorStore, new EmbeddingSources(Map.of()),
+                        Threads.boundedPool("vector-store", VECTOR_THREADS), config.vectors().thresholdOnHashes())));
     }
 
     /** Prepares the data root and starts listening; fails with a {@link ConfigException} on unusable settings. */
@@ -391,6 +404,7 @@ public final class Tankard {
     public Future<Void> close() {
         LOG.info("Stopping Tankard");
         cardIndexes.savePending();
+        vectorStore.close();
         if (summaries != null) {
             try {
                 if (summaries.close(Duration.ofSeconds(30))) {

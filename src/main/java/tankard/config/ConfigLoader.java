@@ -248,7 +248,10 @@ public final class ConfigLoader {
                                 cachingAtDepth(), bool("claude.enableAdaptiveThinking", false), // shipped config.yaml
                                 string("gemini.apiVersion", "v1beta"))),
                 outbound(),
-                extras());
+                extras(),
+                new TankardConfig.Vectors(integer("tankard.vectors.memoryMegabytes", 512, 1, 1 << 20) * (1L << 20),
+                        integer("tankard.vectors.foldIdleMillis", 5000, 0, Integer.MAX_VALUE),
+                        bool("tankard.vectors.thresholdOnHashes", true)));
     }
 
     /** The Extras-compatible module server: its modules, port, model and key. */

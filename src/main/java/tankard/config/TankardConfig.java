@@ -37,7 +37,8 @@ public record TankardConfig(
         int httpInstances,
         Backends backends,
         Outbound outbound,
-        Extras extras) {
+        Extras extras,
+        Vectors vectors) {
 
     public record Ssl(boolean enabled, Path certPath, Path keyPath, String keyPassphrase) {
     }
@@ -161,6 +162,18 @@ public record TankardConfig(
         public boolean enabled() {
             return !modules.isEmpty();
         }
+    }
+
+    /**
+     * Tankard's own settings of the vector store ({@code tankard.vectors.*}).
+     *
+     * @param memoryBytes       how much of the heap loaded indexes may take before the least recently used leave
+     *                          memory ({@code memoryMegabytes})
+     * @param foldIdleMillis    how long an index goes unchanged before its journal is folded into {@code index.json}
+     * @param thresholdOnHashes whether {@code /query}'s {@code hashes} leave out what scores under the threshold,
+     *                          as ST's documentation says ({@code false}: every top-K hash, as ST 1.18.0 answers)
+     */
+    public record Vectors(long memoryBytes, long foldIdleMillis, boolean thresholdOnHashes) {
     }
 
     /** One {@code requestOverrides} entry: these headers for calls to these {@code host[:port]} values. */

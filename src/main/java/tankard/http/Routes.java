@@ -9,6 +9,8 @@ import tankard.config.TankardConfig;
 import tankard.core.Refusal;
 
 import java.io.InputStream;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
 
 /**
  * Adapters from plain request → reply functions to Vert.x handlers, bound once to the configuration that every
@@ -52,6 +54,27 @@ public final class Routes {
                 done.writeTo(ctx.response());
             }
         }).onFailure(ctx::fail);
+    }
+
+    /** An action whose reply comes later, from work it has handed on. */
+    @FunctionalInterface
+    public interface LaterAction {
+        CompletionStage<Reply> handle(Request request) throws Exception;
+    }
+
+    /**
+     * Starts the action on a worker and writes its reply when it comes: waiting for a model or an upstream to answer
+     * holds no thread.
+     */
+    public Handler<RoutingContext> later(LaterAction action) {
+        return ctx -> {
+            Request request = new Request(ctx, config);
+            Context context = ctx.vertx().getOrCreateContext();
+            answer(ctx, ctx.vertx().executeBlocking(() -> action.handle(request), false)
+                    .compose(reply -> Future.fromCompletionStage(reply, context))
+                    .recover(failure -> Future.failedFuture(failure instanceof CompletionException wrapped
+                            && wrapped.getCause() != null ? wrapped.getCause() : failure)));
+        };
     }
 
     /** An action that reads a large JSON body as a stream. */

@@ -1,10 +1,9 @@
 package tankard.vector.source;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import tankard.json.JsJson;
+import tankard.json.JsNumber;
 import tankard.user.UserDirs;
 
-import java.util.StringJoiner;
 
 /**
  * One embedding request: whose it is (for the secrets store) and the request body, which carries the source's
@@ -17,23 +16,7 @@ public record EmbeddingCall(UserDirs user, JsonNode body) {
         if (value == null || value.isMissingNode()) {
             return "undefined";
         }
-        return jsString(value);
-    }
-
-    /** JavaScript's {@code String(value)} of a JSON value. */
-    static String jsString(JsonNode value) {
-        if (value.isTextual()) {
-            return value.asText();
-        }
-        if (value.isNumber()) {
-            return JsJson.jsNumber(value.asDouble());
-        }
-        if (value.isArray()) {
-            StringJoiner joined = new StringJoiner(",");
-            value.forEach(element -> joined.add(element.isNull() ? "" : jsString(element)));
-            return joined.toString();
-        }
-        return value.isObject() ? "[object Object]" : value.asText(); // booleans and null
+        return JsNumber.string(value);
     }
 
     /** A body field as ST's {@code String(request.body.x || fallback)}. */

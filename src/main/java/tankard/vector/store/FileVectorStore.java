@@ -1,0 +1,256 @@
+package tankard.vector.store;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tankard.core.Refusal;
+import tankard.store.AtomicFiles;
+import tankard.user.UserDirs;
+import tankard.util.Threads;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The vector store on disk in ST's layout: a Vectra {@code index.json} per index, kept in memory within a byte
+ * budget, with a journal beside it (see {@link LoadedIndex}). Journals are folded into the index on a thread of
+ * their own when the index has been idle for a while, when a journal grows large, and at shutdown.
+ */
+public final class FileVectorStore implements VectorStore {
+    private static final Logger LOG = LoggerFactory.getLogger(FileVectorStore.class);
+    /** A journal this large is folded even while writes go on: about 2,000 items of 384 dimensions. */
+    private static final long FOLD_BYTES = 16L << 20;
+
+    private final long budgetBytes;
+    private final long idleMillis;
+    private final Map<Path, CompletableFuture<LoadedIndex>> loaded = new ConcurrentHashMap<>();
+    private final Map<Path, Long> lastUse = new ConcurrentHashMap<>();
+    private final Set<Path> foldScheduled = ConcurrentHashMap.newKeySet();
+    private final ScheduledExecutorService folder = Threads.timer("vector-fold");
+
+    /**
+     * @param budgetBytes how much of the heap loaded indexes may take before the least recently used leave memory
+     * @param idleMillis  how long an index goes without changes before its journal is folded into it
+     */
+    public FileVectorStore(long budgetBytes, long idleMillis) {
+        this.budgetBytes = budgetBytes;
+        this.idleMillis = idleMillis;
+    }
+
+    @Override
+    public void insert(UserDirs user, CollectionKey key, List<VectorItem> items) {
+        if (items.isEmpty()) {
+            return;
+        }
+        Path at = key.folder(user.vectors());
+        write(at, index -> index.insert(items));
+    }
+
+    @Override
+    public void delete(UserDirs user, CollectionKey key, Set<Double> hashes) {
+        Path at = key.folder(user.vectors());
+        if (hashes.isEmpty() || !java.nio.file.Files.isDirectory(at)) {
+            return;
+        }
+        write(at, index -> index.delete(hashes));
+    }
+
+    @FunctionalInterface
+    private interface Change {
+        void apply(LoadedIndex index) throws IOException;
+    }
+
+    private void write(Path at, Change change) {
+        while (true) {
+            LoadedIndex index = open(at);
+            try {
+                change.apply(index);
+            } catch (IOException e) {
+                throw new UncheckedIOException("Cannot write the vector index in " + at, e);
+            } catch (Refusal refused) {
+                if (index.closed() && refused.kind() == Refusal.Kind.UNAVAILABLE) {
+                    continue; // it left memory meanwhile: open it again
+                }
+                throw refused;
+            }
+            scheduleFold(at, index);
+            trim(at);
+            return;
+        }
+    }
+
+    @Override
+    public List<Match> query(UserDirs user, CollectionKey key, float[] vector, int topK) {
+        Path at = key.folder(user.vectors());
+        if (!java.nio.file.Files.isDirectory(at)) {
+            return List.of();
+        }
+        LoadedIndex.Snapshot snapshot = open(at).snapshot();
+        trim(at);
+        if (snapshot.size() == 0) {
+            return List.of();
+        }
+        if (vector.length != snapshot.dimensions()) {
+            throw Refusal.badRequest("This collection holds vectors of " + snapshot.dimensions()
+                    + " dimensions, the query's has " + vector.length + ": the embedding model changed; purge the "
+                    + "collection and vectorize it again");
+        }
+        return Similarity.top(snapshot.items(), snapshot.size(), vector, topK);
+    }
+
+    @Override
+    public List<JsonNode> hashes(UserDirs user, CollectionKey key) {
+        Path at = key.folder(user.vectors());
+        if (!java.nio.file.Files.isDirectory(at)) {
+            return List.of();
+        }
+        LoadedIndex.Snapshot snapshot = open(at).snapshot();
+        List<JsonNode> hashes = new ArrayList<>(snapshot.size());
+        for (int i = 0; i < snapshot.size(); i++) {
+            hashes.add(snapshot.items()[i].hash());
+        }
+        return hashes;
+    }
+
+    @Override
+    public void purge(UserDirs user, List<String> sources, String collection) {
+        for (String source : sources) {
+            deleteFolder(user.vectors().resolve(source).resolve(collection));
+        }
+    }
+
+    @Override
+    public void purgeAll(UserDirs user, List<String> sources) {
+        for (String source : sources) {
+            deleteFolder(user.vectors().resolve(source));
+        }
+    }
+
+    /** Takes the indexes under the folder out of memory, waiting for any fold of theirs, and deletes it. */
+    private void deleteFolder(Path root) {
+        List<LoadedIndex> inside = new ArrayList<>();
+        for (Path at : loaded.keySet()) {
+            if (at.startsWith(root)) {
+                LoadedIndex index = loaded.remove(at).join();
+                lastUse.remove(at);
+                index.folding.lock();
+                index.close();
+                inside.add(index);
+            }
+        }
+        try {
+            AtomicFiles.deleteTree(root);
+        } finally {
+            inside.forEach(index -> index.folding.unlock());
+        }
+    }
+
+    /** The index in memory, loading it first (once, however many ask at the same time). */
+    private LoadedIndex open(Path at) {
+        lastUse.put(at, System.nanoTime());
+        CompletableFuture<LoadedIndex> mine = new CompletableFuture<>();
+        CompletableFuture<LoadedIndex> existing = loaded.putIfAbsent(at, mine);
+        if (existing != null) {
+            try {
+                return existing.join();
+            } catch (CompletionException e) {
+                throw e.getCause() instanceof RuntimeException r ? r : e;
+            }
+        }
+        try {
+            LoadedIndex index = LoadedIndex.load(at);
+            mine.complete(index);
+            if (index.journalBytes() > 0) {
+                scheduleFold(at, index); // what a crash left in the journal
+            }
+            return index;
+        } catch (IOException | RuntimeException e) {
+            loaded.remove(at, mine);
+            UncheckedIOException failure = new UncheckedIOException("Cannot read the vector index in " + at,
+                    e instanceof IOException io ? io : new IOException(e));
+            mine.completeExceptionally(failure);
+            throw failure;
+        }
+    }
+
+    private void scheduleFold(Path at, LoadedIndex index) {
+        long delay = index.journalBytes() >= FOLD_BYTES ? 0 : idleMillis;
+        if (foldScheduled.add(at)) {
+            folder.schedule(() -> foldWhenIdle(at, index), delay, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private void foldWhenIdle(Path at, LoadedIndex index) {
+        foldScheduled.remove(at);
+        Long used = lastUse.get(at);
+        boolean idle = used == null || System.nanoTime() - used >= TimeUnit.MILLISECONDS.toNanos(idleMillis);
+        if (!idle && index.journalBytes() < FOLD_BYTES) {
+            scheduleFold(at, index);
+            return;
+        }
+        try {
+            index.fold();
+        } catch (IOException | UncheckedIOException e) {
+            LOG.warn("Cannot fold the vector journal into {} (it stays in the journal): {}", at, e.getMessage());
+        }
+    }
+
+    /** Lets the least recently used indexes leave memory while they take more than the budget. */
+    private void trim(Path current) {
+        long total = 0;
+        for (CompletableFuture<LoadedIndex> index : loaded.values()) {
+            total += index.isDone() && !index.isCompletedExceptionally() ? index.join().bytes() : 0;
+        }
+        if (total <= budgetBytes) {
+            return;
+        }
+        List<Path> byAge = new ArrayList<>(loaded.keySet());
+        byAge.sort(Comparator.comparingLong(at -> lastUse.getOrDefault(at, 0L)));
+        for (Path at : byAge) {
+            if (total <= budgetBytes) {
+                break;
+            }
+            CompletableFuture<LoadedIndex> entry = loaded.get(at);
+            if (at.equals(current) || entry == null || !entry.isDone() || entry.isCompletedExceptionally()) {
+                continue;
+            }
+            LoadedIndex index = entry.join();
+            if (index.journalBytes() > 0) {
+                continue; // fold first; it leaves memory on a later pass
+            }
+            index.close();
+            loaded.remove(at, entry);
+            total -= index.bytes();
+        }
+    }
+
+    @Override
+    public void close() {
+        folder.shutdownNow();
+        for (CompletableFuture<LoadedIndex> entry : loaded.values()) {
+            if (!entry.isDone() || entry.isCompletedExceptionally()) {
+                continue;
+            }
+            LoadedIndex index = entry.join();
+            try {
+                index.fold();
+            } catch (IOException | UncheckedIOException e) {
+                LOG.warn("Cannot fold the vector journal into {} at shutdown (it stays in the journal): {}",
+                        index.folder, e.getMessage());
+            }
+            index.close();
+        }
+        loaded.clear();
+    }
+}

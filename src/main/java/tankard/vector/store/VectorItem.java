@@ -1,0 +1,35 @@
+package tankard.vector.store;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import java.util.UUID;
+
+/**
+ * One item of a Vectra index: an id, the metadata ST gives it ({@code {hash, text, index}}), the vector and its L2
+ * norm (ST: vectra's LocalIndex item).
+ */
+public record VectorItem(String id, ObjectNode metadata, float[] vector, double norm) {
+    /** A new item with a fresh id, as Vectra's upsertItem makes it. */
+    public static VectorItem create(ObjectNode metadata, float[] vector) {
+        return new VectorItem(UUID.randomUUID().toString(), metadata, vector, norm(vector));
+    }
+
+    public static double norm(float[] vector) {
+        double sum = 0;
+        for (float v : vector) {
+            sum += (double) v * v;
+        }
+        return Math.sqrt(sum);
+    }
+
+    public JsonNode hash() {
+        return metadata.get("hash");
+    }
+
+    /** Roughly what the item holds on the heap, for the memory budget. */
+    long bytes() {
+        JsonNode text = metadata.get("text");
+        return 16L + vector.length * 4L + 200 + (text == null ? 0 : text.asText().length());
+    }
+}

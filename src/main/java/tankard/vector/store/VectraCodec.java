@@ -1,0 +1,178 @@
+package tankard.vector.store;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import tankard.json.JsJson;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * Vectra's {@code index.json} ({@code {"version":1,"metadata_config":{},"items":[{id, metadata, vector, norm}]}},
+ * written compact as {@code JSON.stringify} does; ST: vectra's LocalIndex), read and written as a stream so that an
+ * index of any size is never one string in memory. The journal's lines use the same item shape.
+ */
+final class VectraCodec {
+    private VectraCodec() {
+    }
+
+    static final byte[] EMPTY_INDEX = "{\"version\":1,\"metadata_config\":{},\"items\":[]}"
+            .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+
+    /** Jackson for streams: a tree read from the middle of one has more after it. */
+    private static final ObjectMapper STREAMS = JsJson.MAPPER.copy()
+            .disable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
+
+    /** What an index holds besides its items. */
+    record Header(JsonNode version, JsonNode metadataConfig) {
+        static final Header EMPTY = new Header(JsJson.MAPPER.getNodeFactory().numberNode(1), JsJson.object());
+    }
+
+    static JsonParser parser(byte[] content, int offset, int length) throws IOException {
+        return STREAMS.createParser(content, offset, length);
+    }
+
+    static JsonGenerator generator(OutputStream out) throws IOException {
+        return STREAMS.createGenerator(out);
+    }
+
+    /** Reads an index, handing each item over as it is read. */
+    static Header read(InputStream in, Consumer<VectorItem> items) throws IOException {
+        JsonNode version = Header.EMPTY.version();
+        JsonNode metadataConfig = Header.EMPTY.metadataConfig();
+        try (JsonParser parser = STREAMS.createParser(in)) {
+            expect(parser.nextToken(), JsonToken.START_OBJECT);
+            while (parser.nextToken() == JsonToken.FIELD_NAME) {
+                String field = parser.currentName();
+                JsonToken value = parser.nextToken();
+                switch (field) {
+                    case "items" -> {
+                        expect(value, JsonToken.START_ARRAY);
+                        while (parser.nextToken() != JsonToken.END_ARRAY) {
+                            items.accept(item(parser));
+                        }
+                    }
+                    case "version" -> version = parser.readValueAsTree();
+                    case "metadata_config" -> metadataConfig = parser.readValueAsTree();
+                    default -> parser.skipChildren();
+                }
+            }
+            expect(parser.currentToken(), JsonToken.END_OBJECT);
+        }
+        return new Header(version, metadataConfig);
+    }
+
+    /** One item, the parser on its START_OBJECT. */
+    static VectorItem item(JsonParser parser) throws IOException {
+        expect(parser.currentToken(), JsonToken.START_OBJECT);
+        String id = null;
+        ObjectNode metadata = null;
+        float[] vector = null;
+        double norm = Double.NaN;
+        while (parser.nextToken() == JsonToken.FIELD_NAME) {
+            String field = parser.currentName();
+            JsonToken value = parser.nextToken();
+            switch (field) {
+                case "id" -> id = parser.getValueAsString();
+                case "metadata" -> {
+                    expect(value, JsonToken.START_OBJECT);
+                    metadata = parser.readValueAsTree();
+                }
+                case "vector" -> vector = vector(parser);
+                case "norm" -> norm = value.isNumeric() ? parser.getDoubleValue() : Double.NaN;
+                default -> parser.skipChildren();
+            }
+        }
+        if (id == null || vector == null) {
+            throw new IOException("an item without an id or a vector");
+        }
+        return new VectorItem(id, metadata == null ? JsJson.object() : metadata, vector,
+                Double.isNaN(norm) ? VectorItem.norm(vector) : norm);
+    }
+
+    private static float[] vector(JsonParser parser) throws IOException {
+        expect(parser.currentToken(), JsonToken.START_ARRAY);
+        float[] vector = new float[384];
+        int length = 0;
+        JsonToken token;
+        while ((token = parser.nextToken()) != JsonToken.END_ARRAY) {
+            if (!token.isNumeric()) {
+                throw new IOException("a vector with " + token + " in it");
+            }
+            if (length == vector.length) {
+                vector = Arrays.copyOf(vector, length * 2);
+            }
+            vector[length++] = parser.getFloatValue();
+        }
+        return length == vector.length ? vector : Arrays.copyOf(vector, length);
+    }
+
+    private static void expect(JsonToken token, JsonToken wanted) throws IOException {
+        if (token != wanted) {
+            throw new IOException("expected " + wanted + " but found " + token);
+        }
+    }
+
+    /** Writes a whole index. */
+    static void write(OutputStream out, Header header, VectorItem[] items, int count) throws IOException {
+        try (JsonGenerator json = STREAMS.createGenerator(out)) {
+            json.writeStartObject();
+            json.writeFieldName("version");
+            json.writeTree(header.version());
+            json.writeFieldName("metadata_config");
+            json.writeTree(header.metadataConfig());
+            json.writeArrayFieldStart("items");
+            for (int i = 0; i < count; i++) {
+                write(json, items[i]);
+            }
+            json.writeEndArray();
+            json.writeEndObject();
+        }
+    }
+
+    static void write(JsonGenerator json, VectorItem item) throws IOException {
+        json.writeStartObject();
+        json.writeStringField("id", item.id());
+        json.writeFieldName("metadata");
+        json.writeTree(item.metadata());
+        json.writeArrayFieldStart("vector");
+        for (float v : item.vector()) {
+            json.writeNumber(v);
+        }
+        json.writeEndArray();
+        json.writeNumberField("norm", item.norm());
+        json.writeEndObject();
+    }
+
+    /** A journal line that adds items: {@code {"add":[items]}}. */
+    static void writeAdd(JsonGenerator json, List<VectorItem> items) throws IOException {
+        json.writeStartObject();
+        json.writeArrayFieldStart("add");
+        for (VectorItem item : items) {
+            write(json, item);
+        }
+        json.writeEndArray();
+        json.writeEndObject();
+    }
+
+    /** A journal line that deletes by hash: {@code {"delete":[hashes]}}. */
+    static void writeDelete(JsonGenerator json, Iterable<Double> hashes) throws IOException {
+        json.writeStartObject();
+        json.writeArrayFieldStart("delete");
+        for (double hash : hashes) {
+            json.writeNumber(hash);
+        }
+        json.writeEndArray();
+        json.writeEndObject();
+    }
+}
