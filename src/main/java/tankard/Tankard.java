@@ -54,6 +54,7 @@ import tankard.summarize.SummaryQueue;
 import tankard.summarize.chat.ChatSummarizer;
 import tankard.summarize.chat.ChatSummaryFeature;
 import tankard.summarize.onnx.ModelLoader;
+import tankard.vector.local.LocalEmbeddings;
 import tankard.user.AccountStore;
 import tankard.user.FileAccountStore;
 import tankard.user.User;
@@ -103,13 +104,16 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import tankard.vector.VectorFeature;
 import tankard.vector.VectorService;
+import tankard.vector.source.EmbeddingSource;
 import tankard.vector.source.EmbeddingSources;
+import tankard.vector.source.RemoteSources;
 import tankard.vector.store.FileVectorStore;
 import tankard.vector.store.VectorStore;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -146,6 +150,8 @@ public final class Tankard {
     /** The summarize module's queue and model, when it runs: stopped and freed with the server. */
     private volatile SummaryQueue summaries;
     private volatile ModelLoader summaryModel;
+    /** The in-process embedding model (the transformers vector source, the Extras embeddings module): loaded on first use. */
+    private final LocalEmbeddings embeddings;
 
     private Tankard(Vertx vertx, TankardConfig config) {
         this.vertx = vertx;
@@ -194,6 +200,7 @@ public final class Tankard {
         OutboundPolicy outbound = new OutboundPolicy(config);
         ProviderOrigins providerOrigins = new ProviderOrigins(config.backends().providerOrigins());
         this.upstream = new UpstreamClient(vertx, outbound, providerOrigins);
+        this.embeddings = LocalEmbeddings.start(config, upstream);
         Tokenizers tokenizers = new Tokenizers(TokenizerFiles.of(config));
         ChatSummarizer chatSummarizer = new ChatSummarizer(chatService, new Completions(config, secrets, upstream),
                 tokenizers);
@@ -241,7 +248,7 @@ public final class Tankard {
                 new AvatarsFeature(),
                 new BackgroundsFeature(config),
                 new ImageMetadataFeature(config),
-                new VectorFeature(new VectorService(vectorStore, new EmbeddingSources(Map.of()),
+                new VectorFeature(new VectorService(vectorStore, embeddingSources(secrets),
                         Threads.boundedPool("vector-store", VECTOR_THREADS), config.vectors().thresholdOnHashes())));
     }
 
@@ -272,7 +279,8 @@ public final class Tankard {
                         LOG.warn("The Extras modules listen on the network on port {} without an API key: "
                                 + "start with --secure (or tankard.extras.secure: true) to require one", extras.port());
                     }
-                    return new ExtrasServer(config, apiKey, summaryQueue(extras))
+                    return new ExtrasServer(config, apiKey, summaryQueue(extras),
+                            extras.modules().contains("embeddings") ? embeddings : null)
                             .listen(vertx, HttpVerticle.listenOptions(config, extras.port()));
                 })
                 .map(server -> {
@@ -397,6 +405,13 @@ public final class Tankard {
         }
     }
 
+    /** Every vector source: the remote ones, the browser's, and the in-process model as {@code transformers}. */
+    private EmbeddingSources embeddingSources(SecretStore secrets) {
+        Map<String, EmbeddingSource> sources = new HashMap<>(RemoteSources.all(upstream, secrets, config));
+        sources.put("transformers", embeddings.source());
+        return new EmbeddingSources(sources);
+    }
+
     /**
      * Stops the server, pending card index saves first, and frees the summarization model once no summary uses it
      * (file I/O and waiting: call it from a plain thread, not an event loop).
@@ -405,6 +420,7 @@ public final class Tankard {
         LOG.info("Stopping Tankard");
         cardIndexes.savePending();
         vectorStore.close();
+        embeddings.close();
         if (summaries != null) {
             try {
                 if (summaries.close(Duration.ofSeconds(30))) {

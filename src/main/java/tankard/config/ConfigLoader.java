@@ -251,7 +251,10 @@ public final class ConfigLoader {
                 extras(),
                 new TankardConfig.Vectors(integer("tankard.vectors.memoryMegabytes", 512, 1, 1 << 20) * (1L << 20),
                         integer("tankard.vectors.foldIdleMillis", 5000, 0, Integer.MAX_VALUE),
-                        bool("tankard.vectors.thresholdOnHashes", true)));
+                        bool("tankard.vectors.thresholdOnHashes", true)),
+                new TankardConfig.Models(string("extensions.models.embedding", "").strip(),
+                        bool("extensions.models.autoDownload", true),
+                        integer("tankard.vectors.queueSize", 64, 1, 10_000)));
     }
 
     /** The Extras-compatible module server: its modules, port, model and key. */

@@ -38,7 +38,8 @@ public record TankardConfig(
         Backends backends,
         Outbound outbound,
         Extras extras,
-        Vectors vectors) {
+        Vectors vectors,
+        Models models) {
 
     public record Ssl(boolean enabled, Path certPath, Path keyPath, String keyPassphrase) {
     }
@@ -157,7 +158,7 @@ public record TankardConfig(
     public record Extras(List<String> modules, int port, boolean secure, String summarizationModel, int queueSize,
                          int maxTextMegabytes) {
         /** The Extras modules Tankard hosts. */
-        public static final List<String> MODULES = List.of("summarize");
+        public static final List<String> MODULES = List.of("summarize", "embeddings");
 
         public boolean enabled() {
             return !modules.isEmpty();
@@ -174,6 +175,19 @@ public record TankardConfig(
      *                          as ST's documentation says ({@code false}: every top-K hash, as ST 1.18.0 answers)
      */
     public record Vectors(long memoryBytes, long foldIdleMillis, boolean thresholdOnHashes) {
+    }
+
+    /**
+     * The in-process models of ST's {@code extensions.models} (ST: src/transformers.js): the {@code transformers}
+     * vector source and the Extras {@code embeddings} module.
+     *
+     * @param embedding      {@code extensions.models.embedding}: a Hugging Face repo id; empty: the embedded
+     *                       all-MiniLM-L6-v2
+     * @param autoDownload   {@code extensions.models.autoDownload}: false: a model not yet in the data root fails
+     * @param embeddingQueue {@code tankard.vectors.queueSize}: how many embedding requests may wait for the model
+     *                       before requests are refused with 503
+     */
+    public record Models(String embedding, boolean autoDownload, int embeddingQueue) {
     }
 
     /** One {@code requestOverrides} entry: these headers for calls to these {@code host[:port]} values. */

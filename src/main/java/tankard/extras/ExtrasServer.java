@@ -12,19 +12,26 @@ import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import tankard.config.TankardConfig;
+import tankard.core.Refusal;
 import tankard.summarize.SummaryQueue;
 import tankard.summarize.SummaryUnavailableException;
 import tankard.json.JsJson;
+import tankard.vector.local.LocalEmbeddings;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletionException;
 
 /**
  * Tankard's SillyTavern-Extras-compatible module server, on its own port so that ST's
- * "Extras API URL" can point at it: {@code GET /api/modules} and {@code POST /api/summarize}, CORS open to all
- * origins and, with {@code --secure}, a Bearer API key, as Extras has them. Errors are JSON {@code {error}}.
+ * "Extras API URL" can point at it: {@code GET /api/modules}, {@code POST /api/summarize} and
+ * {@code POST /api/embeddings/compute}, CORS open to all origins and, with {@code --secure}, a Bearer API key, as
+ * Extras has them. Errors are JSON {@code {error}}.
  */
 public final class ExtrasServer {
     private static final Logger LOG = LoggerFactory.getLogger(ExtrasServer.class);
@@ -41,15 +48,18 @@ public final class ExtrasServer {
     private final TankardConfig config;
     private final String apiKey;
     private final SummaryQueue summaries;
+    private final LocalEmbeddings embeddings;
 
     /**
-     * @param apiKey    the key every request must carry, or null for none (Extras without {@code --secure})
-     * @param summaries the summarization model's queue, or null when no model is loaded
+     * @param apiKey     the key every request must carry, or null for none (Extras without {@code --secure})
+     * @param summaries  the summarization model's queue, or null when no model is loaded
+     * @param embeddings the embedding model, or null when the {@code embeddings} module is off
      */
-    public ExtrasServer(TankardConfig config, String apiKey, SummaryQueue summaries) {
+    public ExtrasServer(TankardConfig config, String apiKey, SummaryQueue summaries, LocalEmbeddings embeddings) {
         this.config = config;
         this.apiKey = apiKey;
         this.summaries = summaries;
+        this.embeddings = embeddings;
     }
 
     /** Starts listening with {@code options}: {@code tankard.extras.port}, where Tankard listens. */
@@ -67,7 +77,8 @@ public final class ExtrasServer {
             // never an HTML page or a stack trace
             int status = ctx.statusCode() > 0 ? ctx.statusCode() : 500;
             if (status == 413) { // from the body limit
-                error(ctx, status, "The text to summarize is too long: at most " + config.extras().maxTextMegabytes()
+                String task = ctx.request().path().startsWith("/api/embeddings") ? "embed" : "summarize";
+                error(ctx, status, "The text to " + task + " is too long: at most " + config.extras().maxTextMegabytes()
                         + " MB (tankard.extras.maxTextMegabytes)");
                 return;
             }
@@ -87,8 +98,15 @@ public final class ExtrasServer {
                 .set("modules", JsJson.MAPPER.valueToTree(config.extras().modules()))));
         router.post("/api/summarize").handler(BodyHandler.create(false).setBodyLimit(maxTextBytes()))
                 .handler(this::summarize);
-        OTHER_MODULES.forEach((prefix, module) -> router.route(prefix + "*").handler(ctx ->
-                error(ctx, 403, "Module '" + module + "' not enabled in config")));
+        if (embeddings != null) {
+            router.post("/api/embeddings/compute").handler(BodyHandler.create(false).setBodyLimit(maxTextBytes()))
+                    .handler(this::computeEmbeddings);
+        }
+        OTHER_MODULES.forEach((prefix, module) -> {
+            if (!config.extras().modules().contains(module)) {
+                router.route(prefix + "*").handler(ctx -> error(ctx, 403, "Module '" + module + "' not enabled in config"));
+            }
+        });
         router.route().last().handler(ctx -> error(ctx, 404, "Not found: " + ctx.request().path()));
         return router;
     }
@@ -164,6 +182,56 @@ public final class ExtrasServer {
                         error(ctx, 500, "Summarization failed: " + failure.getMessage());
                     }
                 }));
+    }
+
+    /**
+     * {@code {"text": "..."}} to {@code {"embedding": [...]}}, {@code {"text": ["...", ...]}} to
+     * {@code {"embedding": [[...], ...]}}, unit-length vectors (SillyTavern-Extras: server.py,
+     * api_embeddings_compute). The model is the {@code transformers} vector source's, behind the same queue.
+     */
+    private void computeEmbeddings(RoutingContext ctx) {
+        Buffer bytes = ctx.body().buffer();
+        ctx.vertx().executeBlocking(() -> bytes == null ? null : JsJson.tryParse(bytes.getBytes()), false)
+                .onSuccess(body -> computeEmbeddings(ctx, body))
+                .onFailure(ctx::fail);
+    }
+
+    private void computeEmbeddings(RoutingContext ctx, JsonNode body) {
+        JsonNode text = body == null || !body.isObject() ? null : body.get("text");
+        if (text == null) {
+            error(ctx, 400, "\"text\" is required");
+            return;
+        }
+        List<String> texts = new ArrayList<>();
+        if (text.isTextual()) {
+            texts.add(text.asText());
+        } else if (text.isArray()) {
+            text.forEach(element -> texts.add(element.isTextual() ? element.asText() : null));
+        }
+        if (texts.isEmpty() && !text.isArray() || texts.contains(null)) {
+            error(ctx, 400, "\"text\" must be string or array of strings");
+            return;
+        }
+        embeddings.embed(texts).whenComplete((vectors, failure) -> ctx.vertx().runOnContext(v -> {
+            if (failure != null) {
+                Throwable cause = failure instanceof CompletionException ? failure.getCause() : failure;
+                if (!(cause instanceof Refusal refusal)) {
+                    LOG.warn("Embedding failed", cause);
+                    error(ctx, 500, "Embedding failed");
+                } else {
+                    error(ctx, refusal.kind() == Refusal.Kind.UNAVAILABLE ? 503 : 500, refusal.getMessage());
+                }
+                return;
+            }
+            ArrayNode all = JsJson.MAPPER.createArrayNode();
+            for (float[] vector : vectors) {
+                ArrayNode numbers = all.addArray();
+                for (float x : vector) {
+                    numbers.add(x);
+                }
+            }
+            json(ctx, 200, JsJson.object().set("embedding", text.isTextual() ? all.get(0) : all));
+        }));
     }
 
     private static void error(RoutingContext ctx, int status, String message) {

@@ -170,6 +170,12 @@ final class BenchServer implements AutoCloseable {
         return (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) * 10.0; // utime, stime in 1/100 s
     }
 
+    /** Kills the server at once (SIGKILL): no shutdown hook runs, as in a crash. */
+    void kill() throws InterruptedException {
+        process.destroyForcibly();
+        process.waitFor();
+    }
+
     @Override
     public void close() throws InterruptedException {
         process.destroy();

@@ -7,12 +7,12 @@ import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import tankard.backend.common.SecretReader;
 import tankard.backend.common.Urls;
+import tankard.backend.common.VertexAuth;
 import tankard.json.Js;
 import tankard.json.JsJson;
 import tankard.outbound.UpstreamClient;
 import tankard.outbound.UpstreamRequest;
 
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Set;
 import java.util.function.LongSupplier;
@@ -47,7 +47,6 @@ final class GoogleSource implements ChatCompletionSource {
     private static final Pattern GEMINI_3_PRO = Pattern.compile("gemini-3[.\\d]*-pro");
     private static final Pattern GEMINI_3_FLASH = Pattern.compile("gemini-3[.\\d]*-flash");
 
-    private static final String VERTEX_GLOBAL = "https://aiplatform.googleapis.com";
 
     private final boolean vertex;
     private final VertexAuth auth;
@@ -113,9 +112,9 @@ final class GoogleSource implements ChatCompletionSource {
                 JsonNode projectId = body.get("vertexai_express_project_id");
                 String query = "?key=" + key + (stream ? "&alt=sse" : "");
                 url = Js.truthy(projectId)
-                        ? VERTEX_GLOBAL + "/v1/projects/" + Js.string(projectId) + "/locations/" + region
+                        ? VertexAuth.GLOBAL_ORIGIN + "/v1/projects/" + Js.string(projectId) + "/locations/" + region
                         + path + query
-                        : regionalOrigin(region) + "/v1" + path + query;
+                        : VertexAuth.regionalOrigin(region) + "/v1" + path + query;
             } else if ("full".equals(mode)) {
                 return serviceAccountCall(body, secrets, headers, region, path + (stream ? "?alt=sse" : ""));
             } else {
@@ -141,7 +140,7 @@ final class GoogleSource implements ChatCompletionSource {
         } catch (Exception e) {
             return authFailure("Service account authentication failed: " + e.getMessage());
         }
-        String project = projectId(DedicatedSenders.secret(body, secrets, SERVICE_ACCOUNT_SECRET));
+        String project = VertexAuth.projectId(DedicatedSenders.secret(body, secrets, SERVICE_ACCOUNT_SECRET));
         JsonNode content = requestBody(body, Js.string(body.get("model")));
         return new SourceStep.Later(() -> auth.accessToken(jwt).transform(token -> {
             if (token.failed()) {
@@ -152,25 +151,13 @@ final class GoogleSource implements ChatCompletionSource {
                 return Future.succeededFuture(SourceStep.badRequest());
             }
             headers.set("Authorization", "Bearer " + token.result());
-            return Future.succeededFuture(new SourceStep.Call(UpstreamRequest.post(regionalOrigin(region)
+            return Future.succeededFuture(new SourceStep.Call(UpstreamRequest.post(VertexAuth.regionalOrigin(region)
                     + "/v1/projects/" + project + "/locations/" + region + path, headers, content)));
         }));
     }
 
-    private static String regionalOrigin(String region) {
-        return "global".equals(region) ? VERTEX_GLOBAL : "https://" + region + "-aiplatform.googleapis.com";
-    }
-
     private static String trimSlash(String url) {
         return Urls.trimTrailingSlash(url);
-    }
-
-    /** The service account's project, or null when the JSON is missing or names none. */
-    private static String projectId(String json) {
-        JsonNode account = json.isEmpty() ? null : JsJson.tryParse(json.getBytes(StandardCharsets.UTF_8));
-        JsonNode projectId = account == null ? null : account.get("project_id");
-        return projectId == null || !projectId.isTextual() || projectId.textValue().isEmpty() ? null
-                : projectId.textValue();
     }
 
     private static SourceStep authFailure(String message) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import io.vertx.core.MultiMap;
+import tankard.backend.common.AttributionHeaders;
 import tankard.backend.common.SecretReader;
 import tankard.json.Js;
 import tankard.outbound.UpstreamClient;
@@ -29,9 +30,6 @@ record Site(String id, String secret, Function<ObjectNode, String> url, boolean 
             UnaryOperator<JsonNode> modelList) {
     /** Sources ST has no model list for: status answers 400 {@code {error: true}}. */
     static final Function<ObjectNode, String> NO_MODELS = body -> null;
-    private static final Map<String, String> REFERER_AND_TITLE = Map.of(
-            "HTTP-Referer", "https://sillytavern.app", "X-Title", "SillyTavern");
-
     static Site at(String id, String secret, String url) {
         return new Site(id, secret, body -> url, false, body -> MultiMap.caseInsensitiveMultiMap(), null, "/models",
                 UnaryOperator.identity());
@@ -55,7 +53,7 @@ record Site(String id, String secret, Function<ObjectNode, String> url, boolean 
 
     /** OpenRouter's and AI/ML API's attribution headers. */
     Site refererAndTitle() {
-        return headers(REFERER_AND_TITLE);
+        return headers(AttributionHeaders.REFERER_AND_TITLE);
     }
 
     Site models(Function<ObjectNode, String> base, String path) {

@@ -1,6 +1,7 @@
 package tankard.backend.text;
 
 import io.vertx.core.MultiMap;
+import tankard.backend.common.AttributionHeaders;
 
 import java.util.function.BiConsumer;
 
@@ -17,7 +18,7 @@ enum AuthHeaders {
     }),
     /** ST's fixed Referer and Title always, Bearer when there is a key (OpenRouter, Featherless). */
     REFERER_AND_BEARER((headers, key) -> {
-        headers.set("HTTP-Referer", "https://sillytavern.app").set("X-Title", "SillyTavern");
+        AttributionHeaders.addTo(headers);
         bearer(headers, key);
     }),
     /** No key at all (Ollama). */

@@ -24,18 +24,24 @@ public final class HubDownloader {
     private static final Logger LOG = LoggerFactory.getLogger(HubDownloader.class);
     public static final String HUB = "https://huggingface.co";
 
-    /** A file of the export; an ONNX graph may sit under {@code onnx/} (the Xenova layout) or at the top. */
-    private record Wanted(String name, boolean required, boolean graph) {
-    }
+    /**
+     * A file of a model: the paths in the repository it may be at, tried in order until the hub has one (an ONNX
+     * graph may sit under {@code onnx/}, the Xenova layout, or at the top).
+     */
+    public record Wanted(List<String> paths, boolean required) {
+        public static Wanted file(String path, boolean required) {
+            return new Wanted(List.of(path), required);
+        }
 
-    private static final List<Wanted> FILES = List.of(
-            new Wanted("config.json", true, false),
-            new Wanted("generation_config.json", false, false),
-            new Wanted("tokenizer.json", true, false),
-            new Wanted("tokenizer_config.json", false, false),
-            new Wanted("encoder_model.onnx", true, true),
-            new Wanted("decoder_model.onnx", true, true),
-            new Wanted("decoder_with_past_model.onnx", false, true));
+        /** A graph under {@code onnx/} or at the top. */
+        public static Wanted graph(String name, boolean required) {
+            return new Wanted(List.of("onnx/" + name, name), required);
+        }
+
+        boolean present(Path folder) {
+            return paths.stream().anyMatch(path -> Files.isRegularFile(folder.resolve(path)));
+        }
+    }
 
     /** Told how far a file's download has come; {@code total} is -1 when the hub does not say. */
     @FunctionalInterface
@@ -44,15 +50,22 @@ public final class HubDownloader {
     }
 
     private final UpstreamClient downloader;
+    private final List<Wanted> files;
+    private final String notAModel;
 
-    public HubDownloader(UpstreamClient downloader) {
+    /**
+     * @param files     the model's files, downloaded in this order
+     * @param notAModel why a repository without a required file is not a model this downloader is for
+     */
+    public HubDownloader(UpstreamClient downloader, List<Wanted> files, String notAModel) {
         this.downloader = downloader;
+        this.files = List.copyOf(files);
+        this.notAModel = notAModel;
     }
 
     /** Whether the folder holds every required file (so no download is needed). */
-    static boolean complete(Path folder) {
-        return FILES.stream().filter(Wanted::required).allMatch(file -> file.graph()
-                ? BartModel.modelFile(folder, file.name()) != null : Files.isRegularFile(folder.resolve(file.name())));
+    public boolean complete(Path folder) {
+        return files.stream().filter(Wanted::required).allMatch(file -> file.present(folder));
     }
 
     /**
@@ -60,23 +73,19 @@ public final class HubDownloader {
      * take minutes.
      */
     public void download(String repo, Path folder, Progress progress) throws IOException, InterruptedException {
-        for (Wanted file : FILES) {
-            if (file.graph() ? BartModel.modelFile(folder, file.name()) != null
-                    : Files.isRegularFile(folder.resolve(file.name()))) {
+        for (Wanted file : files) {
+            if (file.present(folder)) {
                 continue;
             }
-            List<String> paths = file.graph() ? List.of("onnx/" + file.name(), file.name()) : List.of(file.name());
             boolean found = false;
-            for (String path : paths) {
+            for (String path : file.paths()) {
                 if (fetch(repo, path, folder.resolve(path), progress)) {
                     found = true;
                     break;
                 }
             }
             if (!found && file.required()) {
-                throw new IOException(repo + " has no " + String.join(" nor ", paths)
-                        + ": it is not an ONNX export with separate decoders (a decoder_model_merged.onnx alone is not"
-                        + " supported; see the README for exporting a model with Optimum)");
+                throw new IOException(repo + " has no " + String.join(" nor ", file.paths()) + ": " + notAModel);
             }
         }
     }

@@ -8,6 +8,7 @@ import tankard.summarize.SummaryUnavailableException;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.regex.Pattern;
 
@@ -22,6 +23,16 @@ public final class ModelLoader {
     /** A distilled BART summarizer (CNN/DailyMail) published with ONNX weights: about 2 GB to download. */
     public static final String DEFAULT_MODEL = "Xenova/distilbart-cnn-6-6";
     private static final Pattern REPO_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]*/[A-Za-z0-9][A-Za-z0-9._-]*");
+
+    /** The files of a BART export, as {@link BartModel} loads them. */
+    private static final List<HubDownloader.Wanted> FILES = List.of(
+            HubDownloader.Wanted.file("config.json", true),
+            HubDownloader.Wanted.file("generation_config.json", false),
+            HubDownloader.Wanted.file("tokenizer.json", true),
+            HubDownloader.Wanted.file("tokenizer_config.json", false),
+            HubDownloader.Wanted.graph("encoder_model.onnx", true),
+            HubDownloader.Wanted.graph("decoder_model.onnx", true),
+            HubDownloader.Wanted.graph("decoder_with_past_model.onnx", false));
 
     private final String name;
     private final CompletableFuture<BartModel> model = new CompletableFuture<>();
@@ -40,7 +51,7 @@ public final class ModelLoader {
     public static ModelLoader start(String setting, Path dataRoot, UpstreamClient downloader) {
         String name = setting.isBlank() ? DEFAULT_MODEL : setting.strip();
         ModelLoader loader = new ModelLoader(name);
-        Thread thread = new Thread(() -> loader.load(dataRoot, new HubDownloader(downloader)),
+        Thread thread = new Thread(() -> loader.load(dataRoot, hub(downloader)),
                 "summary-model-loader");
         thread.setDaemon(true);
         thread.start();
@@ -50,7 +61,7 @@ public final class ModelLoader {
     private void load(Path dataRoot, HubDownloader hub) {
         try {
             Path folder = folder(dataRoot);
-            if (!Files.isDirectory(Path.of(name)) && !HubDownloader.complete(folder)) {
+            if (!Files.isDirectory(Path.of(name)) && !hub.complete(folder)) {
                 LOG.info("Downloading the summarization model {} from the Hugging Face hub into {}", name, folder);
                 hub.download(name, folder, HubDownloader.logging(name));
             }
@@ -65,6 +76,12 @@ public final class ModelLoader {
                     + "export folder with --summarization-model (see the README).", name, e.getMessage());
             model.completeExceptionally(e);
         }
+    }
+
+    /** The downloader of BART exports. */
+    static HubDownloader hub(UpstreamClient downloader) {
+        return new HubDownloader(downloader, FILES, "it is not an ONNX export with separate decoders (a"
+                + " decoder_model_merged.onnx alone is not supported; see the README for exporting a model with Optimum)");
     }
 
     /** A local folder as given; a repository id's download folder in the data root. */

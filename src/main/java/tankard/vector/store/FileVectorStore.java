@@ -141,9 +141,13 @@ public final class FileVectorStore implements VectorStore {
     private void deleteFolder(Path root) {
         List<LoadedIndex> inside = new ArrayList<>();
         for (Path at : loaded.keySet()) {
-            if (at.startsWith(root)) {
-                LoadedIndex index = loaded.remove(at).join();
-                lastUse.remove(at);
+            if (!at.startsWith(root)) {
+                continue;
+            }
+            CompletableFuture<LoadedIndex> entry = loaded.remove(at);
+            lastUse.remove(at);
+            if (entry != null && !entry.isCompletedExceptionally()) {
+                LoadedIndex index = entry.join(); // one still loading is waited for
                 index.folding.lock();
                 index.close();
                 inside.add(index);
@@ -226,7 +230,7 @@ public final class FileVectorStore implements VectorStore {
                 continue;
             }
             LoadedIndex index = entry.join();
-            if (index.journalBytes() > 0) {
+            if (index.journalBytes() > 0 || index.folding.isLocked()) {
                 continue; // fold first; it leaves memory on a later pass
             }
             index.close();

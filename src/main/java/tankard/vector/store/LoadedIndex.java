@@ -22,6 +22,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -73,6 +74,9 @@ final class LoadedIndex {
     static LoadedIndex load(Path folder) throws IOException {
         LoadedIndex index = new LoadedIndex(folder);
         synchronized (index) {
+            if (Files.isDirectory(folder)) { // what a fold cut short by a crash left
+                AtomicFiles.deleteStaleTemps(folder.resolve(INDEX), Duration.ZERO);
+            }
             index.readIndex();
             List<Integer> segments = segments(folder);
             for (int n : segments) {
@@ -156,7 +160,7 @@ final class LoadedIndex {
                 while (parser.nextToken() != JsonToken.END_ARRAY) {
                     hashes.add(parser.getDoubleValue());
                 }
-                removeAll(hashes);
+                removeAll(hashes).forEach(removed -> ids.remove(removed.id()));
             } else {
                 return false;
             }
@@ -177,17 +181,20 @@ final class LoadedIndex {
         }
     }
 
-    private int removeAll(Set<Double> hashes) {
+    /** Removes the items whose hash is one of these; the removed ones. */
+    private List<VectorItem> removeAll(Set<Double> hashes) {
         VectorItem[] kept = new VectorItem[Math.max(16, items.length)];
+        List<VectorItem> removed = new ArrayList<>();
         int count = 0;
         long keptBytes = 0;
         for (int i = 0; i < size; i++) {
-            if (!matches(items[i].hash(), hashes)) {
+            if (matches(items[i].hash(), hashes)) {
+                removed.add(items[i]);
+            } else {
                 kept[count++] = items[i];
                 keptBytes += items[i].bytes();
             }
         }
-        int removed = size - count;
         items = kept;
         size = count;
         bytes = keptBytes;

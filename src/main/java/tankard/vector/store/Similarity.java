@@ -1,9 +1,11 @@
 package tankard.vector.store;
 
 import java.util.ArrayList;
-import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.PriorityQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ForkJoinPool;
 
 /**
  * Cosine similarity over an index, as Vectra ranks: {@code dot(q, v) / (‖q‖·‖v‖)} with each item's stored norm,
@@ -13,44 +15,71 @@ final class Similarity {
     private Similarity() {
     }
 
+    /** From this many items on, a query scans two halves at once (it is bound by memory bandwidth). */
+    private static final int PARALLEL_FROM = 32_768;
+    /** Best first; among equals, the earlier item first. */
+    private static final Comparator<Scored> BEST_FIRST = Comparator.comparingDouble(Scored::score).reversed()
+            .thenComparingInt(Scored::index);
+
+    private record Scored(int index, double score) {
+    }
+
     static List<Match> top(VectorItem[] items, int size, float[] query, int topK) {
-        double queryNorm = VectorItem.norm(query);
         int k = Math.min(topK, size);
         if (k <= 0) {
             return List.of();
         }
-        double[] scores = new double[size];
-        // a min-heap of the best k so far: the lowest score on top, and among equals the later item
-        PriorityQueue<Integer> heap = new PriorityQueue<>(k + 1, (a, b) -> {
-            int c = Double.compare(scores[a], scores[b]);
-            return c != 0 ? c : Integer.compare(b, a);
-        });
-        for (int i = 0; i < size; i++) {
-            VectorItem item = items[i];
-            double denominator = queryNorm * item.norm();
-            double score = denominator == 0 ? 0 : dot(query, item.vector()) / denominator;
-            scores[i] = Double.isNaN(score) ? 0 : score;
-            if (heap.size() < k) {
-                heap.add(i);
-            } else if (scores[i] > scores[heap.peek()]) {
-                heap.poll();
-                heap.add(i);
-            }
+        double queryNorm = VectorItem.norm(query);
+        List<Scored> found;
+        if (size >= PARALLEL_FROM) {
+            int middle = size / 2;
+            CompletableFuture<List<Scored>> first = CompletableFuture.supplyAsync(
+                    () -> best(items, 0, middle, query, queryNorm, k), ForkJoinPool.commonPool());
+            found = new ArrayList<>(best(items, middle, size, query, queryNorm, k));
+            found.addAll(first.join());
+        } else {
+            found = best(items, 0, size, query, queryNorm, k);
         }
-        List<Match> matches = new ArrayList<>(heap.size());
-        Integer[] chosen = heap.toArray(new Integer[0]);
-        Arrays.sort(chosen, (a, b) -> {
-            int c = Double.compare(scores[b], scores[a]);
-            return c != 0 ? c : Integer.compare(a, b);
-        });
-        for (int i : chosen) {
-            matches.add(new Match(items[i], scores[i]));
+        found.sort(BEST_FIRST);
+        List<Match> matches = new ArrayList<>(k);
+        for (Scored scored : found.subList(0, Math.min(k, found.size()))) {
+            matches.add(new Match(items[scored.index()], scored.score()));
         }
         return matches;
     }
 
-    /** The dot product, in eight running sums so the CPU can overlap them. */
+    /** The best {@code k} of {@code items[from, to)}, in no order. */
+    private static List<Scored> best(VectorItem[] items, int from, int to, float[] query, double queryNorm, int k) {
+        // a min-heap: the worst kept on top (lowest score, and among equals the later item)
+        PriorityQueue<Scored> heap = new PriorityQueue<>(k + 1, BEST_FIRST.reversed());
+        double worst = Double.NEGATIVE_INFINITY;
+        for (int i = from; i < to; i++) {
+            VectorItem item = items[i];
+            double denominator = queryNorm * item.norm();
+            double score = denominator == 0 ? 0 : dot(query, item.vector()) / denominator;
+            if (Double.isNaN(score)) {
+                score = 0;
+            }
+            if (heap.size() < k) {
+                heap.add(new Scored(i, score));
+                worst = heap.peek().score();
+            } else if (score > worst) {
+                heap.poll();
+                heap.add(new Scored(i, score));
+                worst = heap.peek().score();
+            }
+        }
+        return new ArrayList<>(heap);
+    }
+
+    private static final boolean SIMD = ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent();
+
     static double dot(float[] a, float[] b) {
+        return SIMD ? SimdDot.dot(a, b) : plainDot(a, b);
+    }
+
+    /** The dot product, in eight running sums so the CPU can overlap them. */
+    static double plainDot(float[] a, float[] b) {
         int n = Math.min(a.length, b.length);
         float s0 = 0, s1 = 0, s2 = 0, s3 = 0, s4 = 0, s5 = 0, s6 = 0, s7 = 0;
         int i = 0;

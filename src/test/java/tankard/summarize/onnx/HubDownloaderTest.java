@@ -72,7 +72,7 @@ class HubDownloaderTest {
         });
         HttpServer server = TestServer.await(vertx.createHttpServer().requestHandler(router).listen(0, "127.0.0.1")
                 .toCompletionStage().toCompletableFuture());
-        return new HubDownloader(new UpstreamClient(vertx, new OutboundPolicy(ConfigLoader.load(new String[0], Map.of(), work)),
+        return ModelLoader.hub(new UpstreamClient(vertx, new OutboundPolicy(ConfigLoader.load(new String[0], Map.of(), work)),
                 new ProviderOrigins(Map.of(HubDownloader.HUB, "http://127.0.0.1:" + server.actualPort()))));
     }
 
@@ -101,7 +101,7 @@ class HubDownloaderTest {
                 Files.readAllBytes(folder.resolve("decoder_with_past_model.onnx")));
         assertTrue(requests.containsAll(List.of("/Owner/model/resolve/main/onnx/encoder_model.onnx",
                 "/Owner/model/resolve/main/encoder_model.onnx")), requests.toString());
-        assertTrue(HubDownloader.complete(folder));
+        assertTrue(ModelLoader.hub(null).complete(folder));
         // progress: from 0 to the whole, never backwards, in more than one step for 3 MB
         assertTrue(progress.size() > 2, String.valueOf(progress.size()));
         assertEquals(0, progress.get(0)[0]);

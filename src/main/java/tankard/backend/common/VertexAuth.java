@@ -1,4 +1,4 @@
-package tankard.backend.chat;
+package tankard.backend.common;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import tankard.json.Js;
@@ -27,24 +27,25 @@ import java.util.concurrent.TimeoutException;
  * Vertex AI's "full" mode (ST's generateJWTToken and getAccessToken, src/endpoints/google.js): a service
  * account's RS256-signed JWT traded for an OAuth access token, a new one per request as ST does. The token
  * call is an upstream call like the others: through the outbound policy (proxy, private-address filter) and the
- * configured provider origins.
+ * configured provider origins. Used by the chat completions and the vector sources.
  */
-final class VertexAuth {
-    static final String GOOGLE_TOKEN_URL = "https://oauth2.googleapis.com/token";
+public final class VertexAuth {
+    public static final String GOOGLE_TOKEN_URL = "https://oauth2.googleapis.com/token";
+    public static final String GLOBAL_ORIGIN = "https://aiplatform.googleapis.com";
     /** How long the token may take: a call whose token never comes ends with an error rather than never. */
     private static final long TIMEOUT_SECONDS = 60;
 
     private final UpstreamClient upstream;
 
-    VertexAuth(UpstreamClient upstream) {
+    public VertexAuth(UpstreamClient upstream) {
         this.upstream = upstream;
     }
 
     /** The service account's JWT for Google's token endpoint, issued at {@code nowSeconds}, valid an hour. */
-    static String jwt(JsonNode serviceAccount, long nowSeconds) throws GeneralSecurityException {
+    public static String jwt(JsonNode serviceAccount, long nowSeconds) throws GeneralSecurityException {
         String header = base64Url("{\"alg\":\"RS256\",\"typ\":\"JWT\"}".getBytes(StandardCharsets.UTF_8));
         var claims = JsJson.object();
-        DedicatedSenders.copy(serviceAccount, "client_email", claims, "iss");
+        JsonFields.copyAs(serviceAccount, "client_email", claims, "iss");
         claims.put("scope", "https://www.googleapis.com/auth/cloud-platform")
                 .put("aud", GOOGLE_TOKEN_URL).put("iat", nowSeconds).put("exp", nowSeconds + 3600);
         String input = header + "." + base64Url(JsJson.compactBytes(claims));
@@ -65,6 +66,22 @@ final class VertexAuth {
         }
     }
 
+    /** Vertex AI's origin for a region: the global one, or the region's own (ST: google.js, getGoogleApiConfig). */
+    public static String regionalOrigin(String region) {
+        return "global".equals(region) ? GLOBAL_ORIGIN : "https://" + region + "-aiplatform.googleapis.com";
+    }
+
+    /**
+     * The service account's project, or null when the JSON is missing or names none (ST: google.js,
+     * getProjectIdFromServiceAccount).
+     */
+    public static String projectId(String json) {
+        JsonNode account = json.isEmpty() ? null : JsJson.tryParse(json.getBytes(StandardCharsets.UTF_8));
+        JsonNode projectId = account == null ? null : account.get("project_id");
+        return projectId == null || !projectId.isTextual() || projectId.textValue().isEmpty() ? null
+                : projectId.textValue();
+    }
+
     private static String base64Url(byte[] bytes) {
         return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
     }
@@ -73,7 +90,7 @@ final class VertexAuth {
      * The access token for this JWT, fetched without holding a thread; fails with ST's message when Google
      * refuses the JWT, cannot be reached or does not answer within a minute.
      */
-    Future<String> accessToken(String jwt) {
+    public Future<String> accessToken(String jwt) {
         String form = "grant_type=" + URLEncoder.encode("urn:ietf:params:oauth:grant-type:jwt-bearer",
                 StandardCharsets.UTF_8) + "&assertion=" + URLEncoder.encode(jwt, StandardCharsets.UTF_8);
         MultiMap headers = MultiMap.caseInsensitiveMultiMap().set("Content-Type", "application/x-www-form-urlencoded");

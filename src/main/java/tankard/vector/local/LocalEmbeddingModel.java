@@ -1,0 +1,162 @@
+package tankard.vector.local;
+
+import ai.djl.huggingface.tokenizers.Encoding;
+import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
+import ai.onnxruntime.OnnxTensor;
+import ai.onnxruntime.OrtEnvironment;
+import ai.onnxruntime.OrtException;
+import ai.onnxruntime.OrtLoggingLevel;
+import ai.onnxruntime.OrtSession;
+import ai.onnxruntime.TensorInfo;
+import com.fasterxml.jackson.databind.JsonNode;
+import tankard.json.JsJson;
+import tankard.tokenizer.NativeLibraries;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.FloatBuffer;
+import java.nio.LongBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A sentence-embedding model in the Hugging Face / transformers.js layout ({@code tokenizer.json},
+ * {@code config.json}, the graph as {@code onnx/model_quantized.onnx}, {@code onnx/model.onnx} or
+ * {@code model.onnx}), run as ST's transformers.js feature-extraction pipeline runs it: the graph's first output
+ * (the last hidden state) mean-pooled over the attention mask and L2-normalised (ST: src/vectors/embedding.js,
+ * getTransformersVector). Not thread-safe: one thread runs it.
+ */
+public final class LocalEmbeddingModel implements AutoCloseable {
+    /** The graphs in the order transformers.js would pick them (it loads the quantized one by default). */
+    static final List<String> GRAPHS = List.of("onnx/model_quantized.onnx", "onnx/model.onnx", "model.onnx");
+
+    private final OrtEnvironment env = OrtEnvironment.getEnvironment();
+    private final OrtSession.SessionOptions options = new OrtSession.SessionOptions();
+    private final OrtSession session;
+    private final HuggingFaceTokenizer tokenizer;
+    private final boolean tokenTypes;
+    private final int maxLength;
+
+    private LocalEmbeddingModel(Path folder) throws IOException, OrtException {
+        Path graph = GRAPHS.stream().map(folder::resolve).filter(Files::isRegularFile).findFirst()
+                .orElseThrow(() -> new IOException("The model folder " + folder + " has no ONNX graph: none of "
+                        + String.join(", ", GRAPHS)));
+        maxLength = maxLength(json(folder.resolve("config.json")), json(folder.resolve("tokenizer_config.json")));
+        NativeLibraries.stayOffline();
+        try (InputStream in = Files.newInputStream(folder.resolve("tokenizer.json"))) {
+            // padding is done here, per batch; the file's own settings (LangChain4j's pads to 128) are overridden
+            tokenizer = HuggingFaceTokenizer.newInstance(in, Map.of("addSpecialTokens", "true", "truncation", "true",
+                    "maxLength", String.valueOf(maxLength), "padding", "false"));
+        }
+        options.setIntraOpNumThreads(Math.max(1, Runtime.getRuntime().availableProcessors()));
+        options.setSessionLogLevel(OrtLoggingLevel.ORT_LOGGING_LEVEL_ERROR);
+        // threads that spin while waiting for work take the cores from everything else on a small machine: runs
+        // measured twice as slow with spinning on a busy 2-core one
+        options.addConfigEntry("session.intra_op.allow_spinning", "0");
+        session = env.createSession(graph.toString(), options);
+        tokenTypes = session.getInputNames().contains("token_type_ids");
+    }
+
+    /** Loads a model folder. Blocking: seconds, and the model's size in memory. */
+    public static LocalEmbeddingModel load(Path folder) throws IOException, OrtException {
+        return new LocalEmbeddingModel(folder);
+    }
+
+    /**
+     * The longest input, as transformers.js truncates: the tokenizer's {@code model_max_length}, within the model's
+     * {@code max_position_embeddings}; 512 when neither says.
+     */
+    static int maxLength(JsonNode config, JsonNode tokenizerConfig) {
+        int positions = config.path("max_position_embeddings").asInt(0);
+        double tokenizerMax = tokenizerConfig.path("model_max_length").asDouble(0);
+        int max = tokenizerMax > 0 && tokenizerMax < 1e6 ? (int) tokenizerMax : positions > 0 ? positions : 512;
+        return positions > 0 ? Math.min(max, positions) : max;
+    }
+
+    private static JsonNode json(Path file) throws IOException {
+        if (!Files.isRegularFile(file)) {
+            return JsJson.object();
+        }
+        JsonNode node = JsJson.tryParse(Files.readAllBytes(file));
+        if (node == null || !node.isObject()) {
+            throw new IOException(file + " is not a JSON object");
+        }
+        return node;
+    }
+
+    /** The longest input in tokens, special tokens included. */
+    public int maxLength() {
+        return maxLength;
+    }
+
+    /**
+     * The unit-length vectors of {@code texts}, in their order. Each text runs alone, as in ST: the quantized
+     * graphs scale their activations by the range of the whole input tensor, so a text padded into a batch with
+     * others gets a vector about 1% off its own (cosine 0.99), and a text's vector would depend on its neighbours.
+     */
+    public List<float[]> embed(List<String> texts) throws OrtException {
+        List<float[]> vectors = new ArrayList<>(texts.size());
+        for (Encoding encoding : tokenizer.batchEncode(texts.toArray(String[]::new))) {
+            vectors.add(run(encoding.getIds()));
+        }
+        return vectors;
+    }
+
+    /** One run of the graph: the text's pooled, normalised vector. */
+    private float[] run(long[] ids) throws OrtException {
+        long[] shape = {1, ids.length};
+        long[] mask = new long[ids.length];
+        Arrays.fill(mask, 1);
+        Map<String, OnnxTensor> inputs = new HashMap<>();
+        try {
+            inputs.put("input_ids", OnnxTensor.createTensor(env, LongBuffer.wrap(ids), shape));
+            inputs.put("attention_mask", OnnxTensor.createTensor(env, LongBuffer.wrap(mask), shape));
+            if (tokenTypes) {
+                inputs.put("token_type_ids", OnnxTensor.createTensor(env, LongBuffer.wrap(new long[ids.length]), shape));
+            }
+            try (OrtSession.Result result = session.run(inputs)) {
+                OnnxTensor states = (OnnxTensor) result.get(0);
+                long[] statesShape = ((TensorInfo) states.getInfo()).getShape();
+                if (statesShape.length != 3) {
+                    throw new IllegalStateException("The model's first output is not a last hidden state: its shape is "
+                            + Arrays.toString(statesShape));
+                }
+                return meanPool(states.getFloatBuffer(), ids.length, (int) statesShape[2]);
+            }
+        } finally {
+            inputs.values().forEach(OnnxTensor::close);
+        }
+    }
+
+    /** The mean of the token states, L2-normalised (every token is unmasked: the text runs alone). */
+    private static float[] meanPool(FloatBuffer states, int tokens, int hidden) {
+        float[] vector = new float[hidden];
+        for (int t = 0; t < tokens; t++) {
+            for (int h = 0; h < hidden; h++) {
+                vector[h] += states.get(t * hidden + h);
+            }
+        }
+        double norm = 0;
+        for (int h = 0; h < hidden; h++) {
+            vector[h] /= Math.max(1, tokens);
+            norm += (double) vector[h] * vector[h];
+        }
+        float scale = (float) (1 / Math.max(Math.sqrt(norm), 1e-12));
+        for (int h = 0; h < hidden; h++) {
+            vector[h] *= scale;
+        }
+        return vector;
+    }
+
+    @Override
+    public void close() throws OrtException {
+        session.close();
+        options.close();
+        tokenizer.close();
+    }
+}

@@ -1,0 +1,33 @@
+package tankard.vector.store;
+
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorSpecies;
+
+/**
+ * The dot product in SIMD lanes (Java 17's incubating Vector API). Loaded only when the JVM runs with
+ * {@code --add-modules=jdk.incubator.vector} (bin/jvm.options has it); {@link Similarity} falls back to a plain loop.
+ */
+final class SimdDot {
+    private static final VectorSpecies<Float> LANES = FloatVector.SPECIES_PREFERRED;
+
+    private SimdDot() {
+    }
+
+    static double dot(float[] a, float[] b) {
+        int n = Math.min(a.length, b.length);
+        int step = LANES.length();
+        FloatVector first = FloatVector.zero(LANES);
+        FloatVector second = FloatVector.zero(LANES);
+        int i = 0;
+        for (; i + 2 * step <= n; i += 2 * step) {
+            first = FloatVector.fromArray(LANES, a, i).fma(FloatVector.fromArray(LANES, b, i), first);
+            second = FloatVector.fromArray(LANES, a, i + step).fma(FloatVector.fromArray(LANES, b, i + step), second);
+        }
+        double sum = first.add(second).reduceLanes(VectorOperators.ADD);
+        for (; i < n; i++) {
+            sum += a[i] * b[i];
+        }
+        return sum;
+    }
+}

@@ -1,0 +1,114 @@
+package tankard.vector.store;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tankard.json.JsJson;
+import tankard.user.UserDirs;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class FileVectorStoreTest {
+    private static final CollectionKey KEY = new CollectionKey("webllm", "chat", "model");
+
+    @TempDir
+    Path root;
+
+    private UserDirs user() {
+        return new UserDirs(root);
+    }
+
+    private static VectorItem item(long hash) {
+        return VectorItem.create(JsJson.object().put("hash", hash).put("text", "t" + hash).put("index", 0),
+                new float[]{hash, 1, 2});
+    }
+
+    private static FileVectorStore store() {
+        return new FileVectorStore(1 << 30, 60_000); // folds only at close
+    }
+
+    private List<Long> hashes(FileVectorStore store) {
+        return store.hashes(user(), KEY).stream().map(JsonNode::asLong).toList();
+    }
+
+    private Path folder() {
+        return KEY.folder(user().vectors());
+    }
+
+    private List<String> files() throws IOException {
+        try (Stream<Path> files = Files.list(folder())) {
+            return files.map(p -> p.getFileName().toString()).sorted().toList();
+        }
+    }
+
+    @Test
+    void changesSurviveAReopenThroughTheJournalAndAfterTheFold() throws IOException {
+        FileVectorStore store = store();
+        store.insert(user(), KEY, List.of(item(1), item(2)));
+        store.delete(user(), KEY, Set.of(1.0));
+        store.insert(user(), KEY, List.of(item(3)));
+        assertEquals(List.of("index.json", "journal.0.jsonl"), files());
+        // a second store on the same folder, as after a crash: the journal is replayed
+        assertEquals(List.of(2L, 3L), hashes(store()));
+
+        store.close();
+        assertEquals(List.of("index.json"), files());
+        assertEquals(2, JsJson.parse(Files.readAllBytes(folder().resolve("index.json"))).get("items").size());
+        assertEquals(List.of(2L, 3L), hashes(store()));
+    }
+
+    @Test
+    void aJournalReplayedOverTheIndexItWasFoldedIntoChangesNothing() throws IOException {
+        FileVectorStore store = store();
+        store.insert(user(), KEY, List.of(item(1), item(2)));
+        store.delete(user(), KEY, Set.of(2.0));
+        store.insert(user(), KEY, List.of(item(2), item(4)));
+        byte[] journal = Files.readAllBytes(folder().resolve("journal.0.jsonl"));
+        store.close();
+        // as if the crash came after the index was renamed and before the journal was deleted
+        Files.write(folder().resolve("journal.0.jsonl"), journal);
+        FileVectorStore reopened = store();
+        assertEquals(List.of(1L, 2L, 4L), hashes(reopened).stream().sorted().toList());
+        assertEquals(3, hashes(reopened).size(), "no item twice");
+    }
+
+    @Test
+    void aTornLastLineIsCutOffAndTheRestKept() throws IOException {
+        FileVectorStore store = store();
+        store.insert(user(), KEY, List.of(item(1)));
+        store.insert(user(), KEY, List.of(item(2)));
+        Path journal = folder().resolve("journal.0.jsonl");
+        long whole = Files.size(journal);
+        Files.writeString(journal, "{\"add\":[{\"id\":\"x\",\"metadata\":{\"hash\":3},\"vec", StandardOpenOption.APPEND);
+        FileVectorStore reopened = store();
+        assertEquals(List.of(1L, 2L), hashes(reopened));
+        assertEquals(whole, Files.size(journal));
+        reopened.insert(user(), KEY, List.of(item(5)));
+        assertEquals(List.of(1L, 2L, 5L), hashes(store()));
+    }
+
+    @Test
+    void theLeastRecentlyUsedIndexLeavesMemoryOnceFolded() throws Exception {
+        FileVectorStore store = new FileVectorStore(1, 0); // every index over budget, folded at once
+        CollectionKey other = new CollectionKey("webllm", "other", "model");
+        store.insert(user(), KEY, List.of(item(1)));
+        store.insert(user(), other, List.of(item(7)));
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (Files.exists(folder().resolve("journal.0.jsonl")) && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertTrue(Files.notExists(folder().resolve("journal.0.jsonl")), "folded when idle");
+        assertEquals(List.of(1L), hashes(store));
+        assertEquals(List.of(7L), store.hashes(user(), other).stream().map(JsonNode::asLong).toList());
+        store.close();
+    }
+}
