@@ -90,6 +90,9 @@ public final class VectorBench {
         try (BenchServer st = BenchServer.sillyTavern(BenchServer.stDir(), work.resolve("st-data"))) {
             if (st != null) {
                 measure("ST", st, work.resolve("st-data"), false, false);
+                if (transformers) {
+                    notes.add("transformers: Tankard only (ST's source downloads its model from the Hugging Face hub at the first request)");
+                }
             } else {
                 notes.add("ST not run: set TANKARD_ST_DIR to a SillyTavern install to compare in the same run");
             }
