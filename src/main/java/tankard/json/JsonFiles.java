@@ -46,4 +46,19 @@ public final class JsonFiles {
     public static JsonNode tryRead(Path file) {
         return tryParse(readText(file));
     }
+
+    /**
+     * A model folder's JSON file (config.json and the like) as an object; a missing optional one reads as
+     * {@code {}}. A file that is not a JSON object fails.
+     */
+    public static JsonNode readObject(Path file, boolean required) throws IOException {
+        if (!required && !Files.isRegularFile(file)) {
+            return JsJson.object();
+        }
+        JsonNode node = JsJson.tryParse(Files.readAllBytes(file));
+        if (node == null || !node.isObject()) {
+            throw new IOException(file + " is not a JSON object");
+        }
+        return node;
+    }
 }

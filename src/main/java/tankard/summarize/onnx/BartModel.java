@@ -9,7 +9,7 @@ import ai.onnxruntime.OrtSession;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import tankard.json.JsJson;
+import tankard.json.JsonFiles;
 import tankard.summarize.SummaryModel;
 import tankard.tokenizer.NativeLibraries;
 
@@ -54,9 +54,9 @@ public final class BartModel implements SummaryModel, AutoCloseable {
     private final GenerationSettings settings;
 
     private BartModel(Path folder) throws IOException, OrtException {
-        JsonNode config = json(folder.resolve("config.json"), true);
+        JsonNode config = JsonFiles.readObject(folder.resolve("config.json"), true);
         maxPositions = config.path("max_position_embeddings").asInt(1024);
-        cleanUpSpaces = json(folder.resolve("tokenizer_config.json"), false)
+        cleanUpSpaces = JsonFiles.readObject(folder.resolve("tokenizer_config.json"), false)
                 .path("clean_up_tokenization_spaces").asBoolean(true);
         NativeLibraries.stayOffline();
         plain = tokenizer(folder, Map.of("addSpecialTokens", "false", "truncation", "false", "padding", "false"));
@@ -72,7 +72,7 @@ public final class BartModel implements SummaryModel, AutoCloseable {
         decoder = session(folder, "decoder_model.onnx", true);
         decoderWithPast = session(folder, "decoder_with_past_model.onnx", false);
         GenerationSettings defaults = GenerationSettings.read(config,
-                json(folder.resolve("generation_config.json"), false));
+                JsonFiles.readObject(folder.resolve("generation_config.json"), false));
         settings = defaults.withBadWords(EXTRAS_BAD_WORDS.stream().map(this::plainIds)
                 .filter(ids -> ids.length > 0).toList());
     }
@@ -111,17 +111,6 @@ public final class BartModel implements SummaryModel, AutoCloseable {
         try (InputStream in = Files.newInputStream(folder.resolve("tokenizer.json"))) {
             return HuggingFaceTokenizer.newInstance(in, options);
         }
-    }
-
-    private static JsonNode json(Path file, boolean required) throws IOException {
-        if (!required && !Files.isRegularFile(file)) {
-            return JsJson.object();
-        }
-        JsonNode node = JsJson.tryParse(Files.readAllBytes(file));
-        if (node == null || !node.isObject()) {
-            throw new IOException(file + " is not a JSON object");
-        }
-        return node;
     }
 
     /** The model's own generation settings, with Extras' bad words. */

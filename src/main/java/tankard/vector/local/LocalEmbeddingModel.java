@@ -9,7 +9,7 @@ import ai.onnxruntime.OrtLoggingLevel;
 import ai.onnxruntime.OrtSession;
 import ai.onnxruntime.TensorInfo;
 import com.fasterxml.jackson.databind.JsonNode;
-import tankard.json.JsJson;
+import tankard.json.JsonFiles;
 import tankard.tokenizer.NativeLibraries;
 import tankard.util.Threads;
 
@@ -56,7 +56,8 @@ public final class LocalEmbeddingModel implements AutoCloseable {
         Path graph = GRAPHS.stream().map(folder::resolve).filter(Files::isRegularFile).findFirst()
                 .orElseThrow(() -> new IOException("The model folder " + folder + " has no ONNX graph: none of "
                         + String.join(", ", GRAPHS)));
-        maxLength = maxLength(json(folder.resolve("config.json")), json(folder.resolve("tokenizer_config.json")));
+        maxLength = maxLength(JsonFiles.readObject(folder.resolve("config.json"), false),
+                JsonFiles.readObject(folder.resolve("tokenizer_config.json"), false));
         NativeLibraries.stayOffline();
         try (InputStream in = Files.newInputStream(folder.resolve("tokenizer.json"))) {
             // padding is done here, per batch; the file's own settings (LangChain4j's pads to 128) are overridden
@@ -89,17 +90,6 @@ public final class LocalEmbeddingModel implements AutoCloseable {
         double tokenizerMax = tokenizerConfig.path("model_max_length").asDouble(0);
         int max = tokenizerMax > 0 && tokenizerMax < 1e6 ? (int) tokenizerMax : positions > 0 ? positions : 512;
         return positions > 0 ? Math.min(max, positions) : max;
-    }
-
-    private static JsonNode json(Path file) throws IOException {
-        if (!Files.isRegularFile(file)) {
-            return JsJson.object();
-        }
-        JsonNode node = JsJson.tryParse(Files.readAllBytes(file));
-        if (node == null || !node.isObject()) {
-            throw new IOException(file + " is not a JSON object");
-        }
-        return node;
     }
 
     /** The longest input in tokens, special tokens included. */

@@ -1,12 +1,8 @@
 package tankard.vector.source;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
-import io.vertx.core.http.HttpServer;
-import io.vertx.core.http.HttpServerRequest;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -20,23 +16,23 @@ import tankard.outbound.UpstreamClient;
 import tankard.secrets.SecretStore;
 import tankard.testing.TestServer;
 import tankard.user.UserDirs;
+import tankard.vector.source.EmbeddingUpstreamMock.Answer;
+import tankard.vector.source.EmbeddingUpstreamMock.Call;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyPairGenerator;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.stream.IntStream;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static tankard.vector.source.EmbeddingUpstreamMock.strings;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -50,55 +46,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * the texts' order; and what a missing key, an upstream error and a malformed answer become.
  */
 class RemoteSourcesTest {
-    /** The built-in origins, each rebased onto the mock under a path prefix of its own. */
-    private static final Map<String, String> PREFIXES = Map.ofEntries(
-            Map.entry("https://api.openai.com", "/openai"),
-            Map.entry("https://api.together.xyz", "/together"),
-            Map.entry("https://api.mistral.ai", "/mistral"),
-            Map.entry("https://api.electronhub.ai", "/electronhub"),
-            Map.entry("https://openrouter.ai", "/openrouter"),
-            Map.entry("https://chutes-qwen-qwen3-embedding-8b.chutes.ai", "/chutes-default"),
-            Map.entry("https://my-embedder.chutes.ai", "/chutes-mine"),
-            Map.entry("https://nano-gpt.com", "/nanogpt"),
-            Map.entry("https://api.siliconflow.com", "/siliconflow-com"),
-            Map.entry("https://api.siliconflow.cn", "/siliconflow-cn"),
-            Map.entry("https://api.cloudflare.com", "/cloudflare"),
-            Map.entry("https://api-atlas.nomic.ai", "/nomic"),
-            Map.entry("https://api.cohere.ai", "/cohere"),
-            Map.entry("https://generativelanguage.googleapis.com", "/aistudio"),
-            Map.entry("https://us-central1-aiplatform.googleapis.com", "/vertex-us"),
-            Map.entry("https://europe-west4-aiplatform.googleapis.com", "/vertex-eu"),
-            Map.entry("https://aiplatform.googleapis.com", "/vertex-global"),
-            Map.entry("https://oauth2.googleapis.com", "/oauth"));
-
-    /** One call as the mock received it. */
-    record Call(String path, String query, MultiMap headers, JsonNode body) {
-        String header(String name) {
-            return headers.get(name);
-        }
-    }
-
     private Vertx vertx;
-    private HttpServer server;
-    private final List<Call> calls = new CopyOnWriteArrayList<>();
-    private final AtomicInteger inFlight = new AtomicInteger();
-    private final AtomicInteger mostInFlight = new AtomicInteger();
-    /** How the mock answers a call: status and body. */
-    private volatile Function<Call, Answer> answers = this::shaped;
+    private EmbeddingUpstreamMock mock;
+    private List<Call> calls;
     private SecretStore secrets;
     private UserDirs dirs;
     private Map<String, EmbeddingSource> sources;
     private String origin;
 
-    record Answer(int status, String body) {
-    }
-
     @BeforeEach
     void setUp() throws Exception {
         vertx = Vertx.vertx();
-        server = vertx.createHttpServer().requestHandler(this::handle);
-        server.listen(0, "127.0.0.1").await();
-        origin = "http://127.0.0.1:" + server.actualPort();
+        mock = EmbeddingUpstreamMock.start(vertx);
+        calls = mock.calls;
+        origin = mock.origin;
         Path work = TestServer.tempDir();
         Files.writeString(work.resolve("config.yaml"), """
                 requestOverrides:
@@ -107,89 +68,18 @@ class RemoteSourcesTest {
                       X-Override: overridden
                 gemini:
                   apiVersion: v1alpha
-                """.formatted(server.actualPort()));
+                """.formatted(mock.port()));
         TankardConfig config = ConfigLoader.load(new String[] {"--dataRoot", "data"}, Map.of(), work);
         dirs = UserDirs.of(config.dataRoot(), "default-user");
         Files.createDirectories(dirs.root());
         secrets = new SecretStore(false);
-        Map<String, String> origins = new LinkedHashMap<>();
-        PREFIXES.forEach((from, prefix) -> origins.put(from, origin + prefix));
-        UpstreamClient client = new UpstreamClient(vertx, new OutboundPolicy(config), new ProviderOrigins(origins));
+        UpstreamClient client = new UpstreamClient(vertx, new OutboundPolicy(config), new ProviderOrigins(mock.origins()));
         sources = RemoteSources.all(client, secrets, config);
     }
 
     @AfterEach
     void tearDown() {
         vertx.close().await();
-    }
-
-    private void handle(HttpServerRequest request) {
-        request.body().onSuccess(buffer -> {
-            JsonNode body = buffer.length() == 0 ? null : JsJson.tryParse(buffer.getBytes());
-            Call call = new Call(request.path(), request.query(), MultiMap.caseInsensitiveMultiMap()
-                    .addAll(request.headers()), body == null ? JsJson.object() : body);
-            calls.add(call);
-            Answer answer = request.path().startsWith("/oauth")
-                    ? new Answer(200, "{\"access_token\":\"ya29.token\"}") : answers.apply(call);
-            // answered a little later, so that a batch sent before the one before it was answered would be seen
-            int now = inFlight.incrementAndGet();
-            mostInFlight.accumulateAndGet(now, Math::max);
-            vertx.setTimer(5, t -> {
-                inFlight.decrementAndGet();
-                request.response().setStatusCode(answer.status()).putHeader("Content-Type", "application/json")
-                        .end(answer.body());
-            });
-        });
-    }
-
-    // ---- the mock's answers in each upstream's shape; the vector of text "tK" is [K, 0.5]
-
-    private static ArrayNode vector(String text) {
-        ArrayNode vector = JsJson.array();
-        return vector.add(Integer.parseInt(text.substring(1))).add(0.5);
-    }
-
-    private static List<String> strings(JsonNode array, Function<JsonNode, JsonNode> text) {
-        List<String> out = new ArrayList<>();
-        array.forEach(element -> out.add(text.apply(element).asText()));
-        return out;
-    }
-
-    private Answer shaped(Call call) {
-        JsonNode body = call.body();
-        ObjectNode answer = JsJson.object();
-        String path = call.path();
-        if (path.endsWith("/embeddings") && !path.endsWith("/api/embeddings/compute")) {
-            // OpenAI's shape, listed in reverse to check the sort by index
-            List<String> input = strings(body.get("input"), x -> x);
-            ArrayNode data = answer.putArray("data");
-            for (int i = input.size() - 1; i >= 0; i--) {
-                data.addObject().put("object", "embedding").put("index", i).set("embedding", vector(input.get(i)));
-            }
-        } else if (path.endsWith("/api/embed")) {
-            strings(body.get("input"), x -> x).forEach(text -> answer.withArray("embeddings").add(vector(text)));
-        } else if (path.endsWith("/embedding/text")) {
-            strings(body.get("texts"), x -> x).forEach(text -> answer.withArray("embeddings").add(vector(text)));
-        } else if (path.endsWith("/v2/embed")) {
-            ArrayNode floats = answer.putObject("embeddings").putArray("float");
-            strings(body.get("texts"), x -> x).forEach(text -> floats.add(vector(text)));
-        } else if (path.endsWith(":batchEmbedContents")) {
-            strings(body.get("requests"), x -> x.path("content").path("parts").path(0).path("text"))
-                    .forEach(text -> answer.withArray("embeddings").addObject().set("values", vector(text)));
-        } else if (path.endsWith(":predict")) {
-            strings(body.get("instances"), x -> x.path("content")).forEach(text -> answer.withArray("predictions")
-                    .addObject().putObject("embeddings").set("values", vector(text)));
-        } else if (path.endsWith("/api/embeddings/compute")) {
-            List<String> texts = strings(body.get("text"), x -> x);
-            if (texts.size() == 1) {
-                answer.set("embedding", vector(texts.get(0)));
-            } else {
-                texts.forEach(text -> answer.withArray("embedding").add(vector(text)));
-            }
-        } else {
-            return new Answer(404, "{\"error\":{\"message\":\"no such path " + path + "\"}}");
-        }
-        return new Answer(200, JsJson.compact(answer));
     }
 
     // ---- helpers
@@ -229,7 +119,7 @@ class RemoteSourcesTest {
             seen.addAll(batch);
         }
         assertEquals(texts(23), seen);
-        assertEquals(1, mostInFlight.get(), "the batches go one after the other");
+        assertEquals(1, mock.mostInFlight.get(), "the batches go one after the other");
         return calls;
     }
 
@@ -508,7 +398,7 @@ class RemoteSourcesTest {
     @Test
     void anUpstreamErrorPassesItsMessageAndStopsTheBatches() {
         secrets.write(dirs, "api_key_openai", "k", null);
-        answers = call -> new Answer(500, "{\"error\":{\"message\":\"The server had an error\",\"type\":\"server\"}}");
+        mock.answers = call -> new Answer(500, "{\"error\":{\"message\":\"The server had an error\",\"type\":\"server\"}}");
         CompletionException e = assertThrows(CompletionException.class,
                 () -> embed("openai", "{\"model\":\"m\"}", texts(23), false));
         Refusal refusal = assertInstanceOf(Refusal.class, e.getCause());
@@ -516,7 +406,7 @@ class RemoteSourcesTest {
         assertEquals("OpenAI answered 500 Internal Server Error: The server had an error", refusal.getMessage());
         assertEquals(1, calls.size());
 
-        answers = call -> new Answer(503, "model is loading");
+        mock.answers = call -> new Answer(503, "model is loading");
         Refusal text = refused("ollama", "{\"apiUrl\":\"" + origin + "\",\"model\":\"m\"}");
         assertEquals("Ollama answered 503 Service Unavailable: model is loading", text.getMessage());
     }
@@ -525,20 +415,20 @@ class RemoteSourcesTest {
     void aMalformedAnswerIsRefusedAndUnstorableVectorsAreABadRequest() {
         secrets.write(dirs, "api_key_openai", "k", null);
         secrets.write(dirs, "api_key_cohere", "k", null);
-        answers = call -> new Answer(200, "{\"object\":\"list\"}");
+        mock.answers = call -> new Answer(200, "{\"object\":\"list\"}");
         Refusal noData = refused("openai", "{}");
         assertEquals(Refusal.Kind.UPSTREAM, noData.kind());
         assertEquals("OpenAI answered without the vectors: no array \"data\"", noData.getMessage());
 
-        answers = call -> new Answer(200, "{\"data\":[{\"index\":0,\"embedding\":[1,2]}]}");
+        mock.answers = call -> new Answer(200, "{\"data\":[{\"index\":0,\"embedding\":[1,2]}]}");
         Refusal count = refused("openai", "{}");
         assertEquals(Refusal.Kind.BAD_REQUEST, count.kind());
         assertEquals("OpenAI answered 1 vectors for 3 texts", count.getMessage());
 
-        answers = call -> new Answer(200, "<html>");
+        mock.answers = call -> new Answer(200, "<html>");
         assertTrue(refused("cohere", "{}").getMessage().endsWith("the answer is not JSON"));
 
-        answers = call -> new Answer(200, "{\"embeddings\":{\"float\":[[1],[\"x\"],[3]]}}");
+        mock.answers = call -> new Answer(200, "{\"embeddings\":{\"float\":[[1],[\"x\"],[3]]}}");
         Refusal element = refused("cohere", "{}");
         assertEquals(Refusal.Kind.BAD_REQUEST, element.kind());
         assertTrue(element.getMessage().startsWith("Cohere answered a malformed vector"), element.getMessage());
