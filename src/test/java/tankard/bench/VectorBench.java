@@ -238,10 +238,11 @@ public final class VectorBench {
     /** The median of {@code queries} queries of random vectors, and a check that an item's own vector finds it first. */
     private String query(BenchServer http, int items) throws Exception {
         settle(http);
-        // warm on this collection's size: 300 queries (Tankard's JIT compilers need about that many to settle:
-        // 3.3 ms after 100 at 10,000 items, 1.6 ms after 300), or 3 s (ST's take most of a second each)
-        long warmUntil = System.nanoTime() + 3_000_000_000L;
-        for (int q = 0; q < 300 && System.nanoTime() < warmUntil; q++) {
+        // warm on this collection's size: 2,000 queries or 10 s, whichever comes first. Tankard's JIT compilers take
+        // a thousand or so requests to settle (at 10,000 items: 3.9 ms a query after 100, 2.4 after 400, 1.6 after
+        // 1,500); ST's queries take most of a second each, so it gets about a dozen
+        long warmUntil = System.nanoTime() + 10_000_000_000L;
+        for (int q = 0; q < 2000 && System.nanoTime() < warmUntil; q++) {
             String body = queryBody("warm-up " + q + " at " + items, vector(1_500_000_000 - q));
             http.post("/api/vector/query", body);
         }
