@@ -70,7 +70,8 @@ public final class VectorService {
             metadata.add(kept);
             texts.add(item.get("text").asText());
         }
-        Target target = target(user, body, collectionId(body));
+        Target target = target(user, body);
+        CollectionKey key = target.key(collectionId(body));
         if (texts.isEmpty()) {
             return CompletableFuture.completedFuture(null);
         }
@@ -79,7 +80,7 @@ public final class VectorService {
             for (int i = 0; i < vectors.size(); i++) {
                 added.add(VectorItem.create(metadata.get(i), vectors.get(i)));
             }
-            store.insert(user, target.key(), added);
+            store.insert(user, key, added);
         }, storeThreads);
     }
 
@@ -88,12 +89,13 @@ public final class VectorService {
         if (!EmbeddingCall.truthy(body.get("collectionId")) || !EmbeddingCall.truthy(body.get("searchText"))) {
             throw Refusal.badRequest("\"collectionId\" and \"searchText\" must be given");
         }
-        Target target = target(user, body, collectionId(body));
+        Target target = target(user, body);
+        CollectionKey key = target.key(collectionId(body));
         int topK = topK(body);
         double threshold = threshold(body);
         String searchText = new EmbeddingCall(user, body).string("searchText");
         return embed(target, List.of(searchText), true).thenApplyAsync(vectors -> {
-            List<Match> matches = store.query(user, target.key(), vectors.get(0), topK);
+            List<Match> matches = store.query(user, key, vectors.get(0), topK);
             ObjectNode answer = JsJson.object();
             ArrayNode hashes = answer.putArray("hashes");
             ArrayNode metadata = answer.putArray("metadata");
@@ -119,19 +121,15 @@ public final class VectorService {
         if (!ids.isArray() || !EmbeddingCall.truthy(body.get("searchText"))) {
             throw Refusal.badRequest("\"collectionIds\" must be an array and \"searchText\" must be given");
         }
-        EmbeddingCall call = new EmbeddingCall(user, body);
-        String source = source(call);
-        EmbeddingSource embedder = sources.require(source);
-        String scope = embedder.modelScope(body);
+        Target target = target(user, body);
         Map<String, CollectionKey> keys = new LinkedHashMap<>();
         for (JsonNode id : ids) {
             String name = JsNumber.string(id);
-            keys.put(name, new CollectionKey(source, name, scope));
+            keys.put(name, target.key(name));
         }
         int topK = topK(body);
         double threshold = threshold(body);
-        Target target = new Target(call, embedder, null);
-        return embed(target, List.of(call.string("searchText")), true).thenApplyAsync(vectors -> {
+        return embed(target, List.of(target.call().string("searchText")), true).thenApplyAsync(vectors -> {
             record Found(String collection, Match match) {
             }
             List<Found> found = new ArrayList<>();
@@ -158,9 +156,10 @@ public final class VectorService {
         if (!EmbeddingCall.truthy(body.get("collectionId"))) {
             throw Refusal.badRequest("\"collectionId\" must be given");
         }
-        Target target = target(user, body, collectionId(body));
+        Target target = target(user, body);
+        CollectionKey key = target.key(collectionId(body));
         ArrayNode hashes = JsJson.array();
-        store.hashes(user, target.key()).forEach(hash -> hashes.add(number(hash)));
+        store.hashes(user, key).forEach(hash -> hashes.add(number(hash)));
         return hashes;
     }
 
@@ -170,11 +169,12 @@ public final class VectorService {
         if (!hashes.isArray() || !EmbeddingCall.truthy(body.get("collectionId"))) {
             throw Refusal.badRequest("\"hashes\" must be an array and \"collectionId\" must be given");
         }
-        Target target = target(user, body, collectionId(body));
+        Target target = target(user, body);
+        CollectionKey key = target.key(collectionId(body));
         Set<Double> numbers = new HashSet<>();
         hashes.forEach(hash -> numbers.add(JsNumber.of(hash)));
         numbers.remove(Double.NaN); // equal to nothing, as in JavaScript
-        store.delete(user, target.key(), numbers);
+        store.delete(user, key, numbers);
     }
 
     /** {@code /purge}: deletes the collection under every source. Blocking. */
@@ -190,15 +190,18 @@ public final class VectorService {
         store.purgeAll(user, EmbeddingSources.NAMES);
     }
 
-    /** The request's source, its settings, and the index they name. */
-    private record Target(EmbeddingCall call, EmbeddingSource source, CollectionKey key) {
+    /** The request's source: its name, its embedder, and the settings the body gives it. */
+    private record Target(EmbeddingCall call, String name, EmbeddingSource source) {
+        /** The index of a collection for this source and its model scope. */
+        CollectionKey key(String collectionId) {
+            return new CollectionKey(name, collectionId, source.modelScope(call.body()));
+        }
     }
 
-    private Target target(UserDirs user, JsonNode body, String collectionId) {
+    private Target target(UserDirs user, JsonNode body) {
         EmbeddingCall call = new EmbeddingCall(user, body);
-        String source = source(call);
-        EmbeddingSource embedder = sources.require(source);
-        return new Target(call, embedder, new CollectionKey(source, collectionId, embedder.modelScope(body)));
+        String name = source(call);
+        return new Target(call, name, sources.require(name));
     }
 
     /** ST's {@code String(req.body.source) || 'transformers'}: an absent source is "undefined", unknown. */
@@ -214,7 +217,7 @@ public final class VectorService {
     /** The vectors, checked: one per text, all of one length, every number finite. */
     private static CompletionStage<List<float[]>> embed(Target target, List<String> texts, boolean query) {
         return target.source().embed(target.call(), texts, query).thenApply(vectors -> {
-            String source = target.call().string("source");
+            String source = target.name();
             if (vectors == null || vectors.size() != texts.size()) {
                 throw Refusal.badRequest("The " + source + " source gave " + (vectors == null ? 0 : vectors.size())
                         + " vectors for " + texts.size() + " texts");

@@ -10,6 +10,7 @@ import tankard.util.Threads;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -60,7 +61,7 @@ public final class FileVectorStore implements VectorStore {
     @Override
     public void delete(UserDirs user, CollectionKey key, Set<Double> hashes) {
         Path at = key.folder(user.vectors());
-        if (hashes.isEmpty() || !java.nio.file.Files.isDirectory(at)) {
+        if (hashes.isEmpty() || !Files.isDirectory(at)) {
             return;
         }
         write(at, index -> index.delete(hashes));
@@ -93,7 +94,7 @@ public final class FileVectorStore implements VectorStore {
     @Override
     public List<Match> query(UserDirs user, CollectionKey key, float[] vector, int topK) {
         Path at = key.folder(user.vectors());
-        if (!java.nio.file.Files.isDirectory(at)) {
+        if (!Files.isDirectory(at)) {
             return List.of();
         }
         LoadedIndex.Snapshot snapshot = open(at).snapshot();
@@ -112,7 +113,7 @@ public final class FileVectorStore implements VectorStore {
     @Override
     public List<JsonNode> hashes(UserDirs user, CollectionKey key) {
         Path at = key.folder(user.vectors());
-        if (!java.nio.file.Files.isDirectory(at)) {
+        if (!Files.isDirectory(at)) {
             return List.of();
         }
         LoadedIndex.Snapshot snapshot = open(at).snapshot();
