@@ -10,6 +10,7 @@ import tankard.util.Threads;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.channels.ClosedChannelException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -35,6 +36,7 @@ public final class FileVectorStore implements VectorStore {
 
     private final long budgetBytes;
     private final long idleMillis;
+    private final Path scratch;
     private final Map<Path, CompletableFuture<LoadedIndex>> loaded = new ConcurrentHashMap<>();
     private final Map<Path, Long> lastUse = new ConcurrentHashMap<>();
     private final Set<Path> foldScheduled = ConcurrentHashMap.newKeySet();
@@ -43,10 +45,13 @@ public final class FileVectorStore implements VectorStore {
     /**
      * @param budgetBytes how much of the heap loaded indexes may take before the least recently used leave memory
      * @param idleMillis  how long an index goes without changes before its journal is folded into it
+     * @param scratch     where loaded indexes keep what is not in memory (see {@link Scratch}); Tankard's own
      */
-    public FileVectorStore(long budgetBytes, long idleMillis) {
+    public FileVectorStore(long budgetBytes, long idleMillis, Path scratch) {
         this.budgetBytes = budgetBytes;
         this.idleMillis = idleMillis;
+        this.scratch = scratch;
+        Scratch.sweep(scratch);
     }
 
     @Override
@@ -97,17 +102,28 @@ public final class FileVectorStore implements VectorStore {
         if (!Files.isDirectory(at)) {
             return List.of();
         }
-        LoadedIndex.Snapshot snapshot = open(at).snapshot();
-        trim(at);
-        if (snapshot.size() == 0) {
-            return List.of();
+        for (int attempt = 0; ; attempt++) {
+            LoadedIndex.Snapshot snapshot = open(at).snapshot();
+            trim(at);
+            if (snapshot.size() == 0) {
+                return List.of();
+            }
+            if (vector.length != snapshot.dimensions()) {
+                throw Refusal.badRequest("This collection holds vectors of " + snapshot.dimensions()
+                        + " dimensions, the query's has " + vector.length + ": the embedding model changed; purge "
+                        + "the collection and vectorize it again");
+            }
+            try {
+                return Similarity.top(snapshot, vector, topK);
+            } catch (ClosedChannelException e) {
+                if (attempt == 2) {
+                    throw Refusal.unavailable("The vector index is being deleted or closed; try again");
+                }
+                // it left memory meanwhile: open it again
+            } catch (IOException e) {
+                throw new UncheckedIOException("Cannot read the vector index in " + at, e);
+            }
         }
-        if (vector.length != snapshot.dimensions()) {
-            throw Refusal.badRequest("This collection holds vectors of " + snapshot.dimensions()
-                    + " dimensions, the query's has " + vector.length + ": the embedding model changed; purge the "
-                    + "collection and vectorize it again");
-        }
-        return Similarity.top(snapshot.items(), snapshot.size(), vector, topK);
     }
 
     @Override
@@ -119,7 +135,7 @@ public final class FileVectorStore implements VectorStore {
         LoadedIndex.Snapshot snapshot = open(at).snapshot();
         List<JsonNode> hashes = new ArrayList<>(snapshot.size());
         for (int i = 0; i < snapshot.size(); i++) {
-            hashes.add(snapshot.items()[i].hash());
+            hashes.add(snapshot.hash(i));
         }
         return hashes;
     }
@@ -174,7 +190,7 @@ public final class FileVectorStore implements VectorStore {
             }
         }
         try {
-            LoadedIndex index = LoadedIndex.load(at);
+            LoadedIndex index = LoadedIndex.load(at, scratch);
             mine.complete(index);
             if (index.journalBytes() > 0) {
                 scheduleFold(at, index); // what a crash left in the journal

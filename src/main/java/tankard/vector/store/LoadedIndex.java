@@ -10,11 +10,10 @@ import tankard.core.Refusal;
 import tankard.store.AtomicFiles;
 
 import java.io.BufferedOutputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -34,93 +33,244 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * One index in memory, with its journal. The items live in an array that only grows at its end (a delete makes a
- * new one), so a query reads a snapshot without a lock while writers go on. Each change is one line appended to a
- * journal segment ({@code journal.<n>.jsonl}) and flushed to disk before it is acknowledged: an insert costs its own
- * size, not the index's. {@link #fold()} writes the items into {@code index.json} (temp file, fsync, rename) and then
- * deletes the segments it holds; after a clean stop the index alone holds everything, as ST expects. A crash between
- * the two replays segments whose changes the index already has: adding an item whose id is there is skipped, and
- * the deletes repeat to the same end, so replaying is harmless.
+ * One index in memory, with its journal. What a query scans stays in memory as columns: each vector quantized to
+ * one byte per dimension (with its scale), its norm and its hash. Ids, metadata and full vectors wait in a
+ * {@link Scratch} file for the few items a query returns or rescores (see {@link Similarity}), so 100,000 items of
+ * 384 dimensions take about 45 MB rather than 250. The columns only grow at their end (a delete makes new ones), so
+ * a query reads a snapshot without a lock while writers go on. Each change is one line appended to a journal segment
+ * ({@code journal.<n>.jsonl}) and flushed to disk before it is acknowledged: an insert costs its own size, not the
+ * index's. {@link #fold()} writes the items into {@code index.json} (temp file, fsync, rename) and then deletes the
+ * segments it holds; after a clean stop the index alone holds everything, as ST expects. A crash between the two
+ * replays segments whose changes the index already has: adding an item whose id is there is skipped, and the
+ * deletes repeat to the same end, so replaying is harmless.
  */
 final class LoadedIndex {
     private static final Logger LOG = LoggerFactory.getLogger(LoadedIndex.class);
     static final String INDEX = "index.json";
     private static final Pattern SEGMENT = Pattern.compile("journal\\.(\\d+)\\.jsonl");
+    /** The heap an item takes besides its codes: scale, norm, record position and length, hash node. */
+    private static final int ITEM_BYTES = 4 + 8 + 8 + 4 + 4 + 16;
 
     final Path folder;
     /** Held while {@link #fold()} writes the index, and by whoever deletes the folder. */
     final ReentrantLock folding = new ReentrantLock();
+    private final Scratch scratch;
 
     // guarded by this
     private VectraCodec.Header header = VectraCodec.Header.EMPTY;
-    private VectorItem[] items = new VectorItem[16];
-    private int size;
-    private int dimensions;
-    private long bytes;
+    private Columns columns = Columns.EMPTY;
     private int segment;
     private FileChannel journal;
     private long journalBytes;
     private boolean closed;
 
-    private LoadedIndex(Path folder) {
+    private LoadedIndex(Path folder, Scratch scratch) {
         this.folder = folder;
+        this.scratch = scratch;
+    }
+
+    /**
+     * The items as columns. Item {@code i}'s codes are {@code dimensions} bytes of block {@code i / BLOCK}, from
+     * {@code (i % BLOCK)·dimensions}: blocks of a fixed size, so the codes grow without copies and without room to
+     * spare. A scale that is NaN marks an item the codes do not describe (its vector has another length, or no
+     * finite largest component): queries always score it exactly.
+     */
+    private record Columns(int size, int dimensions, byte[][] codes, float[] scales, double[] norms, long[] records,
+                   int[] recordLengths, JsonNode[] hashes) {
+        static final int BLOCK_BITS = 10;
+        static final int BLOCK = 1 << BLOCK_BITS;
+        static final Columns EMPTY = new Columns(0, 0, new byte[0][], new float[0], new double[0], new long[0],
+                new int[0], new JsonNode[0]);
+
+        /** Room for one more at the end: these arrays when there is, else new ones (blocks are shared). */
+        Columns roomForOne(int dimensionsOfNext) {
+            int dims = size == 0 ? dimensionsOfNext : dimensions;
+            boolean roomy = size < scales.length && (size >> BLOCK_BITS) < codes.length && dims == dimensions;
+            if (roomy) {
+                return this;
+            }
+            byte[][] blocks = dims == dimensions ? codes : new byte[0][];
+            if ((size >> BLOCK_BITS) >= blocks.length) {
+                blocks = Arrays.copyOf(blocks, blocks.length + 1);
+                blocks[blocks.length - 1] = new byte[BLOCK * dims];
+            }
+            int capacity = size < scales.length ? scales.length : Math.max(16, scales.length * 2);
+            return new Columns(size, dims, blocks, Arrays.copyOf(scales, capacity), Arrays.copyOf(norms, capacity),
+                    Arrays.copyOf(records, capacity), Arrays.copyOf(recordLengths, capacity),
+                    Arrays.copyOf(hashes, capacity));
+        }
+
+        Columns withSize(int newSize) {
+            return new Columns(newSize, dimensions, codes, scales, norms, records, recordLengths, hashes);
+        }
+
+        /** The first {@code count} items only, without the blocks past them. */
+        Columns cutTo(int count) {
+            Arrays.fill(hashes, count, size, null);
+            byte[][] blocks = Arrays.copyOf(codes, (count + BLOCK - 1) >> BLOCK_BITS);
+            return new Columns(count, count == 0 ? 0 : dimensions, blocks, scales, norms, records, recordLengths,
+                    hashes);
+        }
+
+        byte[] block(int i) {
+            return codes[i >> BLOCK_BITS];
+        }
+
+        int offset(int i) {
+            return (i & (BLOCK - 1)) * dimensions;
+        }
+
+        /** Quantizes the vector into row {@code i}: the largest component becomes ±127. */
+        void set(int i, VectorItem item, long record, int recordLength) {
+            float[] vector = item.vector();
+            float largest = 0;
+            for (float v : vector) {
+                largest = Math.max(largest, Math.abs(v));
+            }
+            float scale = largest / 127;
+            boolean described = vector.length == dimensions && Float.isFinite(scale);
+            scales[i] = described ? scale : Float.NaN;
+            byte[] block = block(i);
+            int row = offset(i);
+            for (int j = 0; j < dimensions; j++) {
+                block[row + j] = described && scale > 0 ? (byte) Math.round(vector[j] / scale) : 0;
+            }
+            norms[i] = item.norm();
+            records[i] = record;
+            recordLengths[i] = recordLength;
+            hashes[i] = item.hash();
+        }
+
+        /** Moves row {@code from} to row {@code to} (a delete closing the gaps, {@code to < from}). */
+        void move(int from, int to) {
+            System.arraycopy(block(from), offset(from), block(to), offset(to), dimensions);
+            scales[to] = scales[from];
+            norms[to] = norms[from];
+            records[to] = records[from];
+            recordLengths[to] = recordLengths[from];
+            hashes[to] = hashes[from];
+        }
+
+        /** A copy to change while readers of this one go on. */
+        Columns copy() {
+            byte[][] blocks = new byte[codes.length][];
+            for (int b = 0; b < blocks.length; b++) {
+                blocks[b] = codes[b].clone();
+            }
+            return new Columns(size, dimensions, blocks, scales.clone(), norms.clone(), records.clone(),
+                    recordLengths.clone(), hashes.clone());
+        }
     }
 
     /** A read-only view of the items at one moment. */
-    record Snapshot(VectorItem[] items, int size, int dimensions) {
+    final class Snapshot {
+        private final Columns columns;
+
+        private Snapshot(Columns columns) {
+            this.columns = columns;
+        }
+
+        int size() {
+            return columns.size();
+        }
+
+        int dimensions() {
+            return columns.dimensions();
+        }
+
+        /** The block of codes that holds item {@code i}'s. */
+        byte[] block(int i) {
+            return columns.block(i);
+        }
+
+        /** Where in its block item {@code i}'s codes start. */
+        int offset(int i) {
+            return columns.offset(i);
+        }
+
+        float scale(int i) {
+            return columns.scales()[i];
+        }
+
+        double norm(int i) {
+            return columns.norms()[i];
+        }
+
+        JsonNode hash(int i) {
+            return columns.hashes()[i];
+        }
+
+        /** The item's full vector, from the scratch file. */
+        float[] vector(int i) throws IOException {
+            return scratch.vector(columns.records()[i], columns.recordLengths()[i]);
+        }
+
+        /** The whole item, from the scratch file. */
+        VectorItem item(int i) throws IOException {
+            return scratch.item(columns.records()[i], columns.recordLengths()[i], columns.norms()[i]);
+        }
     }
 
     /** Reads the index and replays its journal; a folder without one is an empty index. */
-    static LoadedIndex load(Path folder) throws IOException {
-        LoadedIndex index = new LoadedIndex(folder);
-        synchronized (index) {
-            if (Files.isDirectory(folder)) { // what a fold cut short by a crash left
-                AtomicFiles.deleteStaleTemps(folder.resolve(INDEX), Duration.ZERO);
+    static LoadedIndex load(Path folder, Path scratchFolder) throws IOException {
+        LoadedIndex index = new LoadedIndex(folder, Scratch.create(scratchFolder));
+        try {
+            synchronized (index) {
+                if (Files.isDirectory(folder)) { // what a fold cut short by a crash left
+                    AtomicFiles.deleteStaleTemps(folder.resolve(INDEX), Duration.ZERO);
+                }
+                List<Integer> segments = segments(folder);
+                Set<String> ids = segments.isEmpty() ? null : new HashSet<>(); // only replay needs them
+                index.readIndex(ids);
+                for (int n : segments) {
+                    Path file = folder.resolve(segmentName(n));
+                    index.replay(file, ids);
+                    index.journalBytes += Math.max(1, Files.size(file)); // a fold writes what replay gave
+                }
+                index.segment = segments.isEmpty() ? 0 : segments.get(segments.size() - 1) + 1;
             }
-            index.readIndex();
-            List<Integer> segments = segments(folder);
-            for (int n : segments) {
-                Path file = folder.resolve(segmentName(n));
-                index.replay(file);
-                index.journalBytes += Math.max(1, Files.size(file)); // a fold writes what replay gave
-            }
-            index.segment = segments.isEmpty() ? 0 : segments.get(segments.size() - 1) + 1;
+            return index;
+        } catch (IOException | RuntimeException e) {
+            index.scratch.close();
+            throw e;
         }
-        return index;
     }
 
-    private void readIndex() throws IOException {
+    private void readIndex(Set<String> ids) throws IOException {
         Path file = folder.resolve(INDEX);
         try (InputStream in = Files.newInputStream(file)) {
-            header = VectraCodec.read(in, this::append);
+            header = VectraCodec.read(in, item -> {
+                try {
+                    append(item);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+                if (ids != null) {
+                    ids.add(item.id());
+                }
+            });
         } catch (NoSuchFileException e) {
             // a new index
+        } catch (UncheckedIOException e) {
+            throw e.getCause(); // the scratch file, not the index
         } catch (IOException e) {
             // Tankard never leaves an index half-written; this one came from elsewhere. Keep it for the user to
             // look at, rather than deleting it as ST does.
             Path aside = folder.resolve(INDEX + ".unreadable-" + System.currentTimeMillis());
             LOG.warn("The vector index {} cannot be read ({}); moved to {} and starting it empty", file,
                     e.getMessage(), aside.getFileName());
-            clear();
+            columns = Columns.EMPTY;
+            header = VectraCodec.Header.EMPTY;
+            if (ids != null) {
+                ids.clear();
+            }
             Files.move(file, aside, StandardCopyOption.ATOMIC_MOVE);
         }
     }
 
-    private void clear() {
-        items = new VectorItem[16];
-        size = 0;
-        dimensions = 0;
-        bytes = 0;
-        header = VectraCodec.Header.EMPTY;
-    }
-
     /** Applies a segment's lines; a torn last line (a write that was never acknowledged) is cut off. */
-    private void replay(Path file) throws IOException {
+    private void replay(Path file, Set<String> ids) throws IOException {
         byte[] content = Files.readAllBytes(file);
-        Set<String> ids = new HashSet<>();
-        for (int i = 0; i < size; i++) {
-            ids.add(items[i].id());
-        }
         int start = 0;
         while (start < content.length) {
             int end = start;
@@ -139,68 +289,69 @@ final class LoadedIndex {
         }
     }
 
-    private boolean applyLine(byte[] content, int offset, int length, Set<String> ids) {
+    /** Applies one journal line; false when it is not a whole change. */
+    private boolean applyLine(byte[] content, int offset, int length, Set<String> ids) throws IOException {
+        String op;
+        List<VectorItem> added = new ArrayList<>();
+        Set<Double> deleted = new HashSet<>();
         try (JsonParser parser = VectraCodec.parser(content, offset, length)) {
             if (parser.nextToken() != JsonToken.START_OBJECT || parser.nextToken() != JsonToken.FIELD_NAME) {
                 return false;
             }
-            String op = parser.currentName();
+            op = parser.currentName();
             if (parser.nextToken() != JsonToken.START_ARRAY) {
                 return false;
             }
             if (op.equals("add")) {
                 while (parser.nextToken() == JsonToken.START_OBJECT) {
-                    VectorItem item = VectraCodec.item(parser);
-                    if (ids.add(item.id())) {
-                        append(item);
-                    }
+                    added.add(VectraCodec.item(parser));
                 }
             } else if (op.equals("delete")) {
-                Set<Double> hashes = new HashSet<>();
                 while (parser.nextToken() != JsonToken.END_ARRAY) {
-                    hashes.add(parser.getDoubleValue());
+                    deleted.add(parser.getDoubleValue());
                 }
-                removeAll(hashes).forEach(removed -> ids.remove(removed.id()));
             } else {
                 return false;
             }
-            return true;
         } catch (IOException e) {
             return false;
         }
-    }
-
-    private void append(VectorItem item) {
-        if (size == items.length) {
-            items = Arrays.copyOf(items, size * 2);
-        }
-        items[size++] = item;
-        bytes += item.bytes();
-        if (dimensions == 0) {
-            dimensions = item.vector().length;
-        }
-    }
-
-    /** Removes the items whose hash is one of these; the removed ones. */
-    private List<VectorItem> removeAll(Set<Double> hashes) {
-        VectorItem[] kept = new VectorItem[Math.max(16, items.length)];
-        List<VectorItem> removed = new ArrayList<>();
-        int count = 0;
-        long keptBytes = 0;
-        for (int i = 0; i < size; i++) {
-            if (matches(items[i].hash(), hashes)) {
-                removed.add(items[i]);
-            } else {
-                kept[count++] = items[i];
-                keptBytes += items[i].bytes();
+        for (VectorItem item : added) {
+            if (ids.add(item.id())) {
+                append(item);
             }
         }
-        items = kept;
-        size = count;
-        bytes = keptBytes;
-        if (size == 0) {
-            dimensions = 0;
+        for (VectorItem removed : removeAll(deleted, true)) {
+            ids.remove(removed.id());
         }
+        return true;
+    }
+
+    private void append(VectorItem item) throws IOException {
+        long record = scratch.end();
+        int recordLength = scratch.append(item);
+        Columns room = columns.roomForOne(item.vector().length);
+        room.set(room.size(), item, record, recordLength);
+        columns = room.withSize(room.size() + 1);
+    }
+
+    /** Removes the items whose hash is one of these; the removed ones, when asked (read back from the scratch). */
+    private List<VectorItem> removeAll(Set<Double> hashes, boolean wanted) throws IOException {
+        List<VectorItem> removed = new ArrayList<>();
+        if (hashes.isEmpty()) {
+            return removed;
+        }
+        Snapshot before = new Snapshot(columns);
+        Columns kept = columns.copy(); // readers of the old snapshot go on undisturbed
+        int count = 0;
+        for (int i = 0; i < kept.size(); i++) {
+            if (!matches(kept.hashes()[i], hashes)) {
+                kept.move(i, count++);
+            } else if (wanted) {
+                removed.add(before.item(i));
+            }
+        }
+        columns = kept.cutTo(count);
         return removed;
     }
 
@@ -210,11 +361,13 @@ final class LoadedIndex {
     }
 
     synchronized Snapshot snapshot() {
-        return new Snapshot(items, size, dimensions);
+        return new Snapshot(columns);
     }
 
+    /** Roughly what the index holds on the heap, for the memory budget. */
     synchronized long bytes() {
-        return bytes;
+        return (long) columns.codes().length * Columns.BLOCK * columns.dimensions()
+                + (long) columns.scales().length * ITEM_BYTES;
     }
 
     synchronized boolean closed() {
@@ -224,6 +377,7 @@ final class LoadedIndex {
     /** Adds the items after their journal line is on disk. */
     synchronized void insert(List<VectorItem> added) throws IOException {
         int length = added.get(0).vector().length;
+        int dimensions = columns.dimensions();
         if (dimensions != 0 && length != dimensions) {
             throw Refusal.badRequest("This collection holds vectors of " + dimensions + " dimensions, the new ones "
                     + "have " + length + ": the embedding model changed; purge the collection and vectorize it again");
@@ -236,12 +390,12 @@ final class LoadedIndex {
 
     synchronized void delete(Set<Double> hashes) throws IOException {
         boolean any = false;
-        for (int i = 0; i < size && !any; i++) {
-            any = matches(items[i].hash(), hashes);
+        for (int i = 0; i < columns.size() && !any; i++) {
+            any = matches(columns.hashes()[i], hashes);
         }
         if (any) {
             log(json -> VectraCodec.writeDelete(json, hashes));
-            removeAll(hashes);
+            removeAll(hashes, false);
         }
     }
 
@@ -250,16 +404,11 @@ final class LoadedIndex {
         void write(JsonGenerator json) throws IOException;
     }
 
-    /** Appends one line to the journal and flushes it to the disk. */
+    /** Appends one line to the journal and flushes it to the disk; a batch of any size goes out as it is written. */
     private void log(Line line) throws IOException {
         if (closed) {
             throw Refusal.unavailable("The vector index is being deleted or closed; try again");
         }
-        ByteArrayOutputStream out = new ByteArrayOutputStream(8192);
-        try (JsonGenerator json = VectraCodec.generator(out)) {
-            line.write(json);
-        }
-        out.write('\n');
         if (journal == null) {
             Files.createDirectories(folder);
             boolean fresh = !Files.exists(folder.resolve(INDEX));
@@ -270,18 +419,20 @@ final class LoadedIndex {
                 AtomicFiles.write(folder.resolve(INDEX), VectraCodec.EMPTY_INDEX);
             }
         }
-        ByteBuffer buffer = ByteBuffer.wrap(out.toByteArray());
-        long position = journal.position();
+        long position = journal.size();
         try {
-            while (buffer.hasRemaining()) {
-                journal.write(buffer);
+            OutputStream out = new BufferedOutputStream(Channels.newOutputStream(journal), 1 << 16);
+            try (JsonGenerator json = VectraCodec.generator(out)) { // leaves the journal open
+                line.write(json);
             }
+            out.write('\n');
+            out.flush();
             journal.force(false);
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) {
             journal.truncate(position); // nothing half-written stays behind a failed change
             throw e;
         }
-        journalBytes += buffer.limit();
+        journalBytes += journal.size() - position;
     }
 
     synchronized long journalBytes() {
@@ -313,7 +464,7 @@ final class LoadedIndex {
                 Files.createDirectories(folder);
                 AtomicFiles.write(folder.resolve(INDEX), channel -> {
                     BufferedOutputStream out = new BufferedOutputStream(Channels.newOutputStream(channel), 1 << 16);
-                    VectraCodec.write(out, written, snapshot.items(), snapshot.size());
+                    VectraCodec.write(out, written, snapshot.size(), snapshot::item);
                     out.flush();
                 });
             } catch (IOException | UncheckedIOException e) {
@@ -337,6 +488,11 @@ final class LoadedIndex {
     synchronized void close() {
         closed = true;
         closeJournal();
+        try {
+            scratch.close();
+        } catch (IOException e) {
+            LOG.warn("Cannot close the vector scratch file of {}: {}", folder, e.getMessage());
+        }
     }
 
     private void closeJournal() {

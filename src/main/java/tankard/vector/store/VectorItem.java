@@ -26,10 +26,4 @@ public record VectorItem(String id, ObjectNode metadata, float[] vector, double 
     public JsonNode hash() {
         return metadata.get("hash");
     }
-
-    /** Roughly what the item holds on the heap, for the memory budget. */
-    long bytes() {
-        JsonNode text = metadata.get("text");
-        return 16L + vector.length * 4L + 200 + (text == null ? 0 : text.asText().length());
-    }
 }

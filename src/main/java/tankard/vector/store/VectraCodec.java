@@ -123,8 +123,14 @@ final class VectraCodec {
         }
     }
 
+    /** The item at a position, read from wherever it is kept. */
+    @FunctionalInterface
+    interface ItemAt {
+        VectorItem item(int i) throws IOException;
+    }
+
     /** Writes a whole index. */
-    static void write(OutputStream out, Header header, VectorItem[] items, int count) throws IOException {
+    static void write(OutputStream out, Header header, int count, ItemAt items) throws IOException {
         try (JsonGenerator json = STREAMS.createGenerator(out)) {
             json.writeStartObject();
             json.writeFieldName("version");
@@ -133,7 +139,7 @@ final class VectraCodec {
             json.writeTree(header.metadataConfig());
             json.writeArrayFieldStart("items");
             for (int i = 0; i < count; i++) {
-                write(json, items[i]);
+                write(json, items.item(i));
             }
             json.writeEndArray();
             json.writeEndObject();

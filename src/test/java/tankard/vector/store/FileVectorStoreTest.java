@@ -32,8 +32,8 @@ class FileVectorStoreTest {
                 new float[]{hash, 1, 2});
     }
 
-    private static FileVectorStore store() {
-        return new FileVectorStore(1 << 30, 60_000); // folds only at close
+    private FileVectorStore store() {
+        return new FileVectorStore(1 << 30, 60_000, root.resolve("scratch")); // folds only at close
     }
 
     private List<Long> hashes(FileVectorStore store) {
@@ -98,7 +98,7 @@ class FileVectorStoreTest {
 
     @Test
     void theLeastRecentlyUsedIndexLeavesMemoryOnceFolded() throws Exception {
-        FileVectorStore store = new FileVectorStore(1, 0); // every index over budget, folded at once
+        FileVectorStore store = new FileVectorStore(1, 0, root.resolve("scratch")); // every index over budget, folded at once
         CollectionKey other = new CollectionKey("webllm", "other", "model");
         store.insert(user(), KEY, List.of(item(1)));
         store.insert(user(), other, List.of(item(7)));
