@@ -18,7 +18,8 @@ import java.util.Set;
  * so a page request parses no card and no template it has seen before).
  *
  * @param createDate  the card's own {@code create_date}, or null when the list fills it in from the file's ctime
- * @param notes       {@code data.creator_notes} cut to {@link #PREVIEW_LENGTH}
+ * @param notes       {@code data.creator_notes} (what ST's grid shows: public/script.js, getCharacterBlock), cut to
+ *                    {@link #PREVIEW_LENGTH}
  * @param searchText  name, tags and creator, lower-cased, for the page's substring search
  */
 record CardSummary(String name, List<String> tags, boolean fav, JsonNode createDate, String notes, String searchText) {
@@ -40,8 +41,10 @@ record CardSummary(String name, List<String> tags, boolean fav, JsonNode createD
     }
 
     /**
-     * ST's favourite test: {@code item.fav || item.fav == 'true'} (ST: public/script.js, getCharacterBlock), where
-     * the top-level {@code fav} mirrors {@code data.extensions.fav}; a V1 card may hold only the former.
+     * A favourite: {@code fav} true or "true", at the top level or in {@code data.extensions} (which the top level
+     * mirrors; a V1 card may hold only the former). ST's grid tests {@code item.fav || item.fav == 'true'}
+     * (ST: public/script.js, getCharacterBlock), which also takes odd truthy values such as "false"; those are not
+     * favourites here.
      */
     private static boolean isFavourite(JsonNode character) {
         return isTrue(character.get("fav")) || isTrue(Js.get(character.get("data"), "extensions.fav"));

@@ -62,14 +62,14 @@ class CharacterPageHttpTest extends ServerTest {
     }
 
     /**
-     * The library of most tests, in the order written (date_added): Bramble (fav, forest+guide, 300 bytes of chats,
-     * newest chat), juniper (forest, 100 bytes, older chat), Osric (V1, fav "true", knight), Twin-b and Twin-a
-     * (same name, tag twin, no chats).
+     * The library of most tests, in the order written (date_added): Bramble (fav "true", forest+guide, 300 bytes of
+     * chats, newest chat), juniper (fav true, forest, 100 bytes, older chat), Osric (V1, top-level fav "true",
+     * knight), Twin-b (no fav) and Twin-a (fav "false"), both named Twin, tag twin, no chats.
      */
     private void library() throws IOException, InterruptedException {
         start(null);
-        card("Bramble.png", "Bramble", "Ivy Green", "A forest guide.", "true", "forest", "guide");
-        card("Juniper.png", "juniper", "Rowan", LONG_NOTES, "false", "forest");
+        card("Bramble.png", "Bramble", "Ivy Green", "A forest guide.", "\"true\"", "forest", "guide");
+        card("Juniper.png", "juniper", "Rowan", LONG_NOTES, "true", "forest");
         v1Card("Osric.png", "Osric", "A knight of the old road.", "true");
         card("Twin-b.png", "Twin", "Ivy Green", "The second twin.", null, "twin");
         card("Twin-a.png", "Twin", "Ash", "The first twin.", "\"false\"", "twin");
@@ -156,13 +156,13 @@ class CharacterPageHttpTest extends ServerTest {
     }
 
     @Test
-    void favouritesAreReadAsStReadsThem() throws Exception {
+    void favouritesAreTrueOrTheStringTrue() throws Exception {
         library();
         Map<String, Boolean> fav = new HashMap<>();
         page("{}").get("items").forEach(item -> fav.put(item.get("avatar").textValue(), item.get("fav").booleanValue()));
-        assertEquals(Map.of("Bramble.png", true, "Juniper.png", false, "Osric.png", true, "Twin-a.png", false,
-                "Twin-b.png", false), fav, "true and \"true\" (Osric's top-level fav) are favourites, \"false\" is not");
-        assertEquals(List.of("Bramble.png", "Osric.png"), order("\"favorites\":true"));
+        assertEquals(Map.of("Bramble.png", true, "Juniper.png", true, "Osric.png", true, "Twin-a.png", false,
+                "Twin-b.png", false), fav, "\"true\", true and a V1 card's top-level \"true\" are favourites; \"false\" and none are not");
+        assertEquals(List.of("Bramble.png", "Juniper.png", "Osric.png"), order("\"favorites\":true"));
         assertEquals(5, page("{\"favorites\":false}").get("total").intValue(), "false keeps every card");
     }
 
@@ -251,14 +251,17 @@ class CharacterPageHttpTest extends ServerTest {
         library();
         assertEquals(5, page("{}").get("total").intValue());
         Files.delete(user("characters/Twin-b.png"));
-        card("Juniper.png", "Juniper Berry", "Rowan", "Rewritten.", "true", "berry");
-        JsonNode page = page("{\"favorites\":true}");
-        assertEquals(List.of("Bramble.png", "Juniper.png", "Osric.png"), avatars(page));
+        card("Juniper.png", "Juniper Berry", "Rowan", "Rewritten.", "false", "berry");
+        JsonNode page = page("{}");
+        assertEquals(List.of("Bramble.png", "Juniper.png", "Osric.png", "Twin-a.png"), avatars(page));
         JsonNode juniper = page.get("items").get(1);
         assertEquals("Juniper Berry", juniper.get("name").textValue());
+        assertFalse(juniper.get("fav").booleanValue());
+        assertEquals(JsJson.parse("[\"berry\"]"), juniper.get("tags"));
         assertEquals("Rewritten.", juniper.get("description_preview").textValue());
-        assertEquals(4, page("{}").get("total").intValue());
-        assertFalse(page.get("tags").toString().contains("\"twin\",\"count\":2"));
+        assertEquals(JsJson.parse("[{\"name\":\"berry\",\"count\":1},{\"name\":\"forest\",\"count\":1},"
+                + "{\"name\":\"guide\",\"count\":1},{\"name\":\"knight\",\"count\":1},{\"name\":\"twin\",\"count\":1}]"),
+                page.get("tags"));
     }
 
     @Test
