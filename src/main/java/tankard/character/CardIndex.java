@@ -61,6 +61,9 @@ final class CardIndex {
         private int length;
         /** The serialised date_added and default create_date for a ctime: they rarely change, and cost to format. */
         private volatile Dates dates;
+        /** What the library page reads of the card: taken from the shallow template when a page first needs it. */
+        private volatile CardSummary summary;
+        private volatile String descriptionPreview;
 
         Entry(String name, long size, double modifiedMs, ListTemplate full, ListTemplate shallow) {
             this.name = name;
@@ -76,6 +79,16 @@ final class CardIndex {
                 known = new Dates(changedMs, JsJson.compactBytes(DoubleNode.valueOf(changedMs)),
                         JsJson.compactBytes(TextNode.valueOf(StTime.iso(Math.round(changedMs)))));
                 dates = known;
+            }
+            return known;
+        }
+
+        /** Only for a listed entry. */
+        CardSummary summary() {
+            CardSummary known = summary;
+            if (known == null) {
+                known = CardSummary.of(shallow);
+                summary = known;
             }
             return known;
         }
@@ -165,6 +178,16 @@ final class CardIndex {
             entry.full = full;
         }
         return full;
+    }
+
+    /** A listed card's description preview (see CardSummary), read from its full template once per version. */
+    String descriptionPreview(Entry entry) throws IOException {
+        String known = entry.descriptionPreview;
+        if (known == null) {
+            known = CardSummary.descriptionPreview(full(entry));
+            entry.descriptionPreview = known;
+        }
+        return known;
     }
 
     /**

@@ -13,7 +13,10 @@ import tankard.http.Routes;
 import tankard.json.Js;
 import tankard.json.JsJson;
 
-/** {@code /api/characters/all|get|chats} (ST: src/endpoints/characters.js). */
+/**
+ * {@code /api/characters/all|get|chats} (ST: src/endpoints/characters.js), and Tankard's paged library beside
+ * them, {@code /api/tankard/characters/page} (CharacterPage).
+ */
 public record CharacterFeature(TankardConfig config, CharacterService characters, ChatService chats) implements Feature {
     private static final Logger LOG = LoggerFactory.getLogger(CharacterFeature.class);
 
@@ -33,6 +36,8 @@ public record CharacterFeature(TankardConfig config, CharacterService characters
         router.post("/api/characters/chats").handler(routes.blocking(request ->
                 Reply.json(chats.characterChats(request.user().handle(), avatarUrl(request),
                         Js.truthy(request.body().get("simple")), Js.truthy(request.body().get("metadata"))))));
+        router.post("/api/tankard/characters/page").handler(routes.blocking(request ->
+                Reply.json(characters.page(request.user().handle(), CharacterPage.Query.of(request.body())))));
     }
 
     static String avatarUrl(Request request) {

@@ -66,24 +66,60 @@ public final class CharacterService {
         List<CardFile> files = cards.list(user);
         CardIndex index = indexes.of(user);
         Set<String> chatFolders = chats.characterFolders(user);
-        List<CardIndex.Entry> known = new ArrayList<>(files.size());
         List<FolderUsage> usages = new ArrayList<>(files.size());
+        for (CardFile file : files) {
+            usages.add(chatUsage(user, file, chatFolders));
+        }
+        ParsedInOrder entries = entries(user, files, index);
+        // Saved once the answer is out: the save is not on the way of the first list, nor competing with it.
+        Runnable afterWrite = () -> saveLater(index);
+        return new CharacterList(index, files, entries, usages, shallow, StTime.humanized(clock.getAsLong()), afterWrite);
+    }
+
+    /**
+     * One page of the library (see CharacterPage), from the same index entries as {@link #all}: only the cards the
+     * index does not know yet are parsed, and only the page's entries are serialised.
+     */
+    public ObjectNode page(String user, CharacterPage.Query query) throws IOException {
+        List<CardFile> files = cards.list(user);
+        CardIndex index = indexes.of(user);
+        List<CharacterPage.Card> listed = new ArrayList<>(files.size());
+        try (ParsedInOrder entries = entries(user, files, index)) {
+            for (int i = 0; i < files.size(); i++) {
+                CardIndex.Entry entry = entries.get(i);
+                if (entry.listed()) {
+                    listed.add(new CharacterPage.Card(files.get(i), entry));
+                }
+            }
+        } finally {
+            saveLater(index);
+        }
+        Set<String> chatFolders = chats.characterFolders(user);
+        return CharacterPage.answer(query, listed, file -> chatUsage(user, file, chatFolders), index);
+    }
+
+    /** The files' entries, known or parsed as they are read; the index forgets the cards that are gone. */
+    private ParsedInOrder entries(String user, List<CardFile> files, CardIndex index) {
+        List<CardIndex.Entry> known = new ArrayList<>(files.size());
         Set<String> names = new HashSet<>();
         for (CardFile file : files) {
             names.add(file.name());
             known.add(index.get(file));
-            String folder = ChatFolder.nameOf(file.name());
-            usages.add(folder.isEmpty() || chatFolders.contains(folder) ? chatUsage(user, file.name()) : FolderUsage.EMPTY);
         }
         index.retain(names);
-        ParsedInOrder entries = new ParsedInOrder(files, known, file -> entry(user, file), parsers, index::put, PARSE_WINDOW);
-        // Saved once the answer is out: the save is not on the way of the first list, nor competing with it.
-        Runnable afterWrite = () -> {
-            if (index.hasUnsaved()) {
-                indexes.saveLater(index);
-            }
-        };
-        return new CharacterList(index, files, entries, usages, shallow, StTime.humanized(clock.getAsLong()), afterWrite);
+        return new ParsedInOrder(files, known, file -> entry(user, file), parsers, index::put, PARSE_WINDOW);
+    }
+
+    private void saveLater(CardIndex index) {
+        if (index.hasUnsaved()) {
+            indexes.saveLater(index);
+        }
+    }
+
+    /** A card's chat usage; a card whose chat folder is not in {@code chatFolders} has none, unread. */
+    private FolderUsage chatUsage(String user, CardFile file, Set<String> chatFolders) throws IOException {
+        String folder = ChatFolder.nameOf(file.name());
+        return folder.isEmpty() || chatFolders.contains(folder) ? chatUsage(user, file.name()) : FolderUsage.EMPTY;
     }
 
     /** A card's list entry, with placeholders where the per-list values go; unlisted when it cannot be read. */
