@@ -3,7 +3,6 @@ package tankard.util;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadFactory;
@@ -48,7 +47,7 @@ public final class Threads {
         return new ThreadPoolExecutor(0, threads, IDLE_SECONDS, TimeUnit.SECONDS, new SynchronousQueue<>(), daemon(name));
     }
 
-    public static ScheduledExecutorService timer(String name) {
+    public static ScheduledThreadPoolExecutor timer(String name) {
         ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, daemon(name));
         timer.setKeepAliveTime(IDLE_SECONDS, TimeUnit.SECONDS);
         timer.allowCoreThreadTimeOut(true);

@@ -21,7 +21,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -40,7 +40,7 @@ public final class FileVectorStore implements VectorStore {
     private final Map<Path, CompletableFuture<LoadedIndex>> loaded = new ConcurrentHashMap<>();
     private final Map<Path, Long> lastUse = new ConcurrentHashMap<>();
     private final Set<Path> foldScheduled = ConcurrentHashMap.newKeySet();
-    private final ScheduledExecutorService folder = Threads.timer("vector-fold");
+    private final ScheduledThreadPoolExecutor folder = Threads.timer("vector-fold");
 
     /**
      * @param budgetBytes how much of the heap loaded indexes may take before the least recently used leave memory
@@ -52,6 +52,9 @@ public final class FileVectorStore implements VectorStore {
         this.idleMillis = idleMillis;
         this.scratch = scratch;
         Scratch.sweep(scratch);
+        // close() lets a running fold finish and drops the waiting ones; it never interrupts one, since an
+        // interrupt during a read closes the scratch file's channel for good
+        folder.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
     }
 
     @Override
@@ -82,6 +85,12 @@ public final class FileVectorStore implements VectorStore {
             LoadedIndex index = open(at);
             try {
                 change.apply(index);
+            } catch (ClosedChannelException e) {
+                if (index.readable()) {
+                    throw new UncheckedIOException("Cannot write the vector index in " + at, e);
+                }
+                evictIfClosed(at); // its scratch file is gone: read it again and retry
+                continue;
             } catch (IOException e) {
                 throw new UncheckedIOException("Cannot write the vector index in " + at, e);
             } catch (Refusal refused) {
@@ -119,7 +128,7 @@ public final class FileVectorStore implements VectorStore {
                 if (attempt == 2) {
                     throw Refusal.unavailable("The vector index is being deleted or closed; try again");
                 }
-                // it left memory meanwhile: open it again
+                evictIfClosed(at); // it left memory meanwhile, or lost its scratch file: read it again
             } catch (IOException e) {
                 throw new UncheckedIOException("Cannot read the vector index in " + at, e);
             }
@@ -224,6 +233,16 @@ public final class FileVectorStore implements VectorStore {
             index.fold();
         } catch (IOException | UncheckedIOException e) {
             LOG.warn("Cannot fold the vector journal into {} (it stays in the journal): {}", at, e.getMessage());
+            evictIfClosed(at);
+        }
+    }
+
+    /** Drops a loaded index whose scratch file is gone (its channel closed), so that the next use reads it again. */
+    private void evictIfClosed(Path at) {
+        CompletableFuture<LoadedIndex> entry = loaded.get(at);
+        if (entry != null && entry.isDone() && !entry.isCompletedExceptionally() && !entry.join().readable()
+                && loaded.remove(at, entry)) {
+            entry.join().close();
         }
     }
 
@@ -258,7 +277,12 @@ public final class FileVectorStore implements VectorStore {
 
     @Override
     public void close() {
-        folder.shutdownNow();
+        folder.shutdown();
+        try {
+            folder.awaitTermination(1, TimeUnit.MINUTES);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         for (CompletableFuture<LoadedIndex> entry : loaded.values()) {
             if (!entry.isDone() || entry.isCompletedExceptionally()) {
                 continue;

@@ -329,7 +329,10 @@ final class LoadedIndex {
 
     private void append(VectorItem item) throws IOException {
         long record = scratch.end();
-        int recordLength = scratch.append(item);
+        addRow(item, record, scratch.append(item));
+    }
+
+    private void addRow(VectorItem item, long record, int recordLength) {
         Columns room = columns.roomForOne(item.vector().length);
         room.set(room.size(), item, record, recordLength);
         columns = room.withSize(room.size() + 1);
@@ -374,6 +377,11 @@ final class LoadedIndex {
         return closed;
     }
 
+    /** Whether queries and folds can still read the items' records. */
+    boolean readable() {
+        return scratch.open();
+    }
+
     /** Adds the items after their journal line is on disk. */
     synchronized void insert(List<VectorItem> added) throws IOException {
         int length = added.get(0).vector().length;
@@ -382,9 +390,16 @@ final class LoadedIndex {
             throw Refusal.badRequest("This collection holds vectors of " + dimensions + " dimensions, the new ones "
                     + "have " + length + ": the embedding model changed; purge the collection and vectorize it again");
         }
+        // the records first: when the scratch file fails, nothing is in the journal yet
+        long[] records = new long[added.size()];
+        int[] lengths = new int[added.size()];
+        for (int i = 0; i < records.length; i++) {
+            records[i] = scratch.end();
+            lengths[i] = scratch.append(added.get(i));
+        }
         log(json -> VectraCodec.writeAdd(json, added));
-        for (VectorItem item : added) {
-            append(item);
+        for (int i = 0; i < records.length; i++) {
+            addRow(added.get(i), records[i], lengths[i]);
         }
     }
 

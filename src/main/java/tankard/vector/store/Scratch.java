@@ -107,6 +107,11 @@ final class Scratch implements Closeable {
         return new VectorItem(new String(id, StandardCharsets.UTF_8), metadata, vector, norm);
     }
 
+    /** False once the channel is closed (by {@link #close} or by an interrupt during a read). */
+    boolean open() {
+        return channel.isOpen();
+    }
+
     @Override
     public void close() throws IOException {
         channel.close();

@@ -1,0 +1,501 @@
+// A chat: the character's chats beside it, the newest page of messages first and earlier pages as the user
+// scrolls up (POST /api/tankard/chats/tail), and saves that send only what changed (tail/save from the first
+// changed message's offset). Send, stream, stop, swipe, regenerate, edit, delete, branch; the chat's memory.
+import { postJson } from './api.js';
+import { humanizedDateTime, state, substitute, userName } from './state.js';
+import { dialog, el, fail, thumbnail, toast } from './ui.js';
+import { connection } from './connection.js';
+import { currentSummary, generate } from './generate.js';
+
+const PAGE = 50;
+
+export function openCharacter(avatar) {
+  location.hash = `#/chat?avatar=${encodeURIComponent(avatar)}`;
+}
+
+function chatLink({ avatar, group, file }) {
+  const params = new URLSearchParams(avatar ? { avatar } : { group });
+  if (file) params.set('file', file);
+  return `#/chat?${params}`;
+}
+
+function uuid() {
+  return crypto.randomUUID?.() ?? 'xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx'.replace(/[xy]/g, (c) => {
+    const r = Math.random() * 16 | 0;
+    return (c === 'x' ? r : (r & 3 | 8)).toString(16);
+  });
+}
+
+const now = () => new Date().toISOString();
+
+/** One open chat file: the loaded window of its messages, their offsets in the file, and the file's version. */
+class ChatWindow {
+  constructor(ref) {
+    this.ref = ref; // {avatar_url, file_name} or {id}
+    this.messages = [];
+    this.offsets = [];
+    this.size = 0;
+    this.mtime = 0;
+    this.more = false;
+    this.header = null;
+  }
+
+  accept(answer, prepend) {
+    const offsets = answer.offsets ?? answer.messages.map(() => null);
+    if (prepend) {
+      this.messages.unshift(...answer.messages);
+      this.offsets.unshift(...offsets);
+    } else {
+      this.messages = answer.messages;
+      this.offsets = offsets;
+      this.windowStart = answer.cursor.offset;
+    }
+    if (prepend) this.windowStart = answer.cursor.offset;
+    this.header = answer.header ?? this.header;
+    this.size = answer.cursor.size;
+    this.mtime = answer.cursor.mtime;
+    this.more = !!answer.more;
+    return answer.messages.length;
+  }
+
+  async load() {
+    return this.accept(await postJson('/api/tankard/chats/tail', { ...this.ref, count: PAGE }), false);
+  }
+
+  async loadEarlier() {
+    if (!this.more) return 0;
+    const answer = await postJson('/api/tankard/chats/tail', { ...this.ref, count: PAGE, before: this.windowStart });
+    return this.accept(answer, true);
+  }
+
+  /** Saves messages[from..] over the file's lines from that message on (from = length appends). */
+  async saveFrom(from) {
+    return this.saveAt(from < this.offsets.length ? this.offsets[from] : this.size, from); // new ones append
+  }
+
+  /** Deletes message i: the ones after it are written from its place. */
+  async removeAt(i) {
+    const offset = this.offsets[i];
+    const removed = this.messages.splice(i, 1);
+    this.offsets.splice(i, 1);
+    try {
+      await this.saveAt(offset, i);
+    } catch (e) {
+      this.messages.splice(i, 0, ...removed);
+      this.offsets.splice(i, 0, offset);
+      throw e;
+    }
+  }
+
+  async saveAt(offset, from) {
+    if (offset === null || offset === undefined) return this.saveWindow();
+    const answer = await postJson('/api/tankard/chats/tail/save', {
+      ...this.ref, cursor: { offset, size: this.size, mtime: this.mtime }, messages: this.messages.slice(from),
+    });
+    this.size = answer.cursor.size;
+    this.mtime = answer.cursor.mtime;
+    if (answer.cursor.offsets) this.offsets.splice(from, this.offsets.length - from, ...answer.cursor.offsets);
+    else await this.reloadKeeping();
+    return answer;
+  }
+
+  /** Without per-message offsets: the whole loaded window again. */
+  async saveWindow() {
+    const answer = await postJson('/api/tankard/chats/tail/save', {
+      ...this.ref, cursor: { offset: this.windowStart, size: this.size, mtime: this.mtime }, messages: this.messages,
+    });
+    this.size = answer.cursor.size;
+    this.mtime = answer.cursor.mtime;
+  }
+
+  async reloadKeeping() {
+    const kept = this.messages.length;
+    const answer = await postJson('/api/tankard/chats/tail', { ...this.ref, count: Math.max(PAGE, kept) });
+    this.accept(answer, false);
+  }
+}
+
+/** A character's chats, newest first ([] when it has none). */
+async function chatsOf(avatar) {
+  const answer = await postJson('/api/characters/chats', { avatar_url: avatar });
+  if (!Array.isArray(answer)) return [];
+  return answer.map((c) => ({ ...c, name: String(c.file_name).replace(/\.jsonl$/, '') }))
+    .sort((a, b) => (new Date(b.last_mes).getTime() || 0) - (new Date(a.last_mes).getTime() || 0));
+}
+
+/** A new chat with the card's greeting (its alternates as swipes), saved as ST saves one. */
+async function newChat(character) {
+  const name = `${character.name} - ${humanizedDateTime()}`;
+  const data = character.data ?? character;
+  const greetings = [data.first_mes ?? character.first_mes, ...(data.alternate_greetings ?? [])]
+    .filter((g) => typeof g === 'string' && g.trim()).map((g) => substitute(g, character.name));
+  const chat = [{ chat_metadata: { integrity: uuid() }, user_name: 'unused', character_name: 'unused' }];
+  if (greetings.length) {
+    const greeting = { name: character.name, is_user: false, is_system: false, send_date: now(), mes: greetings[0], extra: {} };
+    if (greetings.length > 1) Object.assign(greeting, { swipe_id: 0, swipes: greetings, swipe_info: [] });
+    chat.push(greeting);
+  }
+  await postJson('/api/chats/save', { ch_name: character.name, file_name: name, chat, avatar_url: character.avatar });
+  await postJson('/api/characters/merge-attributes', { avatar: character.avatar, chat: name }).catch(() => {});
+  return name;
+}
+
+export async function showChat(view, params) {
+  const avatar = params.get('avatar');
+  const group = params.get('group');
+  if (!avatar && !group) return showRecent(view);
+  let character = null;
+  let chats = [];
+  let file = params.get('file');
+  if (avatar) {
+    character = await postJson('/api/characters/get', { avatar_url: avatar });
+    character.avatar ??= avatar;
+    chats = await chatsOf(avatar);
+    if (!file) {
+      file = chats.some((c) => c.name === character.chat) ? character.chat : chats[0]?.name;
+      if (!file) file = await newChat(character);
+      history.replaceState(null, '', chatLink({ avatar, file }));
+      if (!chats.length) chats = await chatsOf(avatar);
+    }
+  }
+  const window_ = new ChatWindow(avatar ? { avatar_url: avatar, file_name: file } : { id: group });
+  await window_.load();
+  render(view, { character, chats, file, group, chat: window_ });
+}
+
+async function showRecent(view) {
+  const [recent, groups] = await Promise.all([
+    postJson('/api/chats/recent', {}).catch(() => []), postJson('/api/groups/all', {}).catch(() => []),
+  ]);
+  view.append(el('section.page', {}, el('div.narrow', {},
+    el('h1', {}, 'Chats'),
+    recent.length ? el('ul', { id: 'recentChats' }, recent.filter((c) => c.avatar).map((c) => el('li', {},
+      el('a', { href: chatLink({ avatar: c.avatar, file: String(c.file_name).replace(/\.jsonl$/, '') }) },
+        `${String(c.file_name).replace(/\.jsonl$/, '')}`), el('small.muted', {}, ` ${c.mes ?? ''}`.slice(0, 90)))))
+      : el('p.muted', {}, 'No chats yet: pick a character to start one.'),
+    groups.length ? el('h2', {}, 'Group chats') : null,
+    el('ul', { id: 'groupChats' }, groups.flatMap((g) => (g.chats ?? []).map((id) => el('li', {},
+      el('a', { href: chatLink({ group: id }) }, `${g.name}: ${id}`))))),
+    el('p', {}, el('a', { href: '#/characters' }, 'Characters')))));
+}
+
+function render(view, { character, chats, file, group, chat }) {
+  const messagesBox = el('div.messages', { id: 'messages', tabIndex: -1, 'aria-live': 'polite' });
+  const input = el('textarea', { id: 'input', rows: 2, placeholder: group ? 'Group chats are read here; continue them in SillyTavern' : `Message ${character.name}`, disabled: !!group, 'aria-label': 'Your message' });
+  const send = el('button.primary', { type: 'button', id: 'send', disabled: !!group }, 'Send');
+  const stop = el('button.danger', { type: 'button', id: 'stop', hidden: true }, 'Stop');
+  let running = null; // the AbortController of the reply being streamed
+
+  const aside = el('aside', {},
+    character ? el('div.who', {}, el('img', { src: thumbnail(character.avatar), alt: '' }),
+      el('div', {}, el('b', {}, character.name), el('div', {}, el('a', { href: '#/characters' }, 'All characters')))) : el('b', {}, `Group chat ${group}`),
+    character ? el('div.row', {}, el('h2.grow', {}, 'Chats'),
+      el('button', { type: 'button', id: 'newChat', onclick: async () => {
+        try {
+          location.hash = chatLink({ avatar: character.avatar, file: await newChat(character) });
+        } catch (e) { fail('Cannot start a chat', e); }
+      } }, '+ New')) : null,
+    el('ul', { id: 'chatList' }, chats.map((c) => el('li', {}, el('button', {
+      type: 'button', 'aria-current': String(c.name === file), onclick: () => { location.hash = chatLink({ avatar: character.avatar, file: c.name }); },
+    }, c.name, el('small', {}, `${c.chat_items ?? '?'} messages · ${c.file_size ?? ''}`))))),
+    character ? memoryPanel(character, chat, () => draw()) : null);
+
+  view.append(el('section.chat', {}, aside, el('div.thread', {}, messagesBox,
+    el('div.composer', {}, input, send, stop))));
+
+  function lastBotIndex() {
+    const last = chat.messages.length - 1;
+    return last >= 0 && !chat.messages[last].is_user && !chat.messages[last].is_system ? last : -1;
+  }
+
+  function draw(keepScroll) {
+    const before = messagesBox.scrollHeight - messagesBox.scrollTop;
+    messagesBox.replaceChildren(...[
+      chat.more ? el('p.older', { id: 'older' }, 'Scroll up for earlier messages') : null,
+      ...chat.messages.map((m, i) => messageNode(m, i)),
+      chat.messages.length ? null : el('p.empty', {}, 'No messages yet. Say hello.')].filter(Boolean));
+    if (keepScroll) messagesBox.scrollTop = messagesBox.scrollHeight - before;
+    else messagesBox.scrollTop = messagesBox.scrollHeight;
+  }
+
+  function messageNode(m, i) {
+    const last = i === chat.messages.length - 1;
+    const swipes = Array.isArray(m.swipes) ? m.swipes : null;
+    const tools = group ? [] : [
+      el('button.link', { type: 'button', title: 'Edit this message', 'aria-label': 'Edit', onclick: () => edit(i) }, 'edit'),
+      el('button.link', { type: 'button', title: 'A new chat with the messages up to this one', 'aria-label': 'Branch', onclick: () => branch(i) }, 'branch'),
+      el('button.link.danger', { type: 'button', title: 'Delete this message', 'aria-label': 'Delete', onclick: () => remove(i) }, 'delete'),
+    ];
+    if (!group && last && i === lastBotIndex()) {
+      tools.unshift(el('button.link', { type: 'button', title: 'Write this reply again', 'aria-label': 'Regenerate', onclick: () => reply({ regenerate: true }) }, 'regenerate'));
+    }
+    return el(`article.message${m.is_user ? '.user' : ''}${m.is_system ? '.system' : ''}${last ? '.last' : ''}`,
+      { dataset: { index: i } },
+      el('header', {}, el('b', {}, m.name ?? ''), el('time', { dateTime: m.send_date ?? '' }, shortDate(m.send_date)),
+        el('span.tools', {}, tools)),
+      el('div.text', {}, formatted(m.mes)),
+      swipes && swipes.length > 1 || (last && i === lastBotIndex() && !group) ? el('div.swipes', {},
+        el('button.icon', { type: 'button', 'aria-label': 'Previous swipe', disabled: !last || !swipes || (m.swipe_id ?? 0) === 0, onclick: () => swipe(-1) }, '‹'),
+        el('span.swipeCount', {}, `${(m.swipe_id ?? 0) + 1}/${swipes?.length ?? 1}`),
+        el('button.icon', { type: 'button', 'aria-label': 'Next swipe', disabled: !last || !!group, onclick: () => swipe(1) }, '›')) : null);
+  }
+
+  async function save(from) {
+    try {
+      await chat.saveFrom(from);
+    } catch (e) {
+      if (e.status === 409) {
+        toast('The chat changed elsewhere; it was read again', 'error');
+        await chat.load();
+        draw();
+      } else fail('Cannot save the chat', e);
+      throw e;
+    }
+  }
+
+  function setRunning(controller) {
+    running = controller;
+    send.hidden = !!controller;
+    stop.hidden = !controller;
+  }
+
+  /** Streams a reply: a new message, a new swipe of the last one, or the last one's current swipe again. */
+  async function reply({ regenerate = false, newSwipe = false } = {}) {
+    const c = connection();
+    if (!c.ready) {
+      toast('Set up a connection first', 'error');
+      location.hash = '#/connection';
+      return;
+    }
+    const index = regenerate || newSwipe ? lastBotIndex() : chat.messages.length;
+    if (index < 0) return;
+    const started = now();
+    const message = regenerate || newSwipe ? chat.messages[index] : {
+      name: character.name, is_user: false, is_system: false, send_date: started, mes: '', extra: {},
+    };
+    if (newSwipe) {
+      message.swipes = Array.isArray(message.swipes) ? message.swipes : [message.mes];
+      message.swipe_info = Array.isArray(message.swipe_info) ? message.swipe_info : [];
+      message.swipes.push('');
+      message.swipe_id = message.swipes.length - 1;
+    }
+    message.mes = '';
+    if (index === chat.messages.length) chat.messages.push(message);
+    draw();
+    const node = () => messagesBox.querySelector(`[data-index="${index}"]`);
+    node()?.classList.add('streaming');
+    const controller = new AbortController();
+    setRunning(controller);
+    try {
+      const text = await generate(character, chat.messages, index, (so) => {
+        const box = node()?.querySelector('.text');
+        if (box) box.replaceChildren(formatted(so));
+        messagesBox.scrollTop = messagesBox.scrollHeight;
+      }, controller.signal);
+      message.mes = text;
+      message.extra = { ...message.extra, api: c.source, model: c.model || undefined };
+      message.gen_started = started;
+      message.gen_finished = now();
+      if (Array.isArray(message.swipes)) {
+        message.swipes[message.swipe_id ?? 0] = text;
+        message.swipe_info[message.swipe_id ?? 0] = { send_date: message.send_date, gen_started: started, gen_finished: message.gen_finished, extra: message.extra };
+      }
+    } catch (e) {
+      fail('The backend did not reply', e);
+      if (!message.mes && index === chat.messages.length - 1 && !regenerate && !newSwipe) chat.messages.pop();
+      else if (newSwipe) { message.swipes.pop(); message.swipe_id = message.swipes.length - 1; message.mes = message.swipes[message.swipe_id]; }
+      setRunning(null);
+      draw();
+      return;
+    }
+    setRunning(null);
+    draw();
+    await save(index).catch(() => {});
+  }
+
+  async function sendMessage() {
+    const text = input.value.trim();
+    if (running || group) return;
+    if (text) {
+      chat.messages.push({ name: userName(), is_user: true, is_system: false, send_date: now(), mes: text, extra: {} });
+      input.value = '';
+      draw();
+      try {
+        await save(chat.messages.length - 1);
+      } catch {
+        return;
+      }
+    }
+    await reply();
+  }
+
+  async function swipe(direction) {
+    const i = chat.messages.length - 1;
+    const m = chat.messages[i];
+    if (running || i !== lastBotIndex()) return;
+    const swipes = Array.isArray(m.swipes) ? m.swipes : [m.mes];
+    const next = (m.swipe_id ?? 0) + direction;
+    if (next < 0) return;
+    if (next >= swipes.length) {
+      await reply({ newSwipe: true });
+      return;
+    }
+    m.swipes = swipes;
+    m.swipe_id = next;
+    m.mes = swipes[next];
+    draw();
+    await save(i).catch(() => {});
+  }
+
+  async function edit(i) {
+    const m = chat.messages[i];
+    const area = el('textarea', { rows: 8, value: m.mes ?? '', id: 'editText' });
+    const choice = await dialog(`Edit ${m.name}'s message`, area, [['Cancel', ''], ['Save', 'save', true]]);
+    if (choice !== 'save') return;
+    m.mes = area.value;
+    if (Array.isArray(m.swipes)) m.swipes[m.swipe_id ?? 0] = area.value;
+    draw(true);
+    await save(i).catch(() => {});
+  }
+
+  async function remove(i) {
+    const choice = await dialog('Delete this message?', el('p', {}, (chat.messages[i].mes ?? '').slice(0, 200)), [['Cancel', ''], ['Delete', 'delete', true]]);
+    if (choice !== 'delete') return;
+    try {
+      await chat.removeAt(i);
+    } catch (e) {
+      fail('Cannot delete the message', e);
+    }
+    draw(true);
+  }
+
+  async function branch(i) {
+    try {
+      let whole = chat.messages.slice(0, i + 1);
+      if (chat.more) { // earlier messages are not loaded: read the chat whole once
+        const all = await postJson('/api/chats/get', { ch_name: character.name, file_name: file, avatar_url: character.avatar });
+        const lines = all.filter((line) => !('chat_metadata' in line) || 'mes' in line);
+        whole = lines.slice(0, lines.length - (chat.messages.length - 1 - i));
+      }
+      const taken = new Set(chats.map((c) => c.name));
+      const base = file.replace(/ - Branch #\d+$/, '');
+      let n = 1;
+      while (taken.has(`${base} - Branch #${n}`)) n++;
+      const name = `${base} - Branch #${n}`;
+      const header = { ...(chat.header ?? {}), chat_metadata: { ...(chat.header?.chat_metadata ?? {}), integrity: uuid(), main_chat: file } };
+      await postJson('/api/chats/save', { ch_name: character.name, file_name: name, chat: [header, ...whole], avatar_url: character.avatar });
+      toast(`Branched into ${name}`);
+      location.hash = chatLink({ avatar: character.avatar, file: name });
+    } catch (e) {
+      fail('Cannot branch the chat', e);
+    }
+  }
+
+  send.addEventListener('click', sendMessage);
+  stop.addEventListener('click', () => running?.abort());
+  input.addEventListener('keydown', (e) => {
+    if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
+      e.preventDefault();
+      sendMessage();
+    } else if (e.key === 'Escape' && running) running.abort();
+    else if (!input.value && (e.key === 'ArrowRight' || e.key === 'ArrowLeft') && e.altKey) {
+      swipe(e.key === 'ArrowRight' ? 1 : -1);
+    }
+  });
+  let loadingEarlier = false;
+  messagesBox.addEventListener('scroll', async () => {
+    if (messagesBox.scrollTop > 300 || !chat.more || loadingEarlier) return;
+    loadingEarlier = true;
+    try {
+      if (await chat.loadEarlier()) draw(true);
+    } catch (e) {
+      fail('Cannot read earlier messages', e);
+    } finally {
+      loadingEarlier = false;
+    }
+  }, { passive: true });
+  draw();
+  if (!group) input.focus();
+}
+
+/** The chat's memory: its summary (ST's extra.memory), "summarize now", and what vector memory would recall. */
+function memoryPanel(character, chat, redraw) {
+  const summary = currentSummary(chat.messages);
+  const area = el('textarea', { id: 'summary', value: summary?.text ?? '', placeholder: 'No summary yet', 'aria-label': 'Summary' });
+  const recall = el('ol', { id: 'recall' });
+  const status = el('small.muted', { id: 'memoryStatus' });
+
+  async function saveSummary() {
+    const at = currentSummary(chat.messages)?.index ?? chat.messages.length - 1;
+    if (at < 0) return;
+    const m = chat.messages[at];
+    m.extra = { ...(m.extra ?? {}), memory: area.value };
+    try {
+      await chat.saveFrom(at);
+      status.textContent = 'Summary saved.';
+    } catch (e) { fail('Cannot save the summary', e); }
+  }
+
+  async function summarizeNow() {
+    const c = connection();
+    if (!c.ready) { toast('Set up a connection first', 'error'); return; }
+    status.textContent = 'Summarizing…';
+    const backend = c.api === 'openai'
+      ? { chat_completion_source: c.source, model: c.model, custom_url: c.source === 'custom' ? c.url : undefined }
+      : { api_type: c.source, api_server: c.url, model: c.model || undefined };
+    try {
+      const answer = await postJson('/api/tankard/summarize', { ...chat.ref, backend });
+      area.value = answer.summary;
+      status.textContent = `Summarized ${answer.messages ?? ''} messages.`;
+      await chat.reloadKeeping();
+      redraw();
+    } catch (e) {
+      status.textContent = '';
+      fail('Cannot summarize', e);
+    }
+  }
+
+  async function showRecall() {
+    const vectors = state.settings.extension_settings?.vectors ?? {};
+    const source = vectors.source || 'transformers';
+    const texts = chat.messages.filter((m) => !m.is_system).slice(-(vectors.query || 2)).map((m) => m.mes).join('\n');
+    const body = { collectionId: chat.ref.file_name, source, searchText: texts, topK: vectors.insert || 3, threshold: vectors.score_threshold ?? 0.25 };
+    const model = vectors[`${source === 'palm' || source === 'vertexai' ? 'google' : source}_model`];
+    if (model) body.model = model;
+    if (['ollama', 'llamacpp', 'vllm'].includes(source)) body.apiUrl = state.settings.textgenerationwebui_settings?.server_urls?.[source];
+    try {
+      const answer = await postJson('/api/vector/query', body);
+      const found = answer.metadata ?? [];
+      recall.replaceChildren(...(found.length ? found.map((m) => el('li', {}, String(m.text ?? '').slice(0, 300)))
+        : [el('li.muted', {}, 'Nothing yet: vectorize this chat (Vector Storage in SillyTavern) first.')]));
+    } catch (e) {
+      fail('Cannot ask the vector memory', e);
+    }
+  }
+
+  return el('div.memory', { id: 'memory' },
+    el('h2', {}, 'Memory'),
+    area,
+    el('div.row', {}, el('button', { type: 'button', id: 'saveSummary', onclick: saveSummary }, 'Save summary'),
+      el('button', { type: 'button', id: 'summarizeNow', onclick: summarizeNow }, 'Summarize now')),
+    status,
+    el('div.row', {}, el('button.link', { type: 'button', id: 'showRecall', onclick: showRecall }, 'What would vector memory bring back?')),
+    recall);
+}
+
+function shortDate(value) {
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? String(value ?? '') : date.toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' });
+}
+
+/** A message's text with *italics* and **bold** as ST shows them; everything else as plain text. */
+function formatted(text) {
+  const fragment = document.createDocumentFragment();
+  const parts = String(text ?? '').split(/(\*\*[^*]+\*\*|\*[^*\n]+\*)/g);
+  for (const part of parts) {
+    if (/^\*\*[^*]+\*\*$/.test(part)) fragment.append(el('strong', {}, part.slice(2, -2)));
+    else if (/^\*[^*\n]+\*$/.test(part)) fragment.append(el('em', {}, part.slice(1, -1)));
+    else if (part) fragment.append(part);
+  }
+  return fragment;
+}

@@ -1,0 +1,101 @@
+// A reply from the user's backend: the prompt built from the card, the chat's summary and its messages, sent
+// through ST's generate routes with streaming, the text handed over as it arrives.
+import { completionText, post, readEvents } from './api.js';
+import { state, substitute, userName } from './state.js';
+import { connection } from './connection.js';
+
+/** The summary ST's Summarize extension keeps: extra.memory of the newest message that has one. */
+export function currentSummary(messages) {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const memory = messages[i]?.extra?.memory;
+    if (typeof memory === 'string' && memory.trim()) return { index: i, text: memory };
+  }
+  return null;
+}
+
+function characterBlock(character) {
+  const data = character.data ?? character;
+  const name = character.name;
+  const parts = [
+    `Write ${name}'s next reply in a fictional chat between ${name} and ${userName()}.`,
+    data.system_prompt, data.description, data.personality && `${name}'s personality: ${data.personality}`,
+    data.scenario && `Scenario: ${data.scenario}`,
+  ];
+  return parts.filter((p) => p && String(p).trim()).map((p) => substitute(p, name)).join('\n\n');
+}
+
+/** The chat as a backend reads it: the card, the summary, then the visible messages (the newest last). */
+function history(messages, upTo) {
+  return messages.slice(0, upTo).filter((m) => m && !m.is_system && typeof m.mes === 'string');
+}
+
+export function chatMessages(character, messages, upTo) {
+  const summary = currentSummary(messages.slice(0, upTo));
+  const prompt = [{ role: 'system', content: characterBlock(character) }];
+  const example = (character.data?.mes_example ?? character.mes_example ?? '').trim();
+  if (example) prompt.push({ role: 'system', content: `Example dialogue:\n${substitute(example, character.name)}` });
+  if (summary) prompt.push({ role: 'system', content: `Summary of the story so far: ${summary.text}` });
+  for (const m of history(messages, upTo)) {
+    prompt.push({ role: m.is_user ? 'user' : 'assistant', content: m.mes });
+  }
+  return prompt;
+}
+
+export function textPrompt(character, messages, upTo) {
+  const summary = currentSummary(messages.slice(0, upTo));
+  const lines = [characterBlock(character)];
+  if (summary) lines.push(`[Summary: ${summary.text}]`);
+  for (const m of history(messages, upTo)) lines.push(`${m.name}: ${m.mes}`);
+  lines.push(`${character.name}:`);
+  return lines.join('\n');
+}
+
+/**
+ * Streams a reply to messages[0, upTo) into onText (the whole text so far each time); answers the final text.
+ * The signal stops it: the server then aborts the upstream request.
+ */
+export async function generate(character, messages, upTo, onText, signal) {
+  const c = connection();
+  if (!c.ready) throw new Error('No backend is set up yet: open Connection first');
+  const settings = state.settings;
+  let path;
+  let body;
+  if (c.api === 'openai') {
+    const oai = settings.oai_settings ?? {};
+    path = '/api/backends/chat-completions/generate';
+    body = {
+      chat_completion_source: c.source, model: c.model, messages: chatMessages(character, messages, upTo),
+      stream: oai.stream_openai !== false, temperature: Number(oai.temp_openai ?? 1),
+      max_tokens: Number(oai.openai_max_tokens ?? 300), char_name: character.name, user_name: userName(),
+    };
+    if (c.source === 'custom') body.custom_url = c.url;
+  } else {
+    path = '/api/backends/text-completions/generate';
+    const length = Number(settings.amount_gen ?? 250);
+    body = {
+      api_type: c.source, api_server: c.url, prompt: textPrompt(character, messages, upTo), stream: true,
+      max_new_tokens: length, max_tokens: length, max_length: length, temperature: 0.8, model: c.model || undefined,
+      stop: [`\n${userName()}:`], stopping_strings: [`\n${userName()}:`],
+      truncation_length: Number(settings.max_context ?? 4096),
+    };
+  }
+  const response = await post(path, body, { signal });
+  let text = '';
+  let rest;
+  try {
+    rest = await readEvents(response, (data) => {
+      text += completionText(data);
+      onText(text);
+    });
+  } catch (e) {
+    if (signal?.aborted) return text;
+    throw e;
+  }
+  if (rest.trim().startsWith('{')) { // not streamed: the whole reply, or an error, as JSON
+    const data = JSON.parse(rest);
+    if (data?.error) throw new Error(data.error.message ?? JSON.stringify(data.error));
+    text = completionText(data);
+    onText(text);
+  }
+  return text.replace(/^\s+/, '');
+}

@@ -1,0 +1,281 @@
+// The character library: a virtualised grid over POST /api/tankard/characters/page, so only the cards on screen
+// are asked for and drawn, however large the library. Search, sort, favourites, tags; import by drag and drop or
+// the file picker; create, edit, export.
+import { post, postJson } from './api.js';
+import { dialog, el, fail, field, thumbnail, toast } from './ui.js';
+import { openCharacter } from './chat.js';
+
+const PAGE = 100;
+const CARD_WIDTH = 150;
+const CARD_HEIGHT = 275;
+const GAP = 12;
+const IMPORTABLE = ['png', 'json', 'charx', 'byaf', 'yaml', 'yml'];
+
+/** Filters and sort survive a visit to a chat and back. */
+const query = { search: '', sort: 'name', order: '', favorites: false, tags: [] };
+
+export function showLibrary(view) {
+  const grid = el('div.grid', { tabIndex: 0, 'aria-label': 'Characters' });
+  const spacer = el('div.spacer');
+  grid.append(spacer);
+  const count = el('span.count', { id: 'libraryCount' });
+  const progress = el('div.progress', { hidden: true }, el('div'));
+  const fileInput = el('input', {
+    type: 'file', id: 'importFile', multiple: true, hidden: true, accept: IMPORTABLE.map((e) => `.${e}`).join(','),
+    onchange: () => { importFiles([...fileInput.files]); fileInput.value = ''; },
+  });
+  const search = el('input', {
+    type: 'search', id: 'librarySearch', placeholder: 'Search names, tags, creators', value: query.search,
+    'aria-label': 'Search characters',
+    oninput: debounce(() => { query.search = search.value; reset(); }, 200),
+  });
+  const sort = el('select', {
+    id: 'librarySort', 'aria-label': 'Sort by',
+    onchange: () => { [query.sort, query.order] = sort.value.split(':'); reset(); },
+  }, [['name:asc', 'Name A–Z'], ['name:desc', 'Name Z–A'], ['date_last_chat:desc', 'Last chat'],
+    ['date_added:desc', 'Newest'], ['date_added:asc', 'Oldest'], ['chat_size:desc', 'Longest chats']]
+    .map(([value, label]) => el('option', { value }, label)));
+  sort.value = `${query.sort}:${query.order || (query.sort === 'name' ? 'asc' : 'desc')}`;
+  const favorites = el('button', {
+    type: 'button', id: 'libraryFavorites', 'aria-pressed': String(query.favorites), title: 'Favourites only',
+    onclick: () => { query.favorites = !query.favorites; favorites.setAttribute('aria-pressed', query.favorites); reset(); },
+  }, '★ Favourites');
+  const tagSelect = el('select', {
+    id: 'libraryTag', 'aria-label': 'Tag',
+    onchange: () => { query.tags = tagSelect.value ? [tagSelect.value] : []; reset(); },
+  }, el('option', { value: '' }, 'All tags'));
+
+  view.append(el('section.library', {},
+    el('div.tools', {}, search, sort, tagSelect, favorites,
+      el('button', { type: 'button', onclick: () => editCard(null, reset) }, '+ New'),
+      el('button.primary', { type: 'button', id: 'importButton', onclick: () => fileInput.click() }, 'Import'),
+      fileInput, progress, count),
+    grid));
+
+  let total = 0;
+  let generation = 0;
+  const pages = new Map();
+
+  function pageOf(index) {
+    const number = Math.floor(index / PAGE);
+    if (!pages.has(number)) {
+      const asked = generation;
+      pages.set(number, postJson('/api/tankard/characters/page', {
+        offset: number * PAGE, limit: PAGE, search: query.search, sort: query.sort,
+        order: query.order || undefined, favorites: query.favorites || undefined, tags: query.tags,
+      }).then((answer) => {
+        if (asked !== generation) return null;
+        if (total !== answer.total) { total = answer.total; layout(); }
+        fillTags(answer.tags);
+        return answer.items;
+      }).catch((e) => { pages.delete(number); fail('Cannot list the characters', e); return null; }));
+    }
+    return pages.get(number);
+  }
+
+  let tagsShown = false;
+  function fillTags(tags) {
+    if (tagsShown || !tags) return;
+    tagsShown = true;
+    tagSelect.append(...tags.map((t) => el('option', { value: t.name }, `${t.name} (${t.count})`)));
+    tagSelect.value = query.tags[0] ?? '';
+  }
+
+  function columns() {
+    return Math.max(1, Math.floor((grid.clientWidth - GAP) / (CARD_WIDTH + GAP)));
+  }
+
+  function layout() {
+    const rows = Math.ceil(total / columns());
+    spacer.style.height = `${rows * (CARD_HEIGHT + GAP) + GAP}px`;
+    count.textContent = `${total.toLocaleString()} character${total === 1 ? '' : 's'}`;
+    draw();
+  }
+
+  /** Draws the rows in view (and one more each side), asking for the pages they need. */
+  function draw() {
+    const cols = columns();
+    const rowHeight = CARD_HEIGHT + GAP;
+    const first = Math.max(0, Math.floor(grid.scrollTop / rowHeight) - 1);
+    const last = Math.ceil((grid.scrollTop + grid.clientHeight) / rowHeight) + 1;
+    const from = first * cols;
+    const to = Math.min(total, last * cols);
+    const width = (grid.clientWidth - GAP) / cols - GAP;
+    const wanted = new Set();
+    for (let i = from; i < to; i++) wanted.add(i);
+    for (const node of [...spacer.children]) {
+      if (!wanted.has(Number(node.dataset.index))) node.remove();
+    }
+    const present = new Set([...spacer.children].map((n) => Number(n.dataset.index)));
+    const drawn = generation;
+    for (let i = from; i < to; i++) {
+      if (present.has(i)) continue;
+      pageOf(i).then((items) => {
+        const item = items?.[i % PAGE];
+        if (!item || drawn !== generation || spacer.querySelector(`[data-index="${i}"]`)) return;
+        const node = card(item, i);
+        node.style.cssText = `left:${GAP + (i % cols) * (width + GAP)}px;top:${GAP + Math.floor(i / cols) * rowHeight}px;`
+          + `width:${width}px;height:${CARD_HEIGHT}px`;
+        spacer.append(node);
+      });
+    }
+  }
+
+  function card(item, index) {
+    const favButton = el('span.fav', {
+      role: 'button', tabIndex: 0, title: item.fav ? 'Remove from favourites' : 'Add to favourites',
+      'aria-label': 'Favourite', 'aria-pressed': String(item.fav),
+      onclick: (e) => { e.stopPropagation(); toggleFavorite(item, favButton); },
+    }, item.fav ? '★' : '☆');
+    return el('button.card', {
+      type: 'button', dataset: { index, avatar: item.avatar }, title: item.description_preview || item.name,
+      onclick: () => openCharacter(item.avatar),
+      oncontextmenu: (e) => { e.preventDefault(); cardMenu(item); },
+    }, el('img', { src: thumbnail(item.avatar), alt: '', loading: 'lazy' }),
+    el('div.name', {}, item.name), el('div.tags', {}, (item.tags || []).join(', ')), favButton);
+  }
+
+  async function toggleFavorite(item, button) {
+    const fav = !item.fav;
+    try {
+      await postJson('/api/characters/merge-attributes', { avatar: item.avatar, fav, data: { extensions: { fav } } });
+      item.fav = fav;
+      button.textContent = fav ? '★' : '☆';
+      button.setAttribute('aria-pressed', String(fav));
+    } catch (e) {
+      fail('Cannot change the favourite', e);
+    }
+  }
+
+  function cardMenu(item) {
+    dialog(item.name, el('p.muted', {}, item.description_preview || ''), [
+      ['Edit', 'edit'], ['Export PNG', 'png'], ['Export JSON', 'json'], ['Close', '', true],
+    ]).then((choice) => {
+      if (choice === 'edit') editCard(item.avatar, reset);
+      else if (choice === 'png' || choice === 'json') exportCard(item.avatar, choice);
+    });
+  }
+
+  function reset() {
+    generation++;
+    pages.clear();
+    spacer.replaceChildren();
+    grid.scrollTop = 0;
+    pageOf(0).then(() => layout());
+  }
+
+  async function importFiles(files) {
+    const usable = files.filter((f) => IMPORTABLE.includes(f.name.split('.').pop().toLowerCase()));
+    if (!usable.length) {
+      toast(`Tankard imports ${IMPORTABLE.join(', ')} cards`, 'error');
+      return;
+    }
+    progress.hidden = false;
+    let done = 0;
+    let imported = 0;
+    for (const file of usable) {
+      const form = new FormData();
+      form.append('avatar', file);
+      form.append('file_type', file.name.split('.').pop().toLowerCase());
+      try {
+        const answer = await postJson('/api/characters/import', form);
+        if (answer?.error) throw new Error(typeof answer.error === 'string' ? answer.error : 'the card was refused');
+        imported++;
+      } catch (e) {
+        fail(`Cannot import ${file.name}`, e);
+      }
+      progress.firstChild.style.width = `${(++done / usable.length) * 100}%`;
+      count.textContent = `Importing ${done} of ${usable.length}…`;
+    }
+    progress.hidden = true;
+    if (imported) toast(`Imported ${imported} character${imported === 1 ? '' : 's'}`);
+    reset();
+  }
+
+  grid.addEventListener('scroll', () => requestAnimationFrame(draw), { passive: true });
+  new ResizeObserver(() => layout()).observe(grid);
+  grid.addEventListener('dragover', (e) => { e.preventDefault(); grid.classList.add('dropping'); });
+  grid.addEventListener('dragleave', () => grid.classList.remove('dropping'));
+  grid.addEventListener('drop', (e) => {
+    e.preventDefault();
+    grid.classList.remove('dropping');
+    importFiles([...e.dataTransfer.files]);
+  });
+  grid.addEventListener('keydown', (e) => { // arrows move between cards, Enter opens (the card is a button)
+    const cards = [...spacer.children].sort((a, b) => a.dataset.index - b.dataset.index);
+    const at = cards.indexOf(document.activeElement);
+    const step = { ArrowRight: 1, ArrowLeft: -1, ArrowDown: columns(), ArrowUp: -columns() }[e.key];
+    if (step === undefined) return;
+    e.preventDefault();
+    const target = cards[Math.max(0, Math.min(cards.length - 1, at < 0 ? 0 : at + step))];
+    target?.focus();
+    target?.scrollIntoView({ block: 'nearest' });
+  });
+  reset();
+  search.focus();
+}
+
+async function exportCard(avatar, format) {
+  try {
+    const response = await post('/api/characters/export', { format, avatar_url: avatar });
+    const link = el('a', { href: URL.createObjectURL(await response.blob()), download: avatar.replace(/\.png$/, `.${format}`) });
+    link.click();
+    URL.revokeObjectURL(link.href);
+  } catch (e) {
+    fail('Cannot export the card', e);
+  }
+}
+
+const FIELDS = [
+  ['name', 'Name', 'input'], ['description', 'Description', 'textarea'], ['personality', 'Personality', 'textarea'],
+  ['scenario', 'Scenario', 'textarea'], ['first_mes', 'First message', 'textarea'],
+  ['mes_example', 'Example dialogue', 'textarea'], ['creator_notes', "Creator's notes", 'textarea'],
+];
+
+/** Creates a card (avatar null) or edits one's main fields; then calls done. */
+export async function editCard(avatar, done) {
+  let card = {};
+  if (avatar) {
+    try {
+      card = await postJson('/api/characters/get', { avatar_url: avatar });
+    } catch (e) {
+      fail('Cannot read the card', e);
+      return;
+    }
+  }
+  const inputs = {};
+  const body = el('form', { id: 'cardForm', onsubmit: (e) => e.preventDefault() },
+    FIELDS.map(([key, label, kind]) => {
+      inputs[key] = el(kind, { name: key, value: card.data?.[key] ?? card[key] ?? '', rows: kind === 'textarea' ? 3 : undefined });
+      return field(label, inputs[key]);
+    }),
+    field('Tags (comma-separated)', inputs.tags = el('input', { name: 'tags', value: (card.tags ?? card.data?.tags ?? []).join(', ') })));
+  const choice = await dialog(avatar ? `Edit ${card.name}` : 'New character', body, [['Cancel', ''], ['Save', 'save', true]]);
+  if (choice !== 'save') return;
+  const values = Object.fromEntries(Object.entries(inputs).map(([k, input]) => [k, input.value]));
+  const tags = values.tags.split(',').map((t) => t.trim()).filter(Boolean);
+  if (!values.name.trim()) {
+    toast('A character needs a name', 'error');
+    return;
+  }
+  try {
+    if (avatar) {
+      const { tags: _ignored, ...fields } = values;
+      await postJson('/api/characters/merge-attributes', { avatar, ...fields, tags, data: { ...fields, tags } });
+    } else {
+      const form = new FormData();
+      for (const [key, value] of Object.entries(values)) form.append(key === 'name' ? 'ch_name' : key, value);
+      form.set('tags', tags.join(','));
+      await post('/api/characters/create', form);
+    }
+    toast(avatar ? 'Saved' : `Created ${values.name}`);
+    done?.();
+  } catch (e) {
+    fail('Cannot save the card', e);
+  }
+}
+
+function debounce(action, ms) {
+  let timer;
+  return () => { clearTimeout(timer); timer = setTimeout(action, ms); };
+}

@@ -1,0 +1,44 @@
+// The user's settings.json, shared with ST's frontend: Tankard's UI reads it whole, changes only the keys it
+// owns (where ST keeps them: main_api, oai_settings, textgenerationwebui_settings, username) and saves the whole
+// object back, so everything ST stored there survives.
+import { postJson } from './api.js';
+
+export const state = {
+  settings: {},
+  accounts: false,
+  user: null,
+};
+
+export async function loadSettings() {
+  const answer = await postJson('/api/settings/get', {});
+  state.accounts = !!answer.enable_accounts;
+  try {
+    state.settings = answer.settings ? JSON.parse(answer.settings) : {};
+  } catch {
+    state.settings = {};
+  }
+  return state.settings;
+}
+
+export async function saveSettings() {
+  state.settings.firstRun = false;
+  await postJson('/api/settings/save', state.settings);
+}
+
+/** The persona's name, as ST's frontend names the user in chats. */
+export function userName() {
+  const settings = state.settings;
+  return settings.power_user?.personas?.[settings.user_avatar] || settings.username || 'User';
+}
+
+/** ST's chat file names: "Name - 2026-12-02@14h05m09s123ms" (public/scripts/RossAscends-mods.js, humanizedDateTime). */
+export function humanizedDateTime(date = new Date()) {
+  const pad = (n, l = 2) => String(n).padStart(l, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}@${pad(date.getHours())}h`
+    + `${pad(date.getMinutes())}m${pad(date.getSeconds())}s${pad(date.getMilliseconds(), 3)}ms`;
+}
+
+/** ST's macros in a card's texts: {{char}}, {{user}} and their old spellings. */
+export function substitute(text, charName) {
+  return String(text ?? '').replace(/\{\{char\}\}|<BOT>/gi, charName).replace(/\{\{user\}\}|<USER>/gi, userName());
+}
