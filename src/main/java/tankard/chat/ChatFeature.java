@@ -23,8 +23,8 @@ import java.util.Set;
 
 /**
  * The chat endpoints {@code /api/chats/*} and the group chat ones {@code /api/chats/group/*} (src/endpoints/chats.js;
- * the recent chats are RecentChatsFeature's), and Tankard's windowed reads and saves of a chat's end,
- * {@code /api/tankard/chats/tail[/save]} (ChatWindow).
+ * the recent chats are RecentChatsFeature's), and Tankard's windowed reads of a chat, page by page from its end,
+ * and saves of a new end from any message, {@code /api/tankard/chats/tail[/save]} (ChatWindow).
  */
 public record ChatFeature(ChatService chats, ChatImporter importer, ChatFiles files, ChatSearch search, ChatExport export) implements Feature {
     private static final Logger LOG = LoggerFactory.getLogger(ChatFeature.class);
@@ -55,11 +55,12 @@ public record ChatFeature(ChatService chats, ChatImporter importer, ChatFiles fi
         }));
         router.post("/api/tankard/chats/tail").handler(routes.blocking(request -> {
             ChatRef chat = ChatRef.of(request.body());
-            return Reply.rawJson(json(chats.tail(request.user().handle(), chat, ChatWindow.count(request.body()))));
+            int count = ChatWindow.count(request.body());
+            return Reply.rawJson(json(chats.tail(request.user().handle(), chat, count, ChatWindow.before(request.body()))));
         }));
         router.post("/api/tankard/chats/tail/save").handler(routes.blocking(request -> {
-            ChatWindow.Cursor next = chats.saveTail(request.user().handle(), ChatWindow.Save.of(request.body()));
-            return Reply.json(JsJson.object().put("ok", true).set("cursor", next.json()));
+            ChatWindow.Saved saved = chats.saveTail(request.user().handle(), ChatWindow.Save.of(request.body()));
+            return Reply.json(JsJson.object().put("ok", true).set("cursor", saved.json()));
         }));
         router.post(GROUP_SAVE).handler(routes.streamed((request, json) -> {
             chats.saveGroup(request.user().handle(), json);
@@ -142,13 +143,22 @@ public record ChatFeature(ChatService chats, ChatImporter importer, ChatFiles fi
         return read.file() == null ? Reply.rawJson(read.json()) : Reply.stream(JSON, read.length(), read.file()::writeTo);
     }
 
-    /** The tail route's answer, {@code {header, messages, cursor}}, from the chat's own bytes (see ChatWindow). */
+    /**
+     * The tail route's answer, {@code {header, messages, offsets, more, cursor}}, from the chat's own bytes
+     * (see ChatWindow).
+     */
     private static byte[] json(ChatTail tail) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         out.writeBytes("{\"header\":".getBytes(StandardCharsets.UTF_8));
         out.writeBytes(tail.headerJson());
         out.writeBytes(",\"messages\":".getBytes(StandardCharsets.UTF_8));
         out.writeBytes(tail.messagesJson());
+        StringBuilder offsets = new StringBuilder(",\"offsets\":[");
+        for (int i = 0; i < tail.offsets().length; i++) {
+            offsets.append(i > 0 ? "," : "").append(tail.offsets()[i]);
+        }
+        offsets.append("],\"more\":").append(tail.more());
+        out.writeBytes(offsets.toString().getBytes(StandardCharsets.UTF_8));
         out.writeBytes((",\"cursor\":" + JsJson.compact(tail.cursor().json()) + "}").getBytes(StandardCharsets.UTF_8));
         return out.toByteArray();
     }

@@ -263,41 +263,57 @@ public final class ChatService {
 
     /** The header and last {@code count} lines of a chat with their cursor (see ChatWindow). */
     public ChatTail tail(String user, ChatRef chat, int count) throws IOException {
-        Optional<ChatFile> before = store.find(user, chat.folder(), chat.file());
+        return tail(user, chat, count, null);
+    }
+
+    /**
+     * The header and the last {@code count} lines of a chat that end before the byte offset {@code before} (null:
+     * the end), with their cursor (see ChatWindow); read backwards from {@code before}, not the chat whole.
+     */
+    public ChatTail tail(String user, ChatRef chat, int count, Long before) throws IOException {
+        Optional<ChatFile> stat = store.find(user, chat.folder(), chat.file());
         Optional<SeekableByteChannel> opened = store.channel(user, chat.folder(), chat.file());
-        if (before.isEmpty() || opened.isEmpty()) {
+        if (stat.isEmpty() || opened.isEmpty()) {
             throw Refusal.notFound("No such chat");
         }
         try (SeekableByteChannel channel = opened.get()) {
-            if (!before.equals(store.find(user, chat.folder(), chat.file()))) {
+            if (!stat.equals(store.find(user, chat.folder(), chat.file()))) {
                 throw Refusal.conflict("The chat changed while it was read; read it again");
             }
             long headerEnd = ChatOffsets.headerEnd(channel);
-            long offset = ChatOffsets.lastLines(channel, headerEnd, count);
+            if (before != null) {
+                ChatWindow.lineStart(channel, headerEnd, before, "before");
+            }
+            long end = before == null ? channel.size() : before;
+            long offset = ChatOffsets.linesBefore(channel, headerEnd, end, count);
             ByteArrayOutputStream header = new ByteArrayOutputStream();
             ChatWindow.array(ChatWindow.read(channel, 0, headerEnd), header);
             byte[] headerArray = header.toByteArray();
             byte[] headerJson = headerArray.length == 2 ? NULL // the header line does not parse
                     : Arrays.copyOfRange(headerArray, 1, headerArray.length - 1);
             ByteArrayOutputStream messages = new ByteArrayOutputStream();
-            ChatWindow.array(ChatWindow.read(channel, offset, channel.size()), messages);
-            return new ChatTail(headerJson, messages.toByteArray(),
-                    new ChatWindow.Cursor(offset, before.get().size(), before.get().modifiedMs()));
+            long[] offsets = ChatWindow.array(ChatWindow.read(channel, offset, end), offset, messages);
+            return new ChatTail(headerJson, messages.toByteArray(), offsets, offset > headerEnd,
+                    new ChatWindow.Cursor(offset, stat.get().size(), stat.get().modifiedMs()));
         }
     }
 
     /**
      * Replaces the lines of a chat from the cursor's offset on by the request's {@code messages}, if the chat
-     * is still the file the cursor was read from (else 409); answers the cursor for the next save.
+     * is still the file the cursor was read from (else 409); answers the cursor for the next save and where
+     * each message's line now starts.
      */
-    public ChatWindow.Cursor saveTail(String user, ChatWindow.Save save) throws IOException {
+    public ChatWindow.Saved saveTail(String user, ChatWindow.Save save) throws IOException {
         ChatRef chat = save.chat();
         ChatWindow.Cursor cursor = save.cursor();
         ArrayNode messages = save.messages();
         ByteArrayOutputStream lines = new ByteArrayOutputStream();
         LineWriter writer = new LineWriter(lines);
         long truthy = 0;
-        for (JsonNode message : messages) {
+        long[] starts = new long[messages.size()]; // from the first line's start, until the save knows where that is
+        for (int i = 0; i < starts.length; i++) {
+            JsonNode message = messages.get(i);
+            starts[i] = lines.size() + (i > 0 ? 1 : 0);
             writer.line(LineWriter.stringify(message));
             truthy += Js.truthy(message) ? 1 : 0;
         }
@@ -315,13 +331,7 @@ public final class ChatService {
             ChatArray.Read window;
             try (SeekableByteChannel channel = store.channel(user, chat.folder(), chat.file())
                     .orElseThrow(() -> Refusal.conflict("The chat is gone"))) {
-                if (offset < ChatOffsets.headerEnd(channel) || offset > channel.size()) {
-                    throw Refusal.badRequest("cursor.offset is not within the chat's messages");
-                }
-                afterLineFeed = offset > 0 && ChatWindow.read(channel, offset - 1, offset)[0] == '\n';
-                if (!afterLineFeed && offset < channel.size()) {
-                    throw Refusal.badRequest("cursor.offset is not the start of a line");
-                }
+                afterLineFeed = ChatWindow.lineStart(channel, ChatOffsets.headerEnd(channel), offset, "cursor.offset");
                 window = ChatWindow.array(ChatWindow.read(channel, offset, channel.size()), null);
             }
             if (window.dropped() > 0) {
@@ -345,13 +355,17 @@ public final class ChatService {
                 remember(key, after, new ChatArray.Read(old.kept() - window.kept() + truthy,
                         old.dropped() - window.dropped() + dropped, old.plain() && dropped == 0));
             }
-            next = new ChatWindow.Cursor(empty ? after.size() : keep + (separator ? 1 : 0), after.size(), after.modifiedMs());
+            long first = keep + (separator ? 1 : 0);
+            for (int i = 0; i < starts.length; i++) {
+                starts[i] += first;
+            }
+            next = new ChatWindow.Cursor(empty ? after.size() : first, after.size(), after.modifiedMs());
             saved = store.open(user, chat.folder(), chat.file()).orElseThrow(() -> new IOException("The saved chat vanished"));
         } finally {
             lock.close();
         }
         backups.saved(user, chat.backupName(), saved);
-        return next;
+        return new ChatWindow.Saved(next, starts);
     }
 
     /**

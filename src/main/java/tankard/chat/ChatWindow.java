@@ -12,22 +12,33 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SeekableByteChannel;
+import java.util.stream.LongStream;
 
 /**
- * The end of a chat, for Tankard's own clients (a chat of 100,000 messages need not travel whole for a
- * reply): the last lines of the file from a byte offset on, and the cursor that saving a new end checks.
+ * A chat in windows, for Tankard's own clients (a chat of 100,000 messages need not travel whole for a reply,
+ * nor to show its last page first): lines of the file between two byte offsets, where each starts, and the
+ * cursor that saving a new end from any of them checks.
  * <p>
  * The API, beside ST's (bodies name the chat as ST's: {@code avatar_url} + {@code file_name}, or a group
  * chat's {@code id}):
  * <ul>
- * <li>{@code POST /api/tankard/chats/tail} {@code {..., count}} → {@code {header, messages, cursor}}: the
- * header line, the last {@code count} lines after it as {@code /api/chats/get} serves lines, and
- * {@code cursor = {offset, size, mtime}}: where the first of them starts in the file, and the file's size and
- * mtime (ms).</li>
+ * <li>{@code POST /api/tankard/chats/tail} {@code {..., count, before?}} →
+ * {@code {header, messages, offsets, more, cursor}}: the header line and the last {@code count} lines after it
+ * (with {@code before}, a byte offset: the last {@code count} lines that end before it) as
+ * {@code /api/chats/get} serves lines; {@code offsets}, where the line of each of {@code messages} starts; {@code more},
+ * whether lines come before the first of them (the next page up is {@code before: cursor.offset}); and
+ * {@code cursor = {offset, size, mtime}}: where the first of them starts in the file, and the file's size and mtime
+ * (ms) now. {@code before} must be a line start after the header, or the size (the same as no {@code before}),
+ * else {@code 400}. Lines ST's read drops (blank, not JSON, falsy) take a place in {@code count} but are not
+ * served, so a page may hold fewer messages, even none while {@code more} is true.</li>
  * <li>{@code POST /api/tankard/chats/tail/save} {@code {..., cursor, messages}}: replaces every line from
- * {@code cursor.offset} on by {@code messages} (each stored as ST stores a chat element), only if the file
- * still has the cursor's size and mtime, else {@code 409}: re-read the tail. Answers {@code {ok, cursor}} for
- * the next save. The header cannot be changed this way (save the whole chat for that).</li>
+ * {@code cursor.offset} on by {@code messages} (each stored as ST stores a chat element, one line each), only if
+ * the file still has the cursor's size and mtime, else {@code 409}: re-read. {@code cursor.offset} may be any
+ * line start a read answered (the window's, or one of its {@code offsets}: an edit, swipe or delete from that
+ * message sends it and the window's messages after it) or the size (an append); any other offset is a
+ * {@code 400}, nothing written. Answers {@code {ok, cursor}}, the cursor for the next save with
+ * {@code cursor.offsets}: where the line of each sent message starts now. The header cannot be changed this way
+ * (save the whole chat for that).</li>
  * </ul>
  * The save changes the file in place, O(change) (ChatStore#replaceTail; in FileChatStore an undo journal
  * makes it crash-safe and readers' views keep the chat as they opened it, so a get streaming the chat and a
@@ -68,6 +79,45 @@ public final class ChatWindow {
         return count.intValue();
     }
 
+    /** A read's {@code before}: null for the end, else a byte offset (checked against the chat by {@link #lineStart}). */
+    static Long before(JsonNode body) {
+        JsonNode before = body.get("before");
+        if (before == null || before.isNull()) {
+            return null;
+        }
+        if (!before.isIntegralNumber() || !before.canConvertToLong() || before.longValue() < 0) {
+            throw Refusal.badRequest("before must be a byte offset that a read answered");
+        }
+        return before.longValue();
+    }
+
+    /**
+     * Checks that {@code at} (the request's {@code name}) is where a line after the header starts, or the size
+     * (where an appended line would start), else 400; answers whether an LF comes just before it.
+     */
+    static boolean lineStart(SeekableByteChannel chat, long headerEnd, long at, String name) throws IOException {
+        if (at < headerEnd || at > chat.size()) {
+            throw Refusal.badRequest(name + " is not within the chat's messages");
+        }
+        boolean afterLineFeed = at > 0 && read(chat, at - 1, at)[0] == '\n';
+        if (!afterLineFeed && at < chat.size()) {
+            throw Refusal.badRequest(name + " is not the start of a line");
+        }
+        return afterLineFeed;
+    }
+
+    /** A saved end: the cursor for the next save, and where each saved message's line starts. */
+    public record Saved(Cursor cursor, long[] offsets) {
+        ObjectNode json() {
+            ObjectNode json = cursor.json();
+            ArrayNode lines = json.putArray("offsets");
+            for (long offset : offsets) {
+                lines.add(offset);
+            }
+            return json;
+        }
+    }
+
     /** A save of a new end: the chat, the cursor it was read with and the lines that replace the window. */
     public record Save(ChatRef chat, Cursor cursor, ArrayNode messages) {
         static Save of(JsonNode body) {
@@ -96,5 +146,12 @@ public final class ChatWindow {
     /** The lines as {@code /api/chats/get} serves them (a JSON array), and what it found. */
     static ChatArray.Read array(byte[] lines, ByteArrayOutputStream out) throws IOException {
         return ChatArray.write(new ByteArrayInputStream(lines), out);
+    }
+
+    /** As {@link #array(byte[], ByteArrayOutputStream)}, with where each served line starts, counted from {@code from}. */
+    static long[] array(byte[] lines, long from, ByteArrayOutputStream out) throws IOException {
+        LongStream.Builder starts = LongStream.builder();
+        ChatArray.write(new ByteArrayInputStream(lines), out, start -> starts.add(from + start));
+        return starts.build().toArray();
     }
 }

@@ -9,6 +9,7 @@ import tankard.json.JsonSyntaxException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.util.function.LongConsumer;
 
 /**
  * A chat as the JSON array {@code /api/chats/get} answers: the lines of {@code split('\n')} that parse to a
@@ -31,13 +32,23 @@ public final class ChatArray {
 
     /** Streams the chat out as its array; with a null output it only counts. */
     public static Read write(InputStream in, OutputStream out) throws IOException {
+        return write(in, out, null);
+    }
+
+    /** As {@link #write(InputStream, OutputStream)}, telling {@code kept} where each served line starts in {@code in}. */
+    public static Read write(InputStream in, OutputStream out, LongConsumer kept) throws IOException {
         long[] counts = new long[2]; // kept, dropped
+        long[] at = {0};
         boolean[] plain = {true};
         if (out != null) {
             out.write('[');
         }
         ChatLines.split(in, (bytes, from, to) -> {
             int line = line(bytes, from, to, counts[0] > 0 ? out : null, out);
+            if (line > 0 && kept != null) {
+                kept.accept(at[0]);
+            }
+            at[0] += to - from + 1; // the line and its LF
             counts[0] += line > 0 ? 1 : 0;
             counts[1] += line < 0 ? 1 : 0;
             plain[0] &= line == AS_IS;

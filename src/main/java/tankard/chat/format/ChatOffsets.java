@@ -31,7 +31,14 @@ public final class ChatOffsets {
 
     /** The start of the {@code count}-th last line, reading backwards from the end, never before {@code floor}. */
     public static long lastLines(SeekableByteChannel chat, long floor, int count) throws IOException {
-        long end = chat.size();
+        return linesBefore(chat, floor, chat.size(), count);
+    }
+
+    /**
+     * The start of the {@code count}-th line before {@code end} (the end, or a line start), reading backwards from
+     * {@code end} in blocks, never before {@code floor}: an earlier page costs its own bytes, not the chat's.
+     */
+    public static long linesBefore(SeekableByteChannel chat, long floor, long end, int count) throws IOException {
         if (count <= 0) {
             return end;
         }
@@ -45,7 +52,7 @@ public final class ChatOffsets {
                 // fill the block
             }
             for (int i = block.position() - 1; i >= 0; i--) {
-                // an LF ends the line before it; the one closing the file's last line does not start a line
+                // an LF ends the line before it; the one closing the last line before the end starts no line of ours
                 if (block.get(i) == '\n' && blockStart + i + 1 < end && ++found == count) {
                     return blockStart + i + 1;
                 }
