@@ -54,6 +54,7 @@ export function showLibrary(view) {
 
   let total = 0;
   let generation = 0;
+  let shown = { from: 0, to: 0 };
   const pages = new Map();
 
   function pageOf(index) {
@@ -101,10 +102,10 @@ export function showLibrary(view) {
     const from = first * cols;
     const to = Math.min(total, last * cols);
     const width = (grid.clientWidth - GAP) / cols - GAP;
-    const wanted = new Set();
-    for (let i = from; i < to; i++) wanted.add(i);
+    shown = { from, to };
     for (const node of [...spacer.children]) {
-      if (!wanted.has(Number(node.dataset.index))) node.remove();
+      const index = Number(node.dataset.index);
+      if (index < from || index >= to) node.remove();
     }
     const present = new Set([...spacer.children].map((n) => Number(n.dataset.index)));
     const drawn = generation;
@@ -112,7 +113,8 @@ export function showLibrary(view) {
       if (present.has(i)) continue;
       pageOf(i).then((items) => {
         const item = items?.[i % PAGE];
-        if (!item || drawn !== generation || spacer.querySelector(`[data-index="${i}"]`)) return;
+        const stillShown = i >= shown.from && i < shown.to; // the page may come after the grid scrolled on
+        if (!item || drawn !== generation || !stillShown || spacer.querySelector(`[data-index="${i}"]`)) return;
         const node = card(item, i);
         node.style.cssText = `left:${GAP + (i % cols) * (width + GAP)}px;top:${GAP + Math.floor(i / cols) * rowHeight}px;`
           + `width:${width}px;height:${CARD_HEIGHT}px`;

@@ -12,7 +12,6 @@ import tankard.testing.MockCompletionServer;
 import tankard.testing.TestServer;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -29,14 +28,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class TankardUiTest {
     private static final Duration STEP = Duration.ofSeconds(15);
-
-    /** A fresh working folder with Tankard's public/ and a config that seeds the default content, as bin/tankard. */
-    private static Path work(String config) throws IOException {
-        Path work = TestServer.tempDir();
-        copyTree(Path.of(System.getProperty("user.dir"), "public"), work.resolve("public"));
-        Files.writeString(work.resolve("config.yaml"), config + "skipContentCheck: false\n");
-        return work;
-    }
 
     private static void boot(Browser.Page page) {
         page.waitFor("document.body.dataset.ready === 'true'", STEP);
@@ -72,7 +63,7 @@ class TankardUiTest {
 
     @Test
     void aNewcomerConnectsChatsSwipesEditsAndFindsItAllAfterAReload() throws IOException {
-        try (TestServer server = TestServer.startIn(work(""));
+        try (TestServer server = TestServer.startIn(OwnUi.work(""));
              MockCompletionServer mock = MockCompletionServer.start(server.vertx);
              Browser browser = Browser.launch()) {
             // replies stream in five pieces, a little apart, so the test sees them arrive
@@ -178,7 +169,7 @@ class TankardUiTest {
 
     @Test
     void aPngCardImportedByTheFilePickerJoinsTheLibrary() throws IOException {
-        try (TestServer server = TestServer.startIn(work("")); Browser browser = Browser.launch()) {
+        try (TestServer server = TestServer.startIn(OwnUi.work("")); Browser browser = Browser.launch()) {
             Browser.Page page = browser.newPage();
             page.navigate(server.url("/"));
             StUi.withScreenshot(page, "tankard-7-import", () -> {
@@ -197,7 +188,7 @@ class TankardUiTest {
 
     @Test
     void withAccountsOnTheUserSignsInFirst() throws IOException {
-        Path work = work("enableUserAccounts: true\n");
+        Path work = OwnUi.work("enableUserAccounts: true\n");
         var accounts = new FileAccountStore(work.resolve("data").resolve("_storage"));
         String salt = Passwords.newSalt();
         long now = System.currentTimeMillis();
@@ -218,16 +209,6 @@ class TankardUiTest {
                 page.waitFor("document.querySelector('.card') !== null", STEP);
             });
             assertEquals("alice", page.eval("fetch('/api/users/me').then(r => r.json()).then(u => u.handle)").asText());
-        }
-    }
-
-    private static void copyTree(Path from, Path to) {
-        try (Stream<Path> walk = Files.walk(from)) {
-            for (Path source : (Iterable<Path>) walk::iterator) {
-                Files.copy(source, to.resolve(from.relativize(source).toString()));
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 }

@@ -39,7 +39,8 @@ public final class Browser implements AutoCloseable {
     private static final Path EXECUTABLE = Path.of(System.getenv().getOrDefault("CHROMIUM", "/usr/bin/chromium"));
     /** On top of Playwright's own (--headless among them): what this machine needs, and no traffic of Chromium's own. */
     private static final List<String> FLAGS = List.of("--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-            "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage");
+            "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
+            "--enable-precise-memory-info"); // performance.memory in exact bytes, for the UI tests that report it
     private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(30);
     private static final Duration ACTION_TIMEOUT = Duration.ofSeconds(5);
     /** Playwright's Java client takes any expression containing "=>" for a function: scripts go through this one. */
