@@ -1,11 +1,15 @@
 package tankard.frontend;
 
+import tankard.json.JsJson;
+import tankard.testing.Browser;
+import tankard.testing.MockCompletionServer;
 import tankard.testing.TestServer;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.stream.Stream;
 
 /** A working folder for tests of Tankard's own UI: this repository's {@code public/} and a config.yaml. */
@@ -19,6 +23,32 @@ final class OwnUi {
         copyTree(Path.of(System.getProperty("user.dir"), "public"), work.resolve("public"));
         Files.writeString(work.resolve("config.yaml"), config + "skipContentCheck: false\n");
         return work;
+    }
+
+    static final Duration STEP = Duration.ofSeconds(15);
+
+    static void boot(Browser.Page page) {
+        page.waitFor("document.body.dataset.ready === 'true'", STEP);
+    }
+
+    static String js(String text) {
+        return JsJson.MAPPER.getNodeFactory().textNode(text).toString();
+    }
+
+    /** Sets a select's value as a person picking it would (the change event included). */
+    static void choose(Browser.Page page, String selector, String value) {
+        page.eval("{ const s = document.querySelector(" + js(selector) + "); s.value = " + js(value)
+                + "; s.dispatchEvent(new Event('change')); }");
+    }
+
+    /** On the Connection page: a custom OpenAI-compatible source at the mock, connected. */
+    static void connect(Browser.Page page, MockCompletionServer mock) {
+        page.waitFor("document.querySelector('#connectionForm') !== null", STEP);
+        choose(page, "#connApi", "openai");
+        choose(page, "#connSource", "custom");
+        page.type("#connUrl", mock.baseUrl());
+        page.click("#connect");
+        page.waitFor("document.querySelector('#connStatus').className === 'ok'", STEP);
     }
 
     private static void copyTree(Path from, Path to) {

@@ -29,10 +29,6 @@ class StFrontendOwnUiInterchangeTest {
 
     private final Path stDir = Path.of(System.getenv("TANKARD_ST_DIR")).toAbsolutePath();
 
-    private static String js(String text) {
-        return JsJson.MAPPER.getNodeFactory().textNode(text).toString();
-    }
-
     private static List<String> chatLines(Path dataRoot) throws IOException {
         Path folder = dataRoot.resolve("default-user/chats/default_Wren");
         try (var chats = Files.list(folder)) {
@@ -55,12 +51,7 @@ class StFrontendOwnUiInterchangeTest {
             Browser.Page page = browser.newPage();
             page.navigate(ownUi.url("/#/connection"));
             StUi.withScreenshot(page, "interchange-1-tankard-ui", () -> {
-                page.waitFor("document.querySelector('#connectionForm') !== null", STEP);
-                page.eval("{ const a = document.querySelector('#connApi'); a.value = 'openai'; a.dispatchEvent(new Event('change'));"
-                        + " const s = document.querySelector('#connSource'); s.value = 'custom'; s.dispatchEvent(new Event('change')); }");
-                page.type("#connUrl", mock.baseUrl());
-                page.click("#connect");
-                page.waitFor("document.querySelector('#connStatus').className === 'ok'", STEP);
+                OwnUi.connect(page, mock);
                 page.navigate(ownUi.url("/#/chat?avatar=" + AVATAR));
                 page.waitFor("document.querySelectorAll('#messages article').length === 1", STEP);
                 page.type("#input", "Hello from Tankard's UI");
@@ -97,7 +88,7 @@ class StFrontendOwnUiInterchangeTest {
                     stPage.type("#send_textarea", "Hello from ST");
                     stPage.click("#send_but");
                     stPage.waitFor(CONTEXT + ".chat.length === 5 && " + CONTEXT + ".chat.at(-1).mes === "
-                            + js(MockCompletionServer.replyText(2)) + " && !$('#mes_stop').is(':visible')", STEP);
+                            + OwnUi.js(MockCompletionServer.replyText(2)) + " && !$('#mes_stop').is(':visible')", STEP);
                     stPage.waitForNetworkIdle(StUi.QUIET, STEP);
                 });
             }

@@ -27,21 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * edit, a reload; a PNG card imported by the file picker; signing in with accounts on. Screenshots in target/ui/.
  */
 class TankardUiTest {
-    private static final Duration STEP = Duration.ofSeconds(15);
-
-    private static void boot(Browser.Page page) {
-        page.waitFor("document.body.dataset.ready === 'true'", STEP);
-    }
-
-    private static String js(String text) {
-        return JsJson.MAPPER.getNodeFactory().textNode(text).toString();
-    }
-
-    /** Sets a select's value as a person picking it would (the change event included). */
-    private static void choose(Browser.Page page, String selector, String value) {
-        page.eval("{ const s = document.querySelector(" + js(selector) + "); s.value = " + js(value)
-                + "; s.dispatchEvent(new Event('change')); }");
-    }
+    private static final Duration STEP = OwnUi.STEP;
 
     private static String text(Browser.Page page, String script) {
         return page.eval(script).asText();
@@ -82,7 +68,7 @@ class TankardUiTest {
             page.navigate(server.url("/"));
 
             StUi.withScreenshot(page, "tankard-1-library", () -> {
-                boot(page);
+                OwnUi.boot(page);
                 page.waitFor("[...document.querySelectorAll('.card img')].some(i => i.complete && i.naturalWidth > 0)", STEP);
                 assertEquals("default_Wren.png", text(page, "document.querySelector('.card').dataset.avatar"));
                 assertEquals("not connected", text(page, "document.querySelector('#connectionBadge').textContent"));
@@ -92,12 +78,7 @@ class TankardUiTest {
 
             StUi.withScreenshot(page, "tankard-2-connection", () -> {
                 page.click("a[data-nav='connection']");
-                page.waitFor("document.querySelector('#connectionForm') !== null", STEP);
-                choose(page, "#connApi", "openai");
-                choose(page, "#connSource", "custom");
-                page.type("#connUrl", mock.baseUrl());
-                page.click("#connect");
-                page.waitFor("document.querySelector('#connStatus').className === 'ok'", STEP);
+                OwnUi.connect(page, mock);
                 assertEquals(MockCompletionServer.MODEL, text(page, "document.querySelector('#connModel').value"));
                 assertTrue(page.eval("document.querySelector('#connectionBadge').classList.contains('ok')").asBoolean());
                 assertTrue(text(page, "document.querySelector('#connectionBadge').textContent").contains(MockCompletionServer.MODEL));
@@ -157,7 +138,7 @@ class TankardUiTest {
 
             StUi.withScreenshot(page, "tankard-6-reloaded", () -> {
                 page.reload();
-                boot(page);
+                OwnUi.boot(page);
                 page.waitFor("document.querySelectorAll('#messages article').length === 3", STEP);
                 assertEquals("Where does the old road lead?", text(page, "document.querySelector('#messages article.user .text').textContent"));
                 assertEquals("1/2", text(page, "document.querySelector('#messages article:last-of-type .swipeCount').textContent"));
@@ -173,7 +154,7 @@ class TankardUiTest {
             Browser.Page page = browser.newPage();
             page.navigate(server.url("/"));
             StUi.withScreenshot(page, "tankard-7-import", () -> {
-                boot(page);
+                OwnUi.boot(page);
                 page.waitFor("document.querySelectorAll('.card').length === 1", STEP);
                 page.chooseFiles(() -> page.click("#importButton"), Fixtures.path("data/basic/default-user/characters/Aria.png").toAbsolutePath());
                 page.waitFor("document.querySelector('.card[data-avatar=\"Aria.png\"]') !== null", STEP);
@@ -204,7 +185,7 @@ class TankardUiTest {
                 page.type("#password", "wonderland");
                 page.click("#signin button[type='submit']");
                 page.waitFor("location.pathname === '/'", STEP);
-                boot(page);
+                OwnUi.boot(page);
                 assertTrue(text(page, "document.querySelector('#logout').textContent").contains("Alice"));
                 page.waitFor("document.querySelector('.card') !== null", STEP);
             });

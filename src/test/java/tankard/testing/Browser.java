@@ -142,6 +142,11 @@ public final class Browser implements AutoCloseable {
             page.navigate(url);
         }
 
+        /** Resizes the tab's viewport (a phone's, say). */
+        public void setViewport(int width, int height) {
+            page.setViewportSize(width, height);
+        }
+
         /** Reloads the current document and waits for its load event. */
         public void reload() {
             page.reload();

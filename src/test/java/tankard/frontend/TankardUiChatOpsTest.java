@@ -1,0 +1,262 @@
+package tankard.frontend;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.vertx.core.http.HttpServerRequest;
+import org.junit.jupiter.api.Test;
+import tankard.json.JsJson;
+import tankard.testing.Browser;
+import tankard.testing.MockCompletionServer;
+import tankard.testing.TestServer;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Tankard's own UI beyond the first chat: stop, regenerate, delete, branch; the chat's memory (summary shown,
+ * edited, made now); group chats read; the card editor; the dark theme and a phone-sized window.
+ */
+class TankardUiChatOpsTest {
+    private static final Duration STEP = OwnUi.STEP;
+    private static final String WREN = ".card[data-avatar='default_Wren.png']";
+
+    private static String text(Browser.Page page, String script) {
+        return page.eval(script).asText();
+    }
+
+    private static int count(Browser.Page page, String selector) {
+        return page.eval("document.querySelectorAll(" + OwnUi.js(selector) + ").length").asInt();
+    }
+
+    private static List<Path> chats(Path userDir) throws IOException {
+        try (Stream<Path> files = Files.list(userDir.resolve("chats/default_Wren"))) {
+            return files.filter(p -> p.toString().endsWith(".jsonl")).sorted().toList();
+        }
+    }
+
+    private static List<JsonNode> lines(Path chat) throws IOException {
+        return Files.readAllLines(chat).stream().map(line -> JsJson.parse(line.getBytes())).toList();
+    }
+
+    /** Twenty pieces, 200 ms apart: slow enough to stop. */
+    private static void slowReply(TestServer server, HttpServerRequest request) {
+        request.response().setChunked(true).putHeader("Content-Type", "text/event-stream");
+        for (int i = 0; i < 20; i++) {
+            String piece = "word" + i + " ";
+            server.vertx.setTimer(1 + i * 200L, t -> {
+                if (!request.response().ended() && !request.response().closed()) {
+                    request.response().write(MockCompletionServer.deltaEvent(piece));
+                }
+            });
+        }
+        server.vertx.setTimer(4200, t -> {
+            if (!request.response().ended() && !request.response().closed()) {
+                request.response().end("data: [DONE]\n\n");
+            }
+        });
+    }
+
+    private static void openWren(Browser.Page page, TestServer server, MockCompletionServer mock) {
+        page.navigate(server.url("/#/connection"));
+        OwnUi.boot(page);
+        OwnUi.connect(page, mock);
+        page.click("a[data-nav='characters']");
+        page.waitFor("document.querySelector(" + OwnUi.js(WREN) + ") !== null", STEP);
+        page.click(WREN);
+        page.waitFor("document.querySelectorAll('#messages article').length === 1", STEP);
+    }
+
+    private static void send(Browser.Page page, String text) {
+        page.type("#input", text);
+        page.click("#send");
+    }
+
+    @Test
+    void stopRegenerateDeleteAndBranch() throws IOException {
+        try (TestServer server = TestServer.startIn(OwnUi.work(""));
+             MockCompletionServer mock = MockCompletionServer.start(server.vertx);
+             Browser browser = Browser.launch()) {
+            Browser.Page page = browser.newPage();
+            openWren(page, server, mock);
+            Path chat = chats(server.userDir()).get(0);
+
+            AtomicBoolean slow = new AtomicBoolean(true);
+            mock.onCompletion(request -> {
+                if (slow.get()) {
+                    slowReply(server, request);
+                } else {
+                    request.response().setChunked(true).putHeader("Content-Type", "text/event-stream")
+                            .write(MockCompletionServer.deltaEvent("A second telling."));
+                    request.response().end("data: [DONE]\n\n");
+                }
+            });
+            StUi.withScreenshot(page, "tankard-ops-1-stop", () -> {
+                send(page, "Tell me a long story");
+                page.waitFor("(document.querySelector('#messages article.streaming .text')?.textContent ?? '').includes('word2')", STEP);
+                page.click("#stop");
+                page.waitFor("document.querySelector('#messages article.streaming') === null && !document.querySelector('#send').hidden", STEP);
+                page.waitForNetworkIdle(Duration.ofMillis(300), STEP);
+            });
+            String stopped = lines(chat).get(3).path("mes").asText();
+            assertTrue(stopped.startsWith("word0 word1 word2") && !stopped.contains("word19"), "kept as far as it came: " + stopped);
+
+            slow.set(false);
+            StUi.withScreenshot(page, "tankard-ops-2-regenerate", () -> {
+                page.click("#messages article:last-of-type [aria-label='Regenerate']");
+                page.waitFor("document.querySelector('#messages article:last-of-type .text').textContent === 'A second telling.'"
+                        + " && !document.querySelector('#messages article.streaming')", STEP);
+                page.waitForNetworkIdle(Duration.ofMillis(300), STEP);
+            });
+            assertEquals("A second telling.", lines(chat).get(3).path("mes").asText());
+
+            StUi.withScreenshot(page, "tankard-ops-3-delete", () -> {
+                page.click("#messages article.user [aria-label='Delete']");
+                page.click("dialog button[value='delete']");
+                page.waitFor("document.querySelectorAll('#messages article').length === 2", STEP);
+                page.waitForNetworkIdle(Duration.ofMillis(300), STEP);
+            });
+            List<JsonNode> kept = lines(chat);
+            assertEquals(3, kept.size(), "the header, the greeting and the reply: " + kept);
+            assertEquals("A second telling.", kept.get(2).path("mes").asText());
+
+            StUi.withScreenshot(page, "tankard-ops-4-branch", () -> {
+                page.click("#messages article:first-of-type [aria-label='Branch']");
+                page.waitFor("location.hash.includes('Branch')", STEP);
+                page.waitFor("document.querySelectorAll('#chatList li').length === 2 && document.querySelectorAll('#messages article').length === 1", STEP);
+            });
+            List<Path> all = chats(server.userDir());
+            assertEquals(2, all.size());
+            Path branch = all.stream().filter(p -> p.getFileName().toString().contains(" - Branch #1")).findFirst().orElseThrow();
+            List<JsonNode> branched = lines(branch);
+            assertEquals(2, branched.size(), "the header and the greeting: " + branched);
+            assertEquals(chat.getFileName().toString().replace(".jsonl", ""),
+                    branched.get(0).path("chat_metadata").path("main_chat").asText(), "as ST marks a branch");
+            assertTrue(page.failedResponses().isEmpty() && page.consoleErrors().isEmpty(), page.report());
+        }
+    }
+
+    @Test
+    void theSummaryIsShownEditedAndMadeNow() throws IOException {
+        try (TestServer server = TestServer.startIn(OwnUi.work(""));
+             MockCompletionServer mock = MockCompletionServer.start(server.vertx);
+             Browser browser = Browser.launch()) {
+            Browser.Page page = browser.newPage();
+            openWren(page, server, mock);
+            for (int i = 0; i < 3; i++) {
+                send(page, "Question " + i);
+                int messages = 3 + 2 * i;
+                page.waitFor("document.querySelectorAll('#messages article').length === " + messages
+                        + " && !document.querySelector('#messages article.streaming')", STEP);
+            }
+            page.waitForNetworkIdle(Duration.ofMillis(300), STEP);
+            Path chat = chats(server.userDir()).get(0);
+            StUi.withScreenshot(page, "tankard-ops-5-summary", () -> {
+                page.click("#summarizeNow");
+                page.waitFor("document.querySelector('#summary').value.startsWith('Mock reply')", STEP);
+                page.waitFor("document.querySelector('#memoryStatus').textContent.startsWith('Summarized')", STEP);
+            });
+            String made = text(page, "document.querySelector('#summary').value");
+            assertTrue(lines(chat).stream().anyMatch(m -> made.equals(m.path("extra").path("memory").asText())),
+                    "stored where ST's Summarize extension keeps it");
+
+            StUi.withScreenshot(page, "tankard-ops-6-summary-edited", () -> {
+                page.eval("document.querySelector('#summary').value = 'Wren met a traveller who asked three questions.'");
+                page.click("#saveSummary");
+                page.waitFor("document.querySelector('#memoryStatus').textContent === 'Summary saved.'", STEP);
+                page.reload();
+                OwnUi.boot(page);
+                page.waitFor("document.querySelector('#summary')?.value === 'Wren met a traveller who asked three questions.'", STEP);
+            });
+            send(page, "And now?");
+            page.waitFor("document.querySelectorAll('#messages article').length === 9 && !document.querySelector('#messages article.streaming')", STEP);
+            JsonNode sent = mock.lastCall("/v1/chat/completions").json();
+            assertTrue(sent.path("messages").toString().contains("Wren met a traveller who asked three questions."),
+                    "the summary goes into the prompt: " + sent.path("messages"));
+            assertTrue(page.failedResponses().isEmpty() && page.consoleErrors().isEmpty(), page.report());
+        }
+    }
+
+    @Test
+    void groupChatsAreListedAndRead() {
+        try (TestServer server = TestServer.startIn(OwnUi.work("")); Browser browser = Browser.launch()) {
+            String id = JsJson.parse(server.client().post("/api/groups/create",
+                    "{\"name\":\"Hearth\",\"members\":[\"default_Wren.png\"]}").body().getBytes()).path("id").asText();
+            assertEquals(200, server.client().post("/api/chats/group/save", "{\"id\":\"" + id + "\",\"chat\":["
+                    + "{\"chat_metadata\":{},\"user_name\":\"unused\",\"character_name\":\"unused\"},"
+                    + "{\"name\":\"Wren\",\"is_user\":false,\"is_system\":false,\"send_date\":\"2026-01-01T00:00:00.000Z\",\"mes\":\"Welcome, all of you.\",\"extra\":{}}]}").statusCode());
+            Browser.Page page = browser.newPage();
+            page.navigate(server.url("/#/chat"));
+            StUi.withScreenshot(page, "tankard-ops-7-group", () -> {
+                OwnUi.boot(page);
+                page.waitFor("document.querySelector('#groupChats a') !== null", STEP);
+                page.click("#groupChats a");
+                page.waitFor("document.querySelector('#messages article .text')?.textContent === 'Welcome, all of you.'", STEP);
+                assertTrue(page.eval("document.querySelector('#input').disabled").asBoolean(), "read here, continued in ST");
+            });
+            assertTrue(page.failedResponses().isEmpty() && page.consoleErrors().isEmpty(), page.report());
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    @Test
+    void aNewCardIsCreatedAndEditedThenTheDarkThemeAndAPhoneWindow() throws IOException {
+        try (TestServer server = TestServer.startIn(OwnUi.work("")); Browser browser = Browser.launch()) {
+            Browser.Page page = browser.newPage();
+            page.navigate(server.url("/"));
+            StUi.withScreenshot(page, "tankard-ops-8-new-card", () -> {
+                OwnUi.boot(page);
+                page.waitFor("document.querySelector('.card') !== null", STEP);
+                page.click("button:has-text('+ New')");
+                page.type("#cardForm [name='name']", "Bramble");
+                page.type("#cardForm [name='description']", "A hedge witch.");
+                page.type("#cardForm [name='first_mes']", "Mind the nettles.");
+                page.type("#cardForm [name='tags']", "witch, forest");
+                page.click("dialog button[value='save']");
+                page.waitFor("document.querySelector('.card[data-avatar=\"Bramble.png\"]') !== null", STEP);
+            });
+            JsonNode card = JsJson.parse(server.client().post("/api/characters/get", "{\"avatar_url\":\"Bramble.png\"}").body().getBytes());
+            assertEquals("A hedge witch.", card.path("data").path("description").asText());
+            assertEquals("[\"witch\",\"forest\"]", card.path("data").path("tags").toString());
+
+            StUi.withScreenshot(page, "tankard-ops-9-edit-card", () -> {
+                page.eval("document.querySelector('.card[data-avatar=\"Bramble.png\"]').dispatchEvent(new MouseEvent('contextmenu', {bubbles: true}))");
+                page.click("dialog button[value='edit']");
+                page.waitFor("document.querySelector('#cardForm [name=\"description\"]')?.value === 'A hedge witch.'", STEP);
+                page.eval("document.querySelector('#cardForm [name=\"description\"]').value = 'A hedge witch of the old wood.'");
+                page.click("dialog button[value='save']");
+                page.waitForNetworkIdle(Duration.ofMillis(300), STEP);
+            });
+            card = JsJson.parse(server.client().post("/api/characters/get", "{\"avatar_url\":\"Bramble.png\"}").body().getBytes());
+            assertEquals("A hedge witch of the old wood.", card.path("data").path("description").asText());
+            assertEquals("A hedge witch of the old wood.", card.path("description").asText());
+            assertEquals("Mind the nettles.", card.path("data").path("first_mes").asText(), "untouched fields stay");
+
+            StUi.withScreenshot(page, "tankard-ops-10-dark-phone", () -> {
+                String before = text(page, "document.documentElement.dataset.theme");
+                page.click("#themeToggle");
+                String after = text(page, "document.documentElement.dataset.theme");
+                assertTrue(!before.equals(after));
+                page.setViewport(390, 844);
+                page.reload();
+                OwnUi.boot(page);
+                assertEquals(after, text(page, "document.documentElement.dataset.theme"), "the theme is kept");
+                page.waitFor("document.querySelector('.card') !== null", STEP);
+                assertTrue(page.eval("document.documentElement.scrollWidth <= 390").asBoolean(), "nothing wider than the phone");
+                page.click(WREN);
+                page.waitFor("document.querySelectorAll('#messages article').length === 1", STEP);
+                assertTrue(page.eval("(() => { const a = document.querySelector('.chat aside').getBoundingClientRect();"
+                        + " const m = document.querySelector('#messages').getBoundingClientRect(); return a.bottom <= m.top + 1 && m.width > 350; })()").asBoolean(),
+                        "on a phone the chats sit above the messages, which take the width");
+            });
+            assertTrue(page.failedResponses().isEmpty() && page.consoleErrors().isEmpty(), page.report());
+        }
+    }
+}
