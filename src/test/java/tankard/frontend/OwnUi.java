@@ -43,10 +43,18 @@ final class OwnUi {
 
     /** On the Connection page: a custom OpenAI-compatible source at the mock, connected. */
     static void connect(Browser.Page page, MockCompletionServer mock) {
+        connect(page, mock, "");
+    }
+
+    /** The same with an API key (empty: none). */
+    static void connect(Browser.Page page, MockCompletionServer mock, String key) {
         page.waitFor("document.querySelector('#connectionForm') !== null", STEP);
         choose(page, "#connApi", "openai");
         choose(page, "#connSource", "custom");
         page.type("#connUrl", mock.baseUrl());
+        if (!key.isEmpty()) {
+            page.type("#connKey", key);
+        }
         page.click("#connect");
         page.waitFor("document.querySelector('#connStatus').className === 'ok'", STEP);
     }

@@ -184,6 +184,31 @@ class TankardUiChatOpsTest {
     }
 
     @Test
+    void theVectorMemoryShowsWhatItWouldBringBack() throws IOException {
+        try (TestServer server = TestServer.startIn(OwnUi.work(""));
+             MockCompletionServer mock = MockCompletionServer.start(server.vertx);
+             Browser browser = Browser.launch()) {
+            Browser.Page page = browser.newPage();
+            openWren(page, server, mock);
+            String chat = chats(server.userDir()).get(0).getFileName().toString().replace(".jsonl", "");
+            // what ST's Vector Storage stores for a chat: chunks of its messages in the collection named after it,
+            // embedded by the server's own model
+            assertEquals(200, server.client().post("/api/vector/insert", "{\"collectionId\":" + OwnUi.js(chat)
+                    + ",\"source\":\"transformers\",\"items\":["
+                    + "{\"hash\":1,\"text\":\"The ferry across the river leaves at dawn.\",\"index\":0},"
+                    + "{\"hash\":2,\"text\":\"My grandmother baked bread with rosemary.\",\"index\":1}]}").statusCode());
+            StUi.withScreenshot(page, "tankard-ops-11-recall", () -> {
+                send(page, "When does the ferry leave, and where does it cross the river?");
+                page.waitFor("document.querySelectorAll('#messages article').length === 3 && !document.querySelector('#messages article.streaming')", STEP);
+                page.click("#showRecall");
+                page.waitFor("document.querySelectorAll('#recall li').length > 0", STEP);
+                assertEquals("The ferry across the river leaves at dawn.", text(page, "document.querySelector('#recall li').textContent"));
+            });
+            assertTrue(page.failedResponses().isEmpty() && page.consoleErrors().isEmpty(), page.report());
+        }
+    }
+
+    @Test
     void groupChatsAreListedAndRead() {
         try (TestServer server = TestServer.startIn(OwnUi.work("")); Browser browser = Browser.launch()) {
             String id = JsJson.parse(server.client().post("/api/groups/create",

@@ -78,7 +78,7 @@ class TankardUiTest {
 
             StUi.withScreenshot(page, "tankard-2-connection", () -> {
                 page.click("a[data-nav='connection']");
-                OwnUi.connect(page, mock);
+                OwnUi.connect(page, mock, "sk-mock-key");
                 assertEquals(MockCompletionServer.MODEL, text(page, "document.querySelector('#connModel').value"));
                 assertTrue(page.eval("document.querySelector('#connectionBadge').classList.contains('ok')").asBoolean());
                 assertTrue(text(page, "document.querySelector('#connectionBadge').textContent").contains(MockCompletionServer.MODEL));
@@ -88,6 +88,8 @@ class TankardUiTest {
             assertEquals("custom", settings.path("oai_settings").path("chat_completion_source").asText());
             assertEquals(mock.baseUrl(), settings.path("oai_settings").path("custom_url").asText());
             assertEquals(MockCompletionServer.MODEL, settings.path("oai_settings").path("custom_model").asText());
+            assertTrue(Files.readString(server.userDir().resolve("secrets.json")).contains("sk-mock-key"), "the key is in the secrets store");
+            assertEquals("Bearer sk-mock-key", mock.lastCall("/v1/models").headers().get("Authorization"), "and goes to the backend");
 
             StUi.withScreenshot(page, "tankard-3-chat", () -> {
                 page.click("a[data-nav='characters']");
