@@ -27,6 +27,32 @@ final class OwnUi {
 
     static final Duration STEP = Duration.ofSeconds(15);
 
+    /** A server on a fresh folder, a mock backend and a browser tab: what most of these tests start with. */
+    record Session(TestServer server, MockCompletionServer mock, Browser browser, Browser.Page page)
+            implements AutoCloseable {
+        static Session start(String config) throws IOException {
+            TestServer server = TestServer.startIn(work(config));
+            Browser browser = Browser.launch();
+            return new Session(server, MockCompletionServer.start(server.vertx), browser, browser.newPage());
+        }
+
+        @Override
+        public void close() {
+            browser.close();
+            mock.close();
+            server.close();
+        }
+    }
+
+    /** The session's tab on the library, its first cards shown. */
+    static Browser.Page openLibrary(Session session) {
+        Browser.Page page = session.page();
+        page.navigate(session.server().url("/"));
+        boot(page);
+        page.waitFor("document.querySelector('.card') !== null", STEP);
+        return page;
+    }
+
     static void boot(Browser.Page page) {
         page.waitFor("document.body.dataset.ready === 'true'", STEP);
     }

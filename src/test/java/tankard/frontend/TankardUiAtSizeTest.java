@@ -83,7 +83,7 @@ class TankardUiAtSizeTest {
                 figures.add(String.format("five earlier pages on scrolling up: %d ms (%d messages shown)", millisSince(earlier), after));
                 figures.add("tab heap with the chat open: " + heap(page));
             });
-            assertTrue(page.failedResponses().isEmpty() && page.consoleErrors().isEmpty(), page.report());
+            StUi.assertClean(page, "The page");
         }
         Path report = Path.of(System.getProperty("user.dir"), "target", "ui", "at-size.txt");
         Files.createDirectories(report.getParent());

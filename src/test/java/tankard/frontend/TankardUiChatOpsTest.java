@@ -63,14 +63,17 @@ class TankardUiChatOpsTest {
         });
     }
 
-    private static void openWren(Browser.Page page, TestServer server, MockCompletionServer mock) {
-        page.navigate(server.url("/#/connection"));
+    /** Connected to the mock, in a new chat with Wren (her greeting shown). */
+    private static Browser.Page openWren(OwnUi.Session session) {
+        Browser.Page page = session.page();
+        page.navigate(session.server().url("/#/connection"));
         OwnUi.boot(page);
-        OwnUi.connect(page, mock);
+        OwnUi.connect(page, session.mock());
         page.click("a[data-nav='characters']");
         page.waitFor("document.querySelector(" + OwnUi.js(WREN) + ") !== null", STEP);
         page.click(WREN);
         page.waitFor("document.querySelectorAll('#messages article').length === 1", STEP);
+        return page;
     }
 
     private static void send(Browser.Page page, String text) {
@@ -80,11 +83,10 @@ class TankardUiChatOpsTest {
 
     @Test
     void stopRegenerateDeleteAndBranch() throws IOException {
-        try (TestServer server = TestServer.startIn(OwnUi.work(""));
-             MockCompletionServer mock = MockCompletionServer.start(server.vertx);
-             Browser browser = Browser.launch()) {
-            Browser.Page page = browser.newPage();
-            openWren(page, server, mock);
+        try (OwnUi.Session session = OwnUi.Session.start("")) {
+            TestServer server = session.server();
+            MockCompletionServer mock = session.mock();
+            Browser.Page page = openWren(session);
             Path chat = chats(server.userDir()).get(0);
 
             AtomicBoolean slow = new AtomicBoolean(true);
@@ -138,17 +140,16 @@ class TankardUiChatOpsTest {
             assertEquals(2, branched.size(), "the header and the greeting: " + branched);
             assertEquals(chat.getFileName().toString().replace(".jsonl", ""),
                     branched.get(0).path("chat_metadata").path("main_chat").asText(), "as ST marks a branch");
-            assertTrue(page.failedResponses().isEmpty() && page.consoleErrors().isEmpty(), page.report());
+            StUi.assertClean(page, "The page");
         }
     }
 
     @Test
     void theSummaryIsShownEditedAndMadeNow() throws IOException {
-        try (TestServer server = TestServer.startIn(OwnUi.work(""));
-             MockCompletionServer mock = MockCompletionServer.start(server.vertx);
-             Browser browser = Browser.launch()) {
-            Browser.Page page = browser.newPage();
-            openWren(page, server, mock);
+        try (OwnUi.Session session = OwnUi.Session.start("")) {
+            TestServer server = session.server();
+            MockCompletionServer mock = session.mock();
+            Browser.Page page = openWren(session);
             for (int i = 0; i < 3; i++) {
                 send(page, "Question " + i);
                 int messages = 3 + 2 * i;
@@ -179,17 +180,16 @@ class TankardUiChatOpsTest {
             JsonNode sent = mock.lastCall("/v1/chat/completions").json();
             assertTrue(sent.path("messages").toString().contains("Wren met a traveller who asked three questions."),
                     "the summary goes into the prompt: " + sent.path("messages"));
-            assertTrue(page.failedResponses().isEmpty() && page.consoleErrors().isEmpty(), page.report());
+            StUi.assertClean(page, "The page");
         }
     }
 
     @Test
     void theVectorMemoryShowsWhatItWouldBringBack() throws IOException {
-        try (TestServer server = TestServer.startIn(OwnUi.work(""));
-             MockCompletionServer mock = MockCompletionServer.start(server.vertx);
-             Browser browser = Browser.launch()) {
-            Browser.Page page = browser.newPage();
-            openWren(page, server, mock);
+        try (OwnUi.Session session = OwnUi.Session.start("")) {
+            TestServer server = session.server();
+            MockCompletionServer mock = session.mock();
+            Browser.Page page = openWren(session);
             String chat = chats(server.userDir()).get(0).getFileName().toString().replace(".jsonl", "");
             // what ST's Vector Storage stores for a chat: chunks of its messages in the collection named after it,
             // embedded by the server's own model
@@ -204,7 +204,7 @@ class TankardUiChatOpsTest {
                 page.waitFor("document.querySelectorAll('#recall li').length > 0", STEP);
                 assertEquals("The ferry across the river leaves at dawn.", text(page, "document.querySelector('#recall li').textContent"));
             });
-            assertTrue(page.failedResponses().isEmpty() && page.consoleErrors().isEmpty(), page.report());
+            StUi.assertClean(page, "The page");
         }
     }
 
@@ -225,7 +225,7 @@ class TankardUiChatOpsTest {
                 page.waitFor("document.querySelector('#messages article .text')?.textContent === 'Welcome, all of you.'", STEP);
                 assertTrue(page.eval("document.querySelector('#input').disabled").asBoolean(), "read here, continued in ST");
             });
-            assertTrue(page.failedResponses().isEmpty() && page.consoleErrors().isEmpty(), page.report());
+            StUi.assertClean(page, "The page");
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
@@ -233,12 +233,10 @@ class TankardUiChatOpsTest {
 
     @Test
     void aNewCardIsCreatedAndEditedThenTheDarkThemeAndAPhoneWindow() throws IOException {
-        try (TestServer server = TestServer.startIn(OwnUi.work("")); Browser browser = Browser.launch()) {
-            Browser.Page page = browser.newPage();
-            page.navigate(server.url("/"));
+        try (OwnUi.Session session = OwnUi.Session.start("")) {
+            TestServer server = session.server();
+            Browser.Page page = OwnUi.openLibrary(session);
             StUi.withScreenshot(page, "tankard-ops-8-new-card", () -> {
-                OwnUi.boot(page);
-                page.waitFor("document.querySelector('.card') !== null", STEP);
                 page.click("button:has-text('+ New')");
                 page.type("#cardForm [name='name']", "Bramble");
                 page.type("#cardForm [name='description']", "A hedge witch.");
@@ -281,7 +279,7 @@ class TankardUiChatOpsTest {
                         + " const m = document.querySelector('#messages').getBoundingClientRect(); return a.bottom <= m.top + 1 && m.width > 350; })()").asBoolean(),
                         "on a phone the chats sit above the messages, which take the width");
             });
-            assertTrue(page.failedResponses().isEmpty() && page.consoleErrors().isEmpty(), page.report());
+            StUi.assertClean(page, "The page");
         }
     }
 }

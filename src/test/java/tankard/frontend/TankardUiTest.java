@@ -146,18 +146,17 @@ class TankardUiTest {
                 assertEquals("1/2", text(page, "document.querySelector('#messages article:last-of-type .swipeCount').textContent"));
                 assertEquals("Mock reply 1 from the mock.", lastMessageText(page));
             });
-            assertTrue(page.failedResponses().isEmpty() && page.consoleErrors().isEmpty(), page.report());
+            StUi.assertClean(page, "The page");
         }
     }
 
     @Test
     void aPngCardImportedByTheFilePickerJoinsTheLibrary() throws IOException {
-        try (TestServer server = TestServer.startIn(OwnUi.work("")); Browser browser = Browser.launch()) {
-            Browser.Page page = browser.newPage();
-            page.navigate(server.url("/"));
+        try (OwnUi.Session session = OwnUi.Session.start("")) {
+            TestServer server = session.server();
+            Browser.Page page = OwnUi.openLibrary(session);
             StUi.withScreenshot(page, "tankard-7-import", () -> {
-                OwnUi.boot(page);
-                page.waitFor("document.querySelectorAll('.card').length === 1", STEP);
+                assertEquals(1, page.eval("document.querySelectorAll('.card').length").asInt());
                 page.chooseFiles(() -> page.click("#importButton"), Fixtures.path("data/basic/default-user/characters/Aria.png").toAbsolutePath());
                 page.waitFor("document.querySelector('.card[data-avatar=\"Aria.png\"]') !== null", STEP);
                 assertEquals("2 characters", text(page, "document.querySelector('#libraryCount').textContent"));
@@ -165,7 +164,7 @@ class TankardUiTest {
                 page.waitFor("document.querySelectorAll('.card').length === 1 && document.querySelector('.card').dataset.avatar === 'Aria.png'", STEP);
             });
             assertTrue(Files.exists(server.userDir().resolve("characters/Aria.png")));
-            assertTrue(page.failedResponses().isEmpty() && page.consoleErrors().isEmpty(), page.report());
+            StUi.assertClean(page, "The page");
         }
     }
 
