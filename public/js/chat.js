@@ -5,7 +5,7 @@ import { postJson } from './api.js';
 import { humanizedDateTime, state, substitute, userName } from './state.js';
 import { dialog, el, fail, thumbnail, toast } from './ui.js';
 import { connection } from './connection.js';
-import { currentSummary, generate } from './generate.js';
+import { currentSummary, generate, loadWorldInfo } from './generate.js';
 
 const PAGE = 50;
 
@@ -159,8 +159,8 @@ export async function showChat(view, params) {
     }
   }
   const window_ = new ChatWindow(avatar ? { avatar_url: avatar, file_name: file } : { id: group });
-  await window_.load();
-  render(view, { character, chats, file, group, chat: window_ });
+  const [, lore] = await Promise.all([window_.load(), character ? loadWorldInfo(character) : []]);
+  render(view, { character, chats, file, group, chat: window_, lore });
 }
 
 async function showRecent(view) {
@@ -179,7 +179,7 @@ async function showRecent(view) {
     el('p', {}, el('a', { href: '#/characters' }, 'Characters')))));
 }
 
-function render(view, { character, chats, file, group, chat }) {
+function render(view, { character, chats, file, group, chat, lore }) {
   const messagesBox = el('div.messages', { id: 'messages', tabIndex: -1, 'aria-live': 'polite' });
   const input = el('textarea', { id: 'input', rows: 2, placeholder: group ? 'Group chats are read here; continue them in SillyTavern' : `Message ${character.name}`, disabled: !!group, 'aria-label': 'Your message' });
   const send = el('button.primary', { type: 'button', id: 'send', disabled: !!group }, 'Send');
@@ -291,7 +291,7 @@ function render(view, { character, chats, file, group, chat }) {
         const box = node()?.querySelector('.text');
         if (box) box.replaceChildren(formatted(so));
         messagesBox.scrollTop = messagesBox.scrollHeight;
-      }, controller.signal);
+      }, controller.signal, lore);
       message.mes = text;
       message.extra = { ...message.extra, api: c.source, model: c.model || undefined };
       message.gen_started = started;

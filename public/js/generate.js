@@ -1,6 +1,6 @@
 // A reply from the user's backend: the prompt built from the card, the chat's summary and its messages, sent
 // through ST's generate routes with streaming, the text handed over as it arrives.
-import { completionText, post, readEvents } from './api.js';
+import { completionText, post, postJson, readEvents } from './api.js';
 import { state, substitute, userName } from './state.js';
 import { connection } from './connection.js';
 
@@ -29,9 +29,42 @@ function history(messages, upTo) {
   return messages.slice(0, upTo).filter((m) => m && !m.is_system && typeof m.mes === 'string');
 }
 
-export function chatMessages(character, messages, upTo) {
+/**
+ * The world info entries that may apply to this character's chats: those of the global lorebooks and of the
+ * character's own (settings.world_info_settings.world_info.globalSelect, card data.extensions.world).
+ */
+export async function loadWorldInfo(character) {
+  const names = new Set([...(state.settings.world_info_settings?.world_info?.globalSelect ?? []),
+    character.data?.extensions?.world].filter(Boolean));
+  const books = await Promise.all([...names].map((name) => postJson('/api/worldinfo/get', { name }).catch(() => null)));
+  return books.flatMap((book) => Object.values(book?.entries ?? {})).filter((e) => !e.disable && e.content);
+}
+
+function keyMatches(key, text) {
+  const regex = /^\/(.+)\/([a-z]*)$/s.exec(String(key));
+  if (regex) {
+    try {
+      return new RegExp(regex[1], regex[2]).test(text);
+    } catch {
+      return false;
+    }
+  }
+  return !!key && text.toLowerCase().includes(String(key).toLowerCase());
+}
+
+/** The entries that fire: constant ones and those with a key in the last messages (world_info_depth), by order. */
+function activeLore(entries, messages, upTo) {
+  const depth = Number(state.settings.world_info_settings?.world_info_depth ?? 2);
+  const scanned = history(messages, upTo).slice(-depth).map((m) => m.mes).join('\n');
+  return (entries ?? []).filter((e) => e.constant || (e.key ?? []).some((k) => keyMatches(k, scanned)))
+    .sort((a, b) => (a.order ?? 100) - (b.order ?? 100));
+}
+
+export function chatMessages(character, messages, upTo, lore) {
   const summary = currentSummary(messages.slice(0, upTo));
   const prompt = [{ role: 'system', content: characterBlock(character) }];
+  const fired = activeLore(lore, messages, upTo);
+  if (fired.length) prompt.push({ role: 'system', content: fired.map((e) => substitute(e.content, character.name)).join('\n') });
   const example = (character.data?.mes_example ?? character.mes_example ?? '').trim();
   if (example) prompt.push({ role: 'system', content: `Example dialogue:\n${substitute(example, character.name)}` });
   if (summary) prompt.push({ role: 'system', content: `Summary of the story so far: ${summary.text}` });
@@ -41,9 +74,9 @@ export function chatMessages(character, messages, upTo) {
   return prompt;
 }
 
-export function textPrompt(character, messages, upTo) {
+export function textPrompt(character, messages, upTo, lore) {
   const summary = currentSummary(messages.slice(0, upTo));
-  const lines = [characterBlock(character)];
+  const lines = [characterBlock(character), ...activeLore(lore, messages, upTo).map((e) => substitute(e.content, character.name))];
   if (summary) lines.push(`[Summary: ${summary.text}]`);
   for (const m of history(messages, upTo)) lines.push(`${m.name}: ${m.mes}`);
   lines.push(`${character.name}:`);
@@ -52,9 +85,9 @@ export function textPrompt(character, messages, upTo) {
 
 /**
  * Streams a reply to messages[0, upTo) into onText (the whole text so far each time); answers the final text.
- * The signal stops it: the server then aborts the upstream request.
+ * The signal stops it: the server then aborts the upstream request. lore: loadWorldInfo's entries.
  */
-export async function generate(character, messages, upTo, onText, signal) {
+export async function generate(character, messages, upTo, onText, signal, lore) {
   const c = connection();
   if (!c.ready) throw new Error('No backend is set up yet: open Connection first');
   const settings = state.settings;
@@ -64,7 +97,7 @@ export async function generate(character, messages, upTo, onText, signal) {
     const oai = settings.oai_settings ?? {};
     path = '/api/backends/chat-completions/generate';
     body = {
-      chat_completion_source: c.source, model: c.model, messages: chatMessages(character, messages, upTo),
+      chat_completion_source: c.source, model: c.model, messages: chatMessages(character, messages, upTo, lore),
       stream: oai.stream_openai !== false, temperature: Number(oai.temp_openai ?? 1),
       max_tokens: Number(oai.openai_max_tokens ?? 300), char_name: character.name, user_name: userName(),
     };
@@ -73,7 +106,7 @@ export async function generate(character, messages, upTo, onText, signal) {
     path = '/api/backends/text-completions/generate';
     const length = Number(settings.amount_gen ?? 250);
     body = {
-      api_type: c.source, api_server: c.url, prompt: textPrompt(character, messages, upTo), stream: true,
+      api_type: c.source, api_server: c.url, prompt: textPrompt(character, messages, upTo, lore), stream: true,
       max_new_tokens: length, max_tokens: length, max_length: length, temperature: 0.8, model: c.model || undefined,
       stop: [`\n${userName()}:`], stopping_strings: [`\n${userName()}:`],
       truncation_length: Number(settings.max_context ?? 4096),

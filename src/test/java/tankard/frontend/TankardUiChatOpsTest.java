@@ -209,6 +209,25 @@ class TankardUiChatOpsTest {
     }
 
     @Test
+    void aLorebookEntryWhoseKeyIsMentionedGoesIntoThePrompt() throws IOException {
+        try (OwnUi.Session session = OwnUi.Session.start("")) {
+            TestServer server = session.server();
+            assertEquals(200, server.client().post("/api/worldinfo/edit", "{\"name\":\"River lore\",\"data\":{\"entries\":{"
+                    + "\"0\":{\"uid\":0,\"key\":[\"ferry\"],\"content\":\"The ferryman takes only silver.\",\"order\":100},"
+                    + "\"1\":{\"uid\":1,\"key\":[\"dragon\"],\"content\":\"Dragons sleep under the hill.\",\"order\":100}}}}").statusCode());
+            assertEquals(200, server.client().post("/api/characters/merge-attributes",
+                    "{\"avatar\":\"default_Wren.png\",\"data\":{\"extensions\":{\"world\":\"River lore\"}}}").statusCode());
+            Browser.Page page = openWren(session);
+            send(page, "Who runs the ferry?");
+            page.waitFor("document.querySelectorAll('#messages article').length === 3 && !document.querySelector('#messages article.streaming')", STEP);
+            String prompt = session.mock().lastCall("/v1/chat/completions").json().path("messages").toString();
+            assertTrue(prompt.contains("The ferryman takes only silver."), "the entry whose key was mentioned: " + prompt);
+            assertTrue(!prompt.contains("Dragons sleep under the hill."), "not the other: " + prompt);
+            StUi.assertClean(page, "The page");
+        }
+    }
+
+    @Test
     void groupChatsAreListedAndRead() {
         try (TestServer server = TestServer.startIn(OwnUi.work("")); Browser browser = Browser.launch()) {
             String id = JsJson.parse(server.client().post("/api/groups/create",
