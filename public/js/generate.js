@@ -74,13 +74,48 @@ export function chatMessages(character, messages, upTo, lore) {
   return prompt;
 }
 
+/** A text-completion prompt: the story (card, world info, summary), then the messages, plain or in instruct mode. */
 export function textPrompt(character, messages, upTo, lore) {
   const summary = currentSummary(messages.slice(0, upTo));
-  const lines = [characterBlock(character), ...activeLore(lore, messages, upTo).map((e) => substitute(e.content, character.name))];
-  if (summary) lines.push(`[Summary: ${summary.text}]`);
-  for (const m of history(messages, upTo)) lines.push(`${m.name}: ${m.mes}`);
-  lines.push(`${character.name}:`);
-  return lines.join('\n');
+  const story = [characterBlock(character), ...activeLore(lore, messages, upTo).map((e) => substitute(e.content, character.name)),
+    summary ? `[Summary: ${summary.text}]` : ''].filter(Boolean).join('\n');
+  const turns = history(messages, upTo);
+  const instruct = state.settings.power_user?.instruct;
+  if (instruct?.enabled) return instructPrompt(instruct, story, turns, character.name);
+  return [story, ...turns.map((m) => `${m.name}: ${m.mes}`), `${character.name}:`].join('\n');
+}
+
+/**
+ * The user's instruct template (power_user.instruct, as ST's frontend keeps it) around each turn: the input or
+ * output sequence (first and last ones where the template has them), the text, its suffix; names only when the
+ * template says always. Ends with the output sequence the reply follows.
+ */
+function instructPrompt(instruct, story, turns, charName) {
+  const wrap = instruct.wrap ? '\n' : '';
+  const named = instruct.names_behavior === 'always';
+  const parts = story ? [`${instruct.story_string_prefix ?? ''}${story}${instruct.story_string_suffix ?? ''}`] : [];
+  turns.forEach((m, i) => {
+    const first = i === 0;
+    const last = i === turns.length - 1;
+    const sequence = m.is_user
+      ? (first && instruct.first_input_sequence) || (last && instruct.last_input_sequence) || instruct.input_sequence
+      : (first && instruct.first_output_sequence) || instruct.output_sequence;
+    const suffix = (m.is_user ? instruct.input_suffix : instruct.output_suffix) ?? '';
+    parts.push(`${sequence ?? ''}${wrap}${named ? `${m.name}: ` : ''}${m.mes}${suffix}`);
+  });
+  parts.push(`${instruct.last_output_sequence || instruct.output_sequence || ''}${wrap}${named ? `${charName}:` : ''}`);
+  return parts.join(wrap);
+}
+
+/** Where a text completion stops: the next user turn, and the template's sequences where it says so. */
+function stopStrings() {
+  const instruct = state.settings.power_user?.instruct;
+  const stops = [`\n${userName()}:`];
+  if (instruct?.enabled) {
+    if (instruct.stop_sequence) stops.push(instruct.stop_sequence);
+    if (instruct.sequences_as_stop_strings !== false && instruct.input_sequence) stops.push(instruct.input_sequence);
+  }
+  return stops;
 }
 
 /**
@@ -108,7 +143,7 @@ export async function generate(character, messages, upTo, onText, signal, lore) 
     body = {
       api_type: c.source, api_server: c.url, prompt: textPrompt(character, messages, upTo, lore), stream: true,
       max_new_tokens: length, max_tokens: length, max_length: length, temperature: 0.8, model: c.model || undefined,
-      stop: [`\n${userName()}:`], stopping_strings: [`\n${userName()}:`],
+      stop: stopStrings(), stopping_strings: stopStrings(),
       truncation_length: Number(settings.max_context ?? 4096),
     };
   }

@@ -1,12 +1,14 @@
 package tankard.frontend;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.core.http.HttpServerRequest;
 import org.junit.jupiter.api.Test;
 import tankard.json.JsJson;
 import tankard.testing.Browser;
 import tankard.testing.MockCompletionServer;
 import tankard.testing.TestServer;
+import tankard.testing.TextCompletionProtocols;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -223,6 +225,40 @@ class TankardUiChatOpsTest {
             String prompt = session.mock().lastCall("/v1/chat/completions").json().path("messages").toString();
             assertTrue(prompt.contains("The ferryman takes only silver."), "the entry whose key was mentioned: " + prompt);
             assertTrue(!prompt.contains("Dragons sleep under the hill."), "not the other: " + prompt);
+            StUi.assertClean(page, "The page");
+        }
+    }
+
+    @Test
+    void aTextCompletionBackendGetsThePromptInTheUsersInstructTemplate() throws IOException {
+        try (OwnUi.Session session = OwnUi.Session.start("")) {
+            TextCompletionProtocols.install(session.mock());
+            TestServer server = session.server();
+            ObjectNode settings = (ObjectNode) JsJson.parse(JsJson.parse(server.client().post("/api/settings/get", "{}").body().getBytes())
+                    .path("settings").asText().getBytes());
+            ((ObjectNode) settings.with("power_user")).set("instruct", JsJson.parse(("{\"enabled\":true,\"input_sequence\":\"<|im_start|>user\","
+                    + "\"input_suffix\":\"<|im_end|>\\n\",\"output_sequence\":\"<|im_start|>assistant\",\"output_suffix\":\"<|im_end|>\\n\","
+                    + "\"stop_sequence\":\"<|im_end|>\",\"wrap\":true,\"names_behavior\":\"none\"}").getBytes()));
+            assertEquals(200, server.client().post("/api/settings/save", settings.toString()).statusCode());
+            Browser.Page page = session.page();
+            page.navigate(server.url("/#/connection"));
+            OwnUi.boot(page);
+            page.waitFor("document.querySelector('#connectionForm') !== null", STEP);
+            OwnUi.choose(page, "#connApi", "textgenerationwebui");
+            OwnUi.choose(page, "#connSource", "llamacpp");
+            page.eval("document.querySelector('#connUrl').value = " + OwnUi.js(session.mock().origin()));
+            page.click("#connect");
+            page.waitFor("document.querySelector('#connStatus').className === 'ok'", STEP);
+            page.navigate(server.url("/#/chat?avatar=default_Wren.png"));
+            page.waitFor("document.querySelectorAll('#messages article').length === 1", STEP);
+            send(page, "Who keeps the inn?");
+            page.waitFor("document.querySelectorAll('#messages article').length === 3 && !document.querySelector('#messages article.streaming')", STEP);
+            assertEquals("Text reply 1.", text(page, "document.querySelector('#messages article:last-of-type .text').textContent"));
+            JsonNode sent = session.mock().lastCall("/completion").json();
+            String prompt = sent.path("prompt").asText();
+            assertTrue(prompt.contains("<|im_start|>user\nWho keeps the inn?<|im_end|>\n"), prompt);
+            assertTrue(prompt.endsWith("<|im_start|>assistant\n"), prompt);
+            assertTrue(sent.toString().contains("\"<|im_end|>\""), "the template's stop sequence: " + sent);
             StUi.assertClean(page, "The page");
         }
     }
