@@ -65,6 +65,9 @@ class ChatWindow {
   async loadEarlier() {
     if (!this.more) return 0;
     const answer = await postJson('/api/tankard/chats/tail', { ...this.ref, count: PAGE, before: this.windowStart });
+    if (answer.cursor.size !== this.size || answer.cursor.mtime !== this.mtime) {
+      return this.load(); // saved elsewhere meanwhile: the offsets held here may be stale, so start from the end
+    }
     return this.accept(answer, true);
   }
 

@@ -10,10 +10,12 @@ import tankard.http.Feature;
 import tankard.http.Reply;
 import tankard.http.Request;
 import tankard.http.Routes;
+import tankard.core.Refusal;
 import tankard.json.JsJson;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.stream.Stream;
 
@@ -42,6 +44,68 @@ public record TokenizerFeature(Tokenizers tokenizers) implements Feature {
         router.post("/api/tokenizers/openai/decode").handler(routes.blocking(request ->
                 decode(request, r -> tokenizers.forModel(model(r)))));
         router.post("/api/tokenizers/openai/count").handler(routes.blocking(this::count));
+        router.post("/api/backends/chat-completions/bias").handler(routes.blocking(this::bias));
+    }
+
+    /**
+     * {@code [{text, value}]} → {@code {tokenId: value}}: each entry's text tokenized for {@code ?model=} (or, when
+     * the text is a JSON array of numbers, those ids), as OpenAI's logit_bias wants it; nothing for Claude, and
+     * nothing when the model's vocabulary is not there (ST: src/endpoints/backends/chat-completions.js, /bias).
+     */
+    private Reply bias(Request request) {
+        if (!(request.body() instanceof ArrayNode entries)) {
+            throw Refusal.badRequest("The body must be an array of {text, value}");
+        }
+        ObjectNode result = JsJson.object();
+        String model = model(request);
+        Tokenizer tokenizer = tokenizers.forCount(model);
+        if (Tokenizers.openAiModel(model).equals("claude") || tokenizer.estimated()) {
+            return Reply.json(result);
+        }
+        TreeMap<Long, JsonNode> biases = new TreeMap<>(); // a JavaScript object lists integer keys in order
+        for (JsonNode entry : entries) {
+            if (entry == null || !entry.path("text").isTextual() || entry.path("text").asText().isEmpty()) {
+                continue; // ST skips falsy texts, and fails on (then skips) texts that are not strings
+            }
+            for (long token : biasTokens(entry.path("text").asText(), tokenizer)) {
+                biases.put(token, entry.path("value"));
+            }
+        }
+        biases.forEach((token, value) -> result.set(Long.toString(token), value.isMissingNode() ? null : value));
+        return Reply.json(result);
+    }
+
+    /** Raw ids when the text is a JSON array of numbers (as a Uint32Array takes them), else the text's tokens. */
+    private static long[] biasTokens(String text, Tokenizer tokenizer) {
+        String trimmed = text.trim();
+        if (trimmed.startsWith("[") && trimmed.endsWith("]")) {
+            try {
+                JsonNode ids = JsJson.parse(trimmed.getBytes(StandardCharsets.UTF_8));
+                boolean numbers = ids.isArray();
+                for (JsonNode id : ids) {
+                    numbers &= id.isNumber();
+                }
+                if (numbers) {
+                    long[] raw = new long[ids.size()];
+                    for (int i = 0; i < raw.length; i++) {
+                        raw[i] = toUint32(ids.get(i).doubleValue());
+                    }
+                    return raw;
+                }
+            } catch (RuntimeException notJson) {
+                // tokenized as text
+            }
+        }
+        return java.util.Arrays.stream(tokenizer.encode(text)).mapToLong(id -> id & 0xffffffffL).toArray();
+    }
+
+    /** JavaScript's ToUint32. */
+    private static long toUint32(double value) {
+        if (!Double.isFinite(value)) {
+            return 0;
+        }
+        double truncated = value < 0 ? Math.ceil(value) : Math.floor(value);
+        return (long) (truncated % 4294967296.0 + 4294967296.0) % 4294967296L;
     }
 
     /** {@code {text}} → {@code {ids, count, chunks}}. */

@@ -47,6 +47,21 @@ class TokenizerHttpTest {
     }
 
     @Test
+    void biasTurnsEachEntrysTextIntoTheModelsTokenIds() {
+        // gpt-4o's o200k: "Hello world" is 13225 2375; raw ids pass as they are, in a JavaScript object's key order
+        assertEquals("{\"7\":-100,\"15\":-100,\"2375\":5,\"13225\":5}", client.post("/api/backends/chat-completions/bias?model=gpt-4o",
+                "[{\"text\":\"Hello world\",\"value\":5},{\"text\":\" [15, 7] \",\"value\":-100},{\"text\":\"\",\"value\":9},"
+                        + "{\"value\":9},{\"text\":12,\"value\":9},null]").bodyAsString());
+        assertEquals("{\"9906\":2}", client.post("/api/backends/chat-completions/bias?model=gpt-4",
+                "[{\"text\":\"Hello\",\"value\":1},{\"text\":\"Hello\",\"value\":2}]").bodyAsString(), "the last entry wins");
+        assertEquals("{}", client.post("/api/backends/chat-completions/bias?model=claude-3-opus",
+                "[{\"text\":\"Hello\",\"value\":1}]").bodyAsString(), "no bias for Claude");
+        HttpResponse<Buffer> refused = client.post("/api/backends/chat-completions/bias?model=gpt-4o", "{\"text\":\"Hello\"}");
+        assertEquals(400, refused.statusCode());
+        assertTrue(refused.bodyAsJsonObject().getString("error").contains("array"));
+    }
+
+    @Test
     void openAiRoutesPickTheEncodingByModel() {
         assertEquals(new JsonArray().add(13225).add(2375),
                 post("/api/tokenizers/openai/encode?model=gpt-4o-mini", "{\"text\":\"Hello world\"}").getJsonArray("ids"));
