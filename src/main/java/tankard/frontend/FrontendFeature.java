@@ -23,6 +23,8 @@ public record FrontendFeature(TankardConfig config) implements Feature {
     @Override
     public void mountPublic(Router router, Routes routes) {
         router.get("/").handler(this::index);
+        router.get("/callback/:source").handler(FrontendFeature::oauthCallback);
+        router.get("/callback").handler(FrontendFeature::oauthCallback);
         if (config.frontendLib() != null) {
             Path lib = config.frontendLib();
             router.get("/lib.js").handler(ctx -> sendOrNext(ctx, lib));
@@ -86,6 +88,28 @@ public record FrontendFeature(TankardConfig config) implements Feature {
                 ctx.next();
             }
         }).onFailure(ctx::fail);
+    }
+
+    /**
+     * Where an OAuth provider (OpenRouter's "Authorize") sends the browser back: to the frontend, with the source and
+     * the provider's query for it to read (ST: src/server-main.js, /callback/:source?).
+     */
+    private static void oauthCallback(RoutingContext ctx) {
+        StringBuilder params = new StringBuilder();
+        String source = ctx.pathParam("source");
+        if (source != null && !source.isEmpty()) {
+            params.append("source=").append(formEncode(source));
+        }
+        String query = ctx.request().query() == null ? null : ctx.request().query().split("\\?", -1)[0]; // as url.split('?')[1]
+        if (query != null && !query.isEmpty()) {
+            params.append(params.isEmpty() ? "" : "&").append("query=").append(formEncode(query));
+        }
+        redirect(ctx, 307, "/?" + params);
+    }
+
+    /** URLSearchParams' encoding (spaces as {@code +}), which URLEncoder's form encoding is. */
+    private static String formEncode(String value) {
+        return java.net.URLEncoder.encode(value, java.nio.charset.StandardCharsets.UTF_8);
     }
 
     static void redirect(RoutingContext ctx, String location) {
