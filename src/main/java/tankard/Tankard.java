@@ -66,6 +66,7 @@ import tankard.content.DefaultContent;
 import tankard.datamaid.DataMaid;
 import tankard.datamaid.DataMaidFeature;
 import tankard.frontend.FrontendFeature;
+import tankard.proxy.CorsProxyFeature;
 import tankard.system.SystemFeature;
 import tankard.comfy.ComfyWorkflowFeature;
 import tankard.extension.ExtensionFeature;
@@ -250,7 +251,8 @@ public final class Tankard {
                 new BackgroundsFeature(config),
                 new ImageMetadataFeature(config),
                 new VectorFeature(new VectorService(vectorStore, embeddingSources(secrets),
-                        Threads.boundedPool("vector-store", VECTOR_THREADS), config.vectors().thresholdOnHashes())));
+                        Threads.boundedPool("vector-store", VECTOR_THREADS), config.vectors().thresholdOnHashes())),
+                new CorsProxyFeature(config, upstream));
     }
 
     /** Prepares the data root and starts listening; fails with a {@link ConfigException} on unusable settings. */

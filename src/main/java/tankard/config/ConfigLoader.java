@@ -397,7 +397,8 @@ public final class ConfigLoader {
                 stringList("cors.allowedHeaders", List.of()),
                 stringList("cors.exposedHeaders", List.of()),
                 bool("cors.credentials", false),
-                optionalInteger("cors.maxAge"));
+                optionalInteger("cors.maxAge"),
+                bool("enableCorsProxy", false));
     }
 
     /**

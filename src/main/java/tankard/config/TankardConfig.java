@@ -75,8 +75,10 @@ public record TankardConfig(
      * @param fixedOrigin a single {@code cors.origin} string, sent as is; null when {@code origin} lists the
      *                    origins whose requests are answered with their own Origin
      */
+    /** @param proxy {@code enableCorsProxy}: {@code /proxy/<url>} forwards requests (off: a 404 that says so) */
     public record Cors(boolean enabled, String fixedOrigin, List<String> origin, List<String> methods,
-                       List<String> allowedHeaders, List<String> exposedHeaders, boolean credentials, Integer maxAge) {
+                       List<String> allowedHeaders, List<String> exposedHeaders, boolean credentials, Integer maxAge,
+                       boolean proxy) {
     }
 
     public record Backups(boolean allowFullDataBackup, int numberOfBackups, boolean chatEnabled,
