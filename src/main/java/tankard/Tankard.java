@@ -103,6 +103,8 @@ import tankard.imagemetadata.ImageMetadataFeature;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import tankard.translate.TranslateFeature;
+import tankard.translate.TranslateService;
 import tankard.vector.VectorFeature;
 import tankard.vector.VectorService;
 import tankard.vector.source.EmbeddingSource;
@@ -226,6 +228,7 @@ public final class Tankard {
                 new NovelAiFeature(secrets, upstream),
                 new ChatCompletionsFeature(secrets, upstream, new ChatCompletionSources(config, upstream)),
                 new TextCompletionsFeature(secrets, textBackends, upstream),
+                new TranslateFeature(new TranslateService(secrets, upstream, config.deeplFormality())),
                 new ComfyWorkflowFeature(),
                 new SpriteFeature(),
                 new WorldInfoFeature(),

@@ -254,7 +254,8 @@ public final class ConfigLoader {
                         bool("tankard.vectors.thresholdOnHashes", true)),
                 new TankardConfig.Models(string("extensions.models.embedding", "").strip(),
                         bool("extensions.models.autoDownload", true),
-                        integer("tankard.vectors.queueSize", 64, 1, 10_000)));
+                        integer("tankard.vectors.queueSize", 64, 1, 10_000)),
+                string("deepl.formality", "default"));
     }
 
     /** The Extras-compatible module server: its modules, port, model and key. */

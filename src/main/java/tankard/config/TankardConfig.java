@@ -11,6 +11,7 @@ import java.util.Map;
  * @param frontendDir    the folder served as the web frontend: an ST {@code public/} or Tankard's own
  * @param frontendLib    the bundled {@code lib.js} served at {@code /lib.js}, or null to serve the frontend's own
  * @param stInstall      the ST installation that holds {@code frontendDir}, if any (for its default content)
+ * @param deeplFormality ST's {@code deepl.formality}: what DeepL translations ask for where the language has it
  */
 public record TankardConfig(
         Path dataRoot,
@@ -39,7 +40,8 @@ public record TankardConfig(
         Outbound outbound,
         Extras extras,
         Vectors vectors,
-        Models models) {
+        Models models,
+        String deeplFormality) {
 
     public record Ssl(boolean enabled, Path certPath, Path keyPath, String keyPassphrase) {
     }

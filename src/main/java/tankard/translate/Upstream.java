@@ -1,0 +1,65 @@
+package tankard.translate;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import tankard.core.Refusal;
+import tankard.json.JsJson;
+import tankard.outbound.OutboundPolicy;
+import tankard.outbound.UpstreamClient;
+import tankard.outbound.UpstreamRequest;
+
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * The calls of the translation services, through the one {@link UpstreamClient}, and how their failures are told:
+ * an address the private-address filter refuses is 403, anything else that goes wrong upstream is ST's 500, with a
+ * message naming the service.
+ */
+final class Upstream {
+    /** How much of an error answer is quoted in the message. */
+    private static final int QUOTED_CHARS = 300;
+
+    private final UpstreamClient client;
+
+    Upstream(UpstreamClient client) {
+        this.client = client;
+    }
+
+    /** The answer of a call, which must have a 2xx status. */
+    CompletionStage<UpstreamClient.Fetched> send(String service, UpstreamRequest call) {
+        return client.fetch(call).toCompletionStage().handle((answer, failure) -> {
+            if (failure != null) {
+                Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                        ? failure.getCause() : failure;
+                throw cause instanceof OutboundPolicy.Refused ? Refusal.forbidden(cause.getMessage())
+                        : Refusal.failed(service + " could not be reached: " + cause.getMessage());
+            }
+            if (!answer.ok()) {
+                throw Refusal.failed(service + " answered " + answer.status() + " " + answer.head().statusMessage()
+                        + ": " + quoted(answer.body().toString()));
+            }
+            return answer;
+        });
+    }
+
+    /** The answer's body as JSON. */
+    static JsonNode json(String service, UpstreamClient.Fetched answer) {
+        JsonNode json = JsJson.tryParse(answer.body().getBytes());
+        if (json == null) {
+            throw Refusal.failed(service + " answered something that is not JSON: " + quoted(answer.body().toString()));
+        }
+        return json;
+    }
+
+    /** The translation in a text field of the service's answer. */
+    static String translation(String service, JsonNode field) {
+        if (field == null || !field.isTextual()) {
+            throw Refusal.failed(service + " answered without a translation");
+        }
+        return field.textValue();
+    }
+
+    private static String quoted(String text) {
+        return text.length() <= QUOTED_CHARS ? text : text.substring(0, QUOTED_CHARS) + "…";
+    }
+}
