@@ -5,6 +5,7 @@ import io.vertx.core.MultiMap;
 import io.vertx.core.http.HttpMethod;
 import tankard.core.Refusal;
 import tankard.json.JsJson;
+import tankard.outbound.ServiceCalls;
 import tankard.outbound.UpstreamClient;
 import tankard.outbound.UpstreamRequest;
 
@@ -57,10 +58,10 @@ final class BingTranslate {
         }
     }
 
-    private final Upstream upstream;
+    private final ServiceCalls upstream;
     private volatile Session session;
 
-    BingTranslate(Upstream upstream) {
+    BingTranslate(ServiceCalls upstream) {
         this.upstream = upstream;
     }
 
@@ -137,7 +138,7 @@ final class BingTranslate {
                 .thenCompose(answer -> {
                     String type = answer.contentType();
                     if (type != null && type.contains("application/json")) {
-                        return CompletableFuture.completedFuture(Upstream.translation(SERVICE,
+                        return CompletableFuture.completedFuture(TranslateService.translation(SERVICE,
                                 translations(answer).path(0).path("translations").path(0).get("text")));
                     }
                     if (answer.head().getHeader("isgenderdebiasedtranslation") == null) {
@@ -146,7 +147,7 @@ final class BingTranslate {
                     // a gendered translation comes as HTML; asked again, as JSON, the masculine one is ST's
                     Form again = form(current, text, lang).add("isGenderDebiasViewPresent", "true");
                     return upstream.send(SERVICE, new UpstreamRequest(HttpMethod.POST, url, headers, again.buffer()))
-                            .thenApply(gendered -> Upstream.translation(SERVICE,
+                            .thenApply(gendered -> TranslateService.translation(SERVICE,
                                     translations(gendered).get("masculineTranslation")));
                 });
     }
@@ -159,7 +160,7 @@ final class BingTranslate {
 
     /** The JSON answer, unless it is Bing's captcha or error object. */
     private static JsonNode translations(UpstreamClient.Fetched answer) {
-        JsonNode json = Upstream.json(SERVICE, answer);
+        JsonNode json = ServiceCalls.json(SERVICE, answer);
         if (json.path("ShowCaptcha").asBoolean(false)) {
             throw Refusal.failed(SERVICE + " asks for a captcha: take care not to translate too often");
         }

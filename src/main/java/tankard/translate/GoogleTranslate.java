@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
+import tankard.outbound.ServiceCalls;
 import tankard.backend.common.Urls;
 import tankard.core.Refusal;
 import tankard.json.JsJson;
@@ -29,9 +30,9 @@ final class GoogleTranslate {
     /** The {@code )]}'} guard and the blank line before the first chunk. */
     private static final int GUARD_CHARS = 6;
 
-    private final Upstream upstream;
+    private final ServiceCalls upstream;
 
-    GoogleTranslate(Upstream upstream) {
+    GoogleTranslate(ServiceCalls upstream) {
         this.upstream = upstream;
     }
 
@@ -83,7 +84,7 @@ final class GoogleTranslate {
         JsonNode first = result.path(1).path(0).path(0);
         JsonNode sentences = first.path(5);
         if (!sentences.isArray()) {
-            return Upstream.translation(SERVICE, first.get(0)); // a link or a gendered translation
+            return TranslateService.translation(SERVICE, first.get(0)); // a link or a gendered translation
         }
         List<String> parts = new ArrayList<>();
         for (JsonNode sentence : sentences) {

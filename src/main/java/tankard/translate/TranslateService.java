@@ -6,6 +6,7 @@ import io.vertx.core.http.HttpMethod;
 import tankard.backend.common.Urls;
 import tankard.core.Refusal;
 import tankard.json.JsJson;
+import tankard.outbound.ServiceCalls;
 import tankard.outbound.UpstreamClient;
 import tankard.outbound.UpstreamRequest;
 import tankard.secrets.SecretKeys;
@@ -37,14 +38,14 @@ public final class TranslateService {
     private static final Set<String> DEEPL_FORMAL = Set.of("de", "fr", "it", "es", "nl", "ja", "ru", "pt-BR", "pt-PT");
 
     private final SecretStore secrets;
-    private final Upstream upstream;
+    private final ServiceCalls upstream;
     private final String deeplFormality;
     private final GoogleTranslate google;
     private final BingTranslate bing;
 
     public TranslateService(SecretStore secrets, UpstreamClient upstream, String deeplFormality) {
         this.secrets = secrets;
-        this.upstream = new Upstream(upstream);
+        this.upstream = new ServiceCalls(upstream);
         this.deeplFormality = deeplFormality;
         this.google = new GoogleTranslate(this.upstream);
         this.bing = new BingTranslate(this.upstream);
@@ -63,8 +64,7 @@ public final class TranslateService {
         var request = JsJson.object().put("q", text).put("source", "auto").put("target", lang).put("format", "text")
                 .put("api_key", key); // "" when none is set, as ST sends it
         return upstream.send("LibreTranslate", UpstreamRequest.post(url, json(), request))
-                .thenApply(answer -> Upstream.translation("LibreTranslate",
-                        Upstream.json("LibreTranslate", answer).get("translatedText")));
+                .thenApply(answer -> translation("LibreTranslate", ServiceCalls.json("LibreTranslate", answer).get("translatedText")));
     }
 
     /** {@code /google}: Google Translate's web endpoint, as the google-translate-api-x library calls it. */
@@ -94,7 +94,7 @@ public final class TranslateService {
         MultiMap headers = MultiMap.caseInsensitiveMultiMap().set("Content-Type", "application/x-www-form-urlencoded");
         return upstream.send("Yandex", new UpstreamRequest(HttpMethod.POST, url, headers, form.buffer()))
                 .thenApply(answer -> {
-                    JsonNode translated = Upstream.json("Yandex", answer).get("text");
+                    JsonNode translated = ServiceCalls.json("Yandex", answer).get("text");
                     if (translated == null || !translated.isArray()) {
                         throw Refusal.failed("Yandex answered without a translation");
                     }
@@ -117,7 +117,7 @@ public final class TranslateService {
         String url = base.replaceFirst("/+$", "") + "/auto/" + Urls.encodeUriComponent(lang) + "/"
                 + Urls.encodeUriComponent(text);
         return upstream.send("Lingva", UpstreamRequest.get(url, MultiMap.caseInsensitiveMultiMap()))
-                .thenApply(answer -> Upstream.translation("Lingva", Upstream.json("Lingva", answer).get("translation")));
+                .thenApply(answer -> translation("Lingva", ServiceCalls.json("Lingva", answer).get("translation")));
     }
 
     /** {@code /deepl}: DeepL's free or pro API with the user's key, and ST's configured formality. */
@@ -137,8 +137,7 @@ public final class TranslateService {
                 .set("Authorization", "DeepL-Auth-Key " + key)
                 .set("Content-Type", "application/x-www-form-urlencoded");
         return upstream.send("DeepL", new UpstreamRequest(HttpMethod.POST, url, headers, form.buffer()))
-                .thenApply(answer -> Upstream.translation("DeepL",
-                        Upstream.json("DeepL", answer).path("translations").path(0).get("text")));
+                .thenApply(answer -> translation("DeepL", ServiceCalls.json("DeepL", answer).path("translations").path(0).get("text")));
     }
 
     /** {@code /onering}: a GET of the OneRingTranslator URL, its query replaced by the text and both languages. */
@@ -150,8 +149,7 @@ public final class TranslateService {
         String withoutQuery = url.replaceFirst("[?#].*$", ""); // ST sets URL.search: the given query goes
         return upstream.send("OneRingTranslator",
                         UpstreamRequest.get(withoutQuery + "?" + query, MultiMap.caseInsensitiveMultiMap()))
-                .thenApply(answer -> Upstream.translation("OneRingTranslator",
-                        Upstream.json("OneRingTranslator", answer).get("result")));
+                .thenApply(answer -> translation("OneRingTranslator", ServiceCalls.json("OneRingTranslator", answer).get("result")));
     }
 
     /** {@code /deeplx}: a POST of JSON to the user's DeepLX URL or the local default. */
@@ -162,7 +160,7 @@ public final class TranslateService {
         String lang = renamed(required(body, "lang"), Map.of("zh-CN", "ZH", "zh-TW", "ZH"));
         var request = JsJson.object().put("text", text).put("source_lang", "auto").put("target_lang", lang);
         return upstream.send("DeepLX", UpstreamRequest.post(url, json().set("Accept", "application/json"), request))
-                .thenApply(answer -> Upstream.translation("DeepLX", Upstream.json("DeepLX", answer).get("data")));
+                .thenApply(answer -> translation("DeepLX", ServiceCalls.json("DeepLX", answer).get("data")));
     }
 
     /** {@code /bing}: Bing Translator's web endpoint, as the bing-translate-api library calls it. */
@@ -175,6 +173,11 @@ public final class TranslateService {
     // ---- input
 
     /** A field ST requires (its {@code !value} check), which must be text. */
+    /** The translation in a text field of the service's answer. */
+    static String translation(String service, JsonNode field) {
+        return ServiceCalls.text(service, field, "a translation");
+    }
+
     private static String required(JsonNode body, String field) {
         JsonNode value = body.get(field);
         if (value == null || value.isNull() || value.isTextual() && value.textValue().isEmpty()) {

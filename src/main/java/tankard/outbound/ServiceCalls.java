@@ -1,32 +1,29 @@
-package tankard.translate;
+package tankard.outbound;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import tankard.core.Refusal;
 import tankard.json.JsJson;
-import tankard.outbound.OutboundPolicy;
-import tankard.outbound.UpstreamClient;
-import tankard.outbound.UpstreamRequest;
 
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 
 /**
- * The calls of the translation services, through the one {@link UpstreamClient}, and how their failures are told:
- * an address the private-address filter refuses is 403, anything else that goes wrong upstream is ST's 500, with a
- * message naming the service.
+ * Calls to a web service whose whole answer a route needs (translation, speech, captioning...), through the one
+ * {@link UpstreamClient}, and how their failures are told: an address the private-address filter refuses is 403,
+ * anything else that goes wrong upstream is ST's 500, with a message naming the service and quoting its answer.
  */
-final class Upstream {
+public final class ServiceCalls {
     /** How much of an error answer is quoted in the message. */
     private static final int QUOTED_CHARS = 300;
 
     private final UpstreamClient client;
 
-    Upstream(UpstreamClient client) {
+    public ServiceCalls(UpstreamClient client) {
         this.client = client;
     }
 
     /** The answer of a call, which must have a 2xx status. */
-    CompletionStage<UpstreamClient.Fetched> send(String service, UpstreamRequest call) {
+    public CompletionStage<UpstreamClient.Fetched> send(String service, UpstreamRequest call) {
         return client.fetch(call).toCompletionStage().handle((answer, failure) -> {
             if (failure != null) {
                 Throwable cause = failure instanceof CompletionException && failure.getCause() != null
@@ -43,7 +40,7 @@ final class Upstream {
     }
 
     /** The answer's body as JSON. */
-    static JsonNode json(String service, UpstreamClient.Fetched answer) {
+    public static JsonNode json(String service, UpstreamClient.Fetched answer) {
         JsonNode json = JsJson.tryParse(answer.body().getBytes());
         if (json == null) {
             throw Refusal.failed(service + " answered something that is not JSON: " + quoted(answer.body().toString()));
@@ -51,10 +48,10 @@ final class Upstream {
         return json;
     }
 
-    /** The translation in a text field of the service's answer. */
-    static String translation(String service, JsonNode field) {
+    /** A text field of the service's answer; {@code what} names it in the failure. */
+    public static String text(String service, JsonNode field, String what) {
         if (field == null || !field.isTextual()) {
-            throw Refusal.failed(service + " answered without a translation");
+            throw Refusal.failed(service + " answered without " + what);
         }
         return field.textValue();
     }
