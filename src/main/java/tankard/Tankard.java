@@ -77,6 +77,10 @@ import tankard.preset.PresetFeature;
 import tankard.preset.PresetService;
 import tankard.recent.RecentChats;
 import tankard.recent.RecentChatsFeature;
+import tankard.search.PageVisits;
+import tankard.search.SearchFeature;
+import tankard.search.SearchService;
+import tankard.search.YouTubeTranscripts;
 import tankard.secrets.SecretStore;
 import tankard.secrets.SecretsFeature;
 import tankard.settings.SettingsBackups;
@@ -253,6 +257,8 @@ public final class Tankard {
                 new AvatarsFeature(),
                 new BackgroundsFeature(config),
                 new ImageMetadataFeature(config),
+                new SearchFeature(new SearchService(secrets, upstream, textBackends), new YouTubeTranscripts(upstream),
+                        new PageVisits(upstream)),
                 new VectorFeature(new VectorService(vectorStore, embeddingSources(secrets),
                         Threads.boundedPool("vector-store", VECTOR_THREADS), config.vectors().thresholdOnHashes())),
                 new CorsProxyFeature(config, upstream));

@@ -81,19 +81,26 @@ public final class UpstreamClient {
     /** A download that could not be made: refused, unreachable (offline), too large, or an error status. */
     public static final class DownloadException extends RuntimeException {
         private final int status;
+        private final boolean refused;
 
         public DownloadException(String message) {
-            this(message, 0);
+            this(message, 0, false);
         }
 
-        private DownloadException(String message, int status) {
+        private DownloadException(String message, int status, boolean refused) {
             super(message, null, false, false);
             this.status = status;
+            this.refused = refused;
         }
 
         /** The error status the server answered, 0 when the download failed otherwise. */
         public int status() {
             return status;
+        }
+
+        /** Whether the {@link OutboundPolicy} refused the URL (or a redirect's target) rather than the download failing. */
+        public boolean refused() {
+            return refused;
         }
     }
 
@@ -190,7 +197,7 @@ public final class UpstreamClient {
                     if (!isOk(response)) {
                         response.resume();
                         return Future.failedFuture(new DownloadException("Unexpected response " + response.statusCode()
-                                + " " + response.statusMessage() + " from " + url, response.statusCode()));
+                                + " " + response.statusMessage() + " from " + url, response.statusCode(), false));
                     }
                     return copy(response, out, url, maxBytes, progress).compose(v -> out.flush()); // on disk before it is moved
                 }).eventually(() -> out.close())));
@@ -235,7 +242,8 @@ public final class UpstreamClient {
                 // held until the caller's handlers are in place: the body may arrive before they are
                 .onSuccess(HttpClientResponse::pause)
                 .recover(e -> Future.failedFuture(e instanceof OutboundPolicy.Refused || e instanceof UpstreamException
-                        ? new DownloadException(e.getMessage()) : unreachable(call.url(), e)))
+                        ? new DownloadException(e.getMessage(), 0, e instanceof OutboundPolicy.Refused)
+                        : unreachable(call.url(), e)))
                 .compose(response -> {
                     if (declaredLength(response) > maxBytes) {
                         response.request().reset();
