@@ -14,7 +14,12 @@ import tankard.backend.chat.ChatCompletionsFeature;
 import tankard.backend.Completions;
 import tankard.backend.horde.HordeFeature;
 import tankard.backend.kobold.KoboldClassicFeature;
+import tankard.backend.nanogpt.NanoGptFeature;
+import tankard.backend.nanogpt.NanoGptService;
 import tankard.backend.novelai.NovelAiFeature;
+import tankard.backend.openrouter.OpenRouterFeature;
+import tankard.backend.openrouter.OpenRouterService;
+import tankard.backend.common.UpstreamJson;
 import tankard.backend.text.TextCompletionBackends;
 import tankard.backend.text.TextCompletionsFeature;
 import tankard.outbound.OutboundPolicy;
@@ -214,6 +219,7 @@ public final class Tankard {
                 tokenizers);
         Supplier<byte[]> defaultAvatar = AvatarImages.defaultAvatar(config.frontendDir());
         TextCompletionBackends textBackends = new TextCompletionBackends(config.backends());
+        UpstreamJson upstreamJson = new UpstreamJson(vertx, upstream);
         this.features = List.of(
                 new CsrfFeature(config),
                 new SystemFeature(),
@@ -230,6 +236,8 @@ public final class Tankard {
                 new KoboldClassicFeature(secrets, upstream, new RequestOverrides(config.backends().requestOverrides()),
                         textBackends),
                 new NovelAiFeature(secrets, upstream),
+                new OpenRouterFeature(new OpenRouterService(secrets, upstreamJson)),
+                new NanoGptFeature(new NanoGptService(secrets, upstreamJson)),
                 new ChatCompletionsFeature(secrets, upstream, new ChatCompletionSources(config, upstream)),
                 new TextCompletionsFeature(secrets, textBackends, upstream),
                 new TranslateFeature(new TranslateService(secrets, upstream, config.deeplFormality())),

@@ -159,21 +159,39 @@ public final class UpstreamClient {
 
     /** Sends the call and reads the whole answer (at most {@code maxBytes}), whatever its status. */
     public Future<Fetched> download(UpstreamRequest call, long maxBytes) {
-        return onEventLoop(() -> downloadHead(call, maxBytes).compose(response -> {
-            Promise<Fetched> done = Promise.promise();
-            Buffer received = Buffer.buffer();
-            response.handler(chunk -> {
-                if (received.length() + chunk.length() > maxBytes) {
-                    tooLarge(response, call.url(), maxBytes, done);
-                } else {
-                    received.appendBuffer(chunk);
-                }
-            });
-            response.exceptionHandler(e -> done.tryFail(unreachable(call.url(), e)));
-            response.endHandler(v -> done.tryComplete(new Fetched(response, received)));
-            response.resume();
-            return done.future();
+        return onEventLoop(() -> downloadHead(call, maxBytes).compose(response -> collect(response, call.url(), maxBytes)));
+    }
+
+    /**
+     * Sends a call to a backend (no timeout: an image generation may take minutes) and reads the whole answer,
+     * whatever its status, failing with a {@link DownloadException} past {@code maxBytes}.
+     */
+    public Future<Fetched> fetch(UpstreamRequest call, long maxBytes) {
+        return onEventLoop(() -> exchange(call, Terms.NONE, 0).compose(response -> {
+            response.pause();
+            if (declaredLength(response) > maxBytes) {
+                response.request().reset();
+                return Future.failedFuture(oversized(call.url(), maxBytes));
+            }
+            return collect(response, call.url(), maxBytes);
         }));
+    }
+
+    /** The paused response's whole body, at most {@code maxBytes}. */
+    private static Future<Fetched> collect(HttpClientResponse response, String url, long maxBytes) {
+        Promise<Fetched> done = Promise.promise();
+        Buffer received = Buffer.buffer();
+        response.handler(chunk -> {
+            if (received.length() + chunk.length() > maxBytes) {
+                tooLarge(response, url, maxBytes, done);
+            } else {
+                received.appendBuffer(chunk);
+            }
+        });
+        response.exceptionHandler(e -> done.tryFail(unreachable(url, e)));
+        response.endHandler(v -> done.tryComplete(new Fetched(response, received)));
+        response.resume();
+        return done.future();
     }
 
     /**

@@ -8,9 +8,9 @@ import org.junit.jupiter.api.BeforeEach;
 import java.util.Map;
 
 /**
- * A {@link ServerTest} whose server sends the calls for AI Horde's and NovelAI's fixed public hosts to paths of a
- * {@link MockCompletionServer} on loopback ({@code tankard.providerOrigins}; the mock starts first, on its own
- * Vert.x). Horde jobs are polled every few milliseconds instead of seconds.
+ * A {@link ServerTest} whose server sends the calls for AI Horde's, NovelAI's, OpenRouter's and NanoGPT's fixed
+ * public hosts to paths of a {@link MockCompletionServer} on loopback ({@code tankard.providerOrigins}; the mock
+ * starts first, on its own Vert.x). Horde jobs are polled every few milliseconds instead of seconds.
  */
 public abstract class PublicHostsMockTest extends ServerTest {
     protected static final String HORDE = "/horde/api/v2";
@@ -18,6 +18,8 @@ public abstract class PublicHostsMockTest extends ServerTest {
     protected static final String NOVELAI_API = "/nai-api";
     protected static final String NOVELAI_TEXT = "/nai-text";
     protected static final String NOVELAI_IMAGE = "/nai-image";
+    protected static final String OPENROUTER_API = "/openrouter/api/v1";
+    protected static final String NANOGPT_API = "/nanogpt/api";
 
     protected MockCompletionServer mock;
     private Vertx mockVertx;
@@ -35,7 +37,9 @@ public abstract class PublicHostsMockTest extends ServerTest {
                 "https://raw.githubusercontent.com", origin + "/github",
                 "https://api.novelai.net", origin + NOVELAI_API,
                 "https://text.novelai.net", origin + NOVELAI_TEXT,
-                "https://image.novelai.net", origin + NOVELAI_IMAGE))
+                "https://image.novelai.net", origin + NOVELAI_IMAGE,
+                "https://openrouter.ai", origin + "/openrouter",
+                "https://nano-gpt.com", origin + "/nanogpt"))
                 + "  hordePollMillis: 10\n"; // under tankard:, beside providerOrigins
     }
 
