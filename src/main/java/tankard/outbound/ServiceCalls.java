@@ -15,6 +15,8 @@ import java.util.concurrent.CompletionStage;
 public final class ServiceCalls {
     /** How much of an error answer is quoted in the message. */
     private static final int QUOTED_CHARS = 300;
+    /** Far more than any of these services answers; what is larger is not read. */
+    private static final long MAX_BYTES = 16L << 20;
 
     private final UpstreamClient client;
 
@@ -24,7 +26,7 @@ public final class ServiceCalls {
 
     /** The answer of a call, which must have a 2xx status. */
     public CompletionStage<UpstreamClient.Fetched> send(String service, UpstreamRequest call) {
-        return client.fetch(call).toCompletionStage().handle((answer, failure) -> {
+        return client.fetch(call, MAX_BYTES).toCompletionStage().handle((answer, failure) -> {
             if (failure != null) {
                 Throwable cause = failure instanceof CompletionException && failure.getCause() != null
                         ? failure.getCause() : failure;
