@@ -72,6 +72,11 @@ import tankard.datamaid.DataMaid;
 import tankard.datamaid.DataMaidFeature;
 import tankard.frontend.FrontendFeature;
 import tankard.proxy.CorsProxyFeature;
+import tankard.speech.AzureSpeech;
+import tankard.speech.SpeechFeature;
+import tankard.caption.CaptionFeature;
+import tankard.caption.ClaudeCaption;
+import tankard.outbound.ServiceCalls;
 import tankard.system.SystemFeature;
 import tankard.comfy.ComfyWorkflowFeature;
 import tankard.extension.ExtensionFeature;
@@ -241,6 +246,8 @@ public final class Tankard {
                 new ChatCompletionsFeature(secrets, upstream, new ChatCompletionSources(config, upstream)),
                 new TextCompletionsFeature(secrets, textBackends, upstream),
                 new TranslateFeature(new TranslateService(secrets, upstream, config.deeplFormality())),
+                new SpeechFeature(new AzureSpeech(secrets, new ServiceCalls(upstream))),
+                new CaptionFeature(new ClaudeCaption(secrets, new ServiceCalls(upstream))),
                 new ComfyWorkflowFeature(),
                 new SpriteFeature(),
                 new WorldInfoFeature(),

@@ -39,7 +39,9 @@ public abstract class PublicHostsMockTest extends ServerTest {
                 "https://text.novelai.net", origin + NOVELAI_TEXT,
                 "https://image.novelai.net", origin + NOVELAI_IMAGE,
                 "https://openrouter.ai", origin + "/openrouter",
-                "https://nano-gpt.com", origin + "/nanogpt"))
+                "https://nano-gpt.com", origin + "/nanogpt",
+                "https://api.anthropic.com", origin + "/anthropic",
+                "https://westeurope.tts.speech.microsoft.com", origin + "/azure-westeurope"))
                 + "  hordePollMillis: 10\n"; // under tankard:, beside providerOrigins
     }
 
