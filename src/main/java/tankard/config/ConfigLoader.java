@@ -95,17 +95,25 @@ public final class ConfigLoader {
     private final Map<String, String> env;
     private final Map<String, Object> yaml;
     private final Path workDir;
+    private final Path installFolder;
     /** Values of legacy config.yaml keys under their current names. */
     private Map<String, Object> migratedYaml = Map.of();
 
-    private ConfigLoader(Map<String, Object> cli, Map<String, String> env, Map<String, Object> yaml, Path workDir) {
+    private ConfigLoader(Map<String, Object> cli, Map<String, String> env, Map<String, Object> yaml, Path workDir,
+                         Path installFolder) {
         this.cli = cli;
         this.env = env;
         this.yaml = yaml;
         this.workDir = workDir;
+        this.installFolder = installFolder;
     }
 
     public static TankardConfig load(String[] args, Map<String, String> env, Path workDir) {
+        return load(args, env, workDir, installFolder(ConfigLoader.class.getProtectionDomain().getCodeSource()));
+    }
+
+    /** As {@link #load(String[], Map, Path)}, for an installation in {@code installFolder} (null: unknown). */
+    static TankardConfig load(String[] args, Map<String, String> env, Path workDir, Path installFolder) {
         Map<String, Object> cli = parseArgs(args);
         if (Boolean.parseBoolean(String.valueOf(cli.remove(GLOBAL)))) {
             useGlobalFolder(cli, env);
@@ -113,7 +121,21 @@ public final class ConfigLoader {
         Path configPath = workDir.resolve(String.valueOf(cli.getOrDefault("configPath",
                 env.getOrDefault("SILLYTAVERN_CONFIGPATH", "config.yaml"))));
         Map<String, Object> yaml = readYaml(configPath);
-        return new ConfigLoader(cli, env, yaml, workDir).build();
+        return new ConfigLoader(cli, env, yaml, workDir, installFolder).build();
+    }
+
+    /**
+     * The folder Tankard is installed in, where its bin/ and public/ are: the parent of the folder holding its
+     * code ({@code target/tankard.jar} or, run from the build, {@code target/classes}). Null when unknown.
+     */
+    static Path installFolder(java.security.CodeSource code) {
+        try {
+            Path location = code == null || code.getLocation() == null ? null : Path.of(code.getLocation().toURI());
+            Path holder = location == null ? null : location.getParent();
+            return holder == null ? null : holder.getParent();
+        } catch (URISyntaxException | IllegalArgumentException | java.nio.file.FileSystemNotFoundException e) {
+            return null; // not a file location (a nested jar, a custom class loader)
+        }
     }
 
     /**
@@ -258,7 +280,7 @@ public final class ConfigLoader {
     private TankardConfig build() {
         migrateLegacyKeys();
         Path dataRoot = path("dataRoot", "./data");
-        Path frontendDir = optionalPath("tankard.frontend").orElse(workDir.resolve("public")).toAbsolutePath().normalize();
+        Path frontendDir = optionalPath("tankard.frontend").orElseGet(this::ownFrontend).toAbsolutePath().normalize();
         Path stInstall = findStInstall(frontendDir);
         boolean stFrontend = has("tankard.frontend");
         Path frontendLib = optionalPath("tankard.frontendLib").orElse(null);
@@ -699,6 +721,18 @@ public final class ConfigLoader {
     }
 
     // ---- frontend discovery
+
+    /**
+     * Tankard's own UI: public/ in the working folder when there is one (as before, and for tests that lay their
+     * own), else the one beside the installation, so bin/tankard serves it from any working folder.
+     */
+    private Path ownFrontend() {
+        Path local = workDir.resolve("public");
+        if (Files.isDirectory(local) || installFolder == null || !Files.isDirectory(installFolder.resolve("public"))) {
+            return local;
+        }
+        return installFolder.resolve("public");
+    }
 
     /** The ST installation that contains a frontend folder: the parent of public/ when it has default/. */
     static Path findStInstall(Path frontendDir) {

@@ -45,8 +45,32 @@ class ConfigLoaderTest {
         assertEquals(50, c.backups().numberOfBackups());
         assertArrayEquals(new int[]{160, 90}, c.thumbnails().bg());
         assertEquals(100L * 1024 * 1024, c.performance().memoryCacheCapacityBytes());
-        assertEquals(work.resolve("public"), c.frontendDir());
+        // no public/ here: Tankard's own, beside the build this test runs from (the project folder)
+        assertEquals(Path.of("public").toAbsolutePath(), c.frontendDir());
         assertNull(c.frontendLib());
+    }
+
+    @Test
+    void ownUiIsFoundBesideTheInstallation() throws Exception {
+        assertEquals(Path.of("/opt/tankard"), ConfigLoader.installFolder(new java.security.CodeSource(
+                new java.net.URL("file:/opt/tankard/target/tankard.jar"), (java.security.cert.Certificate[]) null)));
+        assertEquals(Path.of("/opt/tankard"), ConfigLoader.installFolder(new java.security.CodeSource(
+                new java.net.URL("file:/opt/tankard/target/classes/"), (java.security.cert.Certificate[]) null)));
+        assertNull(ConfigLoader.installFolder(null));
+
+        Path install = work.resolve("install");
+        Files.createDirectories(install.resolve("public"));
+        Path elsewhere = work.resolve("elsewhere");
+        Files.createDirectories(elsewhere);
+        assertEquals(install.resolve("public"), ConfigLoader.load(new String[0], Map.of(), elsewhere, install).frontendDir());
+        Files.createDirectories(elsewhere.resolve("mine"));
+        Files.writeString(elsewhere.resolve("lib.js"), "");
+        assertEquals(elsewhere.resolve("mine"), ConfigLoader.load(new String[] {"--frontend", "mine", "--frontend-lib",
+                "lib.js"}, Map.of(), elsewhere, install).frontendDir());
+        // a public/ in the working folder still wins, as before
+        Files.createDirectories(elsewhere.resolve("public"));
+        assertEquals(elsewhere.resolve("public"), ConfigLoader.load(new String[0], Map.of(), elsewhere, install).frontendDir());
+        assertEquals(elsewhere.resolve("public"), ConfigLoader.load(new String[0], Map.of(), elsewhere, null).frontendDir());
     }
 
     @Test
