@@ -72,6 +72,7 @@ import tankard.datamaid.DataMaid;
 import tankard.datamaid.DataMaidFeature;
 import tankard.frontend.FrontendFeature;
 import tankard.proxy.CorsProxyFeature;
+import tankard.system.DeprecatedEndpointsFeature;
 import tankard.system.SystemFeature;
 import tankard.comfy.ComfyWorkflowFeature;
 import tankard.extension.ExtensionFeature;
@@ -223,6 +224,7 @@ public final class Tankard {
         this.features = List.of(
                 new CsrfFeature(config),
                 new SystemFeature(),
+                new DeprecatedEndpointsFeature(),
                 new UsersFeature(config, accounts, contentSeeder, security.basicAuth()),
                 new SettingsFeature(new SettingsService(config, settingsBackups)),
                 new SecretsFeature(config, secrets),
