@@ -228,6 +228,12 @@ public final class ConfigLoader {
         return out;
     }
 
+    /** Whether {@code --name} (or {@code --name=value}, {@code --no-name}) is a start-up flag, for commands stricter than ST. */
+    public static boolean knowsOption(String name) {
+        String bare = name.contains("=") ? name.substring(0, name.indexOf('=')) : name;
+        return isKnown(knownName(bare)) || bare.startsWith("no-") && SWITCHES.contains(knownName(bare.substring(3)));
+    }
+
     private static boolean isKnown(String name) {
         return FLAGS.containsKey(name) || IGNORED_FLAGS.containsKey(name) || name.equals(GLOBAL);
     }
