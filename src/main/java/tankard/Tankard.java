@@ -77,6 +77,7 @@ import tankard.speech.SpeechFeature;
 import tankard.caption.CaptionFeature;
 import tankard.caption.ClaudeCaption;
 import tankard.outbound.ServiceCalls;
+import tankard.system.DeprecatedEndpointsFeature;
 import tankard.system.SystemFeature;
 import tankard.comfy.ComfyWorkflowFeature;
 import tankard.extension.ExtensionFeature;
@@ -228,6 +229,7 @@ public final class Tankard {
         this.features = List.of(
                 new CsrfFeature(config),
                 new SystemFeature(),
+                new DeprecatedEndpointsFeature(),
                 new UsersFeature(config, accounts, contentSeeder, security.basicAuth()),
                 new SettingsFeature(new SettingsService(config, settingsBackups)),
                 new SecretsFeature(config, secrets),

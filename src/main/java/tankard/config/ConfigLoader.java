@@ -1,5 +1,7 @@
 package tankard.config;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.snakeyaml.engine.v2.api.Load;
 import org.snakeyaml.engine.v2.api.LoadSettings;
 import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
@@ -28,6 +30,8 @@ import java.util.stream.Stream;
  * config.yaml keys are ignored; a value of the wrong type stops start-up with a message naming its key.
  */
 public final class ConfigLoader {
+    private static final Logger LOG = LoggerFactory.getLogger(ConfigLoader.class);
+
     /** Command-line flags and the config keys they set (ST's names, plus Tankard's own). */
     private static final Map<String, String> FLAGS = Map.ofEntries(
             Map.entry("port", "port"),
@@ -64,36 +68,120 @@ public final class ConfigLoader {
     /** Flags that take no value when given alone ({@code --listen} means {@code --listen true}). */
     private static final List<String> SWITCHES = List.of("listen", "enableIPv4", "enableIPv6", "ssl", "whitelist",
             "basicAuthMode", "disableCsrf", "enableKeepAlive", "corsProxy", "securityOverride", "requestProxyEnabled",
-            "secure");
+            "secure", "global", "dnsPreferIPv6", "browserLaunchEnabled", "browserLaunchAvoidLocalhost", "autorun",
+            "avoidLocalhost");
+
+    /**
+     * ST's flags that mean nothing to Tankard, with why: accepted and ignored (ST: src/command-line.js). The
+     * browser-launch ones open a browser on ST's machine; Tankard is a server and opens none.
+     */
+    private static final Map<String, String> IGNORED_FLAGS = Map.ofEntries(
+            Map.entry("browserLaunchEnabled", "Tankard opens no browser"),
+            Map.entry("browserLaunchHostname", "Tankard opens no browser"),
+            Map.entry("browserLaunchPort", "Tankard opens no browser"),
+            Map.entry("browserLaunchAvoidLocalhost", "Tankard opens no browser"),
+            Map.entry("autorun", "Tankard opens no browser"),
+            Map.entry("autorunHostname", "Tankard opens no browser"),
+            Map.entry("autorunPortOverride", "Tankard opens no browser"),
+            Map.entry("avoidLocalhost", "Tankard opens no browser"),
+            Map.entry("dnsPreferIPv6", "Tankard leaves the order of DNS answers to Java"));
+
+    /** ST's flag for the per-user data folder (env-paths' data folder) instead of the working folder's files. */
+    private static final String GLOBAL = "global";
+    /** A flag that takes every word up to the next flag (yargs' array type), given to Tankard as one text. */
+    private static final String LIST_FLAG = "requestProxyBypass";
 
     private final Map<String, Object> cli;
     private final Map<String, String> env;
     private final Map<String, Object> yaml;
     private final Path workDir;
+    private final Path installFolder;
     /** Values of legacy config.yaml keys under their current names. */
     private Map<String, Object> migratedYaml = Map.of();
 
-    private ConfigLoader(Map<String, Object> cli, Map<String, String> env, Map<String, Object> yaml, Path workDir) {
+    private ConfigLoader(Map<String, Object> cli, Map<String, String> env, Map<String, Object> yaml, Path workDir,
+                         Path installFolder) {
         this.cli = cli;
         this.env = env;
         this.yaml = yaml;
         this.workDir = workDir;
+        this.installFolder = installFolder;
     }
 
     public static TankardConfig load(String[] args, Map<String, String> env, Path workDir) {
+        return load(args, env, workDir, installFolder(ConfigLoader.class.getProtectionDomain().getCodeSource()));
+    }
+
+    /** As {@link #load(String[], Map, Path)}, for an installation in {@code installFolder} (null: unknown). */
+    static TankardConfig load(String[] args, Map<String, String> env, Path workDir, Path installFolder) {
         Map<String, Object> cli = parseArgs(args);
+        if (Boolean.parseBoolean(String.valueOf(cli.remove(GLOBAL)))) {
+            useGlobalFolder(cli, env);
+        }
         Path configPath = workDir.resolve(String.valueOf(cli.getOrDefault("configPath",
                 env.getOrDefault("SILLYTAVERN_CONFIGPATH", "config.yaml"))));
         Map<String, Object> yaml = readYaml(configPath);
-        return new ConfigLoader(cli, env, yaml, workDir).build();
+        return new ConfigLoader(cli, env, yaml, workDir, installFolder).build();
     }
 
+    /**
+     * The folder Tankard is installed in, where its bin/ and public/ are: the parent of the folder holding its
+     * code ({@code target/tankard.jar} or, run from the build, {@code target/classes}). Null when unknown.
+     */
+    static Path installFolder(java.security.CodeSource code) {
+        try {
+            Path location = code == null || code.getLocation() == null ? null : Path.of(code.getLocation().toURI());
+            Path holder = location == null ? null : location.getParent();
+            return holder == null ? null : holder.getParent();
+        } catch (URISyntaxException | IllegalArgumentException | java.nio.file.FileSystemNotFoundException e) {
+            return null; // not a file location (a nested jar, a custom class loader)
+        }
+    }
+
+    /**
+     * ST's {@code --global}: config.yaml and data/ in the user's application-data folder, whatever
+     * {@code --configPath} and {@code --dataRoot} say (ST: src/command-line.js, getDefaultConfig).
+     */
+    private static void useGlobalFolder(Map<String, Object> cli, Map<String, String> env) {
+        Path folder = globalDataFolder(env);
+        for (String key : List.of("configPath", "dataRoot")) {
+            if (cli.containsKey(key)) {
+                LOG.warn("--{} is ignored with --global", key);
+            }
+        }
+        cli.put("configPath", folder.resolve("config.yaml").toString());
+        cli.put("dataRoot", folder.resolve("data").toString());
+    }
+
+    /** env-paths' data folder for "SillyTavern" (no suffix), the one ST's global mode uses. */
+    static Path globalDataFolder(Map<String, String> env) {
+        String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
+        Path home = Path.of(env.getOrDefault("HOME", System.getProperty("user.home")));
+        if (os.startsWith("windows")) {
+            String local = env.get("LOCALAPPDATA");
+            return (local != null ? Path.of(local) : home.resolve("AppData").resolve("Local"))
+                    .resolve("SillyTavern").resolve("Data");
+        }
+        if (os.startsWith("mac")) {
+            return home.resolve("Library").resolve("Application Support").resolve("SillyTavern");
+        }
+        String xdg = env.get("XDG_DATA_HOME");
+        return (xdg != null && !xdg.isEmpty() ? Path.of(xdg) : home.resolve(".local").resolve("share"))
+                .resolve("SillyTavern");
+    }
+
+    /**
+     * Reads flags the way ST's yargs parser does: {@code --name value}, {@code --name=value}, switches alone,
+     * {@code --no-name} for false and {@code --kebab-name} for {@code --camelName}. Unknown flags and stray words
+     * are logged and skipped (an unknown flag's value with it), as ST skips them.
+     */
     static Map<String, Object> parseArgs(String[] args) {
         Map<String, Object> out = new HashMap<>();
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             if (!arg.startsWith("--")) {
-                throw new ConfigException("Unexpected argument '" + arg + "'; options look like --port 8000");
+                LOG.warn("Ignoring the argument '{}': options look like --port 8000", arg);
+                continue;
             }
             String name = arg.substring(2);
             String value = null;
@@ -102,13 +190,28 @@ public final class ConfigLoader {
                 value = name.substring(eq + 1);
                 name = name.substring(0, eq);
             }
-            String key = FLAGS.get(name);
-            if (key == null) {
-                throw new ConfigException("Unknown option --" + name);
+            name = knownName(name);
+            if (!isKnown(name) && name.startsWith("no-") && SWITCHES.contains(knownName(name.substring(3)))
+                    && value == null) {
+                name = knownName(name.substring(3));
+                value = "false";
+            }
+            boolean nextIsValue = i + 1 < args.length && !args[i + 1].startsWith("--");
+            if (!isKnown(name)) {
+                LOG.warn("Ignoring the unknown option --{}{}", name, value == null && nextIsValue ? " " + args[i + 1] : "");
+                if (value == null && nextIsValue) {
+                    i++; // its value, not an argument of its own
+                }
+                continue;
             }
             if (value == null) {
-                boolean hasValue = i + 1 < args.length && !args[i + 1].startsWith("--");
-                if (hasValue && (!SWITCHES.contains(name) || isBooleanWord(args[i + 1]))) {
+                if (name.equals(LIST_FLAG) && nextIsValue) {
+                    List<String> words = new ArrayList<>();
+                    while (i + 1 < args.length && !args[i + 1].startsWith("--")) {
+                        words.add(args[++i]);
+                    }
+                    value = String.join(" ", words);
+                } else if (nextIsValue && (!SWITCHES.contains(name) || isBooleanWord(args[i + 1]))) {
                     value = args[++i];
                 } else if (SWITCHES.contains(name)) {
                     value = "true";
@@ -116,9 +219,41 @@ public final class ConfigLoader {
                     throw new ConfigException("Option --" + name + " needs a value");
                 }
             }
-            out.put(key, value);
+            if (IGNORED_FLAGS.containsKey(name)) {
+                LOG.info("Ignoring --{} {}: {}", name, value, IGNORED_FLAGS.get(name));
+            } else {
+                out.put(name.equals(GLOBAL) ? GLOBAL : FLAGS.get(name), value);
+            }
         }
         return out;
+    }
+
+    /** Whether {@code --name} (or {@code --name=value}, {@code --no-name}) is a start-up flag, for commands stricter than ST. */
+    public static boolean knowsOption(String name) {
+        String bare = name.contains("=") ? name.substring(0, name.indexOf('=')) : name;
+        return isKnown(knownName(bare)) || bare.startsWith("no-") && SWITCHES.contains(knownName(bare.substring(3)));
+    }
+
+    private static boolean isKnown(String name) {
+        return FLAGS.containsKey(name) || IGNORED_FLAGS.containsKey(name) || name.equals(GLOBAL);
+    }
+
+    /** yargs also takes {@code --data-root} for {@code --dataRoot}; Tankard's own kebab flags stay as they are. */
+    private static String knownName(String name) {
+        if (isKnown(name) || !name.contains("-")) {
+            return name;
+        }
+        StringBuilder camel = new StringBuilder();
+        boolean upper = false;
+        for (char c : name.toCharArray()) {
+            if (c == '-') {
+                upper = true;
+            } else {
+                camel.append(upper ? Character.toUpperCase(c) : c);
+                upper = false;
+            }
+        }
+        return isKnown(camel.toString()) ? camel.toString() : name;
     }
 
     private static boolean isBooleanWord(String s) {
@@ -151,7 +286,7 @@ public final class ConfigLoader {
     private TankardConfig build() {
         migrateLegacyKeys();
         Path dataRoot = path("dataRoot", "./data");
-        Path frontendDir = optionalPath("tankard.frontend").orElse(workDir.resolve("public")).toAbsolutePath().normalize();
+        Path frontendDir = optionalPath("tankard.frontend").orElseGet(this::ownFrontend).toAbsolutePath().normalize();
         Path stInstall = findStInstall(frontendDir);
         boolean stFrontend = has("tankard.frontend");
         Path frontendLib = optionalPath("tankard.frontendLib").orElse(null);
@@ -592,6 +727,18 @@ public final class ConfigLoader {
     }
 
     // ---- frontend discovery
+
+    /**
+     * Tankard's own UI: public/ in the working folder when there is one (as before, and for tests that lay their
+     * own), else the one beside the installation, so bin/tankard serves it from any working folder.
+     */
+    private Path ownFrontend() {
+        Path local = workDir.resolve("public");
+        if (Files.isDirectory(local) || installFolder == null || !Files.isDirectory(installFolder.resolve("public"))) {
+            return local;
+        }
+        return installFolder.resolve("public");
+    }
 
     /** The ST installation that contains a frontend folder: the parent of public/ when it has default/. */
     static Path findStInstall(Path frontendDir) {

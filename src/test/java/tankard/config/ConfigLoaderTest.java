@@ -45,8 +45,32 @@ class ConfigLoaderTest {
         assertEquals(50, c.backups().numberOfBackups());
         assertArrayEquals(new int[]{160, 90}, c.thumbnails().bg());
         assertEquals(100L * 1024 * 1024, c.performance().memoryCacheCapacityBytes());
-        assertEquals(work.resolve("public"), c.frontendDir());
+        // no public/ here: Tankard's own, beside the build this test runs from (the project folder)
+        assertEquals(Path.of("public").toAbsolutePath(), c.frontendDir());
         assertNull(c.frontendLib());
+    }
+
+    @Test
+    void ownUiIsFoundBesideTheInstallation() throws Exception {
+        assertEquals(Path.of("/opt/tankard"), ConfigLoader.installFolder(new java.security.CodeSource(
+                new java.net.URL("file:/opt/tankard/target/tankard.jar"), (java.security.cert.Certificate[]) null)));
+        assertEquals(Path.of("/opt/tankard"), ConfigLoader.installFolder(new java.security.CodeSource(
+                new java.net.URL("file:/opt/tankard/target/classes/"), (java.security.cert.Certificate[]) null)));
+        assertNull(ConfigLoader.installFolder(null));
+
+        Path install = work.resolve("install");
+        Files.createDirectories(install.resolve("public"));
+        Path elsewhere = work.resolve("elsewhere");
+        Files.createDirectories(elsewhere);
+        assertEquals(install.resolve("public"), ConfigLoader.load(new String[0], Map.of(), elsewhere, install).frontendDir());
+        Files.createDirectories(elsewhere.resolve("mine"));
+        Files.writeString(elsewhere.resolve("lib.js"), "");
+        assertEquals(elsewhere.resolve("mine"), ConfigLoader.load(new String[] {"--frontend", "mine", "--frontend-lib",
+                "lib.js"}, Map.of(), elsewhere, install).frontendDir());
+        // a public/ in the working folder still wins, as before
+        Files.createDirectories(elsewhere.resolve("public"));
+        assertEquals(elsewhere.resolve("public"), ConfigLoader.load(new String[0], Map.of(), elsewhere, install).frontendDir());
+        assertEquals(elsewhere.resolve("public"), ConfigLoader.load(new String[0], Map.of(), elsewhere, null).frontendDir());
     }
 
     @Test
@@ -177,10 +201,33 @@ class ConfigLoaderTest {
         assertTrue(c.listen());
         assertTrue(c.security().disableCsrf());
         assertFalse(c.security().whitelistMode());
-        assertTrue(assertThrows(ConfigException.class, () -> load(null, Map.of(), "--bogus"))
-                .getMessage().contains("--bogus"));
+        // ST's parser skips what it does not know, an unknown flag's value with it
+        TankardConfig unknown = load(null, Map.of(), "--bogus", "8123", "stray", "--port", "8124");
+        assertEquals(8124, unknown.port());
+        // yargs' spellings: --no-flag, --kebab-case, and a list flag taking the words up to the next flag
+        TankardConfig yargs = load(null, Map.of(), "--no-whitelist", "--data-root", "elsewhere",
+                "--requestProxyBypass", "a.example", "b.example", "--listen");
+        assertFalse(yargs.security().whitelistMode());
+        assertEquals(work.resolve("elsewhere").toAbsolutePath().normalize(), yargs.dataRoot());
+        assertTrue(yargs.listen());
+        assertEquals(List.of("a.example b.example"), yargs.outbound().proxyBypass());
+        // browser-launch flags are taken with their values and ignored
+        assertEquals(8125, load(null, Map.of(), "--browserLaunchPort", "9000", "--autorunHostname", "h",
+                "--autorun", "--port", "8125").port());
         assertTrue(assertThrows(ConfigException.class, () -> load(null, Map.of(), "--port"))
                 .getMessage().contains("--port"));
+    }
+
+    @Test
+    void globalModeUsesTheApplicationDataFolder() throws IOException {
+        Path xdg = work.resolve("xdg");
+        Files.createDirectories(xdg.resolve("SillyTavern"));
+        Files.writeString(xdg.resolve("SillyTavern/config.yaml"), "port: 8126\n");
+        TankardConfig c = load(null, Map.of("XDG_DATA_HOME", xdg.toString()), "--global", "--dataRoot", "ignored");
+        if (!System.getProperty("os.name").toLowerCase(java.util.Locale.ROOT).matches("(windows|mac).*")) {
+            assertEquals(8126, c.port());
+            assertEquals(xdg.resolve("SillyTavern/data").toAbsolutePath(), c.dataRoot());
+        }
     }
 
     @Test

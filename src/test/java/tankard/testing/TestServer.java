@@ -81,9 +81,16 @@ public final class TestServer implements AutoCloseable {
 
     /** Starts a server in a prepared working folder (config.yaml, public/, data/ as the test laid them). */
     public static TestServer startIn(Path work, String... flags) {
+        return startIn(work, Map.of(), flags);
+    }
+
+    /** As {@link #startIn(Path, String...)}, with these environment variables added to the test ones. */
+    public static TestServer startIn(Path work, Map<String, String> env, String... flags) {
         List<String> args = new ArrayList<>(List.of("--port", "0", "--instances", "1"));
         args.addAll(List.of(flags));
-        TankardConfig config = ConfigLoader.load(args.toArray(String[]::new), environment(work), work);
+        Map<String, String> environment = new java.util.HashMap<>(environment(work));
+        environment.putAll(env);
+        TankardConfig config = ConfigLoader.load(args.toArray(String[]::new), environment, work);
         Vertx vertx = Vertx.vertx();
         try {
             Tankard tankard = await(Tankard.start(vertx, config).toCompletionStage().toCompletableFuture());

@@ -69,6 +69,10 @@ public final class SummarizeCommand {
                 String name = args[i].startsWith("--") ? args[i].substring(2) : null;
                 String field = name == null ? null : OPTIONS.get(name);
                 if (field == null) {
+                    if (name != null && !ConfigLoader.knowsOption(name)) {
+                        // Tankard's own command: a mistyped option is an error here, not skipped as the server does
+                        throw new ConfigException("Unknown option --" + name);
+                    }
                     serverArgs.add(args[i]);
                     continue;
                 }

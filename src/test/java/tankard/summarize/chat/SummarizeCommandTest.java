@@ -71,6 +71,9 @@ class SummarizeCommandTest {
         assertEquals(2, run("--backend", "{\"chat_completion_source\":\"custom\"}", "--character", "Bramble.png",
                 "--chat", "Hollow Oak", "--user", "../x", "--dataRoot", "data"));
         assertEquals(2, run("--backend", "[]", "--character", "Bramble.png", "--chat", "Hollow Oak", "--dataRoot", "data"));
+        assertEquals(2, run("--backend", "{\"chat_completion_source\":\"custom\"}", "--charcter", "Bramble.png",
+                "--chat", "Hollow Oak", "--dataRoot", "data"), "a mistyped option");
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("Unknown option --charcter"));
         assertEquals(2, run("--backend", "{\"chat_completion_source\":\"custom\",\"custom_url\":\"" + mock.baseUrl()
                 + "\"}", "--character", "Bramble.png", "--chat", "Nowhere", "--dataRoot", "data"), "no such chat");
         mock.onCompletion(request -> request.response().end("{\"choices\":[{\"message\":{\"content\":\"\"},"
