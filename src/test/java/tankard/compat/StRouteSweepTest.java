@@ -55,8 +55,10 @@ class StRouteSweepTest {
             Files.writeString(dir.resolve(FILE), "sweep");
         }
         TreeSet<String> notFound = new TreeSet<>();
-        // the CORS proxy on, so that /proxy/* is the proxy (off, ST answers it 404 too)
-        try (TestServer server = TestServer.startIn(work, "--corsProxy")) {
+        // the CORS proxy on, so that /proxy/* is the proxy (off, ST answers it 404 too); every outgoing request
+        // through a proxy that is not there, so that routes of online services call none of them
+        try (TestServer server = TestServer.startIn(work, "--corsProxy", "--requestProxyEnabled", "true",
+                "--requestProxyUrl", "http://127.0.0.1:1", "--requestProxyBypass", "none.invalid")) {
             List<Future<HttpResponse<Buffer>>> answers = new ArrayList<>();
             for (Route route : routes) {
                 answers.add(send(server, route));
