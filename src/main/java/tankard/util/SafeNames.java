@@ -49,6 +49,14 @@ public final class SafeNames {
         return fileIn(folder, Sanitize.filename(required(fileName, what)), what);
     }
 
+    /** The file name, or a 400 when it is longer than {@link #MAX_NAME_BYTES} and so cannot be stored. */
+    public static String requireFits(String fileName, String what) {
+        if (Sanitize.utf8Length(fileName) > MAX_NAME_BYTES) {
+            throw Refusal.badRequest("The " + what + " is too long");
+        }
+        return fileName;
+    }
+
     /**
      * {@code folder/fileName} for a name that must already be a plain file name: 400 when it is empty, {@code .},
      * {@code ..}, leaves the folder or is longer than {@link #MAX_NAME_BYTES}.
@@ -57,9 +65,7 @@ public final class SafeNames {
         if (fileName == null || fileName.isEmpty() || fileName.equals(".") || fileName.equals("..")) {
             throw Refusal.badRequest("Invalid " + what);
         }
-        if (Sanitize.utf8Length(fileName) > MAX_NAME_BYTES) {
-            throw Refusal.badRequest("The " + what + " is too long");
-        }
+        requireFits(fileName, what);
         Path file = folder.resolve(fileName).normalize();
         if (!folder.normalize().equals(file.getParent())) {
             throw Refusal.badRequest("Invalid " + what);
