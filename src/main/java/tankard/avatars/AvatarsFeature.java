@@ -2,7 +2,6 @@ package tankard.avatars;
 
 import io.vertx.ext.web.FileUpload;
 import io.vertx.ext.web.Router;
-import tankard.core.Refusal;
 import tankard.http.Feature;
 import tankard.http.Reply;
 import tankard.http.Routes;
@@ -12,6 +11,7 @@ import tankard.json.JsJson;
 import tankard.store.AtomicFiles;
 import tankard.thumbnail.ThumbnailType;
 import tankard.thumbnail.Thumbnails;
+import tankard.util.SafeNames;
 import tankard.util.Sanitize;
 
 import java.nio.charset.StandardCharsets;
@@ -35,17 +35,15 @@ public final class AvatarsFeature implements Feature {
             if (overwrite != null && (overwrite.indexOf('/') >= 0 || overwrite.indexOf('\0') >= 0)) {
                 return Reply.status(400);
             }
-            String name = Sanitize.filename(overwrite == null || overwrite.isEmpty()
-                    ? System.currentTimeMillis() + ".png" : overwrite);
-            if (name.isEmpty()) {
-                throw Refusal.badRequest("Invalid overwrite_name");
-            }
+            Path target = SafeNames.sanitizedFile(request.dirs().avatars(), overwrite == null || overwrite.isEmpty()
+                    ? System.currentTimeMillis() + ".png" : overwrite, "overwrite_name");
+            String name = target.getFileName().toString();
             byte[] png = AvatarImages.toPng(Files.readAllBytes(Path.of(file.uploadedFileName())),
                     AvatarImages.Crop.parse(request.query("crop")));
             if (png == null) {
                 return new Reply.Body(400, "text/html; charset=utf-8", "Is not a valid image".getBytes(StandardCharsets.UTF_8));
             }
-            AtomicFiles.write(request.dirs().avatars().resolve(name), png);
+            AtomicFiles.write(target, png);
             if (overwrite != null && !overwrite.isEmpty()) {
                 Thumbnails.invalidate(request.dirs(), ThumbnailType.PERSONA, name);
             }

@@ -21,6 +21,8 @@ import tankard.store.AtomicFiles;
 import tankard.thumbnail.ThumbnailType;
 import tankard.thumbnail.Thumbnails;
 import tankard.user.UserDirs;
+import tankard.util.FileNames;
+import tankard.util.SafeNames;
 import tankard.util.Sanitize;
 
 import java.io.IOException;
@@ -75,12 +77,10 @@ public record BackgroundsFeature(TankardConfig config) implements Feature {
      * answers that name. Unlike ST, only an image or video within the size limit is taken. Blocking.
      */
     private String upload(UserDirs dirs, FileUpload upload) throws IOException {
-        String name = Sanitize.filename(upload.fileName());
-        if (name.isEmpty()) {
-            throw Refusal.badRequest("Invalid file name");
-        }
+        Path target = SafeNames.sanitizedFile(dirs.backgrounds(), FileNames.uploadName(upload.fileName()), "file name");
+        String name = target.getFileName().toString();
         Path source = MediaUploads.check(upload, MAX_UPLOAD_BYTES, EnumSet.allOf(MediaSniff.Kind.class));
-        MediaUploads.copy(source, dirs.backgrounds().resolve(name));
+        MediaUploads.copy(source, target);
         Thumbnails.invalidate(dirs, ThumbnailType.BG, name);
         int[] bg = config.thumbnails().bg();
         ImageMetadataIndex.getOrGenerate(dirs, List.of("backgrounds/" + name), (long) bg[0] * bg[1]);
@@ -110,13 +110,14 @@ public record BackgroundsFeature(TankardConfig config) implements Feature {
      * move cannot replace a file that appears meanwhile, where ST's copy would overwrite it.
      */
     private static void rename(UserDirs dirs, JsonNode oldBg, JsonNode newBg) throws IOException {
-        String oldName = sanitizedName(oldBg);
-        String newName = sanitizedName(newBg);
-        Path source = dirs.backgrounds().resolve(oldName);
+        Path source = sanitizedFile(dirs, oldBg);
+        Path target = sanitizedFile(dirs, newBg);
+        String oldName = source.getFileName().toString();
+        String newName = target.getFileName().toString();
         if (!Files.isRegularFile(source, LinkOption.NOFOLLOW_LINKS)) {
             throw Refusal.badRequest("Background not found");
         }
-        if (!AtomicFiles.moveNoReplace(source, dirs.backgrounds().resolve(newName))) {
+        if (!AtomicFiles.moveNoReplace(source, target)) {
             throw Refusal.badRequest("A background with the new name already exists");
         }
         Thumbnails.invalidate(dirs, ThumbnailType.BG, oldName);
@@ -124,12 +125,9 @@ public record BackgroundsFeature(TankardConfig config) implements Feature {
         ImageMetadataIndex.rename(dirs, "backgrounds/" + oldName, "backgrounds/" + newName);
     }
 
-    private static String sanitizedName(JsonNode name) {
-        String clean = name != null && name.isTextual() ? Sanitize.filename(name.textValue()) : "";
-        if (clean.isEmpty()) {
-            throw Refusal.badRequest("Invalid background name");
-        }
-        return clean;
+    private static Path sanitizedFile(UserDirs dirs, JsonNode name) {
+        return SafeNames.sanitizedFile(dirs.backgrounds(), name != null && name.isTextual() ? name.textValue() : null,
+                "background name");
     }
 
     /**

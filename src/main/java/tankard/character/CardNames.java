@@ -1,5 +1,6 @@
 package tankard.character;
 
+import tankard.util.SafeNames;
 import tankard.util.Sanitize;
 
 import java.io.IOException;
@@ -27,12 +28,14 @@ final class CardNames {
 
     /**
      * ST's getPngName: the sanitized name, else the name with 1, 2, … appended, else the name again.
-     * {@link CardFormatException} when nothing of the name survives sanitizing.
+     * {@link CardFormatException} when nothing of the name survives sanitizing; a 400 when the file name would be
+     * too long for the file system, where ST's write fails (500).
      */
     static String unique(String name, Taken taken) throws IOException {
         String base = sanitized(name);
         for (int i = 0; i < NAME_TRIES; i++) {
             String candidate = i == 0 ? base : base + i;
+            SafeNames.requireFits(candidate + ".png", "character name"); // before the lookup, which it would fail
             if (!taken.test(candidate)) {
                 return candidate;
             }

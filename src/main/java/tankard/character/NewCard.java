@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import tankard.core.Refusal;
 import tankard.json.Js;
+import tankard.util.SafeNames;
 import tankard.util.Sanitize;
 
 /**
@@ -36,6 +37,7 @@ public record NewCard(String name, String fileName, ObjectNode fields) {
         }
         String name = Js.string(value);
         CharacterEditor.requireSafe(name + ".png");
+        SafeNames.requireFits(name + ".png", "file_name");
         return name;
     }
 }

@@ -3,11 +3,11 @@ package tankard.chat;
 import com.fasterxml.jackson.databind.JsonNode;
 import tankard.core.Refusal;
 import tankard.store.StripedLocks;
+import tankard.util.SafeNames;
 import tankard.util.Sanitize;
 import tankard.util.StTime;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -101,10 +101,8 @@ public final class ChatImporter {
                 String name;
                 do { // one millisecond on until free: several chats of one import, or two imports at once
                     name = characterName + " - " + StTime.humanized(time++) + " imported.jsonl";
+                    SafeNames.requireFits(name, "chat file name"); // before the lookup, which such a name would fail
                 } while (names.contains(name) || store.find(user, folder, name).isPresent());
-                if (name.getBytes(StandardCharsets.UTF_8).length > 255) {
-                    throw Refusal.badRequest("character_name is too long for a chat file name");
-                }
                 names.add(name);
             }
             for (int i = 0; i < count; i++) {

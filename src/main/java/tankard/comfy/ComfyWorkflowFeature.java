@@ -59,8 +59,9 @@ public final class ComfyWorkflowFeature implements Feature {
             return Reply.ok();
         }));
         router.post("/api/sd/comfy/rename-workflow").handler(routes.blocking(request -> {
-            Path from = file(request, "old_name");
-            Path to = file(request, "new_name");
+            // Only here does ST check the names for separators first (getFileNameValidationFunction).
+            Path from = file(request, SafeNames.noSeparators(request.text("old_name"), "old_name"), "old_name");
+            Path to = file(request, SafeNames.noSeparators(request.text("new_name"), "new_name"), "new_name");
             if (!isJson(from) || !isJson(to)) {
                 throw Refusal.badRequest("Only JSON workflow files are allowed");
             }
@@ -85,8 +86,12 @@ public final class ComfyWorkflowFeature implements Feature {
         return out;
     }
 
+    /** {@code comfyWorkflows/sanitize(file_name)}, as ST names it: {@code ../a.json} is {@code ..a.json}. */
     private static Path file(Request request, String field) {
-        String name = SafeNames.noSeparators(request.text(field), field);
+        return file(request, request.text(field), field);
+    }
+
+    private static Path file(Request request, String name, String field) {
         return SafeNames.sanitizedFile(request.dirs().comfyWorkflows(), name, field);
     }
 

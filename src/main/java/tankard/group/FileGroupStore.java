@@ -7,7 +7,7 @@ import tankard.store.AtomicFiles;
 import tankard.store.FileTimes;
 import tankard.user.UserDirs;
 import tankard.util.FileNames;
-import tankard.util.Sanitize;
+import tankard.util.SafeNames;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -60,7 +60,8 @@ public final class FileGroupStore implements GroupStore {
         Files.deleteIfExists(file(user, id));
     }
 
+    /** ST's {@code groups/sanitize(id + ".json")}; 400 for an id such as {@code con}, which would name the folder. */
     private Path file(String user, String id) {
-        return UserDirs.of(dataRoot, user).groups().resolve(Sanitize.filename(id + ".json"));
+        return SafeNames.sanitizedFile(UserDirs.of(dataRoot, user).groups(), id + ".json", "group id");
     }
 }

@@ -121,7 +121,8 @@ public final class PresetService {
     }
 
     private static String storedName(String name) {
-        String stored = Sanitize.filename(SafeNames.noSeparators(name, "preset name"));
+        // ST: sanitize(name), refused when empty, then the extension: "Night/Shift: v2?" is "NightShift v2.json"
+        String stored = Sanitize.filename(SafeNames.required(name, "preset name"));
         if (stored.isEmpty()) {
             throw Refusal.badRequest("Invalid preset name");
         }

@@ -9,6 +9,7 @@ import tankard.user.UserDirs;
 import tankard.util.FileNames;
 import tankard.util.MimeTypes;
 import tankard.util.SafeZip;
+import tankard.util.SafeNames;
 import tankard.util.Sanitize;
 
 import java.io.IOException;
@@ -39,13 +40,11 @@ final class SpriteUploads {
     /** Stores the upload as {@code sanitize(spriteName + its extension)}, replacing the sprites of that name. Blocking. */
     static void upload(UserDirs dirs, String name, String spriteName, FileUpload upload) throws IOException {
         Path folder = SpriteFeature.folder(dirs, name);
-        String fileName = Sanitize.filename(spriteName + FileNames.ext(upload.fileName()));
-        if (fileName.isEmpty()) {
-            throw Refusal.badRequest("Invalid sprite name");
-        }
+        Path target = SafeNames.sanitizedFile(folder, spriteName + FileNames.ext(upload.fileName()), "sprite name");
+        String fileName = target.getFileName().toString();
         Path source = MediaUploads.check(upload, MAX_SPRITE_BYTES, IMAGE);
         List<String> existing = existingFiles(folder);
-        MediaUploads.copy(source, folder.resolve(fileName));
+        MediaUploads.copy(source, target);
         for (String file : existing) {
             if (FileNames.base(file).equals(spriteName) && !file.equals(fileName)) {
                 AtomicFiles.deleteQuietly(folder.resolve(file));

@@ -45,12 +45,12 @@ public final class UiPresetFeature implements Feature {
         return Reply.ok();
     }
 
-    /** The document's file from the body's {@code name}; a name with path separators is refused. */
+    /** The document's file from the body's {@code name}, cleaned as ST cleans it: {@code ../a} is {@code ..a.json}. */
     private static Path file(Request request, Function<UserDirs, Path> folder) {
         if (!request.body().isObject()) {
             throw Refusal.badRequest("The body must be a JSON object");
         }
-        String name = SafeNames.noSeparators(request.text("name"), "name");
+        String name = SafeNames.required(request.text("name"), "name");
         return SafeNames.sanitizedFile(folder.apply(request.dirs()), name + ".json", "name");
     }
 }

@@ -18,6 +18,7 @@ import tankard.util.FileNames;
 import tankard.util.JsLocale;
 import tankard.util.LenientBase64;
 import tankard.util.MimeTypes;
+import tankard.util.SafeNames;
 import tankard.util.Sanitize;
 
 import java.io.IOException;
@@ -89,17 +90,14 @@ public final class ChatImagesFeature implements Feature {
             throw Refusal.badRequest("The image, filename and ch_name must be text");
         }
         String base = Js.truthy(fileName) ? fileName.textValue().replaceFirst("\\.[^.]+$", "") : Long.toString(System.currentTimeMillis());
-        String name = Sanitize.filename(base + "." + format.textValue());
-        if (name.isEmpty()) {
-            throw Refusal.badRequest("Invalid file name");
-        }
+        String wanted = base + "." + format.textValue();
         byte[] data = LenientBase64.decode(image.textValue());
         if (IMAGE_FORMATS.contains(format.textValue()) && MediaSniff.of(data) != MediaSniff.Kind.IMAGE) {
             throw Refusal.badRequest("The image data is not an image");
         }
         UserDirs dirs = request.dirs();
         Path folder = Js.truthy(character) ? dirs.userImages().resolve(Sanitize.filename(character.textValue())) : dirs.userImages();
-        Path file = folder.resolve(name);
+        Path file = SafeNames.sanitizedFile(folder, wanted, "file name");
         AtomicFiles.write(file, data);
         String path = "/" + dirs.root().relativize(file).toString().replace('\\', '/');
         return Reply.json(JsJson.object().put("path", path));

@@ -13,6 +13,7 @@ import tankard.json.JsJson;
 import tankard.store.AtomicFiles;
 import tankard.user.UserDirs;
 import tankard.util.AssetNames;
+import tankard.util.SafeNames;
 import tankard.util.LenientBase64;
 import tankard.util.Sanitize;
 
@@ -50,7 +51,8 @@ public final class DataBankFeature implements Feature {
             if (problem != null) {
                 throw Refusal.badRequest(problem);
             }
-            AtomicFiles.write(request.dirs().userFiles().resolve(name.textValue()), LenientBase64.decode(data.textValue()));
+            Path file = SafeNames.fileIn(request.dirs().userFiles(), name.textValue(), "upload name");
+            AtomicFiles.write(file, LenientBase64.decode(data.textValue()));
             return Reply.json(JsJson.object().put("path", "/user/files/" + name.textValue()));
         }));
         router.post("/api/files/delete").handler(routes.blocking(request -> {

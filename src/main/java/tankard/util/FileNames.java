@@ -36,6 +36,18 @@ public final class FileNames {
     private FileNames() {
     }
 
+    /**
+     * An upload's original file name as ST's multer hands it on (busboy's {@code basename}): what follows the last
+     * {@code /} or {@code \}, and nothing for {@code .} or {@code ..}. So {@code ../up/c.json} is {@code c.json}.
+     */
+    public static String uploadName(String sent) {
+        if (sent == null) {
+            return "";
+        }
+        String last = sent.substring(Math.max(sent.lastIndexOf('/'), sent.lastIndexOf('\\')) + 1);
+        return last.equals(".") || last.equals("..") ? "" : last;
+    }
+
     /** {@code path.extname}: from the last dot, unless that dot starts the name ({@code .json} has none). */
     public static String ext(String name) {
         int dot = name.lastIndexOf('.');

@@ -9,6 +9,12 @@ import java.nio.file.Path;
  * touched, and a resolved file always lies directly inside its folder.
  */
 public final class SafeNames {
+    /**
+     * A file system's 255-byte name limit, less room for the atomic writer's temp suffix ({@code .} and up to 19
+     * digits). ST's sanitize cuts names to 255 bytes, and its atomic write then fails (500) on the temp name.
+     */
+    public static final int MAX_NAME_BYTES = 255 - 20;
+
     private SafeNames() {
     }
 
@@ -26,16 +32,40 @@ public final class SafeNames {
         return value;
     }
 
-    /** {@code folder/sanitize(fileName)}; 400 when sanitizing leaves nothing. */
-    public static Path sanitizedFile(Path folder, String fileName, String what) {
-        return fileIn(folder, Sanitize.filename(fileName), what);
+    /** A name the request must give: 400 when it is missing or empty (ST: {@code if (!request.body.name)}). */
+    public static String required(String value, String what) {
+        if (value == null || value.isEmpty()) {
+            throw Refusal.badRequest("Missing " + what);
+        }
+        return value;
     }
 
-    /** {@code folder/fileName} for a name that must already be a plain file name. */
+    /**
+     * ST's {@code path.join(folder, sanitize(fileName))}: separators, {@code :*?"<>|}, control characters and
+     * trailing dots or spaces dropped, so {@code ../a} is {@code ..a}. 400 when cleaning leaves nothing (a Windows
+     * reserved name such as {@code con.json}, or only dots), where ST would use the folder itself.
+     */
+    public static Path sanitizedFile(Path folder, String fileName, String what) {
+        return fileIn(folder, Sanitize.filename(required(fileName, what)), what);
+    }
+
+    /** The file name, or a 400 when it is longer than {@link #MAX_NAME_BYTES} and so cannot be stored. */
+    public static String requireFits(String fileName, String what) {
+        if (Sanitize.utf8Length(fileName) > MAX_NAME_BYTES) {
+            throw Refusal.badRequest("The " + what + " is too long");
+        }
+        return fileName;
+    }
+
+    /**
+     * {@code folder/fileName} for a name that must already be a plain file name: 400 when it is empty, {@code .},
+     * {@code ..}, leaves the folder or is longer than {@link #MAX_NAME_BYTES}.
+     */
     public static Path fileIn(Path folder, String fileName, String what) {
         if (fileName == null || fileName.isEmpty() || fileName.equals(".") || fileName.equals("..")) {
             throw Refusal.badRequest("Invalid " + what);
         }
+        requireFits(fileName, what);
         Path file = folder.resolve(fileName).normalize();
         if (!folder.normalize().equals(file.getParent())) {
             throw Refusal.badRequest("Invalid " + what);

@@ -1,16 +1,19 @@
 package tankard.util;
 
-import java.nio.charset.StandardCharsets;
 import java.util.regex.Pattern;
 
-/** ST's file-name sanitizer (npm sanitize-filename with an empty replacement, as ST calls it). */
+/**
+ * ST's file-name sanitizer (npm sanitize-filename with an empty replacement, as ST calls it). The anchors are
+ * {@code \\z}, not {@code $}: Java's {@code $} also matches before a final line terminator such as U+2028, where
+ * JavaScript's does not.
+ */
 public final class Sanitize {
     private static final Pattern ILLEGAL = Pattern.compile("[/?<>\\\\:*|\"]");
     private static final Pattern CONTROL = Pattern.compile("[\\x00-\\x1f\\x80-\\x9f]");
-    private static final Pattern RESERVED = Pattern.compile("^\\.+$");
-    private static final Pattern WINDOWS_RESERVED = Pattern.compile("^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\\..*)?$",
+    private static final Pattern RESERVED = Pattern.compile("^\\.+\\z");
+    private static final Pattern WINDOWS_RESERVED = Pattern.compile("^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\\..*)?\\z",
             Pattern.CASE_INSENSITIVE);
-    private static final Pattern TRAILING = Pattern.compile("[. ]+$");
+    private static final Pattern TRAILING = Pattern.compile("[. ]+\\z");
 
     private Sanitize() {
     }
@@ -28,23 +31,28 @@ public final class Sanitize {
         return truncateUtf8(s, 255);
     }
 
-    /** Cuts to at most {@code maxBytes} of UTF-8 without splitting a code point. */
+    /** Cuts to at most {@code maxBytes} of UTF-8 without splitting a code point (npm truncate-utf8-bytes). */
     static String truncateUtf8(String s, int maxBytes) {
-        if (s.getBytes(StandardCharsets.UTF_8).length <= maxBytes) {
-            return s;
-        }
         int bytes = 0;
-        int i = 0;
-        while (i < s.length()) {
+        for (int i = 0; i < s.length(); ) {
             int cp = s.codePointAt(i);
-            int len = new String(Character.toChars(cp)).getBytes(StandardCharsets.UTF_8).length;
-            if (bytes + len > maxBytes) {
-                break;
+            bytes += utf8Length(cp);
+            if (bytes > maxBytes) {
+                return s.substring(0, i);
             }
-            bytes += len;
             i += Character.charCount(cp);
         }
-        return s.substring(0, i);
+        return s;
+    }
+
+    /** The name's length in UTF-8 bytes, the count that a file system's 255-byte name limit applies to. */
+    public static int utf8Length(String s) {
+        return s.codePoints().map(Sanitize::utf8Length).sum();
+    }
+
+    /** A lone surrogate counts 3 bytes, as Node's {@code Buffer.byteLength} counts it (it writes U+FFFD). */
+    private static int utf8Length(int codePoint) {
+        return codePoint < 0x80 ? 1 : codePoint < 0x800 ? 2 : codePoint < 0x10000 ? 3 : 4;
     }
 
     /**

@@ -10,6 +10,7 @@ import tankard.http.Routes;
 import tankard.json.Js;
 import tankard.json.JsJson;
 import tankard.json.JsonFiles;
+import tankard.util.FileNames;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -52,7 +53,7 @@ public final class WorldInfoFeature implements Feature {
             if (upload == null) {
                 throw Refusal.badRequest("No lorebook file uploaded");
             }
-            String name = store(request).importBook(upload.fileName(), content(request, upload));
+            String name = store(request).importBook(FileNames.uploadName(upload.fileName()), content(request, upload));
             return Reply.json(JsJson.object().put("name", name));
         }));
     }

@@ -30,8 +30,6 @@ final class WorldInfoStore {
     static final String NOT_A_BOOK = "Is not a valid world info file";
     static final String NO_NAME = "World file must have a name";
     private static final String JSON = ".json";
-    /** A file system's 255-byte name limit, less the atomic writer's temp suffix ({@code .} and up to 19 digits). */
-    private static final int MAX_FILE_NAME_BYTES = 255 - 20;
 
     private final Path worlds;
 
@@ -76,7 +74,7 @@ final class WorldInfoStore {
         if (!isBook(JsJson.tryParse(text.getBytes(StandardCharsets.UTF_8)))) {
             throw Refusal.badRequest(NOT_A_BOOK);
         }
-        String sanitized = Sanitize.filename(SafeNames.noSeparators(uploadName, "file name"));
+        String sanitized = Sanitize.filename(SafeNames.required(uploadName, "file name"));
         // ST writes a hidden ".json" for a name that sanitizes to nothing, and no book shows for it
         if (sanitized.isEmpty()) {
             throw Refusal.badRequest(NO_NAME);
@@ -112,20 +110,16 @@ final class WorldInfoStore {
         return data != null && data.isObject() && data.has("entries");
     }
 
-    /** {@code worlds/SANITIZE(name + ".json")}; the name must not hold path separators. */
+    /**
+     * {@code worlds/sanitize(name + ".json")}, as ST names it: {@code ../Outside Atlas} is {@code ..Outside Atlas.json}.
+     * A name too long to keep its {@code .json} is refused: ST cuts it to 255 bytes, so the book drops out of the
+     * list, and its atomic write fails (500) on the temp name.
+     */
     private Path bookFile(String name) {
-        return fileIn(Sanitize.filename(SafeNames.noSeparators(name, "lorebook name") + JSON));
+        return fileIn(Sanitize.filename(SafeNames.required(name, "lorebook name") + JSON));
     }
 
-    /**
-     * A file in {@code worlds/} that keeps its {@code .json} and whose temp file fits a file system's name limit.
-     * ST truncates a long name to 255 bytes after appending {@code .json}, so the book silently drops out of the
-     * list, and fails (500) on names near that limit, whose temp file name is too long.
-     */
     private Path fileIn(String fileName) {
-        if (!fileName.isEmpty() && !fileName.endsWith(JSON) || fileName.getBytes(StandardCharsets.UTF_8).length > MAX_FILE_NAME_BYTES) {
-            throw Refusal.badRequest("The lorebook name is too long");
-        }
         return SafeNames.fileIn(worlds, fileName, "lorebook name");
     }
 

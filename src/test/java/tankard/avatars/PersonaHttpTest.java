@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -72,12 +73,27 @@ class PersonaHttpTest extends ServerTest {
     }
 
     @Test
+    void overwriteNameIsCleanedAsStCleansIt() throws IOException {
+        HttpResponse<Buffer> response = upload(TestImages.image("png", 4, 4), "", "..\\me: <2>?.png");
+        assertEquals("..me 2.png", json(response).get("path").asText());
+        try (var files = Files.list(user("User Avatars"))) {
+            assertEquals(List.of(user("User Avatars/..me 2.png")), files.toList());
+        }
+    }
+
+    @Test
     void badUploadsAreRefused() throws IOException {
         HttpResponse<Buffer> notImage = upload("not an image".getBytes(StandardCharsets.UTF_8), "", null);
         assertEquals(400, notImage.statusCode());
         assertEquals("Is not a valid image", notImage.bodyAsString());
         assertEquals(400, upload(TestImages.image("png", 4, 4), "", "../evil.png").statusCode());
         assertFalse(Files.exists(user("User Avatars").getParent().resolve("evil.png")));
+        // cleaned to nothing, or too long to store: ST fails on the folder or the temp name; Tankard refuses first
+        for (String name : new String[] {"con.png", "..", "x".repeat(300)}) {
+            HttpResponse<Buffer> r = upload(TestImages.image("png", 4, 4), "", name);
+            assertEquals(400, r.statusCode(), name);
+            assertTrue(json(r).path("error").isTextual(), r.bodyAsString());
+        }
         HttpResponse<Buffer> noFile = TestServer.await(client.request(HttpMethod.POST, "/api/avatars/upload")
                 .sendMultipartForm(MultipartForm.create().attribute("overwrite_name", "x.png")).toCompletionStage().toCompletableFuture());
         assertEquals(400, noFile.statusCode());

@@ -78,8 +78,8 @@ class BackgroundUploadHttpTest extends ServerTest {
         List<String> before = backgrounds();
         HttpResponse<Buffer> r = upload("../../evil.png", TestImages.image("png", 4, 4), "image/png");
         assertEquals(200, r.statusCode());
-        assertEquals("....evil.png", r.bodyAsString());
-        assertTrue(Files.exists(user("backgrounds/....evil.png")));
+        assertEquals("evil.png", r.bodyAsString(), "multer keeps what follows the last separator");
+        assertTrue(Files.exists(user("backgrounds/evil.png")));
         assertFalse(Files.exists(server.userDir().getParent().resolve("evil.png")));
         assertEquals(before.size() + 1, backgrounds().size());
     }
@@ -93,6 +93,8 @@ class BackgroundUploadHttpTest extends ServerTest {
         assertEquals(400, upload("x.svg", svg, "image/svg+xml").statusCode());
         assertEquals(400, upload("image.txt", png, "text/plain").statusCode());
         assertEquals(400, upload("con.png", png, "image/png").statusCode());
+        assertEquals(400, upload("x".repeat(300) + ".png", png, "image/png").statusCode(), "too long to store");
+        assertEquals(400, upload("up/..", png, "image/png").statusCode());
         assertEquals(400, upload("video.png", WEBM_HEAD, "image/png").statusCode());
         assertEquals(400, upload("image.webm", png, "video/webm").statusCode());
         HttpResponse<Buffer> wrongField = client.postForm("/api/backgrounds/upload",
@@ -173,6 +175,8 @@ class BackgroundUploadHttpTest extends ServerTest {
         assertEquals(400, client.post("/api/backgrounds/rename", "{\"old_bg\":\"zz.png\",\"new_bg\":\"c.png\"}").statusCode());
         assertEquals(400, client.post("/api/backgrounds/rename", "{\"old_bg\":\"a.png\",\"new_bg\":\"..\"}").statusCode());
         assertEquals(400, client.post("/api/backgrounds/rename", "{\"old_bg\":\"a.png\"}").statusCode());
+        assertEquals(400, client.post("/api/backgrounds/rename", "{\"old_bg\":\"a.png\",\"new_bg\":\"lpt1.png\"}").statusCode());
+        assertEquals(400, client.post("/api/backgrounds/rename", "{\"old_bg\":\"a.png\",\"new_bg\":\"" + "é".repeat(150) + "\"}").statusCode());
         assertArrayEquals(a, Files.readAllBytes(user("backgrounds/a.png")));
         assertArrayEquals(b, Files.readAllBytes(user("backgrounds/b.png")));
         // A traversal target is sanitized into a plain name in the folder, as in ST.

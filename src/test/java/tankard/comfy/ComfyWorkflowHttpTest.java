@@ -6,10 +6,13 @@ import io.vertx.ext.web.client.HttpResponse;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tankard.testing.ServerTest;
+import tankard.testing.StNames;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -65,14 +68,46 @@ class ComfyWorkflowHttpTest extends ServerTest {
     }
 
     @Test
-    void traversalAndBadBodiesAre400() throws IOException {
+    void namesAreCleanedAsStCleansThemAndNothingIsWrittenOutsideTheFolder() throws IOException {
+        Files.delete(workflows.resolve("ab.json")); // the name "a/b" writes it
+        Set<Path> before = StNames.files(server.workDir);
+        Set<Path> written = new HashSet<>();
+        for (StNames.Case c : StNames.CASES) {
+            String fileName = StNames.json(c.name() + ".json");
+            HttpResponse<Buffer> saved = client.post("/api/sd/comfy/save-workflow",
+                    "{\"file_name\":" + fileName + ",\"workflow\":\"{}\"}");
+            if (c.withJson() == null) {
+                assertEquals(400, saved.statusCode(), c.name());
+                assertEquals(400, client.post("/api/sd/comfy/workflow", "{\"file_name\":" + fileName + "}").statusCode());
+                assertEquals(400, client.post("/api/sd/comfy/delete-workflow", "{\"file_name\":" + fileName + "}").statusCode());
+                continue;
+            }
+            assertEquals(200, saved.statusCode(), c.name());
+            assertEquals("{}", Files.readString(workflows.resolve(c.withJson())));
+            assertEquals("\"{}\"", client.post("/api/sd/comfy/workflow", "{\"file_name\":" + fileName + "}").bodyAsString());
+            written.add(workflows.resolve(c.withJson()));
+        }
+        StNames.assertOnlyAdded(server.workDir, before, written);
+        for (StNames.Case c : StNames.CASES) {
+            if (c.withJson() != null) {
+                assertEquals(200, client.post("/api/sd/comfy/delete-workflow",
+                        "{\"file_name\":" + StNames.json(c.name() + ".json") + "}").statusCode());
+            }
+        }
+        StNames.assertOnlyAdded(server.workDir, before, Set.of());
+    }
+
+    @Test
+    void renameRefusesSeparatorsAndBadBodiesAre400() throws IOException {
         Files.writeString(server.userDir().resolve("settings.json"), "{}");
-        assertEquals(400, client.post("/api/sd/comfy/workflow", "{\"file_name\":\"../../settings.json\"}").statusCode());
-        assertEquals(400, client.post("/api/sd/comfy/save-workflow", "{\"file_name\":\"../x.json\",\"workflow\":\"{}\"}").statusCode());
+        // only rename checks the names for separators before cleaning them (ST: getFileNameValidationFunction)
+        assertEquals(400, client.post("/api/sd/comfy/rename-workflow", "{\"old_name\":\"../../settings.json\",\"new_name\":\"s.json\"}").statusCode());
+        assertEquals(400, client.post("/api/sd/comfy/rename-workflow", "{\"old_name\":\"ab.json\",\"new_name\":\"../s.json\"}").statusCode());
         assertEquals(400, client.post("/api/sd/comfy/save-workflow", "{\"file_name\":\"x.json\",\"workflow\":{}}").statusCode());
-        assertEquals(400, client.post("/api/sd/comfy/delete-workflow", "{\"file_name\":\"../../settings.json\"}").statusCode());
+        assertEquals(400, client.post("/api/sd/comfy/save-workflow", "{\"workflow\":\"{}\"}").statusCode());
         assertTrue(Files.exists(server.userDir().resolve("settings.json")));
-        assertFalse(Files.exists(server.userDir().resolve("user/x.json")));
+        assertTrue(Files.exists(workflows.resolve("ab.json")));
         assertFalse(Files.exists(workflows.resolve("x.json")));
+        assertFalse(Files.exists(workflows.resolve("s.json")));
     }
 }

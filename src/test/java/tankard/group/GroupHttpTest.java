@@ -89,7 +89,8 @@ class GroupHttpTest extends ServerTest {
         assertEquals("{\n    \"id\": \"1700000000000\",\n    \"name\": \"G1\",\n    \"chats\": [\n        \"c1\"\n    ],\n"
                 + "    \"chat_size\": 8,\n    \"extra\": {\n        \"kept\": [\n            1.5\n        ]\n    }\n}",
                 Files.readString(server.userDir().resolve("groups").resolve("1700000000000.json")));
-        for (String bad : new String[]{"{\"name\":\"no id\"}", "{\"id\":\"\"}", "{\"id\":\"../escape\"}", "{\"id\":\"a\\\\b\"}"}) {
+        for (String bad : new String[]{"{\"name\":\"no id\"}", "{\"id\":\"\"}", "{\"id\":\"../escape\"}", "{\"id\":\"a\\\\b\"}",
+                "{\"id\":\"con\"}", "{\"id\":\"" + "x".repeat(300) + "\"}"}) {
             assertEquals(400, client.post("/api/groups/edit", bad).statusCode(), bad);
         }
         try (var files = Files.list(server.userDir().resolve("groups"))) {
@@ -111,10 +112,11 @@ class GroupHttpTest extends ServerTest {
         assertEquals(200, client.post("/api/groups/edit",
                 "{\"id\":\"g1\",\"name\":\"G1\",\"chats\":[\"c1\",\"c2\",42,\"missing\",\"../escape\"]}").statusCode());
 
-        for (String bad : new String[]{"{}", "{\"id\":\"\"}", "{\"id\":\"../g1\"}", "[]"}) {
+        for (String bad : new String[]{"{}", "{\"id\":\"\"}", "{\"id\":\"../g1\"}", "[]", "{\"id\":\"CON\"}"}) {
             assertEquals(400, client.post("/api/groups/delete", bad).statusCode(), bad);
         }
         assertTrue(Files.exists(server.userDir().resolve("groups/g1.json")), "a refused delete deletes nothing");
+        assertTrue(Files.isDirectory(server.userDir().resolve("groups")), "con does not name the folder itself");
 
         HttpResponse<Buffer> r = client.post("/api/groups/delete", "{\"id\":\"g1\"}");
         assertEquals(200, r.statusCode());

@@ -5,11 +5,14 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
 import org.junit.jupiter.api.Test;
 import tankard.testing.ServerTest;
+import tankard.testing.StNames;
 import tankard.testing.TestServer;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -40,6 +43,39 @@ class PresetHttpTest extends ServerTest {
     }
 
     @Test
+    void namesAreCleanedAsStCleansThemAndNothingIsWrittenOutsideTheFolder() throws IOException {
+        server = TestServer.start();
+        TestServer.Client client = server.client();
+        Path folder = server.userDir().resolve("OpenAI Settings");
+        Set<Path> before = StNames.files(server.workDir);
+        Set<Path> written = new HashSet<>();
+        for (StNames.Case c : StNames.CASES) {
+            String name = StNames.json(c.name());
+            HttpResponse<Buffer> r = client.post("/api/presets/save",
+                    "{\"apiId\":\"openai\",\"name\":" + name + ",\"preset\":{\"n\":1}}");
+            if (c.thenJson() == null) {
+                assertEquals(400, r.statusCode(), c.name());
+                assertTrue(r.bodyAsJsonObject().getString("error").length() > 0, r.bodyAsString());
+                assertEquals(400, client.post("/api/presets/delete", "{\"apiId\":\"openai\",\"name\":" + name + "}").statusCode());
+                continue;
+            }
+            assertEquals(200, r.statusCode(), c.name());
+            String stored = c.thenJson().substring(0, c.thenJson().length() - ".json".length());
+            assertEquals(new JsonObject().put("name", stored), r.bodyAsJsonObject());
+            assertEquals("{\n    \"n\": 1\n}", Files.readString(folder.resolve(c.thenJson())));
+            written.add(folder.resolve(c.thenJson()));
+        }
+        StNames.assertOnlyAdded(server.workDir, before, written);
+        for (StNames.Case c : StNames.CASES) {
+            if (c.thenJson() != null) {
+                assertEquals(200, client.post("/api/presets/delete", "{\"apiId\":\"openai\",\"name\":"
+                        + StNames.json(c.name()) + "}").statusCode(), c.name());
+            }
+        }
+        StNames.assertOnlyAdded(server.workDir, before, Set.of());
+    }
+
+    @Test
     void everyApiIdHasItsFolder() throws IOException {
         server = TestServer.start();
         String[][] folders = {{"kobold", "KoboldAI Settings"}, {"koboldhorde", "KoboldAI Settings"},
@@ -61,9 +97,6 @@ class PresetHttpTest extends ServerTest {
                 "{\"apiId\":\"openai\",\"name\":\"x\"}",
                 "{\"apiId\":\"openai\",\"name\":\"x\",\"preset\":\"text\"}",
                 "{\"apiId\":\"openai\",\"preset\":{}}",
-                "{\"apiId\":\"openai\",\"name\":\"../x\",\"preset\":{}}",
-                "{\"apiId\":\"openai\",\"name\":\"..\\\\x\",\"preset\":{}}",
-                "{\"apiId\":\"openai\",\"name\":\"a/b\",\"preset\":{}}",
                 "{\"apiId\":\"openai\",\"name\":\"CON\",\"preset\":{}}",
                 "{\"apiId\":\"openai\",\"name\":\"..\",\"preset\":{}}",
                 "{\"apiId\":\"openai\",\"name\":{\"x\":1},\"preset\":{}}",
@@ -88,7 +121,7 @@ class PresetHttpTest extends ServerTest {
         Files.writeString(preset, "{}");
         Files.writeString(server.userDir().resolve("keep.json"), "{}");
         TestServer.Client client = server.client();
-        assertEquals(400, client.post("/api/presets/delete", "{\"apiId\":\"textgenerationwebui\",\"name\":\"../keep\"}").statusCode());
+        assertEquals(404, client.post("/api/presets/delete", "{\"apiId\":\"textgenerationwebui\",\"name\":\"../keep\"}").statusCode());
         assertEquals(400, client.post("/api/presets/delete", "{\"apiId\":\"nope\",\"name\":\"Old\"}").statusCode());
         assertEquals(404, client.post("/api/presets/delete", "{\"apiId\":\"textgenerationwebui\",\"name\":\"New\"}").statusCode());
         HttpResponse<Buffer> ok = client.post("/api/presets/delete", "{\"apiId\":\"textgenerationwebui\",\"name\":\"Old\"}");

@@ -5,11 +5,13 @@ import io.vertx.ext.web.client.HttpResponse;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tankard.testing.ServerTest;
+import tankard.testing.StNames;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.stream.Stream;
+import java.util.HashSet;
+import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -46,19 +48,42 @@ class UiPresetHttpTest extends ServerTest {
     }
 
     @Test
-    void badNamesAre400AndWriteNothing() throws IOException {
-        Files.writeString(user("settings.json"), "{}");
-        for (String path : new String[] {"/api/themes/save", "/api/moving-ui/save", "/api/quick-replies/save",
-                "/api/themes/delete", "/api/quick-replies/delete"}) {
-            for (String body : new String[] {"{}", "{\"name\":\"\"}", "{\"name\":\"../settings\"}",
-                    "{\"name\":\"..\\\\settings\"}", "{\"name\":\"a/b\"}", "{\"name\":\"con\"}", "[1]", "{\"name\":"}) {
-                assertEquals(400, client.post(path, body).statusCode(), path + " " + body);
+    void namesAreCleanedAsStCleansThemAndNothingIsWrittenOutsideTheFolder() throws IOException {
+        String[][] kinds = {{"themes", "themes"}, {"moving-ui", "movingUI"}, {"quick-replies", "QuickReplies"}};
+        Set<Path> before = StNames.files(server.workDir);
+        Set<Path> written = new HashSet<>();
+        for (String[] kind : kinds) {
+            for (StNames.Case c : StNames.CASES) {
+                HttpResponse<Buffer> r = client.post("/api/" + kind[0] + "/save", "{\"name\":" + StNames.json(c.name()) + "}");
+                if (c.withJson() == null) {
+                    assertEquals(400, r.statusCode(), kind[0] + " " + c.name());
+                    assertTrue(json(r).path("error").isTextual(), r.bodyAsString());
+                    continue;
+                }
+                assertEquals(200, r.statusCode(), kind[0] + " " + c.name());
+                Path file = user(kind[1]).resolve(c.withJson());
+                assertTrue(Files.readString(file).startsWith("{\n    \"name\": "), c.name());
+                written.add(file);
             }
         }
-        assertEquals("{}", Files.readString(user("settings.json")));
-        try (Stream<Path> all = Files.walk(server.workDir)) {
-            assertTrue(all.noneMatch(p -> p.getFileName().toString().startsWith("settings.json")
-                    && !p.equals(user("settings.json"))));
+        StNames.assertOnlyAdded(server.workDir, before, written);
+        for (String kind : new String[] {"themes", "quick-replies"}) {
+            for (StNames.Case c : StNames.CASES) {
+                int status = client.post("/api/" + kind + "/delete", "{\"name\":" + StNames.json(c.name()) + "}").statusCode();
+                assertEquals(c.withJson() == null ? 400 : 200, status, kind + " " + c.name());
+            }
+        }
+        written.removeIf(file -> !file.startsWith(user("movingUI")));
+        StNames.assertOnlyAdded(server.workDir, before, written);
+    }
+
+    @Test
+    void missingNamesAndBodiesAre400() {
+        for (String path : new String[] {"/api/themes/save", "/api/moving-ui/save", "/api/quick-replies/save",
+                "/api/themes/delete", "/api/quick-replies/delete"}) {
+            for (String body : new String[] {"{}", "{\"name\":\"\"}", "{\"name\":null}", "[1]", "{\"name\":"}) {
+                assertEquals(400, client.post(path, body).statusCode(), path + " " + body);
+            }
         }
     }
 }

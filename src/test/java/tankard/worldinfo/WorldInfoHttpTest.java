@@ -12,13 +12,16 @@ import org.junit.jupiter.api.Test;
 import tankard.json.JsJson;
 import tankard.testing.Fixtures;
 import tankard.testing.ServerTest;
+import tankard.testing.StNames;
 import tankard.testing.TestServer;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -83,7 +86,8 @@ class WorldInfoHttpTest extends ServerTest {
         Files.writeString(server.userDir().resolve("secrets.json"), "{}");
         Files.writeString(worlds.resolve("Broken.json"), "{");
         assertEquals(400, client.post("/api/worldinfo/get", "{}").statusCode());
-        assertEquals(400, client.post("/api/worldinfo/get", "{\"name\":\"../secrets\"}").statusCode());
+        assertEquals("{\"entries\":{}}", client.post("/api/worldinfo/get", "{\"name\":\"../secrets\"}").bodyAsString(),
+                "ST reads worlds/..secrets.json, which is not there");
         HttpResponse<Buffer> broken = client.post("/api/worldinfo/get", "{\"name\":\"Broken\"}");
         assertEquals(500, broken.statusCode());
         assertEquals("The lorebook file of \"Broken\" is not valid JSON", json(broken).path("error").asText(), broken.bodyAsString());
@@ -129,7 +133,7 @@ class WorldInfoHttpTest extends ServerTest {
         assertRefused(client.post("/api/worldinfo/edit", "{\"name\":\"Sea\",\"data\":[" + book + "]}"), "Is not a valid world info file");
         assertRefused(client.post("/api/worldinfo/edit", "{\"name\":\"Sea\",\"data\":{\"name\":\"Sea\"}}"), "Is not a valid world info file");
         assertRefused(client.post("/api/worldinfo/edit", "{\"name\":{\"a\":1},\"data\":" + book + "}"), null);
-        for (String name : List.of("../secrets", "..\\\\secrets", "a/b", "x\\u0000y", "con", "x".repeat(231))) {
+        for (String name : List.of("con", "x".repeat(231))) {
             assertRefused(client.post("/api/worldinfo/edit", "{\"name\":\"" + name + "\",\"data\":" + book + "}"), null);
         }
         assertRefused(client.post("/api/worldinfo/edit", "{\"name\":\"Sea\",\"data\":{\"entries\":{}"), null);
@@ -146,11 +150,39 @@ class WorldInfoHttpTest extends ServerTest {
     }
 
     @Test
+    void namesAreCleanedAsStCleansThemAndNothingIsWrittenOutsideTheFolder() throws IOException {
+        String book = "{\"entries\":{}}";
+        Set<Path> before = StNames.files(server.workDir);
+        Set<Path> written = new HashSet<>();
+        for (StNames.Case c : StNames.CASES) {
+            String name = StNames.json(c.name());
+            HttpResponse<Buffer> saved = client.post("/api/worldinfo/edit", "{\"name\":" + name + ",\"data\":" + book + "}");
+            if (c.withJson() == null) {
+                assertRefused(saved, null);
+                assertRefused(client.post("/api/worldinfo/get", "{\"name\":" + name + "}"), null);
+                assertRefused(client.post("/api/worldinfo/delete", "{\"name\":" + name + "}"), null);
+                continue;
+            }
+            assertEquals(200, saved.statusCode(), c.name());
+            assertEquals("{\n    \"entries\": {}\n}", Files.readString(worlds.resolve(c.withJson())), c.name());
+            assertEquals(book, client.post("/api/worldinfo/get", "{\"name\":" + name + "}").bodyAsString());
+            written.add(worlds.resolve(c.withJson()));
+        }
+        StNames.assertOnlyAdded(server.workDir, before, written);
+        for (StNames.Case c : StNames.CASES) {
+            if (c.withJson() != null) {
+                assertEquals(200, client.post("/api/worldinfo/delete", "{\"name\":" + StNames.json(c.name()) + "}").statusCode());
+            }
+        }
+        StNames.assertOnlyAdded(server.workDir, before, Set.of());
+    }
+
+    @Test
     void deleteRemovesTheBookOnly() throws IOException {
         Files.writeString(worlds.resolve("Sea.json"), "{\"entries\":{}}");
         Files.writeString(server.userDir().resolve("secrets.json"), "{}");
         assertRefused(client.post("/api/worldinfo/delete", "{}"), null);
-        assertRefused(client.post("/api/worldinfo/delete", "{\"name\":\"../secrets\"}"), null);
+        assertEquals(404, client.post("/api/worldinfo/delete", "{\"name\":\"../secrets\"}").statusCode());
         assertEquals(404, client.post("/api/worldinfo/delete", "{\"name\":\"Land\"}").statusCode());
         assertTrue(Files.exists(server.userDir().resolve("secrets.json")));
 
@@ -189,6 +221,16 @@ class WorldInfoHttpTest extends ServerTest {
     }
 
     @Test
+    void importCleansTheFilesNameAsStDoes() throws IOException {
+        byte[] book = "{\"entries\":{}}".getBytes(StandardCharsets.UTF_8);
+        // multer keeps what follows the last separator, then sanitize drops ?*<>|"
+        assertEquals("{\"name\":\"Night Shift\"}", importBook("../up/Night Shift?.json", book, null).bodyAsString());
+        assertEquals("{\"name\":\"qz\"}", importBook("..\\q*<>|\"z.json", book, null).bodyAsString());
+        assertRefused(importBook("up/..", book, null), null); // multer drops a file without a name: no file, a 400
+        assertEquals(List.of("Night Shift.json", "qz.json"), worldFiles());
+    }
+
+    @Test
     void importRefusesWhatIsNotABookAndWritesNothing() throws IOException {
         byte[] book = "{\"entries\":{}}".getBytes(StandardCharsets.UTF_8);
         assertRefused(client.post("/api/worldinfo/import", "{\"entries\":{}}"), null); // JSON, not a multipart upload
@@ -200,7 +242,6 @@ class WorldInfoHttpTest extends ServerTest {
         assertRefused(importBook("a.json", book, "{\"kind\":\"memory\"}"), "Is not a valid world info file");
         assertRefused(importBook("con.json", book, null), "World file must have a name");
         assertRefused(importBook("???", book, null), "World file must have a name");
-        assertRefused(importBook("../secrets.json", book, null), null);
         assertRefused(importBook("x".repeat(231) + ".json", book, null), null);
         MultipartForm wrongField = MultipartForm.create().binaryFileUpload("file", "a.json", Buffer.buffer(book), "application/json");
         assertRefused(send(wrongField), null);
