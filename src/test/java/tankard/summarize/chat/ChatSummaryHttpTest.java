@@ -299,8 +299,8 @@ class ChatSummaryHttpTest extends MockBackendTest {
         assertEquals(400, summarize(backend + ",\"exclude_last\":0").statusCode());
         assertEquals(400, summarize(backend + ",\"prompt\":[1]").statusCode());
         assertEquals(400, summarize(backend + ",\"exclude_last\":7").statusCode(), "nothing left to summarize");
-        assertEquals(400, summarize("\"backend\":{\"api_type\":\"koboldcpp\",\"api_server\":\"" + mock.origin()
-                + "\"},\"instruct\":\"../secrets\"").statusCode());
+        assertEquals(404, summarize("\"backend\":{\"api_type\":\"koboldcpp\",\"api_server\":\"" + mock.origin()
+                + "\"},\"instruct\":\"../secrets\"").statusCode(), "cleaned as ST cleans it into the instruct folder");
         assertEquals(404, summarize("\"backend\":{\"api_type\":\"koboldcpp\",\"api_server\":\"" + mock.origin()
                 + "\"},\"instruct\":\"Missing\"").statusCode());
         assertEquals(400, summarize("\"backend\":{\"api_type\":\"nope\",\"api_server\":\"" + mock.origin() + "\"}")
