@@ -17,6 +17,12 @@ import tankard.backend.kobold.KoboldClassicFeature;
 import tankard.backend.nanogpt.NanoGptFeature;
 import tankard.backend.nanogpt.NanoGptService;
 import tankard.backend.novelai.NovelAiFeature;
+import tankard.backend.openai.ModelLists;
+import tankard.backend.openai.OpenAiCaption;
+import tankard.backend.openai.OpenAiFeature;
+import tankard.backend.openai.OpenAiImages;
+import tankard.backend.openai.OpenAiSpeech;
+import tankard.backend.openai.Transcriptions;
 import tankard.backend.openrouter.OpenRouterFeature;
 import tankard.backend.openrouter.OpenRouterService;
 import tankard.backend.common.UpstreamJson;
@@ -250,6 +256,7 @@ public final class Tankard {
                 new TranslateFeature(new TranslateService(secrets, upstream, config.deeplFormality())),
                 new SpeechFeature(new AzureSpeech(secrets, new ServiceCalls(upstream))),
                 new CaptionFeature(new ClaudeCaption(secrets, new ServiceCalls(upstream))),
+                openAi(secrets, upstream, upstreamJson, config),
                 new ComfyWorkflowFeature(),
                 new SpriteFeature(),
                 new WorldInfoFeature(),
@@ -388,6 +395,16 @@ public final class Tankard {
 
     public SecurityChain security() {
         return security;
+    }
+
+    /** ST's /api/openai/* services. */
+    private OpenAiFeature openAi(SecretStore secrets, UpstreamClient upstream, UpstreamJson upstreamJson,
+                                 TankardConfig config) {
+        ServiceCalls calls = new ServiceCalls(upstream);
+        return new OpenAiFeature(
+                new OpenAiCaption(secrets, calls, new RequestOverrides(config.backends().requestOverrides())),
+                new OpenAiSpeech(secrets, calls), new OpenAiImages(secrets, calls, vertx),
+                new Transcriptions(secrets, calls), new ModelLists(secrets, upstreamJson));
     }
 
     public List<Feature> features() {

@@ -26,7 +26,12 @@ public final class ServiceCalls {
 
     /** The answer of a call, which must have a 2xx status. */
     public CompletionStage<UpstreamClient.Fetched> send(String service, UpstreamRequest call) {
-        return client.fetch(call, MAX_BYTES).toCompletionStage().handle((answer, failure) -> {
+        return send(service, call, MAX_BYTES);
+    }
+
+    /** As {@link #send(String, UpstreamRequest)}, for an answer that may be larger (a video): at most {@code maxBytes}. */
+    public CompletionStage<UpstreamClient.Fetched> send(String service, UpstreamRequest call, long maxBytes) {
+        return client.fetch(call, maxBytes).toCompletionStage().handle((answer, failure) -> {
             if (failure != null) {
                 Throwable cause = failure instanceof CompletionException && failure.getCause() != null
                         ? failure.getCause() : failure;

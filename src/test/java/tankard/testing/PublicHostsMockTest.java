@@ -5,12 +5,13 @@ import io.vertx.core.http.HttpServerRequest;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 
+import java.util.HashMap;
 import java.util.Map;
 
 /**
- * A {@link ServerTest} whose server sends the calls for AI Horde's, NovelAI's, OpenRouter's and NanoGPT's fixed
- * public hosts to paths of a {@link MockCompletionServer} on loopback ({@code tankard.providerOrigins}; the mock
- * starts first, on its own Vert.x). Horde jobs are polled every few milliseconds instead of seconds.
+ * A {@link ServerTest} whose server sends the calls for the fixed public hosts of AI Horde, NovelAI, OpenRouter,
+ * NanoGPT and the other providers to paths of a {@link MockCompletionServer} on loopback
+ * ({@code tankard.providerOrigins}; the mock starts first, on its own Vert.x). Horde jobs are polled every few milliseconds instead of seconds.
  */
 public abstract class PublicHostsMockTest extends ServerTest {
     protected static final String HORDE = "/horde/api/v2";
@@ -33,7 +34,8 @@ public abstract class PublicHostsMockTest extends ServerTest {
 
     /** config.yaml sending every public host Tankard calls to the given origin. */
     private static String config(String origin) {
-        return TestServer.providerOrigins(Map.of("https://aihorde.net", origin + "/horde",
+        Map<String, String> origins = new HashMap<>(openAiFamily(origin));
+        origins.putAll(Map.of("https://aihorde.net", origin + "/horde",
                 "https://raw.githubusercontent.com", origin + "/github",
                 "https://api.novelai.net", origin + NOVELAI_API,
                 "https://text.novelai.net", origin + NOVELAI_TEXT,
@@ -41,8 +43,31 @@ public abstract class PublicHostsMockTest extends ServerTest {
                 "https://openrouter.ai", origin + "/openrouter",
                 "https://nano-gpt.com", origin + "/nanogpt",
                 "https://api.anthropic.com", origin + "/anthropic",
-                "https://westeurope.tts.speech.microsoft.com", origin + "/azure-westeurope"))
+                "https://westeurope.tts.speech.microsoft.com", origin + "/azure-westeurope"));
+        return TestServer.providerOrigins(origins)
                 + "  hordePollMillis: 10\n"; // under tankard:, beside providerOrigins
+    }
+
+    /**
+     * The hosts of ST's src/endpoints/openai.js, each to {@code /<name>} on the mock: {@code openai},
+     * {@code groq}, {@code mistral}, {@code zai}, {@code xai}, {@code electronhub}, {@code chutes-api},
+     * {@code chutes-llm}, {@code chutes-kokoro}, {@code chutes-whisper} (the {@code whisper} model's host),
+     * {@code siliconflow-com}, {@code siliconflow-cn}, {@code cloudflare}.
+     */
+    private static Map<String, String> openAiFamily(String origin) {
+        return Map.ofEntries(Map.entry("https://api.openai.com", origin + "/openai"),
+                Map.entry("https://api.groq.com", origin + "/groq"),
+                Map.entry("https://api.mistral.ai", origin + "/mistral"),
+                Map.entry("https://api.z.ai", origin + "/zai"),
+                Map.entry("https://api.x.ai", origin + "/xai"),
+                Map.entry("https://api.electronhub.ai", origin + "/electronhub"),
+                Map.entry("https://api.chutes.ai", origin + "/chutes-api"),
+                Map.entry("https://llm.chutes.ai", origin + "/chutes-llm"),
+                Map.entry("https://chutes-kokoro.chutes.ai", origin + "/chutes-kokoro"),
+                Map.entry("https://whisper.chutes.ai", origin + "/chutes-whisper"),
+                Map.entry("https://api.siliconflow.com", origin + "/siliconflow-com"),
+                Map.entry("https://api.siliconflow.cn", origin + "/siliconflow-cn"),
+                Map.entry("https://api.cloudflare.com", origin + "/cloudflare"));
     }
 
     @AfterEach

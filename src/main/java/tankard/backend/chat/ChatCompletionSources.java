@@ -3,6 +3,7 @@ package tankard.backend.chat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import tankard.backend.common.YamlParams;
 import tankard.config.TankardConfig;
 import tankard.config.TankardConfig.ChatSettings;
 import tankard.json.Js;

@@ -1,4 +1,4 @@
-package tankard.backend.chat;
+package tankard.backend.common;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -17,12 +17,12 @@ import java.util.Map;
  * {@code custom_exclude_body}), read as ST's mergeObjectWithYaml / excludeKeysByYaml do: YAML 1.2, and text
  * that does not parse changes nothing.
  */
-final class YamlParams {
+public final class YamlParams {
     private YamlParams() {
     }
 
     /** Merges a mapping, or each mapping of a list in order, into the object (later keys win). */
-    static void merge(ObjectNode target, JsonNode yaml) {
+    public static void merge(ObjectNode target, JsonNode yaml) {
         Object parsed = parse(yaml);
         if (parsed instanceof List<?> list) {
             for (Object item : list) {
@@ -36,7 +36,7 @@ final class YamlParams {
     }
 
     /** The headers of {@code custom_include_headers}: merged as a body would be, each value as JavaScript's String(). */
-    static MultiMap headers(JsonNode yaml) {
+    public static MultiMap headers(JsonNode yaml) {
         ObjectNode merged = JsJson.object();
         merge(merged, yaml);
         MultiMap headers = MultiMap.caseInsensitiveMultiMap();
@@ -45,7 +45,7 @@ final class YamlParams {
     }
 
     /** Removes the keys named by a list, by a mapping's keys, or by a single string. */
-    static void exclude(ObjectNode target, JsonNode yaml) {
+    public static void exclude(ObjectNode target, JsonNode yaml) {
         Object parsed = parse(yaml);
         if (parsed instanceof List<?> list) {
             list.forEach(key -> target.remove(String.valueOf(key)));
