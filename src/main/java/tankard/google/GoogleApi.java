@@ -24,7 +24,6 @@ import java.util.regex.Pattern;
  */
 final class GoogleApi {
     private static final String MAKERSUITE_API = "https://generativelanguage.googleapis.com";
-    private static final String VERTEX_API = "https://us-central1-aiplatform.googleapis.com";
     /** A region is part of the host name: lower-case letters, digits and dashes only. */
     private static final Pattern REGION = Pattern.compile("[a-z0-9-]{1,64}");
 

@@ -23,6 +23,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -30,7 +31,8 @@ import java.util.regex.Pattern;
 /**
  * Gemini's and Imagen's and Veo's media routes of ST (src/endpoints/google.js): image captions, native speech,
  * images and videos, through AI Studio or Vertex AI as {@link GoogleApi} targets them. A video is a long-running
- * operation, polled up to 30 times with growing waits on timers (no thread waits).
+ * operation, polled up to 30 times with growing waits on timers (no thread waits); each poll, and the reading of
+ * a video's answer, runs on a worker, since it reads the secrets from disk and decodes large bodies.
  */
 final class GoogleMedia {
     /** Videos come whole, in base64 inside JSON on Vertex AI: more room than the other answers. */
@@ -43,6 +45,8 @@ final class GoogleMedia {
     private final GoogleApi api;
     private final ServiceCalls calls;
     private final Vertx vertx;
+    /** Runs a step on a worker thread. */
+    private final Executor worker;
     private final String personGeneration;
     private final int pollMillis;
 
@@ -50,6 +54,10 @@ final class GoogleMedia {
         this.api = api;
         this.calls = calls;
         this.vertx = vertx;
+        this.worker = task -> vertx.executeBlocking(() -> {
+            task.run();
+            return null;
+        }, false);
         this.personGeneration = personGeneration;
         this.pollMillis = pollMillis;
     }
@@ -226,7 +234,7 @@ final class GoogleMedia {
         }
         long wait = pollMillis + (long) attempt * pollMillis / 5;
         CompletableFuture<Void> waited = new CompletableFuture<>();
-        vertx.setTimer(wait, id -> waited.complete(null));
+        vertx.setTimer(wait, id -> worker.execute(() -> waited.complete(null)));
         return waited.thenCompose(fired -> target.vertex() ? vertexStatus(user, body, model, operation)
                         : studioStatus(target, operation))
                 .thenCompose(video -> video != null ? CompletableFuture.completedFuture(video)
@@ -237,7 +245,7 @@ final class GoogleMedia {
     private CompletionStage<JsonNode> vertexStatus(UserDirs user, JsonNode body, String model, String operation) {
         return api.target(user, body, model, "fetchPredictOperation").thenCompose(target ->
                 calls.send(target.apiName(), UpstreamRequest.post(target.url(), target.headers(),
-                        JsJson.object().put("operationName", operation)), MAX_VIDEO_BYTES).thenApply(answer -> {
+                        JsJson.object().put("operationName", operation)), MAX_VIDEO_BYTES).thenApplyAsync(answer -> {
                     JsonNode status = ServiceCalls.json(target.apiName(), answer);
                     if (!Js.truthy(status.get("done"))) {
                         return null;
@@ -247,7 +255,7 @@ final class GoogleMedia {
                         throw Refusal.failed("No video data found in response");
                     }
                     return JsJson.object().set("video", video);
-                }));
+                }, worker));
     }
 
     /** AI Studio's operation, read under the API's base URL; when done, the video fetched from its URI. */
@@ -270,8 +278,8 @@ final class GoogleMedia {
             MultiMap headers = sameOrigin(videoUrl, target.baseUrl()) ? target.headers()
                     : MultiMap.caseInsensitiveMultiMap();
             return calls.send(target.apiName(), UpstreamRequest.get(videoUrl, headers), MAX_VIDEO_BYTES)
-                    .thenApply(video -> JsJson.object().put("video",
-                            Base64.getEncoder().encodeToString(video.body().getBytes())));
+                    .thenApplyAsync(video -> JsJson.object().put("video",
+                            Base64.getEncoder().encodeToString(video.body().getBytes())), worker);
         });
     }
 

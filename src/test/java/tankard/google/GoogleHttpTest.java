@@ -208,6 +208,21 @@ class GoogleHttpTest extends PublicHostsMockTest {
     }
 
     @Test
+    void aVideoOnAnotherOriginIsFetchedWithoutTheKey() {
+        secret("api_key_makersuite", "gm-key");
+        mock.route(STUDIO + "veo-2.0-generate-001:predictLongRunning", request -> json(request, 200,
+                "{\"name\":\"models/veo-2.0-generate-001/operations/op-2\"}"));
+        mock.route(GEMINI + "/v1beta/models/veo-2.0-generate-001/operations/op-2", request -> json(request, 200,
+                "{\"done\":true,\"response\":{\"generateVideoResponse\":{\"generatedSamples\":[{\"video\":{\"uri\":\""
+                + mock.origin() + "/elsewhere/v.mp4\"}}]}}}"));
+        mock.route("/elsewhere/v.mp4", request -> request.response().end("mp4"));
+        HttpResponse<Buffer> r = client.post("/api/google/generate-video", "{\"prompt\":\"x\",\"model\":\"veo-2.0-generate-001\"}");
+        assertEquals(200, r.statusCode(), r.bodyAsString());
+        assertEquals("{\"video\":\"" + b64("mp4".getBytes()) + "\"}", r.bodyAsString());
+        assertNull(mock.lastCall("/elsewhere/v.mp4").headers().get("x-goog-api-key"));
+    }
+
+    @Test
     void aVeoVideoThroughVertexFullModeUsesTheAccountsTokenAndFetchPredictOperation() throws Exception {
         KeyPair keys = KeyPairGenerator.getInstance("RSA").generateKeyPair();
         String pem = "-----BEGIN PRIVATE KEY-----\n" + Base64.getMimeEncoder().encodeToString(keys.getPrivate().getEncoded())
