@@ -78,7 +78,12 @@ import tankard.datamaid.DataMaid;
 import tankard.datamaid.DataMaidFeature;
 import tankard.frontend.FrontendFeature;
 import tankard.proxy.CorsProxyFeature;
+import tankard.google.GoogleFeature;
 import tankard.speech.AzureSpeech;
+import tankard.speech.ElevenLabsSpeech;
+import tankard.speech.MiniMaxSpeech;
+import tankard.speech.PollinationsSpeech;
+import tankard.speech.VolcengineSpeech;
 import tankard.speech.SpeechFeature;
 import tankard.caption.CaptionFeature;
 import tankard.caption.ClaudeCaption;
@@ -232,6 +237,7 @@ public final class Tankard {
         Supplier<byte[]> defaultAvatar = AvatarImages.defaultAvatar(config.frontendDir());
         TextCompletionBackends textBackends = new TextCompletionBackends(config.backends());
         UpstreamJson upstreamJson = new UpstreamJson(vertx, upstream);
+        ServiceCalls serviceCalls = new ServiceCalls(upstream);
         this.features = List.of(
                 new CsrfFeature(config),
                 new SystemFeature(),
@@ -254,8 +260,11 @@ public final class Tankard {
                 new ChatCompletionsFeature(secrets, upstream, new ChatCompletionSources(config, upstream)),
                 new TextCompletionsFeature(secrets, textBackends, upstream),
                 new TranslateFeature(new TranslateService(secrets, upstream, config.deeplFormality())),
-                new SpeechFeature(new AzureSpeech(secrets, new ServiceCalls(upstream))),
-                new CaptionFeature(new ClaudeCaption(secrets, new ServiceCalls(upstream))),
+                new SpeechFeature(new AzureSpeech(secrets, serviceCalls), new ElevenLabsSpeech(secrets, serviceCalls),
+                        new PollinationsSpeech(secrets, serviceCalls), new MiniMaxSpeech(secrets, serviceCalls),
+                        new VolcengineSpeech(secrets, serviceCalls)),
+                new GoogleFeature(config, vertx, secrets, upstream),
+                new CaptionFeature(new ClaudeCaption(secrets, serviceCalls)),
                 openAi(secrets, upstream, upstreamJson, config),
                 new ComfyWorkflowFeature(),
                 new SpriteFeature(),

@@ -381,7 +381,9 @@ public final class ConfigLoader {
                                 bool("mistral.enablePrefix", false), bool("gemini.thoughtSignatures", true),
                                 bool("claude.enableSystemPromptCache", false), bool("claude.extendedTTL", false),
                                 cachingAtDepth(), bool("claude.enableAdaptiveThinking", false), // shipped config.yaml
-                                string("gemini.apiVersion", "v1beta"))),
+                                string("gemini.apiVersion", "v1beta")),
+                        string("gemini.image.personGeneration", "allow_adult"),
+                        integer("tankard.googleVideoPollMillis", 5000, 1, Integer.MAX_VALUE)),
                 outbound(),
                 extras(),
                 new TankardConfig.Vectors(integer("tankard.vectors.memoryMegabytes", 512, 1, 1 << 20) * (1L << 20),

@@ -109,10 +109,13 @@ public record TankardConfig(
      *                        meant for {@code https://api.openai.com} go to a gateway (or a test's mock) instead
      * @param hordePollMillis Tankard's own {@code tankard.hordePollMillis}: how often an AI Horde job is checked
      *                        (ST: every 3 s)
+     * @param geminiPersonGeneration gemini.image.personGeneration: Imagen's {@code personGeneration} ("" sends none)
+     * @param googleVideoPollMillis  Tankard's own {@code tankard.googleVideoPollMillis}: the first wait for a Veo
+     *                               video, each later one a fifth of it longer (ST: 5 s, then 1 s more each time)
      */
     public record Backends(List<RequestOverride> requestOverrides, int ollamaKeepAlive, int ollamaBatchSize,
                            String promptPlaceholder, Map<String, String> providerOrigins, int hordePollMillis,
-                           ChatSettings chat) {
+                           ChatSettings chat, String geminiPersonGeneration, int googleVideoPollMillis) {
     }
 
     /**

@@ -29,18 +29,29 @@ public final class ServiceCalls {
         return send(service, call, MAX_BYTES);
     }
 
-    /** As {@link #send(String, UpstreamRequest)}, for an answer that may be larger (a video): at most {@code maxBytes}. */
+    /** {@link #send(String, UpstreamRequest)} of an answer that may be larger (a video): at most {@code maxBytes}. */
     public CompletionStage<UpstreamClient.Fetched> send(String service, UpstreamRequest call, long maxBytes) {
+        return fetch(service, call, maxBytes).thenApply(answer -> {
+            if (!answer.ok()) {
+                throw Refusal.failed(service + " answered " + answer.status() + " " + answer.head().statusMessage()
+                        + ": " + quoted(answer.body().toString()));
+            }
+            return answer;
+        });
+    }
+
+    /** The answer of a call whatever its status, for services whose error answers the route reads itself. */
+    public CompletionStage<UpstreamClient.Fetched> fetch(String service, UpstreamRequest call) {
+        return fetch(service, call, MAX_BYTES);
+    }
+
+    private CompletionStage<UpstreamClient.Fetched> fetch(String service, UpstreamRequest call, long maxBytes) {
         return client.fetch(call, maxBytes).toCompletionStage().handle((answer, failure) -> {
             if (failure != null) {
                 Throwable cause = failure instanceof CompletionException && failure.getCause() != null
                         ? failure.getCause() : failure;
                 throw cause instanceof OutboundPolicy.Refused ? Refusal.forbidden(cause.getMessage())
                         : Refusal.failed(service + " could not be reached: " + cause.getMessage());
-            }
-            if (!answer.ok()) {
-                throw Refusal.failed(service + " answered " + answer.status() + " " + answer.head().statusMessage()
-                        + ": " + quoted(answer.body().toString()));
             }
             return answer;
         });
@@ -63,7 +74,8 @@ public final class ServiceCalls {
         return field.textValue();
     }
 
-    private static String quoted(String text) {
+    /** The start of a service's answer, for a message. */
+    public static String quoted(String text) {
         return text.length() <= QUOTED_CHARS ? text : text.substring(0, QUOTED_CHARS) + "…";
     }
 }

@@ -10,8 +10,8 @@ import java.util.Map;
 
 /**
  * A {@link ServerTest} whose server sends the calls for the fixed public hosts of AI Horde, NovelAI, OpenRouter,
- * NanoGPT and the other providers to paths of a {@link MockCompletionServer} on loopback
- * ({@code tankard.providerOrigins}; the mock starts first, on its own Vert.x). Horde jobs are polled every few milliseconds instead of seconds.
+ * NanoGPT, Anthropic, Azure and the speech and Google services to paths of a {@link MockCompletionServer} on loopback ({@code tankard.providerOrigins}; the mock
+ * starts first, on its own Vert.x). Horde jobs are polled every few milliseconds instead of seconds.
  */
 public abstract class PublicHostsMockTest extends ServerTest {
     protected static final String HORDE = "/horde/api/v2";
@@ -21,6 +21,15 @@ public abstract class PublicHostsMockTest extends ServerTest {
     protected static final String NOVELAI_IMAGE = "/nai-image";
     protected static final String OPENROUTER_API = "/openrouter/api/v1";
     protected static final String NANOGPT_API = "/nanogpt/api";
+    protected static final String ELEVENLABS = "/elevenlabs";
+    protected static final String POLLINATIONS = "/pollinations";
+    protected static final String MINIMAX = "/minimax";
+    protected static final String VOLCENGINE = "/volcengine";
+    protected static final String GEMINI = "/gemini";
+    protected static final String VERTEX = "/vertex-us-central1";
+    protected static final String VERTEX_GLOBAL = "/vertex-global";
+    protected static final String GOOGLE_OAUTH = "/google-oauth";
+    protected static final String GOOGLE_TRANSLATE = "/google-translate";
 
     protected MockCompletionServer mock;
     private Vertx mockVertx;
@@ -35,16 +44,26 @@ public abstract class PublicHostsMockTest extends ServerTest {
     /** config.yaml sending every public host Tankard calls to the given origin. */
     private static String config(String origin) {
         Map<String, String> origins = new HashMap<>(openAiFamily(origin));
-        origins.putAll(Map.of("https://aihorde.net", origin + "/horde",
-                "https://raw.githubusercontent.com", origin + "/github",
-                "https://api.novelai.net", origin + NOVELAI_API,
-                "https://text.novelai.net", origin + NOVELAI_TEXT,
-                "https://image.novelai.net", origin + NOVELAI_IMAGE,
-                "https://openrouter.ai", origin + "/openrouter",
-                "https://nano-gpt.com", origin + "/nanogpt",
-                "https://api.anthropic.com", origin + "/anthropic",
-                "https://westeurope.tts.speech.microsoft.com", origin + "/azure-westeurope"));
+        origins.putAll(Map.ofEntries(Map.entry("https://aihorde.net", origin + "/horde"),
+                Map.entry("https://raw.githubusercontent.com", origin + "/github"),
+                Map.entry("https://api.novelai.net", origin + NOVELAI_API),
+                Map.entry("https://text.novelai.net", origin + NOVELAI_TEXT),
+                Map.entry("https://image.novelai.net", origin + NOVELAI_IMAGE),
+                Map.entry("https://openrouter.ai", origin + "/openrouter"),
+                Map.entry("https://nano-gpt.com", origin + "/nanogpt"),
+                Map.entry("https://api.anthropic.com", origin + "/anthropic"),
+                Map.entry("https://westeurope.tts.speech.microsoft.com", origin + "/azure-westeurope"),
+                Map.entry("https://api.elevenlabs.io", origin + ELEVENLABS),
+                Map.entry("https://gen.pollinations.ai", origin + POLLINATIONS),
+                Map.entry("https://api.minimax.io", origin + MINIMAX),
+                Map.entry("https://openspeech.bytedance.com", origin + VOLCENGINE),
+                Map.entry("https://generativelanguage.googleapis.com", origin + GEMINI),
+                Map.entry("https://us-central1-aiplatform.googleapis.com", origin + VERTEX),
+                Map.entry("https://aiplatform.googleapis.com", origin + VERTEX_GLOBAL),
+                Map.entry("https://oauth2.googleapis.com", origin + GOOGLE_OAUTH),
+                Map.entry("https://translate.google.com", origin + GOOGLE_TRANSLATE)));
         return TestServer.providerOrigins(origins)
+                + "  googleVideoPollMillis: 10\n"
                 + "  hordePollMillis: 10\n"; // under tankard:, beside providerOrigins
     }
 

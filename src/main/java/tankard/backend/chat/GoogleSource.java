@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
+import tankard.backend.common.GeminiSafety;
 import tankard.backend.common.SecretReader;
 import tankard.backend.common.Urls;
 import tankard.backend.common.VertexAuth;
@@ -13,7 +14,6 @@ import tankard.json.JsJson;
 import tankard.outbound.UpstreamClient;
 import tankard.outbound.UpstreamRequest;
 
-import java.util.List;
 import java.util.Set;
 import java.util.function.LongSupplier;
 import java.util.regex.Pattern;
@@ -31,10 +31,6 @@ final class GoogleSource implements ChatCompletionSource {
     static final String SERVICE_ACCOUNT_SECRET = "vertexai_service_account_json";
     private static final String MAKERSUITE_API = "https://generativelanguage.googleapis.com";
     private static final String VERTEX_API = "https://us-central1-aiplatform.googleapis.com";
-    private static final List<String> SAFETY = List.of("HARASSMENT", "HATE_SPEECH", "SEXUALLY_EXPLICIT",
-            "DANGEROUS_CONTENT", "CIVIC_INTEGRITY");
-    private static final List<String> VERTEX_SAFETY = List.of("IMAGE_HATE", "IMAGE_DANGEROUS_CONTENT",
-            "IMAGE_HARASSMENT", "IMAGE_SEXUALLY_EXPLICIT", "JAILBREAK");
     private static final Set<String> IMAGE_MODELS = Set.of("gemini-2.0-flash-exp",
             "gemini-2.0-flash-exp-image-generation", "gemini-2.0-flash-preview-image-generation",
             "gemini-2.5-flash-image-preview", "gemini-2.5-flash-image", "gemini-3-pro-image-preview",
@@ -226,13 +222,7 @@ final class GoogleSource implements ChatCompletionSource {
 
         ObjectNode out = JsJson.object();
         out.set("contents", prompt.contents());
-        ArrayNode safety = out.putArray("safetySettings");
-        SAFETY.forEach(category -> safety.addObject().put("category", "HARM_CATEGORY_" + category)
-                .put("threshold", "OFF"));
-        if (vertex) {
-            VERTEX_SAFETY.forEach(category -> safety.addObject().put("category", "HARM_CATEGORY_" + category)
-                    .put("threshold", "OFF"));
-        }
+        out.set("safetySettings", GeminiSafety.settings(vertex));
         out.set("generationConfig", config);
         if (useSystemPrompt && !prompt.systemInstruction().path("parts").isEmpty()) {
             out.set("systemInstruction", prompt.systemInstruction());
