@@ -1,6 +1,8 @@
 package tankard.outbound;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.vertx.core.Future;
+import io.vertx.core.http.HttpServerResponse;
 import tankard.core.Refusal;
 import tankard.json.JsJson;
 
@@ -26,7 +28,30 @@ public final class ServiceCalls {
 
     /** The answer of a call, which must have a 2xx status. */
     public CompletionStage<UpstreamClient.Fetched> send(String service, UpstreamRequest call) {
-        return client.fetch(call, MAX_BYTES).toCompletionStage().handle((answer, failure) -> {
+        return send(service, call, MAX_BYTES);
+    }
+
+    /** As {@link #send(String, UpstreamRequest)}, for an answer of up to {@code maxBytes} (generated images). */
+    public CompletionStage<UpstreamClient.Fetched> send(String service, UpstreamRequest call, long maxBytes) {
+        return checked(service, client.fetch(call, maxBytes));
+    }
+
+    /**
+     * As {@link #send(String, UpstreamRequest, long)} for a browser that waits on it: if the browser disconnects
+     * first, the call is reset and {@code onBrowserGone} runs.
+     */
+    public CompletionStage<UpstreamClient.Fetched> send(String service, UpstreamRequest call, long maxBytes,
+                                                        HttpServerResponse browser, Runnable onBrowserGone) {
+        return checked(service, client.fetch(call, maxBytes, browser, onBrowserGone));
+    }
+
+    /** Fires a call whose answer nobody waits for (an interrupt). */
+    public void fire(UpstreamRequest call) {
+        client.fire(call);
+    }
+
+    private static CompletionStage<UpstreamClient.Fetched> checked(String service, Future<UpstreamClient.Fetched> call) {
+        return call.toCompletionStage().handle((answer, failure) -> {
             if (failure != null) {
                 Throwable cause = failure instanceof CompletionException && failure.getCause() != null
                         ? failure.getCause() : failure;
