@@ -80,9 +80,8 @@ import tankard.outbound.ServiceCalls;
 import tankard.system.DeprecatedEndpointsFeature;
 import tankard.system.SystemFeature;
 import tankard.comfy.ComfyWorkflowFeature;
-import tankard.imagegen.ComfyUi;
+import tankard.imagegen.HostedImageFeature;
 import tankard.imagegen.ImageGenFeature;
-import tankard.imagegen.SdWebUi;
 import tankard.extension.ExtensionFeature;
 import tankard.group.GroupFeature;
 import tankard.group.GroupService;
@@ -254,7 +253,8 @@ public final class Tankard {
                 new SpeechFeature(new AzureSpeech(secrets, new ServiceCalls(upstream))),
                 new CaptionFeature(new ClaudeCaption(secrets, new ServiceCalls(upstream))),
                 new ComfyWorkflowFeature(),
-                new ImageGenFeature(new SdWebUi(vertx, new ServiceCalls(upstream)), new ComfyUi(vertx, new ServiceCalls(upstream))),
+                ImageGenFeature.of(vertx, new ServiceCalls(upstream), secrets),
+                HostedImageFeature.of(vertx, new ServiceCalls(upstream), secrets),
                 new SpriteFeature(),
                 new WorldInfoFeature(),
                 new GroupFeature(new GroupService(groups, chats, chatFiles)),

@@ -3,10 +3,10 @@ package tankard.imagegen;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.vertx.core.MultiMap;
-import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerResponse;
+import tankard.backend.common.Urls;
 import tankard.core.Refusal;
 import tankard.json.JsJson;
 import tankard.outbound.ServiceCalls;
@@ -15,7 +15,6 @@ import tankard.outbound.UpstreamRequest;
 
 import java.io.ByteArrayOutputStream;
 import java.net.URI;
-import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.List;
@@ -33,17 +32,12 @@ import java.util.stream.StreamSupport;
  */
 public final class ComfyUi {
     static final String SERVICE = "ComfyUI";
-    /** object_info describes every node installed; with many custom nodes it runs to tens of MB. */
-    private static final long MAX_OBJECT_INFO_BYTES = 64L << 20;
-    private static final long MAX_IMAGE_BYTES = 64L << 20;
     /** How often the history is asked whether the run has finished, as ST does. */
     private static final long POLL_MILLIS = 100;
 
-    private final Vertx vertx;
-    private final ServiceCalls calls;
+    private final ImageCalls calls;
 
-    public ComfyUi(Vertx vertx, ServiceCalls calls) {
-        this.vertx = vertx;
+    ComfyUi(ImageCalls calls) {
         this.calls = calls;
     }
 
@@ -105,9 +99,8 @@ public final class ComfyUi {
                         Buffer.buffer(prompt.textValue())))
                 .thenCompose(queued -> run.finished(promptId(queued)))
                 .thenApply(ComfyUi::firstImage)
-                .thenCompose(image -> calls.send(SERVICE, get(viewUrl(base, image)), MAX_IMAGE_BYTES)
-                        .thenCompose(file -> vertx.executeBlocking(() -> imageJson(format(image), file.body()), false)
-                                .toCompletionStage()));
+                .thenCompose(image -> calls.send(SERVICE, get(viewUrl(base, image)))
+                        .thenCompose(file -> calls.onWorker(() -> imageJson(format(image), file.body()))));
     }
 
     /** One queued run: the wait for its history entry, and the interrupt if the browser leaves first. */
@@ -148,7 +141,7 @@ public final class ComfyUi {
                     } else if (browserGone.get()) {
                         entry.completeExceptionally(Refusal.failed("The browser left before " + SERVICE + " finished"));
                     } else {
-                        vertx.setTimer(POLL_MILLIS, id -> poll(url, promptId, entry));
+                        calls.after(POLL_MILLIS).thenRun(() -> poll(url, promptId, entry));
                     }
                 } catch (Throwable e) {
                     entry.completeExceptionally(e);
@@ -212,12 +205,9 @@ public final class ComfyUi {
         return out.toByteArray();
     }
 
-    /** object_info, parsed on a worker: it can be large. */
+    /** object_info describes every node installed; with many custom nodes it runs to tens of MB. */
     private CompletionStage<JsonNode> objectInfo(JsonNode body) {
-        return calls.send(SERVICE, get(ImageServerUrls.joined(ImageServerUrls.base(body), "/object_info")),
-                        MAX_OBJECT_INFO_BYTES)
-                .thenCompose(answer -> vertx.executeBlocking(() -> ServiceCalls.json(SERVICE, answer), false)
-                        .toCompletionStage());
+        return calls.json(SERVICE, get(ImageServerUrls.joined(ImageServerUrls.base(body), "/object_info")));
     }
 
     /**
@@ -241,6 +231,6 @@ public final class ComfyUi {
     }
 
     private static String encoded(String value) {
-        return URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20");
+        return Urls.encodeUriComponent(value);
     }
 }

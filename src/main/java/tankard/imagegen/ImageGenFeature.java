@@ -1,20 +1,29 @@
 package tankard.imagegen;
 
+import io.vertx.core.Vertx;
 import io.vertx.ext.web.Router;
 import tankard.core.Refusal;
 import tankard.http.FailureHandler;
 import tankard.http.Feature;
 import tankard.http.Reply;
 import tankard.http.Routes;
+import tankard.outbound.ServiceCalls;
+import tankard.secrets.SecretStore;
 
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 
 /**
  * The image generation extension's calls to image servers (ST: src/endpoints/stable-diffusion.js, mounted at
- * {@code /api/sd}): Stable Diffusion WebUI (A1111, Forge, SD.Next) and ComfyUI. Waiting on a server holds no thread.
+ * {@code /api/sd}) at the user's URL: Stable Diffusion WebUI (A1111, Forge, SD.Next), ComfyUI, stable-diffusion.cpp
+ * and Draw Things. Waiting on a server holds no thread.
  */
-public record ImageGenFeature(SdWebUi webUi, ComfyUi comfy) implements Feature {
+public record ImageGenFeature(SdWebUi webUi, ComfyUi comfy, SdCpp sdCpp, DrawThings drawThings) implements Feature {
+    public static ImageGenFeature of(Vertx vertx, ServiceCalls serviceCalls, SecretStore secrets) {
+        ImageCalls calls = new ImageCalls(vertx, serviceCalls, secrets);
+        return new ImageGenFeature(new SdWebUi(calls), new ComfyUi(calls), new SdCpp(calls), new DrawThings(calls));
+    }
+
     @Override
     public void mount(Router router, Routes routes) {
         router.post("/api/sd/ping").handler(routes.later(request -> webUi.ping(request.body()).thenApply(v -> Reply.ok())));
@@ -42,6 +51,20 @@ public record ImageGenFeature(SdWebUi webUi, ComfyUi comfy) implements Feature {
         router.post("/api/sd/comfy/models").handler(routes.later(request -> comfy.models(request.body()).thenApply(Reply::json)));
         router.post("/api/sd/comfy/generate").handler(routes.later(request ->
                 asText(comfy.generate(request.body(), request.ctx().response()).thenApply(Reply::rawJson))));
+
+        router.post("/api/sd/sdcpp/ping").handler(routes.later(request -> sdCpp.ping(request.body()).thenApply(v -> Reply.ok())));
+        router.post("/api/sd/sdcpp/models").handler(routes.later(request -> sdCpp.models(request.body()).thenApply(Reply::json)));
+        router.post("/api/sd/sdcpp/generate").handler(routes.later(request ->
+                sdCpp.generate(request.body(), request.ctx().response()).thenApply(Reply::rawJson)));
+
+        router.post("/api/sd/drawthings/ping").handler(routes.later(request ->
+                drawThings.ping(request.body()).thenApply(v -> Reply.ok())));
+        router.post("/api/sd/drawthings/get-model").handler(routes.later(request ->
+                drawThings.setting(request.body(), "model").thenApply(Reply::text)));
+        router.post("/api/sd/drawthings/get-upscaler").handler(routes.later(request ->
+                drawThings.setting(request.body(), "upscaler").thenApply(Reply::text)));
+        router.post("/api/sd/drawthings/generate").handler(routes.later(request ->
+                drawThings.generate(request.body(), request.ctx().response()).thenApply(Reply::rawJson)));
     }
 
     /**

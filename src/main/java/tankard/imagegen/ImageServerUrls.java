@@ -2,6 +2,7 @@ package tankard.imagegen;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.vertx.core.MultiMap;
+import tankard.backend.common.Urls;
 import tankard.core.Refusal;
 
 import java.net.URI;
@@ -57,5 +58,24 @@ final class ImageServerUrls {
                     + Base64.getEncoder().encodeToString(auth.asText().getBytes(StandardCharsets.UTF_8)));
         }
         return headers;
+    }
+
+    /**
+     * The body's {@code model} as path segments, each encoded (ST puts it into the path as it is, where a {@code ?},
+     * {@code #} or {@code ..} would change the URL).
+     */
+    static String modelPath(JsonNode body) {
+        JsonNode model = body.get("model");
+        if (model == null || !model.isTextual() || model.textValue().isEmpty()) {
+            throw Refusal.badRequest("model is required");
+        }
+        StringBuilder path = new StringBuilder();
+        for (String part : model.textValue().split("/", -1)) {
+            if (part.isEmpty() || part.equals(".") || part.equals("..")) {
+                throw Refusal.badRequest("model is not a model id: " + model.textValue());
+            }
+            path.append(path.length() == 0 ? "" : "/").append(Urls.encodeUriComponent(part));
+        }
+        return path.toString();
     }
 }

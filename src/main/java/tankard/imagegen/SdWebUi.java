@@ -4,14 +4,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.core.MultiMap;
-import io.vertx.core.Promise;
-import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerResponse;
 import tankard.core.Refusal;
 import tankard.json.JsJson;
-import tankard.outbound.ServiceCalls;
 import tankard.outbound.UpstreamClient;
 import tankard.outbound.UpstreamRequest;
 
@@ -27,8 +24,6 @@ import java.util.stream.StreamSupport;
  */
 public final class SdWebUi {
     static final String SERVICE = "SD WebUI";
-    /** A txt2img answer carries its images base64 in the JSON. */
-    private static final long MAX_ANSWER_BYTES = 64L << 20;
     /** How often and how long set-model waits for the new checkpoint to load, as ST does. */
     private static final int LOAD_CHECKS = 10;
     private static final long LOAD_CHECK_MILLIS = 2000;
@@ -36,11 +31,9 @@ public final class SdWebUi {
     private static final List<String> SD_NEXT_LATENT_UPSCALERS = List.of("Latent", "Latent (antialiased)",
             "Latent (bicubic)", "Latent (bicubic antialiased)", "Latent (nearest)", "Latent (nearest-exact)");
 
-    private final Vertx vertx;
-    private final ServiceCalls calls;
+    private final ImageCalls calls;
 
-    public SdWebUi(Vertx vertx, ServiceCalls calls) {
-        this.vertx = vertx;
+    SdWebUi(ImageCalls calls) {
         this.calls = calls;
     }
 
@@ -62,8 +55,8 @@ public final class SdWebUi {
 
     /** The VAE names: A1111's {@code sd-vae}, or Forge's {@code sd-modules} when that fails. */
     public CompletionStage<ArrayNode> vaes(JsonNode body) {
-        CompletionStage<JsonNode> auto = get(body, "/sdapi/v1/sd-vae").thenApply(this::json);
-        CompletionStage<JsonNode> forge = get(body, "/sdapi/v1/sd-modules").thenApply(this::json);
+        CompletionStage<JsonNode> auto = json(body, "/sdapi/v1/sd-vae");
+        CompletionStage<JsonNode> forge = json(body, "/sdapi/v1/sd-modules");
         return auto.exceptionallyCompose(autoFailed -> forge).thenApply(list -> toArray(field(list, "model_name")));
     }
 
@@ -86,7 +79,7 @@ public final class SdWebUi {
 
     /** The loaded checkpoint's title, empty when the options name none. */
     public CompletionStage<String> currentModel(JsonNode body) {
-        return get(body, "/sdapi/v1/options").thenApply(answer -> json(answer).path("sd_model_checkpoint").asText(""));
+        return json(body, "/sdapi/v1/options").thenApply(options -> options.path("sd_model_checkpoint").asText(""));
     }
 
     /** Sets the checkpoint, then waits (as ST does, up to 20 s) until the server is idle again: the model loaded. */
@@ -106,11 +99,11 @@ public final class SdWebUi {
         if (checksLeft == 0) {
             return CompletableFuture.completedFuture(null);
         }
-        return get(body, "/sdapi/v1/progress").thenApply(this::json).thenCompose(progress -> {
+        return json(body, "/sdapi/v1/progress").thenCompose(progress -> {
             boolean idle = progress.path("progress").asDouble(-1) == 0.0
                     && progress.path("state").path("job_count").asDouble(-1) == 0;
             return idle ? CompletableFuture.completedFuture(null)
-                    : later(LOAD_CHECK_MILLIS).thenCompose(v -> waitUntilIdle(body, checksLeft - 1));
+                    : calls.after(LOAD_CHECK_MILLIS).thenCompose(v -> waitUntilIdle(body, checksLeft - 1));
         });
     }
 
@@ -135,13 +128,13 @@ public final class SdWebUi {
                 ImageServerUrls.withPath(base, "/sdapi/v1/interrupt"), ImageServerUrls.basicAuth(body), null);
         return isForge(body).thenCompose(forge -> calls.send(SERVICE, new UpstreamRequest(HttpMethod.POST,
                         ImageServerUrls.withPath(base, "/sdapi/v1/txt2img"), headers, forge ? asGiven : forOthers),
-                MAX_ANSWER_BYTES, browser, () -> calls.fire(interrupt)))
+                browser, () -> calls.fire(interrupt)))
                 .thenApply(answer -> answer.body().getBytes());
     }
 
     /** Whether the server is Forge (its options have {@code forge_preset}); when they cannot be read, as if it were. */
     private CompletionStage<Boolean> isForge(JsonNode body) {
-        return get(body, "/sdapi/v1/options").thenApply(answer -> json(answer).has("forge_preset"))
+        return json(body, "/sdapi/v1/options").thenApply(options -> options.has("forge_preset"))
                 .exceptionally(unreadable -> true);
     }
 
@@ -150,13 +143,14 @@ public final class SdWebUi {
                 ImageServerUrls.basicAuth(body)));
     }
 
-    /** A field of every item of a list the server answers. */
-    private CompletionStage<List<String>> names(JsonNode body, String path, String field) {
-        return get(body, path).thenApply(answer -> field(json(answer), field));
+    private CompletionStage<JsonNode> json(JsonNode body, String path) {
+        return calls.json(SERVICE, UpstreamRequest.get(ImageServerUrls.withPath(ImageServerUrls.base(body), path),
+                ImageServerUrls.basicAuth(body)));
     }
 
-    private JsonNode json(UpstreamClient.Fetched answer) {
-        return ServiceCalls.json(SERVICE, answer);
+    /** A field of every item of a list the server answers. */
+    private CompletionStage<List<String>> names(JsonNode body, String path, String field) {
+        return json(body, path).thenApply(list -> field(list, field));
     }
 
     private static List<String> field(JsonNode list, String field) {
@@ -179,11 +173,5 @@ public final class SdWebUi {
         ArrayNode out = JsJson.array();
         names.forEach(out::add);
         return out;
-    }
-
-    private CompletionStage<Void> later(long millis) {
-        Promise<Void> done = Promise.promise();
-        vertx.setTimer(millis, id -> done.complete());
-        return done.future().toCompletionStage();
     }
 }

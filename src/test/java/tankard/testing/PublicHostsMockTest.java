@@ -33,15 +33,24 @@ public abstract class PublicHostsMockTest extends ServerTest {
 
     /** config.yaml sending every public host Tankard calls to the given origin. */
     private static String config(String origin) {
-        return TestServer.providerOrigins(Map.of("https://aihorde.net", origin + "/horde",
-                "https://raw.githubusercontent.com", origin + "/github",
-                "https://api.novelai.net", origin + NOVELAI_API,
-                "https://text.novelai.net", origin + NOVELAI_TEXT,
-                "https://image.novelai.net", origin + NOVELAI_IMAGE,
-                "https://openrouter.ai", origin + "/openrouter",
-                "https://nano-gpt.com", origin + "/nanogpt",
-                "https://api.anthropic.com", origin + "/anthropic",
-                "https://westeurope.tts.speech.microsoft.com", origin + "/azure-westeurope"))
+        return TestServer.providerOrigins(Map.ofEntries(Map.entry("https://aihorde.net", origin + "/horde"),
+                Map.entry("https://raw.githubusercontent.com", origin + "/github"),
+                Map.entry("https://api.novelai.net", origin + NOVELAI_API),
+                Map.entry("https://text.novelai.net", origin + NOVELAI_TEXT),
+                Map.entry("https://image.novelai.net", origin + NOVELAI_IMAGE),
+                Map.entry("https://openrouter.ai", origin + "/openrouter"),
+                Map.entry("https://nano-gpt.com", origin + "/nanogpt"),
+                Map.entry("https://api.anthropic.com", origin + "/anthropic"),
+                Map.entry("https://westeurope.tts.speech.microsoft.com", origin + "/azure-westeurope"),
+                // image generation services: each host under its own name
+                Map.entry("https://api.together.xyz", origin + "/together"),
+                Map.entry("https://gen.pollinations.ai", origin + "/pollinations"),
+                Map.entry("https://api-inference.huggingface.co", origin + "/huggingface"),
+                Map.entry("https://api.stability.ai", origin + "/stability"),
+                Map.entry("https://api.electronhub.ai", origin + "/electronhub"),
+                Map.entry("https://api.chutes.ai", origin + "/chutes-api"),
+                Map.entry("https://image.chutes.ai", origin + "/chutes-image"),
+                Map.entry("https://api.x.ai", origin + "/xai")))
                 + "  hordePollMillis: 10\n"; // under tankard:, beside providerOrigins
     }
 
