@@ -14,11 +14,12 @@ import tankard.secrets.SecretStore;
  */
 public record HostedImageFeature(Together together, Pollinations pollinations, HuggingFace huggingFace,
                                  Stability stability, ElectronHub electronHub, Chutes chutes, NanoGpt nanoGpt,
-                                 Xai xai) implements Feature {
+                                 Xai xai, AimlApi aimlApi, WorkersAi workersAi) implements Feature {
     public static HostedImageFeature of(Vertx vertx, ServiceCalls serviceCalls, SecretStore secrets) {
         ImageCalls calls = new ImageCalls(vertx, serviceCalls, secrets);
         return new HostedImageFeature(new Together(calls), new Pollinations(calls), new HuggingFace(calls),
-                new Stability(calls), new ElectronHub(calls), new Chutes(calls), new NanoGpt(calls), new Xai(calls));
+                new Stability(calls), new ElectronHub(calls), new Chutes(calls), new NanoGpt(calls), new Xai(calls),
+                new AimlApi(calls), new WorkersAi(calls));
     }
 
     @Override
@@ -51,5 +52,13 @@ public record HostedImageFeature(Together together, Pollinations pollinations, H
                 nanoGpt.generate(request.dirs(), request.body()).thenApply(Reply::json)));
         router.post("/api/sd/xai/generate").handler(routes.later(request ->
                 xai.generate(request.dirs(), request.body()).thenApply(Reply::json)));
+        router.post("/api/sd/aimlapi/models").handler(routes.later(request ->
+                aimlApi.models(request.dirs()).thenApply(Reply::json)));
+        router.post("/api/sd/aimlapi/generate-image").handler(routes.later(request ->
+                aimlApi.generate(request.dirs(), request.body()).thenApply(Reply::json)));
+        router.post("/api/sd/workersai/models").handler(routes.later(request ->
+                workersAi.models(request.dirs(), request.body()).thenApply(Reply::json)));
+        router.post("/api/sd/workersai/generate").handler(routes.later(request ->
+                workersAi.generate(request.dirs(), request.body()).thenApply(Reply::json)));
     }
 }

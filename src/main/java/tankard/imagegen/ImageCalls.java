@@ -7,6 +7,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerResponse;
 import tankard.core.Refusal;
+import tankard.json.Js;
 import tankard.outbound.ServiceCalls;
 import tankard.outbound.UpstreamClient;
 import tankard.outbound.UpstreamRequest;
@@ -14,6 +15,7 @@ import tankard.secrets.SecretStore;
 import tankard.user.UserDirs;
 
 import java.util.Base64;
+import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletionStage;
 
@@ -101,5 +103,24 @@ final class ImageCalls {
             throw Refusal.failed(service + " answered without an image");
         }
         return image;
+    }
+
+    /** A multipart form body and the content type naming its boundary. */
+    record Form(String contentType, Buffer body) {
+    }
+
+    /** Each field of the object as FormData appends {@code String(value)}. */
+    static Form form(JsonNode fields) {
+        String boundary = "----TankardFormBoundary" + UUID.randomUUID().toString().replace("-", "");
+        Buffer body = Buffer.buffer();
+        fields.fields().forEachRemaining(field -> body.appendString("--" + boundary
+                + "\r\nContent-Disposition: form-data; name=\"" + formName(field.getKey()) + "\"\r\n\r\n"
+                + Js.string(field.getValue()) + "\r\n"));
+        return new Form("multipart/form-data; boundary=" + boundary, body.appendString("--" + boundary + "--\r\n"));
+    }
+
+    /** A field name escaped as the HTML form encoding does it. */
+    private static String formName(String name) {
+        return name.replace("\r", "%0D").replace("\n", "%0A").replace("\"", "%22");
     }
 }

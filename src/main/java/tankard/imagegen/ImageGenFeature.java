@@ -15,13 +15,15 @@ import java.util.concurrent.CompletionStage;
 
 /**
  * The image generation extension's calls to image servers (ST: src/endpoints/stable-diffusion.js, mounted at
- * {@code /api/sd}) at the user's URL: Stable Diffusion WebUI (A1111, Forge, SD.Next), ComfyUI, stable-diffusion.cpp
- * and Draw Things. Waiting on a server holds no thread.
+ * {@code /api/sd}) at the user's URL: Stable Diffusion WebUI (A1111, Forge, SD.Next), ComfyUI (also on RunPod),
+ * stable-diffusion.cpp and Draw Things. Waiting on a server holds no thread.
  */
-public record ImageGenFeature(SdWebUi webUi, ComfyUi comfy, SdCpp sdCpp, DrawThings drawThings) implements Feature {
+public record ImageGenFeature(SdWebUi webUi, ComfyUi comfy, ComfyRunPod comfyRunPod, SdCpp sdCpp, DrawThings drawThings)
+        implements Feature {
     public static ImageGenFeature of(Vertx vertx, ServiceCalls serviceCalls, SecretStore secrets) {
         ImageCalls calls = new ImageCalls(vertx, serviceCalls, secrets);
-        return new ImageGenFeature(new SdWebUi(calls), new ComfyUi(calls), new SdCpp(calls), new DrawThings(calls));
+        return new ImageGenFeature(new SdWebUi(calls), new ComfyUi(calls), new ComfyRunPod(calls), new SdCpp(calls),
+                new DrawThings(calls));
     }
 
     @Override
@@ -51,6 +53,10 @@ public record ImageGenFeature(SdWebUi webUi, ComfyUi comfy, SdCpp sdCpp, DrawThi
         router.post("/api/sd/comfy/models").handler(routes.later(request -> comfy.models(request.body()).thenApply(Reply::json)));
         router.post("/api/sd/comfy/generate").handler(routes.later(request ->
                 asText(comfy.generate(request.body(), request.ctx().response()).thenApply(Reply::rawJson))));
+        router.post("/api/sd/comfyrunpod/ping").handler(routes.later(request ->
+                comfyRunPod.ping(request.dirs(), request.body()).thenApply(v -> Reply.ok())));
+        router.post("/api/sd/comfyrunpod/generate").handler(routes.later(request -> asText(comfyRunPod.generate(
+                request.dirs(), request.body(), request.ctx().response()).thenApply(Reply::json))));
 
         router.post("/api/sd/sdcpp/ping").handler(routes.later(request -> sdCpp.ping(request.body()).thenApply(v -> Reply.ok())));
         router.post("/api/sd/sdcpp/models").handler(routes.later(request -> sdCpp.models(request.body()).thenApply(Reply::json)));
@@ -68,7 +74,7 @@ public record ImageGenFeature(SdWebUi webUi, ComfyUi comfy, SdCpp sdCpp, DrawThi
     }
 
     /**
-     * A failure as the bare message ST's ComfyUI route sends ({@code res.status(500).send(error.message)}), which
+     * A failure as the bare message ST's ComfyUI routes send ({@code res.status(500).send(error.message)}), which
      * the frontend shows as it is.
      */
     private static CompletionStage<Reply> asText(CompletionStage<Reply> reply) {

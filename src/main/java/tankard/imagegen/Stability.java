@@ -2,17 +2,13 @@ package tankard.imagegen;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.vertx.core.MultiMap;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import tankard.core.Refusal;
-import tankard.json.Js;
 import tankard.outbound.UpstreamRequest;
 import tankard.secrets.SecretKeys;
 import tankard.user.UserDirs;
 
-import java.util.Iterator;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.CompletionStage;
 
 /** Stability AI's Stable Image API (ST: src/endpoints/stable-diffusion.js, the stability router). */
@@ -40,25 +36,8 @@ public final class Stability {
         if (!payload.isObject()) {
             throw Refusal.badRequest("payload must be an object of form fields");
         }
-        String boundary = "----TankardFormBoundary" + UUID.randomUUID().toString().replace("-", "");
-        MultiMap headers = ImageCalls.bearer(key).add("Accept", "image/*")
-                .add("Content-Type", "multipart/form-data; boundary=" + boundary);
-        return calls.base64(SERVICE, new UpstreamRequest(HttpMethod.POST, API + endpoint, headers, form(payload, boundary)));
-    }
-
-    /** Each field as FormData appends {@code String(value)}. */
-    private static Buffer form(JsonNode payload, String boundary) {
-        Buffer form = Buffer.buffer();
-        for (Iterator<Map.Entry<String, JsonNode>> fields = payload.fields(); fields.hasNext(); ) {
-            Map.Entry<String, JsonNode> field = fields.next();
-            form.appendString("--" + boundary + "\r\nContent-Disposition: form-data; name=\"" + formName(field.getKey())
-                    + "\"\r\n\r\n" + Js.string(field.getValue()) + "\r\n");
-        }
-        return form.appendString("--" + boundary + "--\r\n");
-    }
-
-    /** A field name escaped as the HTML form encoding does it. */
-    private static String formName(String name) {
-        return name.replace("\r", "%0D").replace("\n", "%0A").replace("\"", "%22");
+        ImageCalls.Form form = ImageCalls.form(payload);
+        MultiMap headers = ImageCalls.bearer(key).add("Accept", "image/*").add("Content-Type", form.contentType());
+        return calls.base64(SERVICE, new UpstreamRequest(HttpMethod.POST, API + endpoint, headers, form.body()));
     }
 }

@@ -38,7 +38,8 @@ class HostedImageHttpTest extends PublicHostsMockTest {
         for (String path : List.of("/api/sd/together/models", "/api/sd/together/generate", "/api/sd/pollinations/generate",
                 "/api/sd/huggingface/generate", "/api/sd/stability/generate", "/api/sd/electronhub/models",
                 "/api/sd/electronhub/generate", "/api/sd/chutes/models", "/api/sd/chutes/generate",
-                "/api/sd/nanogpt/models", "/api/sd/nanogpt/generate", "/api/sd/xai/generate")) {
+                "/api/sd/nanogpt/models", "/api/sd/nanogpt/generate", "/api/sd/xai/generate", "/api/sd/aimlapi/models",
+                "/api/sd/aimlapi/generate-image", "/api/sd/workersai/models", "/api/sd/workersai/generate")) {
             HttpResponse<Buffer> r = client.post(path, "{\"model\":\"m\",\"prompt\":\"p\"}");
             assertEquals(400, r.statusCode(), path);
             assertTrue(r.bodyAsString().contains("API key is not set"), r.bodyAsString());
@@ -212,5 +213,61 @@ class HostedImageHttpTest extends PublicHostsMockTest {
         assertEquals(500, r.statusCode());
         assertTrue(r.bodyAsString().contains("TogetherAI answered 402"), r.bodyAsString());
         assertTrue(r.bodyAsString().contains("Credit limit"), r.bodyAsString());
+    }
+
+    @Test
+    void aimlApiListsImageModelsAndSendsTheBodyOnWithAttribution() {
+        key("api_key_aimlapi", "am");
+        mock.route("/aimlapi/v1/models", request -> json(request, 200, "{\"data\":[{\"id\":\"flux/schnell\",\"type\":\"image\","
+                + "\"info\":{\"name\":\"FLUX Schnell\"}},{\"id\":\"triposr\",\"type\":\"image\"},{\"id\":\"dall-e-3\",\"type\":\"image\"},"
+                + "{\"id\":\"gpt-4o\",\"type\":\"chat-completion\"}]}"));
+        assertEquals("{\"data\":[{\"value\":\"flux/schnell\",\"text\":\"FLUX Schnell\"},{\"value\":\"dall-e-3\",\"text\":\"dall-e-3\"}]}",
+                client.post("/api/sd/aimlapi/models", "{}").bodyAsString());
+        assertBearer("/aimlapi/v1/models", "am");
+
+        jpeg("/files/aiml.png");
+        mock.route("/aimlapi/v1/images/generations", request -> json(request, 200,
+                "{\"images\":[{\"url\":\"" + mock.origin() + "/files/aiml.png\"}]}"));
+        String body = "{\"model\":\"flux/schnell\",\"prompt\":\"a cat\"}";
+        HttpResponse<Buffer> r = client.post("/api/sd/aimlapi/generate-image", body);
+        assertEquals("{\"format\":\"png\",\"data\":\"" + JPEG_BASE64 + "\"}", r.bodyAsString());
+        MockCompletionServer.Call call = mock.lastCall("/aimlapi/v1/images/generations");
+        assertEquals(body, call.body());
+        assertEquals("https://sillytavern.app", call.headers().get("HTTP-Referer"));
+        assertEquals("SillyTavern", call.headers().get("X-Title"));
+        assertBearer("/aimlapi/v1/images/generations", "am");
+    }
+
+    @Test
+    void workersAiListsTheAccountsModelsAndRunsOne() {
+        key("api_key_workers_ai", "cf");
+        String account = "/cloudflare/client/v4/accounts/acc%201";
+        mock.route(account + "/ai/models/search", request -> json(request, 200,
+                "{\"success\":true,\"result\":[{\"name\":\"@cf/black-forest-labs/flux-1-schnell\"}]}"));
+        assertEquals("[{\"value\":\"@cf/black-forest-labs/flux-1-schnell\",\"text\":\"@cf/black-forest-labs/flux-1-schnell\"}]",
+                client.post("/api/sd/workersai/models", "{\"account_id\":\" acc 1 \"}").bodyAsString());
+        assertEquals("task=Text-to-Image&per_page=1000", mock.lastCall(account + "/ai/models/search").query());
+        assertBearer(account + "/ai/models/search", "cf");
+
+        String run = account + "/ai/run/@cf/black-forest-labs/flux-1-schnell";
+        mock.route(run, request -> json(request, 200, "{\"result\":{\"image\":\"" + JPEG_BASE64 + "\"},\"success\":true}"));
+        HttpResponse<Buffer> r = client.post("/api/sd/workersai/generate", "{\"account_id\":\"acc 1\",\"model\":"
+                + "\"@cf/black-forest-labs/flux-1-schnell\",\"prompt\":\"a cat\",\"negative_prompt\":\"\",\"width\":\"512\","
+                + "\"steps\":4,\"scale\":0,\"seed\":-1}");
+        assertEquals("{\"format\":\"png\",\"image\":\"" + JPEG_BASE64 + "\"}", r.bodyAsString());
+        assertEquals("{\"prompt\":\"a cat\",\"width\":512,\"num_steps\":4}", mock.lastCall(run).body());
+        assertEquals("application/json", mock.lastCall(run).headers().get("Content-Type"));
+        assertBearer(run, "cf");
+
+        String flux2 = account + "/ai/run/@cf/black-forest-labs/flux-2-dev";
+        jpeg(flux2);
+        HttpResponse<Buffer> raw = client.post("/api/sd/workersai/generate", "{\"account_id\":\"acc 1\",\"model\":"
+                + "\"@cf/black-forest-labs/flux-2-dev\",\"prompt\":\"a cat\",\"seed\":3}");
+        assertEquals("{\"format\":\"png\",\"image\":\"" + JPEG_BASE64 + "\"}", raw.bodyAsString());
+        assertTrue(mock.lastCall(flux2).headers().get("Content-Type").startsWith("multipart/form-data; boundary="));
+        assertTrue(mock.lastCall(flux2).body().contains("name=\"seed\"\r\n\r\n3\r\n"), mock.lastCall(flux2).body());
+
+        assertEquals(400, client.post("/api/sd/workersai/generate", "{\"model\":\"@cf/x\"}").statusCode());
+        assertEquals(400, client.post("/api/sd/workersai/generate", "{\"account_id\":\"a\",\"model\":\"../x?y\"}").statusCode());
     }
 }

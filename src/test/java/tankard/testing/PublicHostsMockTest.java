@@ -50,7 +50,13 @@ public abstract class PublicHostsMockTest extends ServerTest {
                 Map.entry("https://api.electronhub.ai", origin + "/electronhub"),
                 Map.entry("https://api.chutes.ai", origin + "/chutes-api"),
                 Map.entry("https://image.chutes.ai", origin + "/chutes-image"),
-                Map.entry("https://api.x.ai", origin + "/xai")))
+                Map.entry("https://api.x.ai", origin + "/xai"),
+                Map.entry("https://api.aimlapi.com", origin + "/aimlapi"),
+                Map.entry("https://api.cloudflare.com", origin + "/cloudflare"),
+                Map.entry("https://api.bfl.ml", origin + "/bfl"),
+                Map.entry("https://fal.ai", origin + "/fal"),
+                Map.entry("https://queue.fal.run", origin + "/fal-queue"),
+                Map.entry("https://api.z.ai", origin + "/zai")))
                 + "  hordePollMillis: 10\n"; // under tankard:, beside providerOrigins
     }
 
