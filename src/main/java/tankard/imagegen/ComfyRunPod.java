@@ -15,8 +15,8 @@ import tankard.user.UserDirs;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -106,36 +106,19 @@ public final class ComfyRunPod {
         }
 
         CompletionStage<JsonNode> image() {
-            CompletableFuture<JsonNode> image = new CompletableFuture<>();
-            poll(image);
-            return image;
-        }
-
-        private void poll(CompletableFuture<JsonNode> image) {
             UpstreamRequest status = UpstreamRequest.get(ImageServerUrls.joined(base, "/status/" + encoded()), ImageCalls.bearer(key));
-            calls.json(SERVICE, status).whenComplete((answer, failure) -> {
-                try {
-                    if (failure != null) {
-                        throw failure;
-                    }
-                    JsonNode first = answer.path("output").path("images").path(0);
-                    String state = answer.path("status").asText();
-                    if (first.isObject()) {
-                        finished.set(true);
-                        image.complete(first);
-                    } else if (ENDED_WITHOUT_OUTPUT.contains(state)) {
-                        finished.set(true);
-                        image.completeExceptionally(Refusal.failed(SERVICE + " job " + state + ": "
-                                + JsJson.compact(answer.path("error"))));
-                    } else if (browserGone.get()) {
-                        image.completeExceptionally(Refusal.failed("The browser left before " + SERVICE + " finished"));
-                    } else {
-                        calls.after(POLL_MILLIS).thenRun(() -> poll(image));
-                    }
-                } catch (Throwable e) {
-                    image.completeExceptionally(e);
-                }
-            });
+            return calls.poll(SERVICE, n -> n == 0 ? 0 : POLL_MILLIS, Integer.MAX_VALUE, browserGone::get,
+                    () -> calls.json(SERVICE, status).thenApply(answer -> {
+                        JsonNode first = answer.path("output").path("images").path(0);
+                        String state = answer.path("status").asText();
+                        if (ENDED_WITHOUT_OUTPUT.contains(state)) {
+                            finished.set(true);
+                            throw Refusal.failed(SERVICE + " job " + state + ": " + JsJson.compact(answer.path("error")));
+                        }
+                        Optional<JsonNode> image = Optional.of(first).filter(JsonNode::isObject);
+                        image.ifPresent(it -> finished.set(true));
+                        return image;
+                    }));
         }
 
         private String encoded() {

@@ -19,7 +19,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.CompletableFuture;
+import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
@@ -123,30 +123,13 @@ public final class ComfyUi {
 
         /** The run's history entry once it is there. */
         CompletionStage<JsonNode> finished(String promptId) {
-            CompletableFuture<JsonNode> entry = new CompletableFuture<>();
-            poll(ImageServerUrls.joined(base, "/history/" + encoded(promptId)), promptId, entry);
-            return entry;
-        }
-
-        private void poll(String url, String promptId, CompletableFuture<JsonNode> entry) {
-            calls.send(SERVICE, get(url)).whenComplete((answer, failure) -> {
-                try {
-                    if (failure != null) {
-                        throw failure;
-                    }
-                    JsonNode item = ServiceCalls.json(SERVICE, answer).get(promptId);
-                    if (item != null && !item.isNull()) {
-                        finished.set(true);
-                        entry.complete(item);
-                    } else if (browserGone.get()) {
-                        entry.completeExceptionally(Refusal.failed("The browser left before " + SERVICE + " finished"));
-                    } else {
-                        calls.after(POLL_MILLIS).thenRun(() -> poll(url, promptId, entry));
-                    }
-                } catch (Throwable e) {
-                    entry.completeExceptionally(e);
-                }
-            });
+            String url = ImageServerUrls.joined(base, "/history/" + encoded(promptId));
+            return calls.poll(SERVICE, n -> n == 0 ? 0 : POLL_MILLIS, Integer.MAX_VALUE, browserGone::get,
+                    () -> calls.json(SERVICE, get(url)).thenApply(history -> {
+                        Optional<JsonNode> item = Optional.ofNullable(history.get(promptId)).filter(it -> !it.isNull());
+                        item.ifPresent(it -> finished.set(true));
+                        return item;
+                    }));
         }
     }
 

@@ -16,8 +16,13 @@ import tankard.user.UserDirs;
 
 import java.util.Base64;
 import java.util.UUID;
+import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.BooleanSupplier;
+import java.util.function.IntToLongFunction;
+import java.util.function.Supplier;
 
 /**
  * What the image servers' and services' calls share: answers of up to {@link #MAX_ANSWER_BYTES}, the user's key,
@@ -75,6 +80,42 @@ final class ImageCalls {
         Promise<Void> done = Promise.promise();
         vertx.setTimer(millis, id -> done.complete());
         return done.future().toCompletionStage();
+    }
+
+    /**
+     * Makes {@code attempt} until it yields a value: attempt {@code n} (from 0) after {@code delayBefore(n)} ms, at
+     * most {@code maxAttempts} of them; a failed attempt fails the whole, and so does {@code stopped} (the browser
+     * gone) between attempts. Nothing waits on a thread meanwhile.
+     */
+    <T> CompletionStage<T> poll(String service, IntToLongFunction delayBefore, int maxAttempts, BooleanSupplier stopped,
+                                Supplier<CompletionStage<Optional<T>>> attempt) {
+        CompletableFuture<T> result = new CompletableFuture<>();
+        poll(service, delayBefore, maxAttempts, stopped, attempt, 0, result);
+        return result;
+    }
+
+    private <T> void poll(String service, IntToLongFunction delayBefore, int maxAttempts, BooleanSupplier stopped,
+                          Supplier<CompletionStage<Optional<T>>> attempt, int n, CompletableFuture<T> result) {
+        if (n >= maxAttempts) {
+            result.completeExceptionally(Refusal.failed(service + " had not finished after " + maxAttempts + " checks"));
+            return;
+        }
+        long delay = delayBefore.applyAsLong(n);
+        CompletionStage<Void> waited = delay > 0 ? after(delay) : CompletableFuture.completedFuture(null);
+        waited.thenCompose(v -> {
+            if (stopped.getAsBoolean()) {
+                throw Refusal.failed("The browser left before " + service + " finished");
+            }
+            return attempt.get();
+        }).whenComplete((value, failure) -> {
+            if (failure != null) {
+                result.completeExceptionally(failure);
+            } else if (value.isPresent()) {
+                result.complete(value.get());
+            } else {
+                poll(service, delayBefore, maxAttempts, stopped, attempt, n + 1, result);
+            }
+        });
     }
 
     /** Work too heavy for the event loop (large bodies), on a worker. */
