@@ -14,12 +14,13 @@ import tankard.secrets.SecretStore;
  */
 public record HostedImageFeature(Together together, Pollinations pollinations, HuggingFace huggingFace,
                                  Stability stability, ElectronHub electronHub, Chutes chutes, NanoGpt nanoGpt,
-                                 Xai xai, AimlApi aimlApi, WorkersAi workersAi) implements Feature {
+                                 Xai xai, AimlApi aimlApi, WorkersAi workersAi, Bfl bfl, FalAi falAi, Zai zai)
+        implements Feature {
     public static HostedImageFeature of(Vertx vertx, ServiceCalls serviceCalls, SecretStore secrets) {
         ImageCalls calls = new ImageCalls(vertx, serviceCalls, secrets);
         return new HostedImageFeature(new Together(calls), new Pollinations(calls), new HuggingFace(calls),
                 new Stability(calls), new ElectronHub(calls), new Chutes(calls), new NanoGpt(calls), new Xai(calls),
-                new AimlApi(calls), new WorkersAi(calls));
+                new AimlApi(calls), new WorkersAi(calls), new Bfl(calls), new FalAi(calls), new Zai(calls));
     }
 
     @Override
@@ -60,5 +61,14 @@ public record HostedImageFeature(Together together, Pollinations pollinations, H
                 workersAi.models(request.dirs(), request.body()).thenApply(Reply::json)));
         router.post("/api/sd/workersai/generate").handler(routes.later(request ->
                 workersAi.generate(request.dirs(), request.body()).thenApply(Reply::json)));
+        router.post("/api/sd/bfl/generate").handler(routes.later(request ->
+                bfl.generate(request.dirs(), request.body()).thenApply(Reply::json)));
+        router.post("/api/sd/falai/models").handler(routes.later(request -> falAi.models().thenApply(Reply::json)));
+        router.post("/api/sd/falai/generate").handler(routes.later(request -> ImageGenFeature.asText(
+                falAi.generate(request.dirs(), request.body()).thenApply(Reply::json))));
+        router.post("/api/sd/zai/generate").handler(routes.later(request ->
+                zai.generate(request.dirs(), request.body()).thenApply(Reply::json)));
+        router.post("/api/sd/zai/generate-video").handler(routes.later(request ->
+                zai.generateVideo(request.dirs(), request.body(), request.ctx().response()).thenApply(Reply::json)));
     }
 }

@@ -61,6 +61,11 @@ final class ImageCalls {
         return calls.send(service, call, MAX_ANSWER_BYTES);
     }
 
+    /** The answer whatever its status, for a caller that reads the status. */
+    CompletionStage<UpstreamClient.Fetched> answer(String service, UpstreamRequest call) {
+        return calls.answer(service, call, MAX_ANSWER_BYTES);
+    }
+
     /**
      * As {@link #send(String, UpstreamRequest)} for a browser that waits on it: if the browser leaves first, the call
      * is reset and {@code onBrowserGone} runs (an interrupt).

@@ -74,10 +74,10 @@ public record ImageGenFeature(SdWebUi webUi, ComfyUi comfy, ComfyRunPod comfyRun
     }
 
     /**
-     * A failure as the bare message ST's ComfyUI routes send ({@code res.status(500).send(error.message)}), which
-     * the frontend shows as it is.
+     * A failure as the bare message ST's ComfyUI and fal.ai routes send ({@code res.status(500).send(error.message)}),
+     * which the frontend shows as it is.
      */
-    private static CompletionStage<Reply> asText(CompletionStage<Reply> reply) {
+    static CompletionStage<Reply> asText(CompletionStage<Reply> reply) {
         return reply.exceptionally(failure -> {
             Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
             if (cause instanceof Refusal refusal) {

@@ -50,17 +50,33 @@ public final class ServiceCalls {
         client.fire(call);
     }
 
+    /** The answer of a call whatever its status (of up to {@code maxBytes}), for a caller that reads the status. */
+    public CompletionStage<UpstreamClient.Fetched> answer(String service, UpstreamRequest call, long maxBytes) {
+        return reached(service, client.fetch(call, maxBytes));
+    }
+
+    /** A failure naming the service, its status and its answer: ST's 500. */
+    public static Refusal failure(String service, UpstreamClient.Fetched answer) {
+        return Refusal.failed(service + " answered " + answer.status() + " " + answer.head().statusMessage()
+                + ": " + quoted(answer.body().toString()));
+    }
+
     private static CompletionStage<UpstreamClient.Fetched> checked(String service, Future<UpstreamClient.Fetched> call) {
+        return reached(service, call).thenApply(answer -> {
+            if (!answer.ok()) {
+                throw failure(service, answer);
+            }
+            return answer;
+        });
+    }
+
+    private static CompletionStage<UpstreamClient.Fetched> reached(String service, Future<UpstreamClient.Fetched> call) {
         return call.toCompletionStage().handle((answer, failure) -> {
             if (failure != null) {
                 Throwable cause = failure instanceof CompletionException && failure.getCause() != null
                         ? failure.getCause() : failure;
                 throw cause instanceof OutboundPolicy.Refused ? Refusal.forbidden(cause.getMessage())
                         : Refusal.failed(service + " could not be reached: " + cause.getMessage());
-            }
-            if (!answer.ok()) {
-                throw Refusal.failed(service + " answered " + answer.status() + " " + answer.head().statusMessage()
-                        + ": " + quoted(answer.body().toString()));
             }
             return answer;
         });
