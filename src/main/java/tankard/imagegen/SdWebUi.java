@@ -116,20 +116,23 @@ public final class SdWebUi {
         URI base = ImageServerUrls.base(body);
         ObjectNode payload = body.isObject() ? ((ObjectNode) body).deepCopy() : JsJson.object();
         payload.remove(List.of("url", "auth"));
+        // both laid out here, on the worker: the options' answer picks one
         Buffer asGiven = Buffer.buffer(JsJson.compactBytes(payload));
-        Buffer withoutForgeModules = asGiven;
-        if (payload.path("override_settings").has("forge_additional_modules")) {
-            ((ObjectNode) payload.get("override_settings")).remove("forge_additional_modules");
-            withoutForgeModules = Buffer.buffer(JsJson.compactBytes(payload));
-        }
-        Buffer forOthers = withoutForgeModules;
+        Buffer forNonForge = payload.path("override_settings").has("forge_additional_modules")
+                ? withoutForgeModules(payload) : asGiven;
         MultiMap headers = ImageServerUrls.basicAuth(body).add("Content-Type", "application/json");
         UpstreamRequest interrupt = new UpstreamRequest(HttpMethod.POST,
                 ImageServerUrls.withPath(base, "/sdapi/v1/interrupt"), ImageServerUrls.basicAuth(body), null);
         return isForge(body).thenCompose(forge -> calls.send(SERVICE, new UpstreamRequest(HttpMethod.POST,
-                        ImageServerUrls.withPath(base, "/sdapi/v1/txt2img"), headers, forge ? asGiven : forOthers),
+                        ImageServerUrls.withPath(base, "/sdapi/v1/txt2img"), headers, forge ? asGiven : forNonForge),
                 browser, () -> calls.fire(interrupt)))
                 .thenApply(answer -> answer.body().getBytes());
+    }
+
+    private static Buffer withoutForgeModules(ObjectNode payload) {
+        ObjectNode copy = payload.deepCopy();
+        ((ObjectNode) copy.get("override_settings")).remove("forge_additional_modules");
+        return Buffer.buffer(JsJson.compactBytes(copy));
     }
 
     /** Whether the server is Forge (its options have {@code forge_preset}); when they cannot be read, as if it were. */
