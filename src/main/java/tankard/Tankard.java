@@ -91,6 +91,8 @@ import tankard.outbound.ServiceCalls;
 import tankard.system.DeprecatedEndpointsFeature;
 import tankard.system.SystemFeature;
 import tankard.comfy.ComfyWorkflowFeature;
+import tankard.imagegen.HostedImageFeature;
+import tankard.imagegen.ImageGenFeature;
 import tankard.extension.ExtensionFeature;
 import tankard.group.GroupFeature;
 import tankard.group.GroupService;
@@ -267,6 +269,8 @@ public final class Tankard {
                 new CaptionFeature(new ClaudeCaption(secrets, serviceCalls)),
                 openAi(secrets, upstream, upstreamJson, config),
                 new ComfyWorkflowFeature(),
+                ImageGenFeature.of(vertx, new ServiceCalls(upstream), secrets),
+                HostedImageFeature.of(vertx, new ServiceCalls(upstream), secrets),
                 new SpriteFeature(),
                 new WorldInfoFeature(),
                 new GroupFeature(new GroupService(groups, chats, chatFiles)),

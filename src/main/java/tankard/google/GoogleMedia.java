@@ -119,7 +119,7 @@ final class GoogleMedia {
         copy(body, "voice", voice, "voiceName");
         return api.target(user, body, Js.string(body.get("model")), "generateContent").thenCompose(target -> {
             request.set("safetySettings", GeminiSafety.settings(target.vertex()));
-            return calls.fetch(target.apiName(), UpstreamRequest.post(target.url(), target.headers(), request))
+            return calls.answer(target.apiName(), UpstreamRequest.post(target.url(), target.headers(), request))
                     .thenApply(GoogleMedia::speech);
         });
     }

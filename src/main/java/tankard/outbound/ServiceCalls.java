@@ -1,6 +1,8 @@
 package tankard.outbound;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.vertx.core.Future;
+import io.vertx.core.http.HttpServerResponse;
 import tankard.core.Refusal;
 import tankard.json.JsJson;
 
@@ -29,24 +31,52 @@ public final class ServiceCalls {
         return send(service, call, MAX_BYTES);
     }
 
-    /** {@link #send(String, UpstreamRequest)} of an answer that may be larger (a video): at most {@code maxBytes}. */
+    /** As {@link #send(String, UpstreamRequest)}, for an answer of up to {@code maxBytes} (generated images). */
     public CompletionStage<UpstreamClient.Fetched> send(String service, UpstreamRequest call, long maxBytes) {
-        return fetch(service, call, maxBytes).thenApply(answer -> {
+        return checked(service, client.fetch(call, maxBytes));
+    }
+
+    /**
+     * As {@link #send(String, UpstreamRequest, long)} for a browser that waits on it: if the browser disconnects
+     * first, the call is reset and {@code onBrowserGone} runs.
+     */
+    public CompletionStage<UpstreamClient.Fetched> send(String service, UpstreamRequest call, long maxBytes,
+                                                        HttpServerResponse browser, Runnable onBrowserGone) {
+        return checked(service, client.fetch(call, maxBytes, browser, onBrowserGone));
+    }
+
+    /** Fires a call whose answer nobody waits for (an interrupt). */
+    public void fire(UpstreamRequest call) {
+        client.fire(call);
+    }
+
+    /** The answer of a call whatever its status, for a caller that reads the status (an error answer it relays). */
+    public CompletionStage<UpstreamClient.Fetched> answer(String service, UpstreamRequest call) {
+        return answer(service, call, MAX_BYTES);
+    }
+
+    /** As {@link #answer(String, UpstreamRequest)}, of up to {@code maxBytes}. */
+    public CompletionStage<UpstreamClient.Fetched> answer(String service, UpstreamRequest call, long maxBytes) {
+        return reached(service, client.fetch(call, maxBytes));
+    }
+
+    /** A failure naming the service, its status and its answer: ST's 500. */
+    public static Refusal failure(String service, UpstreamClient.Fetched answer) {
+        return Refusal.failed(service + " answered " + answer.status() + " " + answer.head().statusMessage()
+                + ": " + quoted(answer.body().toString()));
+    }
+
+    private static CompletionStage<UpstreamClient.Fetched> checked(String service, Future<UpstreamClient.Fetched> call) {
+        return reached(service, call).thenApply(answer -> {
             if (!answer.ok()) {
-                throw Refusal.failed(service + " answered " + answer.status() + " " + answer.head().statusMessage()
-                        + ": " + quoted(answer.body().toString()));
+                throw failure(service, answer);
             }
             return answer;
         });
     }
 
-    /** The answer of a call whatever its status, for services whose error answers the route reads itself. */
-    public CompletionStage<UpstreamClient.Fetched> fetch(String service, UpstreamRequest call) {
-        return fetch(service, call, MAX_BYTES);
-    }
-
-    private CompletionStage<UpstreamClient.Fetched> fetch(String service, UpstreamRequest call, long maxBytes) {
-        return client.fetch(call, maxBytes).toCompletionStage().handle((answer, failure) -> {
+    private static CompletionStage<UpstreamClient.Fetched> reached(String service, Future<UpstreamClient.Fetched> call) {
+        return call.toCompletionStage().handle((answer, failure) -> {
             if (failure != null) {
                 Throwable cause = failure instanceof CompletionException && failure.getCause() != null
                         ? failure.getCause() : failure;

@@ -167,7 +167,19 @@ public final class UpstreamClient {
      * whatever its status, failing with a {@link DownloadException} past {@code maxBytes}.
      */
     public Future<Fetched> fetch(UpstreamRequest call, long maxBytes) {
-        return onEventLoop(() -> exchange(call, Terms.NONE, 0).compose(response -> {
+        return fetch(call, maxBytes, Terms.NONE);
+    }
+
+    /**
+     * As {@link #fetch(UpstreamRequest, long)} for a browser that waits on it: if the browser disconnects first, the
+     * call is reset and {@code onBrowserGone} runs (an image server's interrupt call).
+     */
+    public Future<Fetched> fetch(UpstreamRequest call, long maxBytes, HttpServerResponse browser, Runnable onBrowserGone) {
+        return fetch(call, maxBytes, new Terms(browser, onBrowserGone, false));
+    }
+
+    private Future<Fetched> fetch(UpstreamRequest call, long maxBytes, Terms terms) {
+        return onEventLoop(() -> exchange(call, terms, 0).compose(response -> {
             response.pause();
             if (declaredLength(response) > maxBytes) {
                 response.request().reset();

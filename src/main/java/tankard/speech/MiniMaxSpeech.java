@@ -77,7 +77,7 @@ public final class MiniMaxSpeech {
                 .set("Content-Type", "application/json").set("MM-API-Source", "SillyTavern-TTS");
         String url = host + "/v1/t2a_v2?GroupId=" + Urls.encodeUriComponent(groupId);
         String type = TYPES.getOrDefault(format, "audio/mpeg");
-        return calls.fetch(SERVICE, UpstreamRequest.post(url, headers, request))
+        return calls.answer(SERVICE, UpstreamRequest.post(url, headers, request))
                 .thenCompose(answer -> audio(answer, type));
     }
 

@@ -67,7 +67,7 @@ public final class VolcengineSpeech {
         MultiMap headers = MultiMap.caseInsensitiveMultiMap().set("X-Api-App-Id", appId)
                 .set("X-Api-Access-Key", accessKey).set("X-Api-Resource-Id", Js.string(body.get("resource_id")))
                 .set("Content-Type", "application/json");
-        return calls.fetch(SERVICE, UpstreamRequest.post(endpoint, headers, request)).thenApply(VolcengineSpeech::audio);
+        return calls.answer(SERVICE, UpstreamRequest.post(endpoint, headers, request)).thenApply(VolcengineSpeech::audio);
     }
 
     /** The MP3 pieces of the answer's lines, joined; a line with an error code fails the whole. */

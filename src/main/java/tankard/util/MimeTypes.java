@@ -33,7 +33,19 @@ public final class MimeTypes {
             Map.entry("wav", "audio/wav"),
             Map.entry("m4a", "audio/mp4"));
 
+    /** mime-types' {@code extension} of the image types image services answer. */
+    private static final Map<String, String> IMAGE_EXTENSIONS = Map.of("image/png", "png", "image/jpeg", "jpeg",
+            "image/webp", "webp", "image/gif", "gif", "image/avif", "avif", "image/bmp", "bmp", "image/svg+xml", "svg");
+
     private MimeTypes() {
+    }
+
+    /** The extension of a common image content type (parameters ignored), null for any other. */
+    public static String imageExtension(String contentType) {
+        if (contentType == null) {
+            return null;
+        }
+        return IMAGE_EXTENSIONS.get(contentType.split(";", 2)[0].strip().toLowerCase(Locale.ROOT));
     }
 
     /** The type for a file name, or null when the extension is unknown. */

@@ -10,7 +10,7 @@ import java.util.Map;
 
 /**
  * A {@link ServerTest} whose server sends the calls for the fixed public hosts of AI Horde, NovelAI, OpenRouter,
- * NanoGPT, Anthropic, Azure and the speech and Google services to paths of a {@link MockCompletionServer} on loopback ({@code tankard.providerOrigins}; the mock
+ * NanoGPT, Anthropic, Azure, the speech, Google and image services to paths of a {@link MockCompletionServer} on loopback ({@code tankard.providerOrigins}; the mock
  * starts first, on its own Vert.x). Horde jobs are polled every few milliseconds instead of seconds.
  */
 public abstract class PublicHostsMockTest extends ServerTest {
@@ -61,7 +61,16 @@ public abstract class PublicHostsMockTest extends ServerTest {
                 Map.entry("https://us-central1-aiplatform.googleapis.com", origin + VERTEX),
                 Map.entry("https://aiplatform.googleapis.com", origin + VERTEX_GLOBAL),
                 Map.entry("https://oauth2.googleapis.com", origin + GOOGLE_OAUTH),
-                Map.entry("https://translate.google.com", origin + GOOGLE_TRANSLATE)));
+                Map.entry("https://translate.google.com", origin + GOOGLE_TRANSLATE),
+                // image generation services (those the OpenAI family does not already map), each under its name
+                Map.entry("https://api.together.xyz", origin + "/together"),
+                Map.entry("https://api-inference.huggingface.co", origin + "/huggingface"),
+                Map.entry("https://api.stability.ai", origin + "/stability"),
+                Map.entry("https://image.chutes.ai", origin + "/chutes-image"),
+                Map.entry("https://api.aimlapi.com", origin + "/aimlapi"),
+                Map.entry("https://api.bfl.ml", origin + "/bfl"),
+                Map.entry("https://fal.ai", origin + "/fal"),
+                Map.entry("https://queue.fal.run", origin + "/fal-queue")));
         return TestServer.providerOrigins(origins)
                 + "  googleVideoPollMillis: 10\n"
                 + "  hordePollMillis: 10\n"; // under tankard:, beside providerOrigins

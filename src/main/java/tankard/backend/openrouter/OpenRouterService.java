@@ -16,11 +16,10 @@ import tankard.secrets.SecretKeys;
 import tankard.secrets.SecretStore;
 import tankard.user.UserDirs;
 import tankard.util.JsLocale;
+import tankard.util.MimeTypes;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -33,8 +32,6 @@ import java.util.regex.Pattern;
 public final class OpenRouterService {
     static final String API = "https://openrouter.ai/api/v1";
     private static final String NAME = "OpenRouter";
-    private static final Map<String, String> IMAGE_EXTENSIONS = Map.of("image/png", "png", "image/jpeg", "jpeg",
-            "image/webp", "webp", "image/gif", "gif", "image/avif", "avif", "image/bmp", "bmp", "image/svg+xml", "svg");
     private static final Pattern DATA_URL = Pattern.compile("^data:(.*);base64,(.*)$");
 
     private final SecretStore secrets;
@@ -208,8 +205,8 @@ public final class OpenRouterService {
 
     /** mime-types' {@code extension} for the image types a model returns; "png" for any other, as ST's fallback. */
     private static String extension(String mimeType) {
-        String type = mimeType.split(";", 2)[0].strip().toLowerCase(Locale.ROOT);
-        return IMAGE_EXTENSIONS.getOrDefault(type, "png");
+        String extension = MimeTypes.imageExtension(mimeType);
+        return extension == null ? "png" : extension;
     }
 
     private String key(UserDirs dirs) {
