@@ -331,7 +331,8 @@ public final class Tankard {
                                 + "start with --secure (or tankard.extras.secure: true) to require one", extras.port());
                     }
                     return new ExtrasServer(config, apiKey, summaryQueue(extras),
-                            extras.modules().contains("embeddings") ? embeddings : null)
+                            extras.modules().contains("embeddings") ? embeddings : null,
+                            extras.modules().contains("classify") ? classifier : null)
                             .listen(vertx, HttpVerticle.listenOptions(config, extras.port()));
                 })
                 .map(server -> {

@@ -31,8 +31,8 @@ public final class Classifier implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Classifier.class);
     /** ST's default (src/transformers.js, the text-classification task), a go-emotions DistilBERT. */
     public static final String DEFAULT_MODEL = "Cohee/distilbert-base-uncased-go-emotions-onnx";
-    /** How many labels a classification lists (ST: classify.js asks the pipeline for {@code topk: 5}). */
-    static final int TOP = 5;
+    /** How many labels ST's classification lists (ST: classify.js asks the pipeline for {@code topk: 5}). */
+    public static final int ST_TOP = 5;
     /** ST's cache keeps every text for good; this one the most recent texts. */
     private static final int CACHED = 1000;
 
@@ -63,23 +63,23 @@ public final class Classifier implements AutoCloseable {
     }
 
     /**
-     * The {@link #TOP} labels of {@code text} with their scores, highest first. Fails with an {@code UNAVAILABLE}
+     * The {@code top} labels of {@code text} with their scores, highest first. Fails with an {@code UNAVAILABLE}
      * {@link Refusal} while the model is not ready or the queue is full, {@code FAILED} when the model fails.
      */
-    public CompletionStage<List<Score>> classify(String text) {
+    public CompletionStage<List<Score>> classify(String text, int top) {
+        List<Score> cached;
         synchronized (cache) {
-            List<Score> cached = cache.get(text);
-            if (cached != null) {
-                return CompletableFuture.completedFuture(cached);
-            }
+            cached = cache.get(text);
         }
-        return submit(ready -> {
-            List<Score> scores = ready.classify(text, TOP);
-            synchronized (cache) {
-                cache.put(text, scores);
-            }
-            return scores;
-        });
+        CompletionStage<List<Score>> ranked = cached != null ? CompletableFuture.completedFuture(cached)
+                : submit(ready -> {
+                    List<Score> scores = ready.classify(text);
+                    synchronized (cache) {
+                        cache.put(text, scores);
+                    }
+                    return scores;
+                });
+        return ranked.thenApply(scores -> scores.subList(0, Math.min(top, scores.size())));
     }
 
     /** The model's labels: the keys of its {@code config.json} {@code label2id}. */

@@ -69,8 +69,8 @@ final class ClassifierModel implements AutoCloseable {
         return List.copyOf(labels);
     }
 
-    /** The {@code top} labels with the highest scores, highest first (equal scores in label order). */
-    List<Score> classify(String text, int top) throws OrtException {
+    /** Every label with its score, highest first (equal scores in label order). */
+    List<Score> classify(String text) throws OrtException {
         long[] ids = tokenizer.encode(text).getIds();
         Map<String, OnnxTensor> inputs = LocalEmbeddingModel.inputs(env, ids, tokenTypes);
         float[] logits;
@@ -93,7 +93,7 @@ final class ClassifierModel implements AutoCloseable {
             ranked.add(new Score(id2label.get(i), (float) scores[i]));
         }
         ranked.sort(Comparator.comparingDouble(Score::score).reversed());
-        return List.copyOf(ranked.subList(0, Math.min(top, ranked.size())));
+        return List.copyOf(ranked);
     }
 
     static double[] sigmoid(float[] logits) {

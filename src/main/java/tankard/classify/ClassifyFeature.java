@@ -1,15 +1,12 @@
 package tankard.classify;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.vertx.ext.web.Router;
 import tankard.core.Refusal;
 import tankard.http.Feature;
 import tankard.http.Reply;
 import tankard.http.Routes;
 import tankard.json.JsJson;
-
-import java.util.List;
 
 /**
  * The local emotion classification of ST's Character Expressions extension (ST: src/endpoints/classify.js):
@@ -21,8 +18,8 @@ public record ClassifyFeature(Classifier classifier) implements Feature {
     @Override
     public void mount(Router router, Routes routes) {
         router.post("/api/extra/classify").handler(routes.later(request ->
-                classifier.classify(text(request.body())).thenApply(scores -> Reply.json(
-                        JsJson.object().set("classification", classification(scores))))));
+                classifier.classify(text(request.body()), Classifier.ST_TOP).thenApply(scores -> Reply.json(
+                        JsJson.object().set("classification", Score.json(scores))))));
         router.post("/api/extra/classify/labels").handler(routes.later(request ->
                 classifier.labels().thenApply(labels -> Reply.json(
                         JsJson.object().set("labels", JsJson.MAPPER.valueToTree(labels))))));
@@ -35,12 +32,5 @@ public record ClassifyFeature(Classifier classifier) implements Feature {
             throw Refusal.badRequest("\"text\" must be a string");
         }
         return text.asText();
-    }
-
-    /** {@code [{label, score}, ...]}, as transformers.js's pipeline gives them. */
-    public static ArrayNode classification(List<Score> scores) {
-        ArrayNode array = JsJson.MAPPER.createArrayNode();
-        scores.forEach(score -> array.addObject().put("label", score.label()).put("score", score.score()));
-        return array;
     }
 }
