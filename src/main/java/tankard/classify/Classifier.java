@@ -17,6 +17,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The emotion classifier of ST's Character Expressions extension (ST: src/endpoints/classify.js), on the
@@ -161,31 +162,30 @@ public final class Classifier implements AutoCloseable {
             ClassifierModel loaded = ClassifierModel.load(folder);
             LOG.info("Classification model {} loaded from {} in {} ms", name, folder,
                     (System.nanoTime() - start) / 1_000_000);
-            synchronized (this) {
-                if (closed) {
-                    loaded.close();
-                }
-            }
-            loading.complete(loaded);
+            loading.complete(loaded); // freed by close() when it comes after it
         } catch (Exception | Error e) {
             LOG.error("Cannot load the classification model {}: {}", name, e.getMessage());
             loading.completeExceptionally(e);
         }
     }
 
-    /** Refuses waiting requests, lets the running ones end and frees the model. */
+    /** Takes no more requests, lets those queued end, then frees the model, on a thread of its own. */
     @Override
     public synchronized void close() {
         closed = true;
         runners.shutdown();
         if (model != null) {
-            model.thenAccept(loaded -> {
+            model.thenAcceptAsync(loaded -> {
                 try {
-                    runners.awaitTermination(30, java.util.concurrent.TimeUnit.SECONDS);
+                    runners.awaitTermination(30, TimeUnit.SECONDS);
                     loaded.close();
                 } catch (Exception e) {
                     LOG.warn("Cannot free the classification model: {}", e.getMessage());
                 }
+            }, free -> {
+                Thread thread = new Thread(free, "classification-model-close");
+                thread.setDaemon(true);
+                thread.start();
             });
         }
     }
