@@ -86,6 +86,8 @@ import tankard.speech.PollinationsSpeech;
 import tankard.speech.VolcengineSpeech;
 import tankard.speech.SpeechFeature;
 import tankard.caption.CaptionFeature;
+import tankard.classify.Classifier;
+import tankard.classify.ClassifyFeature;
 import tankard.caption.ClaudeCaption;
 import tankard.outbound.ServiceCalls;
 import tankard.system.DeprecatedEndpointsFeature;
@@ -183,6 +185,8 @@ public final class Tankard {
     private volatile ModelLoader summaryModel;
     /** The in-process embedding model (the transformers vector source, the Extras embeddings module): loaded on first use. */
     private final LocalEmbeddings embeddings;
+    /** The emotion classifier of Character Expressions: loaded on first use. */
+    private final Classifier classifier;
 
     private Tankard(Vertx vertx, TankardConfig config) {
         this.vertx = vertx;
@@ -233,6 +237,7 @@ public final class Tankard {
         ProviderOrigins providerOrigins = new ProviderOrigins(config.backends().providerOrigins());
         this.upstream = new UpstreamClient(vertx, outbound, providerOrigins);
         this.embeddings = LocalEmbeddings.start(config, upstream);
+        this.classifier = new Classifier(config, upstream);
         Tokenizers tokenizers = new Tokenizers(TokenizerFiles.of(config));
         ChatSummarizer chatSummarizer = new ChatSummarizer(chatService, new Completions(config, secrets, upstream),
                 tokenizers);
@@ -267,6 +272,7 @@ public final class Tankard {
                         new VolcengineSpeech(secrets, serviceCalls)),
                 new GoogleFeature(config, vertx, secrets, upstream),
                 new CaptionFeature(new ClaudeCaption(secrets, serviceCalls)),
+                new ClassifyFeature(classifier),
                 openAi(secrets, upstream, upstreamJson, config),
                 new ComfyWorkflowFeature(),
                 ImageGenFeature.of(vertx, new ServiceCalls(upstream), secrets),
@@ -329,7 +335,8 @@ public final class Tankard {
                                 + "start with --secure (or tankard.extras.secure: true) to require one", extras.port());
                     }
                     return new ExtrasServer(config, apiKey, summaryQueue(extras),
-                            extras.modules().contains("embeddings") ? embeddings : null)
+                            extras.modules().contains("embeddings") ? embeddings : null,
+                            extras.modules().contains("classify") ? classifier : null)
                             .listen(vertx, HttpVerticle.listenOptions(config, extras.port()));
                 })
                 .map(server -> {
@@ -480,6 +487,7 @@ public final class Tankard {
         cardIndexes.savePending();
         vectorStore.close();
         embeddings.close();
+        classifier.close();
         if (summaries != null) {
             try {
                 if (summaries.close(Duration.ofSeconds(30))) {

@@ -391,7 +391,9 @@ public final class ConfigLoader {
                         bool("tankard.vectors.thresholdOnHashes", true)),
                 new TankardConfig.Models(string("extensions.models.embedding", "").strip(),
                         bool("extensions.models.autoDownload", true),
-                        integer("tankard.vectors.queueSize", 64, 1, 10_000)),
+                        integer("tankard.vectors.queueSize", 64, 1, 10_000),
+                        string("extensions.models.classification", "").strip(),
+                        integer("tankard.classify.queueSize", 64, 1, 10_000)),
                 string("deepl.formality", "default"));
     }
 

@@ -165,7 +165,7 @@ public record TankardConfig(
     public record Extras(List<String> modules, int port, boolean secure, String summarizationModel, int queueSize,
                          int maxTextMegabytes) {
         /** The Extras modules Tankard hosts. */
-        public static final List<String> MODULES = List.of("summarize", "embeddings");
+        public static final List<String> MODULES = List.of("summarize", "embeddings", "classify");
 
         public boolean enabled() {
             return !modules.isEmpty();
@@ -186,15 +186,20 @@ public record TankardConfig(
 
     /**
      * The in-process models of ST's {@code extensions.models} (ST: src/transformers.js): the {@code transformers}
-     * vector source and the Extras {@code embeddings} module.
+     * vector source and the Extras {@code embeddings} module, and the emotion classifier.
      *
      * @param embedding      {@code extensions.models.embedding}: a Hugging Face repo id; empty: the embedded
      *                       all-MiniLM-L6-v2
      * @param autoDownload   {@code extensions.models.autoDownload}: false: a model not yet in the data root fails
      * @param embeddingQueue {@code tankard.vectors.queueSize}: how many embedding requests may wait for the model
      *                       before requests are refused with 503
+     * @param classification {@code extensions.models.classification}: the Hugging Face repo id of the Character
+     *                       Expressions emotion classifier; empty: ST's default (see {@code tankard.classify})
+     * @param classifyQueue  {@code tankard.classify.queueSize}: how many classify requests may wait for the model
+     *                       before requests are refused with 503
      */
-    public record Models(String embedding, boolean autoDownload, int embeddingQueue) {
+    public record Models(String embedding, boolean autoDownload, int embeddingQueue, String classification,
+                         int classifyQueue) {
     }
 
     /** One {@code requestOverrides} entry: these headers for calls to these {@code host[:port]} values. */

@@ -13,6 +13,8 @@ import io.vertx.ext.web.handler.BodyHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import tankard.classify.Classifier;
+import tankard.classify.Score;
 import tankard.config.TankardConfig;
 import tankard.core.Refusal;
 import tankard.summarize.SummaryQueue;
@@ -26,11 +28,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletionException;
+import java.util.function.Function;
 
 /**
  * Tankard's SillyTavern-Extras-compatible module server, on its own port so that ST's
- * "Extras API URL" can point at it: {@code GET /api/modules}, {@code POST /api/summarize} and
- * {@code POST /api/embeddings/compute}, CORS open to all origins and, with {@code --secure}, a Bearer API key, as
+ * "Extras API URL" can point at it: {@code GET /api/modules}, {@code POST /api/summarize},
+ * {@code POST /api/embeddings/compute}, {@code POST /api/classify} and {@code GET /api/classify/labels}, CORS open to all origins and, with {@code --secure}, a Bearer API key, as
  * Extras has them. Errors are JSON {@code {error}}.
  */
 public final class ExtrasServer {
@@ -49,17 +52,21 @@ public final class ExtrasServer {
     private final String apiKey;
     private final SummaryQueue summaries;
     private final LocalEmbeddings embeddings;
+    private final Classifier classifier;
 
     /**
      * @param apiKey     the key every request must carry, or null for none (Extras without {@code --secure})
      * @param summaries  the summarization model's queue, or null when no model is loaded
      * @param embeddings the embedding model, or null when the {@code embeddings} module is off
+     * @param classifier the emotion classifier, or null when the {@code classify} module is off
      */
-    public ExtrasServer(TankardConfig config, String apiKey, SummaryQueue summaries, LocalEmbeddings embeddings) {
+    public ExtrasServer(TankardConfig config, String apiKey, SummaryQueue summaries, LocalEmbeddings embeddings,
+                        Classifier classifier) {
         this.config = config;
         this.apiKey = apiKey;
         this.summaries = summaries;
         this.embeddings = embeddings;
+        this.classifier = classifier;
     }
 
     /** Starts listening with {@code options}: {@code tankard.extras.port}, where Tankard listens. */
@@ -77,7 +84,9 @@ public final class ExtrasServer {
             // never an HTML page or a stack trace
             int status = ctx.statusCode() > 0 ? ctx.statusCode() : 500;
             if (status == 413) { // from the body limit
-                String task = ctx.request().path().startsWith("/api/embeddings") ? "embed" : "summarize";
+                String path = ctx.request().path();
+                String task = path.startsWith("/api/embeddings") ? "embed"
+                        : path.startsWith("/api/classify") ? "classify" : "summarize";
                 error(ctx, status, "The text to " + task + " is too long: at most " + config.extras().maxTextMegabytes()
                         + " MB (tankard.extras.maxTextMegabytes)");
                 return;
@@ -101,6 +110,11 @@ public final class ExtrasServer {
         if (embeddings != null) {
             router.post("/api/embeddings/compute").handler(BodyHandler.create(false).setBodyLimit(maxTextBytes()))
                     .handler(this::computeEmbeddings);
+        }
+        if (classifier != null) {
+            router.post("/api/classify").handler(BodyHandler.create(false).setBodyLimit(maxTextBytes()))
+                    .handler(this::classify);
+            router.get("/api/classify/labels").handler(this::classifyLabels);
         }
         OTHER_MODULES.forEach((prefix, module) -> {
             if (!config.extras().modules().contains(module)) {
@@ -231,6 +245,51 @@ public final class ExtrasServer {
                 }
             }
             json(ctx, 200, JsJson.object().set("embedding", text.isTextual() ? all.get(0) : all));
+        }));
+    }
+
+    /**
+     * {@code {"text": "..."}} to {@code {"classification": [{label, score}, ...]}}: every label of the model,
+     * highest score first (SillyTavern-Extras: server.py, api_classify and classify_text). The model is the one of
+     * ST's classify routes, behind the same queue.
+     */
+    private void classify(RoutingContext ctx) {
+        Buffer bytes = ctx.body().buffer();
+        ctx.vertx().executeBlocking(() -> bytes == null ? null : JsJson.tryParse(bytes.getBytes()), false)
+                .onSuccess(body -> {
+                    JsonNode text = body == null || !body.isObject() ? null : body.get("text");
+                    if (text == null || !text.isTextual()) {
+                        error(ctx, 400, "\"text\" is required");
+                        return;
+                    }
+                    answerClassification(ctx, text.asText(), scores -> JsJson.object()
+                            .set("classification", Score.json(scores)));
+                })
+                .onFailure(ctx::fail);
+    }
+
+    /** {@code {"labels": [...]}}: the labels of an empty text's classification, in its order, as Extras lists them. */
+    private void classifyLabels(RoutingContext ctx) {
+        answerClassification(ctx, "", scores -> {
+            ArrayNode labels = JsJson.MAPPER.createArrayNode();
+            scores.forEach(score -> labels.add(score.label()));
+            return JsJson.object().set("labels", labels);
+        });
+    }
+
+    private void answerClassification(RoutingContext ctx, String text, Function<List<Score>, JsonNode> reply) {
+        classifier.classify(text, Integer.MAX_VALUE).whenComplete((scores, failure) -> ctx.vertx().runOnContext(v -> {
+            if (failure == null) {
+                json(ctx, 200, reply.apply(scores));
+                return;
+            }
+            Throwable cause = failure instanceof CompletionException ? failure.getCause() : failure;
+            if (cause instanceof Refusal refusal) {
+                error(ctx, refusal.kind() == Refusal.Kind.UNAVAILABLE ? 503 : 500, refusal.getMessage());
+            } else {
+                LOG.warn("Classification failed", cause);
+                error(ctx, 500, "Classification failed");
+            }
         }));
     }
 

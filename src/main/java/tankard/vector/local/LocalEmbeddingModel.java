@@ -39,7 +39,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class LocalEmbeddingModel implements AutoCloseable {
     /** The graphs in the order transformers.js would pick them (it loads the quantized one by default). */
-    static final List<String> GRAPHS = List.of("onnx/model_quantized.onnx", "onnx/model.onnx", "model.onnx");
+    public static final List<String> GRAPHS = List.of("onnx/model_quantized.onnx", "onnx/model.onnx", "model.onnx");
 
     private static final int RUNNERS = Math.max(1, Runtime.getRuntime().availableProcessors());
 
@@ -53,17 +53,42 @@ public final class LocalEmbeddingModel implements AutoCloseable {
     private final int maxLength;
 
     private LocalEmbeddingModel(Path folder) throws IOException, OrtException {
-        Path graph = GRAPHS.stream().map(folder::resolve).filter(Files::isRegularFile).findFirst()
+        Path graph = graph(folder);
+        maxLength = maxLength(folder);
+        tokenizer = tokenizer(folder, maxLength);
+        configure(options);
+        session = env.createSession(graph.toString(), options);
+        tokenTypes = session.getInputNames().contains("token_type_ids");
+    }
+
+    /** The folder's ONNX graph, the first of {@link #GRAPHS} there. */
+    public static Path graph(Path folder) throws IOException {
+        return GRAPHS.stream().map(folder::resolve).filter(Files::isRegularFile).findFirst()
                 .orElseThrow(() -> new IOException("The model folder " + folder + " has no ONNX graph: none of "
                         + String.join(", ", GRAPHS)));
-        maxLength = maxLength(JsonFiles.readObject(folder.resolve("config.json"), false),
+    }
+
+    /** The folder's longest input, from its {@code config.json} and {@code tokenizer_config.json}. */
+    public static int maxLength(Path folder) throws IOException {
+        return maxLength(JsonFiles.readObject(folder.resolve("config.json"), false),
                 JsonFiles.readObject(folder.resolve("tokenizer_config.json"), false));
+    }
+
+    /**
+     * The folder's {@code tokenizer.json}, adding the special tokens and truncating at {@code maxLength}, as
+     * transformers.js's pipelines call it; no padding (each text runs alone).
+     */
+    public static HuggingFaceTokenizer tokenizer(Path folder, int maxLength) throws IOException {
         NativeLibraries.stayOffline();
         try (InputStream in = Files.newInputStream(folder.resolve("tokenizer.json"))) {
             // padding is done here, per batch; the file's own settings (LangChain4j's pads to 128) are overridden
-            tokenizer = HuggingFaceTokenizer.newInstance(in, Map.of("addSpecialTokens", "true", "truncation", "true",
+            return HuggingFaceTokenizer.newInstance(in, Map.of("addSpecialTokens", "true", "truncation", "true",
                     "maxLength", String.valueOf(maxLength), "padding", "false"));
         }
+    }
+
+    /** Session options for runs of one text each, as many at once as callers: one thread a run, no spinning. */
+    public static void configure(OrtSession.SessionOptions options) throws OrtException {
         // one thread per run, and as many runs at once as there are cores: a text of a few hundred tokens is too
         // small to share between threads (measured on 2 cores: 96 texts/s with two threads a run, 206 with two
         // runs of one thread at once)
@@ -72,8 +97,28 @@ public final class LocalEmbeddingModel implements AutoCloseable {
         // threads that spin while waiting for work take the cores from everything else on a small machine: runs
         // measured twice as slow with spinning on a busy 2-core one
         options.addConfigEntry("session.intra_op.allow_spinning", "0");
-        session = env.createSession(graph.toString(), options);
-        tokenTypes = session.getInputNames().contains("token_type_ids");
+    }
+
+    /**
+     * The inputs of one text's run: {@code input_ids}, an all-ones {@code attention_mask} and, when the graph
+     * takes them, zero {@code token_type_ids}. The caller closes them.
+     */
+    public static Map<String, OnnxTensor> inputs(OrtEnvironment env, long[] ids, boolean tokenTypes) throws OrtException {
+        long[] shape = {1, ids.length};
+        long[] mask = new long[ids.length];
+        Arrays.fill(mask, 1);
+        Map<String, OnnxTensor> inputs = new HashMap<>();
+        try {
+            inputs.put("input_ids", OnnxTensor.createTensor(env, LongBuffer.wrap(ids), shape));
+            inputs.put("attention_mask", OnnxTensor.createTensor(env, LongBuffer.wrap(mask), shape));
+            if (tokenTypes) {
+                inputs.put("token_type_ids", OnnxTensor.createTensor(env, LongBuffer.wrap(new long[ids.length]), shape));
+            }
+            return inputs;
+        } catch (OrtException | RuntimeException e) {
+            inputs.values().forEach(OnnxTensor::close);
+            throw e;
+        }
     }
 
     /** Loads a model folder. Blocking: seconds, and the model's size in memory. */
@@ -141,16 +186,8 @@ public final class LocalEmbeddingModel implements AutoCloseable {
 
     /** One run of the graph: the text's pooled, normalised vector. */
     private float[] run(long[] ids) throws OrtException {
-        long[] shape = {1, ids.length};
-        long[] mask = new long[ids.length];
-        Arrays.fill(mask, 1);
-        Map<String, OnnxTensor> inputs = new HashMap<>();
+        Map<String, OnnxTensor> inputs = inputs(env, ids, tokenTypes);
         try {
-            inputs.put("input_ids", OnnxTensor.createTensor(env, LongBuffer.wrap(ids), shape));
-            inputs.put("attention_mask", OnnxTensor.createTensor(env, LongBuffer.wrap(mask), shape));
-            if (tokenTypes) {
-                inputs.put("token_type_ids", OnnxTensor.createTensor(env, LongBuffer.wrap(new long[ids.length]), shape));
-            }
             try (OrtSession.Result result = session.run(inputs)) {
                 OnnxTensor states = (OnnxTensor) result.get(0);
                 long[] statesShape = ((TensorInfo) states.getInfo()).getShape();

@@ -8,6 +8,7 @@ import tankard.outbound.UpstreamClient;
 import tankard.summarize.onnx.HubDownloader;
 import tankard.vector.source.EmbeddingSource;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,7 +32,7 @@ public final class LocalEmbeddings implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(LocalEmbeddings.class);
     private static final Pattern REPO_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]*/[A-Za-z0-9][A-Za-z0-9._-]*");
     /** A transformers.js model's files, as {@link LocalEmbeddingModel} loads them. */
-    private static final List<HubDownloader.Wanted> FILES = List.of(
+    public static final List<HubDownloader.Wanted> FILES = List.of(
             HubDownloader.Wanted.file("config.json", true),
             HubDownloader.Wanted.file("tokenizer.json", true),
             HubDownloader.Wanted.file("tokenizer_config.json", false),
@@ -169,27 +170,42 @@ public final class LocalEmbeddings implements AutoCloseable {
         if (settings.embedding().isEmpty()) {
             folder = EmbeddedModel.extract(models);
         } else {
-            String repo = settings.embedding();
-            if (!REPO_ID.matcher(repo).matches()) {
-                throw Refusal.unavailable("extensions.models.embedding: \"" + repo
-                        + "\" is not a Hugging Face repository id (owner/name)");
-            }
-            folder = models.resolve(repo);
-            if (!hub.complete(folder)) {
-                if (!settings.autoDownload()) {
-                    throw Refusal.unavailable("The embedding model " + repo + " is not in " + folder
-                            + " and extensions.models.autoDownload is false: download its config.json, tokenizer.json"
-                            + " and onnx/model_quantized.onnx there, or set autoDownload to true");
-                }
-                LOG.info("Downloading the embedding model {} from the Hugging Face hub into {}", repo, folder);
-                hub.download(repo, folder, HubDownloader.logging(repo));
-            }
+            folder = hubFolder(hub, models, settings.embedding(), settings.autoDownload(), "embedding",
+                    "extensions.models.embedding");
         }
         long start = System.nanoTime();
         LocalEmbeddingModel model = LocalEmbeddingModel.load(folder);
         LOG.info("Embedding model {} loaded from {} in {} ms (at most {} tokens a text)", name(), folder,
                 (System.nanoTime() - start) / 1_000_000, model.maxLength());
         return model;
+    }
+
+    /**
+     * The folder of a transformers.js model of the hub under {@code models} ({@code <owner>/<name>/}), downloaded
+     * first when it lacks a file and {@code autoDownload} allows (ST: src/transformers.js, getPipeline, which passes
+     * {@code local_files_only} when {@code extensions.models.autoDownload} is false). Blocking: a download takes
+     * minutes. Fails with an {@code UNAVAILABLE} {@link Refusal} for a name that is no repository id, or a model not
+     * there with downloads off.
+     *
+     * @param task what the model does, for messages ("embedding")
+     * @param key  the config key that names the model, for messages
+     */
+    public static Path hubFolder(HubDownloader hub, Path models, String repo, boolean autoDownload, String task,
+                                 String key) throws IOException, InterruptedException {
+        if (!REPO_ID.matcher(repo).matches()) {
+            throw Refusal.unavailable(key + ": \"" + repo + "\" is not a Hugging Face repository id (owner/name)");
+        }
+        Path folder = models.resolve(repo);
+        if (!hub.complete(folder)) {
+            if (!autoDownload) {
+                throw Refusal.unavailable("The " + task + " model " + repo + " is not in " + folder
+                        + " and extensions.models.autoDownload is false: download its config.json, tokenizer.json"
+                        + " and onnx/model_quantized.onnx there, or set autoDownload to true");
+            }
+            LOG.info("Downloading the {} model {} from the Hugging Face hub into {}", task, repo, folder);
+            hub.download(repo, folder, HubDownloader.logging(repo));
+        }
+        return folder;
     }
 
     /** Stops the model thread (after the batch it runs) and frees the model; waiting requests are refused. */
