@@ -86,6 +86,7 @@ import tankard.speech.PollinationsSpeech;
 import tankard.speech.VolcengineSpeech;
 import tankard.speech.SpeechFeature;
 import tankard.caption.CaptionFeature;
+import tankard.caption.LocalCaptioner;
 import tankard.classify.Classifier;
 import tankard.classify.ClassifyFeature;
 import tankard.caption.ClaudeCaption;
@@ -187,6 +188,8 @@ public final class Tankard {
     private final LocalEmbeddings embeddings;
     /** The emotion classifier of Character Expressions: loaded on first use. */
     private final Classifier classifier;
+    /** The local image captioner of Image Captioning: loaded on first use. */
+    private final LocalCaptioner captioner;
 
     private Tankard(Vertx vertx, TankardConfig config) {
         this.vertx = vertx;
@@ -238,6 +241,7 @@ public final class Tankard {
         this.upstream = new UpstreamClient(vertx, outbound, providerOrigins);
         this.embeddings = LocalEmbeddings.start(config, upstream);
         this.classifier = new Classifier(config, upstream);
+        this.captioner = new LocalCaptioner(config, upstream);
         Tokenizers tokenizers = new Tokenizers(TokenizerFiles.of(config));
         ChatSummarizer chatSummarizer = new ChatSummarizer(chatService, new Completions(config, secrets, upstream),
                 tokenizers);
@@ -271,7 +275,7 @@ public final class Tankard {
                         new PollinationsSpeech(secrets, serviceCalls), new MiniMaxSpeech(secrets, serviceCalls),
                         new VolcengineSpeech(secrets, serviceCalls)),
                 new GoogleFeature(config, vertx, secrets, upstream),
-                new CaptionFeature(new ClaudeCaption(secrets, serviceCalls)),
+                new CaptionFeature(captioner, new ClaudeCaption(secrets, serviceCalls)),
                 new ClassifyFeature(classifier),
                 openAi(secrets, upstream, upstreamJson, config),
                 new ComfyWorkflowFeature(),
@@ -488,6 +492,7 @@ public final class Tankard {
         vectorStore.close();
         embeddings.close();
         classifier.close();
+        captioner.close();
         if (summaries != null) {
             try {
                 if (summaries.close(Duration.ofSeconds(30))) {

@@ -6,10 +6,16 @@ import tankard.http.Reply;
 import tankard.http.Routes;
 import tankard.json.JsJson;
 
-/** Captioning providers' routes for ST's Image Captioning extension; the wait on a provider holds no thread. */
-public record CaptionFeature(ClaudeCaption claude) implements Feature {
+/**
+ * Captioning routes for ST's Image Captioning extension: the local model ({@code POST /api/extra/caption}
+ * {@code {image}} → {@code {caption}}, ST: src/endpoints/caption.js; 503 with a message while the model is not
+ * ready) and Claude. The waits hold no thread.
+ */
+public record CaptionFeature(LocalCaptioner local, ClaudeCaption claude) implements Feature {
     @Override
     public void mount(Router router, Routes routes) {
+        router.post("/api/extra/caption").handler(routes.later(request ->
+                local.caption(request.body()).thenApply(caption -> Reply.json(JsJson.object().put("caption", caption)))));
         router.post("/api/anthropic/caption-image").handler(routes.later(request ->
                 claude.caption(request.dirs(), request.body()).thenApply(caption -> Reply.json(JsJson.object().put("caption", caption)))));
     }

@@ -393,7 +393,9 @@ public final class ConfigLoader {
                         bool("extensions.models.autoDownload", true),
                         integer("tankard.vectors.queueSize", 64, 1, 10_000),
                         string("extensions.models.classification", "").strip(),
-                        integer("tankard.classify.queueSize", 64, 1, 10_000)),
+                        integer("tankard.classify.queueSize", 64, 1, 10_000),
+                        string("extensions.models.captioning", "").strip(),
+                        integer("tankard.caption.queueSize", 16, 1, 10_000)),
                 string("deepl.formality", "default"));
     }
 

@@ -186,7 +186,7 @@ public record TankardConfig(
 
     /**
      * The in-process models of ST's {@code extensions.models} (ST: src/transformers.js): the {@code transformers}
-     * vector source and the Extras {@code embeddings} module, and the emotion classifier.
+     * vector source and the Extras {@code embeddings} module, the emotion classifier and the image captioner.
      *
      * @param embedding      {@code extensions.models.embedding}: a Hugging Face repo id; empty: the embedded
      *                       all-MiniLM-L6-v2
@@ -197,9 +197,13 @@ public record TankardConfig(
      *                       Expressions emotion classifier; empty: ST's default (see {@code tankard.classify})
      * @param classifyQueue  {@code tankard.classify.queueSize}: how many classify requests may wait for the model
      *                       before requests are refused with 503
+     * @param captioning     {@code extensions.models.captioning}: the Hugging Face repo id of the local image
+     *                       captioning model; empty: ST's default (see {@code tankard.caption})
+     * @param captionQueue   {@code tankard.caption.queueSize}: how many caption requests may wait for the model
+     *                       before requests are refused with 503
      */
     public record Models(String embedding, boolean autoDownload, int embeddingQueue, String classification,
-                         int classifyQueue) {
+                         int classifyQueue, String captioning, int captionQueue) {
     }
 
     /** One {@code requestOverrides} entry: these headers for calls to these {@code host[:port]} values. */

@@ -42,8 +42,7 @@ public final class BartModel implements SummaryModel, AutoCloseable {
     private final OrtEnvironment env;
     private final OrtSession.SessionOptions options;
     private final OrtSession encoder;
-    private final OrtSession decoder;
-    private final OrtSession decoderWithPast;
+    private final Seq2SeqDecoder decoder;
     /** Counts and bad words: no special tokens, no truncation. */
     private final HuggingFaceTokenizer plain;
     /** The encoder's input: special tokens added, cut at the model's positions. */
@@ -68,9 +67,9 @@ public final class BartModel implements SummaryModel, AutoCloseable {
         options.setIntraOpNumThreads(Math.max(1, Runtime.getRuntime().availableProcessors()));
         // its warnings (e.g. unused initializers in an export) are not the user's concern
         options.setSessionLogLevel(OrtLoggingLevel.ORT_LOGGING_LEVEL_ERROR);
-        encoder = session(folder, "encoder_model.onnx", true);
-        decoder = session(folder, "decoder_model.onnx", true);
-        decoderWithPast = session(folder, "decoder_with_past_model.onnx", false);
+        encoder = env.createSession(file(folder, "encoder_model.onnx", true).toString(), options);
+        decoder = Seq2SeqDecoder.separate(env, options, file(folder, "decoder_model.onnx", true),
+                file(folder, "decoder_with_past_model.onnx", false));
         GenerationSettings defaults = GenerationSettings.read(config,
                 JsonFiles.readObject(folder.resolve("generation_config.json"), false));
         settings = defaults.withBadWords(EXTRAS_BAD_WORDS.stream().map(this::plainIds)
@@ -92,7 +91,7 @@ public final class BartModel implements SummaryModel, AutoCloseable {
         return null;
     }
 
-    private OrtSession session(Path folder, String name, boolean required) throws OrtException, IOException {
+    private static Path file(Path folder, String name, boolean required) throws IOException {
         Path file = modelFile(folder, name);
         if (file == null) {
             if (required) {
@@ -104,7 +103,7 @@ public final class BartModel implements SummaryModel, AutoCloseable {
             }
             return null;
         }
-        return env.createSession(file.toString(), options);
+        return file;
     }
 
     private static HuggingFaceTokenizer tokenizer(Path folder, Map<String, String> options) throws IOException {
@@ -120,7 +119,7 @@ public final class BartModel implements SummaryModel, AutoCloseable {
 
     /** Whether generation uses a key/value cache ({@code decoder_with_past_model.onnx}). */
     public boolean cached() {
-        return decoderWithPast != null;
+        return decoder.cached();
     }
 
     private int[] plainIds(String text) {
@@ -148,7 +147,6 @@ public final class BartModel implements SummaryModel, AutoCloseable {
         long[] ids = Arrays.stream(inputIds).asLongStream().toArray();
         long[] mask = new long[ids.length];
         Arrays.fill(mask, 1);
-        Tensors states;
         try (OnnxTensor idTensor = Tensors.longs(env, ids, 1, ids.length);
              OnnxTensor maskTensor = Tensors.longs(env, mask, 1, ids.length)) {
             Map<String, OnnxTensor> inputs = new HashMap<>();
@@ -156,15 +154,9 @@ public final class BartModel implements SummaryModel, AutoCloseable {
             inputs.put("attention_mask", maskTensor);
             inputs.keySet().retainAll(encoder.getInputNames());
             try (OrtSession.Result result = encoder.run(inputs)) {
-                states = Tensors.of(result, "last_hidden_state");
+                Tensors states = Tensors.of(result, "last_hidden_state");
+                return decoder.generate(states.values(), states.shape(), mask, with);
             }
-        }
-        try (OnnxDecoder steps = new OnnxDecoder(env, decoder, decoderWithPast, states, mask)) {
-            return Generator.generate(steps, with);
-        } catch (OrtException | RuntimeException e) {
-            throw e;
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
         }
     }
 
@@ -176,9 +168,7 @@ public final class BartModel implements SummaryModel, AutoCloseable {
     public String decode(int[] ids) {
         String text = plain.decode(Arrays.stream(ids).asLongStream().toArray(), true);
         if (cleanUpSpaces) {
-            text = text.replace(" .", ".").replace(" ?", "?").replace(" !", "!").replace(" ,", ",")
-                    .replace(" ' ", "'").replace(" n't", "n't").replace(" 'm", "'m").replace(" 's", "'s")
-                    .replace(" 've", "'ve").replace(" 're", "'re");
+            text = Seq2SeqDecoder.cleanUpTokenizationSpaces(text);
         }
         return WHITESPACE.matcher(Normalizer.normalize(text, Normalizer.Form.NFKC).strip()).replaceAll(" ");
     }
@@ -197,11 +187,8 @@ public final class BartModel implements SummaryModel, AutoCloseable {
 
     @Override
     public void close() throws OrtException {
-        for (OrtSession session : new OrtSession[]{encoder, decoder, decoderWithPast}) {
-            if (session != null) {
-                session.close();
-            }
-        }
+        encoder.close();
+        decoder.close();
         options.close();
         plain.close();
         input.close();

@@ -68,6 +68,11 @@ public final class HubDownloader {
         return files.stream().filter(Wanted::required).allMatch(file -> file.present(folder));
     }
 
+    /** The required files, for messages: the first path of each ("config.json, tokenizer.json, onnx/..."). */
+    public String required() {
+        return String.join(", ", files.stream().filter(Wanted::required).map(file -> file.paths().get(0)).toList());
+    }
+
     /**
      * Downloads what the folder lacks. Blocking: call it on a thread of its own, never an event loop; large models
      * take minutes.

@@ -4,6 +4,10 @@ import ai.onnxruntime.OnnxTensor;
 import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
+import ai.onnxruntime.TensorInfo;
+
+import java.nio.FloatBuffer;
+import java.util.Arrays;
 
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -14,11 +18,15 @@ import java.util.Map;
  * step runs {@code decoder_model.onnx} and keeps its keys and values ({@code present.*}), and each later step feeds
  * only the newest tokens with the cache ({@code past_key_values.*}), its decoder rows reordered to follow the
  * beams; the encoder's keys and values are the same for every beam and stay as they are. Without it, every step
- * runs the whole sequence through {@code decoder_model.onnx}. Not thread-safe: one per generation.
+ * runs the whole sequence through {@code decoder_model.onnx}. A merged decoder ({@code decoder_model_merged.onnx},
+ * both graphs in one, chosen by its {@code use_cache_branch} input) is both: its first step gets empty keys and values
+ * and {@code use_cache_branch} false, as transformers.js feeds it (sillytavern-transformers, src/models.js,
+ * seq2seqForward and addPastKeyValues). Not thread-safe: one per generation.
  */
 final class OnnxDecoder implements StepDecoder, AutoCloseable {
     private static final String PAST = "past_key_values.";
     private static final String PRESENT = "present.";
+    private static final String BRANCH = "use_cache_branch";
 
     private final OrtEnvironment env;
     private final OrtSession decoder;
@@ -44,6 +52,7 @@ final class OnnxDecoder implements StepDecoder, AutoCloseable {
     public float[][] next(int[][] sequences, int[] parents) throws OrtException {
         boolean cached = withPast != null && parents != null;
         OrtSession session = cached ? withPast : decoder;
+        boolean merged = session.getInputNames().contains(BRANCH);
         int batch = sequences.length;
         int length = sequences[0].length;
         int fed = cached ? 1 : length;
@@ -61,6 +70,15 @@ final class OnnxDecoder implements StepDecoder, AutoCloseable {
                 for (Map.Entry<String, Tensors> entry : decoderCache.entrySet()) {
                     owned.put(PAST + entry.getKey(), entry.getValue().select(parents).tensor(env));
                 }
+            } else if (merged) {
+                for (String name : session.getInputNames()) {
+                    if (name.startsWith(PAST)) {
+                        owned.put(name, empty(session, name, batch));
+                    }
+                }
+            }
+            if (merged) {
+                owned.put(BRANCH, OnnxTensor.createTensor(env, new boolean[]{cached}));
             }
             Map<String, OnnxTensor> shared = encoderInputs(session, batch, cached);
             for (String name : session.getInputNames()) {
@@ -93,6 +111,18 @@ final class OnnxDecoder implements StepDecoder, AutoCloseable {
                 tensor.close();
             }
         }
+    }
+
+    /** A merged decoder's past keys or values before the first step: {@code [batch, heads, 0, head size]}. */
+    private OnnxTensor empty(OrtSession session, String name, int batch) throws OrtException {
+        long[] shape = ((TensorInfo) session.getInputInfo().get(name).getInfo()).getShape().clone();
+        if (shape.length != 4 || shape[1] < 0 || shape[3] < 0) {
+            throw new IllegalStateException("The merged decoder's " + name + " has no fixed heads and head size: "
+                    + Arrays.toString(shape));
+        }
+        shape[0] = batch;
+        shape[2] = 0;
+        return OnnxTensor.createTensor(env, FloatBuffer.allocate(0), shape);
     }
 
     private static float[][] lastLogits(Tensors logits) {

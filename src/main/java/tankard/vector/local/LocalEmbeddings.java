@@ -199,8 +199,8 @@ public final class LocalEmbeddings implements AutoCloseable {
         if (!hub.complete(folder)) {
             if (!autoDownload) {
                 throw Refusal.unavailable("The " + task + " model " + repo + " is not in " + folder
-                        + " and extensions.models.autoDownload is false: download its config.json, tokenizer.json"
-                        + " and onnx/model_quantized.onnx there, or set autoDownload to true");
+                        + " and extensions.models.autoDownload is false: download its " + hub.required()
+                        + " there, or set autoDownload to true");
             }
             LOG.info("Downloading the {} model {} from the Hugging Face hub into {}", task, repo, folder);
             hub.download(repo, folder, HubDownloader.logging(repo));
