@@ -340,7 +340,8 @@ public final class Tankard {
                     }
                     return new ExtrasServer(config, apiKey, summaryQueue(extras),
                             extras.modules().contains("embeddings") ? embeddings : null,
-                            extras.modules().contains("classify") ? classifier : null)
+                            extras.modules().contains("classify") ? classifier : null,
+                            extras.modules().contains("caption") ? captioner : null)
                             .listen(vertx, HttpVerticle.listenOptions(config, extras.port()));
                 })
                 .map(server -> {

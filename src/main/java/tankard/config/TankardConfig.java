@@ -165,7 +165,7 @@ public record TankardConfig(
     public record Extras(List<String> modules, int port, boolean secure, String summarizationModel, int queueSize,
                          int maxTextMegabytes) {
         /** The Extras modules Tankard hosts. */
-        public static final List<String> MODULES = List.of("summarize", "embeddings", "classify");
+        public static final List<String> MODULES = List.of("summarize", "embeddings", "classify", "caption");
 
         public boolean enabled() {
             return !modules.isEmpty();

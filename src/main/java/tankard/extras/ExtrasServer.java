@@ -13,6 +13,7 @@ import io.vertx.ext.web.handler.BodyHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import tankard.caption.LocalCaptioner;
 import tankard.classify.Classifier;
 import tankard.classify.Score;
 import tankard.config.TankardConfig;
@@ -28,12 +29,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 
 /**
  * Tankard's SillyTavern-Extras-compatible module server, on its own port so that ST's
  * "Extras API URL" can point at it: {@code GET /api/modules}, {@code POST /api/summarize},
- * {@code POST /api/embeddings/compute}, {@code POST /api/classify} and {@code GET /api/classify/labels}, CORS open to all origins and, with {@code --secure}, a Bearer API key, as
+ * {@code POST /api/embeddings/compute}, {@code POST /api/classify}, {@code GET /api/classify/labels} and {@code POST /api/caption}, CORS open to all origins and, with {@code --secure}, a Bearer API key, as
  * Extras has them. Errors are JSON {@code {error}}.
  */
 public final class ExtrasServer {
@@ -53,20 +55,23 @@ public final class ExtrasServer {
     private final SummaryQueue summaries;
     private final LocalEmbeddings embeddings;
     private final Classifier classifier;
+    private final LocalCaptioner captioner;
 
     /**
      * @param apiKey     the key every request must carry, or null for none (Extras without {@code --secure})
      * @param summaries  the summarization model's queue, or null when no model is loaded
      * @param embeddings the embedding model, or null when the {@code embeddings} module is off
      * @param classifier the emotion classifier, or null when the {@code classify} module is off
+     * @param captioner  the local image captioner, or null when the {@code caption} module is off
      */
     public ExtrasServer(TankardConfig config, String apiKey, SummaryQueue summaries, LocalEmbeddings embeddings,
-                        Classifier classifier) {
+                        Classifier classifier, LocalCaptioner captioner) {
         this.config = config;
         this.apiKey = apiKey;
         this.summaries = summaries;
         this.embeddings = embeddings;
         this.classifier = classifier;
+        this.captioner = captioner;
     }
 
     /** Starts listening with {@code options}: {@code tankard.extras.port}, where Tankard listens. */
@@ -85,9 +90,10 @@ public final class ExtrasServer {
             int status = ctx.statusCode() > 0 ? ctx.statusCode() : 500;
             if (status == 413) { // from the body limit
                 String path = ctx.request().path();
-                String task = path.startsWith("/api/embeddings") ? "embed"
-                        : path.startsWith("/api/classify") ? "classify" : "summarize";
-                error(ctx, status, "The text to " + task + " is too long: at most " + config.extras().maxTextMegabytes()
+                String task = path.startsWith("/api/embeddings") ? "text to embed"
+                        : path.startsWith("/api/classify") ? "text to classify"
+                        : path.startsWith("/api/caption") ? "image to caption" : "text to summarize";
+                error(ctx, status, "The " + task + " is too long: at most " + config.extras().maxTextMegabytes()
                         + " MB (tankard.extras.maxTextMegabytes)");
                 return;
             }
@@ -115,6 +121,10 @@ public final class ExtrasServer {
             router.post("/api/classify").handler(BodyHandler.create(false).setBodyLimit(maxTextBytes()))
                     .handler(this::classify);
             router.get("/api/classify/labels").handler(this::classifyLabels);
+        }
+        if (captioner != null) {
+            router.post("/api/caption").handler(BodyHandler.create(false).setBodyLimit(maxTextBytes()))
+                    .handler(this::caption);
         }
         OTHER_MODULES.forEach((prefix, module) -> {
             if (!config.extras().modules().contains(module)) {
@@ -278,17 +288,45 @@ public final class ExtrasServer {
     }
 
     private void answerClassification(RoutingContext ctx, String text, Function<List<Score>, JsonNode> reply) {
-        classifier.classify(text, Integer.MAX_VALUE).whenComplete((scores, failure) -> ctx.vertx().runOnContext(v -> {
+        answer(ctx, classifier.classify(text, Integer.MAX_VALUE), reply, "Classification");
+    }
+
+    /**
+     * {@code {"image": "<base64>"}} to {@code {"caption": "..."}} (SillyTavern-Extras: server.py, api_caption), on
+     * the model of ST's local captioning route, behind the same queue.
+     */
+    private void caption(RoutingContext ctx) {
+        Buffer bytes = ctx.body().buffer();
+        ctx.vertx().executeBlocking(() -> bytes == null ? null : JsJson.tryParse(bytes.getBytes()), false)
+                .onSuccess(body -> {
+                    JsonNode image = body == null || !body.isObject() ? null : body.get("image");
+                    if (image == null || !image.isTextual()) {
+                        error(ctx, 400, "\"image\" is required");
+                        return;
+                    }
+                    answer(ctx, captioner.caption(body), caption -> JsJson.object().put("caption", caption),
+                            "Captioning");
+                })
+                .onFailure(ctx::fail);
+    }
+
+    /** The work's reply; a refusal's status and message (400, 503, else 500), another failure a plain 500. */
+    private static <T> void answer(RoutingContext ctx, CompletionStage<T> work, Function<T, JsonNode> reply, String what) {
+        work.whenComplete((result, failure) -> ctx.vertx().runOnContext(v -> {
             if (failure == null) {
-                json(ctx, 200, reply.apply(scores));
+                json(ctx, 200, reply.apply(result));
                 return;
             }
             Throwable cause = failure instanceof CompletionException ? failure.getCause() : failure;
             if (cause instanceof Refusal refusal) {
-                error(ctx, refusal.kind() == Refusal.Kind.UNAVAILABLE ? 503 : 500, refusal.getMessage());
+                error(ctx, switch (refusal.kind()) {
+                    case UNAVAILABLE -> 503;
+                    case BAD_REQUEST -> 400;
+                    default -> 500;
+                }, refusal.getMessage());
             } else {
-                LOG.warn("Classification failed", cause);
-                error(ctx, 500, "Classification failed");
+                LOG.warn("{} failed", what, cause);
+                error(ctx, 500, what + " failed");
             }
         }));
     }

@@ -297,9 +297,9 @@ class ConfigLoaderTest {
     @Test
     void badExtrasSettingsNameTheirKey() {
         ConfigException module = assertThrows(ConfigException.class,
-                () -> load(null, Map.of(), "--enable-modules=summarize,caption"));
+                () -> load(null, Map.of(), "--enable-modules=summarize,silero-tts"));
         assertTrue(module.getMessage().contains("'tankard.extras.enableModules'")
-                && module.getMessage().contains("no 'caption' module"), module.getMessage());
+                && module.getMessage().contains("no 'silero-tts' module"), module.getMessage());
         ConfigException port = assertThrows(ConfigException.class, () -> load(null, Map.of(), "--extras-port", "http"));
         assertTrue(port.getMessage().contains("'tankard.extras.port'"), port.getMessage());
         ConfigException queue = assertThrows(ConfigException.class,

@@ -57,7 +57,7 @@ class ExtrasServerTest {
     private void start(String apiKey, SummaryQueue summaries, Map<String, String> env) {
         TankardConfig config = ConfigLoader.load(new String[]{"--enable-modules=summarize", "--extras-port", "0"},
                 env, work);
-        port = TestServer.await(new ExtrasServer(config, apiKey, summaries, null, null).listen(vertx,
+        port = TestServer.await(new ExtrasServer(config, apiKey, summaries, null, null, null).listen(vertx,
                 HttpVerticle.listenOptions(config, config.extras().port()))
                 .toCompletionStage().toCompletableFuture()).actualPort();
     }
