@@ -5,7 +5,7 @@ Writes, next to this script, tiny-captioner/: onnx/encoder_model_quantized.onnx 
 [batch, 3, 224, 224] -> last_hidden_state, float [batch, 196, D]) and onnx/decoder_model_merged_quantized.onnx
 (input_ids, encoder_hidden_states, use_cache_branch and past_key_values.0.key/value -> logits and present.0.key/value,
 as an Optimum merged GPT-2 decoder names them), the files transformers.js's image-to-text pipeline loads with
-quantized weights; config.json, generation_config.json, preprocessor_config.json (ViT's: 224x224, rescale 1/255,
+quantized weights; onnx/decoder_model.onnx, the same decoder without a cache (for a folder without a merged one); config.json, generation_config.json, preprocessor_config.json (ViT's: 224x224, rescale 1/255,
 normalize), a WordLevel tokenizer.json, and expected.json: the caption of each test image, computed here with numpy
 by a plain, cache-free reference of the same network and greedy decoding.
 
@@ -127,7 +127,8 @@ def build_encoder(p):
          inits, "encoder_model_quantized.onnx")
 
 
-def build_decoder(p):
+def build_decoder(p, merged):
+    """The merged decoder (a cache in, the step's keys and values out), or decoder_model.onnx (the whole sequence)."""
     nodes = []
 
     def node(op, inputs, out, **attrs):
@@ -144,31 +145,38 @@ def build_decoder(p):
         new = node("Transpose", [node("Reshape", [node("Gather", [weights, "input_ids"], weights + "_new"),
                                                   "heads_shape"], weights + "_heads")],
                    weights + "_bhtd", perm=[0, 2, 1, 3])                                  # [b, H, t, HD]
-        return node("Concat", [past, new], present, axis=2)
+        return node("Concat", [past, new], present, axis=2) if merged else new
 
-    cached("wk", "past_key_values.0.key", "present.0.key")
+    if merged:
+        cached("wk", "past_key_values.0.key", "present.0.key")
     values = cached("wv", "past_key_values.0.value", "present.0.value")                   # [b, H, T, HD]
     mean = node("ReduceMean", [values], "value_mean", axes=[2], keepdims=0)               # [b, H, HD]
     flat = node("Reshape", [mean, "merged_shape"], "value_flat")                          # [b, H*HD]
     cache_term = node("MatMul", [flat, "wo"], "cache_logits")
-    # use_cache_branch changes nothing here (the graph is the same with and without a cache), but is consumed
-    branch = node("Mul", [node("Cast", ["use_cache_branch"], "branch_f", to=TensorProto.FLOAT), "zero"], "branch0")
-    total = node("Add", [node("Add", [node("Add", [logits, image], "l1"), cache_term], "l2"), branch], "l3")
+    total = node("Add", [node("Add", [logits, image], "l1"), cache_term], "l2")
+    if merged:
+        # use_cache_branch changes nothing here (the graph is the same with and without a cache), but is consumed
+        branch = node("Mul", [node("Cast", ["use_cache_branch"], "branch_f", to=TensorProto.FLOAT), "zero"], "branch0")
+        total = node("Add", [total, branch], "l3")
     node("Unsqueeze", [total, "axis1"], "logits")                                         # [b, 1, V]
     inits = [heads_shape, const("minus_one", np.array(-1, np.int64)), const("axis1", np.array([1], np.int64)),
              const("merged_shape", np.array([0, HEADS * HEAD_DIM], np.int64)), const("zero", np.zeros(1, np.float32)),
              const("bigram", p["bigram"]), const("image_w", p["image"]), const("wk", p["wk"]),
              const("wv", p["wv"]), const("wo", p["wo"])]
     kv = lambda name, seq: helper.make_tensor_value_info(name, TensorProto.FLOAT, ["batch_size", HEADS, seq, HEAD_DIM])
-    save(nodes, "tiny_gpt2_decoder_merged",
-         [helper.make_tensor_value_info("input_ids", TensorProto.INT64, ["batch_size", "decoder_sequence_length"]),
-          helper.make_tensor_value_info("encoder_hidden_states", TensorProto.FLOAT, ["batch_size", "encoder_sequence_length", D]),
-          kv("past_key_values.0.key", "past_decoder_sequence_length"),
-          kv("past_key_values.0.value", "past_decoder_sequence_length"),
-          helper.make_tensor_value_info("use_cache_branch", TensorProto.BOOL, [1])],
-         [helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["batch_size", 1, V]),
-          kv("present.0.key", "total_sequence_length"), kv("present.0.value", "total_sequence_length")],
-         inits, "decoder_model_merged_quantized.onnx")
+    inputs = [helper.make_tensor_value_info("input_ids", TensorProto.INT64, ["batch_size", "decoder_sequence_length"]),
+              helper.make_tensor_value_info("encoder_hidden_states", TensorProto.FLOAT,
+                                            ["batch_size", "encoder_sequence_length", D])]
+    outputs = [helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["batch_size", 1, V])]
+    if merged:
+        inputs += [kv("past_key_values.0.key", "past_decoder_sequence_length"),
+                   kv("past_key_values.0.value", "past_decoder_sequence_length"),
+                   helper.make_tensor_value_info("use_cache_branch", TensorProto.BOOL, [1])]
+        outputs += [kv("present.0.key", "total_sequence_length"), kv("present.0.value", "total_sequence_length")]
+    else:
+        inits = [init for init in inits if init.name not in ("zero", "wk")]
+    save(nodes, "tiny_gpt2_decoder_merged" if merged else "tiny_gpt2_decoder", inputs, outputs, inits,
+         "decoder_model_merged_quantized.onnx" if merged else "decoder_model.onnx")
 
 
 def write_json(name, value):
@@ -180,7 +188,8 @@ def write_json(name, value):
 def main():
     p = make_weights()
     build_encoder(p)
-    build_decoder(p)
+    build_decoder(p, True)
+    build_decoder(p, False)
     expected = {name: {"rgb": list(rgb), "caption": caption(p, rgb)} for name, rgb in IMAGES.items()}
     assert expected["red"]["caption"] == "a red square", expected
     assert expected["blue"]["caption"] == "a blue square", expected
