@@ -6,7 +6,9 @@ import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.net.PemKeyCertOptions;
 import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
+import tankard.core.Refusal;
 import tankard.config.TankardConfig;
 import tankard.http.security.SecurityChain;
 
@@ -64,6 +66,7 @@ public final class HttpVerticle extends VerticleBase {
     private Router router(TankardConfig config) {
         Router router = Router.router(vertx);
         router.route().failureHandler(new FailureHandler());
+        router.route().handler(HttpVerticle::refuseBadlyEncodedPaths);
         surface.security().installBeforePublic(router);
         BodyHandler bodies = BodyHandler.create(config.dataRoot().resolve("_uploads").toString())
                 .setBodyLimit(Request.BODY_LIMIT)
@@ -92,5 +95,16 @@ public final class HttpVerticle extends VerticleBase {
         }
         surface.frontend().mount(router, routes);
         return router;
+    }
+
+    /** A path with a broken %-escape matches no route; said before any route tries (else a 500). */
+    private static void refuseBadlyEncodedPaths(RoutingContext ctx) {
+        try {
+            ctx.normalizedPath();
+        } catch (IllegalArgumentException e) {
+            ctx.fail(Refusal.badRequest("The URL's path is not well encoded: " + e.getMessage()));
+            return;
+        }
+        ctx.next();
     }
 }

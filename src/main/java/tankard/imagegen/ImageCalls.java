@@ -1,6 +1,8 @@
 package tankard.imagegen;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -8,6 +10,7 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerResponse;
 import tankard.core.Refusal;
 import tankard.json.Js;
+import tankard.json.JsJson;
 import tankard.outbound.ServiceCalls;
 import tankard.outbound.UpstreamClient;
 import tankard.outbound.UpstreamRequest;
@@ -15,13 +18,14 @@ import tankard.secrets.SecretStore;
 import tankard.user.UserDirs;
 
 import java.util.Base64;
-import java.util.UUID;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.BooleanSupplier;
 import java.util.function.IntToLongFunction;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
@@ -52,6 +56,22 @@ final class ImageCalls {
     }
 
     /** Headers with the key as a bearer token. */
+    /**
+     * The models kept, as ST's frontend lists them: {@code [{value, text}]}, each model's {@code valueField} and
+     * {@code textField} as they are (null where missing).
+     */
+    static ArrayNode options(JsonNode models, Predicate<JsonNode> kept, String valueField, String textField) {
+        ArrayNode options = JsJson.array();
+        models.forEach(model -> {
+            if (kept.test(model)) {
+                ObjectNode option = options.addObject();
+                option.set("value", model.get(valueField));
+                option.set("text", model.get(textField));
+            }
+        });
+        return options;
+    }
+
     static MultiMap bearer(String key) {
         return MultiMap.caseInsensitiveMultiMap().add("Authorization", "Bearer " + key);
     }

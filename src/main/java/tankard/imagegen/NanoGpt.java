@@ -31,13 +31,7 @@ public final class NanoGpt {
             if (!image.isObject()) {
                 throw Refusal.failed(SERVICE + " answered a model list without its image models");
             }
-            ArrayNode models = JsJson.array();
-            image.forEach(model -> {
-                ObjectNode entry = models.addObject();
-                entry.set("value", model.get("model"));
-                entry.set("text", model.get("name"));
-            });
-            return models;
+            return ImageCalls.options(image, model -> true, "model", "name");
         });
     }
 

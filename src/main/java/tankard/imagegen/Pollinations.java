@@ -39,13 +39,7 @@ public final class Pollinations {
             if (!list.isArray()) {
                 throw Refusal.failed(SERVICE + " answered a model list that is not a list");
             }
-            ArrayNode models = JsJson.array();
-            list.forEach(model -> {
-                ObjectNode entry = models.addObject();
-                entry.set("value", model.get("name"));
-                entry.set("text", model.get("name"));
-            });
-            return models;
+            return ImageCalls.options(list, model -> true, "name", "name");
         });
     }
 

@@ -34,15 +34,7 @@ public final class Together {
             if (!list.isArray()) {
                 throw Refusal.failed(SERVICE + " answered a model list that is not a list");
             }
-            ArrayNode models = JsJson.array();
-            list.forEach(model -> {
-                if ("image".equals(model.path("type").asText())) {
-                    ObjectNode entry = models.addObject();
-                    entry.set("value", model.get("id"));
-                    entry.set("text", model.get("display_name"));
-                }
-            });
-            return models;
+            return ImageCalls.options(list, model -> "image".equals(model.path("type").asText()), "id", "display_name");
         });
     }
 

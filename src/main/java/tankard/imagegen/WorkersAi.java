@@ -40,13 +40,7 @@ public final class WorkersAi {
             if (!answer.path("success").asBoolean() || !answer.path("result").isArray()) {
                 throw Refusal.failed(SERVICE + " answered without a model list");
             }
-            ArrayNode models = JsJson.array();
-            answer.path("result").forEach(model -> {
-                ObjectNode entry = models.addObject();
-                entry.set("value", model.get("name"));
-                entry.set("text", model.get("name"));
-            });
-            return models;
+            return ImageCalls.options(answer.path("result"), model -> true, "name", "name");
         });
     }
 

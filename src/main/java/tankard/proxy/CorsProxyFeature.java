@@ -50,7 +50,7 @@ public record CorsProxyFeature(TankardConfig config, UpstreamClient upstream) im
         // the raw path after /proxy/, decoded as Express decodes a parameter (the router's normalized path would
         // have made "http://" "http:/"); Express leaves the query out too
         String url = java.net.URLDecoder.decode(ctx.request().path().substring("/proxy/".length()).replace("+", "%2B"),
-                java.nio.charset.StandardCharsets.UTF_8);
+                java.nio.charset.StandardCharsets.UTF_8); // well encoded: the router checked it (HttpVerticle)
         String self = (ctx.request().isSSL() ? "https" : "http") + "://" + ctx.request().getHeader("Host");
         if (url.startsWith(self)) {
             throw Refusal.badRequest("Circular requests are not allowed");

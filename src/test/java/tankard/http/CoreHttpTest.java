@@ -21,6 +21,15 @@ class CoreHttpTest extends ServerTest {
     }
 
     @Test
+    void aPathWithABrokenEscapeIsA400WithAMessage() {
+        for (String path : new String[]{"/api/characters/%zz", "/proxy/http://example.invalid/%", "/%e"}) {
+            HttpResponse<Buffer> r = server.client().get(path);
+            assertEquals(400, r.statusCode(), path);
+            assertEquals("application/json", r.getHeader("Content-Type").split(";")[0], path);
+        }
+    }
+
+    @Test
     void csrfTokenIsStablePerSessionAndNewPerBrowser() {
         TestServer.Client a = server.client();
         String first = a.csrfToken();

@@ -4,11 +4,10 @@ import io.vertx.core.Promise;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.client.HttpResponse;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import tankard.testing.MockCompletionServer;
-import tankard.testing.ServerTest;
+import tankard.testing.ConfiguredMockTest;
 import tankard.testing.StreamingClient;
 
 import java.util.Base64;
@@ -20,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The {@code /api/sd/comfy} routes against a mock ComfyUI (ST: src/endpoints/stable-diffusion.js, the comfy router). */
 @Timeout(60)
-class ComfyUiHttpTest extends ServerTest {
+class ComfyUiHttpTest extends ConfiguredMockTest {
     /** ComfyUI behind a path prefix, which the calls are joined onto. */
     private static final String COMFY = "/comfy";
     private static final String OBJECT_INFO = "{\"KSampler\":{\"input\":{\"required\":{"
@@ -31,20 +30,6 @@ class ComfyUiHttpTest extends ServerTest {
             + "\"UNETLoader\":{\"input\":{\"required\":{\"unet_name\":[\"COMBO\",{\"options\":[\"flux1_dev.sft\"]}]}}},"
             + "\"UnetLoaderGGUF\":{\"input\":{\"required\":{\"unet_name\":[[\"flux1-dev-Q4_K_S.gguf\"]]}}}}";
     private static final String PROMPT = "{\n                \"prompt\": {\"3\":{\"class_type\":\"KSampler\"}}\n            }";
-
-    private MockCompletionServer mock;
-
-    private void startWith(String configYaml) {
-        start(configYaml);
-        mock = MockCompletionServer.start(server.vertx);
-    }
-
-    @AfterEach
-    void stopMock() {
-        if (mock != null) {
-            mock.close();
-        }
-    }
 
     private String url() {
         return mock.origin() + COMFY + "/";

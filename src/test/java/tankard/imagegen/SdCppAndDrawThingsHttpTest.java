@@ -3,11 +3,10 @@ package tankard.imagegen;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.client.HttpResponse;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import tankard.testing.MockCompletionServer;
-import tankard.testing.ServerTest;
+import tankard.testing.ConfiguredMockTest;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -18,21 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Things' API (ST: src/endpoints/stable-diffusion.js).
  */
 @Timeout(60)
-class SdCppAndDrawThingsHttpTest extends ServerTest {
-    private MockCompletionServer mock;
-
-    private void startWith(String configYaml) {
-        start(configYaml);
-        mock = MockCompletionServer.start(server.vertx);
-    }
-
-    @AfterEach
-    void stopMock() {
-        if (mock != null) {
-            mock.close();
-        }
-    }
-
+class SdCppAndDrawThingsHttpTest extends ConfiguredMockTest {
     private static void json(HttpServerRequest request, String json) {
         request.response().putHeader("Content-Type", "application/json").end(json);
     }

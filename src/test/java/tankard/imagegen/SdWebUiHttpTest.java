@@ -4,11 +4,10 @@ import io.vertx.core.Promise;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.client.HttpResponse;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import tankard.testing.MockCompletionServer;
-import tankard.testing.ServerTest;
+import tankard.testing.ConfiguredMockTest;
 import tankard.testing.StreamingClient;
 
 import java.util.List;
@@ -20,23 +19,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The {@code /api/sd} routes against a mock of A1111 / Forge / SD.Next's API (ST: src/endpoints/stable-diffusion.js). */
 @Timeout(60)
-class SdWebUiHttpTest extends ServerTest {
+class SdWebUiHttpTest extends ConfiguredMockTest {
     /** "user:pass" as a Basic header. */
     private static final String BASIC = "Basic dXNlcjpwYXNz";
-
-    private MockCompletionServer mock;
-
-    private void startWith(String configYaml) {
-        start(configYaml);
-        mock = MockCompletionServer.start(server.vertx);
-    }
-
-    @AfterEach
-    void stopMock() {
-        if (mock != null) {
-            mock.close();
-        }
-    }
 
     /** A body naming the mock by a URL whose path and query ST's routes replace and keep. */
     private String body(String extra) {

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import tankard.json.JsJson;
 import tankard.testing.MockCompletionServer;
-import tankard.testing.ServerTest;
+import tankard.testing.ConfiguredMockTest;
 import tankard.testing.TestServer;
 
 import java.security.KeyPair;
@@ -31,31 +31,24 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * completion routes.
  */
 @Timeout(60)
-class OutboundPolicyHttpTest extends ServerTest {
+class OutboundPolicyHttpTest extends ConfiguredMockTest {
     private static final String CHAT = "/api/backends/chat-completions";
     private static final String TEXT = "/api/backends/text-completions";
     /** The filter on, with no loopback address allowed, so the loopback mock counts as a private address. */
     private static final String FILTER_WITHOUT_LOOPBACK = "privateAddressWhitelist:\n  enabled: true\n"
             + "  allowedRanges: ['10.99.0.0/16']\n";
 
-    private MockCompletionServer mock;
     private final List<HttpServer> extraServers = new CopyOnWriteArrayList<>();
     /** The proxy's own Vert.x, as it must listen before Tankard starts. */
     private Vertx side;
     private HttpServer proxy;
 
-    private void startWith(String configYaml) {
-        start(configYaml);
-        mock = MockCompletionServer.start(server.vertx);
-    }
-
     @AfterEach
     void stopMocks() {
-        if (mock != null) {
-            mock.close();
-        }
         extraServers.forEach(s -> TestServer.await(s.close().toCompletionStage().toCompletableFuture()));
-        if (side != null) {
+        if (side != null) { // the mock runs on it: closed first
+            mock.close();
+            mock = null;
             TestServer.await(side.close().toCompletionStage().toCompletableFuture());
         }
     }

@@ -3,10 +3,9 @@ package tankard.proxy;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.ext.web.client.HttpResponse;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import tankard.testing.MockCompletionServer;
-import tankard.testing.ServerTest;
+import tankard.testing.ConfiguredMockTest;
 import tankard.testing.TestServer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -14,21 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** {@code /proxy/<url>}, ST's CORS proxy (src/middleware/corsProxy.js), off by default. */
-class CorsProxyHttpTest extends ServerTest {
-    private MockCompletionServer mock;
-
-    private void startWith(String config) {
-        start(config);
-        mock = MockCompletionServer.start(server.vertx);
-    }
-
-    @AfterEach
-    void stopMock() {
-        if (mock != null) {
-            mock.close();
-        }
-    }
-
+class CorsProxyHttpTest extends ConfiguredMockTest {
     @Test
     void offByDefaultItAnswersA404ThatSaysHowToTurnItOn() {
         startWith(null);

@@ -7,8 +7,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import tankard.json.JsJson;
-import tankard.testing.MockCompletionServer;
-import tankard.testing.ServerTest;
+import tankard.testing.ConfiguredMockTest;
 import tankard.testing.TestServer;
 
 import java.util.List;
@@ -18,20 +17,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /** ST's private-address filter (src/private-request-filter.js) on the translation services' user-given URLs. */
 @Timeout(60)
-class TranslateOutboundHttpTest extends ServerTest {
-    private MockCompletionServer mock;
+class TranslateOutboundHttpTest extends ConfiguredMockTest {
     private HttpServer other;
-
-    private void startWith(String configYaml) {
-        start(configYaml);
-        mock = MockCompletionServer.start(server.vertx);
-    }
 
     @AfterEach
     void stopMocks() {
-        if (mock != null) {
-            mock.close();
-        }
         if (other != null) {
             TestServer.await(other.close().toCompletionStage().toCompletableFuture());
         }
