@@ -43,15 +43,26 @@ public final class UpstreamClient {
     private final Vertx vertx;
     private final OutboundPolicy policy;
     private final HttpClient client;
+    private final HttpClient downloadClient;
     private final ProviderOrigins providerOrigins;
 
     public UpstreamClient(Vertx vertx, OutboundPolicy policy, ProviderOrigins providerOrigins) {
         this.vertx = vertx;
         this.policy = policy;
         this.providerOrigins = providerOrigins;
-        this.client = vertx.httpClientBuilder()
+        this.client = httpClient(vertx, policy.keepAlive());
+        // Downloads always keep the connection alive, as ST's model downloads do (transformers.js fetches with
+        // undici, not the enableKeepAlive agent). A download is paused while the disk catches up, and Vert.x drops
+        // the body still queued behind a pause when the server closes the connection after its answer
+        // (VertxConnection.handleClosed does not drain its pending messages): without Connection: close the
+        // server does not close it.
+        this.downloadClient = httpClient(vertx, true);
+    }
+
+    private static HttpClient httpClient(Vertx vertx, boolean keepAlive) {
+        return vertx.httpClientBuilder()
                 // an idle kept-alive connection is closed after Node's 5 s, before a backend would close it under us
-                .with(new HttpClientOptions().setIdleTimeout(0).setKeepAlive(policy.keepAlive()).setKeepAliveTimeout(5))
+                .with(new HttpClientOptions().setIdleTimeout(0).setKeepAlive(keepAlive).setKeepAliveTimeout(5))
                 .with(new PoolOptions().setHttp1MaxSize(CONNECTIONS_PER_HOST))
                 .build();
     }
@@ -82,15 +93,17 @@ public final class UpstreamClient {
     public static final class DownloadException extends RuntimeException {
         private final int status;
         private final boolean refused;
+        private final boolean connectionLost;
 
         public DownloadException(String message) {
-            this(message, 0, false);
+            this(message, 0, false, false);
         }
 
-        private DownloadException(String message, int status, boolean refused) {
+        private DownloadException(String message, int status, boolean refused, boolean connectionLost) {
             super(message, null, false, false);
             this.status = status;
             this.refused = refused;
+            this.connectionLost = connectionLost;
         }
 
         /** The error status the server answered, 0 when the download failed otherwise. */
@@ -101,6 +114,14 @@ public final class UpstreamClient {
         /** Whether the {@link OutboundPolicy} refused the URL (or a redirect's target) rather than the download failing. */
         public boolean refused() {
             return refused;
+        }
+
+        /**
+         * Whether the connection failed or closed before the whole answer came (offline, reset, a pooled connection
+         * closing as it was handed out), so that trying again may work.
+         */
+        public boolean connectionLost() {
+            return connectionLost;
         }
     }
 
@@ -227,7 +248,7 @@ public final class UpstreamClient {
                     if (!isOk(response)) {
                         response.resume();
                         return Future.failedFuture(new DownloadException("Unexpected response " + response.statusCode()
-                                + " " + response.statusMessage() + " from " + url, response.statusCode(), false));
+                                + " " + response.statusMessage() + " from " + url, response.statusCode(), false, false));
                     }
                     return copy(response, out, url, maxBytes, progress).compose(v -> out.flush()); // on disk before it is moved
                 }).eventually(() -> out.close())));
@@ -257,7 +278,7 @@ public final class UpstreamClient {
         response.endHandler(v -> {
             if (total >= 0 && count[0] != total) {
                 done.tryFail(new DownloadException("The download from " + url + " ended after " + count[0] + " of "
-                        + total + " bytes"));
+                        + total + " bytes", 0, false, true));
             } else {
                 done.tryComplete();
             }
@@ -272,7 +293,7 @@ public final class UpstreamClient {
                 // held until the caller's handlers are in place: the body may arrive before they are
                 .onSuccess(HttpClientResponse::pause)
                 .recover(e -> Future.failedFuture(e instanceof OutboundPolicy.Refused || e instanceof UpstreamException
-                        ? new DownloadException(e.getMessage(), 0, e instanceof OutboundPolicy.Refused)
+                        ? new DownloadException(e.getMessage(), 0, e instanceof OutboundPolicy.Refused, false)
                         : unreachable(call.url(), e)))
                 .compose(response -> {
                     if (declaredLength(response) > maxBytes) {
@@ -301,7 +322,8 @@ public final class UpstreamClient {
 
     private static DownloadException unreachable(String url, Throwable cause) {
         return cause instanceof DownloadException e ? e
-                : new DownloadException("Could not download " + url + " (are you offline?): " + cause.getMessage());
+                : new DownloadException("Could not download " + url + " (are you offline?): " + cause.getMessage(), 0,
+                        false, true);
     }
 
     // ---- the exchange every call makes
@@ -350,7 +372,7 @@ public final class UpstreamClient {
         if (terms.download()) {
             options.setConnectTimeout(DOWNLOAD_CONNECT_TIMEOUT_MS).setIdleTimeout(DOWNLOAD_IDLE_TIMEOUT_MS);
         }
-        return policy.prepare(vertx, options).compose(client::request);
+        return policy.prepare(vertx, options).compose(terms.download() ? downloadClient::request : client::request);
     }
 
     private static Future<HttpClientResponse> write(HttpClientRequest request, UpstreamRequest call) {

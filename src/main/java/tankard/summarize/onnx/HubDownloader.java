@@ -23,6 +23,8 @@ import java.util.concurrent.ExecutionException;
 public final class HubDownloader {
     private static final Logger LOG = LoggerFactory.getLogger(HubDownloader.class);
     public static final String HUB = "https://huggingface.co";
+    private static final int ATTEMPTS = 3;
+    private static final long RETRY_PAUSE_MS = 500;
 
     /**
      * A file of a model: the paths in the repository it may be at, tried in order until the hub has one (an ONNX
@@ -95,26 +97,39 @@ public final class HubDownloader {
         }
     }
 
-    /** One file: true when downloaded and in place, false when the hub has no such file (404). */
+    /**
+     * One file: true when downloaded and in place, false when the hub has no such file (404). A lost connection is
+     * tried again from the start, up to {@link #ATTEMPTS} times: a GET is safe to repeat, and a large model should
+     * not fail over one dropped connection.
+     */
     private boolean fetch(String repo, String path, Path target, Progress progress) throws IOException, InterruptedException {
         Files.createDirectories(target.getParent());
         Path part = target.resolveSibling(target.getFileName() + ".part");
-        Files.deleteIfExists(part);
         String url = HUB + "/" + repo + "/resolve/main/" + path;
-        try {
-            downloader.toFile(url, part, Long.MAX_VALUE, (done, total) -> progress.update(path, done, total))
-                    .toCompletionStage().toCompletableFuture().get();
-        } catch (ExecutionException e) {
+        for (int attempt = 1; ; attempt++) {
             Files.deleteIfExists(part);
-            int status = e.getCause() instanceof DownloadException refused ? refused.status() : 0;
-            if (status == 404) {
-                return false;
+            try {
+                downloader.toFile(url, part, Long.MAX_VALUE, (done, total) -> progress.update(path, done, total))
+                        .toCompletionStage().toCompletableFuture().get();
+                break;
+            } catch (ExecutionException e) {
+                Files.deleteIfExists(part);
+                DownloadException failed = e.getCause() instanceof DownloadException refused ? refused : null;
+                int status = failed != null ? failed.status() : 0;
+                if (status == 404) {
+                    return false;
+                }
+                if (failed != null && failed.connectionLost() && attempt < ATTEMPTS) {
+                    LOG.warn("{}; trying again", failed.getMessage());
+                    Thread.sleep(RETRY_PAUSE_MS * attempt);
+                    continue;
+                }
+                throw new IOException("Cannot download " + url + ": " + (status != 0 ? "the hub answered HTTP " + status
+                        : e.getCause().getMessage()), e.getCause());
+            } catch (InterruptedException e) {
+                Files.deleteIfExists(part);
+                throw e;
             }
-            throw new IOException("Cannot download " + url + ": " + (status != 0 ? "the hub answered HTTP " + status
-                    : e.getCause().getMessage()), e.getCause());
-        } catch (InterruptedException e) {
-            Files.deleteIfExists(part);
-            throw e;
         }
         Files.move(part, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         AtomicFiles.syncFolder(target.getParent());

@@ -23,6 +23,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 
@@ -125,6 +126,24 @@ class HubDownloaderTest {
         assertTrue(e.getMessage().contains("encoder_model.onnx"), e.getMessage());
         assertFalse(Files.exists(folder.resolve("encoder_model.onnx")));
         assertFalse(Files.exists(folder.resolve("encoder_model.onnx.part")));
+        assertEquals(3, requests.stream().filter("/Owner/model/resolve/main/encoder_model.onnx"::equals).count(),
+                "tried three times: " + requests);
+    }
+
+    @Test
+    void aConnectionLostOnceIsTriedAgain() throws Exception {
+        AtomicInteger tokenizerRequests = new AtomicInteger();
+        HubDownloader hub = hub(router -> router.get("/Owner/model/resolve/main/tokenizer.json").handler(ctx -> {
+            if (tokenizerRequests.incrementAndGet() == 1) {
+                ctx.request().connection().close();
+            } else {
+                ctx.next();
+            }
+        }));
+        download(hub);
+        assertEquals(2, tokenizerRequests.get());
+        assertArrayEquals(Files.readAllBytes(TINY.resolve("tokenizer.json")), Files.readAllBytes(folder.resolve("tokenizer.json")));
+        assertTrue(ModelLoader.hub(null).complete(folder));
     }
 
     @Test
