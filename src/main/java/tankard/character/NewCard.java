@@ -36,6 +36,7 @@ public record NewCard(String name, String fileName, ObjectNode fields) {
             return null;
         }
         String name = Js.string(value);
+        CharacterEditor.requireSafe(name); // its chat folder too: "." makes a safe "..png" but no folder
         CharacterEditor.requireSafe(name + ".png");
         SafeNames.requireFits(name + ".png", "file_name");
         return name;

@@ -84,7 +84,9 @@ final class GitExtensions {
             if (e instanceof Refusal error) {
                 throw error;
             }
-            throw failure("Cloning " + url, e);
+            Refusal failed = failure("Cloning " + url, e);
+            // a repository that cannot be fetched or read is the URL's or branch's fault: the user's input
+            throw e instanceof GitAPIException && refusal(e) == null ? Refusal.badRequest(failed.getMessage()) : failed;
         } finally {
             deleteQuietly(staging);
         }
@@ -288,12 +290,20 @@ final class GitExtensions {
     private static Refusal failure(String what, Exception e) {
         LOG.error("{} failed", what, e);
         Throwable cause = e instanceof JGitInternalException && e.getCause() != null ? e.getCause() : e;
+        Throwable refused = refusal(e);
+        // JGit's message would only say "cannot open git-upload-pack"
+        return Refusal.failed(what + " failed: " + (refused != null ? refused : cause).getMessage());
+    }
+
+    /** The outbound filter's refusal among the causes, or null. */
+    private static Throwable refusal(Throwable e) {
+        Throwable refused = null;
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof OutboundPolicy.Refused) {
-                cause = t; // JGit's message would only say "cannot open git-upload-pack"
+                refused = t;
             }
         }
-        return Refusal.failed(what + " failed: " + cause.getMessage());
+        return refused;
     }
 
     private static void deleteQuietly(Path folder) {

@@ -10,6 +10,7 @@ import org.slf4j.LoggerFactory;
 import tankard.json.JsJson;
 import tankard.json.JsonSyntaxException;
 
+import java.nio.file.FileSystemException;
 import java.util.UUID;
 
 /**
@@ -43,6 +44,9 @@ public final class FailureHandler implements Handler<RoutingContext> {
         } else if (failure instanceof HttpException error) {
             status = error.getStatusCode();
             message = error.getPayload() != null ? error.getPayload() : statusText(status);
+        } else if (nameTooLong(failure)) {
+            status = 400;
+            message = "A name in the request is too long for the file system";
         } else if (failure == null) {
             status = ctx.statusCode() > 0 ? ctx.statusCode() : 500;
             message = statusText(status);
@@ -59,6 +63,19 @@ public final class FailureHandler implements Handler<RoutingContext> {
         response.setStatusCode(status)
                 .putHeader("Content-Type", "application/json; charset=utf-8")
                 .end(JsJson.compact(body));
+    }
+
+    /**
+     * Whether the failure comes from a file name over the file system's limit (ENAMETOOLONG), however wrapped:
+     * a name from the request, so a 400 on every route that makes a path of one.
+     */
+    static boolean nameTooLong(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof FileSystemException e && "File name too long".equals(e.getReason())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The HTTP status of a refusal's kind. */

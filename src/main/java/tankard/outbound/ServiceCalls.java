@@ -80,8 +80,13 @@ public final class ServiceCalls {
             if (failure != null) {
                 Throwable cause = failure instanceof CompletionException && failure.getCause() != null
                         ? failure.getCause() : failure;
-                throw cause instanceof OutboundPolicy.Refused ? Refusal.forbidden(cause.getMessage())
-                        : Refusal.failed(service + " could not be reached: " + cause.getMessage());
+                if (cause instanceof OutboundPolicy.Refused) {
+                    throw Refusal.forbidden(cause.getMessage());
+                }
+                if (cause instanceof UpstreamClient.UpstreamException e && e.invalidUrl()) {
+                    throw Refusal.badRequest(service + ": " + cause.getMessage());
+                }
+                throw Refusal.failed(service + " could not be reached: " + cause.getMessage());
             }
             return answer;
         });

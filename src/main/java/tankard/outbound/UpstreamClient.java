@@ -84,8 +84,20 @@ public final class UpstreamClient {
 
     /** A backend that could not be reached or called; its message is shown to the user. */
     public static final class UpstreamException extends RuntimeException {
+        private final boolean invalidUrl;
+
         UpstreamException(String message) {
+            this(message, false);
+        }
+
+        private UpstreamException(String message, boolean invalidUrl) {
             super(message, null, false, false);
+            this.invalidUrl = invalidUrl;
+        }
+
+        /** Whether the URL itself is malformed: the caller's input is at fault, not the backend. */
+        public boolean invalidUrl() {
+            return invalidUrl;
         }
     }
 
@@ -367,7 +379,7 @@ public final class UpstreamClient {
             options = new RequestOptions().setMethod(call.method()).setAbsoluteURI(providerOrigins.rebase(call.url()))
                     .setHeaders(call.headers());
         } catch (RuntimeException e) {
-            return Future.failedFuture(new UpstreamException("Invalid URL: " + call.url()));
+            return Future.failedFuture(new UpstreamException("Invalid URL: " + call.url(), true));
         }
         if (terms.download()) {
             options.setConnectTimeout(DOWNLOAD_CONNECT_TIMEOUT_MS).setIdleTimeout(DOWNLOAD_IDLE_TIMEOUT_MS);

@@ -167,6 +167,13 @@ class CharacterEditHttpTest extends ServerTest {
                 "not an image".getBytes(StandardCharsets.UTF_8), "x.png").statusCode());
         assertEquals(400, client.post("/api/characters/create", "{\"ch_name\":\"X\",\"file_name\":\"../evil\"}").statusCode());
         assertEquals(400, client.post("/api/characters/create", "{\"ch_name\":\"X\",\"file_name\":\"a/b\"}").statusCode());
+        for (String dots : List.of(".", "..")) {
+            assertEquals(400, client.post("/api/characters/create", "{\"ch_name\":\"X\",\"file_name\":\"" + dots + "\"}")
+                    .statusCode(), dots + ": a card of that name would have no chat folder");
+        }
+        var tooLong = client.post("/api/characters/get", "{\"avatar_url\":\"" + "x".repeat(300) + ".png\"}");
+        assertEquals("400 {\"error\":\"A name in the request is too long for the file system\"}",
+                tooLong.statusCode() + " " + tooLong.bodyAsString());
         assertEquals(400, client.post("/api/characters/create", "{\"description\":\"no name\"}").statusCode());
         assertEquals(400, client.post("/api/characters/create", "{\"ch_name\":").statusCode());
         assertEquals(List.of(), files(characters()));

@@ -222,13 +222,13 @@ class ExtensionHttpTest extends ServerTest {
         assertError(client.post("/api/extensions/install", install("http://127.0.0.1/")), 400, "extension name");
         assertError(client.post("/api/extensions/install", install("http://127.0.0.1/..")), 400, "extension name");
 
-        assertError(client.post("/api/extensions/install", install(repos.url("missing"))), 500, "Cloning");
-        assertError(client.post("/api/extensions/install", install("http://127.0.0.1:1/refused.git")), 500, "Cloning");
+        assertError(client.post("/api/extensions/install", install(repos.url("missing"))), 400, "Cloning");
+        assertError(client.post("/api/extensions/install", install("http://127.0.0.1:1/refused.git")), 400, "Cloning");
         assertError(client.post("/api/extensions/install", install(repos.url("no-manifest"))), 500, "Manifest file not found");
         assertError(client.post("/api/extensions/install", install(repos.url("array-manifest"))), 500, "not a valid JSON object");
         assertError(client.post("/api/extensions/install", install(repos.url("broken-manifest"))), 500, "not valid JSON");
         String branch = new JsonObject().put("url", repos.url("array-manifest")).put("branch", "nope").encode();
-        assertEquals(500, client.post("/api/extensions/install", branch).statusCode());
+        assertEquals(400, client.post("/api/extensions/install", branch).statusCode());
         assertEquals(List.of(), entries(extensions), "no clone or staging folder left behind");
 
         Files.createDirectories(extensions.resolve("no-manifest"));

@@ -8,6 +8,7 @@ import io.vertx.ext.web.RoutingContext;
 import tankard.backend.common.JsonFields;
 import tankard.backend.common.Proxying;
 import tankard.backend.common.SecretReader;
+import tankard.http.UpstreamFailures;
 import tankard.http.Feature;
 import tankard.http.Reply;
 import tankard.http.Request;
@@ -125,6 +126,6 @@ public record ChatCompletionsFeature(SecretStore secrets, UpstreamClient upstrea
                                         JsJson.parse(answer.body().getBytes())))
                                 : Future.succeededFuture(JsJson.array())))
                 .onSuccess(models -> Proxying.answer(response, Reply.json(models)::writeTo))
-                .onFailure(e -> Proxying.answer(response, Reply.status(500)::writeTo));
+                .onFailure(e -> Proxying.answer(response, UpstreamFailures.reply(e)::writeTo));
     }
 }

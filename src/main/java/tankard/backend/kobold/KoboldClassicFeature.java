@@ -14,6 +14,7 @@ import tankard.backend.common.Proxying;
 import tankard.backend.common.SecretReader;
 import tankard.backend.text.TextCompletionBackends;
 import tankard.core.Refusal;
+import tankard.http.UpstreamFailures;
 import tankard.http.Feature;
 import tankard.http.Reply;
 import tankard.http.Request;
@@ -204,7 +205,7 @@ public record KoboldClassicFeature(SecretStore secrets, UpstreamClient upstream,
                 .compose(call -> call == null ? Future.succeededFuture(Reply.status(400)) : upstream.fetch(call, response)
                         .compose(fetched -> Proxying.worker(request.ctx(), () -> answer.apply(fetched))))
                 .onSuccess(reply -> Proxying.answer(response, reply::writeTo))
-                .onFailure(e -> Proxying.answer(response, FAILED::writeTo));
+                .onFailure(e -> Proxying.answer(response, UpstreamFailures.reply(e, FAILED)::writeTo));
     }
 
     /** The URL with its path replaced (WHATWG's {@code url.pathname = path}: query kept); a bad URL fails the call. */

@@ -11,6 +11,7 @@ import tankard.backend.common.JsonFields;
 import tankard.backend.common.Proxying;
 import tankard.backend.common.Urls;
 import tankard.core.Refusal;
+import tankard.http.UpstreamFailures;
 import tankard.http.Feature;
 import tankard.http.Reply;
 import tankard.http.Request;
@@ -117,7 +118,7 @@ public record NovelAiFeature(SecretStore secrets, UpstreamClient upstream) imple
                         .compose(answer -> Proxying.worker(ctx, () -> image(answer)))
                         .compose(image -> upscaled(ctx, call, image, response))
                         .onSuccess(image -> Reply.text(image).writeTo(response))
-                        .onFailure(e -> Proxying.answer(response, Reply.status(500)::writeTo)));
+                        .onFailure(e -> Proxying.answer(response, UpstreamFailures.reply(e)::writeTo)));
     }
 
     /** The frontend's body, the auth headers, and the generation call made of them. */
@@ -181,7 +182,7 @@ public record NovelAiFeature(SecretStore secrets, UpstreamClient upstream) imple
                 // relayed as it arrives (ST buffers the whole sound first)
                 response.putHeader("Content-Type", "audio/mpeg");
                 UpstreamClient.pipe(from, response, StreamConverter.NONE);
-            }).onFailure(e -> Proxying.answer(response, Reply.status(500)::writeTo));
+            }).onFailure(e -> Proxying.answer(response, UpstreamFailures.reply(e)::writeTo));
         });
     }
 }

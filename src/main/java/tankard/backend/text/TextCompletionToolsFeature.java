@@ -10,6 +10,7 @@ import io.vertx.ext.web.RoutingContext;
 import tankard.backend.common.JsonFields;
 import tankard.backend.common.Proxying;
 import tankard.backend.common.SecretReader;
+import tankard.http.UpstreamFailures;
 import tankard.http.Feature;
 import tankard.http.Reply;
 import tankard.http.Request;
@@ -142,7 +143,7 @@ record TextCompletionToolsFeature(SecretStore secrets, TextCompletionBackends ba
                             : upstream.fetch(download, response).map(answer -> answer.ok()
                             ? Reply.json(JsJson.object().put("ok", true)) : errorTrue()));
         }).onSuccess(reply -> Proxying.answer(response, reply::writeTo))
-                .onFailure(e -> Proxying.answer(response, Reply.status(500)::writeTo));
+                .onFailure(e -> Proxying.answer(response, UpstreamFailures.reply(e)::writeTo));
     }
 
     /** Why TabbyAPI's permission answer refuses a download, or null when the key is an admin key. */
@@ -169,7 +170,7 @@ record TextCompletionToolsFeature(SecretStore secrets, TextCompletionBackends ba
                         : upstream.fetch(call, response).compose(answer -> answer.ok()
                         ? worker(ctx, () -> reply.apply(answer)) : Future.succeededFuture(errorTrue())))
                 .onSuccess(answer -> Proxying.answer(response, answer::writeTo))
-                .onFailure(e -> Proxying.answer(response, Reply.status(500)::writeTo));
+                .onFailure(e -> Proxying.answer(response, UpstreamFailures.reply(e)::writeTo));
     }
 
     private static Reply passThrough(UpstreamClient.Fetched answer) {

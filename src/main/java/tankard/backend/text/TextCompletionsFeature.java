@@ -12,6 +12,7 @@ import tankard.backend.common.JsonFields;
 import tankard.backend.common.Proxying;
 import tankard.backend.common.SecretReader;
 import tankard.backend.common.Urls;
+import tankard.http.UpstreamFailures;
 import tankard.http.Feature;
 import tankard.http.Reply;
 import tankard.http.Request;
@@ -67,7 +68,8 @@ public record TextCompletionsFeature(SecretStore secrets, TextCompletionBackends
         HttpServerResponse response = ctx.response();
         open(request, true, Function.identity()).compose(backend -> {
             if (backend.server() == null) {
-                return Future.succeededFuture(Reply.status(500));
+                return Future.succeededFuture(Reply.json(400, JsJson.object() // ST crashes on it: a bare 500
+                        .put("error", "No API server URL (api_server) was given")));
             }
             if (!backend.typeKnown()) {
                 return Future.succeededFuture(Reply.status(400));
@@ -88,7 +90,7 @@ public record TextCompletionsFeature(SecretStore secrets, TextCompletionBackends
                         return named.map(done -> statusReply(response, done));
                     }));
         }).onSuccess(reply -> reply.writeTo(response))
-                .onFailure(e -> Proxying.answer(response, Reply.status(500)::writeTo));
+                .onFailure(e -> Proxying.answer(response, UpstreamFailures.reply(e)::writeTo));
     }
 
     /** The model list as {@code {data}}, {@code result} its first id; null when the backend has none to give. */
@@ -230,7 +232,7 @@ public record TextCompletionsFeature(SecretStore secrets, TextCompletionBackends
             return upstream.fetch(UpstreamRequest.get(url, backend.headers(false)), response)
                     .compose(props -> worker(ctx, () -> props(props, llamaCpp)));
         }).onSuccess(reply -> reply.writeTo(response))
-                .onFailure(e -> Proxying.answer(response, Reply.status(500)::writeTo));
+                .onFailure(e -> Proxying.answer(response, UpstreamFailures.reply(e)::writeTo));
     }
 
     /** The props with {@code chat_template_hash} added; 400 for an error status; a template missing fails (500). */

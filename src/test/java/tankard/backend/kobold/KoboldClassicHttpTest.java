@@ -183,8 +183,11 @@ class KoboldClassicHttpTest extends PublicHostsMockTest {
                 .statusCode());
         assertEquals(400, client.post(BASE + "/embed", "{\"items\":[]}").statusCode());
         answer = client.post(BASE + "/embed", "{\"server\":\"http://127.0.0.1:1\",\"items\":[]}");
-        assertEquals(500, answer.statusCode());
-        assertEquals("Internal server error", answer.bodyAsString());
+        assertEquals(502, answer.statusCode());
+        assertTrue(answer.bodyAsString().startsWith("{\"error\":\"The backend could not be reached: "), answer.bodyAsString());
+        answer = client.post(BASE + "/embed", "{\"server\":\"../../etc\",\"items\":[]}");
+        assertEquals(400, answer.statusCode());
+        assertTrue(answer.bodyAsString().contains("Invalid URL"), answer.bodyAsString());
     }
 
     @Test

@@ -78,13 +78,13 @@ class NovelAiMediaHttpTest extends PublicHostsMockTest {
     }
 
     @Test
-    void aFailedImageAnswers500() {
+    void aFailedImageAnswers500AndAnUnreachableOne502() {
         mock.route(NOVELAI_IMAGE + "/ai/generate-image", r -> r.response().setStatusCode(400).end("{\"message\":\"bad\"}"));
         assertEquals(500, client.post(BASE + "/generate-image", "{\"prompt\":\"a cat\"}").statusCode());
         mock.route(NOVELAI_IMAGE + "/ai/generate-image", r -> r.response().end("not a zip"));
         assertEquals(500, client.post(BASE + "/generate-image", "{\"prompt\":\"a cat\"}").statusCode());
         takeUpstreamDown();
-        assertEquals(500, client.post(BASE + "/generate-image", "{\"prompt\":\"a cat\"}").statusCode());
+        assertEquals(502, client.post(BASE + "/generate-image", "{\"prompt\":\"a cat\"}").statusCode());
     }
 
     @Test

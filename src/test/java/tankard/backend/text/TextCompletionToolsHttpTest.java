@@ -31,7 +31,7 @@ class TextCompletionToolsHttpTest extends MockBackendTest {
         mock.route("/api/pull", request -> request.response().setStatusCode(500).end("{\"error\":\"offline\"}"));
         assertEquals("500 {\"error\":true}", answer("/ollama/download",
                 "{\"name\":\"llava:7b\",\"api_server\":\"" + mock.origin() + "\"}"));
-        assertEquals(500, client.post(BASE + "/ollama/download",
+        assertEquals(502, client.post(BASE + "/ollama/download",
                 "{\"name\":\"llava:7b\",\"api_server\":\"http://127.0.0.1:1\"}").statusCode(), "unreachable");
     }
 

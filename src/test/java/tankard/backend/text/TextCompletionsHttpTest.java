@@ -179,9 +179,11 @@ class TextCompletionsHttpTest extends MockBackendTest {
         assertEquals("Bad Request", down.bodyAsString());
         mock.route("/v1/models", request -> request.response().end("{\"models\":\"not a list\"}"));
         assertEquals(400, client.post(BASE + "/status", "{\"api_type\":\"vllm\",\"api_server\":\"" + mock.origin() + "\"}").statusCode());
-        assertEquals(500, client.post(BASE + "/status", "{\"api_type\":\"vllm\"}").statusCode());
+        HttpResponse<Buffer> noServer = client.post(BASE + "/status", "{\"api_type\":\"vllm\"}");
+        assertEquals("400 {\"error\":\"No API server URL (api_server) was given\"}",
+                noServer.statusCode() + " " + noServer.bodyAsString(), "ST crashes with a 500");
         HttpResponse<Buffer> refused = client.post(BASE + "/status", "{\"api_type\":\"vllm\",\"api_server\":\"http://127.0.0.1:1\"}");
-        assertEquals(500, refused.statusCode());
+        assertEquals(502, refused.statusCode());
     }
 
     // ---- generate
