@@ -1,7 +1,9 @@
 package tankard.http;
 
 import tankard.core.Refusal;
+import io.netty.handler.codec.http.multipart.HttpPostRequestDecoder;
 import io.vertx.core.Handler;
+import io.vertx.core.impl.NoStackTraceThrowable;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.HttpException;
@@ -44,6 +46,16 @@ public final class FailureHandler implements Handler<RoutingContext> {
         } else if (failure instanceof HttpException error) {
             status = error.getStatusCode();
             message = error.getPayload() != null ? error.getPayload() : statusText(status);
+        } else if (failure instanceof HttpPostRequestDecoder.TooLongFormFieldException
+                || failure instanceof HttpPostRequestDecoder.TooManyFormFieldsException) {
+            status = 413; // a form field (or a part's headers) over the multipart decoder's limits
+            message = statusText(status);
+        } else if (failure instanceof HttpPostRequestDecoder.ErrorDataDecoderException) {
+            status = 400;
+            message = "Malformed form data: " + failure.getMessage();
+        } else if (failure instanceof NoStackTraceThrowable && "Streaming aborted".equals(failure.getMessage())) {
+            status = 400; // Vert.x's word for an upload whose request broke off (a bad form part, the client gone)
+            message = "The upload broke off";
         } else if (nameTooLong(failure)) {
             status = 400;
             message = "A name in the request is too long for the file system";

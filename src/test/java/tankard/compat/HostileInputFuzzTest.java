@@ -6,6 +6,7 @@ import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.ext.web.client.HttpResponse;
+import io.vertx.ext.web.multipart.MultipartForm;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import tankard.json.JsJson;
@@ -33,7 +34,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Every ST route (compat-tests/st-routes.tsv) with hostile values in its path parameters and in the request fields
  * its ST file reads (compat-tests/st-request-fields.tsv, from compat-tests/list-st-request-fields.py): each
- * name-like field alone, then every field at once. No answer may be a 5xx or hang, nothing outside the data folder
+ * name-like field alone, then every field at once, then as a multipart form with a file part of that name. No answer may be a 5xx or hang, nothing outside the data folder
  * may change (a sentinel folder beside the server's folder included), and none of the user's folders may go.
  */
 @Timeout(value = 20, unit = TimeUnit.MINUTES)
@@ -62,10 +63,16 @@ class HostileInputFuzzTest {
         return values;
     }
 
-    record Probe(HttpMethod method, String path, String body) {
+    /** One request: a JSON body, a multipart form (its fields described for the report), or neither. */
+    record Probe(HttpMethod method, String path, String body, MultipartForm form, String formFields) {
+        Probe(HttpMethod method, String path, String body) {
+            this(method, path, body, null, null);
+        }
+
         @Override
         public String toString() {
-            return method + " " + path + (body == null ? "" : " " + abbreviated(body));
+            return method + " " + path + (body != null ? " " + abbreviated(body)
+                    : form != null ? " multipart " + abbreviated(formFields) : "");
         }
     }
 
@@ -141,7 +148,26 @@ class HostileInputFuzzTest {
             }
         }
         probes.add(new Probe(method, harmless, JsJson.compact(all)));
+        if (value.isTextual()) {
+            probes.add(multipart(harmless, fields, value.asText()));
+        }
         return probes;
+    }
+
+    /**
+     * The route's fields as multipart form fields with the value, and a file part whose name is the value (the
+     * uploads' routes read both), the value also as a field over the form decoder's limit.
+     */
+    private static Probe multipart(String path, List<String> fields, String value) {
+        MultipartForm form = MultipartForm.create();
+        for (String field : fields) {
+            form.attribute(field, value);
+        }
+        form.attribute("long_field", value + "x".repeat(100_000));
+        for (String part : List.of("avatar", "file")) {
+            form.binaryFileUpload(part, value, Buffer.buffer("not what it claims"), "image/png");
+        }
+        return new Probe(HttpMethod.POST, path, null, form, String.join(",", fields) + " = " + value);
     }
 
     /**
@@ -157,7 +183,8 @@ class HostileInputFuzzTest {
             for (Probe probe : batch) {
                 TestServer.Client client = probe.path().contains("logout") ? server.client() : session;
                 var request = client.request(probe.method(), probe.path()).timeout(30_000);
-                answers.add(probe.body() == null ? request.send()
+                answers.add(probe.form() != null ? request.sendMultipartForm(probe.form())
+                        : probe.body() == null ? request.send()
                         : request.putHeader("Content-Type", "application/json").sendBuffer(Buffer.buffer(probe.body())));
             }
             for (int i = 0; i < batch.size(); i++) {
