@@ -313,13 +313,28 @@ public final class Tankard {
 
     /** Prepares the data root and starts listening; fails with a {@link ConfigException} on unusable settings. */
     public static Future<Tankard> start(Vertx vertx, TankardConfig config) {
+        long startedMs = System.currentTimeMillis();
         return vertx.executeBlocking(() -> new Tankard(vertx, config), false)
                 .compose(tankard -> tankard.listen()
                         .compose(v -> tankard.startExtras())
                         .map(v -> {
                             tankard.startHeartbeat();
+                            tankard.sweepCrashLeftovers(startedMs);
                             return tankard;
                         }));
+    }
+
+    /**
+     * Removes, in the background, the temp files of writes that a crash cut short: Tankard's own (see
+     * {@link AtomicFiles}), written before this process started, so never one of its own writes under way.
+     */
+    private void sweepCrashLeftovers(long startedMs) {
+        vertx.executeBlocking(() -> AtomicFiles.sweepTemps(config.dataRoot(), startedMs), false)
+                .onSuccess(deleted -> {
+                    if (deleted > 0) {
+                        LOG.info("Removed {} temporary files that an interrupted run left behind", deleted);
+                    }
+                });
     }
 
     /** The Extras-compatible module server, on its own port, when modules are enabled. */

@@ -57,7 +57,6 @@ import java.util.regex.Pattern;
 public final class FileChatStore implements ChatStore {
     /** The most old bytes an in-place tail save keeps in memory (its journal, a view's copy). */
     static final long MAX_IN_PLACE = 16L * 1024 * 1024;
-    private static final Pattern WHOLE_WRITE_TEMP = Pattern.compile(".+\\.jsonl\\.[0-9]+");
     private static final Duration STALE_TEMP = Duration.ofMinutes(10);
     private static final String DRAFT_PREFIX = ".tankard-draft.";
     /** A draft's name, never a chat's (chats end in .jsonl). */
@@ -458,8 +457,8 @@ public final class FileChatStore implements ChatStore {
                     settle(entry);
                 } else if (drafts && DRAFT.matcher(name).matches() && Files.isRegularFile(entry, LinkOption.NOFOLLOW_LINKS)) {
                     Files.deleteIfExists(entry);
-                } else if (drafts && WHOLE_WRITE_TEMP.matcher(name).matches()) {
-                    // A whole-chat write killed midway (ours or ST's: same temp names); old enough to be no one's.
+                } else if (drafts && AtomicFiles.isOwnTemp(name) && name.contains(".jsonl.")) {
+                    // A whole-chat write killed midway; old enough to be no one's.
                     AtomicFiles.deleteStaleTemps(folder.resolve(name.substring(0, name.lastIndexOf('.'))), STALE_TEMP);
                 }
             }

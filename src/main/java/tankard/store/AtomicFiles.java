@@ -1,5 +1,8 @@
 package tankard.store;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -17,18 +20,32 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.LinkOption;
+import java.nio.file.FileVisitResult;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
  * Whole-file writes that never leave a partial file: temp file in the same folder, fsync, atomic rename.
- * The temp name {@code <target>.<digits>} is the one ST uses, so either server ignores the other's leftovers.
- * Blocking: call from a worker thread.
+ * The temp name {@code <target>.tankard-<digits>} is Tankard's own (ST's are {@code <target>.<digits>}), so that
+ * crash leftovers can be swept without touching anyone else's files; neither server lists either kind, whose
+ * extension is none they read. Blocking: call from a worker thread.
  */
 public final class AtomicFiles {
+    private static final String TEMP_MARK = ".tankard-";
+    private static final Pattern OWN_TEMP = Pattern.compile(".+" + Pattern.quote(TEMP_MARK) + "\\d{10}");
+    private static final Logger LOG = LoggerFactory.getLogger(AtomicFiles.class);
+
     private AtomicFiles() {
+    }
+
+    /** Whether the file name is one of this class's temp files (a write under way, or one a crash cut short). */
+    public static boolean isOwnTemp(String name) {
+        return OWN_TEMP.matcher(name).matches();
     }
 
     public static void write(Path target, byte[] data) {
@@ -115,8 +132,10 @@ public final class AtomicFiles {
         }
     }
 
+    /** Ten digits: the suffix is no longer than ST's temp suffix, so the same names fit (see SafeNames). */
     private static Path temp(Path target) {
-        return target.resolveSibling(target.getFileName() + "." + Math.abs(ThreadLocalRandom.current().nextLong()));
+        return target.resolveSibling(target.getFileName() + TEMP_MARK
+                + ThreadLocalRandom.current().nextLong(1_000_000_000L, 10_000_000_000L));
     }
 
     private static void writeTemp(Path temp, Content content) throws IOException {
@@ -147,24 +166,55 @@ public final class AtomicFiles {
     }
 
     /**
-     * Deletes the temp files of {@code target} (its {@code <name>.<digits>} siblings) left by writes that were
-     * killed midway, once they are older than {@code age}, so that a write still in progress (another process)
-     * keeps its file. Best effort.
+     * Deletes the temp files of {@code target} left by writes that were killed midway, once they are older than
+     * {@code age}, so that a write still in progress (another process) keeps its file. Best effort.
      */
     public static void deleteStaleTemps(Path target, Duration age) {
-        String prefix = target.getFileName() + ".";
+        String prefix = target.getFileName() + TEMP_MARK;
         long before = System.currentTimeMillis() - age.toMillis();
         try (DirectoryStream<Path> siblings = Files.newDirectoryStream(target.getParent(), prefix + "*")) {
             for (Path sibling : siblings) {
-                String suffix = sibling.getFileName().toString().substring(prefix.length());
-                if (!suffix.isEmpty() && suffix.chars().allMatch(c -> c >= '0' && c <= '9')
-                        && Files.getLastModifiedTime(sibling, LinkOption.NOFOLLOW_LINKS).toMillis() < before) {
+                if (isOwnTemp(sibling.getFileName().toString()) && modifiedBefore(sibling, before)) {
                     deleteQuietly(sibling);
                 }
             }
         } catch (IOException ignored) {
             // best effort, as deleteQuietly
         }
+    }
+
+    /**
+     * Deletes every temp file of this class under the root that was last written before {@code beforeMs}: run at
+     * start-up with the start time, it removes what a crash left and never a write of this process. Folders
+     * and links are not followed out of the tree. Answers how many it deleted.
+     */
+    public static int sweepTemps(Path root, long beforeMs) {
+        int[] deleted = {0};
+        try {
+            Files.walkFileTree(root, new SimpleFileVisitor<>() {
+                @Override
+                public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) {
+                    if (attributes.isRegularFile() && isOwnTemp(file.getFileName().toString())
+                            && attributes.lastModifiedTime().toMillis() < beforeMs) {
+                        deleteQuietly(file);
+                        deleted[0]++;
+                    }
+                    return FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public FileVisitResult visitFileFailed(Path file, IOException e) {
+                    return FileVisitResult.CONTINUE; // a folder that went or cannot be read: nothing of ours to sweep
+                }
+            });
+        } catch (IOException e) {
+            LOG.warn("Sweeping {} of temp files stopped: {}", root, e.toString());
+        }
+        return deleted[0];
+    }
+
+    private static boolean modifiedBefore(Path file, long beforeMs) throws IOException {
+        return Files.getLastModifiedTime(file, LinkOption.NOFOLLOW_LINKS).toMillis() < beforeMs;
     }
 
     public static void deleteQuietly(Path path) {

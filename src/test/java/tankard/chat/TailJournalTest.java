@@ -207,13 +207,15 @@ class TailJournalTest {
     void staleTempFilesOfWholeChatWritesAreDeletedOnFirstUseFreshOnesKept() throws IOException {
         Path folder = root.resolve(USER + "/chats/Bramble");
         Files.createDirectories(folder);
-        Path stale = Files.writeString(folder.resolve("c.jsonl.4242"), "half a chat");
+        Path stale = Files.writeString(folder.resolve("c.jsonl.tankard-4242424242"), "half a chat");
         Files.setLastModifiedTime(stale, FileTime.from(Instant.now().minus(Duration.ofHours(1))));
-        Path fresh = Files.writeString(folder.resolve("d.jsonl.77"), "a write under way");
+        Path fresh = Files.writeString(folder.resolve("d.jsonl.tankard-7777777777"), "a write under way");
+        Path stsTemp = Files.writeString(folder.resolve("e.jsonl.4242"), "ST's, not ours");
+        Files.setLastModifiedTime(stsTemp, FileTime.from(Instant.now().minus(Duration.ofHours(1))));
 
         new FileChatStore(root).list(USER, FOLDER);
 
-        assertEquals(List.of("d.jsonl.77"), names(folder));
+        assertEquals(List.of("d.jsonl.tankard-7777777777", "e.jsonl.4242"), names(folder));
         assertTrue(Files.exists(fresh));
     }
 
