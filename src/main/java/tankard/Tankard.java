@@ -84,6 +84,7 @@ import tankard.speech.ElevenLabsSpeech;
 import tankard.speech.MiniMaxSpeech;
 import tankard.speech.PollinationsSpeech;
 import tankard.speech.VolcengineSpeech;
+import tankard.speech.LocalSpeechSynthesizer;
 import tankard.speech.SpeechFeature;
 import tankard.caption.CaptionFeature;
 import tankard.caption.LocalCaptioner;
@@ -190,6 +191,8 @@ public final class Tankard {
     private final Classifier classifier;
     /** The local image captioner of Image Captioning: loaded on first use. */
     private final LocalCaptioner captioner;
+    /** The local text-to-speech model of the TTS extension (SpeechT5): loaded on first use. */
+    private final LocalSpeechSynthesizer synthesizer;
 
     private Tankard(Vertx vertx, TankardConfig config) {
         this.vertx = vertx;
@@ -242,6 +245,7 @@ public final class Tankard {
         this.embeddings = LocalEmbeddings.start(config, upstream);
         this.classifier = new Classifier(config, upstream);
         this.captioner = new LocalCaptioner(config, upstream);
+        this.synthesizer = new LocalSpeechSynthesizer(config, upstream);
         Tokenizers tokenizers = new Tokenizers(TokenizerFiles.of(config));
         ChatSummarizer chatSummarizer = new ChatSummarizer(chatService, new Completions(config, secrets, upstream),
                 tokenizers);
@@ -273,7 +277,7 @@ public final class Tankard {
                 new TranslateFeature(new TranslateService(secrets, upstream, config.deeplFormality())),
                 new SpeechFeature(new AzureSpeech(secrets, serviceCalls), new ElevenLabsSpeech(secrets, serviceCalls),
                         new PollinationsSpeech(secrets, serviceCalls), new MiniMaxSpeech(secrets, serviceCalls),
-                        new VolcengineSpeech(secrets, serviceCalls)),
+                        new VolcengineSpeech(secrets, serviceCalls), synthesizer),
                 new GoogleFeature(config, vertx, secrets, upstream),
                 new CaptionFeature(captioner, new ClaudeCaption(secrets, serviceCalls)),
                 new ClassifyFeature(classifier),
@@ -509,6 +513,7 @@ public final class Tankard {
         embeddings.close();
         classifier.close();
         captioner.close();
+        synthesizer.close();
         if (summaries != null) {
             try {
                 if (summaries.close(Duration.ofSeconds(30))) {

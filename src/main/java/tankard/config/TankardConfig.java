@@ -186,7 +186,8 @@ public record TankardConfig(
 
     /**
      * The in-process models of ST's {@code extensions.models} (ST: src/transformers.js): the {@code transformers}
-     * vector source and the Extras {@code embeddings} module, the emotion classifier and the image captioner.
+     * vector source and the Extras {@code embeddings} module, the emotion classifier, the image captioner and the
+     * text-to-speech model.
      *
      * @param embedding      {@code extensions.models.embedding}: a Hugging Face repo id; empty: the embedded
      *                       all-MiniLM-L6-v2
@@ -201,9 +202,14 @@ public record TankardConfig(
      *                       captioning model; empty: ST's default (see {@code tankard.caption})
      * @param captionQueue   {@code tankard.caption.queueSize}: how many caption requests may wait for the model
      *                       before requests are refused with 503
+     * @param textToSpeech   {@code extensions.models.textToSpeech}: the Hugging Face repo id of the local SpeechT5
+     *                       text-to-speech model; empty: ST's default (see {@code tankard.speech})
+     * @param speechQueue    {@code tankard.speech.synthesisQueueSize}: how many texts may wait for the model before
+     *                       requests are refused with 503
      */
     public record Models(String embedding, boolean autoDownload, int embeddingQueue, String classification,
-                         int classifyQueue, String captioning, int captionQueue) {
+                         int classifyQueue, String captioning, int captionQueue, String textToSpeech,
+                         int speechQueue) {
     }
 
     /** One {@code requestOverrides} entry: these headers for calls to these {@code host[:port]} values. */

@@ -11,13 +11,20 @@ import tankard.http.Routes;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** Text-to-speech and speech recognition providers' routes for ST's TTS and STT extensions; the wait on a provider holds no thread. */
+/**
+ * Text-to-speech and speech recognition providers' routes for ST's TTS and STT extensions, and the local SpeechT5
+ * model's ({@code POST /api/speech/synthesize}); the wait on a provider or the model holds no thread.
+ */
 public record SpeechFeature(AzureSpeech azure, ElevenLabsSpeech elevenLabs, PollinationsSpeech pollinations,
-                            MiniMaxSpeech miniMax, VolcengineSpeech volcengine) implements Feature {
+                            MiniMaxSpeech miniMax, VolcengineSpeech volcengine, LocalSpeechSynthesizer local)
+        implements Feature {
     private static final String MPEG = "audio/mpeg";
 
     @Override
     public void mount(Router router, Routes routes) {
+        router.post("/api/speech/synthesize").handler(routes.later(request ->
+                local.synthesize(request.body()).thenApply(wav -> new Reply.Body(200, "audio/wav", wav))));
+
         router.post("/api/azure/list").handler(routes.later(request ->
                 azure.voices(request.dirs(), request.body()).thenApply(Reply::json)));
         router.post("/api/azure/generate").handler(routes.later(request ->

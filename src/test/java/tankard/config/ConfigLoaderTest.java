@@ -51,6 +51,17 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void theTextToSpeechModelAndItsQueueAreReadWithDefaultsWhenAbsent() throws IOException {
+        TankardConfig absent = load(null, Map.of());
+        assertEquals("", absent.models().textToSpeech());
+        assertEquals(16, absent.models().speechQueue());
+        TankardConfig set = load("extensions:\n  models:\n    textToSpeech: \" Owner/tts \"\n"
+                + "tankard:\n  speech:\n    synthesisQueueSize: 3\n", Map.of());
+        assertEquals("Owner/tts", set.models().textToSpeech());
+        assertEquals(3, set.models().speechQueue());
+    }
+
+    @Test
     void ownUiIsFoundBesideTheInstallation() throws Exception {
         assertEquals(Path.of("/opt/tankard"), ConfigLoader.installFolder(new java.security.CodeSource(
                 new java.net.URL("file:/opt/tankard/target/tankard.jar"), (java.security.cert.Certificate[]) null)));

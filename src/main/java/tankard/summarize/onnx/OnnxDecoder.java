@@ -24,9 +24,9 @@ import java.util.Map;
  * seq2seqForward and addPastKeyValues). Not thread-safe: one per generation.
  */
 final class OnnxDecoder implements StepDecoder, AutoCloseable {
-    private static final String PAST = "past_key_values.";
-    private static final String PRESENT = "present.";
-    private static final String BRANCH = "use_cache_branch";
+    static final String PAST = "past_key_values.";
+    static final String PRESENT = "present.";
+    static final String BRANCH = "use_cache_branch";
 
     private final OrtEnvironment env;
     private final OrtSession decoder;
@@ -73,7 +73,7 @@ final class OnnxDecoder implements StepDecoder, AutoCloseable {
             } else if (merged) {
                 for (String name : session.getInputNames()) {
                     if (name.startsWith(PAST)) {
-                        owned.put(name, empty(session, name, batch));
+                        owned.put(name, emptyPast(env, session, name, batch));
                     }
                 }
             }
@@ -114,7 +114,7 @@ final class OnnxDecoder implements StepDecoder, AutoCloseable {
     }
 
     /** A merged decoder's past keys or values before the first step: {@code [batch, heads, 0, head size]}. */
-    private OnnxTensor empty(OrtSession session, String name, int batch) throws OrtException {
+    static OnnxTensor emptyPast(OrtEnvironment env, OrtSession session, String name, int batch) throws OrtException {
         long[] shape = ((TensorInfo) session.getInputInfo().get(name).getInfo()).getShape().clone();
         if (shape.length != 4 || shape[1] < 0 || shape[3] < 0) {
             throw new IllegalStateException("The merged decoder's " + name + " has no fixed heads and head size: "

@@ -79,11 +79,16 @@ public final class LocalEmbeddingModel implements AutoCloseable {
      * transformers.js's pipelines call it; no padding (each text runs alone).
      */
     public static HuggingFaceTokenizer tokenizer(Path folder, int maxLength) throws IOException {
+        // padding is done here, per batch; the file's own settings (LangChain4j's pads to 128) are overridden
+        return tokenizer(folder, Map.of("addSpecialTokens", "true", "truncation", "true",
+                "maxLength", String.valueOf(maxLength), "padding", "false"));
+    }
+
+    /** The folder's {@code tokenizer.json} with DJL's options ({@code addSpecialTokens}, {@code truncation}, …). */
+    public static HuggingFaceTokenizer tokenizer(Path folder, Map<String, String> options) throws IOException {
         NativeLibraries.stayOffline();
         try (InputStream in = Files.newInputStream(folder.resolve("tokenizer.json"))) {
-            // padding is done here, per batch; the file's own settings (LangChain4j's pads to 128) are overridden
-            return HuggingFaceTokenizer.newInstance(in, Map.of("addSpecialTokens", "true", "truncation", "true",
-                    "maxLength", String.valueOf(maxLength), "padding", "false"));
+            return HuggingFaceTokenizer.newInstance(in, options);
         }
     }
 
