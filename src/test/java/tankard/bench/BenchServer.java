@@ -39,9 +39,14 @@ final class BenchServer implements AutoCloseable {
 
     /** Tankard on the working folder (config.yaml, data/), with bin/jvm.options then TANKARD_JAVA_OPTS. */
     static BenchServer tankard(Path work) throws Exception {
+        return tankard(work, List.of("@" + Path.of("bin/jvm.options").toAbsolutePath())); // as bin/tankard runs it
+    }
+
+    /** Tankard on the working folder with these JVM options (none: the JVM's defaults), then TANKARD_JAVA_OPTS. */
+    static BenchServer tankard(Path work, List<String> jvmOptions) throws Exception {
         int port = freePort();
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
-        command.add("@" + Path.of("bin/jvm.options").toAbsolutePath()); // as bin/tankard runs it
+        command.addAll(jvmOptions);
         String opts = System.getenv("TANKARD_JAVA_OPTS");
         if (opts != null && !opts.isBlank()) {
             command.addAll(List.of(opts.trim().split("\\s+")));
@@ -125,6 +130,13 @@ final class BenchServer implements AutoCloseable {
         return connection;
     }
 
+    /** GETs the path and reads the whole answer without keeping it; its length. Fails unless 200. */
+    long get(String path) throws Exception {
+        HttpURLConnection connection = (HttpURLConnection) uri(path).toURL().openConnection();
+        sessionHeaders().forEach(connection::setRequestProperty);
+        return drain(path, connection);
+    }
+
     /** POSTs the JSON body; the answer to read. */
     InputStream open(String path, String body) throws Exception {
         return send(path, body.getBytes(StandardCharsets.UTF_8)).getInputStream();
@@ -132,7 +144,10 @@ final class BenchServer implements AutoCloseable {
 
     /** POSTs the JSON body and reads the whole answer without keeping it; its length. Fails unless 200. */
     long post(String path, byte[] body) throws Exception {
-        HttpURLConnection r = send(path, body);
+        return drain(path, send(path, body));
+    }
+
+    private static long drain(String path, HttpURLConnection r) throws Exception {
         if (r.getResponseCode() != 200) {
             try (InputStream error = r.getErrorStream()) {
                 throw new IllegalStateException(path + " answered " + r.getResponseCode() + ": "

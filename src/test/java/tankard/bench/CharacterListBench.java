@@ -130,7 +130,7 @@ public final class CharacterListBench {
     // ---- the synthetic library
 
     /** Writes the cards that are missing (a library is reused across runs); the total bytes. */
-    private static long buildLibrary(Path folder, int n) throws IOException {
+    static long buildLibrary(Path folder, int n) throws IOException {
         Files.createDirectories(folder);
         long total = 0;
         for (int i = 0; i < n; i++) {

@@ -128,7 +128,7 @@ public final class ChatBench {
     }
 
     /** The body ST's frontend sends to save the chat (the file's lines as the chat array). */
-    private static byte[] saveBody(String name, byte[] jsonl) {
+    static byte[] saveBody(String name, byte[] jsonl) {
         ByteArrayOutputStream body = new ByteArrayOutputStream(jsonl.length + 200);
         body.writeBytes(("{\"ch_name\":\"Bench\",\"file_name\":\"" + name + "\",\"chat\":[").getBytes(StandardCharsets.UTF_8));
         for (byte b : jsonl) {

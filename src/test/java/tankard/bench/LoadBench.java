@@ -1,0 +1,134 @@
+package tankard.bench;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
+
+/**
+ * Many clients at once on Tankard in its own process, as {@code bin/tankard} runs it: each client loads the page,
+ * lists the characters, reads and saves its own chat and reads the settings, with a short pause between requests.
+ * Prints throughput, p50 and p99 and the server's resident memory at the start, the middle and the end, then
+ * after a quiet spell (heap given back). Run once with {@code bin/jvm.options} and once with the JVM's defaults.
+ * <p>
+ * Usage: {@code bench/load.sh [clients] [seconds] [cards]} (default 100 60 500).
+ */
+public final class LoadBench {
+    private static final long THINK_MS = Long.getLong("bench.thinkMs", 200);
+
+    public static void main(String[] args) throws Exception {
+        int clients = args.length > 0 ? Integer.parseInt(args[0]) : 100;
+        int seconds = args.length > 1 ? Integer.parseInt(args[1]) : 60;
+        int cards = args.length > 2 ? Integer.parseInt(args[2]) : 500;
+        Path work = Path.of(System.getProperty("bench.dir", "target/bench")).toAbsolutePath().resolve("load");
+        prepare(work, clients, cards);
+        System.out.printf("%d clients, %d s, %d cards, pause up to %d ms between requests (load average %s)%n",
+                clients, seconds, cards, 2 * THINK_MS, Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
+        run("bin/jvm.options", work, List.of("@" + Path.of("bin/jvm.options").toAbsolutePath()), clients, seconds);
+        run("JVM defaults", work, List.of("--add-modules=jdk.incubator.vector"), clients, seconds);
+    }
+
+    /** The library, one chat of 200 messages per client, Tankard's own UI to load. */
+    private static void prepare(Path work, int clients, int cards) throws Exception {
+        CharacterListBench.buildLibrary(work.resolve("data/default-user/characters"), cards);
+        Path chats = work.resolve("data/default-user/chats/Bench");
+        Files.createDirectories(chats);
+        byte[] chat = ChatBench.chatBytes(200);
+        for (int c = 0; c < clients; c++) {
+            Files.write(chats.resolve("load" + c + ".jsonl"), chat);
+        }
+        Path ui = work.resolve("public");
+        try (Stream<Path> files = Files.walk(Path.of("public"))) {
+            for (Path file : (Iterable<Path>) files::iterator) {
+                Path target = ui.resolve(Path.of("public").relativize(file).toString());
+                if (Files.isDirectory(file)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(file, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+        }
+    }
+
+    private static void run(String name, Path work, List<String> jvm, int clients, int seconds) throws Exception {
+        try (BenchServer server = BenchServer.tankard(work, jvm)) {
+            byte[][] saves = new byte[clients][];
+            for (int c = 0; c < clients; c++) {
+                saves[c] = ChatBench.saveBody("load" + c, ChatBench.chatBytes(200));
+            }
+            System.out.printf("%n%s: RSS at start %d MB%n", name, server.rssMb());
+            long end = System.nanoTime() + seconds * 1_000_000_000L;
+            AtomicInteger errors = new AtomicInteger();
+            List<ConcurrentLinkedQueue<Long>> thirds = List.of(new ConcurrentLinkedQueue<>(),
+                    new ConcurrentLinkedQueue<>(), new ConcurrentLinkedQueue<>());
+            ExecutorService pool = Executors.newFixedThreadPool(clients);
+            for (int c = 0; c < clients; c++) {
+                int client = c;
+                pool.execute(() -> client(server, client, saves[client], end, seconds, thirds, errors));
+            }
+            long[] rss = new long[3];
+            for (int third = 0; third < 3; third++) {
+                Thread.sleep(seconds * 1000L / 3);
+                rss[third] = server.rssMb();
+            }
+            pool.shutdown();
+            pool.awaitTermination(5, TimeUnit.MINUTES);
+            for (int third = 0; third < 3; third++) {
+                long[] ms = thirds.get(third).stream().mapToLong(Long::longValue).sorted().toArray();
+                System.out.printf("%s  %-6s %6.0f requests/s  p50 %6.1f ms  p99 %6.1f ms  RSS %4d MB%n", name,
+                        List.of("start", "middle", "end").get(third), ms.length / (seconds / 3.0),
+                        percentile(ms, 50), percentile(ms, 99), rss[third]);
+            }
+            System.out.printf("%s  errors %d; ", name, errors.get());
+            Thread.sleep(30_000);
+            System.out.printf("RSS after 30 s idle %d MB%n", server.rssMb());
+        }
+    }
+
+    private static void client(BenchServer server, int client, byte[] save, long end, int seconds,
+                               List<ConcurrentLinkedQueue<Long>> thirds, AtomicInteger errors) {
+        Random random = new Random(client);
+        byte[] get = ("{\"ch_name\":\"Bench\",\"avatar_url\":\"Bench.png\",\"file_name\":\"load" + client + "\"}")
+                .getBytes(StandardCharsets.UTF_8);
+        long start = System.nanoTime();
+        for (int step = 0; System.nanoTime() < end; step++) {
+            long t0 = System.nanoTime();
+            try {
+                switch (step % 8) {
+                    case 0 -> server.get("/");
+                    case 1 -> server.get("/js/app.js");
+                    case 2 -> server.post("/api/characters/all", "{}");
+                    case 3, 5 -> server.post("/api/chats/get", get);
+                    case 4 -> server.post("/api/chats/save", save);
+                    case 6 -> server.post("/api/settings/get", "{}");
+                    default -> server.get("/app.css");
+                }
+            } catch (Exception e) {
+                errors.incrementAndGet();
+            }
+            long t1 = System.nanoTime();
+            int third = (int) Math.min(2, (t0 - start) * 3 / (seconds * 1_000_000_000L));
+            thirds.get(third).add((t1 - t0) / 1000);
+            try {
+                Thread.sleep(random.nextLong(2 * THINK_MS + 1));
+            } catch (InterruptedException e) {
+                return;
+            }
+        }
+    }
+
+    /** The percentile of microsecond figures, in ms. */
+    private static double percentile(long[] sortedMicros, int p) {
+        if (sortedMicros.length == 0) {
+            return Double.NaN;
+        }
+        return sortedMicros[Math.min(sortedMicros.length - 1, sortedMicros.length * p / 100)] / 1000.0;
+    }
+}
