@@ -82,6 +82,7 @@ import tankard.google.GoogleFeature;
 import tankard.speech.AzureSpeech;
 import tankard.speech.ElevenLabsSpeech;
 import tankard.speech.MiniMaxSpeech;
+import tankard.speech.LocalSpeechRecognizer;
 import tankard.speech.PollinationsSpeech;
 import tankard.speech.VolcengineSpeech;
 import tankard.speech.SpeechFeature;
@@ -190,6 +191,8 @@ public final class Tankard {
     private final Classifier classifier;
     /** The local image captioner of Image Captioning: loaded on first use. */
     private final LocalCaptioner captioner;
+    /** The local Whisper speech recognizer of ST's STT extension: loaded on first use. */
+    private final LocalSpeechRecognizer speechRecognizer;
 
     private Tankard(Vertx vertx, TankardConfig config) {
         this.vertx = vertx;
@@ -242,6 +245,7 @@ public final class Tankard {
         this.embeddings = LocalEmbeddings.start(config, upstream);
         this.classifier = new Classifier(config, upstream);
         this.captioner = new LocalCaptioner(config, upstream);
+        this.speechRecognizer = new LocalSpeechRecognizer(config, upstream);
         Tokenizers tokenizers = new Tokenizers(TokenizerFiles.of(config));
         ChatSummarizer chatSummarizer = new ChatSummarizer(chatService, new Completions(config, secrets, upstream),
                 tokenizers);
@@ -273,7 +277,7 @@ public final class Tankard {
                 new TranslateFeature(new TranslateService(secrets, upstream, config.deeplFormality())),
                 new SpeechFeature(new AzureSpeech(secrets, serviceCalls), new ElevenLabsSpeech(secrets, serviceCalls),
                         new PollinationsSpeech(secrets, serviceCalls), new MiniMaxSpeech(secrets, serviceCalls),
-                        new VolcengineSpeech(secrets, serviceCalls)),
+                        new VolcengineSpeech(secrets, serviceCalls), speechRecognizer),
                 new GoogleFeature(config, vertx, secrets, upstream),
                 new CaptionFeature(captioner, new ClaudeCaption(secrets, serviceCalls)),
                 new ClassifyFeature(classifier),
@@ -494,6 +498,7 @@ public final class Tankard {
         embeddings.close();
         classifier.close();
         captioner.close();
+        speechRecognizer.close();
         if (summaries != null) {
             try {
                 if (summaries.close(Duration.ofSeconds(30))) {

@@ -395,7 +395,9 @@ public final class ConfigLoader {
                         string("extensions.models.classification", "").strip(),
                         integer("tankard.classify.queueSize", 64, 1, 10_000),
                         string("extensions.models.captioning", "").strip(),
-                        integer("tankard.caption.queueSize", 16, 1, 10_000)),
+                        integer("tankard.caption.queueSize", 16, 1, 10_000),
+                        string("extensions.models.speechToText", "").strip(),
+                        integer("tankard.speech.queueSize", 8, 1, 10_000)),
                 string("deepl.formality", "default"));
     }
 

@@ -186,7 +186,8 @@ public record TankardConfig(
 
     /**
      * The in-process models of ST's {@code extensions.models} (ST: src/transformers.js): the {@code transformers}
-     * vector source and the Extras {@code embeddings} module, the emotion classifier and the image captioner.
+     * vector source and the Extras {@code embeddings} module, the emotion classifier, the image captioner and the
+     * speech recognizer.
      *
      * @param embedding      {@code extensions.models.embedding}: a Hugging Face repo id; empty: the embedded
      *                       all-MiniLM-L6-v2
@@ -201,9 +202,14 @@ public record TankardConfig(
      *                       captioning model; empty: ST's default (see {@code tankard.caption})
      * @param captionQueue   {@code tankard.caption.queueSize}: how many caption requests may wait for the model
      *                       before requests are refused with 503
+     * @param speechToText   {@code extensions.models.speechToText}: the Hugging Face repo id of the local Whisper
+     *                       speech recognition model; empty: ST's default (see {@code tankard.speech})
+     * @param speechQueue    {@code tankard.speech.queueSize}: how many recordings may wait for the model before
+     *                       requests are refused with 503
      */
     public record Models(String embedding, boolean autoDownload, int embeddingQueue, String classification,
-                         int classifyQueue, String captioning, int captionQueue) {
+                         int classifyQueue, String captioning, int captionQueue, String speechToText,
+                         int speechQueue) {
     }
 
     /** One {@code requestOverrides} entry: these headers for calls to these {@code host[:port]} values. */

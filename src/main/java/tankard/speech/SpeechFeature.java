@@ -7,17 +7,26 @@ import tankard.http.Feature;
 import tankard.http.Reply;
 import tankard.http.Request;
 import tankard.http.Routes;
+import tankard.json.JsJson;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** Text-to-speech and speech recognition providers' routes for ST's TTS and STT extensions; the wait on a provider holds no thread. */
+/**
+ * Text-to-speech and speech recognition providers' routes for ST's TTS and STT extensions, and the local Whisper
+ * recognizer ({@code POST /api/speech/recognize} {@code {audio, lang, model}} → {@code {text}}); the wait on a
+ * provider or the model holds no thread.
+ */
 public record SpeechFeature(AzureSpeech azure, ElevenLabsSpeech elevenLabs, PollinationsSpeech pollinations,
-                            MiniMaxSpeech miniMax, VolcengineSpeech volcengine) implements Feature {
+                            MiniMaxSpeech miniMax, VolcengineSpeech volcengine, LocalSpeechRecognizer local)
+        implements Feature {
     private static final String MPEG = "audio/mpeg";
 
     @Override
     public void mount(Router router, Routes routes) {
+        router.post("/api/speech/recognize").handler(routes.later(request ->
+                local.recognize(request.body()).thenApply(text -> Reply.json(JsJson.object().put("text", text)))));
+
         router.post("/api/azure/list").handler(routes.later(request ->
                 azure.voices(request.dirs(), request.body()).thenApply(Reply::json)));
         router.post("/api/azure/generate").handler(routes.later(request ->
