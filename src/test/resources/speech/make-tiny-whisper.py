@@ -368,7 +368,8 @@ def main():
                   "end_of_word_suffix": "", "fuse_unk": False, "byte_fallback": False,
                   "vocab": {t: i for i, t in enumerate(WORDS)}, "merges": []}})
     write_json(os.path.join(OUT, "tokenizer_config.json"), {"clean_up_tokenization_spaces": True,
-                                                           "model_max_length": 1024})
+                                                           "model_max_length": 1024,
+                                                           "tokenizer_class": "WhisperTokenizer"})
 
     sine = (0.5 * np.sin(2 * np.pi * 1000 * np.arange(RATE) / RATE)).astype(np.float32)
     features = log_mel(sine)

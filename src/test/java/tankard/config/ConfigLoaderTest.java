@@ -51,6 +51,17 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void theSpeechRecognizersModelAndQueueAreReadEmptyMeaningStsDefault() throws IOException {
+        TankardConfig defaults = load(null, Map.of());
+        assertEquals("", defaults.models().speechToText());
+        assertEquals(8, defaults.models().speechQueue());
+        TankardConfig set = load("extensions:\n  models:\n    speechToText: ' Xenova/whisper-tiny '\n"
+                + "tankard:\n  speech:\n    queueSize: 3\n", Map.of());
+        assertEquals("Xenova/whisper-tiny", set.models().speechToText());
+        assertEquals(3, set.models().speechQueue());
+    }
+
+    @Test
     void ownUiIsFoundBesideTheInstallation() throws Exception {
         assertEquals(Path.of("/opt/tankard"), ConfigLoader.installFolder(new java.security.CodeSource(
                 new java.net.URL("file:/opt/tankard/target/tankard.jar"), (java.security.cert.Certificate[]) null)));

@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * WAV decoding as ST's getWaveFile does it on wavefile, against src/test/resources/speech/make-tiny-whisper.py's
- * numpy redo of wavefile (checked there against wavefile itself when the files were made).
+ * numpy redo of wavefile's resampling (which matched wavefile's own output when the files were made).
  */
 class WavAudioTest {
     static final Path SPEECH = Path.of("src/test/resources/speech");
