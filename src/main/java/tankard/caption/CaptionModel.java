@@ -22,6 +22,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /**
  * An image-to-text VisionEncoderDecoder model in the transformers.js layout, run as ST's image-to-text pipeline
@@ -34,13 +35,12 @@ import java.util.Map;
  */
 final class CaptionModel implements AutoCloseable {
     /** The files of an export, as this class loads them (a merged decoder preferred, as transformers.js's). */
-    static final List<HubDownloader.Wanted> FILES = List.of(
+    static final List<HubDownloader.Wanted> FILES = Stream.concat(Stream.of(
             HubDownloader.Wanted.file("config.json", true),
             HubDownloader.Wanted.file("generation_config.json", false),
             HubDownloader.Wanted.file("preprocessor_config.json", true),
             HubDownloader.Wanted.file("tokenizer.json", true),
-            HubDownloader.Wanted.file("tokenizer_config.json", false),
-            Seq2SeqDecoder.GRAPHS.get(0), Seq2SeqDecoder.GRAPHS.get(1));
+            HubDownloader.Wanted.file("tokenizer_config.json", false)), Seq2SeqDecoder.GRAPHS.stream()).toList();
 
     private final OrtEnvironment env = OrtEnvironment.getEnvironment();
     private final OrtSession.SessionOptions options = new OrtSession.SessionOptions();
@@ -59,7 +59,7 @@ final class CaptionModel implements AutoCloseable {
                 .path("clean_up_tokenization_spaces").asBoolean(true);
         tokenizer = LocalEmbeddingModel.tokenizer(folder, 1024);
         LocalEmbeddingModel.configure(options);
-        encoder = env.createSession(Seq2SeqDecoder.first(folder, Seq2SeqDecoder.ENCODERS, true).toString(), options);
+        encoder = Seq2SeqDecoder.encoder(env, options, folder);
         decoder = Seq2SeqDecoder.open(env, options, folder);
     }
 

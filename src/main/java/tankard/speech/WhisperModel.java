@@ -67,7 +67,7 @@ final class WhisperModel implements AutoCloseable {
                 .path("clean_up_tokenization_spaces").asBoolean(true);
         tokenizer = LocalEmbeddingModel.tokenizer(folder, 1024);
         LocalEmbeddingModel.configure(options);
-        encoder = env.createSession(Seq2SeqDecoder.first(folder, Seq2SeqDecoder.ENCODERS, true).toString(), options);
+        encoder = Seq2SeqDecoder.encoder(env, options, folder);
         decoder = Seq2SeqDecoder.open(env, options, folder);
     }
 

@@ -98,7 +98,10 @@ final class Generator {
         return Arrays.copyOfRange(best, 1, best.length);
     }
 
-    /** Transformers' logits processors, in its order (forced decoder ids last); the forced tokens get 0 and every other -infinity. */
+    /**
+     * Transformers' logits processors, in its order (forced decoder ids last); the forced tokens get 0 and every
+     * other -infinity.
+     */
     static double[] process(double[] scores, int[] sequence, GenerationSettings settings) {
         int length = sequence.length;
         int n = settings.noRepeatNgramSize();

@@ -19,7 +19,7 @@ import java.util.stream.Stream;
  */
 public final class Seq2SeqDecoder implements AutoCloseable {
     /** A transformers.js export's graphs, as it looks for them: quantized first (ST asks for them), then plain. */
-    public static final List<String> ENCODERS = List.of("onnx/encoder_model_quantized.onnx", "onnx/encoder_model.onnx",
+    static final List<String> ENCODERS = List.of("onnx/encoder_model_quantized.onnx", "onnx/encoder_model.onnx",
             "encoder_model.onnx");
     static final List<String> MERGED = List.of("onnx/decoder_model_merged_quantized.onnx",
             "onnx/decoder_model_merged.onnx", "decoder_model_merged.onnx");
@@ -69,8 +69,14 @@ public final class Seq2SeqDecoder implements AutoCloseable {
                 : separate(env, options, first(folder, DECODERS, true), first(folder, WITH_PAST, false));
     }
 
+    /** The encoder of a transformers.js export folder (its quantized graph first). */
+    public static OrtSession encoder(OrtEnvironment env, OrtSession.SessionOptions options, Path folder)
+            throws IOException, OrtException {
+        return env.createSession(first(folder, ENCODERS, true).toString(), options);
+    }
+
     /** The first of {@code names} in the folder; null (or, when required, an IOException) when none is there. */
-    public static Path first(Path folder, List<String> names, boolean required) throws IOException {
+    static Path first(Path folder, List<String> names, boolean required) throws IOException {
         for (String name : names) {
             if (Files.isRegularFile(folder.resolve(name))) {
                 return folder.resolve(name);
