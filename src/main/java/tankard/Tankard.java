@@ -82,6 +82,7 @@ import tankard.google.GoogleFeature;
 import tankard.speech.AzureSpeech;
 import tankard.speech.ElevenLabsSpeech;
 import tankard.speech.MiniMaxSpeech;
+import tankard.speech.LocalSpeechRecognizer;
 import tankard.speech.PollinationsSpeech;
 import tankard.speech.VolcengineSpeech;
 import tankard.speech.LocalSpeechSynthesizer;
@@ -193,6 +194,8 @@ public final class Tankard {
     private final LocalCaptioner captioner;
     /** The local text-to-speech model of the TTS extension (SpeechT5): loaded on first use. */
     private final LocalSpeechSynthesizer synthesizer;
+    /** The local Whisper speech recognizer of ST's STT extension: loaded on first use. */
+    private final LocalSpeechRecognizer speechRecognizer;
 
     private Tankard(Vertx vertx, TankardConfig config) {
         this.vertx = vertx;
@@ -246,6 +249,7 @@ public final class Tankard {
         this.classifier = new Classifier(config, upstream);
         this.captioner = new LocalCaptioner(config, upstream);
         this.synthesizer = new LocalSpeechSynthesizer(config, upstream);
+        this.speechRecognizer = new LocalSpeechRecognizer(config, upstream);
         Tokenizers tokenizers = new Tokenizers(TokenizerFiles.of(config));
         ChatSummarizer chatSummarizer = new ChatSummarizer(chatService, new Completions(config, secrets, upstream),
                 tokenizers);
@@ -277,7 +281,7 @@ public final class Tankard {
                 new TranslateFeature(new TranslateService(secrets, upstream, config.deeplFormality())),
                 new SpeechFeature(new AzureSpeech(secrets, serviceCalls), new ElevenLabsSpeech(secrets, serviceCalls),
                         new PollinationsSpeech(secrets, serviceCalls), new MiniMaxSpeech(secrets, serviceCalls),
-                        new VolcengineSpeech(secrets, serviceCalls), synthesizer),
+                        new VolcengineSpeech(secrets, serviceCalls), synthesizer, speechRecognizer),
                 new GoogleFeature(config, vertx, secrets, upstream),
                 new CaptionFeature(captioner, new ClaudeCaption(secrets, serviceCalls)),
                 new ClassifyFeature(classifier),
@@ -514,6 +518,7 @@ public final class Tankard {
         classifier.close();
         captioner.close();
         synthesizer.close();
+        speechRecognizer.close();
         if (summaries != null) {
             try {
                 if (summaries.close(Duration.ofSeconds(30))) {

@@ -18,7 +18,6 @@ import java.awt.RenderingHints;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.FloatBuffer;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
@@ -35,21 +34,13 @@ import java.util.stream.Stream;
  * graphs first, as ST asks for them. Thread-safe.
  */
 final class CaptionModel implements AutoCloseable {
-    static final List<String> ENCODERS = List.of("onnx/encoder_model_quantized.onnx", "onnx/encoder_model.onnx",
-            "encoder_model.onnx");
-    static final List<String> MERGED = List.of("onnx/decoder_model_merged_quantized.onnx",
-            "onnx/decoder_model_merged.onnx", "decoder_model_merged.onnx");
-    static final List<String> DECODERS = List.of("onnx/decoder_model.onnx", "decoder_model.onnx");
-    static final List<String> WITH_PAST = List.of("onnx/decoder_with_past_model.onnx", "decoder_with_past_model.onnx");
     /** The files of an export, as this class loads them (a merged decoder preferred, as transformers.js's). */
-    static final List<HubDownloader.Wanted> FILES = List.of(
+    static final List<HubDownloader.Wanted> FILES = Stream.concat(Stream.of(
             HubDownloader.Wanted.file("config.json", true),
             HubDownloader.Wanted.file("generation_config.json", false),
             HubDownloader.Wanted.file("preprocessor_config.json", true),
             HubDownloader.Wanted.file("tokenizer.json", true),
-            HubDownloader.Wanted.file("tokenizer_config.json", false),
-            new HubDownloader.Wanted(ENCODERS, true),
-            new HubDownloader.Wanted(Stream.concat(MERGED.stream(), DECODERS.stream()).toList(), true));
+            HubDownloader.Wanted.file("tokenizer_config.json", false)), Seq2SeqDecoder.GRAPHS.stream()).toList();
 
     private final OrtEnvironment env = OrtEnvironment.getEnvironment();
     private final OrtSession.SessionOptions options = new OrtSession.SessionOptions();
@@ -68,10 +59,8 @@ final class CaptionModel implements AutoCloseable {
                 .path("clean_up_tokenization_spaces").asBoolean(true);
         tokenizer = LocalEmbeddingModel.tokenizer(folder, 1024);
         LocalEmbeddingModel.configure(options);
-        encoder = env.createSession(first(folder, ENCODERS, true).toString(), options);
-        Path merged = first(folder, MERGED, false);
-        decoder = merged != null ? Seq2SeqDecoder.merged(env, options, merged)
-                : Seq2SeqDecoder.separate(env, options, first(folder, DECODERS, true), first(folder, WITH_PAST, false));
+        encoder = Seq2SeqDecoder.encoder(env, options, folder);
+        decoder = Seq2SeqDecoder.open(env, options, folder);
     }
 
     /** Loads an export folder. Blocking: seconds, and the model's size in memory. */
@@ -81,18 +70,6 @@ final class CaptionModel implements AutoCloseable {
         } catch (RuntimeException e) { // the tokenizer binding's failures on a bad tokenizer.json
             throw new IOException("Cannot load the captioning model in " + folder + ": " + e.getMessage(), e);
         }
-    }
-
-    private static Path first(Path folder, List<String> names, boolean required) throws IOException {
-        for (String name : names) {
-            if (Files.isRegularFile(folder.resolve(name))) {
-                return folder.resolve(name);
-            }
-        }
-        if (required) {
-            throw new IOException("The model folder " + folder + " has none of " + String.join(", ", names));
-        }
-        return null;
     }
 
     /** The caption of an image, as the pipeline's {@code generated_text}. */

@@ -397,7 +397,9 @@ public final class ConfigLoader {
                         string("extensions.models.captioning", "").strip(),
                         integer("tankard.caption.queueSize", 16, 1, 10_000),
                         string("extensions.models.textToSpeech", "").strip(),
-                        integer("tankard.speech.synthesisQueueSize", 16, 1, 10_000)),
+                        integer("tankard.speech.synthesisQueueSize", 16, 1, 10_000),
+                        string("extensions.models.speechToText", "").strip(),
+                        integer("tankard.speech.recognitionQueueSize", 8, 1, 10_000)),
                 string("deepl.formality", "default"));
     }
 

@@ -187,7 +187,7 @@ public record TankardConfig(
     /**
      * The in-process models of ST's {@code extensions.models} (ST: src/transformers.js): the {@code transformers}
      * vector source and the Extras {@code embeddings} module, the emotion classifier, the image captioner and the
-     * text-to-speech model.
+     * local text-to-speech model and speech recognizer.
      *
      * @param embedding      {@code extensions.models.embedding}: a Hugging Face repo id; empty: the embedded
      *                       all-MiniLM-L6-v2
@@ -204,12 +204,16 @@ public record TankardConfig(
      *                       before requests are refused with 503
      * @param textToSpeech   {@code extensions.models.textToSpeech}: the Hugging Face repo id of the local SpeechT5
      *                       text-to-speech model; empty: ST's default (see {@code tankard.speech})
-     * @param speechQueue    {@code tankard.speech.synthesisQueueSize}: how many texts may wait for the model before
+     * @param synthesisQueue {@code tankard.speech.synthesisQueueSize}: how many texts may wait for the model before
      *                       requests are refused with 503
+     * @param speechToText   {@code extensions.models.speechToText}: the Hugging Face repo id of the local Whisper
+     *                       speech recognition model; empty: ST's default (see {@code tankard.speech})
+     * @param recognitionQueue {@code tankard.speech.recognitionQueueSize}: how many recordings may wait for the
+     *                       model before requests are refused with 503
      */
     public record Models(String embedding, boolean autoDownload, int embeddingQueue, String classification,
                          int classifyQueue, String captioning, int captionQueue, String textToSpeech,
-                         int speechQueue) {
+                         int synthesisQueue, String speechToText, int recognitionQueue) {
     }
 
     /** One {@code requestOverrides} entry: these headers for calls to these {@code host[:port]} values. */

@@ -45,7 +45,7 @@ public final class LocalSpeechSynthesizer implements AutoCloseable {
     public LocalSpeechSynthesizer(TankardConfig config, UpstreamClient downloader) {
         models = config.dataRoot().resolve("_models");
         autoDownload = config.models().autoDownload();
-        queue = config.models().speechQueue();
+        queue = config.models().synthesisQueue();
         configured = config.models().textToSpeech().isEmpty() ? DEFAULT_MODEL : config.models().textToSpeech();
         hub = new HubDownloader(downloader, SpeechModel.FILES, "it is not a transformers.js SpeechT5 text-to-speech"
                 + " model (an encoder, a merged decoder, tokenizer.json and preprocessor_config.json)");

@@ -7,23 +7,28 @@ import tankard.http.Feature;
 import tankard.http.Reply;
 import tankard.http.Request;
 import tankard.http.Routes;
+import tankard.json.JsJson;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * Text-to-speech and speech recognition providers' routes for ST's TTS and STT extensions, and the local SpeechT5
- * model's ({@code POST /api/speech/synthesize}); the wait on a provider or the model holds no thread.
+ * Text-to-speech and speech recognition providers' routes for ST's TTS and STT extensions, with the local SpeechT5
+ * model ({@code POST /api/speech/synthesize}) and the local Whisper recognizer ({@code POST /api/speech/recognize}
+ * {@code {audio, lang, model}} → {@code {text}}); the wait on a provider or a model holds no thread.
  */
 public record SpeechFeature(AzureSpeech azure, ElevenLabsSpeech elevenLabs, PollinationsSpeech pollinations,
-                            MiniMaxSpeech miniMax, VolcengineSpeech volcengine, LocalSpeechSynthesizer local)
+                            MiniMaxSpeech miniMax, VolcengineSpeech volcengine, LocalSpeechSynthesizer synthesizer,
+                            LocalSpeechRecognizer recognizer)
         implements Feature {
     private static final String MPEG = "audio/mpeg";
 
     @Override
     public void mount(Router router, Routes routes) {
         router.post("/api/speech/synthesize").handler(routes.later(request ->
-                local.synthesize(request.body()).thenApply(wav -> new Reply.Body(200, "audio/wav", wav))));
+                synthesizer.synthesize(request.body()).thenApply(wav -> new Reply.Body(200, "audio/wav", wav))));
+        router.post("/api/speech/recognize").handler(routes.later(request ->
+                recognizer.recognize(request.body()).thenApply(text -> Reply.json(JsJson.object().put("text", text)))));
 
         router.post("/api/azure/list").handler(routes.later(request ->
                 azure.voices(request.dirs(), request.body()).thenApply(Reply::json)));

@@ -51,14 +51,19 @@ class ConfigLoaderTest {
     }
 
     @Test
-    void theTextToSpeechModelAndItsQueueAreReadWithDefaultsWhenAbsent() throws IOException {
+    void theLocalSpeechModelsAndTheirQueuesAreReadWithDefaultsWhenAbsent() throws IOException {
         TankardConfig absent = load(null, Map.of());
         assertEquals("", absent.models().textToSpeech());
-        assertEquals(16, absent.models().speechQueue());
+        assertEquals(16, absent.models().synthesisQueue());
+        assertEquals("", absent.models().speechToText());
+        assertEquals(8, absent.models().recognitionQueue());
         TankardConfig set = load("extensions:\n  models:\n    textToSpeech: \" Owner/tts \"\n"
-                + "tankard:\n  speech:\n    synthesisQueueSize: 3\n", Map.of());
+                + "    speechToText: ' Xenova/whisper-tiny '\n"
+                + "tankard:\n  speech:\n    synthesisQueueSize: 3\n    recognitionQueueSize: 4\n", Map.of());
         assertEquals("Owner/tts", set.models().textToSpeech());
-        assertEquals(3, set.models().speechQueue());
+        assertEquals(3, set.models().synthesisQueue());
+        assertEquals("Xenova/whisper-tiny", set.models().speechToText());
+        assertEquals(4, set.models().recognitionQueue());
     }
 
     @Test

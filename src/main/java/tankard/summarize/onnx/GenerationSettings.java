@@ -17,11 +17,13 @@ import java.util.List;
  * @param forcedEosTokenId the token forced at {@code maxLength - 1}, or -1 for none
  * @param badWordsIds  token sequences never to produce (a single token is banned everywhere; a longer one only
  *                     as its last token after the others)
+ * @param forcedDecoderIds the token forced when the sequence has this many tokens (Transformers'
+ *                     {@code forced_decoder_ids}, as an array by position), -1 for none; empty for none at all
  */
 public record GenerationSettings(int numBeams, int minLength, int maxLength, double lengthPenalty,
                                  int noRepeatNgramSize, String earlyStopping, int forcedBosTokenId,
                                  int forcedEosTokenId, int decoderStartTokenId, int eosTokenId,
-                                 List<int[]> badWordsIds) {
+                                 List<int[]> badWordsIds, int[] forcedDecoderIds) {
 
     /**
      * The settings a Transformers summarization pipeline uses: {@code config.json}, overridden by
@@ -48,7 +50,7 @@ public record GenerationSettings(int numBeams, int minLength, int maxLength, dou
                 tokenOrNone(merged.path("forced_eos_token_id")),
                 merged.path("decoder_start_token_id").asInt(eos),
                 eos,
-                List.of());
+                List.of(), new int[0]);
     }
 
     private static int tokenOrNone(JsonNode id) {
@@ -57,6 +59,14 @@ public record GenerationSettings(int numBeams, int minLength, int maxLength, dou
 
     public GenerationSettings withBadWords(List<int[]> ids) {
         return new GenerationSettings(numBeams, minLength, maxLength, lengthPenalty, noRepeatNgramSize,
-                earlyStopping, forcedBosTokenId, forcedEosTokenId, decoderStartTokenId, eosTokenId, List.copyOf(ids));
+                earlyStopping, forcedBosTokenId, forcedEosTokenId, decoderStartTokenId, eosTokenId, List.copyOf(ids),
+                forcedDecoderIds);
+    }
+
+    /** These settings with {@code forced[i]} forced when the sequence has {@code i} tokens (-1: none). */
+    public GenerationSettings withForcedDecoderIds(int[] forced) {
+        return new GenerationSettings(numBeams, minLength, maxLength, lengthPenalty, noRepeatNgramSize,
+                earlyStopping, forcedBosTokenId, forcedEosTokenId, decoderStartTokenId, eosTokenId, badWordsIds,
+                forced.clone());
     }
 }

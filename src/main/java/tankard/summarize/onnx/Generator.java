@@ -98,7 +98,10 @@ final class Generator {
         return Arrays.copyOfRange(best, 1, best.length);
     }
 
-    /** Transformers' logits processors, in its order; the forced tokens get 0 and every other -infinity. */
+    /**
+     * Transformers' logits processors, in its order (forced decoder ids last); the forced tokens get 0 and every
+     * other -infinity.
+     */
     static double[] process(double[] scores, int[] sequence, GenerationSettings settings) {
         int length = sequence.length;
         int n = settings.noRepeatNgramSize();
@@ -124,6 +127,8 @@ final class Generator {
         }
         force(scores, length == 1 ? settings.forcedBosTokenId() : -1);
         force(scores, length == settings.maxLength() - 1 ? settings.forcedEosTokenId() : -1);
+        int[] forced = settings.forcedDecoderIds();
+        force(scores, length < forced.length ? forced[length] : -1);
         return scores;
     }
 

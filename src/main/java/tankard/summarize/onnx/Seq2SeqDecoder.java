@@ -4,16 +4,31 @@ import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * The decoder half of an ONNX encoder-decoder export (Optimum's names) and its generation: greedy or beam search
  * from the decoder start token over the encoder's states. Either separate decoders ({@code decoder_model.onnx},
  * optionally {@code decoder_with_past_model.onnx} for a key/value cache) or one merged decoder
- * ({@code decoder_model_merged.onnx}). Shared by the BART summarizer and the image captioner; thread-safe (the
- * sessions are, and each generation has its own cache).
+ * ({@code decoder_model_merged.onnx}). Shared by the BART summarizer, the image captioner and the speech
+ * recognizer; thread-safe (the sessions are, and each generation has its own cache).
  */
 public final class Seq2SeqDecoder implements AutoCloseable {
+    /** A transformers.js export's graphs, as it looks for them: quantized first (ST asks for them), then plain. */
+    static final List<String> ENCODERS = List.of("onnx/encoder_model_quantized.onnx", "onnx/encoder_model.onnx",
+            "encoder_model.onnx");
+    static final List<String> MERGED = List.of("onnx/decoder_model_merged_quantized.onnx",
+            "onnx/decoder_model_merged.onnx", "decoder_model_merged.onnx");
+    static final List<String> DECODERS = List.of("onnx/decoder_model.onnx", "decoder_model.onnx");
+    static final List<String> WITH_PAST = List.of("onnx/decoder_with_past_model.onnx", "decoder_with_past_model.onnx");
+    /** The graphs to download for {@link #open}: an encoder, and a merged decoder or else a plain one. */
+    public static final List<HubDownloader.Wanted> GRAPHS = List.of(new HubDownloader.Wanted(ENCODERS, true),
+            new HubDownloader.Wanted(Stream.concat(MERGED.stream(), DECODERS.stream()).toList(), true));
+
     private final OrtEnvironment env;
     private final OrtSession decoder;
     private final OrtSession withPast;
@@ -41,6 +56,36 @@ public final class Seq2SeqDecoder implements AutoCloseable {
             throws OrtException {
         OrtSession session = env.createSession(merged.toString(), options);
         return new Seq2SeqDecoder(env, session, session);
+    }
+
+    /**
+     * The decoder of a transformers.js export folder: its merged decoder (as transformers.js loads), else
+     * {@code decoder_model.onnx} with {@code decoder_with_past_model.onnx} when there is one.
+     */
+    public static Seq2SeqDecoder open(OrtEnvironment env, OrtSession.SessionOptions options, Path folder)
+            throws IOException, OrtException {
+        Path merged = first(folder, MERGED, false);
+        return merged != null ? merged(env, options, merged)
+                : separate(env, options, first(folder, DECODERS, true), first(folder, WITH_PAST, false));
+    }
+
+    /** The encoder of a transformers.js export folder (its quantized graph first). */
+    public static OrtSession encoder(OrtEnvironment env, OrtSession.SessionOptions options, Path folder)
+            throws IOException, OrtException {
+        return env.createSession(first(folder, ENCODERS, true).toString(), options);
+    }
+
+    /** The first of {@code names} in the folder; null (or, when required, an IOException) when none is there. */
+    static Path first(Path folder, List<String> names, boolean required) throws IOException {
+        for (String name : names) {
+            if (Files.isRegularFile(folder.resolve(name))) {
+                return folder.resolve(name);
+            }
+        }
+        if (required) {
+            throw new IOException("The model folder " + folder + " has none of " + String.join(", ", names));
+        }
+        return null;
     }
 
     /** Whether generation uses a key/value cache. */

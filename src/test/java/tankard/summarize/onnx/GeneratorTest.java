@@ -15,7 +15,7 @@ class GeneratorTest {
     private static GenerationSettings settings(int minLength, int maxLength, int ngram, int forcedBos, int forcedEos,
                                                List<int[]> badWords) {
         return new GenerationSettings(1, minLength, maxLength, 1.0, ngram, "true", forcedBos, forcedEos, 2, 2,
-                badWords);
+                badWords, new int[0]);
     }
 
     private static double[] zeros() {
@@ -68,5 +68,17 @@ class GeneratorTest {
             return new float[][]{logits};
         };
         assertArrayEquals(new int[]{5, 6}, Generator.generate(decoder, settings(0, 20, 0, -1, -1, List.of())));
+    }
+
+    @Test
+    void forcedDecoderIdsOverrideTheModelAtTheirPositionsOnly() throws Exception {
+        // the model would say 5 every step; positions 1 and 3 are forced (Whisper's prompt), position 2 is free
+        StepDecoder decoder = (sequences, parents) -> {
+            float[] logits = new float[8];
+            logits[sequences[0].length < 5 ? 5 : 2] = 10;
+            return new float[][]{logits};
+        };
+        GenerationSettings s = settings(0, 20, 0, -1, -1, List.of()).withForcedDecoderIds(new int[]{-1, 7, -1, 6});
+        assertArrayEquals(new int[]{7, 5, 6, 5}, Generator.generate(decoder, s));
     }
 }

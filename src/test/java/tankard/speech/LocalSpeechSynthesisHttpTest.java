@@ -34,7 +34,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@code floor(tokens / 2 * 20)}; frame f (from 1, two a step) is {@code f * (1, 2, 3, 4)} and the vocoder makes it
  * the samples {@code 2.5 f * (0.25, -0.5)}; the audio's rate is 22050.
  */
-class LocalSpeechHttpTest {
+class LocalSpeechSynthesisHttpTest {
     static final Path RESOURCES = Path.of("src/test/resources/speech");
     static final String REPO = "Tankard/tiny-speecht5";
     private static final int RATE = 22050;
