@@ -1,28 +1,18 @@
 package tankard.caption;
 
-import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
-import ai.onnxruntime.OnnxTensor;
-import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtException;
-import ai.onnxruntime.OrtSession;
-import ai.onnxruntime.TensorInfo;
 import com.fasterxml.jackson.databind.JsonNode;
 import tankard.json.JsonFiles;
-import tankard.summarize.onnx.GenerationSettings;
 import tankard.summarize.onnx.HubDownloader;
-import tankard.summarize.onnx.Seq2SeqDecoder;
-import tankard.vector.local.LocalEmbeddingModel;
+import tankard.vector.local.Seq2SeqExport;
 
 import java.awt.Graphics2D;
 import java.awt.RenderingHints;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
-import java.nio.FloatBuffer;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
-import java.util.stream.Stream;
 
 /**
  * An image-to-text VisionEncoderDecoder model in the transformers.js layout, run as ST's image-to-text pipeline
@@ -34,33 +24,15 @@ import java.util.stream.Stream;
  * graphs first, as ST asks for them. Thread-safe.
  */
 final class CaptionModel implements AutoCloseable {
-    /** The files of an export, as this class loads them (a merged decoder preferred, as transformers.js's). */
-    static final List<HubDownloader.Wanted> FILES = Stream.concat(Stream.of(
-            HubDownloader.Wanted.file("config.json", true),
-            HubDownloader.Wanted.file("generation_config.json", false),
-            HubDownloader.Wanted.file("preprocessor_config.json", true),
-            HubDownloader.Wanted.file("tokenizer.json", true),
-            HubDownloader.Wanted.file("tokenizer_config.json", false)), Seq2SeqDecoder.GRAPHS.stream()).toList();
+    /** The files of an export, as this class loads them. */
+    static final List<HubDownloader.Wanted> FILES = Seq2SeqExport.FILES;
 
-    private final OrtEnvironment env = OrtEnvironment.getEnvironment();
-    private final OrtSession.SessionOptions options = new OrtSession.SessionOptions();
-    private final OrtSession encoder;
-    private final Seq2SeqDecoder decoder;
-    private final HuggingFaceTokenizer tokenizer;
-    private final boolean cleanUpSpaces;
-    private final GenerationSettings settings;
+    private final Seq2SeqExport export;
     private final Preprocessor preprocessor;
 
     private CaptionModel(Path folder) throws IOException, OrtException {
-        JsonNode config = JsonFiles.readObject(folder.resolve("config.json"), true);
-        settings = GenerationSettings.read(config, JsonFiles.readObject(folder.resolve("generation_config.json"), false));
         preprocessor = Preprocessor.read(JsonFiles.readObject(folder.resolve("preprocessor_config.json"), true));
-        cleanUpSpaces = JsonFiles.readObject(folder.resolve("tokenizer_config.json"), false)
-                .path("clean_up_tokenization_spaces").asBoolean(true);
-        tokenizer = LocalEmbeddingModel.tokenizer(folder, 1024);
-        LocalEmbeddingModel.configure(options);
-        encoder = Seq2SeqDecoder.encoder(env, options, folder);
-        decoder = Seq2SeqDecoder.open(env, options, folder);
+        export = new Seq2SeqExport(folder);
     }
 
     /** Loads an export folder. Blocking: seconds, and the model's size in memory. */
@@ -75,29 +47,13 @@ final class CaptionModel implements AutoCloseable {
     /** The caption of an image, as the pipeline's {@code generated_text}. */
     String caption(BufferedImage image) throws OrtException {
         Preprocessor.Pixels pixels = preprocessor.pixels(image);
-        float[] states;
-        long[] shape;
-        try (OnnxTensor input = OnnxTensor.createTensor(env, FloatBuffer.wrap(pixels.values()), pixels.shape());
-             OrtSession.Result result = encoder.run(Map.of("pixel_values", input))) {
-            OnnxTensor output = (OnnxTensor) result.get("last_hidden_state").orElseGet(() -> result.get(0));
-            FloatBuffer buffer = output.getFloatBuffer();
-            states = new float[buffer.remaining()];
-            buffer.get(states);
-            shape = ((TensorInfo) output.getInfo()).getShape();
-        }
-        long[] mask = new long[(int) shape[1]];
-        Arrays.fill(mask, 1);
-        int[] ids = decoder.generate(states, shape, mask, settings);
-        String text = tokenizer.decode(Arrays.stream(ids).asLongStream().toArray(), true);
-        return (cleanUpSpaces ? Seq2SeqDecoder.cleanUpTokenizationSpaces(text) : text).strip();
+        int[] ids = export.generate("pixel_values", pixels.values(), pixels.shape(), export.settings());
+        return export.decode(Arrays.stream(ids).asLongStream().toArray()).strip();
     }
 
     @Override
     public void close() throws OrtException {
-        encoder.close();
-        decoder.close();
-        options.close();
-        tokenizer.close();
+        export.close();
     }
 
     /** A {@code preprocessor_config.json}'s image processing (transformers.js's ImageFeatureExtractor). */

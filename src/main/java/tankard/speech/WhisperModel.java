@@ -1,27 +1,18 @@
 package tankard.speech;
 
-import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
-import ai.onnxruntime.OnnxTensor;
-import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtException;
-import ai.onnxruntime.OrtSession;
-import ai.onnxruntime.TensorInfo;
 import com.fasterxml.jackson.databind.JsonNode;
 import tankard.core.Refusal;
 import tankard.json.JsonFiles;
-import tankard.summarize.onnx.GenerationSettings;
 import tankard.summarize.onnx.HubDownloader;
-import tankard.summarize.onnx.Seq2SeqDecoder;
-import tankard.vector.local.LocalEmbeddingModel;
+import tankard.vector.local.Seq2SeqExport;
 
 import java.io.IOException;
-import java.nio.FloatBuffer;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 
 /**
  * A Whisper model in the transformers.js layout, run as ST's automatic-speech-recognition pipeline runs it
@@ -36,26 +27,13 @@ import java.util.stream.Stream;
  */
 final class WhisperModel implements AutoCloseable {
     /** The files of an export, as this class loads them. */
-    static final List<HubDownloader.Wanted> FILES = Stream.concat(Stream.of(
-            HubDownloader.Wanted.file("config.json", true),
-            HubDownloader.Wanted.file("generation_config.json", false),
-            HubDownloader.Wanted.file("preprocessor_config.json", true),
-            HubDownloader.Wanted.file("tokenizer.json", true),
-            HubDownloader.Wanted.file("tokenizer_config.json", false)), Seq2SeqDecoder.GRAPHS.stream()).toList();
+    static final List<HubDownloader.Wanted> FILES = Seq2SeqExport.FILES;
 
-    private final OrtEnvironment env = OrtEnvironment.getEnvironment();
-    private final OrtSession.SessionOptions options = new OrtSession.SessionOptions();
     private final WhisperFeatures features;
-    private final GenerationSettings settings;
     private final Map<String, Integer> specialTokens;
-    private final HuggingFaceTokenizer tokenizer;
-    private final boolean cleanUpSpaces;
-    private final OrtSession encoder;
-    private final Seq2SeqDecoder decoder;
+    private final Seq2SeqExport export;
 
     private WhisperModel(Path folder) throws IOException, OrtException {
-        JsonNode config = JsonFiles.readObject(folder.resolve("config.json"), true);
-        settings = GenerationSettings.read(config, JsonFiles.readObject(folder.resolve("generation_config.json"), false));
         features = new WhisperFeatures(JsonFiles.readObject(folder.resolve("preprocessor_config.json"), true));
         specialTokens = addedTokens(JsonFiles.readObject(folder.resolve("tokenizer.json"), true));
         for (String token : List.of("<|transcribe|>", "<|notimestamps|>")) {
@@ -63,12 +41,7 @@ final class WhisperModel implements AutoCloseable {
                 throw new IOException("The tokenizer of " + folder + " has no " + token + ": it is no Whisper model");
             }
         }
-        cleanUpSpaces = JsonFiles.readObject(folder.resolve("tokenizer_config.json"), false)
-                .path("clean_up_tokenization_spaces").asBoolean(true);
-        tokenizer = LocalEmbeddingModel.tokenizer(folder, 1024);
-        LocalEmbeddingModel.configure(options);
-        encoder = Seq2SeqDecoder.encoder(env, options, folder);
-        decoder = Seq2SeqDecoder.open(env, options, folder);
+        export = new Seq2SeqExport(folder);
     }
 
     /** Loads an export folder. Blocking: seconds, and the model's size in memory. */
@@ -97,24 +70,11 @@ final class WhisperModel implements AutoCloseable {
     String transcribe(float[] audio, String language) throws OrtException {
         int[] prompt = prompt(language);
         float[] input = features.extract(audio);
-        float[] states;
-        long[] shape;
-        try (OnnxTensor tensor = OnnxTensor.createTensor(env, FloatBuffer.wrap(input),
-                new long[]{1, features.mels(), features.frames()});
-             OrtSession.Result result = encoder.run(Map.of("input_features", tensor))) {
-            OnnxTensor output = (OnnxTensor) result.get("last_hidden_state").orElseGet(() -> result.get(0));
-            FloatBuffer buffer = output.getFloatBuffer();
-            states = new float[buffer.remaining()];
-            buffer.get(states);
-            shape = ((TensorInfo) output.getInfo()).getShape();
-        }
-        long[] mask = new long[(int) shape[1]];
-        Arrays.fill(mask, 1);
-        int[] ids = decoder.generate(states, shape, mask, settings.withForcedDecoderIds(prompt));
+        int[] ids = export.generate("input_features", input, new long[]{1, features.mels(), features.frames()},
+                export.settings().withForcedDecoderIds(prompt));
         int timestampBegin = specialTokens.get("<|notimestamps|>") + 1;
         long[] text = Arrays.stream(ids).filter(id -> id < timestampBegin).asLongStream().toArray();
-        String decoded = tokenizer.decode(text, true);
-        return cleanUpSpaces ? Seq2SeqDecoder.cleanUpTokenizationSpaces(decoded) : decoded;
+        return export.decode(text);
     }
 
     /** The forced decoder ids by position: the language (or none), the task, no timestamps. */
@@ -132,9 +92,6 @@ final class WhisperModel implements AutoCloseable {
 
     @Override
     public void close() throws OrtException {
-        encoder.close();
-        decoder.close();
-        options.close();
-        tokenizer.close();
+        export.close();
     }
 }
