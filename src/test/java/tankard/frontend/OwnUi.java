@@ -85,7 +85,8 @@ final class OwnUi {
         page.waitFor("document.querySelector('#connStatus').className === 'ok'", STEP);
     }
 
-    private static void copyTree(Path from, Path to) {
+    /** Copies a folder to a new one (which must not exist yet), its files and folders as they are. */
+    static void copyTree(Path from, Path to) {
         try (Stream<Path> walk = Files.walk(from)) {
             for (Path source : (Iterable<Path>) walk::iterator) {
                 Files.copy(source, to.resolve(from.relativize(source).toString()));

@@ -233,6 +233,11 @@ public final class Browser implements AutoCloseable {
             act("type into", selector, () -> page.fill(selector, text));
         }
 
+        /** Picks the option with that value in the {@code <select>} matching the selector, as a user would (fires input and change). */
+        public void select(String selector, String value) {
+            act("select in", selector, () -> page.selectOption(selector, value));
+        }
+
         /** Sets the files of the file input matching the selector, as a user picking them would (fires input and change). */
         public void setInputFiles(String selector, Path... files) {
             act("pick files for", selector, () -> page.setInputFiles(selector, files));
