@@ -13,6 +13,7 @@ import tankard.json.JsJson;
 import tankard.json.JsonSyntaxException;
 
 import java.nio.file.FileSystemException;
+import java.nio.file.NotDirectoryException;
 import java.util.UUID;
 
 /**
@@ -56,9 +57,9 @@ public final class FailureHandler implements Handler<RoutingContext> {
         } else if (failure instanceof NoStackTraceThrowable && "Streaming aborted".equals(failure.getMessage())) {
             status = 400; // Vert.x's word for an upload whose request broke off (a bad form part, the client gone)
             message = "The upload broke off";
-        } else if (nameTooLong(failure)) {
+        } else if (pathFault(failure) != null) {
             status = 400;
-            message = "A name in the request is too long for the file system";
+            message = pathFault(failure);
         } else if (failure == null) {
             status = ctx.statusCode() > 0 ? ctx.statusCode() : 500;
             message = statusText(status);
@@ -78,16 +79,21 @@ public final class FailureHandler implements Handler<RoutingContext> {
     }
 
     /**
-     * Whether the failure comes from a file name over the file system's limit (ENAMETOOLONG), however wrapped:
-     * a name from the request, so a 400 on every route that makes a path of one.
+     * What is wrong with a path made of names from the request, when the failure (however wrapped) is one only
+     * such a name causes: a file name over the file system's limit (ENAMETOOLONG), or a file where the path needs
+     * a folder (ENOTDIR: a card named {@code Foo.png} whose assets go to {@code characters/Foo.png/}); else null.
+     * Answered 400 on every route.
      */
-    static boolean nameTooLong(Throwable failure) {
+    static String pathFault(Throwable failure) {
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof NotDirectoryException) {
+                return "A name in the request makes a path through a file where a folder is needed";
+            }
             if (cause instanceof FileSystemException e && "File name too long".equals(e.getReason())) {
-                return true;
+                return "A name in the request is too long for the file system";
             }
         }
-        return false;
+        return null;
     }
 
     /** The HTTP status of a refusal's kind. */

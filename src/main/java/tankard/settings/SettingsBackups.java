@@ -93,7 +93,8 @@ public final class SettingsBackups {
     /** The snapshot files of a user, in folder order. */
     public static List<Path> snapshots(UserDirs dirs, String handle) {
         return FileNames.list(dirs.backups()).stream()
-                .filter(name -> name.startsWith(prefix(handle)))
+                // a snapshot being written is not one yet (ST lists its temp files too, and fails on them)
+                .filter(name -> name.startsWith(prefix(handle)) && !AtomicFiles.isOwnTemp(name))
                 .map(dirs.backups()::resolve)
                 .toList();
     }

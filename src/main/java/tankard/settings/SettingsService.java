@@ -90,6 +90,8 @@ public final class SettingsService {
                         .put("date", stat.changedMs())
                         .put("name", file.getFileName().toString())
                         .put("size", stat.size());
+            } catch (NoSuchFileException gone) {
+                // pruned by a save meanwhile: no longer a snapshot
             } catch (IOException e) {
                 throw new UncheckedIOException("Cannot read " + file.getFileName(), e);
             }

@@ -69,6 +69,18 @@ public final class CharacterListBench {
         System.out.printf("lazy warm              %8.1f ms  %5.2fx raw   %4d KB response%n", lazy.warm, lazy.warm / raw, lazy.bytes >> 10);
         System.out.printf("server RSS: idle %d MB; after the lists: cold start %d MB, restart %d MB, lazy %d MB%n",
                 full.idleRssMb, full.rssMb, restart.rssMb, lazy.rssMb);
+        Path stDir = BenchServer.stDir();
+        if (stDir != null) {
+            Files.writeString(work.resolve("config.yaml"), "performance:\n  lazyLoadCharacters: false\n");
+            try (BenchServer st = BenchServer.sillyTavern(stDir, work.resolve("data"))) {
+                double first = time(() -> st.post("/api/characters/all", "{}"));
+                double warm = median(() -> st.post("/api/characters/all", "{}"), WARM_RUNS);
+                System.out.printf("SillyTavern first list %8.1f ms  %5.2fx raw   (Tankard cold %.2fx of it)%n",
+                        first, first / raw, full.first / first);
+                System.out.printf("SillyTavern warm       %8.1f ms  %5.2fx raw   (Tankard warm %.2fx of it); RSS %d MB%n",
+                        warm, warm / raw, full.warm / warm, st.rssMb());
+            }
+        }
     }
 
     private record Result(double first, double warm, long bytes, long idleRssMb, long rssMb) {

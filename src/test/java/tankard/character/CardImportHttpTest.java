@@ -255,6 +255,23 @@ class CardImportHttpTest extends ServerTest {
     }
 
     @Test
+    void aCharxWhoseAssetFolderWouldBeAnExistingCardFileIsRefusedAndWritesNothing() throws IOException {
+        String card = """
+                {"spec":"chara_card_v3","spec_version":"3.0","data":{"name":"Foo.png","description":"","personality":"",
+                 "scenario":"","first_mes":"","mes_example":"","creator_notes":"","system_prompt":"","post_history_instructions":"",
+                 "alternate_greetings":[],"tags":[],"creator":"","character_version":"","extensions":{},
+                 "assets":[{"type":"background","uri":"embeded://assets/bg/forest.jpg","name":"Forest","ext":"jpg"}]}}""";
+        Map<String, byte[]> entries = new LinkedHashMap<>();
+        entries.put("card.json", utf8(card));
+        entries.put("assets/bg/forest.jpg", TestImages.image("jpeg", 5, 5));
+        put("characters/Foo.png", TestImages.image("png", 4, 4));
+        List<Path> before = userFiles();
+        HttpResponse<Buffer> response = upload("foo.charx", Fixtures.zip(entries), "charx");
+        assertEquals(400, response.statusCode(), response.bodyAsString());
+        assertEquals(before, userFiles(), "a refused import writes nothing");
+    }
+
+    @Test
     void byafImportsCardChatsBackgroundsAndAlternateIcons() throws IOException {
         Map<String, byte[]> entries = new LinkedHashMap<>();
         entries.put("manifest.json", utf8("{\"characters\":[\"characters/c1/character.json\"],\"scenarios\":[\"scenarios/s1.json\",\"scenarios/s2.json\"],\"author\":{\"name\":\"Ann\",\"backyardURL\":\"https://example.test/ann\"}}"));
