@@ -5,6 +5,7 @@ import tankard.config.TankardConfig;
 import tankard.core.Refusal;
 import tankard.outbound.UpstreamClient;
 import tankard.summarize.onnx.HubDownloader;
+import tankard.vector.local.LocalEmbeddings;
 import tankard.vector.local.OnDemandModel;
 
 import java.util.concurrent.CompletableFuture;
@@ -60,6 +61,9 @@ public final class LocalSpeechRecognizer implements AutoCloseable {
      * configured one (ST: src/transformers.js, getPipeline).
      */
     private synchronized OnDemandModel<WhisperModel> model(String requested) {
+        if (!requested.isEmpty() && !LocalEmbeddings.isRepoId(requested)) {
+            throw Refusal.badRequest("\"model\" must be a Hugging Face repository id (owner/name)");
+        }
         if (closed) {
             throw Refusal.unavailable("The speech recognition model is stopped");
         }

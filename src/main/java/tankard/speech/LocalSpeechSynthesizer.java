@@ -109,8 +109,9 @@ public final class LocalSpeechSynthesizer implements AutoCloseable {
 
     /** ST's getPipeline(task, model): the named model (swapping out the one loaded), else the one loaded. */
     private synchronized OnDemandModel<SpeechModel> model(JsonNode requested) {
-        if (!requested.isMissingNode() && !requested.isNull() && !requested.isTextual()) {
-            throw Refusal.badRequest("\"model\" must be a Hugging Face repository id");
+        if (!requested.isMissingNode() && !requested.isNull() && !(requested.isTextual()
+                && (requested.asText().isEmpty() || LocalEmbeddings.isRepoId(requested.asText())))) {
+            throw Refusal.badRequest("\"model\" must be a Hugging Face repository id (owner/name)");
         }
         if (closed) {
             throw Refusal.unavailable("The " + TASK + " model is stopped");

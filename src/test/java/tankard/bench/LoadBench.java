@@ -4,7 +4,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -22,6 +24,9 @@ import java.util.stream.Stream;
  */
 public final class LoadBench {
     private static final long THINK_MS = Long.getLong("bench.thinkMs", 200);
+    /** A client's round, as a page load and a chat turn make it. */
+    private static final List<String> REQUESTS = List.of("GET /", "GET /js/app.js", "characters/all", "chats/get",
+            "chats/save", "chats/get", "settings/get", "GET /app.css");
 
     public static void main(String[] args) throws Exception {
         int clients = args.length > 0 ? Integer.parseInt(args[0]) : 100;
@@ -32,11 +37,20 @@ public final class LoadBench {
         System.out.printf("%d clients, %d s, %d cards, pause up to %d ms between requests (load average %s)%n",
                 clients, seconds, cards, 2 * THINK_MS, Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
         run("bin/jvm.options", work, List.of("@" + Path.of("bin/jvm.options").toAbsolutePath()), clients, seconds);
+        if (Boolean.getBoolean("bench.onlyOptionsFile")) {
+            return;
+        }
         run("JVM defaults", work, List.of("--add-modules=jdk.incubator.vector"), clients, seconds);
     }
 
-    /** The library, one chat of 200 messages per client, Tankard's own UI to load. */
+    /** The library, one chat of 200 messages per client, settings of about 40 KB, Tankard's own UI to load. */
     private static void prepare(Path work, int clients, int cards) throws Exception {
+        StringBuilder settings = new StringBuilder("{\"firstRun\":false,\"power_user\":{\"theme\":\"Bench\"},\"notes\":[");
+        for (int i = 0; i < 400; i++) {
+            settings.append(i == 0 ? "" : ",").append("\"setting ").append(i).append(" of the bench's user, some text to carry\"");
+        }
+        Files.createDirectories(work.resolve("data/default-user"));
+        Files.writeString(work.resolve("data/default-user/settings.json"), settings.append("]}"));
         CharacterListBench.buildLibrary(work.resolve("data/default-user/characters"), cards);
         Path chats = work.resolve("data/default-user/chats/Bench");
         Files.createDirectories(chats);
@@ -68,10 +82,11 @@ public final class LoadBench {
             AtomicInteger errors = new AtomicInteger();
             List<ConcurrentLinkedQueue<Long>> thirds = List.of(new ConcurrentLinkedQueue<>(),
                     new ConcurrentLinkedQueue<>(), new ConcurrentLinkedQueue<>());
+            Map<String, ConcurrentLinkedQueue<Long>> byRequest = new ConcurrentHashMap<>();
             ExecutorService pool = Executors.newFixedThreadPool(clients);
             for (int c = 0; c < clients; c++) {
                 int client = c;
-                pool.execute(() -> client(server, client, saves[client], end, seconds, thirds, errors));
+                pool.execute(() -> client(server, client, saves[client], end, seconds, thirds, byRequest, errors));
             }
             long[] rss = new long[3];
             for (int third = 0; third < 3; third++) {
@@ -86,36 +101,44 @@ public final class LoadBench {
                         List.of("start", "middle", "end").get(third), ms.length / (seconds / 3.0),
                         percentile(ms, 50), percentile(ms, 99), rss[third]);
             }
+            byRequest.forEach((request, micros) -> {
+                long[] ms = micros.stream().mapToLong(Long::longValue).sorted().toArray();
+                System.out.printf("%s    %-22s p50 %6.1f ms  p99 %6.1f ms%n", name, request, percentile(ms, 50),
+                        percentile(ms, 99));
+            });
             System.out.printf("%s  errors %d; ", name, errors.get());
-            Thread.sleep(30_000);
+            Thread.sleep(Long.getLong("bench.idleMs", 30_000));
             System.out.printf("RSS after 30 s idle %d MB%n", server.rssMb());
         }
     }
 
     private static void client(BenchServer server, int client, byte[] save, long end, int seconds,
-                               List<ConcurrentLinkedQueue<Long>> thirds, AtomicInteger errors) {
+                               List<ConcurrentLinkedQueue<Long>> thirds,
+                               Map<String, ConcurrentLinkedQueue<Long>> byRequest, AtomicInteger errors) {
         Random random = new Random(client);
         byte[] get = ("{\"ch_name\":\"Bench\",\"avatar_url\":\"Bench.png\",\"file_name\":\"load" + client + "\"}")
                 .getBytes(StandardCharsets.UTF_8);
         long start = System.nanoTime();
         for (int step = 0; System.nanoTime() < end; step++) {
             long t0 = System.nanoTime();
+            String request = REQUESTS.get(step % REQUESTS.size());
             try {
-                switch (step % 8) {
-                    case 0 -> server.get("/");
-                    case 1 -> server.get("/js/app.js");
-                    case 2 -> server.post("/api/characters/all", "{}");
-                    case 3, 5 -> server.post("/api/chats/get", get);
-                    case 4 -> server.post("/api/chats/save", save);
-                    case 6 -> server.post("/api/settings/get", "{}");
-                    default -> server.get("/app.css");
+                switch (request) {
+                    case "GET /", "GET /js/app.js", "GET /app.css" -> server.get(request.substring(4));
+                    case "characters/all" -> server.post("/api/characters/all", "{}");
+                    case "chats/get" -> server.post("/api/chats/get", get);
+                    case "chats/save" -> server.post("/api/chats/save", save);
+                    default -> server.post("/api/settings/get", "{}");
                 }
             } catch (Exception e) {
-                errors.incrementAndGet();
+                if (errors.incrementAndGet() <= 3) {
+                    System.out.println("error: " + e);
+                }
             }
             long t1 = System.nanoTime();
             int third = (int) Math.min(2, (t0 - start) * 3 / (seconds * 1_000_000_000L));
             thirds.get(third).add((t1 - t0) / 1000);
+            byRequest.computeIfAbsent(request, k -> new ConcurrentLinkedQueue<>()).add((t1 - t0) / 1000);
             try {
                 Thread.sleep(random.nextLong(2 * THINK_MS + 1));
             } catch (InterruptedException e) {

@@ -150,6 +150,10 @@ class LocalSpeechRecognitionHttpTest {
                 assertTrue(JsJson.parse(reply.bodyAsString()).path("error").asText().contains("audio"),
                         reply.bodyAsString());
             }
+            HttpResponse<Buffer> badModel = client.post(PATH, "{\"audio\": \"" + dataUrl("low.wav")
+                    + "\", \"model\": \"../../outside\"}");
+            assertEquals(400, badModel.statusCode(), badModel.bodyAsString());
+            assertTrue(badModel.bodyAsString().contains("repository id"), badModel.bodyAsString());
         }
     }
 

@@ -178,7 +178,8 @@ class LocalSpeechSynthesisHttpTest {
                     "{\"text\": \"hello\", \"speaker\": \"AAAAAAA=\"}", // 5 bytes: not whole floats
                     "{\"text\": \"hello\", \"speaker\": \"data:application/octet-stream\"}",
                     "{\"text\": \"hello\", \"speaker\": \"" + base64(1, 0) + "\"}", // 2 values, the model takes 3
-                    "{\"text\": \"hello\", \"speaker\": \"" + speaker + "\", \"model\": 5}")) {
+                    "{\"text\": \"hello\", \"speaker\": \"" + speaker + "\", \"model\": 5}",
+                    "{\"text\": \"hello\", \"speaker\": \"" + speaker + "\", \"model\": \"../../outside\"}")) {
                 HttpResponse<Buffer> reply = client.post("/api/speech/synthesize", body);
                 assertEquals(400, reply.statusCode(), body + " " + reply.bodyAsString());
                 assertFalse(JsJson.parse(reply.bodyAsString()).path("error").asText().isEmpty(), reply.bodyAsString());

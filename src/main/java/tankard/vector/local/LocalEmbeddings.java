@@ -190,9 +190,14 @@ public final class LocalEmbeddings implements AutoCloseable {
      * @param task what the model does, for messages ("embedding")
      * @param key  the config key that names the model, for messages
      */
+    /** Whether the text is a Hugging Face repository id ({@code owner/name}), so a folder under the models'. */
+    public static boolean isRepoId(String repo) {
+        return REPO_ID.matcher(repo).matches();
+    }
+
     public static Path hubFolder(HubDownloader hub, Path models, String repo, boolean autoDownload, String task,
                                  String key) throws IOException, InterruptedException {
-        if (!REPO_ID.matcher(repo).matches()) {
+        if (!isRepoId(repo)) {
             throw Refusal.unavailable(key + ": \"" + repo + "\" is not a Hugging Face repository id (owner/name)");
         }
         Path folder = models.resolve(repo);
