@@ -57,9 +57,8 @@ public final class FailureHandler implements Handler<RoutingContext> {
         } else if (failure instanceof NoStackTraceThrowable && "Streaming aborted".equals(failure.getMessage())) {
             status = 400; // Vert.x's word for an upload whose request broke off (a bad form part, the client gone)
             message = "The upload broke off";
-        } else if (pathFault(failure) != null) {
+        } else if ((message = pathFault(failure)) != null) {
             status = 400;
-            message = pathFault(failure);
         } else if (failure == null) {
             status = ctx.statusCode() > 0 ? ctx.statusCode() : 500;
             message = statusText(status);
