@@ -3,13 +3,12 @@ package tankard.speech;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpServer;
-import io.vertx.ext.web.Router;
 import io.vertx.ext.web.client.HttpResponse;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import tankard.json.JsJson;
 import tankard.summarize.onnx.HubDownloader;
+import tankard.testing.MockHub;
 import tankard.testing.TestServer;
 
 import java.nio.ByteBuffer;
@@ -211,24 +210,8 @@ class LocalSpeechSynthesisHttpTest {
 
     /** A hub with the tiny model as {@link #REPO} and the tiny vocoder as Xenova's HiFi-GAN, graphs under onnx/. */
     private String mockHub() {
-        Router router = Router.router(vertx);
-        router.route().handler(ctx -> {
-            hubRequests.add(ctx.request().path());
-            ctx.next();
-        });
-        Map<String, Path> repos = Map.of(REPO, RESOURCES.resolve("tiny-speecht5"),
-                LocalSpeechSynthesizer.VOCODER, RESOURCES.resolve("tiny-hifigan"));
-        repos.forEach((repo, folder) -> router.get("/" + repo + "/resolve/main/*").handler(ctx -> {
-            Path file = folder.resolve(ctx.pathParam("*"));
-            if (Files.isRegularFile(file)) {
-                ctx.response().sendFile(file.toString());
-            } else {
-                ctx.response().setStatusCode(404).end("Entry not found");
-            }
-        }));
-        HttpServer server = TestServer.await(vertx.createHttpServer().requestHandler(router).listen(0, "127.0.0.1")
-                .toCompletionStage().toCompletableFuture());
-        return "http://127.0.0.1:" + server.actualPort();
+        return MockHub.serve(vertx, Map.of(REPO, RESOURCES.resolve("tiny-speecht5"),
+                LocalSpeechSynthesizer.VOCODER, RESOURCES.resolve("tiny-hifigan")), hubRequests, true);
     }
 
     @Test

@@ -1,8 +1,6 @@
 package tankard.vector.local;
 
 import io.vertx.core.Vertx;
-import io.vertx.core.http.HttpServer;
-import io.vertx.ext.web.Router;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -14,6 +12,7 @@ import tankard.outbound.OutboundPolicy;
 import tankard.outbound.ProviderOrigins;
 import tankard.outbound.UpstreamClient;
 import tankard.summarize.onnx.HubDownloader;
+import tankard.testing.MockHub;
 import tankard.testing.TestServer;
 import tankard.vector.source.EmbeddingCall;
 import tankard.vector.source.EmbeddingSource;
@@ -79,24 +78,7 @@ class LocalEmbeddingsTest {
     private void mockHub(boolean answering) throws Exception {
         Path model = EmbeddedModel.extract(work.resolve("hub-files"));
         Files.writeString(model.resolve("config.json"), "{\"model_type\":\"bert\",\"max_position_embeddings\":512}");
-        Router router = Router.router(vertx);
-        router.route().handler(ctx -> {
-            hubRequests.add(ctx.request().path());
-            if (answering) {
-                ctx.next();
-            }
-        });
-        router.get("/Owner/minilm/resolve/main/*").handler(ctx -> {
-            Path file = model.resolve(ctx.pathParam("*"));
-            if (Files.isRegularFile(file)) {
-                ctx.response().sendFile(file.toString());
-            } else {
-                ctx.response().setStatusCode(404).end("Entry not found");
-            }
-        });
-        HttpServer server = TestServer.await(vertx.createHttpServer().requestHandler(router).listen(0, "127.0.0.1")
-                .toCompletionStage().toCompletableFuture());
-        hub = "http://127.0.0.1:" + server.actualPort();
+        hub = MockHub.serve(vertx, Map.of("Owner/minilm", model), hubRequests, answering);
     }
 
     @Test
