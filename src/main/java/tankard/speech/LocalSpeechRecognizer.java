@@ -5,7 +5,6 @@ import tankard.config.TankardConfig;
 import tankard.core.Refusal;
 import tankard.outbound.UpstreamClient;
 import tankard.summarize.onnx.HubDownloader;
-import tankard.vector.local.LocalEmbeddings;
 import tankard.vector.local.OnDemandModel;
 
 import java.util.concurrent.CompletableFuture;
@@ -22,18 +21,16 @@ public final class LocalSpeechRecognizer implements AutoCloseable {
     /** ST's default (src/transformers.js, the automatic-speech-recognition task). */
     public static final String DEFAULT_MODEL = "Xenova/whisper-small";
 
-    private final TankardConfig config;
-    private final UpstreamClient downloader;
-    private final String configured;
-    private String name;
-    private OnDemandModel<WhisperModel> model;
-    private boolean closed;
+    private final PipelineSlot<WhisperModel> pipeline;
 
     public LocalSpeechRecognizer(TankardConfig config, UpstreamClient downloader) {
-        this.config = config;
-        this.downloader = downloader;
         String setting = config.models().speechToText();
-        configured = setting.isEmpty() ? DEFAULT_MODEL : setting;
+        HubDownloader hub = new HubDownloader(downloader, WhisperModel.FILES, "it is not a transformers.js Whisper"
+                + " model (an encoder, a decoder, tokenizer.json and preprocessor_config.json)");
+        pipeline = new PipelineSlot<>("speech recognition", setting.isEmpty() ? DEFAULT_MODEL : setting, repo ->
+                new OnDemandModel<>("speech recognition", "extensions.models.speechToText",
+                        "tankard.speech.recognitionQueueSize", repo, config.dataRoot().resolve("_models"),
+                        config.models().autoDownload(), hub, config.models().recognitionQueue(), WhisperModel::load));
     }
 
     /**
@@ -48,7 +45,7 @@ public final class LocalSpeechRecognizer implements AutoCloseable {
         try {
             wav = WavAudio.fromDataUrl(body.path("audio"));
             language = WhisperLanguages.code(body.path("lang").isTextual() ? body.path("lang").asText() : null);
-            chosen = model(body.path("model").isTextual() ? body.path("model").asText().strip() : "");
+            chosen = pipeline.model(body.path("model"));
         } catch (Refusal refusal) {
             return CompletableFuture.failedFuture(refusal);
         }
@@ -56,39 +53,8 @@ public final class LocalSpeechRecognizer implements AutoCloseable {
         return chosen.submit(ready -> ready.transcribe(wav.mono16k(), language));
     }
 
-    /**
-     * The model of that name, replacing another one asked for before; none named: the one there is, else the
-     * configured one (ST: src/transformers.js, getPipeline).
-     */
-    private synchronized OnDemandModel<WhisperModel> model(String requested) {
-        if (!requested.isEmpty() && !LocalEmbeddings.isRepoId(requested)) {
-            throw Refusal.badRequest("\"model\" must be a Hugging Face repository id (owner/name)");
-        }
-        if (closed) {
-            throw Refusal.unavailable("The speech recognition model is stopped");
-        }
-        String wanted = !requested.isEmpty() ? requested : model != null ? name : configured;
-        if (model != null && !wanted.equals(name)) {
-            model.close(); // what it runs now ends first, then it is freed
-            model = null;
-        }
-        if (model == null) {
-            name = wanted;
-            model = new OnDemandModel<>("speech recognition", "extensions.models.speechToText",
-                    "tankard.speech.recognitionQueueSize", wanted, config.dataRoot().resolve("_models"),
-                    config.models().autoDownload(), new HubDownloader(downloader, WhisperModel.FILES,
-                    "it is not a transformers.js Whisper model (an encoder, a decoder, tokenizer.json and"
-                            + " preprocessor_config.json)"),
-                    config.models().recognitionQueue(), WhisperModel::load);
-        }
-        return model;
-    }
-
     @Override
-    public synchronized void close() {
-        closed = true;
-        if (model != null) {
-            model.close();
-        }
+    public void close() {
+        pipeline.close();
     }
 }

@@ -32,24 +32,20 @@ public final class LocalSpeechSynthesizer implements AutoCloseable {
     private static final String TASK = "text-to-speech";
     private static final String KEY = "extensions.models.textToSpeech";
 
-    private final Path models;
-    private final boolean autoDownload;
-    private final int queue;
-    private final String configured;
-    private final HubDownloader hub;
-    private final HubDownloader vocoderHub;
-    private String name;
-    private OnDemandModel<SpeechModel> model;
-    private boolean closed;
+    private final PipelineSlot<SpeechModel> pipeline;
 
     public LocalSpeechSynthesizer(TankardConfig config, UpstreamClient downloader) {
-        models = config.dataRoot().resolve("_models");
-        autoDownload = config.models().autoDownload();
-        queue = config.models().synthesisQueue();
-        configured = config.models().textToSpeech().isEmpty() ? DEFAULT_MODEL : config.models().textToSpeech();
-        hub = new HubDownloader(downloader, SpeechModel.FILES, "it is not a transformers.js SpeechT5 text-to-speech"
-                + " model (an encoder, a merged decoder, tokenizer.json and preprocessor_config.json)");
-        vocoderHub = new HubDownloader(downloader, SpeechModel.VOCODER_FILES, "it is not a transformers.js vocoder");
+        Path models = config.dataRoot().resolve("_models");
+        boolean autoDownload = config.models().autoDownload();
+        String configured = config.models().textToSpeech().isEmpty() ? DEFAULT_MODEL : config.models().textToSpeech();
+        HubDownloader hub = new HubDownloader(downloader, SpeechModel.FILES, "it is not a transformers.js SpeechT5"
+                + " text-to-speech model (an encoder, a merged decoder, tokenizer.json and preprocessor_config.json)");
+        HubDownloader vocoderHub = new HubDownloader(downloader, SpeechModel.VOCODER_FILES,
+                "it is not a transformers.js vocoder");
+        pipeline = new PipelineSlot<>(TASK, configured, repo -> new OnDemandModel<>(TASK, KEY,
+                "tankard.speech.synthesisQueueSize", repo, models, autoDownload, hub, config.models().synthesisQueue(),
+                folder -> SpeechModel.load(folder, LocalEmbeddings.hubFolder(vocoderHub, models, VOCODER, autoDownload,
+                        TASK + " vocoder", "the text-to-speech pipeline's vocoder"))));
     }
 
     /**
@@ -64,7 +60,7 @@ public final class LocalSpeechSynthesizer implements AutoCloseable {
         try {
             text = text(body.path("text"));
             speaker = speaker(body.path("speaker"));
-            chosen = model(body.path("model"));
+            chosen = pipeline.model(body.path("model"));
         } catch (Refusal refusal) {
             return CompletableFuture.failedFuture(refusal);
         }
@@ -107,33 +103,8 @@ public final class LocalSpeechSynthesizer implements AutoCloseable {
         return values;
     }
 
-    /** ST's getPipeline(task, model): the named model (swapping out the one loaded), else the one loaded. */
-    private synchronized OnDemandModel<SpeechModel> model(JsonNode requested) {
-        if (!requested.isMissingNode() && !requested.isNull() && !(requested.isTextual()
-                && (requested.asText().isEmpty() || LocalEmbeddings.isRepoId(requested.asText())))) {
-            throw Refusal.badRequest("\"model\" must be a Hugging Face repository id (owner/name)");
-        }
-        if (closed) {
-            throw Refusal.unavailable("The " + TASK + " model is stopped");
-        }
-        String wanted = requested.asText("").isEmpty() ? (name != null ? name : configured) : requested.asText();
-        if (!wanted.equals(name)) {
-            if (model != null) {
-                model.close(); // its queued texts end first
-            }
-            name = wanted;
-            model = new OnDemandModel<>(TASK, KEY, "tankard.speech.synthesisQueueSize", wanted, models, autoDownload,
-                    hub, queue, folder -> SpeechModel.load(folder, LocalEmbeddings.hubFolder(vocoderHub, models,
-                    VOCODER, autoDownload, TASK + " vocoder", "the text-to-speech pipeline's vocoder")));
-        }
-        return model;
-    }
-
     @Override
-    public synchronized void close() {
-        closed = true;
-        if (model != null) {
-            model.close();
-        }
+    public void close() {
+        pipeline.close();
     }
 }
