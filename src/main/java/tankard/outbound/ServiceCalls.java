@@ -86,7 +86,7 @@ public final class ServiceCalls {
                 if (cause instanceof UpstreamClient.UpstreamException e && e.invalidUrl()) {
                     throw Refusal.badRequest(service + ": " + cause.getMessage());
                 }
-                throw Refusal.failed(service + " could not be reached: " + cause.getMessage());
+                throw Refusal.upstream(service + " could not be reached: " + cause.getMessage());
             }
             return answer;
         });
