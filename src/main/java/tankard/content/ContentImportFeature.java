@@ -147,7 +147,7 @@ public final class ContentImportFeature implements Feature {
             String name = encodeName ? ContentDisposition.encodeUri(content.fileName()) : content.fileName();
             response.putHeader("Content-Disposition", "attachment; filename=\"" + name + "\"")
                     .putHeader("X-Custom-Content-Type", type).end(Buffer.buffer(content.bytes()));
-        }).onFailure(e -> ctx.fail(e instanceof Refusal ? e : Refusal.failed("Importing content failed: " + e.getMessage())));
+        }).onFailure(e -> ctx.fail(UpstreamClient.DownloadException.refusal(e, "Importing content failed: ")));
     }
 
     // ---- the sites

@@ -29,11 +29,16 @@ public final class UpstreamFailures {
         if (failure instanceof URISyntaxException e) {
             return Reply.json(400, JsJson.object().put("error", "Invalid URL: " + e.getMessage()));
         }
-        if (failure instanceof UpstreamClient.UpstreamException || failure instanceof IOException
-                || failure instanceof VertxException) {
+        if (unreachable(failure)) {
             return Reply.json(502, JsJson.object().put("error", "The backend could not be reached: "
                     + failure.getMessage()));
         }
         return otherwise;
+    }
+
+    /** Whether the call failed to reach the backend or broke off (rather than the backend answering an error). */
+    public static boolean unreachable(Throwable failure) {
+        return failure instanceof UpstreamClient.UpstreamException || failure instanceof IOException
+                || failure instanceof VertxException;
     }
 }

@@ -19,6 +19,7 @@ import io.vertx.core.http.RequestOptions;
 
 import java.nio.file.Path;
 import java.util.function.Supplier;
+import tankard.core.Refusal;
 
 /**
  * Every call Tankard makes out, to AI backends as to content sites and model hubs, and the relay of backends'
@@ -116,6 +117,22 @@ public final class UpstreamClient {
             this.status = status;
             this.refused = refused;
             this.connectionLost = connectionLost;
+        }
+
+        /**
+         * The refusal a route answers for a failed download: 400 for a URL the policy refused, 502 for a server
+         * that could not be reached or broke off, otherwise 500 with the reason; {@code context} heads the message.
+         */
+        public static Refusal refusal(Throwable failure, String context) {
+            if (failure instanceof Refusal refusal) {
+                return refusal;
+            }
+            String message = context + failure.getMessage();
+            if (failure instanceof DownloadException e && e.refused()) {
+                return Refusal.badRequest(message);
+            }
+            return failure instanceof DownloadException e && e.connectionLost() ? Refusal.upstream(message)
+                    : Refusal.failed(message);
         }
 
         /** The error status the server answered, 0 when the download failed otherwise. */

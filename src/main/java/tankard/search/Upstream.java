@@ -21,10 +21,12 @@ final class Upstream {
         this.client = client;
     }
 
-    /** The answer, whatever its status; a refused address is a 400, an unreachable or oversized answer a 500. */
+    /**
+     * The answer, whatever its status; a refused address is a 400, an unreachable service a 502, an oversized
+     * answer a 500.
+     */
     Future<UpstreamClient.Fetched> fetch(UpstreamRequest call) {
-        return client.download(call, MAX_BYTES).recover(e -> Future.failedFuture(e instanceof DownloadException d
-                && d.refused() ? Refusal.badRequest(e.getMessage()) : Refusal.failed(e.getMessage())));
+        return client.download(call, MAX_BYTES).recover(e -> Future.failedFuture(DownloadException.refusal(e, "")));
     }
 
     /**

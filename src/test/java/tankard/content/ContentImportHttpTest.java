@@ -203,7 +203,7 @@ class ContentImportHttpTest extends ServerTest {
         assertTrue(r.bodyAsJsonObject().getString("error").contains("larger than"), r.bodyAsString());
         mock.close();
         r = importUrl("https://chub.ai/characters/alice/mapmaker");
-        assertEquals(500, r.statusCode());
+        assertEquals(502, r.statusCode());
         assertTrue(r.bodyAsJsonObject().getString("error").contains("are you offline?"), r.bodyAsString());
         assertNothingWritten();
     }
@@ -214,7 +214,7 @@ class ContentImportHttpTest extends ServerTest {
         start(TestServer.providerOrigins(Map.of("https://api.chub.ai", mock.origin() + "/chub"))
                 + "privateAddressWhitelist:\n  enabled: true\n  allowedRanges: []\n");
         HttpResponse<Buffer> r = importUrl("https://chub.ai/characters/alice/mapmaker");
-        assertEquals(500, r.statusCode());
+        assertEquals(400, r.statusCode());
         assertTrue(r.bodyAsJsonObject().getString("error").contains("Blocked request to private IP address"), r.bodyAsString());
         assertTrue(mock.calls().isEmpty());
     }

@@ -53,6 +53,14 @@ class SearchProvidersHttpTest extends ServerTest {
     }
 
     @Test
+    void aServiceThatCannotBeReachedIs502WithTheReason() {
+        HttpResponse<Buffer> answer = client.post("/api/search/searxng",
+                "{\"baseUrl\":\"http://127.0.0.1:1\",\"query\":\"cats\"}");
+        assertEquals(502, answer.statusCode());
+        assertTrue(json(answer).get("error").asText().contains("Connection refused"), answer.bodyAsString());
+    }
+
+    @Test
     void serpApiGetsTheQueryWithTheKeyAndItsErrorsComeBackAs500() {
         HttpResponse<Buffer> noKey = client.post("/api/search/serpapi", "{\"query\":\"cats\"}");
         assertEquals(400, noKey.statusCode());

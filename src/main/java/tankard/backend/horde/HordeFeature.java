@@ -19,6 +19,7 @@ import tankard.http.Feature;
 import tankard.http.Reply;
 import tankard.http.Request;
 import tankard.http.Routes;
+import tankard.http.UpstreamFailures;
 import tankard.json.Js;
 import tankard.json.JsJson;
 import tankard.outbound.UpstreamClient;
@@ -91,7 +92,10 @@ public final class HordeFeature implements Feature {
         route(router, routes, "generate-image", this::generateImage);
     }
 
-    /** A route answering with the future's reply; a failure is answered as ST does (500), with its reason. */
+    /**
+     * A route answering with the future's reply; a failure is answered as ST does (500), with its reason, but a
+     * Horde that cannot be reached is a 502.
+     */
     private void route(Router router, Routes routes, String path, Function<Request, Future<Reply>> action) {
         router.post(BASE + "/" + path).handler(routes.answering(request -> {
             HttpServerResponse response = request.ctx().response();
@@ -117,7 +121,7 @@ public final class HordeFeature implements Feature {
     private static Reply unreachable(Throwable failure) {
         ObjectNode error = JsJson.object();
         error.putObject("error").put("message", "AI Horde: " + failure.getMessage());
-        return Reply.json(500, error);
+        return Reply.json(UpstreamFailures.unreachable(failure) ? 502 : 500, error);
     }
 
     // ---- calls

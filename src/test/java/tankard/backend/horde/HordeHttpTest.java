@@ -36,7 +36,7 @@ class HordeHttpTest extends PublicHostsMockTest {
     }
 
     @Test
-    void unreachableHordeIsOfflineForTheBootProbesAndGenerationErrorTrue() {
+    void unreachableHordeIsOfflineForTheBootProbesGenerationErrorTrueAndElsewhere502() {
         takeUpstreamDown();
         assertEquals("{\"ok\":false}", client.post(BASE + "/status", null).bodyAsString());
         for (String route : new String[] {"text-workers", "text-models", "sd-models"}) {
@@ -46,6 +46,13 @@ class HordeHttpTest extends PublicHostsMockTest {
         }
         assertEquals("{\"error\":true}", client.post(BASE + "/generate-text", "{\"prompt\":\"Hi\"}").bodyAsString());
         assertEquals("{\"anonymous\":true}", client.post(BASE + "/user-info", null).bodyAsString());
+        for (String route : new String[] {"task-status", "cancel-task"}) {
+            HttpResponse<Buffer> answer = client.post(BASE + "/" + route, "{\"taskId\":\"task-1\"}");
+            assertEquals(502, answer.statusCode(), route);
+            assertTrue(answer.bodyAsJsonObject().getJsonObject("error").getString("message").startsWith("AI Horde"),
+                    answer.bodyAsString());
+        }
+        assertEquals(502, client.post(BASE + "/caption-image", "{\"image\":\"iVBORw0KGgo=\"}").statusCode());
     }
 
     @Test
