@@ -16,10 +16,10 @@ import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
+import tankard.core.Refusal;
 
 import java.nio.file.Path;
 import java.util.function.Supplier;
-import tankard.core.Refusal;
 
 /**
  * Every call Tankard makes out, to AI backends as to content sites and model hubs, and the relay of backends'
