@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.Callable;
 
 import static tankard.bench.BenchServer.median;
 import static tankard.bench.BenchServer.time;
@@ -117,27 +118,34 @@ public final class ChatBench {
         String chat = "\"avatar_url\":\"Bench.png\",\"file_name\":\"n" + n + "\"";
         String tail = "{" + chat + ",\"count\":2}";
         double readMs = median(() -> http.post("/api/tankard/chats/tail", "{" + chat + ",\"count\":10}"), RUNS);
-        double[] saves = new double[RUNS];
-        for (int i = 0; i < RUNS; i++) {
+        double saveMs = medianAfterRead(() -> {
             JsonNode window = JsJson.parse(http.open("/api/tankard/chats/tail", tail).readAllBytes());
             String save = "{" + chat + ",\"cursor\":" + JsJson.compact(window.get("cursor")) + ",\"messages\":"
                     + JsJson.compact(window.get("messages")) + "}";
-            saves[i] = time(() -> http.post("/api/tankard/chats/tail/save", save)); // the read is not timed
-        }
-        Arrays.sort(saves);
-        double saveMs = saves[RUNS / 2];
-        double[] appends = new double[RUNS];
-        for (int i = 0; i < RUNS; i++) {
+            return () -> http.post("/api/tankard/chats/tail/save", save);
+        });
+        int[] appended = {0};
+        double appendMs = medianAfterRead(() -> {
             JsonNode cursor = JsJson.parse(http.open("/api/tankard/chats/tail", "{" + chat + ",\"count\":1}")
                     .readAllBytes()).get("cursor");
             String append = "{" + chat + ",\"cursor\":{\"offset\":" + cursor.get("size") + ",\"size\":"
                     + cursor.get("size") + ",\"mtime\":" + cursor.get("mtime") + "},\"messages\":[{\"name\":\"User\","
-                    + "\"is_user\":true,\"send_date\":\"December 2, 2026 12:00pm\",\"mes\":\"One more message, number " + i + "\"}]}";
-            appends[i] = time(() -> http.post("/api/tankard/chats/tail/save", append)); // the read is not timed
-        }
-        Arrays.sort(appends);
+                    + "\"is_user\":true,\"send_date\":\"December 2, 2026 12:00pm\",\"mes\":\"One more message, number "
+                    + appended[0]++ + "\"}]}";
+            return () -> http.post("/api/tankard/chats/tail/save", append);
+        });
         return String.format("Tankard  %6d messages: windowed read of the last 10 %6.1f ms, windowed save of the last 2 %6.1f ms,"
-                + " one message appended %6.1f ms", n, readMs, saveMs, appends[RUNS / 2]);
+                + " one message appended %6.1f ms", n, readMs, saveMs, appendMs);
+    }
+
+    /** The median time of a save over {@link #RUNS} runs, each after a read for its cursor that is not timed. */
+    private static double medianAfterRead(Callable<BenchServer.Task> readThenSave) throws Exception {
+        double[] times = new double[RUNS];
+        for (int i = 0; i < RUNS; i++) {
+            times[i] = time(readThenSave.call());
+        }
+        Arrays.sort(times);
+        return times[RUNS / 2];
     }
 
     /** The body ST's frontend sends to save the chat (the file's lines as the chat array). */
