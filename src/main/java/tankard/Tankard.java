@@ -54,6 +54,7 @@ import tankard.config.TankardConfig;
 import tankard.group.FileGroupStore;
 import tankard.http.Feature;
 import tankard.http.HttpVerticle;
+import tankard.http.IdleTrim;
 import tankard.http.CsrfFeature;
 import tankard.http.security.SecurityChain;
 import tankard.http.security.SessionCookies;
@@ -411,7 +412,9 @@ public final class Tankard {
 
     private Future<Void> listen() {
         // The first instance binds (possibly a random port); the others then share that port.
-        HttpVerticle.Surface surface = new HttpVerticle.Surface(config, security, features, frontend);
+        IdleTrim idle = new IdleTrim();
+        idle.start(vertx);
+        HttpVerticle.Surface surface = new HttpVerticle.Surface(config, security, features, frontend, idle);
         HttpVerticle first = new HttpVerticle(surface, config.port());
         return vertx.deployVerticle(first)
                 .compose(id -> {

@@ -44,7 +44,7 @@ public final class CharacterList {
     }
 
     public void writeTo(OutputStream out) throws IOException {
-        try (entries) {
+        try {
             write(out);
         } finally {
             afterWrite.run();

@@ -22,7 +22,10 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
@@ -43,6 +46,8 @@ public final class CharacterService {
     private final LongSupplier clock;
     private final CardIndexes indexes;
     private final AtomicLong parsed = new AtomicLong();
+    /** The parses under way, so that lists asked for at once (a crowd's first page loads) parse each card once. */
+    private final ConcurrentHashMap<CardCache.Key, FutureTask<CardIndex.Entry>> parsing = new ConcurrentHashMap<>();
 
     /**
      * @param parsers a bounded pool that reads the cards of a list in parallel; its tasks wait on nothing
@@ -84,7 +89,8 @@ public final class CharacterService {
         List<CardFile> files = cards.list(user);
         CardIndex index = indexes.of(user);
         List<CharacterPage.Card> listed = new ArrayList<>(files.size());
-        try (ParsedInOrder entries = entries(user, files, index)) {
+        try {
+            ParsedInOrder entries = entries(user, files, index);
             for (int i = 0; i < files.size(); i++) {
                 CardIndex.Entry entry = entries.get(i);
                 if (entry.listed()) {
@@ -107,7 +113,35 @@ public final class CharacterService {
             known.add(index.get(file));
         }
         index.retain(names);
-        return new ParsedInOrder(files, known, file -> entry(user, file), parsers, index::put, PARSE_WINDOW);
+        return new ParsedInOrder(files, known, file -> parse(user, index, file), PARSE_WINDOW);
+    }
+
+    /**
+     * Starts the parse of a card the index did not know when the list began, or joins the one another list has
+     * under way; the entry goes to the index when it is parsed.
+     */
+    private Future<CardIndex.Entry> parse(String user, CardIndex index, CardFile file) {
+        CardCache.Key key = file.key(user);
+        FutureTask<CardIndex.Entry> mine = new FutureTask<>(() -> {
+            CardIndex.Entry known = index.get(file); // parsed by a list since, its task over
+            if (known != null) {
+                return known;
+            }
+            CardIndex.Entry entry = entry(user, file);
+            index.put(entry);
+            return entry;
+        }) {
+            @Override
+            protected void done() {
+                parsing.remove(key, this);
+            }
+        };
+        FutureTask<CardIndex.Entry> underWay = parsing.putIfAbsent(key, mine);
+        if (underWay != null) {
+            return underWay;
+        }
+        parsers.execute(mine);
+        return mine;
     }
 
     private void saveLater(CardIndex index) {

@@ -2,6 +2,7 @@ package tankard.character;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.TextNode;
+import tankard.json.ByteScan;
 import tankard.json.JsJson;
 
 import java.io.DataInput;
@@ -24,6 +25,8 @@ import java.util.HexFormat;
 record ListTemplate(byte[] bytes, int[] holes, byte[] kinds) {
     /** What fills a hole. {@code NOW} sits inside a string; the others replace a whole value. */
     enum Hole { NOW, DATE_ADDED, CREATE_DATE, CHAT_SIZE, DATE_LAST_CHAT }
+
+    private static final Hole[] HOLES = Hole.values(); // values() copies its array at every call
 
     /** Unguessable, so no card text can contain it. */
     private static final String MARK = "@tk" + HexFormat.of().formatHex(new SecureRandom().generateSeed(12));
@@ -48,7 +51,7 @@ record ListTemplate(byte[] bytes, int[] holes, byte[] kinds) {
         int size = 0;
         int from = 0;
         for (int at = indexOfMark(json, 0); at >= 0; at = indexOfMark(json, from)) {
-            Hole hole = Hole.values()[json[at + MARK_BYTES.length] - '0'];
+            Hole hole = HOLES[json[at + MARK_BYTES.length] - '0'];
             int start = at;
             int end = at + MARK_BYTES.length + 2;
             if (hole != Hole.NOW) { // the placeholder's quotes go too: the value replaces the whole string
@@ -71,8 +74,11 @@ record ListTemplate(byte[] bytes, int[] holes, byte[] kinds) {
     }
 
     private static int indexOfMark(byte[] json, int from) {
-        for (int at = from; at <= json.length - MARK_BYTES.length; at++) {
-            if (json[at] == '@' && Arrays.equals(json, at, at + MARK_BYTES.length, MARK_BYTES, 0, MARK_BYTES.length)) {
+        int last = json.length - MARK_BYTES.length;
+        // '@' is rare in card text: skip to each one eight bytes at a time (a first list scans every card twice)
+        for (int at = ByteScan.indexOf(json, from, json.length, (byte) '@'); at <= last;
+             at = ByteScan.indexOf(json, at + 1, json.length, (byte) '@')) {
+            if (Arrays.equals(json, at, at + MARK_BYTES.length, MARK_BYTES, 0, MARK_BYTES.length)) {
                 return at;
             }
         }
@@ -89,7 +95,7 @@ record ListTemplate(byte[] bytes, int[] holes, byte[] kinds) {
         int from = 0;
         for (int i = 0; i < holes.length; i++) {
             sink.write(bytes, from, holes[i] - from);
-            byte[] value = values.get(Hole.values()[kinds[i]]);
+            byte[] value = values.get(HOLES[kinds[i]]);
             sink.write(value, 0, value.length);
             from = holes[i];
         }
@@ -125,7 +131,7 @@ record ListTemplate(byte[] bytes, int[] holes, byte[] kinds) {
         for (int i = 0; i < count; i++) {
             holes[i] = in.readInt();
             kinds[i] = in.readByte();
-            if (holes[i] < 0 || holes[i] > bytes.length || kinds[i] < 0 || kinds[i] >= Hole.values().length) {
+            if (holes[i] < 0 || holes[i] > bytes.length || kinds[i] < 0 || kinds[i] >= HOLES.length) {
                 throw new IOException("Bad template");
             }
         }

@@ -5,63 +5,45 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
-import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
  * The list entries of card files in file order: those the index knows at once, the others parsed by a pool a
  * window ahead of the reader. A first list is thus written while its cards are parsed on every core, with no
- * more than a window of parsed entries waiting. Each parsed entry is handed on (to the index) when it is read.
- * One reader; {@link #close()} cancels the parses not read.
+ * more than a window of parsed entries waiting, and a reader that stops early leaves at most a window of parses
+ * behind (their entries still reach the index). One reader.
  */
-final class ParsedInOrder implements AutoCloseable {
+final class ParsedInOrder {
     private final List<CardFile> files;
     private final List<CardIndex.Entry> known;
-    private final Function<CardFile, CardIndex.Entry> parse;
-    private final ExecutorService pool;
-    private final Consumer<CardIndex.Entry> parsed;
+    private final Function<CardFile, Future<CardIndex.Entry>> parse;
     private final int window;
-    /** The parses submitted and not read yet, in file order. */
+    /** The parses started and not read yet, in file order. */
     private final Deque<Future<CardIndex.Entry>> pending = new ArrayDeque<>();
-    private int submitted;
+    private int started;
 
     /**
-     * @param known  per file, its entry from the index, or null when it must be parsed
-     * @param parse  reads a card file into its entry; runs on the pool
-     * @param parsed takes each parsed entry, in file order, as it is read
+     * @param known per file, its entry from the index, or null when it must be parsed
+     * @param parse starts the parse of a card file into its entry (or joins one under way)
      */
-    ParsedInOrder(List<CardFile> files, List<CardIndex.Entry> known, Function<CardFile, CardIndex.Entry> parse,
-                  ExecutorService pool, Consumer<CardIndex.Entry> parsed, int window) {
+    ParsedInOrder(List<CardFile> files, List<CardIndex.Entry> known, Function<CardFile, Future<CardIndex.Entry>> parse,
+                  int window) {
         this.files = files;
         this.known = known;
         this.parse = parse;
-        this.pool = pool;
-        this.parsed = parsed;
         this.window = window;
     }
 
     /** The entry of the i-th file; i goes up by one from 0, call after call. */
     CardIndex.Entry get(int i) throws IOException {
-        for (; submitted < files.size() && submitted <= i + window; submitted++) {
-            if (known.get(submitted) == null) {
-                CardFile file = files.get(submitted);
-                pending.add(pool.submit(() -> parse.apply(file)));
+        for (; started < files.size() && started <= i + window; started++) {
+            if (known.get(started) == null) {
+                pending.add(parse.apply(files.get(started)));
             }
         }
         CardIndex.Entry entry = known.get(i);
-        if (entry == null) {
-            entry = await(pending.remove());
-            parsed.accept(entry);
-        }
-        return entry;
-    }
-
-    @Override
-    public void close() {
-        pending.forEach(future -> future.cancel(false));
-        pending.clear();
+        return entry != null ? entry : await(pending.remove());
     }
 
     private static CardIndex.Entry await(Future<CardIndex.Entry> future) throws IOException {

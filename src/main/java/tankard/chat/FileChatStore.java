@@ -331,7 +331,7 @@ public final class FileChatStore implements ChatStore {
             this.user = user;
             this.temp = temp;
             this.channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-            this.out = new BufferedOutputStream(Channels.newOutputStream(channel), 1 << 20);
+            this.out = new BufferedOutputStream(Channels.newOutputStream(channel), 1 << 17);
         }
 
         @Override

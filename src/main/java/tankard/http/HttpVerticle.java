@@ -21,8 +21,12 @@ public final class HttpVerticle extends VerticleBase {
     /** A multipart text field (a card's description, a chat in a form) may be as large as ST's multer allows. */
     private static final int FORM_FIELD_LIMIT = 500 * 1024 * 1024;
 
-    /** What an event loop serves: the security chain, the features in mount order, and the frontend last. */
-    public record Surface(TankardConfig config, SecurityChain security, List<Feature> features, Feature frontend) {
+    /**
+     * What an event loop serves: the security chain, the features in mount order, and the frontend last; every
+     * request is seen by {@code idle} first.
+     */
+    public record Surface(TankardConfig config, SecurityChain security, List<Feature> features, Feature frontend,
+                          IdleTrim idle) {
     }
 
     private final Surface surface;
@@ -65,6 +69,7 @@ public final class HttpVerticle extends VerticleBase {
 
     private Router router(TankardConfig config) {
         Router router = Router.router(vertx);
+        router.route().handler(surface.idle());
         router.route().failureHandler(new FailureHandler());
         router.route().handler(HttpVerticle::refuseBadlyEncodedPaths);
         surface.security().installBeforePublic(router);

@@ -1,25 +1,31 @@
 package tankard.http;
 
-import io.vertx.core.buffer.Buffer;
+import io.netty.buffer.Unpooled;
 import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.internal.buffer.BufferInternal;
 
 import java.io.IOException;
 import java.io.OutputStream;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * An HTTP response body as a blocking stream for a stream thread ({@link StreamThreads}): bytes go out in chunks,
- * and the writer waits while the connection's write queue is full, so a slow client holds back the producer instead
- * of piling the body up in memory. The streams under way share one budget of bytes in flight: one stream alone
- * gets a deep queue (a chat of 25 MB goes out fast), a hundred at once get shallow ones, so that many clients
- * reading large lists do not fill the heap. {@link #close()} ends the response.
+ * and the writer waits while too many of its bytes are not yet taken by the socket, so a slow client holds back
+ * the producer instead of piling the body up in memory. The streams under way share one budget of bytes in
+ * flight: one stream alone gets a deep queue (a chat of 25 MB goes out fast), a hundred at once get shallow ones,
+ * so that many clients reading large lists do not fill the heap. The chunks start small and double, so a small
+ * body takes little memory, and their arrays are used again once sent ({@link Chunks}). {@link #close()} ends the
+ * response.
+ * <p>
+ * Bytes in flight are counted here, from each write's completion, rather than read from
+ * {@code writeQueueFull()}: written from a thread other than the event loop, Vert.x queues up to 16 writes
+ * before it reports the queue full, whatever their size (VertxConnection's message queue), and 64 streams of
+ * 512 KB chunks then held hundreds of MB.
  */
 final class ResponseStream extends OutputStream {
     /** Large, so that a big body costs few hand-overs between the worker and the event loop (each costs a
      * thread wake-up, which on a busy machine is most of the time a chat of 25 MB takes). */
-    private static final int CHUNK = 512 * 1024;
+    private static final int CHUNK = Chunks.LARGEST;
     /** One stream's bytes in flight before its writer waits, at most: enough that the writer and the event loop
      * rarely hand over. */
     private static final int MAX_QUEUE_BYTES = 4 << 20;
@@ -31,36 +37,42 @@ final class ResponseStream extends OutputStream {
     private static final AtomicInteger UNDER_WAY = new AtomicInteger();
 
     private final HttpServerResponse response;
-    private final int chunkBytes;
-    private Buffer chunk;
+    private byte[] chunk;
+    private int filled;
+    /** Bytes written and not yet taken by the socket; guarded by {@code this}. */
+    private long inFlight;
     private volatile boolean closed;
     private boolean counted = true;
 
     ResponseStream(HttpServerResponse response) {
         this.response = response;
-        int queue = Math.max(MIN_QUEUE_BYTES, Math.min(MAX_QUEUE_BYTES, BUDGET_BYTES / UNDER_WAY.incrementAndGet()));
-        chunkBytes = Math.min(CHUNK, queue / 2);
-        chunk = Buffer.buffer(chunkBytes);
-        response.setWriteQueueMaxSize(queue);
-        response.closeHandler(v -> closed = true);
+        UNDER_WAY.incrementAndGet();
+        chunk = Chunks.take(Chunks.SMALLEST);
+        response.closeHandler(v -> {
+            closed = true;
+            synchronized (this) {
+                notifyAll();
+            }
+        });
     }
 
     @Override
     public void write(int b) throws IOException {
-        if (chunk.length() == chunkBytes) {
+        if (filled == chunk.length) {
             send();
         }
-        chunk.appendByte((byte) b);
+        chunk[filled++] = (byte) b;
     }
 
     @Override
     public void write(byte[] bytes, int offset, int length) throws IOException {
         while (length > 0) {
-            if (chunk.length() == chunkBytes) {
+            if (filled == chunk.length) {
                 send();
             }
-            int n = Math.min(length, chunkBytes - chunk.length());
-            chunk.appendBytes(bytes, offset, n);
+            int n = Math.min(length, chunk.length - filled);
+            System.arraycopy(bytes, offset, chunk, filled, n);
+            filled += n;
             offset += n;
             length -= n;
         }
@@ -69,10 +81,8 @@ final class ResponseStream extends OutputStream {
     @Override
     public void close() throws IOException {
         try {
-            if (chunk.length() > 0) {
-                send();
-            }
-            response.end();
+            byte[] last = chunk;
+            response.end(wrap(last, filled)).onComplete(sent -> Chunks.give(last));
         } finally {
             if (counted) {
                 counted = false;
@@ -82,33 +92,47 @@ final class ResponseStream extends OutputStream {
     }
 
     private void send() throws IOException {
+        // This stream's share of the budget, as of now: streams that started together share it from the first send.
+        int queue = Math.max(MIN_QUEUE_BYTES, Math.min(MAX_QUEUE_BYTES, BUDGET_BYTES / UNDER_WAY.get()));
+        awaitRoom(queue - filled);
+        byte[] sent = chunk;
+        int length = filled;
+        synchronized (this) {
+            inFlight += length;
+        }
+        response.write(wrap(sent, length)).onComplete(done -> {
+            Chunks.give(sent); // copied out to the socket by now
+            synchronized (this) {
+                inFlight -= length;
+                notifyAll();
+            }
+        });
+        chunk = Chunks.take(Math.min(2 * sent.length, Math.min(CHUNK, Integer.highestOneBit(queue / 2))));
+        filled = 0;
+    }
+
+    /** Waits until at most {@code room} bytes are in flight, or fails when the client is gone or stalled. */
+    private synchronized void awaitRoom(long room) throws IOException {
+        long deadline = System.nanoTime() + STALL_TIMEOUT_MS * 1_000_000;
+        while (!closed && inFlight > room) {
+            long left = (deadline - System.nanoTime()) / 1_000_000;
+            if (left <= 0) {
+                throw new IOException("The client stopped reading");
+            }
+            try {
+                wait(left);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("Interrupted while streaming", e);
+            }
+        }
         if (closed) {
             throw new IOException("The client went away");
         }
-        response.write(chunk);
-        chunk = Buffer.buffer(chunkBytes); // the written one now belongs to the response
-        if (response.writeQueueFull()) {
-            CountDownLatch drained = new CountDownLatch(1);
-            response.drainHandler(v -> drained.countDown());
-            response.closeHandler(v -> {
-                closed = true;
-                drained.countDown();
-            });
-            // the queue may have drained before the handler was in place
-            if (response.writeQueueFull()) {
-                await(drained);
-            }
-        }
     }
 
-    private static void await(CountDownLatch drained) throws IOException {
-        try {
-            if (!drained.await(STALL_TIMEOUT_MS, TimeUnit.MILLISECONDS)) {
-                throw new IOException("The client stopped reading");
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("Interrupted while streaming", e);
-        }
+    /** The array as a buffer, not copied: the event loop copies it into the socket's direct memory. */
+    private static BufferInternal wrap(byte[] bytes, int length) {
+        return BufferInternal.buffer(Unpooled.wrappedBuffer(bytes, 0, length));
     }
 }

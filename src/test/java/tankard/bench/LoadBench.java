@@ -15,7 +15,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 
 /**
- * Many clients at once on Tankard in its own process, as {@code bin/tankard} runs it: each client loads the page,
+ * Many clients at once on Tankard in its own process, as {@code bin/tankard} runs it, arriving one after the other
+ * over the first seconds ({@code -Dbench.rampMs}, 5000; 0 for all in one instant): each client loads the page,
  * lists the characters, reads and saves its own chat and reads the settings, with a short pause between requests.
  * Prints throughput, p50 and p99 and the server's resident memory at the start, the middle and the end, then
  * after a quiet spell (heap given back). Run once with {@code bin/jvm.options} and once with the JVM's defaults.
@@ -24,6 +25,8 @@ import java.util.stream.Stream;
  */
 public final class LoadBench {
     private static final long THINK_MS = Long.getLong("bench.thinkMs", 200);
+    /** Clients arrive one after the other over this long, as users do, rather than all in the same instant. */
+    private static final long RAMP_MS = Long.getLong("bench.rampMs", 5000);
     /** A client's round, as a page load and a chat turn make it. */
     private static final List<String> REQUESTS = List.of("GET /", "GET /js/app.js", "characters/all", "chats/get",
             "chats/save", "chats/get", "settings/get", "GET /app.css");
@@ -34,8 +37,9 @@ public final class LoadBench {
         int cards = args.length > 2 ? Integer.parseInt(args[2]) : 500;
         Path work = Path.of(System.getProperty("bench.dir", "target/bench")).toAbsolutePath().resolve("load");
         prepare(work, clients, cards);
-        System.out.printf("%d clients, %d s, %d cards, pause up to %d ms between requests (load average %s)%n",
-                clients, seconds, cards, 2 * THINK_MS, Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
+        System.out.printf("%d clients arriving over %d ms, %d s, %d cards, pause up to %d ms between requests "
+                + "(load average %s)%n", clients, RAMP_MS, seconds, cards, 2 * THINK_MS,
+                Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
         run("bin/jvm.options", work, List.of("@" + Path.of("bin/jvm.options").toAbsolutePath()), clients, seconds);
         if (Boolean.getBoolean("bench.onlyOptionsFile")) {
             return;
@@ -84,9 +88,12 @@ public final class LoadBench {
                     new ConcurrentLinkedQueue<>(), new ConcurrentLinkedQueue<>());
             Map<String, ConcurrentLinkedQueue<Long>> byRequest = new ConcurrentHashMap<>();
             ExecutorService pool = Executors.newFixedThreadPool(clients);
+            long start = System.nanoTime();
             for (int c = 0; c < clients; c++) {
                 int client = c;
-                pool.execute(() -> client(server, client, saves[client], end, seconds, thirds, byRequest, errors));
+                long arrival = start + RAMP_MS * 1_000_000 * c / clients;
+                pool.execute(() -> client(server, client, saves[client], start, arrival, end, seconds, thirds,
+                        byRequest, errors));
             }
             long[] rss = new long[3];
             for (int third = 0; third < 3; third++) {
@@ -112,13 +119,17 @@ public final class LoadBench {
         }
     }
 
-    private static void client(BenchServer server, int client, byte[] save, long end, int seconds,
-                               List<ConcurrentLinkedQueue<Long>> thirds,
+    private static void client(BenchServer server, int client, byte[] save, long start, long arrival, long end,
+                               int seconds, List<ConcurrentLinkedQueue<Long>> thirds,
                                Map<String, ConcurrentLinkedQueue<Long>> byRequest, AtomicInteger errors) {
         Random random = new Random(client);
         byte[] get = ("{\"ch_name\":\"Bench\",\"avatar_url\":\"Bench.png\",\"file_name\":\"load" + client + "\"}")
                 .getBytes(StandardCharsets.UTF_8);
-        long start = System.nanoTime();
+        try {
+            Thread.sleep(Math.max(0, (arrival - System.nanoTime()) / 1_000_000));
+        } catch (InterruptedException e) {
+            return;
+        }
         for (int step = 0; System.nanoTime() < end; step++) {
             long t0 = System.nanoTime();
             String request = REQUESTS.get(step % REQUESTS.size());

@@ -177,6 +177,28 @@ class CharacterListTest {
         return json.replaceAll("\"Juniper - \\d{4}-\\d\\d-\\d\\d@\\d\\dh\\d\\dm\\d\\ds\\d{3}ms\"", "\"Juniper - NOW\"");
     }
 
+    /** A crowd's first page loads at once: each card is parsed once, not once per list, and every list is whole. */
+    @Test
+    void listsAskedForAtOnceParseEachCardOnce() throws Exception {
+        start(null);
+        for (int i = 0; i < 400; i++) {
+            Files.write(card("c" + i + ".png"), Fixtures.card(cardJson(i, "d".repeat(2000))));
+        }
+        List<java.util.concurrent.CompletableFuture<byte[]>> lists = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            lists.add(java.util.concurrent.CompletableFuture.supplyAsync(this::all));
+        }
+        byte[] first = lists.get(0).join();
+        assertEquals(400, JsJson.parse(first).size());
+        for (var list : lists) {
+            assertArrayEquals(first, list.join());
+        }
+        CharacterService characters = server.tankard.features().stream()
+                .filter(CharacterFeature.class::isInstance).map(f -> ((CharacterFeature) f).characters())
+                .findFirst().orElseThrow();
+        assertEquals(400, characters.parsedCards());
+    }
+
     /**
      * Many cards, with a memory budget so small that the first list must save entries to let them go, and every
      * full entry is then read back from the saved index.

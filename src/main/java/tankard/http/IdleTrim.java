@@ -1,0 +1,57 @@
+package tankard.http;
+
+import io.vertx.core.Handler;
+import io.vertx.core.Vertx;
+import io.vertx.ext.web.RoutingContext;
+
+/**
+ * Gives memory back once the server has been quiet for a while. The Serial collector of bin/jvm.options shrinks
+ * the heap only after a full collection, which a lightly used server may not run for hours, so what a busy spell
+ * grew would stay committed. After {@code idleMs} without a request: the arrays kept for streamed replies are
+ * let go and one full collection runs (a few tens of ms on a quiet server; measured with bench/load.sh, see
+ * bench/README.md). Once per quiet spell.
+ */
+public final class IdleTrim implements Handler<RoutingContext> {
+    /** Quiet this long, the memory is trimmed. */
+    public static final long IDLE_MS = 15_000;
+
+    private final long idleMs;
+    private final Runnable trim;
+    private volatile long lastRequestMs = System.currentTimeMillis();
+    private volatile boolean trimmed;
+
+    /** Trims with a full collection. */
+    public IdleTrim() {
+        this(IDLE_MS, () -> {
+            Chunks.clear();
+            System.gc(); // the point: no other call makes the Serial collector give memory back
+        });
+    }
+
+    IdleTrim(long idleMs, Runnable trim) {
+        this.idleMs = idleMs;
+        this.trim = trim;
+    }
+
+    /** Checks every third of the quiet time, and trims on a worker. */
+    public void start(Vertx vertx) {
+        vertx.setPeriodic(Math.max(1, idleMs / 3), id -> {
+            if (!trimmed && System.currentTimeMillis() - lastRequestMs >= idleMs) {
+                trimmed = true;
+                vertx.executeBlocking(() -> {
+                    trim.run();
+                    return null;
+                }, false);
+            }
+        });
+    }
+
+    @Override
+    public void handle(RoutingContext ctx) {
+        lastRequestMs = System.currentTimeMillis();
+        if (trimmed) {
+            trimmed = false;
+        }
+        ctx.next();
+    }
+}
