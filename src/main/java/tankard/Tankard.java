@@ -154,6 +154,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
@@ -170,6 +171,8 @@ public final class Tankard {
     private static final int VECTOR_THREADS = 4;
     /** Longer than a git operation's own time limit (GitExtensions), so Vert.x never calls a slow one blocked. */
     private static final long GIT_MAX_MINUTES = 10;
+    /** The users' libraries are prepared this long after the start (see prepareLibraries). */
+    private static final long PREPARE_DELAY_MS = 2000;
 
     private final Vertx vertx;
     private final TankardConfig config;
@@ -179,6 +182,7 @@ public final class Tankard {
     private final FrontendFeature frontend;
     private final ContentSeeder contentSeeder;
     private final CardIndexes cardIndexes;
+    private final CharacterService characterService;
     private final VectorStore vectorStore;
     private volatile int port;
     private final UpstreamClient upstream;
@@ -239,7 +243,7 @@ public final class Tankard {
                 config.dataRoot().resolve("_cache").resolve("vector-scratch"));
         this.cardIndexes = new CardIndexes(config.dataRoot(), config.performance().memoryCacheCapacityBytes(),
                 Threads.timer("card-index"));
-        CharacterService characterService = new CharacterService(cards, chats, cardCache,
+        this.characterService = new CharacterService(cards, chats, cardCache,
                 Threads.boundedPool("card-reader", Math.max(2, Math.min(8, Runtime.getRuntime().availableProcessors()))),
                 System::currentTimeMillis, cardIndexes);
         SecretStore secrets = new SecretStore(config.allowKeysExposure());
@@ -329,6 +333,7 @@ public final class Tankard {
                         .map(v -> {
                             tankard.startHeartbeat();
                             tankard.sweepCrashLeftovers(startedMs);
+                            tankard.prepareLibraries();
                             return tankard;
                         }));
     }
@@ -344,6 +349,30 @@ public final class Tankard {
                         LOG.info("Removed {} temporary files that an interrupted run left behind", deleted);
                     }
                 });
+    }
+
+    /**
+     * Parses, in the background, the cards the users' indexes do not know (all of them on a first start), one
+     * user after the other on a thread of its own, from two seconds after the start on, so that the first answers
+     * are not slowed: a browser's first page load, which asks for the list after the page's scripts, then finds
+     * it in the index.
+     */
+    private void prepareLibraries() {
+        vertx.setTimer(PREPARE_DELAY_MS, id -> {
+            ExecutorService preparer = Threads.boundedPool("card-preparer", 1);
+            preparer.execute(() -> accounts.users().forEach(user -> prepareLibrary(user.handle())));
+            preparer.shutdown();
+        });
+    }
+
+    private void prepareLibrary(String user) {
+        try {
+            characterService.prepare(user);
+        } catch (IOException e) {
+            LOG.warn("Could not prepare the characters of {}: {}", user, e.toString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** The Extras-compatible module server, on its own port, when modules are enabled. */

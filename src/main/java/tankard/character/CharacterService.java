@@ -23,6 +23,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.FutureTask;
@@ -79,6 +80,29 @@ public final class CharacterService {
         // Saved once the answer is out: the save is not on the way of the first list, nor competing with it.
         Runnable afterWrite = () -> saveLater(index);
         return new CharacterList(index, files, entries, usages, shallow, StTime.humanized(clock.getAsLong()), afterWrite);
+    }
+
+    /**
+     * Parses the cards of the user's library that the index does not know, and saves the index: run in the
+     * background at start, so that the first list finds them ready (a list asked for meanwhile shares the parses
+     * under way). Waits for the parses: call it on a thread of its own.
+     */
+    public void prepare(String user) throws IOException, InterruptedException {
+        CardIndex index = indexes.of(user);
+        List<Future<CardIndex.Entry>> parses = new ArrayList<>();
+        for (CardFile file : cards.list(user)) {
+            if (index.get(file) == null) {
+                parses.add(parse(user, index, file));
+            }
+        }
+        for (Future<CardIndex.Entry> parse : parses) {
+            try {
+                parse.get();
+            } catch (ExecutionException e) {
+                LOG.warn("Could not prepare a card of {}: {}", user, e.getCause().toString());
+            }
+        }
+        saveLater(index);
     }
 
     /**

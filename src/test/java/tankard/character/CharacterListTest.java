@@ -193,10 +193,26 @@ class CharacterListTest {
         for (var list : lists) {
             assertArrayEquals(first, list.join());
         }
-        CharacterService characters = server.tankard.features().stream()
-                .filter(CharacterFeature.class::isInstance).map(f -> ((CharacterFeature) f).characters())
-                .findFirst().orElseThrow();
-        assertEquals(400, characters.parsedCards());
+        assertEquals(400, characters().parsedCards());
+    }
+
+    private CharacterService characters() {
+        return server.tankard.features().stream().filter(CharacterFeature.class::isInstance)
+                .map(feature -> ((CharacterFeature) feature).characters()).findFirst().orElseThrow();
+    }
+
+    /** Cards found at start are parsed in the background and their index saved, before any list asks. */
+    @Test
+    void aLibraryFoundAtStartIsParsedBeforeTheFirstList() throws Exception {
+        start(null);
+        for (int i = 0; i < 300; i++) {
+            Files.write(card("c" + i + ".png"), Fixtures.card(cardJson(i, "d".repeat(2000))));
+        }
+        start(null);
+        awaitIndexSaved(300 * 2000);
+        assertEquals(300, characters().parsedCards(), "parsed with no list asked for");
+        assertEquals(300, JsJson.parse(all()).size());
+        assertEquals(300, characters().parsedCards(), "the first list parsed nothing more");
     }
 
     /**
