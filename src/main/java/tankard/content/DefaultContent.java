@@ -7,6 +7,7 @@ import tankard.config.TankardConfig;
 import tankard.json.JsJson;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -20,6 +21,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * The default-content indexes (ST: src/endpoints/content-manager.js, getContentIndex): folders that each hold an
@@ -31,11 +33,15 @@ public final class DefaultContent {
     private static final Logger LOG = LoggerFactory.getLogger(DefaultContent.class);
     private static final String BUNDLED = "/default-content/index.json";
 
-    /** One index entry; {@code folder} is the folder its {@code filename} is relative to. */
-    public record Item(Path folder, String filename, String type) {
+    /**
+     * One index entry; {@code folder} gives the folder its {@code filename} is relative to (for the bundled content
+     * the jar, opened as a file system only when a file is needed: a start whose content is all seeded already
+     * does not open it, which is about 70 ms of the first answer).
+     */
+    public record Item(Supplier<Path> folder, String filename, String type) {
         /** The source file or folder, or null when the name would leave the index's folder. */
         public Path source() {
-            Path base = folder.normalize();
+            Path base = folder.get().normalize();
             try {
                 Path resolved = base.resolve(filename).normalize();
                 return resolved.startsWith(base) && !resolved.equals(base) ? resolved : null;
@@ -63,7 +69,7 @@ public final class DefaultContent {
     }
 
     public static DefaultContent tankards() {
-        return new DefaultContent(List.of(bundledFolder()), true);
+        return new DefaultContent(List.of(), true);
     }
 
     /** ST's scaffold and default content when the frontend is an ST install, else Tankard's bundled content. */
@@ -81,31 +87,58 @@ public final class DefaultContent {
      */
     public List<Item> items() {
         List<Item> items = new ArrayList<>();
+        if (bundled) {
+            addItems(bundledIndex(), BUNDLED, Bundled::folder, items);
+        }
         for (Path folder : folders) {
             Path index = folder.resolve("index.json");
             if (!Files.isRegularFile(index)) {
                 continue;
             }
-            JsonNode array;
             try {
-                array = JsJson.parse(Files.readAllBytes(index));
+                addItems(Files.readAllBytes(index), index.toString(), () -> folder, items);
             } catch (IOException e) {
                 throw new UncheckedIOException("Cannot read " + index, e);
             }
-            if (!array.isArray()) {
-                continue;
-            }
-            for (JsonNode entry : array) {
-                JsonNode filename = entry.path("filename");
-                JsonNode type = entry.path("type");
-                if (!filename.isTextual() || !type.isTextual()) {
-                    LOG.warn("Skipping malformed default-content entry in {}: {}", index, JsJson.compact(entry));
-                    continue;
-                }
-                items.add(new Item(folder, filename.textValue(), type.textValue()));
-            }
         }
         return items;
+    }
+
+    private static void addItems(byte[] index, String where, Supplier<Path> folder, List<Item> items) {
+        JsonNode array = JsJson.parse(index);
+        if (!array.isArray()) {
+            return;
+        }
+        for (JsonNode entry : array) {
+            JsonNode filename = entry.path("filename");
+            JsonNode type = entry.path("type");
+            if (!filename.isTextual() || !type.isTextual()) {
+                LOG.warn("Skipping malformed default-content entry in {}: {}", where, JsJson.compact(entry));
+                continue;
+            }
+            items.add(new Item(folder, filename.textValue(), type.textValue()));
+        }
+    }
+
+    /** The bundled index, read through the class path (which has the jar open already). */
+    private static byte[] bundledIndex() {
+        try (InputStream in = DefaultContent.class.getResourceAsStream(BUNDLED)) {
+            if (in == null) {
+                throw new IllegalStateException("Tankard's default content is missing from the classpath: " + BUNDLED);
+            }
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot read Tankard's default content index", e);
+        }
+    }
+
+    /** The bundled content's folder, opened on first use. */
+    private static final class Bundled {
+        private static final Path FOLDER = bundledFolder();
+
+        static Path folder() {
+            return FOLDER;
+        }
     }
 
     /** The folder of Tankard's bundled content: on disk when running from classes, inside the jar otherwise. */
