@@ -13,7 +13,7 @@ import io.vertx.ext.web.RoutingContext;
  */
 public final class IdleTrim implements Handler<RoutingContext> {
     /** Quiet this long, the memory is trimmed. */
-    public static final long IDLE_MS = 15_000;
+    private static final long IDLE_MS = 15_000;
 
     private final long idleMs;
     private final Runnable trim;
