@@ -24,6 +24,7 @@ import java.util.zip.CRC32;
 final class PngChunks {
     static final byte[] SIGNATURE = {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
     private static final int READ_BLOCK = 16 << 10;
+    private static final ThreadLocal<byte[]> BLOCKS = ThreadLocal.withInitial(() -> new byte[READ_BLOCK]);
 
     /** One chunk: its type and where its data lies in the file. */
     record Chunk(String type, int offset, int length) {
@@ -193,13 +194,16 @@ final class PngChunks {
 
     /**
      * Positional reads of a file, a block at a time: the chunk headers and text chunks of a card (text just
-     * before IEND, as ST writes it) then take three reads or so instead of two per chunk.
+     * before IEND, as ST writes it) then take two reads or so instead of two per chunk. The block is the
+     * thread's own, used again for every card: a first list of a big library would otherwise make most of its
+     * garbage here.
      */
     private static Source file(FileChannel channel) {
         return new Source() {
+            private final byte[] block = BLOCKS.get();
             private long size = -1;
-            private byte[] block = new byte[0];
             private long blockStart;
+            private int blockLength;
 
             @Override
             public long size() throws IOException {
@@ -211,22 +215,26 @@ final class PngChunks {
 
             @Override
             public byte[] read(long position, int length) throws IOException {
-                if (position < blockStart || position + length > blockStart + block.length) {
+                if (length > block.length) { // a text chunk longer than a block: read on its own
+                    byte[] bytes = new byte[length];
+                    readFully(ByteBuffer.wrap(bytes), position);
+                    return bytes;
+                }
+                if (position < blockStart || position + length > blockStart + blockLength) {
                     blockStart = position;
-                    block = readFully(position, (int) Math.min(Math.max(length, READ_BLOCK), size() - position));
+                    blockLength = (int) Math.min(block.length, size() - position);
+                    readFully(ByteBuffer.wrap(block, 0, blockLength), position);
                 }
                 int from = (int) (position - blockStart);
-                return from == 0 && length == block.length ? block : Arrays.copyOfRange(block, from, from + length);
+                return Arrays.copyOfRange(block, from, from + length);
             }
 
-            private byte[] readFully(long position, int length) throws IOException {
-                ByteBuffer buffer = ByteBuffer.allocate(length);
-                while (buffer.hasRemaining()) {
+            private void readFully(ByteBuffer buffer, long position) throws IOException {
+                while (buffer.hasRemaining()) { // the buffer starts at 0
                     if (channel.read(buffer, position + buffer.position()) < 0) {
                         throw new EOFException("The card file shrank while being read");
                     }
                 }
-                return buffer.array();
             }
         };
     }

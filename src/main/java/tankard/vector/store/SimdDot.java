@@ -8,7 +8,7 @@ import jdk.incubator.vector.VectorSpecies;
 
 /**
  * The dot product in SIMD lanes (Java 17's incubating Vector API). Loaded only when the JVM runs with
- * {@code --add-modules=jdk.incubator.vector} (bin/jvm.options has it); {@link Similarity} falls back to a plain loop.
+ * {@code --add-modules=jdk.incubator.vector} and its optimising compiler; else {@link Similarity} runs a plain loop.
  */
 final class SimdDot {
     private static final VectorSpecies<Float> LANES = FloatVector.SPECIES_PREFERRED;

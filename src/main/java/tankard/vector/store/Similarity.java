@@ -1,6 +1,9 @@
 package tankard.vector.store;
 
+import com.sun.management.HotSpotDiagnosticMXBean;
+
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -29,7 +32,17 @@ final class Similarity {
     /** Best first; among equals, the earlier item first. */
     private static final Comparator<Scored> BEST_FIRST = Comparator.comparingDouble(Scored::score).reversed()
             .thenComparingInt(Scored::index);
-    private static final boolean SIMD = ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent();
+    /**
+     * SIMD lanes pay only where the optimising compiler (C2) turns them into vector instructions: run by C1
+     * alone ({@code -XX:TieredStopAtLevel=1}, as bin/jvm.options runs) they stay objects, far slower than a loop.
+     */
+    static final boolean SIMD = ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent()
+            && optimisingCompiler();
+
+    private static boolean optimisingCompiler() {
+        HotSpotDiagnosticMXBean hotSpot = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
+        return hotSpot == null || Integer.parseInt(hotSpot.getVMOption("TieredStopAtLevel").getValue()) >= 4;
+    }
 
     private record Scored(int index, double score) {
     }

@@ -134,6 +134,28 @@ class SimilarityTest {
     }
 
     @Test
+    void simdLanesAreUsedOnlyWhereTheOptimisingCompilerRuns() throws Exception {
+        assertEquals("true", simdIn("-XX:TieredStopAtLevel=4"));
+        assertEquals("false", simdIn("-XX:TieredStopAtLevel=1"), "C1 alone, as bin/jvm.options runs");
+    }
+
+    /** What {@link Similarity#SIMD} is in a JVM with the Vector API and this compiler option. */
+    private static String simdIn(String compilers) throws Exception {
+        Process probe = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--add-modules=jdk.incubator.vector", compilers, "-cp", System.getProperty("java.class.path"),
+                SimdProbe.class.getName()).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        String out = new String(probe.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertEquals(0, probe.waitFor());
+        return out.trim();
+    }
+
+    static final class SimdProbe {
+        public static void main(String[] args) {
+            System.out.println(Similarity.SIMD);
+        }
+    }
+
+    @Test
     void theSimdAndPlainDotProductsAgree() {
         Random random = new Random(3);
         for (int n : new int[]{0, 1, 15, 16, 17, 384, 1000}) {
