@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import tankard.json.JsJson;
 import tankard.util.LenientBase64;
+import tankard.util.Utf8;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -47,21 +48,30 @@ public final class CardCodec {
         if (card == null) {
             throw new CardFormatException("No character data in the PNG metadata");
         }
-        return parse(new String(LenientBase64.decode(card.bytes()), StandardCharsets.UTF_8));
+        return parse(LenientBase64.decode(card.bytes()));
     }
 
     /** A JSON card file (UTF-8). */
     public static CardData readJson(byte[] json) {
-        return parse(new String(json, StandardCharsets.UTF_8));
+        return parse(json);
     }
 
-    /** Card JSON text must hold an object; ST cannot make a character of anything else. */
     static CardData parse(String text) {
-        JsonNode json = JsJson.tryParse(text.getBytes(StandardCharsets.UTF_8));
+        return parse(text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * Card JSON must hold an object; ST cannot make a character of anything else. The bytes are read as ST's
+     * {@code toString("utf8")} reads them: where they are not well-formed UTF-8 (rare: most cards are), as the
+     * text they decode to with replacement characters.
+     */
+    private static CardData parse(byte[] bytes) {
+        byte[] utf8 = Utf8.isWellFormed(bytes) ? bytes : new String(bytes, StandardCharsets.UTF_8).getBytes(StandardCharsets.UTF_8);
+        JsonNode json = JsJson.tryParse(utf8);
         if (!(json instanceof ObjectNode object)) {
             throw new CardFormatException(json == null ? "The card data is not valid JSON" : "The card data is not a JSON object");
         }
-        return new CardData(text, object);
+        return new CardData(utf8, object);
     }
 
     private static PngChunks.Text find(List<PngChunks.Text> texts, String keyword) {

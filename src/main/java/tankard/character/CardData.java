@@ -3,16 +3,22 @@ package tankard.character;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
 /**
- * A card as read from its file: the JSON text exactly as stored (sent back as {@code json_data}) and its
+ * A card as read from its file: the JSON text exactly as stored (sent back as {@code json_data}), as UTF-8, and its
  * parsed object. Shared by the cache: treat {@code json} as read-only and copy it before changing anything.
  */
-public record CardData(String text, ObjectNode json) {
+public record CardData(byte[] utf8, ObjectNode json) {
+    /** The JSON text, decoded at each call. */
+    public String text() {
+        return new String(utf8, StandardCharsets.UTF_8);
+    }
+
     /** Estimated heap bytes, for the cache budget (computed when asked: lists never need it). */
     long weight() {
-        return 2L * text.length() + weight(json);
+        return utf8.length + weight(json);
     }
 
     /** Rough heap cost of a tree: strings at two bytes a char plus a per-node overhead. */

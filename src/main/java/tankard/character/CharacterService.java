@@ -186,13 +186,15 @@ public final class CharacterService {
         try {
             CardData card = cards.readCard(user, file.name());
             ObjectNode character = normalized(card, ListTemplate.sentinel(ListTemplate.Hole.NOW));
-            withComputedFields(file, card, character, ListTemplate.placeholder(ListTemplate.Hole.DATE_ADDED),
+            // the card's text goes into the template from its bytes, never decoded
+            withComputedFields(file, ListTemplate.textPlaceholder(), character,
+                    ListTemplate.placeholder(ListTemplate.Hole.DATE_ADDED),
                     ListTemplate.placeholder(ListTemplate.Hole.CREATE_DATE),
                     ListTemplate.placeholder(ListTemplate.Hole.CHAT_SIZE),
                     ListTemplate.placeholder(ListTemplate.Hole.DATE_LAST_CHAT));
             if (Js.truthy(character.get("name"))) {
                 return new CardIndex.Entry(file.name(), file.size(), file.modifiedMs(),
-                        ListTemplate.of(character), ListTemplate.of(shallow(character)));
+                        ListTemplate.of(character, card.utf8()), ListTemplate.of(shallow(character)));
             }
         } catch (CardFormatException | IOException e) {
             LOG.warn("Could not process the character card {}: {}", file.name(), e.toString());
@@ -227,7 +229,7 @@ public final class CharacterService {
             CardData card = read(user, file);
             ObjectNode character = normalized(card, humanizedNow);
             FolderUsage usage = chatUsage(user, file.name());
-            return withComputedFields(file, card, character, DoubleNode.valueOf(file.changedMs()),
+            return withComputedFields(file, TextNode.valueOf(card.text()), character, DoubleNode.valueOf(file.changedMs()),
                     TextNode.valueOf(StTime.iso(Math.round(file.changedMs()))), LongNode.valueOf(usage.size()),
                     DoubleNode.valueOf(usage.newestModifiedMs()));
         } catch (CardFormatException | IOException e) {
@@ -246,11 +248,11 @@ public final class CharacterService {
     }
 
     /** ST's computed members, in ST's order; the values that do not come from the card are given. */
-    private static ObjectNode withComputedFields(CardFile file, CardData card, ObjectNode character, JsonNode dateAdded,
+    private static ObjectNode withComputedFields(CardFile file, JsonNode jsonData, ObjectNode character, JsonNode dateAdded,
                                                  JsonNode createDate, JsonNode chatSize, JsonNode lastChat) {
         JsonNode data = character.get("data");
         character.put("avatar", file.name());
-        character.put("json_data", card.text());
+        character.set("json_data", jsonData);
         character.set("date_added", dateAdded);
         character.set("create_date", Js.or(character.get("create_date"), createDate));
         character.set("chat_size", chatSize);

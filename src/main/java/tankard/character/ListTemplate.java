@@ -31,6 +31,8 @@ record ListTemplate(byte[] bytes, int[] holes, byte[] kinds) {
     /** Unguessable, so no card text can contain it. */
     private static final String MARK = "@tk" + HexFormat.of().formatHex(new SecureRandom().generateSeed(12));
     private static final byte[] MARK_BYTES = MARK.getBytes(StandardCharsets.US_ASCII);
+    /** The kind of the text placeholder's mark (the holes' are their ordinals' digits). */
+    private static final char TEXT = 'T';
 
     /** The placeholder to put in the object where a hole goes. */
     static String sentinel(Hole hole) {
@@ -41,36 +43,53 @@ record ListTemplate(byte[] bytes, int[] holes, byte[] kinds) {
         return TextNode.valueOf(sentinel(hole));
     }
 
+    /** The placeholder for a string that {@link #of(JsonNode, byte[])} fills in from its bytes (a card's text). */
+    static TextNode textPlaceholder() {
+        return TextNode.valueOf(MARK + TEXT + "@");
+    }
+
     static ListTemplate of(JsonNode object) {
+        return of(object, null);
+    }
+
+    /** With {@code text}, well-formed UTF-8, quoted where the object has the {@link #textPlaceholder()}. */
+    static ListTemplate of(JsonNode object, byte[] text) {
         // The marks are ASCII, so they are found in the UTF-8 bytes as they are; the pieces between them are
-        // moved down over the cut-out marks in place.
+        // moved down over the cut-out marks, in place when no text goes in.
         byte[] json = JsJson.compactBytes(object);
+        byte[] quoted = text == null ? null : JsJson.quotedUtf8(text);
+        byte[] out = quoted == null ? json : new byte[json.length + quoted.length];
         int[] holes = new int[4];
         byte[] kinds = new byte[4];
         int count = 0;
         int size = 0;
         int from = 0;
         for (int at = indexOfMark(json, 0); at >= 0; at = indexOfMark(json, from)) {
-            Hole hole = HOLES[json[at + MARK_BYTES.length] - '0'];
+            byte kind = json[at + MARK_BYTES.length];
             int start = at;
             int end = at + MARK_BYTES.length + 2;
-            if (hole != Hole.NOW) { // the placeholder's quotes go too: the value replaces the whole string
+            if (kind != '0' + Hole.NOW.ordinal()) { // the placeholder's quotes go too: the value replaces the whole string
                 start--;
                 end++;
             }
-            System.arraycopy(json, from, json, size, start - from);
+            System.arraycopy(json, from, out, size, start - from);
             size += start - from;
+            from = end;
+            if (kind == TEXT) {
+                System.arraycopy(quoted, 0, out, size, quoted.length);
+                size += quoted.length;
+                continue;
+            }
             if (count == holes.length) {
                 holes = Arrays.copyOf(holes, count * 2);
                 kinds = Arrays.copyOf(kinds, count * 2);
             }
             holes[count] = size;
-            kinds[count++] = (byte) hole.ordinal();
-            from = end;
+            kinds[count++] = (byte) (kind - '0');
         }
-        System.arraycopy(json, from, json, size, json.length - from);
+        System.arraycopy(json, from, out, size, json.length - from);
         size += json.length - from;
-        return new ListTemplate(Arrays.copyOf(json, size), Arrays.copyOf(holes, count), Arrays.copyOf(kinds, count));
+        return new ListTemplate(Arrays.copyOf(out, size), Arrays.copyOf(holes, count), Arrays.copyOf(kinds, count));
     }
 
     private static int indexOfMark(byte[] json, int from) {

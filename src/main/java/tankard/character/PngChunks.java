@@ -1,5 +1,7 @@
 package tankard.character;
 
+import tankard.json.ByteScan;
+
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -117,16 +119,11 @@ final class PngChunks {
     }
 
     private static Text text(byte[] chunk, int start, int end) {
-        int nul = start;
-        while (nul < end && chunk[nul] != 0) {
-            nul++;
-        }
+        int nul = ByteScan.indexOf(chunk, start, end, (byte) 0);
         String keyword = new String(chunk, start, nul - start, StandardCharsets.ISO_8859_1);
         int textStart = Math.min(nul + 1, end);
-        for (int i = textStart; i < end; i++) {
-            if (chunk[i] == 0) {
-                throw new CardFormatException("NUL character in tEXt chunk");
-            }
+        if (ByteScan.indexOf(chunk, textStart, end, (byte) 0) < end) { // eight bytes at a time: cards are long
+            throw new CardFormatException("NUL character in tEXt chunk");
         }
         return new Text(keyword, chunk, textStart, end);
     }

@@ -89,19 +89,27 @@ record ChatBody(Map<String, JsonNode> fields, boolean isArray, byte[] header, Ch
         in.next();
         int c = in.skipWhitespace();
         while (c != ']') {
-            byte[] element = in.capture();
-            int length = in.captured();
+            // a canonical element (nearly all) is found and checked in one pass over the buffered body, and
+            // written from there; any other is captured and checked on its own
+            int length = in.canonical();
+            byte[] element = in.buffered();
+            int offset = in.position() - length;
             boolean truthy = true;
-            if (!JsRestringify.isCanonical(element, 0, length)) {
-                JsonNode value = JsRestringify.parse(element, 0, length);
-                truthy = Js.truthy(value);
-                element = LineWriter.stringify(value);
-                length = element.length;
+            if (length < 0) {
+                element = in.capture();
+                offset = 0;
+                length = in.captured();
+                if (!JsRestringify.isCanonical(element, 0, length)) {
+                    JsonNode value = JsRestringify.parse(element, 0, length);
+                    truthy = Js.truthy(value);
+                    element = LineWriter.stringify(value);
+                    length = element.length;
+                }
             }
             if (out.lines() == 0) {
-                header = Arrays.copyOf(element, length);
+                header = Arrays.copyOfRange(element, offset, offset + length);
             }
-            out.line(element, 0, length);
+            out.line(element, offset, offset + length);
             kept += truthy ? 1 : 0;
             c = in.skipWhitespace();
             if (c == ',') {
@@ -122,10 +130,15 @@ record ChatBody(Map<String, JsonNode> fields, boolean isArray, byte[] header, Ch
 
     /** The body's bytes with just enough lexing to find where each value ends; the parser validates values. */
     private static final class Source {
+        private static final int BUFFER = 1 << 16;
+        /** Before a value is looked for in the buffer, at least this much of the body is in it (if there is). */
+        private static final int AHEAD = BUFFER / 2;
+
         private final InputStream in;
-        private final byte[] buffer = new byte[1 << 16];
+        private final byte[] buffer = new byte[BUFFER];
         private int position;
         private int limit;
+        private boolean ended;
         /** The last value captured, in {@code value[0, captured)}. */
         private byte[] value = new byte[1 << 12];
         private int captured;
@@ -138,10 +151,48 @@ record ChatBody(Map<String, JsonNode> fields, boolean isArray, byte[] header, Ch
             if (position < limit) {
                 return true;
             }
-            int n = in.readNBytes(buffer, 0, buffer.length);
             position = 0;
-            limit = Math.max(n, 0);
+            limit = 0;
+            readMore();
             return limit > 0;
+        }
+
+        /** Reads the body on into the buffer after {@code limit}, as far as it goes. */
+        private void readMore() throws IOException {
+            int n = in.readNBytes(buffer, limit, buffer.length - limit);
+            limit += n;
+            ended = limit < buffer.length;
+        }
+
+        byte[] buffered() {
+            return buffer;
+        }
+
+        int position() {
+            return position;
+        }
+
+        /**
+         * The length of the object or array at the current position, consumed (it ends at {@link #position()} in
+         * {@link #buffered()}), when the buffer holds all of it and it is canonical
+         * ({@link JsRestringify#canonicalEnd}); -1, nothing consumed, otherwise. Elements up to
+         * {@link #AHEAD} long are always whole in the buffer: the rest of it is moved to its start and the
+         * buffer filled behind it first when less is left.
+         */
+        int canonical() throws IOException {
+            if (limit - position < AHEAD && !ended) {
+                System.arraycopy(buffer, position, buffer, 0, limit - position);
+                limit -= position;
+                position = 0;
+                readMore();
+            }
+            int end = JsRestringify.canonicalEnd(buffer, position, limit);
+            if (end < 0) {
+                return -1;
+            }
+            int length = end - position;
+            position = end;
+            return length;
         }
 
         /** The next byte that is not JSON whitespace, not consumed; -1 at the end. */

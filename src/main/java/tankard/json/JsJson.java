@@ -117,6 +117,13 @@ public final class JsJson {
         return out.toByteArray();
     }
 
+    /** Well-formed UTF-8 text as a JSON string, quoted as {@code JSON.stringify} quotes it, without decoding it. */
+    public static byte[] quotedUtf8(byte[] wellFormed) {
+        Utf8Out out = new Utf8Out();
+        out.quoteUtf8(null, wellFormed);
+        return out.toByteArray();
+    }
+
     public static byte[] prettyBytes(JsonNode node) {
         return pretty(node).getBytes(StandardCharsets.UTF_8);
     }
@@ -413,8 +420,8 @@ public final class JsJson {
     }
 
     /**
-     * UTF-8 bytes. ASCII strings (most card text) are quoted on their bytes, eight at a time where none needs
-     * escaping; the others go through {@link #quote}. A long string met again (a card's top-level copies of its
+     * UTF-8 bytes. Strings are quoted on their UTF-8 bytes, eight at a time where none needs escaping; only
+     * those with a lone surrogate go through {@link #quote}. A long string met again (a card's top-level copies of its
      * {@code data} fields are the same strings) is copied from where it was first written.
      */
     private static final class Utf8Out implements Out {
@@ -457,7 +464,7 @@ public final class JsJson {
             }
             int start = size;
             byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
-            if (utf8.length != s.length() || !quoteAscii(s, utf8)) {
+            if (!quoteUtf8(s, utf8)) {
                 StringBuilder quoted = new StringBuilder(s.length() + 16);
                 quote(s, quoted);
                 byte[] encoded = quoted.toString().getBytes(StandardCharsets.UTF_8);
@@ -469,15 +476,17 @@ public final class JsJson {
         }
 
         /**
-         * Quotes the bytes of a string with one byte per char; false, having written nothing, when one of them
-         * is not ASCII after all (a lone surrogate, which the encoder turned into {@code ?}).
+         * Quotes a string's UTF-8 bytes, which JSON.stringify leaves as they are but for {@code "}, {@code \} and
+         * controls; false, having written nothing, when the encoder turned a lone surrogate (which JSON.stringify
+         * escapes) into {@code ?}. Without the string ({@code s} null), the bytes are known to be well-formed.
          */
-        private boolean quoteAscii(String s, byte[] utf8) {
+        private boolean quoteUtf8(String s, byte[] utf8) {
             int start = size;
             room(utf8.length + 2);
             bytes[size++] = '"';
             int run = 0;
             int i = 0;
+            boolean questionsChecked = false;
             while (i < utf8.length) {
                 if (i + 8 <= utf8.length && !special((long) LONGS.get(utf8, i))) {
                     i += 8;
@@ -485,11 +494,11 @@ public final class JsJson {
                 }
                 for (int stop = Math.min(utf8.length, i + 8); i < stop; i++) {
                     byte c = utf8[i];
-                    if (c >= 0x20 && c != '"' && c != '\\' && c != '?') {
+                    if (c < 0 || c >= 0x20 && c != '"' && c != '\\' && c != '?') { // non-ASCII bytes are negative
                         continue;
                     }
                     if (c == '?') {
-                        if (s.charAt(i) == '?') {
+                        if (s == null || questionsChecked || (questionsChecked = count(utf8, (byte) '?') == count(s, '?'))) {
                             continue;
                         }
                         size = start;
@@ -505,7 +514,24 @@ public final class JsJson {
             return true;
         }
 
-        /** Whether one of eight ASCII bytes is a control character, {@code "}, {@code \\} or {@code ?}. */
+        private static int count(byte[] bytes, byte value) {
+            int count = 0;
+            for (int i = ByteScan.indexOf(bytes, 0, bytes.length, value); i < bytes.length;
+                 i = ByteScan.indexOf(bytes, i + 1, bytes.length, value)) {
+                count++;
+            }
+            return count;
+        }
+
+        private static int count(String s, char value) {
+            int count = 0;
+            for (int i = s.indexOf(value); i >= 0; i = s.indexOf(value, i + 1)) {
+                count++;
+            }
+            return count;
+        }
+
+        /** Whether one of eight bytes is an ASCII control character, {@code "}, {@code \\} or {@code ?}. */
         private static boolean special(long w) {
             long control = (w - 0x2020202020202020L) & ~w & HIGHS;
             long quote = w ^ 0x2222222222222222L;

@@ -92,10 +92,19 @@ public final class JsRestringify {
      * restringifying would give them back unchanged. False means "not known to be": the caller parses.
      */
     public static boolean isCanonical(byte[] text, int from, int to) {
+        return canonicalEnd(text, from, to) == to;
+    }
+
+    /**
+     * Where the object or array starting at {@code from} ends (the index after it) when it is exactly as
+     * {@code JSON.stringify} prints it and ends before {@code to}; else -1 (not known to be, or cut short at
+     * {@code to}). What follows it is not looked at.
+     */
+    public static int canonicalEnd(byte[] text, int from, int to) {
         if (from >= to || text[from] != '{' && text[from] != '[') {
-            return false;
+            return -1;
         }
-        return new Scanner(text, to).value(from, 0) == to;
+        return new Scanner(text, to).value(from, 0);
     }
 
     /** A recursive scanner whose every method answers the index after what it read, or -1. */

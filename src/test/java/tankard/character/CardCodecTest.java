@@ -60,12 +60,25 @@ class CardCodecTest {
         String base64 = java.util.Base64.getEncoder().encodeToString(json);
         CardData card = CardCodec.readPng(Fixtures.withText(Fixtures.plainPng(), "chara", base64));
         assertEquals("\uFFFD", card.json().get("n").asText());
+        assertEquals("{\"n\":\"\uFFFD\"}", card.text());
+        // an encoded surrogate, which a JSON parser reading bytes would take as it is
+        byte[] surrogate = {'{', '"', 'n', '"', ':', '"', (byte) 0xed, (byte) 0xa0, (byte) 0x80, '"', '}'};
+        CardData decoded = CardCodec.readPng(Fixtures.withText(Fixtures.plainPng(), "chara",
+                java.util.Base64.getEncoder().encodeToString(surrogate)));
+        String replaced = new String(surrogate, java.nio.charset.StandardCharsets.UTF_8);
+        assertEquals(replaced, decoded.text());
+        assertEquals(replaced.substring(6, replaced.length() - 2), decoded.json().get("n").asText());
     }
 
     @Test
     void textChunkWithNulIsUnreadable() {
         byte[] png = Fixtures.withText(Fixtures.plainPng(), "chara", Fixtures.base64("{}") + "\0x");
         assertThrows(CardFormatException.class, () -> CardCodec.readPng(png));
+        String card = Fixtures.base64("{\"name\":\"" + "n".repeat(100) + "\"}");
+        for (int at = 0; at < 17; at++) { // at every place in a word of eight
+            byte[] nul = Fixtures.withText(Fixtures.plainPng(), "chara", card.substring(0, 40 + at) + "\0" + card.substring(40 + at));
+            assertThrows(CardFormatException.class, () -> CardCodec.readPng(nul));
+        }
     }
 
     @Test

@@ -156,6 +156,13 @@ class CharacterListTest {
         Files.write(card("Bramble.png"), Fixtures.card(BRAMBLE));
         Files.write(card("Juniper.png"), Fixtures.card(BRAMBLE, JUNIPER));
         Files.write(card("Osric.png"), Fixtures.card(OSRIC.replaceFirst("\\{", "{\"chat\":\"Osric - fixed\",")));
+        // a card text with what its json_data must escape or keep: line breaks and tabs between tokens, escapes,
+        // non-ASCII text, and bytes that are not UTF-8 (read as replacement characters)
+        byte[] odd = ("{\r\n\t\"name\": \"Élodie \\\"🍺\\\" \\u0001\\\\\",\n\t\"description\": \"\u2028 x\\n" + "é".repeat(300)
+                + "\", \"chat\": \"Élodie - fixed\", \"bad\": \"\u00ff\"\n}").getBytes(StandardCharsets.UTF_8);
+        odd[odd.length - 5] = (byte) 0xC3; // the ÿ's first byte alone
+        odd[odd.length - 4] = '!';
+        Files.write(card("Elodie.png"), Fixtures.withText(Fixtures.plainPng(), "chara", java.util.Base64.getEncoder().encodeToString(odd)));
         Path chats = Files.createDirectories(server.userDir().resolve("chats/Juniper"));
         Files.writeString(chats.resolve("a.jsonl"), "{}\n{\"mes\":\"hi\"}\n");
         Files.setLastModifiedTime(chats.resolve("a.jsonl"), FileTime.fromMillis(1_700_000_000_123L));
@@ -168,6 +175,8 @@ class CharacterListTest {
             expected.append(expected.length() > 1 ? "," : "").append(withoutNow(get));
         }
         assertEquals(expected.append("]").toString(), list);
+        assertTrue(list.contains("\"json_data\":\"{\\r\\n\\t\\\"name\\\": \\\"Élodie"), list);
+        assertTrue(list.contains("\"bad\\\": \\\"\ufffd!\\\"\\n}\""), list);
         assertTrue(list.contains("\"chat\":\"Juniper - NOW\""), "a card without a chat name gets one with the time");
         assertEquals(list, withoutNow(new String(all(), StandardCharsets.UTF_8)), "the warm list");
     }

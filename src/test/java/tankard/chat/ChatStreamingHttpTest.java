@@ -156,6 +156,27 @@ class ChatStreamingHttpTest extends ServerTest {
     }
 
     @Test
+    void elementsOfEverySizeAndSpellingAreStoredAsStPrintsThem() throws IOException {
+        start("backups:\n  chat:\n    enabled: false\n");
+        // sizes around the reader's 64 KB buffer and the 32 KB it keeps ahead; every third element spelled as no
+        // browser sends it (a space, a number as 1.0), which must be printed again
+        int[] sizes = {10, 40_000, 3, 100_000, 20_000, 33_000, 5, 70_000, 1, 65_536, 12, 31_000, 90_000, 7};
+        StringBuilder body = new StringBuilder("{\"chat_metadata\":{\"integrity\":\"x\"}}");
+        StringBuilder file = new StringBuilder("{\"chat_metadata\":{\"integrity\":\"x\"}}");
+        for (int round = 0; round < 3; round++) {
+            for (int i = 0; i < sizes.length; i++) {
+                String mes = "é\\n\\\"".repeat(sizes[i] / 8 + 1) + "z".repeat(i + round);
+                boolean respelled = (i + round) % 3 == 0;
+                body.append(",{\"mes\":").append(respelled ? " " : "").append('"').append(mes).append("\",\"n\":")
+                        .append(respelled ? "1.0" : "1").append('}');
+                file.append("\n{\"mes\":\"").append(mes).append("\",\"n\":1}");
+            }
+        }
+        assertEquals(200, client.post("/api/chats/save", saveBody("sizes", body.toString())).statusCode());
+        assertEquals(file.toString(), Files.readString(chat("Bramble/sizes.jsonl")));
+    }
+
+    @Test
     void aSaveThatWouldDropUnreadableLinesKeepsTheOldFileFirst() throws IOException {
         start("backups:\n  chat:\n    enabled: false\n");
         String damaged = "{\"chat_metadata\":{}}\n{\"mes\":\"one\"}\n{\"mes\":\"tw\n{\"mes\":\"three\"}";
