@@ -3,8 +3,8 @@ package tankard.character;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import tankard.json.JsJson;
+import tankard.json.Utf8;
 import tankard.util.LenientBase64;
-import tankard.util.Utf8;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;

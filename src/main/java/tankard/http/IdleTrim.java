@@ -8,8 +8,8 @@ import io.vertx.ext.web.RoutingContext;
  * Gives memory back once the server has been quiet for a while. The Serial collector of bin/jvm.options shrinks
  * the heap only after a full collection, which a lightly used server may not run for hours, so what a busy spell
  * grew would stay committed. After {@code idleMs} without a request: the arrays kept for streamed replies are
- * let go and one full collection runs (a few tens of ms on a quiet server; measured with bench/load.sh, see
- * bench/README.md). Once per quiet spell.
+ * let go and full collections run until the heap is back to its initial size (a few tens of ms each on a quiet
+ * server; measured with bench/load.sh, see bench/README.md). Once per quiet spell.
  */
 public final class IdleTrim implements Handler<RoutingContext> {
     /** Quiet this long, the memory is trimmed. */
@@ -20,11 +20,19 @@ public final class IdleTrim implements Handler<RoutingContext> {
     private volatile long lastRequestMs = System.currentTimeMillis();
     private volatile boolean trimmed;
 
-    /** Trims with a full collection. */
+    /**
+     * Serial gives back at each full collection a growing share of what the old generation has spare: none at the
+     * first after it grew, then 10 %, 40 %, all (TenuredGeneration::compute_new_size).
+     */
+    private static final int COLLECTIONS = 4;
+
+    /** Trims with full collections. */
     public IdleTrim() {
         this(IDLE_MS, () -> {
             Chunks.clear();
-            System.gc(); // the point: no other call makes the Serial collector give memory back
+            for (int i = 0; i < COLLECTIONS; i++) {
+                System.gc(); // the point: no other call makes the Serial collector give memory back
+            }
         });
     }
 

@@ -277,36 +277,7 @@ public final class JsRestringify {
 
         /** One well-formed UTF-8 sequence of two to four bytes (no surrogates, no overlong forms). */
         private int utf8(int i) {
-            int lead = b[i] & 0xFF;
-            int length;
-            int min = 0x80;
-            int max = 0xBF;
-            if (lead >= 0xC2 && lead <= 0xDF) {
-                length = 2;
-            } else if (lead >= 0xE0 && lead <= 0xEF) {
-                length = 3;
-                min = lead == 0xE0 ? 0xA0 : 0x80;
-                max = lead == 0xED ? 0x9F : 0xBF;
-            } else if (lead >= 0xF0 && lead <= 0xF4) {
-                length = 4;
-                min = lead == 0xF0 ? 0x90 : 0x80;
-                max = lead == 0xF4 ? 0x8F : 0xBF;
-            } else {
-                return -1;
-            }
-            if (i + length > end) {
-                return -1;
-            }
-            int second = b[i + 1] & 0xFF;
-            if (second < min || second > max) {
-                return -1;
-            }
-            for (int k = i + 2; k < i + length; k++) {
-                if ((b[k] & 0xC0) != 0x80) {
-                    return -1;
-                }
-            }
-            return i + length;
+            return Utf8.sequenceEnd(b, i, end);
         }
 
         private int literal(int i, String word) {

@@ -1,4 +1,4 @@
-package tankard.util;
+package tankard.json;
 
 import org.junit.jupiter.api.Test;
 
