@@ -46,7 +46,7 @@ start() {
 # read from disk again, 1.8 s instead of 1.0 s; with the JDK's own files out of it, Tankard's first answer took
 # 3.9 s instead of 0.6 s). The runtimes are cached too: the JDK's files and Node's binary.
 cached() { find "$@" -type f -print0 2>/dev/null | xargs -0 cat >/dev/null || true; }
-java_home=$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")
+java_home=${JAVA_HOME:-$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")} # the one bin/tankard runs
 start_tankard() {
   cached "$1" "$root/target/tankard.jar" "$root/target/tankard.jsa" "$root/bin" "$java_home"
   start "$1" "$root/bin/tankard" --port "$port" "${@:2}"

@@ -56,10 +56,6 @@ public final class CardCodec {
         return parse(json);
     }
 
-    static CardData parse(String text) {
-        return parse(text.getBytes(StandardCharsets.UTF_8));
-    }
-
     /**
      * Card JSON must hold an object; ST cannot make a character of anything else. The bytes are read as ST's
      * {@code toString("utf8")} reads them: where they are not well-formed UTF-8 (rare: most cards are), as the

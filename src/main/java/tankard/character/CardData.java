@@ -8,7 +8,7 @@ import java.util.Map;
 
 /**
  * A card as read from its file: the JSON text exactly as stored (sent back as {@code json_data}), as UTF-8, and its
- * parsed object. Shared by the cache: treat {@code json} as read-only and copy it before changing anything.
+ * parsed object. Shared by the cache: treat both as read-only and copy {@code json} before changing anything.
  */
 public record CardData(byte[] utf8, ObjectNode json) {
     /** The JSON text, decoded at each call. */

@@ -76,13 +76,13 @@ public final class CardImporter {
             case "png" -> {
                 byte[] png = Files.readAllBytes(upload.file());
                 CardData data = CardCodec.readPng(png);
-                checkSize(data.text().length());
+                checkSize(data.utf8().length);
                 card = fromCardJson(dirs, data.json().deepCopy(), plan, true);
                 image = png;
                 keepUndecodable = true; // ST keeps an uploaded file it cannot decode (e.g. APNG) as it is
             }
             case "json" -> {
-                card = fromCardJson(dirs, parseObject(readText(upload.file())), plan, false);
+                card = fromCardJson(dirs, parseObject(readBytes(upload.file())), plan, false);
                 image = null;
             }
             case "yaml", "yml" -> {
@@ -265,13 +265,17 @@ public final class CardImporter {
         }
     }
 
-    private static String readText(Path file) throws IOException {
+    private static byte[] readBytes(Path file) throws IOException {
         checkSize(Files.size(file));
-        return new String(Files.readAllBytes(file), StandardCharsets.UTF_8);
+        return Files.readAllBytes(file);
     }
 
-    static ObjectNode parseObject(String text) {
-        return CardCodec.parse(text).json().deepCopy();
+    private static String readText(Path file) throws IOException {
+        return new String(readBytes(file), StandardCharsets.UTF_8);
+    }
+
+    static ObjectNode parseObject(byte[] json) {
+        return CardCodec.readJson(json).json().deepCopy();
     }
 
     private static JsonNode text(JsonNode value) {

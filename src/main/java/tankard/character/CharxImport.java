@@ -8,7 +8,6 @@ import tankard.util.SafeZip;
 import tankard.util.Sanitize;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -41,7 +40,7 @@ final class CharxImport {
             if (cardJson.length > CardImporter.MAX_CARD_BYTES) {
                 throw new CardFormatException("The card data is larger than " + (CardImporter.MAX_CARD_BYTES >> 20) + " MB");
             }
-            ObjectNode json = CardImporter.parseObject(new String(cardJson, StandardCharsets.UTF_8));
+            ObjectNode json = CardImporter.parseObject(cardJson);
             if (!json.has("spec")) {
                 throw new CardFormatException("Invalid CharX card file: missing spec field");
             }

@@ -45,6 +45,17 @@ public final class ByteScan {
         return end;
     }
 
+    /** The first index from {@code i} whose byte is not ASCII; or {@code end}. */
+    public static int asciiEnd(byte[] b, int i, int end) {
+        while (i + 8 <= end && ((long) LONGS.get(b, i) & HIGHS) == 0) {
+            i += 8;
+        }
+        while (i < end && b[i] >= 0) {
+            i++;
+        }
+        return i;
+    }
+
     /** The first index from {@code i} whose byte is {@code "} or {@code \}; or {@code end}. */
     public static int quoteOrBackslash(byte[] b, int i, int end) {
         while (i + 8 <= end) {

@@ -1,14 +1,7 @@
 package tankard.json;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
-
 /** UTF-8 checked without decoding it. */
 public final class Utf8 {
-    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final long HIGHS = 0x8080808080808080L;
-
     private Utf8() {
     }
 
@@ -19,13 +12,9 @@ public final class Utf8 {
      * at a time.
      */
     public static boolean isWellFormed(byte[] b) {
-        int i = 0;
-        while (i < b.length) {
-            if (i + 8 <= b.length && ((long) LONGS.get(b, i) & HIGHS) == 0) {
-                i += 8;
-            } else if (b[i] >= 0) {
-                i++;
-            } else if ((i = sequenceEnd(b, i, b.length)) < 0) {
+        for (int i = ByteScan.asciiEnd(b, 0, b.length); i < b.length; i = ByteScan.asciiEnd(b, i, b.length)) {
+            i = sequenceEnd(b, i, b.length);
+            if (i < 0) {
                 return false;
             }
         }
