@@ -30,14 +30,22 @@ public final class CardCodec {
         return fromTexts(PngChunks.texts(png));
     }
 
-    /** A PNG card file, reading only its chunk headers and text chunks (see {@link PngChunks}). */
-    public static CardData readPng(Path file) throws IOException {
+    /**
+     * A PNG card file's card text, undecoded (see {@link #readJson}), reading only its chunk headers and text
+     * chunks (see {@link PngChunks}).
+     */
+    public static byte[] readPngText(Path file) throws IOException {
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
-            return fromTexts(PngChunks.texts(channel));
+            return cardText(PngChunks.texts(channel));
         }
     }
 
     private static CardData fromTexts(List<PngChunks.Text> texts) {
+        return parse(cardText(texts));
+    }
+
+    /** The text of the chunk that holds the card, base64-decoded. */
+    private static byte[] cardText(List<PngChunks.Text> texts) {
         if (texts.isEmpty()) {
             throw new CardFormatException("No PNG metadata");
         }
@@ -48,10 +56,10 @@ public final class CardCodec {
         if (card == null) {
             throw new CardFormatException("No character data in the PNG metadata");
         }
-        return parse(LenientBase64.decode(card.bytes()));
+        return LenientBase64.decode(card.bytes());
     }
 
-    /** A JSON card file (UTF-8). */
+    /** Card JSON text: a JSON card file, or the text of a PNG card's chunk. */
     public static CardData readJson(byte[] json) {
         return parse(json);
     }

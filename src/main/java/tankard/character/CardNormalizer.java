@@ -14,7 +14,8 @@ import tankard.json.JsJson;
  * refreshed from {@code data}. Works on a copy; key order follows ST (assigning an existing key keeps its place).
  */
 final class CardNormalizer {
-    private static final String[][] MIRRORS = {
+    /** The top-level members refreshed from {@code data}, and the path of each in {@code data}. */
+    static final String[][] MIRRORS = {
             {"name", "name"}, {"description", "description"}, {"personality", "personality"},
             {"scenario", "scenario"}, {"first_mes", "first_mes"}, {"mes_example", "mes_example"},
             {"talkativeness", "extensions.talkativeness"}, {"fav", "extensions.fav"}, {"tags", "tags"}};

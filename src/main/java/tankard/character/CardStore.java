@@ -23,6 +23,14 @@ public interface CardStore {
     /** Removes the card file; false when there was none. */
     boolean delete(String user, String name) throws IOException;
 
-    /** The card in the file, reading as little of it as the format allows. */
-    CardData readCard(String user, String name) throws IOException;
+    /**
+     * The card's JSON text as its file holds it (decoded from base64, not from UTF-8), reading as little of the
+     * file as the format allows.
+     */
+    byte[] readCardText(String user, String name) throws IOException;
+
+    /** The card in the file, parsed. */
+    default CardData readCard(String user, String name) throws IOException {
+        return CardCodec.readJson(readCardText(user, name));
+    }
 }

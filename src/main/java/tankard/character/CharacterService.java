@@ -37,6 +37,9 @@ import java.util.function.LongSupplier;
 public final class CharacterService {
     private static final Logger LOG = LoggerFactory.getLogger(CharacterService.class);
 
+    /** The members of the character that the reduced object of lazy loading keeps, when it has them. */
+    static final String[] SHALLOW_KEYS = {"name", "avatar", "chat", "fav", "date_added", "create_date", "date_last_chat",
+            "chat_size", "data_size", "tags"};
     /** How many cards a first list parses ahead of what it writes. */
     private static final int PARSE_WINDOW = 256;
 
@@ -184,22 +187,39 @@ public final class CharacterService {
     private CardIndex.Entry entry(String user, CardFile file) {
         parsed.incrementAndGet();
         try {
-            CardData card = cards.readCard(user, file.name());
-            ObjectNode character = normalized(card, ListTemplate.sentinel(ListTemplate.Hole.NOW));
-            // the card's text goes into the template from its bytes, never decoded
-            withComputedFields(file, ListTemplate.textPlaceholder(), character,
-                    ListTemplate.placeholder(ListTemplate.Hole.DATE_ADDED),
-                    ListTemplate.placeholder(ListTemplate.Hole.CREATE_DATE),
-                    ListTemplate.placeholder(ListTemplate.Hole.CHAT_SIZE),
-                    ListTemplate.placeholder(ListTemplate.Hole.DATE_LAST_CHAT));
-            if (Js.truthy(character.get("name"))) {
-                return new CardIndex.Entry(file.name(), file.size(), file.modifiedMs(),
-                        ListTemplate.of(character, card.utf8()), ListTemplate.of(shallow(character)));
+            ListTemplate.Pair templates = listTemplates(cards.readCardText(user, file.name()), file.name());
+            if (templates != null) {
+                return new CardIndex.Entry(file.name(), file.size(), file.modifiedMs(), templates.full(), templates.shallow());
             }
         } catch (CardFormatException | IOException e) {
             LOG.warn("Could not process the character card {}: {}", file.name(), e.toString());
         }
         return new CardIndex.Entry(file.name(), file.size(), file.modifiedMs(), null, null);
+    }
+
+    /**
+     * The full and shallow list templates of a card text for the card file {@code avatar}; null when the card is
+     * not listed (its name is not truthy). Cards as ST writes them are copied from the text (CanonicalCard).
+     */
+    static ListTemplate.Pair listTemplates(byte[] text, String avatar) {
+        ListTemplate.Pair canonical = CanonicalCard.templates(text, avatar);
+        return canonical != null ? canonical : parsedTemplates(text, avatar);
+    }
+
+    /** {@link #listTemplates} by parsing the card and normalizing its tree, which every card can take. */
+    static ListTemplate.Pair parsedTemplates(byte[] text, String avatar) {
+        CardData card = CardCodec.readJson(text);
+        ObjectNode character = normalized(card, ListTemplate.sentinel(ListTemplate.Hole.NOW));
+        // the card's text goes into the template from its bytes, never decoded
+        withComputedFields(avatar, ListTemplate.textPlaceholder(), character,
+                ListTemplate.placeholder(ListTemplate.Hole.DATE_ADDED),
+                ListTemplate.placeholder(ListTemplate.Hole.CREATE_DATE),
+                ListTemplate.placeholder(ListTemplate.Hole.CHAT_SIZE),
+                ListTemplate.placeholder(ListTemplate.Hole.DATE_LAST_CHAT));
+        if (!Js.truthy(character.get("name"))) {
+            return null;
+        }
+        return new ListTemplate.Pair(ListTemplate.of(character, card.utf8()), ListTemplate.of(shallow(character)));
     }
 
     /** How many cards lists have parsed since the start (an unchanged card is parsed once, ever). */
@@ -229,7 +249,7 @@ public final class CharacterService {
             CardData card = read(user, file);
             ObjectNode character = normalized(card, humanizedNow);
             FolderUsage usage = chatUsage(user, file.name());
-            return withComputedFields(file, TextNode.valueOf(card.text()), character, DoubleNode.valueOf(file.changedMs()),
+            return withComputedFields(file.name(), TextNode.valueOf(card.text()), character, DoubleNode.valueOf(file.changedMs()),
                     TextNode.valueOf(StTime.iso(Math.round(file.changedMs()))), LongNode.valueOf(usage.size()),
                     DoubleNode.valueOf(usage.newestModifiedMs()));
         } catch (CardFormatException | IOException e) {
@@ -248,10 +268,10 @@ public final class CharacterService {
     }
 
     /** ST's computed members, in ST's order; the values that do not come from the card are given. */
-    private static ObjectNode withComputedFields(CardFile file, JsonNode jsonData, ObjectNode character, JsonNode dateAdded,
+    private static ObjectNode withComputedFields(String avatar, JsonNode jsonData, ObjectNode character, JsonNode dateAdded,
                                                  JsonNode createDate, JsonNode chatSize, JsonNode lastChat) {
         JsonNode data = character.get("data");
-        character.put("avatar", file.name());
+        character.put("avatar", avatar);
         character.set("json_data", jsonData);
         character.set("date_added", dateAdded);
         character.set("create_date", Js.or(character.get("create_date"), createDate));
@@ -294,8 +314,7 @@ public final class CharacterService {
     /** The reduced object of lazy loading ({@code performance.lazyLoadCharacters}). */
     private static ObjectNode shallow(ObjectNode character) {
         ObjectNode shallow = JsJson.object().put("shallow", true);
-        for (String key : new String[]{"name", "avatar", "chat", "fav", "date_added", "create_date", "date_last_chat",
-                "chat_size", "data_size", "tags"}) {
+        for (String key : SHALLOW_KEYS) {
             if (character.has(key)) {
                 shallow.set(key, character.get(key));
             }

@@ -65,8 +65,8 @@ public final class FileCardStore implements CardStore {
     }
 
     @Override
-    public CardData readCard(String user, String name) throws IOException {
-        return CardCodec.readPng(file(user, name));
+    public byte[] readCardText(String user, String name) throws IOException {
+        return CardCodec.readPngText(file(user, name));
     }
 
     private Optional<CardFile> stat(Path file) throws IOException {

@@ -26,6 +26,10 @@ record ListTemplate(byte[] bytes, int[] holes, byte[] kinds) {
     /** What fills a hole. {@code NOW} sits inside a string; the others replace a whole value. */
     enum Hole { NOW, DATE_ADDED, CREATE_DATE, CHAT_SIZE, DATE_LAST_CHAT }
 
+    /** A card's two templates: its full list object, and the reduced one of lazy loading. */
+    record Pair(ListTemplate full, ListTemplate shallow) {
+    }
+
     private static final Hole[] HOLES = Hole.values(); // values() copies its array at every call
 
     /** Unguessable, so no card text can contain it. */
@@ -90,6 +94,75 @@ record ListTemplate(byte[] bytes, int[] holes, byte[] kinds) {
         System.arraycopy(json, from, out, size, json.length - from);
         size += json.length - from;
         return new ListTemplate(Arrays.copyOf(out, size), Arrays.copyOf(holes, count), Arrays.copyOf(kinds, count));
+    }
+
+    /**
+     * Writes a template piece by piece, with the holes where they go (CanonicalCard). A builder made with no size
+     * only counts, so that the real one can be made the exact size: write the same pieces to both.
+     */
+    static final class Builder {
+        private final byte[] bytes;
+        private int size;
+        private int[] holes = new int[4];
+        private byte[] kinds = new byte[4];
+        private int count;
+
+        /** A builder that only counts the bytes. */
+        Builder() {
+            this.bytes = null;
+        }
+
+        Builder(int size) {
+            this.bytes = new byte[size];
+        }
+
+        int size() {
+            return size;
+        }
+
+        Builder write(byte[] source, int from, int to) {
+            if (bytes != null) {
+                System.arraycopy(source, from, bytes, size, to - from);
+            }
+            size += to - from;
+            return this;
+        }
+
+        Builder write(char ascii) {
+            if (bytes != null) {
+                bytes[size] = (byte) ascii;
+            }
+            size++;
+            return this;
+        }
+
+        /** A string of chars below 256, a byte each. */
+        Builder latin1(String text) {
+            if (bytes != null) {
+                for (int i = 0; i < text.length(); i++) {
+                    bytes[size + i] = (byte) text.charAt(i);
+                }
+            }
+            size += text.length();
+            return this;
+        }
+
+        Builder hole(Hole hole) {
+            if (count == holes.length) {
+                holes = Arrays.copyOf(holes, count * 2);
+                kinds = Arrays.copyOf(kinds, count * 2);
+            }
+            holes[count] = size;
+            kinds[count++] = (byte) hole.ordinal();
+            return this;
+        }
+
+        ListTemplate build() {
+            if (bytes == null || size != bytes.length) {
+                throw new IllegalStateException("The template was not written to its counted size");
+            }
+            return new ListTemplate(bytes, Arrays.copyOf(holes, count), Arrays.copyOf(kinds, count));
+        }
     }
 
     private static int indexOfMark(byte[] json, int from) {
