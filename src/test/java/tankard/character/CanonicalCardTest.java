@@ -55,6 +55,35 @@ class CanonicalCardTest {
     }
 
     @Test
+    void brokenTextIsNeverCopiedWrong() {
+        Random random = new Random(17);
+        byte[] structural = "{}[]\",:\\0tn-".getBytes(StandardCharsets.US_ASCII);
+        int mutants = 0;
+        for (int n = 0; n < 600; n++) {
+            byte[] text = JsJson.compactBytes(card(random));
+            for (int m = 0; m < 10; m++) {
+                byte[] broken = text.clone();
+                int at = random.nextInt(broken.length);
+                switch (random.nextInt(3)) {
+                    case 0 -> broken[at] = structural[random.nextInt(structural.length)];
+                    case 1 -> broken = Arrays.copyOf(broken, at); // cut short
+                    default -> broken[at] = (byte) random.nextInt(256);
+                }
+                ListTemplate.Pair canonical = CanonicalCard.templates(broken, "a.png");
+                if (canonical == null) {
+                    continue;
+                }
+                mutants++;
+                ListTemplate.Pair parsed = CharacterService.parsedTemplates(broken, "a.png");
+                assertNotNull(parsed, "listed both ways: " + new String(broken, StandardCharsets.UTF_8));
+                assertSame(parsed.full(), canonical.full(), broken);
+                assertSame(parsed.shallow(), canonical.shallow(), broken);
+            }
+        }
+        assertTrue(mutants > 100, "some changes leave canonical cards (a changed letter): " + mutants);
+    }
+
+    @Test
     void cardsAsStWritesThemAreCopied() {
         String card = "{\"name\":\"Ann\",\"description\":\"d\",\"spec\":\"chara_card_v2\",\"spec_version\":\"2.0\","
                 + "\"data\":{\"name\":\"Ann\",\"description\":\"d\",\"tags\":[\"a\",\"b\"],\"extensions\":{\"fav\":true,\"world\":\"W\"}},"
