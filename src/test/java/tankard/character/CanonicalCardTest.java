@@ -44,11 +44,8 @@ class CanonicalCardTest {
             String avatar = random.nextInt(5) == 0 ? "Odd \"name\" ü.png" : "Card" + n + ".png";
             ListTemplate.Pair canonical = CanonicalCard.templates(text, avatar);
             if (canonical != null) {
-                ListTemplate.Pair parsed = CharacterService.parsedTemplates(text, avatar);
                 copied++;
-                assertNotNull(parsed, "listed both ways: " + new String(text, StandardCharsets.UTF_8));
-                assertSame(parsed.full(), canonical.full(), text);
-                assertSame(parsed.shallow(), canonical.shallow(), text);
+                assertListedAsParsed(canonical, text, avatar);
             }
         }
         assertTrue(copied > 1800, "most generated cards are copied, not parsed: " + copied);
@@ -74,10 +71,7 @@ class CanonicalCardTest {
                     continue;
                 }
                 mutants++;
-                ListTemplate.Pair parsed = CharacterService.parsedTemplates(broken, "a.png");
-                assertNotNull(parsed, "listed both ways: " + new String(broken, StandardCharsets.UTF_8));
-                assertSame(parsed.full(), canonical.full(), broken);
-                assertSame(parsed.shallow(), canonical.shallow(), broken);
+                assertListedAsParsed(canonical, broken, "a.png");
             }
         }
         assertTrue(mutants > 100, "some changes leave canonical cards (a changed letter): " + mutants);
@@ -120,6 +114,13 @@ class CanonicalCardTest {
         byte[] badUtf8 = {'{', '"', 's', 'p', 'e', 'c', '"', ':', '"', (byte) 0xC3, '"', ',', '"', 'd', 'a', 't', 'a', '"', ':',
                 '{', '"', 'n', 'a', 'm', 'e', '"', ':', '"', 'A', '"', '}', '}'};
         assertNull(CanonicalCard.templates(badUtf8, "a.png"));
+    }
+
+    private static void assertListedAsParsed(ListTemplate.Pair canonical, byte[] text, String avatar) {
+        ListTemplate.Pair parsed = CharacterService.parsedTemplates(text, avatar);
+        assertNotNull(parsed, "listed both ways: " + new String(text, StandardCharsets.UTF_8));
+        assertSame(parsed.full(), canonical.full(), text);
+        assertSame(parsed.shallow(), canonical.shallow(), text);
     }
 
     private static void assertSame(ListTemplate expected, ListTemplate actual, byte[] card) {
