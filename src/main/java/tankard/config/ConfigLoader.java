@@ -400,7 +400,46 @@ public final class ConfigLoader {
                         integer("tankard.speech.synthesisQueueSize", 16, 1, 10_000),
                         string("extensions.models.speechToText", "").strip(),
                         integer("tankard.speech.recognitionQueueSize", 8, 1, 10_000)),
-                string("deepl.formality", "default"));
+                string("deepl.formality", "default"),
+                storage());
+    }
+
+    /** {@code tankard.storage} and, for {@code postgres}, the database it names. */
+    private TankardConfig.Storage storage() {
+        String key = "tankard.storage";
+        String kind = string(key, "files").strip().toLowerCase(Locale.ROOT);
+        if (kind.equals("files")) {
+            return TankardConfig.Storage.files();
+        }
+        if (!kind.equals("postgres")) {
+            throw invalid(key, raw(key), "files or postgres");
+        }
+        String password = string("tankard.postgres.password", "");
+        Optional<Path> passwordFile = optionalPath("tankard.postgres.passwordFile");
+        if (passwordFile.isPresent()) {
+            try {
+                password = Files.readAllLines(passwordFile.get()).stream().findFirst().orElse("");
+            } catch (IOException e) {
+                throw new ConfigException("tankard.postgres.passwordFile: cannot read " + passwordFile.get() + ": "
+                        + e.getMessage());
+            }
+        }
+        Object ssl = raw("tankard.postgres.ssl");
+        String sslMode = switch (ssl == null ? "false" : String.valueOf(ssl).strip().toLowerCase(Locale.ROOT)) {
+            case "false", "disable" -> "disable";
+            case "true", "require" -> "require";
+            case "verify-full" -> "verify-full";
+            default -> throw invalid("tankard.postgres.ssl", ssl, "disable, require or verify-full");
+        };
+        return new TankardConfig.Storage(TankardConfig.Storage.Kind.POSTGRES, new TankardConfig.Postgres(
+                string("tankard.postgres.host", "127.0.0.1"),
+                integer("tankard.postgres.port", 5432, 1, 65535),
+                string("tankard.postgres.database", "tankard"),
+                string("tankard.postgres.user", "tankard"),
+                password,
+                integer("tankard.postgres.poolSize", 16, 1, 1000),
+                sslMode,
+                optionalPath("tankard.postgres.sslRootCert").orElse(null)));
     }
 
     /** The Extras-compatible module server: its modules, port, model and key. */

@@ -41,7 +41,8 @@ public record TankardConfig(
         Extras extras,
         Vectors vectors,
         Models models,
-        String deeplFormality) {
+        String deeplFormality,
+        Storage storage) {
 
     public record Ssl(boolean enabled, Path certPath, Path keyPath, String keyPassphrase) {
     }
@@ -214,6 +215,36 @@ public record TankardConfig(
     public record Models(String embedding, boolean autoDownload, int embeddingQueue, String classification,
                          int classifyQueue, String captioning, int captionQueue, String textToSpeech,
                          int synthesisQueue, String speechToText, int recognitionQueue) {
+    }
+
+    /**
+     * Where user data lives ({@code tankard.storage}): the data root's files (ST's layout, the default) or a
+     * PostgreSQL database ({@code tankard.postgres.*}).
+     *
+     * @param postgres the database's settings; null with {@code files}
+     */
+    public record Storage(Kind kind, Postgres postgres) {
+        public enum Kind { FILES, POSTGRES }
+
+        public static Storage files() {
+            return new Storage(Kind.FILES, null);
+        }
+    }
+
+    /**
+     * The PostgreSQL database of {@code storage: postgres}.
+     *
+     * @param password    {@code password}, or the first line of {@code passwordFile}
+     * @param poolSize    how many connections the node keeps at most
+     * @param sslMode     {@code disable}, {@code require} (encrypted, server not verified) or {@code verify-full}
+     * @param sslRootCert the CA certificate (PEM) that {@code verify-full} checks the server against; null: the JVM's
+     */
+    public record Postgres(String host, int port, String database, String user, String password, int poolSize,
+                           String sslMode, Path sslRootCert) {
+        /** Names the database for messages, never the password. */
+        public String describe() {
+            return user + "@" + host + ":" + port + "/" + database;
+        }
     }
 
     /** One {@code requestOverrides} entry: these headers for calls to these {@code host[:port]} values. */

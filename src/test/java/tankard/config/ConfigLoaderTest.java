@@ -325,4 +325,46 @@ class ConfigLoaderTest {
                 () -> load(null, Map.of("SILLYTAVERN_TANKARD_EXTRAS_SECURE", "yes")));
         assertTrue(secure.getMessage().contains("'tankard.extras.secure'"), secure.getMessage());
     }
+
+    @Test
+    void storageIsFilesUnlessPostgresIsChosenWithItsDatabase() throws IOException {
+        assertEquals(TankardConfig.Storage.Kind.FILES, load(null, Map.of()).storage().kind());
+        Files.writeString(work.resolve("db-password"), "s3cret\nignored\n");
+        TankardConfig.Storage pg = load("""
+                tankard:
+                  storage: postgres
+                  postgres:
+                    host: db.internal
+                    port: 6543
+                    database: family
+                    user: tavern
+                    passwordFile: db-password
+                    poolSize: 8
+                    ssl: verify-full
+                    sslRootCert: ca.pem
+                """, Map.of()).storage();
+        assertEquals(TankardConfig.Storage.Kind.POSTGRES, pg.kind());
+        assertEquals(new TankardConfig.Postgres("db.internal", 6543, "family", "tavern", "s3cret", 8, "verify-full",
+                work.resolve("ca.pem")), pg.postgres());
+        assertEquals("tavern@db.internal:6543/family", pg.postgres().describe());
+
+        TankardConfig.Postgres fromEnv = load("", Map.of("SILLYTAVERN_TANKARD_STORAGE", "postgres",
+                "SILLYTAVERN_TANKARD_POSTGRES_PASSWORD", "pw", "SILLYTAVERN_TANKARD_POSTGRES_SSL", "true"))
+                .storage().postgres();
+        assertEquals(new TankardConfig.Postgres("127.0.0.1", 5432, "tankard", "tankard", "pw", 16, "require", null),
+                fromEnv);
+    }
+
+    @Test
+    void badStorageSettingsNameTheirKey() {
+        ConfigException kind = assertThrows(ConfigException.class,
+                () -> load("tankard:\n  storage: mysql\n", Map.of()));
+        assertTrue(kind.getMessage().contains("'tankard.storage'"), kind.getMessage());
+        ConfigException ssl = assertThrows(ConfigException.class,
+                () -> load("tankard:\n  storage: postgres\n  postgres:\n    ssl: maybe\n", Map.of()));
+        assertTrue(ssl.getMessage().contains("'tankard.postgres.ssl'"), ssl.getMessage());
+        ConfigException file = assertThrows(ConfigException.class,
+                () -> load("tankard:\n  storage: postgres\n  postgres:\n    passwordFile: missing\n", Map.of()));
+        assertTrue(file.getMessage().startsWith("tankard.postgres.passwordFile"), file.getMessage());
+    }
 }

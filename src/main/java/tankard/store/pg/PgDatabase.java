@@ -1,0 +1,231 @@
+package tankard.store.pg;
+
+import io.netty.channel.ConnectTimeoutException;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.VertxException;
+import io.vertx.core.Vertx;
+import io.vertx.core.internal.VertxInternal;
+import io.vertx.core.net.NetClientOptions;
+import io.vertx.core.net.PemTrustOptions;
+import io.vertx.pgclient.PgBuilder;
+import io.vertx.pgclient.PgConnectOptions;
+import io.vertx.pgclient.SslMode;
+import io.vertx.sqlclient.ClosedConnectionException;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.PoolOptions;
+import io.vertx.sqlclient.SqlClient;
+import io.vertx.sqlclient.SqlConnection;
+import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.FlywayException;
+import org.flywaydb.core.api.MigrationInfo;
+import org.flywaydb.core.api.MigrationState;
+import tankard.config.ConfigException;
+import tankard.config.TankardConfig;
+import tankard.core.Refusal;
+
+import java.net.ConnectException;
+import java.util.Arrays;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+
+/**
+ * The PostgreSQL database of {@code storage: postgres}: its schema (Flyway migrations under
+ * {@code db/migration}, applied at start under Flyway's lock, so nodes that start together migrate once) and a
+ * pool of the reactive client. Stores are blocking interfaces called from worker threads: {@link #call} and
+ * {@link #transaction} run their work on an event-loop context of the database's own and wait for it, so the
+ * query's callbacks never queue behind the very worker that waits for them.
+ */
+public final class PgDatabase implements AutoCloseable {
+    /** How long a store call waits for the database before it answers 503. */
+    private static final long CALL_TIMEOUT_SECONDS = 60;
+    /** How long taking a connection from the pool may wait (all busy, or the server unreachable). */
+    private static final int CONNECT_TIMEOUT_MS = 10_000;
+
+    private final Pool pool;
+    private final Context context;
+    private final String description;
+
+    private PgDatabase(Pool pool, Context context, String description) {
+        this.pool = pool;
+        this.context = context;
+        this.description = description;
+    }
+
+    /**
+     * Migrates the database to this Tankard's schema and opens the pool; blocking. A database that cannot be
+     * reached, refuses the login, or has a schema newer than this code stops start-up with a
+     * {@link ConfigException} whose one line names the setting to look at.
+     */
+    public static PgDatabase open(Vertx vertx, TankardConfig.Postgres settings) {
+        migrate(settings);
+        PgConnectOptions connect = new PgConnectOptions()
+                .setHost(settings.host())
+                .setPort(settings.port())
+                .setDatabase(settings.database())
+                .setUser(settings.user())
+                .setPassword(settings.password())
+                .setPipeliningLimit(256)
+                .setCachePreparedStatements(true)
+                .setSslMode(SslMode.of(settings.sslMode()));
+        if (settings.sslRootCert() != null) {
+            connect.setSslOptions(connect.getSslOptions().setTrustOptions(
+                    new PemTrustOptions().addCertPath(settings.sslRootCert().toString())));
+        }
+        if ("verify-full".equals(settings.sslMode())) {
+            connect.getSslOptions().setHostnameVerificationAlgorithm("HTTPS");
+        }
+        PoolOptions poolOptions = new PoolOptions()
+                .setMaxSize(settings.poolSize())
+                .setConnectionTimeout(CONNECT_TIMEOUT_MS)
+                .setConnectionTimeoutUnit(TimeUnit.MILLISECONDS)
+                .setIdleTimeout(5)
+                .setIdleTimeoutUnit(TimeUnit.MINUTES)
+                .setName("tankard-pg")
+                .setShared(false);
+        Pool pool = PgBuilder.pool().with(poolOptions)
+                .with(new NetClientOptions().setConnectTimeout(CONNECT_TIMEOUT_MS)).connectingTo(connect).using(vertx).build();
+        PgDatabase db = new PgDatabase(pool, ((VertxInternal) vertx).createEventLoopContext(), settings.describe());
+        try {
+            db.call(client -> client.preparedQuery("SELECT 1").execute());
+        } catch (RuntimeException e) {
+            pool.close();
+            throw new ConfigException("tankard.postgres: cannot use the database " + settings.describe() + ": "
+                    + rootMessage(e));
+        }
+        return db;
+    }
+
+    /** Applies the migrations this code has; refuses a database that has more. */
+    private static void migrate(TankardConfig.Postgres settings) {
+        Flyway flyway = Flyway.configure(PgDatabase.class.getClassLoader())
+                .dataSource(jdbcUrl(settings), settings.user(), settings.password())
+                .locations("classpath:db/migration")
+                .failOnMissingLocations(true)
+                .connectRetries(0)
+                .load();
+        try {
+            MigrationInfo[] future = Arrays.stream(flyway.info().all())
+                    .filter(m -> m.getState() == MigrationState.FUTURE_SUCCESS
+                            || m.getState() == MigrationState.FUTURE_FAILED)
+                    .toArray(MigrationInfo[]::new);
+            if (future.length > 0) {
+                throw new ConfigException("tankard.postgres: the database " + settings.describe()
+                        + " has schema version " + future[future.length - 1].getVersion()
+                        + ", newer than this Tankard knows (" + latestKnown(flyway) + "): run a newer Tankard,"
+                        + " or restore the backup taken before the upgrade");
+            }
+            flyway.migrate();
+        } catch (FlywayException e) {
+            throw new ConfigException("tankard.postgres: cannot use the database " + settings.describe() + ": "
+                    + rootMessage(e));
+        }
+    }
+
+    private static String latestKnown(Flyway flyway) {
+        return Arrays.stream(flyway.info().all())
+                .filter(m -> m.getState() != MigrationState.FUTURE_SUCCESS && m.getState() != MigrationState.FUTURE_FAILED)
+                .reduce((a, b) -> b).map(m -> m.getVersion().toString()).orElse("none");
+    }
+
+    private static String jdbcUrl(TankardConfig.Postgres settings) {
+        StringBuilder url = new StringBuilder("jdbc:postgresql://").append(settings.host()).append(':')
+                .append(settings.port()).append('/').append(settings.database())
+                .append("?sslmode=").append(settings.sslMode())
+                .append("&connectTimeout=").append(CONNECT_TIMEOUT_MS / 1000)
+                .append("&ApplicationName=tankard");
+        if (settings.sslRootCert() != null) {
+            url.append("&sslrootcert=").append(settings.sslRootCert());
+        }
+        return url.toString();
+    }
+
+    /** One unit of work on a pooled connection (a single statement, or several without a transaction). */
+    public <T> T call(Function<SqlClient, Future<T>> work) {
+        return await(() -> work.apply(pool));
+    }
+
+    /** One unit of work in one transaction: committed when the work's future succeeds, else rolled back. */
+    public <T> T transaction(Function<SqlConnection, Future<T>> work) {
+        return await(() -> pool.withTransaction(work::apply));
+    }
+
+    /**
+     * Runs the work on the database's event-loop context and waits for it. A failure of the database itself
+     * (unreachable, connection lost, no connection free in time) is a 503 refusal; a refusal or an error of the
+     * work's own passes through.
+     */
+    private <T> T await(java.util.function.Supplier<Future<T>> work) {
+        if (Context.isOnEventLoopThread()) {
+            throw new IllegalStateException("a store call blocks: not on an event loop");
+        }
+        CompletableFuture<T> result = new CompletableFuture<>();
+        context.runOnContext(v -> {
+            Future<T> future;
+            try {
+                future = work.get();
+            } catch (RuntimeException e) {
+                result.completeExceptionally(e);
+                return;
+            }
+            future.onComplete(result::complete, result::completeExceptionally);
+        });
+        try {
+            return result.get(CALL_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw unavailable();
+        } catch (TimeoutException e) {
+            throw unavailable();
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (isConnectionFailure(cause)) {
+                throw unavailable();
+            }
+            if (cause instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            throw new IllegalStateException(cause);
+        }
+    }
+
+    private Refusal unavailable() {
+        return new Refusal(Refusal.Kind.UNAVAILABLE, "The database is not answering; try again in a moment");
+    }
+
+    /** Whether the failure is the database's absence rather than an answer of it. */
+    static boolean isConnectionFailure(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof ClosedConnectionException || t instanceof ConnectException
+                    || t instanceof ConnectTimeoutException || t instanceof java.util.concurrent.TimeoutException
+                    || t instanceof java.io.IOException
+                    || t instanceof VertxException && String.valueOf(t.getMessage()).contains("Timeout")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String rootMessage(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String message = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
+        return message.lines().findFirst().orElse(message).strip();
+    }
+
+    /** For messages: the database, without its password. */
+    @Override
+    public String toString() {
+        return description;
+    }
+
+    @Override
+    public void close() {
+        pool.close();
+    }
+}

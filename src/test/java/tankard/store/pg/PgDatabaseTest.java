@@ -1,0 +1,119 @@
+package tankard.store.pg;
+
+import io.vertx.core.Vertx;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import tankard.config.ConfigException;
+import tankard.config.TankardConfig;
+import tankard.core.Refusal;
+import tankard.testing.PgScratch;
+
+import java.net.ServerSocket;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class PgDatabaseTest {
+    private final Vertx vertx = Vertx.vertx();
+    private final PgScratch scratch = PgScratch.create();
+
+    @AfterEach
+    void cleanUp() {
+        vertx.close().await();
+        scratch.close();
+    }
+
+    @Test
+    void openingMigratesAnEmptyDatabaseOnceAndAgainChangesNothing() throws Exception {
+        try (PgDatabase db = PgDatabase.open(vertx, scratch.settings())) {
+            assertEquals(0, number(db, "SELECT count(*) FROM accounts"));
+        }
+        try (PgDatabase again = PgDatabase.open(vertx, scratch.settings())) {
+            assertEquals(1, number(again, "SELECT 1"));
+        }
+        try (Connection c = scratch.connect(); Statement s = c.createStatement();
+             ResultSet applied = s.executeQuery("SELECT count(*) FROM flyway_schema_history WHERE success")) {
+            applied.next();
+            assertEquals(migrationsInCode(), applied.getInt(1));
+        }
+    }
+
+    @Test
+    void aSchemaNewerThanTheCodeRefusesStartUpSayingSo() {
+        PgDatabase.open(vertx, scratch.settings()).close();
+        scratch.execute("INSERT INTO flyway_schema_history (installed_rank, version, description, type, script,"
+                + " checksum, installed_by, execution_time, success) VALUES (999, '999', 'from the future', 'SQL',"
+                + " 'V999__from_the_future.sql', 0, 'test', 0, true)");
+        ConfigException e = assertThrows(ConfigException.class, () -> PgDatabase.open(vertx, scratch.settings()));
+        assertTrue(e.getMessage().startsWith("tankard.postgres: ") && e.getMessage().contains("schema version 999")
+                && e.getMessage().contains("newer than this Tankard"), e.getMessage());
+        assertFalse(e.getMessage().contains("\n"), e.getMessage());
+    }
+
+    @Test
+    void anUnreachableOrMissingDatabaseStopsStartUpWithOneLineNamingTheSetting() throws Exception {
+        int closedPort;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            closedPort = socket.getLocalPort();
+        }
+        TankardConfig.Postgres s = scratch.settings();
+        ConfigException unreachable = assertThrows(ConfigException.class, () -> PgDatabase.open(vertx,
+                new TankardConfig.Postgres(s.host(), closedPort, s.database(), s.user(), s.password(), 2, "disable", null)));
+        assertTrue(unreachable.getMessage().startsWith("tankard.postgres: cannot use the database " + s.user() + "@"
+                + s.host() + ":" + closedPort), unreachable.getMessage());
+        assertFalse(unreachable.getMessage().contains("\n"), unreachable.getMessage());
+
+        ConfigException missing = assertThrows(ConfigException.class, () -> PgDatabase.open(vertx,
+                new TankardConfig.Postgres(s.host(), s.port(), s.database() + "_none", s.user(), s.password(), 2,
+                        "disable", null)));
+        assertTrue(missing.getMessage().contains("does not exist"), missing.getMessage());
+        assertFalse(missing.getMessage().contains("\n"), missing.getMessage());
+    }
+
+    @Test
+    void aCallWhileTheDatabaseIsGoneIsRefusedAsUnavailableAndTheNextOneReconnects() {
+        try (PgDatabase db = PgDatabase.open(vertx, scratch.settings())) {
+            db.call(c -> c.preparedQuery("SELECT 1").execute());
+            scratch.terminateConnections();
+            // The pool still holds the cut connection: the first call on it fails as the database's absence.
+            Refusal refusal = assertThrows(Refusal.class, () -> {
+                for (int i = 0; i < 8; i++) {
+                    db.call(c -> c.preparedQuery("SELECT 1").execute());
+                }
+            });
+            assertEquals(Refusal.Kind.UNAVAILABLE, refusal.kind());
+            assertEquals(1, number(db, "SELECT 1"));
+        }
+    }
+
+    @Test
+    void anErrorOfTheWorkItselfPassesThroughAndATransactionThatFailsWritesNothing() {
+        try (PgDatabase db = PgDatabase.open(vertx, scratch.settings())) {
+            assertThrows(Refusal.class, () -> db.transaction(c -> c.query(
+                    "INSERT INTO accounts (handle, created, record) VALUES ('a', 1, '{}')").execute()
+                    .compose(rows -> {
+                        throw Refusal.conflict("no");
+                    })));
+            assertEquals(0, number(db, "SELECT count(*) FROM accounts"));
+            RuntimeException sqlError = assertThrows(RuntimeException.class,
+                    () -> db.call(c -> c.preparedQuery("SELECT * FROM no_such_table").execute()));
+            assertFalse(sqlError instanceof Refusal, sqlError.toString());
+        }
+    }
+
+    private static long number(PgDatabase db, String sql) {
+        return db.call(c -> c.preparedQuery(sql).execute().map(rows -> rows.iterator().next().getLong(0)));
+    }
+
+    private static int migrationsInCode() throws Exception {
+        try (var files = java.nio.file.Files.list(java.nio.file.Path.of(
+                PgDatabase.class.getResource("/db/migration").toURI()))) {
+            return (int) files.filter(f -> f.getFileName().toString().matches("V\\d+__.*\\.sql")).count();
+        }
+    }
+}
