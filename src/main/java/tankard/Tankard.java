@@ -37,7 +37,6 @@ import tankard.character.CharacterEditor;
 import tankard.character.CharacterFeature;
 import tankard.character.CharacterImportFeature;
 import tankard.character.CharacterService;
-import tankard.character.FileCardStore;
 import tankard.chat.ChatBackupFeature;
 import tankard.chat.ChatBackupFiles;
 import tankard.chat.ChatExport;
@@ -48,10 +47,8 @@ import tankard.chat.ChatImporter;
 import tankard.chat.ChatSearch;
 import tankard.chat.ChatService;
 import tankard.chat.ChatStore;
-import tankard.chat.FileChatStore;
 import tankard.config.ConfigException;
 import tankard.config.TankardConfig;
-import tankard.group.FileGroupStore;
 import tankard.http.Feature;
 import tankard.http.HttpVerticle;
 import tankard.http.IdleTrim;
@@ -68,7 +65,6 @@ import tankard.summarize.chat.ChatSummaryFeature;
 import tankard.summarize.onnx.ModelLoader;
 import tankard.vector.local.LocalEmbeddings;
 import tankard.user.AccountStore;
-import tankard.user.FileAccountStore;
 import tankard.user.User;
 import tankard.user.UserDirs;
 import tankard.account.UsersFeature;
@@ -176,6 +172,7 @@ public final class Tankard {
 
     private final Vertx vertx;
     private final TankardConfig config;
+    private final Stores stores;
     private final AccountStore accounts;
     private final SecurityChain security;
     private final List<Feature> features;
@@ -206,7 +203,8 @@ public final class Tankard {
         this.vertx = vertx;
         this.config = config;
         prepareDataRoot(config.dataRoot());
-        this.accounts = new FileAccountStore(config.dataRoot().resolve("_storage"));
+        this.stores = Stores.open(vertx, config);
+        this.accounts = stores.accounts();
         if (accounts.users().isEmpty()) {
             accounts.save(User.defaultUser(System.currentTimeMillis()));
         }
@@ -231,9 +229,9 @@ public final class Tankard {
         SessionCookies sessions = new SessionCookies(config.dataRoot(), config.security().sessionTimeoutSeconds());
         this.security = new SecurityChain(config, accounts, sessions);
         this.frontend = new FrontendFeature(config);
-        CardStore cards = new FileCardStore(config.dataRoot());
-        ChatStore chats = new FileChatStore(config.dataRoot());
-        GroupStore groups = new FileGroupStore(config.dataRoot());
+        CardStore cards = stores.cards();
+        ChatStore chats = stores.chats();
+        GroupStore groups = stores.groups();
         ChatLocks chatLocks = new ChatLocks();
         ChatFiles chatFiles = new ChatFiles(chats, chatLocks, System::currentTimeMillis);
         ChatService chatService = new ChatService(config.backups(), chats, chatLocks, Threads.timer("chat-backups"),
@@ -560,6 +558,7 @@ public final class Tankard {
                 Thread.currentThread().interrupt();
             }
         }
+        stores.close();
         return vertx.close();
     }
 }

@@ -61,20 +61,20 @@ public final class FileAccountStore implements AccountStore {
     public List<User> users() {
         return values.entrySet().stream()
                 .filter(e -> e.getKey().startsWith(USER_PREFIX))
-                .map(e -> toUser(e.getValue()))
-                .filter(u -> u.handle() != null && !u.handle().isEmpty())
+                .map(e -> AccountRecords.fromJson(e.getValue()))
+                .filter(AccountRecords::named)
                 .sorted(Comparator.comparingLong(User::created))
                 .toList();
     }
 
     @Override
     public Optional<User> find(String handle) {
-        return Optional.ofNullable(values.get(USER_PREFIX + handle)).map(FileAccountStore::toUser);
+        return Optional.ofNullable(values.get(USER_PREFIX + handle)).map(AccountRecords::fromJson);
     }
 
     @Override
     public synchronized void save(User user) {
-        put(USER_PREFIX + user.handle(), JsJson.tree(user));
+        put(USER_PREFIX + user.handle(), AccountRecords.toJson(user));
     }
 
     @Override
@@ -117,11 +117,5 @@ public final class FileAccountStore implements AccountStore {
 
     private Path fileOf(String key) {
         return dir.resolve(Hashes.sha256Hex(key));
-    }
-
-    private static User toUser(JsonNode v) {
-        return new User(v.path("handle").asText(null), v.path("name").asText(""), v.path("created").asLong(0),
-                v.path("password").asText(""), v.path("salt").asText(""), v.path("admin").asBoolean(false),
-                v.path("enabled").asBoolean(false));
     }
 }

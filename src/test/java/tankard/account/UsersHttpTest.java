@@ -6,6 +6,7 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
 import org.junit.jupiter.api.Test;
+import tankard.testing.FileLayout;
 import tankard.testing.ServerTest;
 import tankard.testing.TestServer;
 
@@ -149,6 +150,7 @@ class UsersHttpTest extends ServerTest {
     }
 
     @Test
+    @FileLayout
     void existingStAccountLogsIn() throws IOException {
         Path work = workDir("");
         // An account record exactly as ST stores it; hash computed with Node's crypto.scryptSync.
@@ -164,6 +166,7 @@ class UsersHttpTest extends ServerTest {
         TestServer.Client carol = loggedIn("carol", "pässword");
         assertEquals("carol", me(carol));
         assertTrue(Files.isDirectory(server.dataRoot.resolve("carol/characters")), "folders made at start-up");
+        assertEquals(record, Files.readString(storage.resolve(sha256("user:carol"))), "ST's record, untouched");
     }
 
     private static String sha256(String s) {
@@ -209,7 +212,6 @@ class UsersHttpTest extends ServerTest {
             assertEquals(403, r.statusCode(), route);
             assertEquals("Forbidden", r.bodyAsString(), route);
         }
-        assertTrue(Files.isRegularFile(server.dataRoot.resolve("_storage").resolve(sha256("user:default-user"))));
     }
 
     @Test
@@ -252,6 +254,7 @@ class UsersHttpTest extends ServerTest {
     }
 
     @Test
+    @FileLayout
     void deleteRefusesSelfAndDefaultUserAndPurgesOnRequest() throws IOException {
         startWithAccounts("");
         TestServer.Client admin = admin();

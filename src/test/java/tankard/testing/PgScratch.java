@@ -40,10 +40,11 @@ public final class PgScratch implements AutoCloseable {
         return new TankardConfig.Postgres(HOST, PORT, database, USER, PASSWORD, 8, "disable", null);
     }
 
-    /** config.yaml lines that put a Tankard's data in this database. */
-    public String yaml() {
-        return "tankard:\n  storage: postgres\n  postgres:\n    host: " + HOST + "\n    port: " + PORT
-                + "\n    database: " + database + "\n    user: " + USER + "\n    password: \"" + PASSWORD + "\"\n";
+    /** The environment that puts a Tankard's data in this database (it wins over config.yaml). */
+    public Map<String, String> environment() {
+        return Map.of("SILLYTAVERN_TANKARD_STORAGE", "postgres", "SILLYTAVERN_TANKARD_POSTGRES_HOST", HOST,
+                "SILLYTAVERN_TANKARD_POSTGRES_PORT", String.valueOf(PORT), "SILLYTAVERN_TANKARD_POSTGRES_DATABASE", database,
+                "SILLYTAVERN_TANKARD_POSTGRES_USER", USER, "SILLYTAVERN_TANKARD_POSTGRES_PASSWORD", PASSWORD);
     }
 
     /** A JDBC connection to the scratch database, for tests that look at rows or cut connections. */

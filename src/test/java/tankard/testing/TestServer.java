@@ -37,10 +37,20 @@ public final class TestServer implements AutoCloseable {
     /** For requests a test reads as they stream. Held here: Vert.x closes a client no one holds once it is collected. */
     private final HttpClient streaming;
 
-    private TestServer(Vertx vertx, Tankard tankard, Path workDir) {
+    /**
+     * With {@code -Dtankard.test.storage=postgres} every server keeps its data in a scratch database of its own (see
+     * the {@code postgres} execution of the surefire plugin in pom.xml); otherwise in files.
+     */
+    private static final boolean ON_POSTGRES = "postgres".equals(System.getProperty("tankard.test.storage"));
+
+    /** The scratch database of this server on PostgreSQL, dropped when it closes; null on files. */
+    private final PgScratch database;
+
+    private TestServer(Vertx vertx, Tankard tankard, Path workDir, PgScratch database) {
         this.vertx = vertx;
         this.tankard = tankard;
         this.workDir = workDir;
+        this.database = database;
         this.dataRoot = tankard.config().dataRoot();
         this.plain = WebClient.create(vertx, new WebClientOptions().setDefaultHost("127.0.0.1")
                 .setDefaultPort(tankard.port()).setFollowRedirects(false));
@@ -88,14 +98,21 @@ public final class TestServer implements AutoCloseable {
         List<String> args = new ArrayList<>(List.of("--port", "0", "--instances", "1"));
         args.addAll(List.of(flags));
         Map<String, String> environment = new java.util.HashMap<>(environment(work));
+        PgScratch database = ON_POSTGRES && !env.containsKey("SILLYTAVERN_TANKARD_STORAGE") ? PgScratch.create() : null;
+        if (database != null) {
+            environment.putAll(database.environment());
+        }
         environment.putAll(env);
-        TankardConfig config = ConfigLoader.load(args.toArray(String[]::new), environment, work);
         Vertx vertx = Vertx.vertx();
         try {
+            TankardConfig config = ConfigLoader.load(args.toArray(String[]::new), environment, work);
             Tankard tankard = await(Tankard.start(vertx, config).toCompletionStage().toCompletableFuture());
-            return new TestServer(vertx, tankard, work);
+            return new TestServer(vertx, tankard, work, database);
         } catch (RuntimeException e) {
             vertx.close();
+            if (database != null) {
+                database.close();
+            }
             throw e;
         }
     }
@@ -171,6 +188,9 @@ public final class TestServer implements AutoCloseable {
     @Override
     public void close() {
         await(tankard.close().toCompletionStage().toCompletableFuture());
+        if (database != null) {
+            database.close();
+        }
         deleteTree(workDir);
     }
 

@@ -1,0 +1,86 @@
+package tankard.user;
+
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.Tuple;
+import tankard.json.JsJson;
+import tankard.store.pg.PgDatabase;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Accounts in PostgreSQL ({@code accounts}, {@code account_avatars}). The security chain looks accounts up on the
+ * event loop for every request, where nothing may wait on the database, so the accounts (not the avatars) are
+ * read from a snapshot: loaded at start, loaded again after each write, and by {@link #refresh} when another node
+ * may have written.
+ */
+public final class PgAccountStore implements AccountStore {
+    private final PgDatabase db;
+    /** Every account by handle, oldest first. Replaced whole, never changed. */
+    private volatile Map<String, User> snapshot;
+
+    public PgAccountStore(PgDatabase db) {
+        this.db = db;
+        refresh();
+    }
+
+    /** Reads every account again. Blocking. */
+    public void refresh() {
+        List<User> users = db.call(c -> c.preparedQuery("SELECT record FROM accounts ORDER BY created, handle")
+                .execute().map(rows -> {
+                    List<User> read = new java.util.ArrayList<>();
+                    for (Row row : rows) {
+                        read.add(AccountRecords.fromJson(JsJson.parse(row.getString(0))));
+                    }
+                    return read;
+                }));
+        Map<String, User> byHandle = new LinkedHashMap<>();
+        users.stream().filter(AccountRecords::named).forEach(u -> byHandle.put(u.handle(), u));
+        snapshot = byHandle;
+    }
+
+    @Override
+    public List<User> users() {
+        return List.copyOf(snapshot.values());
+    }
+
+    @Override
+    public Optional<User> find(String handle) {
+        return Optional.ofNullable(snapshot.get(handle));
+    }
+
+    @Override
+    public void save(User user) {
+        String record = JsJson.compact(AccountRecords.toJson(user));
+        db.call(c -> c.preparedQuery("INSERT INTO accounts (handle, created, record) VALUES ($1, $2, $3)"
+                        + " ON CONFLICT (handle) DO UPDATE SET created = excluded.created, record = excluded.record")
+                .execute(Tuple.of(user.handle(), user.created(), record)));
+        refresh();
+    }
+
+    @Override
+    public void delete(String handle) {
+        db.transaction(c -> c.preparedQuery("DELETE FROM accounts WHERE handle = $1").execute(Tuple.of(handle))
+                .compose(v -> c.preparedQuery("DELETE FROM account_avatars WHERE handle = $1").execute(Tuple.of(handle))));
+        refresh();
+    }
+
+    @Override
+    public Optional<String> avatar(String handle) {
+        return db.call(c -> c.preparedQuery("SELECT data_url FROM account_avatars WHERE handle = $1")
+                .execute(Tuple.of(handle))
+                .map(rows -> rows.size() == 0 ? Optional.<String>empty() : Optional.of(rows.iterator().next().getString(0))));
+    }
+
+    @Override
+    public void saveAvatar(String handle, String dataUrl) {
+        if (dataUrl == null || dataUrl.isEmpty()) {
+            db.call(c -> c.preparedQuery("DELETE FROM account_avatars WHERE handle = $1").execute(Tuple.of(handle)));
+        } else {
+            db.call(c -> c.preparedQuery("INSERT INTO account_avatars (handle, data_url) VALUES ($1, $2)"
+                    + " ON CONFLICT (handle) DO UPDATE SET data_url = excluded.data_url").execute(Tuple.of(handle, dataUrl)));
+        }
+    }
+}

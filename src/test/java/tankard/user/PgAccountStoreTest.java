@@ -1,0 +1,82 @@
+package tankard.user;
+
+import io.vertx.core.Vertx;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import tankard.core.Refusal;
+import tankard.store.pg.PgDatabase;
+import tankard.testing.PgScratch;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+class PgAccountStoreTest extends AccountStoreContract {
+    private final Vertx vertx = Vertx.vertx();
+    private final PgScratch scratch = PgScratch.create();
+    private final List<PgDatabase> opened = new ArrayList<>();
+
+    @Override
+    AccountStore open() {
+        PgDatabase db = PgDatabase.open(vertx, scratch.settings());
+        opened.add(db);
+        return new PgAccountStore(db);
+    }
+
+    @AfterEach
+    void cleanUp() {
+        opened.forEach(PgDatabase::close);
+        vertx.close().await();
+        scratch.close();
+    }
+
+    @Test
+    void anotherNodesWriteIsSeenAfterARefresh() {
+        PgAccountStore a = (PgAccountStore) open();
+        PgAccountStore b = (PgAccountStore) open();
+        User alice = new User("alice", "Alice", 1, "", "", false, true);
+        a.save(alice);
+        assertEquals(Optional.empty(), b.find("alice"));
+        b.refresh();
+        assertEquals(Optional.of(alice), b.find("alice"));
+    }
+
+    @Test
+    void aSaveWhileTheDatabaseIsGoneIsUnavailableAndKeepsTheLastAcknowledgedAccount() {
+        AccountStore store = open();
+        User before = new User("alice", "Alice", 1, "", "", false, true);
+        store.save(before);
+        scratch.terminateConnections();
+        User after = new User("alice", "Alice changed", 1, "", "", false, true);
+        try {
+            store.save(after);
+        } catch (Refusal refusal) {
+            assertEquals(Refusal.Kind.UNAVAILABLE, refusal.kind());
+            assertEquals(Optional.of(before), open().find("alice"));
+            return;
+        }
+        // The pool noticed the cut before the save and took a new connection: then the save is acknowledged.
+        assertEquals(Optional.of(after), open().find("alice"));
+    }
+
+    @Test
+    void anAccountRecordIsStoredAsTheCompactJsonStWrites() {
+        open().save(new User("alice", "Alice", 5, "p", "s", true, true));
+        assertEquals("{\"handle\":\"alice\",\"name\":\"Alice\",\"created\":5,\"password\":\"p\",\"salt\":\"s\","
+                + "\"admin\":true,\"enabled\":true}", recordOf("alice"));
+    }
+
+    private String recordOf(String handle) {
+        try (var c = scratch.connect(); var s = c.prepareStatement("SELECT record FROM accounts WHERE handle = ?")) {
+            s.setString(1, handle);
+            try (var rows = s.executeQuery()) {
+                rows.next();
+                return rows.getString(1);
+            }
+        } catch (java.sql.SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
