@@ -45,12 +45,22 @@ public final class PgDatabase implements AutoCloseable {
     /** How long taking a connection from the pool may wait (all busy, or the server unreachable). */
     private static final int CONNECT_TIMEOUT_MS = 10_000;
 
+    /** How long after the database last answered a connection is used without a check. */
+    private static final long TRUSTED_NANOS = TimeUnit.SECONDS.toNanos(2);
+    /** How long a connection's check may take before the connection is given up. */
+    private static final long CHECK_TIMEOUT_MS = 2_000;
+
     private final Pool pool;
+    /** How many connections a call checks at most: every pooled one, and then a new one. */
+    private final int checks;
     private final Context context;
+    /** When a call last succeeded; read and written on the database's context only. */
+    private long lastAnswerNanos;
     private final String description;
 
-    private PgDatabase(Pool pool, Context context, String description) {
+    private PgDatabase(Pool pool, int poolSize, Context context, String description) {
         this.pool = pool;
+        this.checks = poolSize + 1;
         this.context = context;
         this.description = description;
     }
@@ -88,7 +98,7 @@ public final class PgDatabase implements AutoCloseable {
                 .setShared(false);
         Pool pool = PgBuilder.pool().with(poolOptions)
                 .with(new NetClientOptions().setConnectTimeout(CONNECT_TIMEOUT_MS)).connectingTo(connect).using(vertx).build();
-        PgDatabase db = new PgDatabase(pool, ((VertxInternal) vertx).createEventLoopContext(), settings.describe());
+        PgDatabase db = new PgDatabase(pool, settings.poolSize(), ((VertxInternal) vertx).createEventLoopContext(), settings.describe());
         try {
             db.call(client -> client.preparedQuery("SELECT 1").execute());
         } catch (RuntimeException e) {
@@ -145,12 +155,40 @@ public final class PgDatabase implements AutoCloseable {
 
     /** One unit of work on a pooled connection (a single statement, or several without a transaction). */
     public <T> T call(Function<SqlClient, Future<T>> work) {
-        return await(() -> work.apply(pool));
+        return await(() -> checkedConnection(checks)
+                .compose(conn -> work.apply(conn).andThen(done -> release(conn, done.cause()))));
     }
 
     /** One unit of work in one transaction: committed when the work's future succeeds, else rolled back. */
     public <T> T transaction(Function<SqlConnection, Future<T>> work) {
-        return await(() -> pool.withTransaction(work::apply));
+        return await(() -> checkedConnection(checks).compose(conn -> conn.begin()
+                .compose(tx -> work.apply(conn).compose(
+                        result -> tx.commit().map(result),
+                        failure -> tx.rollback().transform((v, e) -> Future.<T>failedFuture(failure))))
+                .andThen(done -> release(conn, done.cause()))));
+    }
+
+    /**
+     * A connection from the pool that answers. The pool drops a connection when its socket closes, but learns of
+     * it only later, and never checks one it hands out: after a quiet spell (when a restart or a cut of the
+     * database goes unseen) each connection is asked {@code SELECT 1} first, and one that does not answer is
+     * closed and the next one taken.
+     */
+    private Future<SqlConnection> checkedConnection(int tries) {
+        return pool.getConnection().compose(conn -> {
+            if (System.nanoTime() - lastAnswerNanos < TRUSTED_NANOS) {
+                return Future.succeededFuture(conn);
+            }
+            return conn.preparedQuery("SELECT 1").execute().timeout(CHECK_TIMEOUT_MS, TimeUnit.MILLISECONDS)
+                    .map(rows -> {
+                        lastAnswerNanos = System.nanoTime();
+                        return conn;
+                    })
+                    .recover(e -> {
+                        release(conn, e);
+                        return tries > 1 && isConnectionFailure(e) ? checkedConnection(tries - 1) : Future.failedFuture(e);
+                    });
+        });
     }
 
     /**
@@ -171,7 +209,10 @@ public final class PgDatabase implements AutoCloseable {
                 result.completeExceptionally(e);
                 return;
             }
-            future.onComplete(result::complete, result::completeExceptionally);
+            future.onComplete(value -> {
+                lastAnswerNanos = System.nanoTime();
+                result.complete(value);
+            }, result::completeExceptionally);
         });
         try {
             return result.get(CALL_TIMEOUT_SECONDS, TimeUnit.SECONDS);
@@ -189,6 +230,16 @@ public final class PgDatabase implements AutoCloseable {
                 throw runtime;
             }
             throw new IllegalStateException(cause);
+        }
+    }
+
+    /**
+     * Gives a connection back to the pool, unless it was lost: the pool has dropped that one already, and closing
+     * it would hand it back to the pool for the next call to fail on.
+     */
+    private static void release(SqlConnection conn, Throwable failure) {
+        if (!(failure instanceof ClosedConnectionException)) {
+            conn.close();
         }
     }
 

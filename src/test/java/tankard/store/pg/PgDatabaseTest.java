@@ -6,12 +6,23 @@ import org.junit.jupiter.api.Test;
 import tankard.config.ConfigException;
 import tankard.config.TankardConfig;
 import tankard.core.Refusal;
+import io.vertx.sqlclient.Tuple;
 import tankard.testing.PgScratch;
+import tankard.testing.TcpRelay;
 
 import java.net.ServerSocket;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -76,19 +87,92 @@ class PgDatabaseTest {
     }
 
     @Test
-    void aCallWhileTheDatabaseIsGoneIsRefusedAsUnavailableAndTheNextOneReconnects() {
-        try (PgDatabase db = PgDatabase.open(vertx, scratch.settings())) {
-            db.call(c -> c.preparedQuery("SELECT 1").execute());
-            scratch.terminateConnections();
-            // The pool still holds the cut connection: the first call on it fails as the database's absence.
-            Refusal refusal = assertThrows(Refusal.class, () -> {
-                for (int i = 0; i < 8; i++) {
-                    db.call(c -> c.preparedQuery("SELECT 1").execute());
-                }
-            });
+    void whileTheDatabaseCannotBeReachedCallsAreUnavailableAndOnceItIsBackTheyAreServedWithoutARestart() {
+        try (TcpRelay relay = new TcpRelay(vertx, PgScratch.HOST, PgScratch.PORT);
+             PgDatabase db = PgDatabase.open(vertx, through(relay))) {
+            assertEquals(1, number(db, "SELECT 1"));
+            relay.down();
+            Refusal refusal = assertThrows(Refusal.class, () -> number(db, "SELECT 1"));
             assertEquals(Refusal.Kind.UNAVAILABLE, refusal.kind());
+            assertEquals("The database is not answering; try again in a moment", refusal.getMessage());
+            relay.up();
             assertEquals(1, number(db, "SELECT 1"));
         }
+    }
+
+    @Test
+    void connectionsCutDuringAQuietSpellAreReplacedBeforeTheNextCallUsesThem() throws Exception {
+        try (TcpRelay relay = new TcpRelay(vertx, PgScratch.HOST, PgScratch.PORT);
+             PgDatabase db = PgDatabase.open(vertx, through(relay))) {
+            assertEquals(1, number(db, "SELECT 1"));
+            Thread.sleep(2_500); // past the time a connection is trusted without a check
+            relay.cut();
+            assertEquals(1, number(db, "SELECT 1"));
+            Thread.sleep(2_500);
+            scratch.terminateConnections();
+            assertEquals(1, number(db, "SELECT 1"));
+        }
+    }
+
+    @Test
+    void cuttingConnectionsDuringEightWritersLosesNoAcknowledgedWriteAndNeedsNoRestart() throws Exception {
+        try (TcpRelay relay = new TcpRelay(vertx, PgScratch.HOST, PgScratch.PORT);
+             PgDatabase db = PgDatabase.open(vertx, through(relay))) {
+            Set<String> acknowledged = ConcurrentHashMap.newKeySet();
+            AtomicInteger refused = new AtomicInteger();
+            ExecutorService writers = Executors.newFixedThreadPool(8);
+            List<Future<?>> done = new ArrayList<>();
+            for (int w = 0; w < 8; w++) {
+                int writer = w;
+                done.add(writers.submit(() -> {
+                    for (int i = 0; i < 150; i++) {
+                        String handle = "w" + writer + "-" + i;
+                        long created = i;
+                        try {
+                            db.transaction(c -> c.preparedQuery("INSERT INTO accounts (handle, created, record)"
+                                            + " VALUES ($1, $2, $3)").execute(Tuple.of(handle, created, "{}"))
+                                    .compose(v -> c.preparedQuery("UPDATE accounts SET record = $2 WHERE handle = $1")
+                                            .execute(Tuple.of(handle, "{\"done\":true}"))));
+                            acknowledged.add(handle);
+                        } catch (Refusal r) {
+                            assertEquals(Refusal.Kind.UNAVAILABLE, r.kind());
+                            refused.incrementAndGet();
+                        }
+                    }
+                }));
+            }
+            for (int cut = 0; cut < 6; cut++) {
+                Thread.sleep(150);
+                if (cut % 2 == 0) {
+                    relay.cut();
+                } else {
+                    scratch.terminateConnections();
+                }
+            }
+            for (Future<?> writer : done) {
+                writer.get();
+            }
+            writers.shutdown();
+
+            Set<String> stored = new HashSet<>();
+            try (Connection c = scratch.connect(); Statement s = c.createStatement();
+                 ResultSet rows = s.executeQuery("SELECT handle, record FROM accounts")) {
+                while (rows.next()) {
+                    assertEquals("{\"done\":true}", rows.getString(2), "a half-written transaction: " + rows.getString(1));
+                    stored.add(rows.getString(1));
+                }
+            }
+            assertTrue(stored.containsAll(acknowledged), "acknowledged but lost: "
+                    + acknowledged.stream().filter(h -> !stored.contains(h)).toList());
+            assertTrue(refused.get() > 0, "no write met a cut: the test cut nothing");
+            assertEquals(1, number(db, "SELECT 1"));
+        }
+    }
+
+    private TankardConfig.Postgres through(TcpRelay relay) {
+        TankardConfig.Postgres s = scratch.settings();
+        return new TankardConfig.Postgres("127.0.0.1", relay.port(), s.database(), s.user(), s.password(), 8,
+                "disable", null);
     }
 
     @Test
