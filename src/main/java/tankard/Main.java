@@ -12,7 +12,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Command-line entry point: {@code java -jar tankard.jar [--port N] [--dataRoot DIR] [--frontend DIR] …}, or
- * {@code java -jar tankard.jar summarize …} to summarize a chat with the main backend (SummarizeCommand).
+ * {@code java -jar tankard.jar summarize …} to summarize a chat with the main backend (SummarizeCommand), or
+ * {@code import-data} / {@code export-data} to move data between an ST data root and the database (DataCommand).
  */
 public final class Main {
     private Main() {
@@ -24,6 +25,10 @@ public final class Main {
         if (args.length > 0 && args[0].equals("summarize")) {
             System.exit(SummarizeCommand.run(Arrays.copyOfRange(args, 1, args.length), System.getenv(),
                     Path.of("").toAbsolutePath(), System.out, System.err));
+        }
+        if (args.length > 0 && (args[0].equals("import-data") || args[0].equals("export-data"))) {
+            System.exit(DataCommand.run(args[0].equals("import-data"), Arrays.copyOfRange(args, 1, args.length),
+                    System.getenv(), Path.of("").toAbsolutePath(), System.out, System.err));
         }
         TankardConfig config;
         try {

@@ -26,20 +26,39 @@ import java.nio.file.Path;
 record Stores(AccountStore accounts, CardStore cards, ChatStore chats, GroupStore groups, PgDatabase database)
         implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Stores.class);
+    /** ST's node-persist folder of accounts (ST: src/users.js). */
+    private static final String ACCOUNTS_FOLDER = "_storage";
 
     /** Opens the configured stores; blocking (a database is migrated and checked first). */
     static Stores open(Vertx vertx, TankardConfig config) {
-        Path dataRoot = config.dataRoot();
-        CardStore cards = new FileCardStore(dataRoot);
-        ChatStore chats = new FileChatStore(dataRoot);
-        GroupStore groups = new FileGroupStore(dataRoot);
         if (config.storage().kind() == TankardConfig.Storage.Kind.FILES) {
-            return new Stores(new FileAccountStore(dataRoot.resolve("_storage")), cards, chats, groups, null);
+            return files(config.dataRoot());
         }
-        PgDatabase database = PgDatabase.open(vertx, config.storage().postgres());
+        Stores stores = postgres(vertx, config.storage().postgres(), config.dataRoot());
         LOG.warn("storage: postgres keeps the accounts in {}; in this version every other kind of data is still "
-                + "kept in {} (see docs/operations.md)", database, dataRoot);
-        return new Stores(new PgAccountStore(database), cards, chats, groups, database);
+                + "kept in {} (see docs/operations.md)", stores.database, config.dataRoot());
+        return stores;
+    }
+
+    /** The stores of an ST data root. */
+    static Stores files(Path dataRoot) {
+        return new Stores(new FileAccountStore(dataRoot.resolve(ACCOUNTS_FOLDER)), new FileCardStore(dataRoot),
+                new FileChatStore(dataRoot), new FileGroupStore(dataRoot), null);
+    }
+
+    /** The stores of a PostgreSQL database, with what is not in the database yet in the data root. */
+    static Stores postgres(Vertx vertx, TankardConfig.Postgres settings, Path dataRoot) {
+        PgDatabase database = PgDatabase.open(vertx, settings);
+        return new Stores(new PgAccountStore(database), new FileCardStore(dataRoot), new FileChatStore(dataRoot),
+                new FileGroupStore(dataRoot), database);
+    }
+
+    /**
+     * The data root's files and folders that this kind of store keeps elsewhere: what an import into the database
+     * takes from the stores rather than copying as files.
+     */
+    java.util.Set<String> keptElsewhere() {
+        return database == null ? java.util.Set.of() : java.util.Set.of(ACCOUNTS_FOLDER);
     }
 
     @Override

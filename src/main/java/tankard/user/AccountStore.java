@@ -1,5 +1,7 @@
 package tankard.user;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
 import java.util.List;
 import java.util.Optional;
 
@@ -19,4 +21,13 @@ public interface AccountStore {
 
     /** Stores a custom avatar; null or empty removes it. */
     void saveAvatar(String handle, String dataUrl);
+
+    /**
+     * Every account record as stored, with ST's members in ST's order (which {@link #save} does not keep), for
+     * moving data between stores byte for byte.
+     */
+    List<ObjectNode> records();
+
+    /** Stores a record as it is, under the handle it names. */
+    void putRecord(ObjectNode record);
 }

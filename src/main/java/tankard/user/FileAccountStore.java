@@ -78,6 +78,20 @@ public final class FileAccountStore implements AccountStore {
     }
 
     @Override
+    public List<ObjectNode> records() {
+        return values.entrySet().stream()
+                .filter(e -> e.getKey().startsWith(USER_PREFIX) && e.getValue() instanceof ObjectNode)
+                .sorted(Map.Entry.comparingByKey())
+                .map(e -> ((ObjectNode) e.getValue()).deepCopy())
+                .toList();
+    }
+
+    @Override
+    public synchronized void putRecord(ObjectNode record) {
+        put(USER_PREFIX + AccountRecords.fromJson(record).handle(), record.deepCopy());
+    }
+
+    @Override
     public synchronized void delete(String handle) {
         remove(USER_PREFIX + handle);
         remove(AVATAR_PREFIX + handle);

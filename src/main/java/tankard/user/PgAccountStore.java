@@ -1,10 +1,12 @@
 package tankard.user;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.Tuple;
 import tankard.json.JsJson;
 import tankard.store.pg.PgDatabase;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,7 +32,7 @@ public final class PgAccountStore implements AccountStore {
     public void refresh() {
         List<User> users = db.call(c -> c.preparedQuery("SELECT record FROM accounts ORDER BY created, handle")
                 .execute().map(rows -> {
-                    List<User> read = new java.util.ArrayList<>();
+                    List<User> read = new ArrayList<>();
                     for (Row row : rows) {
                         read.add(AccountRecords.fromJson(JsJson.parse(row.getString(0))));
                     }
@@ -53,7 +55,28 @@ public final class PgAccountStore implements AccountStore {
 
     @Override
     public void save(User user) {
-        String record = JsJson.compact(AccountRecords.toJson(user));
+        write(user, JsJson.compact(AccountRecords.toJson(user)));
+    }
+
+    @Override
+    public List<ObjectNode> records() {
+        return db.call(c -> c.preparedQuery("SELECT record FROM accounts ORDER BY handle").execute().map(rows -> {
+            List<ObjectNode> records = new ArrayList<>();
+            for (Row row : rows) {
+                if (JsJson.parse(row.getString(0)) instanceof ObjectNode record) {
+                    records.add(record);
+                }
+            }
+            return records;
+        }));
+    }
+
+    @Override
+    public void putRecord(ObjectNode record) {
+        write(AccountRecords.fromJson(record), JsJson.compact(record));
+    }
+
+    private void write(User user, String record) {
         db.call(c -> c.preparedQuery("INSERT INTO accounts (handle, created, record) VALUES ($1, $2, $3)"
                         + " ON CONFLICT (handle) DO UPDATE SET created = excluded.created, record = excluded.record")
                 .execute(Tuple.of(user.handle(), user.created(), record)));

@@ -1,6 +1,8 @@
 package tankard.user;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.junit.jupiter.api.Test;
+import tankard.json.JsJson;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -76,6 +78,16 @@ abstract class AccountStoreContract {
         store.saveAvatar("alice", "data:image/png;base64,dGhyZWU=");
         store.saveAvatar("alice", null);
         assertEquals(Optional.empty(), open().avatar("alice"));
+    }
+
+    @Test
+    void aRecordPutAsItIsComesBackWithStsMembersInStsOrder() {
+        String st = "{\"handle\":\"carol\",\"name\":\"Carol\",\"created\":1767261600000,\"password\":\"\","
+                + "\"admin\":true,\"enabled\":true,\"salt\":\"\",\"extra\":[1,2.5]}";
+        open().putRecord((ObjectNode) JsJson.parse(st));
+        AccountStore reopened = open();
+        assertEquals(List.of(st), reopened.records().stream().map(JsJson::compact).toList());
+        assertEquals(Optional.of(new User("carol", "Carol", 1767261600000L, "", "", true, true)), reopened.find("carol"));
     }
 
     @Test

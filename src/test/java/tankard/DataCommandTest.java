@@ -1,0 +1,163 @@
+package tankard;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import tankard.testing.PgScratch;
+import tankard.testing.TestServer;
+import tankard.util.Hashes;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** bin/tankard import-data and export-data: files → database → files gives the same tree. */
+class DataCommandTest {
+    private final PgScratch database = PgScratch.create();
+    private final Path work = TestServer.tempDir();
+    private final ByteArrayOutputStream printed = new ByteArrayOutputStream();
+
+    @AfterEach
+    void cleanUp() {
+        database.close();
+        TestServer.deleteTree(work);
+    }
+
+    private int run(String command, String... args) {
+        Map<String, String> env = new HashMap<>(database.environment());
+        String[] all = Stream.concat(Stream.of(args), Stream.of("--dataRoot", "server-data")).toArray(String[]::new);
+        PrintStream out = new PrintStream(printed, true, StandardCharsets.UTF_8);
+        return DataCommand.run(command.equals("import-data"), all, env, work, out, out);
+    }
+
+    private String printed() {
+        return printed.toString(StandardCharsets.UTF_8);
+    }
+
+    /** An ST data root: a compat-tests fixture, with the default user's avatar, odd bytes and a nested folder added. */
+    private Path stDataRoot(String fixture) throws IOException {
+        Path root = work.resolve(fixture);
+        Path from = Path.of("compat-tests/data", fixture);
+        try (Stream<Path> files = Files.walk(from)) {
+            for (Path file : (Iterable<Path>) files::iterator) {
+                Path to = root.resolve(from.relativize(file).toString());
+                if (Files.isDirectory(file)) {
+                    Files.createDirectories(to);
+                } else {
+                    Files.copy(file, to);
+                }
+            }
+        }
+        Path accounts = root.resolve("_storage");
+        if (Files.exists(accounts.resolve(Hashes.sha256Hex("user:default-user")))) {
+            Files.writeString(accounts.resolve(Hashes.sha256Hex("avatar:default-user")),
+                    "{\"key\":\"avatar:default-user\",\"value\":\"data:image/png;base64,QUJD\"}");
+        }
+        Path odd = root.resolve("default-user/user/files/notes \u00e9t\u00e9/odd.bin");
+        Files.createDirectories(odd.getParent());
+        Files.write(odd, new byte[]{0, (byte) 0xff, '\r', '\n', (byte) 0xc3});
+        Files.setLastModifiedTime(odd, FileTime.fromMillis(1_600_000_000_123L));
+        return root;
+    }
+
+    /** Every file under a folder by its path, as its bytes' hash and its modification time. */
+    private static Map<String, String> tree(Path root) throws IOException {
+        Map<String, String> files = new TreeMap<>();
+        try (Stream<Path> walk = Files.walk(root)) {
+            for (Path file : (Iterable<Path>) walk::iterator) {
+                if (Files.isRegularFile(file)) {
+                    String path = root.relativize(file).toString();
+                    files.put(path, Hashes.sha256Hex(Files.readAllBytes(file))
+                            + (path.startsWith("_storage") ? "" : " " + Files.getLastModifiedTime(file).toMillis()));
+                }
+            }
+        }
+        return files;
+    }
+
+    @Test
+    void everyFixtureComesBackByteForByteThroughTheDatabase() throws Exception {
+        for (String fixture : new String[]{"basic", "chatbackups", "chatops"}) {
+            try (PgScratch fresh = PgScratch.create()) {
+                Path source = stDataRoot(fixture);
+                Map<String, String> env = new HashMap<>(fresh.environment());
+                PrintStream out = new PrintStream(printed, true, StandardCharsets.UTF_8);
+                String[] server = {"--dataRoot", "server-" + fixture};
+                assertEquals(0, DataCommand.run(true, concat(new String[]{"--from", fixture}, server), env, work, out, out),
+                        printed());
+                assertEquals(0, DataCommand.run(false, concat(new String[]{"--to", fixture + "-out"}, server), env, work,
+                        out, out), printed());
+                assertEquals(tree(source), tree(work.resolve(fixture + "-out")), fixture);
+                assertFalse(Files.exists(work.resolve("server-" + fixture).resolve("_storage")),
+                        "the accounts went into the database, not the server's data root");
+            }
+        }
+    }
+
+    private static String[] concat(String[] a, String[] b) {
+        return Stream.concat(Stream.of(a), Stream.of(b)).toArray(String[]::new);
+    }
+
+    @Test
+    void aDatabaseThatHoldsDataOrAFolderThatIsNotEmptyIsRefusedUnlessForced() throws Exception {
+        stDataRoot("basic");
+        assertEquals(0, run("import-data", "--from", "basic"), printed());
+        Files.createDirectories(work.resolve("other/default-user"));
+        assertEquals(2, run("import-data", "--from", "other"), printed());
+        assertTrue(printed().contains("holds accounts already (default-user); --force"), printed());
+        assertEquals(0, run("import-data", "--from", "other", "--force"), printed());
+
+        Files.createDirectories(work.resolve("full"));
+        Files.writeString(work.resolve("full/mine.txt"), "mine");
+        assertEquals(2, run("export-data", "--to", "full"), printed());
+        assertTrue(printed().contains("is not empty; --force"), printed());
+        assertEquals(0, run("export-data", "--to", "full", "--force"), printed());
+        assertEquals("mine", Files.readString(work.resolve("full/mine.txt")));
+        assertTrue(Files.isDirectory(work.resolve("full/default-user")));
+    }
+
+    @Test
+    void aRunCutShortIsFinishedByRunningItAgain() throws Exception {
+        Path source = stDataRoot("chatops");
+        assertEquals(0, run("import-data", "--from", "chatops"), printed());
+        // as if it had stopped halfway: its mark unfinished, part of the files missing
+        database.execute("UPDATE data_imports SET finished_ms = NULL");
+        TestServer.deleteTree(work.resolve("server-data/default-user/chats"));
+        assertEquals(0, run("import-data", "--from", "chatops"), printed());
+        assertTrue(printed().contains("Finishing the import of " + source), printed());
+
+        Path out = work.resolve("out");
+        Files.createDirectories(out);
+        Files.writeString(out.resolve(DataCommand.EXPORT_MARKER), "");
+        Files.writeString(out.resolve("half.jsonl.tankard-0000000001"), "a temp file a cut left");
+        assertEquals(0, run("export-data", "--to", "out"), printed());
+        assertTrue(printed().contains("Finishing the export of"), printed());
+        assertFalse(Files.exists(out.resolve(DataCommand.EXPORT_MARKER)));
+        Files.delete(out.resolve("half.jsonl.tankard-0000000001"));
+        assertEquals(tree(source), tree(out));
+    }
+
+    @Test
+    void withoutADatabaseOrASourceTheCommandSaysWhatIsMissing() {
+        PrintStream out = new PrintStream(printed, true, StandardCharsets.UTF_8);
+        assertEquals(2, DataCommand.run(true, new String[]{"--from", "nowhere"}, Map.of(), work, out, out));
+        assertTrue(printed().contains("set tankard.storage to postgres"), printed());
+        assertEquals(2, run("import-data", "--from", "nowhere"));
+        assertTrue(printed().contains("--from: no such folder"), printed());
+        assertEquals(2, run("export-data"));
+        assertTrue(printed().contains("--to DIR is needed"), printed());
+        assertEquals(2, run("import-data", "--from", "x", "--frobnicate"));
+        assertTrue(printed().contains("Unknown option --frobnicate"), printed());
+    }
+}
