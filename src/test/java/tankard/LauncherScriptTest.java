@@ -10,9 +10,11 @@ import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -79,6 +81,14 @@ class LauncherScriptTest {
         assertEquals("archive", run(root, fakeJvm("other-jdk")));
     }
 
+    @Test
+    void aCommandRecordsNoArchiveButMapsOneThatIsThere() throws Exception {
+        Path jvm = fakeJvm("jdk");
+        assertEquals("none", run(root, jvm, "import-data", "--from", "st"));
+        assertEquals("archive", run(root, jvm));
+        assertEquals("map", run(root, jvm, "export-data", "--to", "out"));
+    }
+
     private Path fakeJvm(String name) throws IOException {
         Path bin = Files.createDirectories(work.resolve(name).resolve("bin"));
         Path java = bin.resolve("java");
@@ -89,11 +99,16 @@ class LauncherScriptTest {
         return work.resolve(name);
     }
 
-    /** Runs the launcher with the JVM at {@code javaHome}; "archive" or "map", by the option it gave the JVM. */
     private String run(Path installation, Path javaHome) throws Exception {
+        return run(installation, javaHome, "--port", "0");
+    }
+
+    /** Runs the launcher with the JVM at {@code javaHome}; "archive", "map" or "none", by the option it gave the JVM. */
+    private String run(Path installation, Path javaHome, String... arguments) throws Exception {
         Files.deleteIfExists(log);
-        ProcessBuilder launcher = new ProcessBuilder(installation.resolve("bin/tankard").toString(), "--port", "0")
-                .directory(work.toFile()).redirectErrorStream(true);
+        List<String> command = new ArrayList<>(List.of(installation.resolve("bin/tankard").toString()));
+        command.addAll(List.of(arguments));
+        ProcessBuilder launcher = new ProcessBuilder(command).directory(work.toFile()).redirectErrorStream(true);
         launcher.environment().put("JAVA_HOME", javaHome.toString());
         launcher.environment().put("TANKARD_TEST_LOG", log.toString());
         launcher.environment().remove("JAVA_OPTS");
@@ -104,13 +119,15 @@ class LauncherScriptTest {
         String args = Files.readString(log).strip();
         Path archive = installation.resolve("target/tankard.jsa");
         assertTrue(args.startsWith("@" + installation.resolve("bin/jvm.options")), args);
-        assertTrue(args.endsWith("-jar " + installation.resolve("target/tankard.jar") + " --port 0"), args);
+        assertTrue(args.endsWith("-jar " + installation.resolve("target/tankard.jar") + " " + String.join(" ", arguments)),
+                args);
         if (args.contains(" -XX:ArchiveClassesAtExit=" + archive + " ")) {
             return "archive";
         }
         if (args.contains(" -XX:SharedArchiveFile=" + archive + " ")) {
             return "map";
         }
-        throw new AssertionError("no archive option: " + args);
+        assertFalse(args.contains("-XX:ArchiveClassesAtExit") || args.contains("-XX:SharedArchiveFile"), args);
+        return "none";
     }
 }
