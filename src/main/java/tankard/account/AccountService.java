@@ -23,6 +23,7 @@ import java.nio.file.Path;
 import java.util.Base64;
 import java.util.List;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 
 /**
  * Account management behind {@code /api/users/*} (ST: src/endpoints/users-*.js): logins, passwords, names, avatars,
@@ -36,8 +37,6 @@ public final class AccountService {
     private final Path dataRoot;
     private final AccountStore accounts;
     private final ContentSeeder seeder;
-    /** Read-modify-write of account records happens under this lock. */
-    private final Object lock = new Object();
 
     public AccountService(TankardConfig config, AccountStore accounts, ContentSeeder seeder) {
         this.dataRoot = config.dataRoot();
@@ -51,6 +50,11 @@ public final class AccountService {
 
     public User require(String handle) {
         return accounts.find(handle).orElseThrow(() -> Refusal.notFound("User not found"));
+    }
+
+    /** Changes an account as one step of the store's (no change of another request or node in between). */
+    private User change(String handle, UnaryOperator<User> change) {
+        return accounts.update(handle, change).orElseThrow(() -> Refusal.notFound("User not found"));
     }
 
     public UserDirs dirs(User user) {
@@ -144,12 +148,8 @@ public final class AccountService {
         boolean set = newPassword != null && !newPassword.isEmpty();
         String salt = set ? Passwords.newSalt() : "";
         String hash = set ? Passwords.hash(newPassword, salt) : "";
-        synchronized (lock) {
-            User user = require(handle);
-            User changed = new User(user.handle(), user.name(), user.created(), hash, salt, user.admin(), user.enabled());
-            accounts.save(changed);
-            return changed;
-        }
+        return change(handle, user -> new User(user.handle(), user.name(), user.created(), hash, salt, user.admin(),
+                user.enabled()));
     }
 
     /** {@code change-password}: admins may change anyone's without the old one; others need it if one is set. */
@@ -167,10 +167,8 @@ public final class AccountService {
 
     public void changeName(User actor, String handle, String name) {
         requireSelfOrAdmin(actor, handle);
-        synchronized (lock) {
-            User user = require(handle);
-            accounts.save(new User(user.handle(), name, user.created(), user.password(), user.salt(), user.admin(), user.enabled()));
-        }
+        change(handle, user -> new User(user.handle(), name, user.created(), user.password(), user.salt(), user.admin(),
+                user.enabled()));
     }
 
     /** Stores a {@code data:image/…} URL as the account's avatar; an empty one resets it. */
@@ -195,20 +193,14 @@ public final class AccountService {
         if (!enabled && handle.equals(actor.handle())) {
             throw Refusal.badRequest("Cannot disable yourself");
         }
-        synchronized (lock) {
-            User u = require(handle);
-            accounts.save(new User(u.handle(), u.name(), u.created(), u.password(), u.salt(), u.admin(), enabled));
-        }
+        change(handle, u -> new User(u.handle(), u.name(), u.created(), u.password(), u.salt(), u.admin(), enabled));
     }
 
     public void setAdmin(User actor, String handle, boolean admin) {
         if (!admin && handle.equals(actor.handle())) {
             throw Refusal.badRequest("Cannot demote yourself");
         }
-        synchronized (lock) {
-            User u = require(handle);
-            accounts.save(new User(u.handle(), u.name(), u.created(), u.password(), u.salt(), admin, u.enabled()));
-        }
+        change(handle, u -> new User(u.handle(), u.name(), u.created(), u.password(), u.salt(), admin, u.enabled()));
     }
 
     /** Creates an account under the slug of {@code handle}, with its folders and default content. */
@@ -219,13 +211,9 @@ public final class AccountService {
         }
         String salt = Passwords.newSalt();
         String hash = password == null || password.isEmpty() ? "" : Passwords.hash(password, salt);
-        User user;
-        synchronized (lock) {
-            if (accounts.find(slug).isPresent()) {
-                throw Refusal.conflict("User already exists");
-            }
-            user = new User(slug, name, System.currentTimeMillis(), hash, salt, admin, true);
-            accounts.save(user);
+        User user = new User(slug, name, System.currentTimeMillis(), hash, salt, admin, true);
+        if (!accounts.create(user)) {
+            throw Refusal.conflict("User already exists");
         }
         LOG.info("Creating data directories for {}", slug);
         prepareFolder(UserDirs.of(dataRoot, slug), Set.of("settings"));

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 
 /** Account records and account avatars. The file store writes ST's {@code _storage/}; blocking calls. */
 public interface AccountStore {
@@ -13,6 +14,15 @@ public interface AccountStore {
     Optional<User> find(String handle);
 
     void save(User user);
+
+    /** Stores a new account; false, and nothing written, when its handle is taken. Atomic. */
+    boolean create(User user);
+
+    /**
+     * Replaces the account by what {@code change} makes of it, as one step that no other change interleaves with
+     * (on any node); empty, and nothing written, when there is no such account.
+     */
+    Optional<User> update(String handle, UnaryOperator<User> change);
 
     void delete(String handle);
 

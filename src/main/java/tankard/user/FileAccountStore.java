@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 
 /**
@@ -75,6 +76,22 @@ public final class FileAccountStore implements AccountStore {
     @Override
     public synchronized void save(User user) {
         put(USER_PREFIX + user.handle(), AccountRecords.toJson(user));
+    }
+
+    @Override
+    public synchronized boolean create(User user) {
+        if (values.containsKey(USER_PREFIX + user.handle())) {
+            return false;
+        }
+        save(user);
+        return true;
+    }
+
+    @Override
+    public synchronized Optional<User> update(String handle, UnaryOperator<User> change) {
+        Optional<User> changed = find(handle).map(change);
+        changed.ifPresent(this::save);
+        return changed;
     }
 
     @Override

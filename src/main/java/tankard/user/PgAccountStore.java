@@ -1,6 +1,7 @@
 package tankard.user;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.vertx.core.Future;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.Tuple;
 import tankard.json.JsJson;
@@ -11,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 
 /**
  * Accounts in PostgreSQL ({@code accounts}, {@code account_avatars}). The security chain looks accounts up on the
@@ -56,6 +58,32 @@ public final class PgAccountStore implements AccountStore {
     @Override
     public void save(User user) {
         write(user, JsJson.compact(AccountRecords.toJson(user)));
+    }
+
+    @Override
+    public boolean create(User user) {
+        boolean created = db.call(c -> c.preparedQuery("INSERT INTO accounts (handle, created, record) VALUES ($1, $2, $3)"
+                        + " ON CONFLICT (handle) DO NOTHING")
+                .execute(Tuple.of(user.handle(), user.created(), JsJson.compact(AccountRecords.toJson(user))))
+                .map(rows -> rows.rowCount() == 1));
+        refresh();
+        return created;
+    }
+
+    @Override
+    public Optional<User> update(String handle, UnaryOperator<User> change) {
+        Optional<User> changed = db.transaction(c -> c.preparedQuery("SELECT record FROM accounts WHERE handle = $1 FOR UPDATE")
+                .execute(Tuple.of(handle)).compose(rows -> {
+                    if (rows.size() == 0) {
+                        return Future.succeededFuture(Optional.<User>empty());
+                    }
+                    User user = change.apply(AccountRecords.fromJson(JsJson.parse(rows.iterator().next().getString(0))));
+                    return c.preparedQuery("UPDATE accounts SET created = $2, record = $3 WHERE handle = $1")
+                            .execute(Tuple.of(handle, user.created(), JsJson.compact(AccountRecords.toJson(user))))
+                            .map(Optional.of(user));
+                }));
+        refresh();
+        return changed;
     }
 
     @Override

@@ -12,6 +12,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** What every account store does, run on each of them by a subclass. */
@@ -88,6 +89,57 @@ abstract class AccountStoreContract {
         AccountStore reopened = open();
         assertEquals(List.of(st), reopened.records().stream().map(JsJson::compact).toList());
         assertEquals(Optional.of(new User("carol", "Carol", 1767261600000L, "", "", true, true)), reopened.find("carol"));
+    }
+
+    @Test
+    void ofEightCreatorsOfOneHandleExactlyOneMakesIt() throws Exception {
+        AccountStore store = open();
+        List<Boolean> outcomes = inParallel(8, i -> store.create(new User("dana", "Dana " + i, i, "", "", false, true)));
+        assertEquals(1, outcomes.stream().filter(created -> created).count(), outcomes.toString());
+        String name = open().find("dana").orElseThrow().name();
+        assertTrue(name.startsWith("Dana "), name);
+        assertFalse(store.create(new User("dana", "Another", 9, "", "", false, true)));
+        assertEquals(name, open().find("dana").orElseThrow().name());
+    }
+
+    @Test
+    void updatesFromEightThreadsAreAllApplied() throws Exception {
+        AccountStore store = open();
+        store.save(user("erin", 1));
+        inParallel(8, i -> {
+            for (int n = 0; n < 10; n++) {
+                store.update("erin", u -> new User(u.handle(), u.name() + "+", u.created(), u.password(), u.salt(),
+                        u.admin(), u.enabled()));
+            }
+            return null;
+        });
+        assertEquals("Name of erin" + "+".repeat(80), open().find("erin").orElseThrow().name());
+        assertEquals(Optional.empty(), store.update("nobody", u -> u));
+        assertEquals(Optional.empty(), open().find("nobody"));
+    }
+
+    /** Runs the task on that many threads at once; the results in the threads' order. */
+    private static <T> List<T> inParallel(int threads, java.util.function.IntFunction<T> task) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            java.util.concurrent.CountDownLatch start = new java.util.concurrent.CountDownLatch(1);
+            List<Future<T>> results = new ArrayList<>();
+            for (int i = 0; i < threads; i++) {
+                int n = i;
+                results.add(pool.submit(() -> {
+                    start.await();
+                    return task.apply(n);
+                }));
+            }
+            start.countDown();
+            List<T> out = new ArrayList<>();
+            for (Future<T> result : results) {
+                out.add(result.get());
+            }
+            return out;
+        } finally {
+            pool.shutdown();
+        }
     }
 
     @Test
