@@ -72,6 +72,9 @@ public final class PgAccountStore implements AccountStore {
 
     @Override
     public Optional<User> update(String handle, UnaryOperator<User> change) {
+        if (!PgDatabase.storable(handle)) {
+            return Optional.empty();
+        }
         Optional<User> changed = db.transaction(c -> c.preparedQuery("SELECT record FROM accounts WHERE handle = $1 FOR UPDATE")
                 .execute(Tuple.of(handle)).compose(rows -> {
                     if (rows.size() == 0) {
@@ -113,6 +116,9 @@ public final class PgAccountStore implements AccountStore {
 
     @Override
     public void delete(String handle) {
+        if (!PgDatabase.storable(handle)) {
+            return;
+        }
         db.transaction(c -> c.preparedQuery("DELETE FROM accounts WHERE handle = $1").execute(Tuple.of(handle))
                 .compose(v -> c.preparedQuery("DELETE FROM account_avatars WHERE handle = $1").execute(Tuple.of(handle))));
         refresh();
@@ -120,6 +126,9 @@ public final class PgAccountStore implements AccountStore {
 
     @Override
     public Optional<String> avatar(String handle) {
+        if (!PgDatabase.storable(handle)) {
+            return Optional.empty();
+        }
         return db.call(c -> c.preparedQuery("SELECT data_url FROM account_avatars WHERE handle = $1")
                 .execute(Tuple.of(handle))
                 .map(rows -> rows.size() == 0 ? Optional.<String>empty() : Optional.of(rows.iterator().next().getString(0))));

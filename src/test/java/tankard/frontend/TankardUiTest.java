@@ -1,5 +1,6 @@
 package tankard.frontend;
 
+import tankard.testing.FileLayout;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.Test;
 import tankard.user.FileAccountStore;
@@ -169,6 +170,7 @@ class TankardUiTest {
     }
 
     @Test
+    @FileLayout
     void withAccountsOnTheUserSignsInFirst() throws IOException {
         Path work = OwnUi.work("enableUserAccounts: true\n");
         var accounts = new FileAccountStore(work.resolve("data").resolve("_storage"));

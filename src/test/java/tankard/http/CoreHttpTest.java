@@ -1,5 +1,6 @@
 package tankard.http;
 
+import tankard.testing.FileLayout;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
@@ -69,6 +70,7 @@ class CoreHttpTest extends ServerTest {
     }
 
     @Test
+    @FileLayout
     void firstStartCreatesTheDefaultUserAndItsFolders() {
         assertTrue(Files.isDirectory(server.userDir().resolve("characters")));
         assertTrue(Files.isDirectory(server.userDir().resolve("User Avatars")));

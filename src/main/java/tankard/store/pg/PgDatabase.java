@@ -247,6 +247,14 @@ public final class PgDatabase implements AutoCloseable {
         return new Refusal(Refusal.Kind.UNAVAILABLE, "The database is not answering; try again in a moment");
     }
 
+    /**
+     * Whether PostgreSQL's text can hold the string: it cannot hold U+0000, which a request may send in a name. No
+     * row is named so, so a store answers such a name as not there instead of asking the database.
+     */
+    public static boolean storable(String text) {
+        return text.indexOf('\0') < 0;
+    }
+
     /** Whether the failure is the database's absence rather than an answer of it. */
     static boolean isConnectionFailure(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {

@@ -1,5 +1,6 @@
 package tankard.http.security;
 
+import tankard.testing.FileLayout;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.ext.web.client.HttpRequest;
@@ -147,6 +148,7 @@ class SecurityHttpTest extends ServerTest {
     }
 
     @Test
+    @FileLayout
     void perUserBasicAuthChecksAccountPasswords() throws IOException {
         Path work = workDir(LISTEN + "basicAuthMode: true\nperUserBasicAuth: true\nenableUserAccounts: true\n");
         FileAccountStore store = new FileAccountStore(work.resolve("data/_storage"));
