@@ -59,6 +59,8 @@ import tankard.http.CsrfFeature;
 import tankard.http.security.SecurityChain;
 import tankard.http.security.SessionCookies;
 import tankard.store.AtomicFiles;
+import tankard.store.DocumentStore;
+import tankard.store.FileDocumentStore;
 import tankard.extras.ExtrasApiKey;
 import tankard.extras.ExtrasServer;
 import tankard.summarize.SummaryOfSummaries;
@@ -211,6 +213,7 @@ public final class Tankard {
             accounts.save(User.defaultUser(System.currentTimeMillis()));
         }
         checkListenSecurity();
+        DocumentStore documents = new FileDocumentStore(config.dataRoot());
         SettingsBackups settingsBackups = new SettingsBackups(config.backups().numberOfBackups(),
                 (delayMs, task) -> vertx.setTimer(delayMs, id -> vertx.executeBlocking(() -> {
                     task.run();
@@ -246,7 +249,7 @@ public final class Tankard {
         this.characterService = new CharacterService(cards, chats, cardCache,
                 Threads.boundedPool("card-reader", Math.max(2, Math.min(8, Runtime.getRuntime().availableProcessors()))),
                 System::currentTimeMillis, cardIndexes);
-        SecretStore secrets = new SecretStore(config.allowKeysExposure());
+        SecretStore secrets = new SecretStore(documents, config.allowKeysExposure());
         OutboundPolicy outbound = new OutboundPolicy(config);
         ProviderOrigins providerOrigins = new ProviderOrigins(config.backends().providerOrigins());
         this.upstream = new UpstreamClient(vertx, outbound, providerOrigins);

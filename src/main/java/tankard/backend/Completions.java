@@ -90,7 +90,7 @@ public final class Completions {
     }
 
     private SecretReader reader(UserDirs dirs) {
-        return SecretReader.of(secrets, dirs);
+        return SecretReader.of(secrets, dirs.handle());
     }
 
     private static Answer answer(UpstreamClient.Fetched fetched) {

@@ -39,7 +39,7 @@ public final class ClaudeCaption {
             throw Refusal.badRequest("image must be a data URL (data:image/png;base64,...)");
         }
         String proxy = body.path("reverse_proxy").asText("");
-        String key = proxy.isEmpty() ? secrets.read(user, SecretKeys.CLAUDE) : body.path("proxy_password").asText("");
+        String key = proxy.isEmpty() ? secrets.read(user.handle(), SecretKeys.CLAUDE) : body.path("proxy_password").asText("");
         ObjectNode request = JsJson.object();
         request.set("model", body.path("model"));
         ObjectNode source = JsJson.object().put("type", "base64").put("media_type", image.group(1)).put("data", image.group(2));

@@ -56,7 +56,7 @@ final class GoogleApi {
         String method = "/publishers/google/models/" + model + ":" + endpoint;
         boolean proxy = Js.truthy(body.get("reverse_proxy"));
         if (!vertex(body)) {
-            String key = proxy ? Js.string(body.get("proxy_password")) : secrets.read(user, SecretKeys.MAKERSUITE);
+            String key = proxy ? Js.string(body.get("proxy_password")) : secrets.read(user.handle(), SecretKeys.MAKERSUITE);
             if (!proxy && (key == null || key.isEmpty())) {
                 throw Refusal.badRequest("The Google AI Studio API key is not set");
             }
@@ -79,7 +79,7 @@ final class GoogleApi {
         String base = VertexAuth.regionalOrigin(region) + "/v1";
         String mode = Js.truthy(body.get("vertexai_auth_mode")) ? Js.string(body.get("vertexai_auth_mode")) : "express";
         if ("express".equals(mode)) {
-            String key = secrets.read(user, SecretKeys.VERTEXAI);
+            String key = secrets.read(user.handle(), SecretKeys.VERTEXAI);
             if (key == null || key.isEmpty()) {
                 throw Refusal.badRequest("API key is required for Vertex AI Express mode");
             }
@@ -93,7 +93,7 @@ final class GoogleApi {
         if (!"full".equals(mode)) {
             throw Refusal.badRequest("Unsupported Vertex AI authentication mode: " + mode);
         }
-        String account = secrets.read(user, SecretKeys.VERTEXAI_SERVICE_ACCOUNT);
+        String account = secrets.read(user.handle(), SecretKeys.VERTEXAI_SERVICE_ACCOUNT);
         if (account == null || account.isEmpty()) {
             throw Refusal.badRequest("Service Account JSON is required for Vertex AI Full mode");
         }

@@ -48,7 +48,7 @@ final class ImageCalls {
 
     /** The user's key for the service; without one the request is refused (ST's 400), nothing called. */
     String key(UserDirs user, String secret, String service) {
-        String key = secrets.read(user, secret);
+        String key = secrets.read(user.handle(), secret);
         if (key == null || key.isEmpty()) {
             throw Refusal.badRequest("The " + service + " API key is not set");
         }

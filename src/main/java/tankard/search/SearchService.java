@@ -51,7 +51,7 @@ public final class SearchService {
 
     /** The user's key; none is a 400, as in ST. */
     private String key(UserDirs dirs, String secret, String service) {
-        String key = secrets.read(dirs, secret);
+        String key = secrets.read(dirs.handle(), secret);
         if (key.isEmpty()) {
             throw Refusal.badRequest("No " + service + " key found");
         }
@@ -108,7 +108,7 @@ public final class SearchService {
         String query = Fields.required(body, "query");
         ObjectNode backendBody = body.isObject() ? (ObjectNode) body : JsJson.object();
         MultiMap headers = MultiMap.caseInsensitiveMultiMap().set("Content-Type", "text/plain;charset=UTF-8")
-                .addAll(textBackends.open(backendBody, SecretReader.of(secrets, dirs), Js.string(body.get("api_type")),
+                .addAll(textBackends.open(backendBody, SecretReader.of(secrets, dirs.handle()), Js.string(body.get("api_type")),
                         base).auth());
         Buffer search = Buffer.buffer(JsJson.compactBytes(JsJson.object().put("q", query)));
         return upstream.relayJson("KoboldCpp",

@@ -58,7 +58,7 @@ public final class AzureSpeech {
     }
 
     private String key(UserDirs user) {
-        String key = secrets.read(user, SecretKeys.AZURE_TTS);
+        String key = secrets.read(user.handle(), SecretKeys.AZURE_TTS);
         if (key == null || key.isEmpty()) {
             throw Refusal.forbidden("The Azure TTS API key is not set"); // ST's 403
         }

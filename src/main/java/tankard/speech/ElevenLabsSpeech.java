@@ -133,7 +133,7 @@ public final class ElevenLabsSpeech {
 
     /** The key header; no key is ST's 400. */
     private MultiMap headers(UserDirs user) {
-        String key = secrets.read(user, SecretKeys.ELEVENLABS);
+        String key = secrets.read(user.handle(), SecretKeys.ELEVENLABS);
         if (key == null || key.isEmpty()) {
             throw Refusal.badRequest("The ElevenLabs API key is not set");
         }

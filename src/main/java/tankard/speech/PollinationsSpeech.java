@@ -52,7 +52,7 @@ public final class PollinationsSpeech {
 
     /** {@code {text, model, voice}} → the text spoken, MP3. */
     public CompletionStage<byte[]> generate(UserDirs user, JsonNode body) {
-        String key = secrets.read(user, SecretKeys.POLLINATIONS);
+        String key = secrets.read(user.handle(), SecretKeys.POLLINATIONS);
         if (key == null || key.isEmpty()) {
             throw Refusal.badRequest("The Pollinations API key is not set"); // ST's 400
         }

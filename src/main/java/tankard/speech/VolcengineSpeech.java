@@ -48,8 +48,8 @@ public final class VolcengineSpeech {
     public CompletionStage<byte[]> generate(UserDirs user, JsonNode body) {
         String endpoint = Js.truthy(body.get("provider_endpoint"))
                 ? Urls.httpUrl(Js.string(body.get("provider_endpoint")), "provider_endpoint") : DEFAULT_ENDPOINT;
-        String appId = secrets.read(user, SecretKeys.VOLCENGINE_APP_ID);
-        String accessKey = secrets.read(user, SecretKeys.VOLCENGINE_ACCESS_KEY);
+        String appId = secrets.read(user.handle(), SecretKeys.VOLCENGINE_APP_ID);
+        String accessKey = secrets.read(user.handle(), SecretKeys.VOLCENGINE_ACCESS_KEY);
         if (appId == null || appId.isEmpty() || accessKey == null || accessKey.isEmpty()) {
             throw Refusal.forbidden("The Volcengine app id and access key are not set"); // ST's 403
         }

@@ -53,14 +53,14 @@ public final class TranslateService {
 
     /** {@code /libre}: a POST of JSON to the LibreTranslate URL, which must be set. */
     public CompletionStage<String> libre(UserDirs user, JsonNode body) {
-        String url = secrets.read(user, SecretKeys.LIBRE_URL);
+        String url = secrets.read(user.handle(), SecretKeys.LIBRE_URL);
         if (url.isEmpty()) {
             throw Refusal.badRequest("The LibreTranslate URL is not set");
         }
         checkUrl("LibreTranslate", url);
         String text = required(body, "text");
         String lang = renamed(required(body, "lang"), Map.of("zh-CN", "zh", "zh-TW", "zt", "pt-BR", "pt", "pt-PT", "pt"));
-        String key = secrets.read(user, SecretKeys.LIBRE);
+        String key = secrets.read(user.handle(), SecretKeys.LIBRE);
         var request = JsJson.object().put("q", text).put("source", "auto").put("target", lang).put("format", "text")
                 .put("api_key", key); // "" when none is set, as ST sends it
         return upstream.send("LibreTranslate", UpstreamRequest.post(url, json(), request))
@@ -109,7 +109,7 @@ public final class TranslateService {
 
     /** {@code /lingva}: a GET of {@code <url>/auto/<lang>/<text>} from the user's Lingva instance or lingva.ml. */
     public CompletionStage<String> lingva(UserDirs user, JsonNode body) {
-        String base = orDefault(secrets.read(user, SecretKeys.LINGVA_URL), LINGVA_DEFAULT);
+        String base = orDefault(secrets.read(user.handle(), SecretKeys.LINGVA_URL), LINGVA_DEFAULT);
         checkUrl("Lingva", base);
         String text = required(body, "text");
         String lang = renamed(required(body, "lang"), Map.of("zh-CN", "zh", "zh-TW", "zh", "pt-BR", "pt", "pt-PT", "pt"));
@@ -122,7 +122,7 @@ public final class TranslateService {
 
     /** {@code /deepl}: DeepL's free or pro API with the user's key, and ST's configured formality. */
     public CompletionStage<String> deepl(UserDirs user, JsonNode body) {
-        String key = secrets.read(user, SecretKeys.DEEPL);
+        String key = secrets.read(user.handle(), SecretKeys.DEEPL);
         if (key.isEmpty()) {
             throw Refusal.badRequest("The DeepL API key is not set");
         }
@@ -142,7 +142,7 @@ public final class TranslateService {
 
     /** {@code /onering}: a GET of the OneRingTranslator URL, its query replaced by the text and both languages. */
     public CompletionStage<String> onering(UserDirs user, JsonNode body) {
-        String url = orDefault(secrets.read(user, SecretKeys.ONERING_URL), ONERING_DEFAULT);
+        String url = orDefault(secrets.read(user.handle(), SecretKeys.ONERING_URL), ONERING_DEFAULT);
         checkUrl("OneRingTranslator", url);
         String query = new Form().add("text", required(body, "text")).add("from_lang", required(body, "from_lang"))
                 .add("to_lang", required(body, "to_lang")).toString();
@@ -154,7 +154,7 @@ public final class TranslateService {
 
     /** {@code /deeplx}: a POST of JSON to the user's DeepLX URL or the local default. */
     public CompletionStage<String> deeplx(UserDirs user, JsonNode body) {
-        String url = orDefault(secrets.read(user, SecretKeys.DEEPLX_URL), DEEPLX_DEFAULT);
+        String url = orDefault(secrets.read(user.handle(), SecretKeys.DEEPLX_URL), DEEPLX_DEFAULT);
         checkUrl("DeepLX", url);
         String text = required(body, "text");
         String lang = renamed(required(body, "lang"), Map.of("zh-CN", "ZH", "zh-TW", "ZH"));

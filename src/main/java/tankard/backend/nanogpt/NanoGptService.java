@@ -38,7 +38,7 @@ public final class NanoGptService {
      * (null otherwise, or when its request fails). Blocking (the key).
      */
     Future<JsonNode> credits(UserDirs dirs) {
-        String key = secrets.read(dirs, SecretKeys.NANOGPT);
+        String key = secrets.read(dirs.handle(), SecretKeys.NANOGPT);
         if (key.isEmpty()) {
             throw Refusal.badRequest("NanoGPT API key not found");
         }

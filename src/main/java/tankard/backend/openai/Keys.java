@@ -10,7 +10,7 @@ final class Keys {
     }
 
     static String required(SecretStore secrets, UserDirs user, String secret, String service) {
-        String key = secrets.read(user, secret);
+        String key = secrets.read(user.handle(), secret);
         if (key.isEmpty()) {
             throw Refusal.badRequest("No " + service + " API key is set");
         }

@@ -125,7 +125,7 @@ public final class OpenAiCaption {
     /** ST's key: the proxy's password where a proxy replaces the key, else the secret. */
     private String key(UserDirs user, JsonNode body, Api api, String proxy) {
         if (api != null && !(api.keyUnlessProxied() && proxy != null)) {
-            return secrets.read(user, api.secret());
+            return secrets.read(user.handle(), api.secret());
         }
         JsonNode password = body.get("proxy_password");
         return proxy != null && Js.truthy(password) ? Js.string(password) : "";

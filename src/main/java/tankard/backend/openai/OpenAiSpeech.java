@@ -64,7 +64,7 @@ public final class OpenAiSpeech {
         if (!Js.truthy(body.get("provider_endpoint"))) {
             throw Refusal.badRequest("provider_endpoint is required");
         }
-        String key = secrets.read(user, SecretKeys.CUSTOM_OPENAI_TTS);
+        String key = secrets.read(user.handle(), SecretKeys.CUSTOM_OPENAI_TTS);
         ObjectNode request = JsJson.object();
         request.set("input", or(body.get("input"), JsJson.tree("")));
         request.set("response_format", or(body.get("response_format"), JsJson.tree("mp3")));

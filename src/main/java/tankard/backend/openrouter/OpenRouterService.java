@@ -210,7 +210,7 @@ public final class OpenRouterService {
     }
 
     private String key(UserDirs dirs) {
-        String key = secrets.read(dirs, SecretKeys.OPENROUTER);
+        String key = secrets.read(dirs.handle(), SecretKeys.OPENROUTER);
         if (key.isEmpty()) {
             throw Refusal.badRequest("OpenRouter API key not found");
         }
