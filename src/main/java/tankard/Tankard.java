@@ -214,7 +214,7 @@ public final class Tankard {
         }
         checkListenSecurity();
         DocumentStore documents = new FileDocumentStore(config.dataRoot());
-        SettingsBackups settingsBackups = new SettingsBackups(config.backups().numberOfBackups(),
+        SettingsBackups settingsBackups = new SettingsBackups(documents, config.backups().numberOfBackups(),
                 (delayMs, task) -> vertx.setTimer(delayMs, id -> vertx.executeBlocking(() -> {
                     task.run();
                     return null;
@@ -229,7 +229,7 @@ public final class Tankard {
             if (!config.skipContentCheck()) {
                 contentSeeder.seedUser(dirs, Set.of());
             }
-            settingsBackups.backup(dirs, user.handle(), true);
+            settingsBackups.backup(user.handle(), true);
         }
         SessionCookies sessions = new SessionCookies(config.dataRoot(), config.security().sessionTimeoutSeconds());
         this.security = new SecurityChain(config, accounts, sessions);
@@ -270,7 +270,7 @@ public final class Tankard {
                 new SystemFeature(),
                 new DeprecatedEndpointsFeature(),
                 new UsersFeature(config, accounts, contentSeeder, security.basicAuth()),
-                new SettingsFeature(new SettingsService(config, settingsBackups)),
+                new SettingsFeature(new SettingsService(config, documents, settingsBackups)),
                 new SecretsFeature(config, secrets),
                 new PresetFeature(new PresetService(DefaultContent.of(config))),
                 new UiPresetFeature(),
