@@ -9,7 +9,6 @@ import tankard.outbound.ServiceCalls;
 import tankard.outbound.UpstreamRequest;
 import tankard.secrets.SecretKeys;
 import tankard.secrets.SecretStore;
-import tankard.user.UserDirs;
 
 import java.util.concurrent.CompletionStage;
 import java.util.regex.Matcher;
@@ -33,13 +32,13 @@ public final class ClaudeCaption {
     }
 
     /** {@code {image, prompt, model, reverse_proxy?, proxy_password?}} → the caption. */
-    public CompletionStage<String> caption(UserDirs user, JsonNode body) {
+    public CompletionStage<String> caption(String user, JsonNode body) {
         Matcher image = DATA_URL.matcher(body.path("image").asText(""));
         if (!image.matches()) {
             throw Refusal.badRequest("image must be a data URL (data:image/png;base64,...)");
         }
         String proxy = body.path("reverse_proxy").asText("");
-        String key = proxy.isEmpty() ? secrets.read(user.handle(), SecretKeys.CLAUDE) : body.path("proxy_password").asText("");
+        String key = proxy.isEmpty() ? secrets.read(user, SecretKeys.CLAUDE) : body.path("proxy_password").asText("");
         ObjectNode request = JsJson.object();
         request.set("model", body.path("model"));
         ObjectNode source = JsJson.object().put("type", "base64").put("media_type", image.group(1)).put("data", image.group(2));

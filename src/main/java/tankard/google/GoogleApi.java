@@ -9,7 +9,6 @@ import tankard.json.Js;
 import tankard.json.JsJson;
 import tankard.secrets.SecretKeys;
 import tankard.secrets.SecretStore;
-import tankard.user.UserDirs;
 
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
@@ -50,13 +49,13 @@ final class GoogleApi {
     }
 
     /** The target of {@code model:endpoint} for the request's API; a Vertex AI token first when it needs one. */
-    CompletionStage<Target> target(UserDirs user, JsonNode body, String model, String endpoint) {
+    CompletionStage<Target> target(String user, JsonNode body, String model, String endpoint) {
         Urls.segment(model, "model");
         MultiMap headers = MultiMap.caseInsensitiveMultiMap().set("Content-Type", "application/json");
         String method = "/publishers/google/models/" + model + ":" + endpoint;
         boolean proxy = Js.truthy(body.get("reverse_proxy"));
         if (!vertex(body)) {
-            String key = proxy ? Js.string(body.get("proxy_password")) : secrets.read(user.handle(), SecretKeys.MAKERSUITE);
+            String key = proxy ? Js.string(body.get("proxy_password")) : secrets.read(user, SecretKeys.MAKERSUITE);
             if (!proxy && (key == null || key.isEmpty())) {
                 throw Refusal.badRequest("The Google AI Studio API key is not set");
             }
@@ -79,7 +78,7 @@ final class GoogleApi {
         String base = VertexAuth.regionalOrigin(region) + "/v1";
         String mode = Js.truthy(body.get("vertexai_auth_mode")) ? Js.string(body.get("vertexai_auth_mode")) : "express";
         if ("express".equals(mode)) {
-            String key = secrets.read(user.handle(), SecretKeys.VERTEXAI);
+            String key = secrets.read(user, SecretKeys.VERTEXAI);
             if (key == null || key.isEmpty()) {
                 throw Refusal.badRequest("API key is required for Vertex AI Express mode");
             }
@@ -93,7 +92,7 @@ final class GoogleApi {
         if (!"full".equals(mode)) {
             throw Refusal.badRequest("Unsupported Vertex AI authentication mode: " + mode);
         }
-        String account = secrets.read(user.handle(), SecretKeys.VERTEXAI_SERVICE_ACCOUNT);
+        String account = secrets.read(user, SecretKeys.VERTEXAI_SERVICE_ACCOUNT);
         if (account == null || account.isEmpty()) {
             throw Refusal.badRequest("Service Account JSON is required for Vertex AI Full mode");
         }

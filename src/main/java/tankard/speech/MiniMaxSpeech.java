@@ -14,7 +14,6 @@ import tankard.outbound.UpstreamClient;
 import tankard.outbound.UpstreamRequest;
 import tankard.secrets.SecretKeys;
 import tankard.secrets.SecretStore;
-import tankard.user.UserDirs;
 
 import java.util.HexFormat;
 import java.util.Map;
@@ -48,9 +47,9 @@ public final class MiniMaxSpeech {
     }
 
     /** {@code {text, voiceId, apiHost, model, speed, volume, pitch, audioSampleRate, bitrate, format, language}}. */
-    public CompletionStage<Audio> generate(UserDirs user, JsonNode body) {
-        String key = secrets.read(user.handle(), SecretKeys.MINIMAX);
-        String groupId = secrets.read(user.handle(), SecretKeys.MINIMAX_GROUP_ID);
+    public CompletionStage<Audio> generate(String user, JsonNode body) {
+        String key = secrets.read(user, SecretKeys.MINIMAX);
+        String groupId = secrets.read(user, SecretKeys.MINIMAX_GROUP_ID);
         if (!Js.truthy(body.get("text")) || !Js.truthy(body.get("voiceId")) || key == null || key.isEmpty()
                 || groupId == null || groupId.isEmpty()) {
             throw Refusal.badRequest("Missing required parameters: text, voiceId, apiKey, and groupId are required");

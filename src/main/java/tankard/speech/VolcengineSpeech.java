@@ -14,7 +14,6 @@ import tankard.outbound.UpstreamClient;
 import tankard.outbound.UpstreamRequest;
 import tankard.secrets.SecretKeys;
 import tankard.secrets.SecretStore;
-import tankard.user.UserDirs;
 
 import java.io.ByteArrayOutputStream;
 import java.util.Base64;
@@ -45,11 +44,11 @@ public final class VolcengineSpeech {
     }
 
     /** {@code {provider_endpoint, resource_id, text, voice_speaker, speed}} → the text spoken, MP3. */
-    public CompletionStage<byte[]> generate(UserDirs user, JsonNode body) {
+    public CompletionStage<byte[]> generate(String user, JsonNode body) {
         String endpoint = Js.truthy(body.get("provider_endpoint"))
                 ? Urls.httpUrl(Js.string(body.get("provider_endpoint")), "provider_endpoint") : DEFAULT_ENDPOINT;
-        String appId = secrets.read(user.handle(), SecretKeys.VOLCENGINE_APP_ID);
-        String accessKey = secrets.read(user.handle(), SecretKeys.VOLCENGINE_ACCESS_KEY);
+        String appId = secrets.read(user, SecretKeys.VOLCENGINE_APP_ID);
+        String accessKey = secrets.read(user, SecretKeys.VOLCENGINE_ACCESS_KEY);
         if (appId == null || appId.isEmpty() || accessKey == null || accessKey.isEmpty()) {
             throw Refusal.forbidden("The Volcengine app id and access key are not set"); // ST's 403
         }

@@ -11,7 +11,6 @@ import tankard.outbound.UpstreamClient;
 import tankard.outbound.UpstreamRequest;
 import tankard.secrets.SecretKeys;
 import tankard.secrets.SecretStore;
-import tankard.user.UserDirs;
 
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -52,15 +51,15 @@ public final class TranslateService {
     }
 
     /** {@code /libre}: a POST of JSON to the LibreTranslate URL, which must be set. */
-    public CompletionStage<String> libre(UserDirs user, JsonNode body) {
-        String url = secrets.read(user.handle(), SecretKeys.LIBRE_URL);
+    public CompletionStage<String> libre(String user, JsonNode body) {
+        String url = secrets.read(user, SecretKeys.LIBRE_URL);
         if (url.isEmpty()) {
             throw Refusal.badRequest("The LibreTranslate URL is not set");
         }
         checkUrl("LibreTranslate", url);
         String text = required(body, "text");
         String lang = renamed(required(body, "lang"), Map.of("zh-CN", "zh", "zh-TW", "zt", "pt-BR", "pt", "pt-PT", "pt"));
-        String key = secrets.read(user.handle(), SecretKeys.LIBRE);
+        String key = secrets.read(user, SecretKeys.LIBRE);
         var request = JsJson.object().put("q", text).put("source", "auto").put("target", lang).put("format", "text")
                 .put("api_key", key); // "" when none is set, as ST sends it
         return upstream.send("LibreTranslate", UpstreamRequest.post(url, json(), request))
@@ -108,8 +107,8 @@ public final class TranslateService {
     }
 
     /** {@code /lingva}: a GET of {@code <url>/auto/<lang>/<text>} from the user's Lingva instance or lingva.ml. */
-    public CompletionStage<String> lingva(UserDirs user, JsonNode body) {
-        String base = orDefault(secrets.read(user.handle(), SecretKeys.LINGVA_URL), LINGVA_DEFAULT);
+    public CompletionStage<String> lingva(String user, JsonNode body) {
+        String base = orDefault(secrets.read(user, SecretKeys.LINGVA_URL), LINGVA_DEFAULT);
         checkUrl("Lingva", base);
         String text = required(body, "text");
         String lang = renamed(required(body, "lang"), Map.of("zh-CN", "zh", "zh-TW", "zh", "pt-BR", "pt", "pt-PT", "pt"));
@@ -121,8 +120,8 @@ public final class TranslateService {
     }
 
     /** {@code /deepl}: DeepL's free or pro API with the user's key, and ST's configured formality. */
-    public CompletionStage<String> deepl(UserDirs user, JsonNode body) {
-        String key = secrets.read(user.handle(), SecretKeys.DEEPL);
+    public CompletionStage<String> deepl(String user, JsonNode body) {
+        String key = secrets.read(user, SecretKeys.DEEPL);
         if (key.isEmpty()) {
             throw Refusal.badRequest("The DeepL API key is not set");
         }
@@ -141,8 +140,8 @@ public final class TranslateService {
     }
 
     /** {@code /onering}: a GET of the OneRingTranslator URL, its query replaced by the text and both languages. */
-    public CompletionStage<String> onering(UserDirs user, JsonNode body) {
-        String url = orDefault(secrets.read(user.handle(), SecretKeys.ONERING_URL), ONERING_DEFAULT);
+    public CompletionStage<String> onering(String user, JsonNode body) {
+        String url = orDefault(secrets.read(user, SecretKeys.ONERING_URL), ONERING_DEFAULT);
         checkUrl("OneRingTranslator", url);
         String query = new Form().add("text", required(body, "text")).add("from_lang", required(body, "from_lang"))
                 .add("to_lang", required(body, "to_lang")).toString();
@@ -153,8 +152,8 @@ public final class TranslateService {
     }
 
     /** {@code /deeplx}: a POST of JSON to the user's DeepLX URL or the local default. */
-    public CompletionStage<String> deeplx(UserDirs user, JsonNode body) {
-        String url = orDefault(secrets.read(user.handle(), SecretKeys.DEEPLX_URL), DEEPLX_DEFAULT);
+    public CompletionStage<String> deeplx(String user, JsonNode body) {
+        String url = orDefault(secrets.read(user, SecretKeys.DEEPLX_URL), DEEPLX_DEFAULT);
         checkUrl("DeepLX", url);
         String text = required(body, "text");
         String lang = renamed(required(body, "lang"), Map.of("zh-CN", "ZH", "zh-TW", "ZH"));

@@ -92,7 +92,7 @@ final class GoogleEmbeddings {
             }
             String base = VertexAuth.regionalOrigin(region) + "/v1";
             if ("express".equals(mode)) {
-                String key = secrets.read(call.user().handle(), SecretKeys.VERTEXAI);
+                String key = secrets.read(call.user(), SecretKeys.VERTEXAI);
                 if (key.isEmpty()) {
                     throw Refusal.badRequest("API key is required for Vertex AI Express mode: the secret "
                             + SecretKeys.VERTEXAI + " is not set");
@@ -106,7 +106,7 @@ final class GoogleEmbeddings {
             if (!"full".equals(mode)) {
                 throw Refusal.badRequest("Unsupported Vertex AI authentication mode: " + mode);
             }
-            String account = secrets.read(call.user().handle(), SecretKeys.VERTEXAI_SERVICE_ACCOUNT);
+            String account = secrets.read(call.user(), SecretKeys.VERTEXAI_SERVICE_ACCOUNT);
             if (account.isEmpty()) {
                 throw Refusal.badRequest("Service Account JSON is required for Vertex AI Full mode: the secret "
                         + SecretKeys.VERTEXAI_SERVICE_ACCOUNT + " is not set");

@@ -170,7 +170,7 @@ final class RemoteSource implements EmbeddingSource {
 
     /** The user's key of that secret, or the refusal that names the secret. Blocking: reads the secrets file. */
     static String key(SecretStore secrets, EmbeddingCall call, String secret, String api) {
-        String key = secrets.read(call.user().handle(), secret);
+        String key = secrets.read(call.user(), secret);
         if (key.isEmpty()) {
             throw Refusal.badRequest("No API key for " + api + ": the secret " + secret + " is not set");
         }

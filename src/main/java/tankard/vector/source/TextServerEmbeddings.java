@@ -71,7 +71,7 @@ final class TextServerEmbeddings {
     /** The type's auth headers with the config's overrides, as a JSON call's (ST passes no secret id here). */
     private static MultiMap headers(TextCompletionBackends backends, SecretStore secrets, EmbeddingCall call,
                                     String type, String server) {
-        return backends.open(JsJson.object(), SecretReader.of(secrets, call.user().handle()), type, server).headers(true);
+        return backends.open(JsJson.object(), SecretReader.of(secrets, call.user()), type, server).headers(true);
     }
 
     /**

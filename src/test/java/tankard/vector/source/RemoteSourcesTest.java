@@ -90,7 +90,7 @@ class RemoteSourcesTest {
     }
 
     private List<float[]> embed(String source, String body, List<String> texts, boolean query) {
-        EmbeddingCall call = new EmbeddingCall(dirs, JsJson.parse(body));
+        EmbeddingCall call = new EmbeddingCall(dirs.handle(), JsJson.parse(body));
         return sources.get(source).embed(call, texts, query).toCompletableFuture().orTimeout(20, TimeUnit.SECONDS)
                 .join();
     }
