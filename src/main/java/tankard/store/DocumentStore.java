@@ -8,8 +8,9 @@ import java.util.Optional;
 /**
  * A user's JSON documents, kept as the bytes they were written with: settings, secrets, presets, themes, lorebooks
  * and settings snapshots, keyed by (user handle, folder, name). The file store is ST's data folder itself, the
- * PostgreSQL store a table. Names are single path segments that callers have already validated (see
- * {@link tankard.util.SafeNames#segment}); a store refuses any other with an {@link IllegalArgumentException}.
+ * PostgreSQL store a table. Names are single path segments that callers have already validated as ST does
+ * ({@link tankard.util.SafeNames}: a 400 for a bad request field); a store refuses any other with an
+ * {@link IllegalArgumentException}, so no name ever leaves its folder.
  * Blocking calls: run them on a worker thread.
  */
 public interface DocumentStore {
