@@ -21,7 +21,10 @@ import java.util.Optional;
  * an advisory lock on its key, so that updates from several nodes on one database never lose one another.
  */
 public final class PgDocumentStore implements DocumentStore {
-    /** The first key of the advisory locks on document keys, so they share no lock with other uses of them. */
+    /**
+     * The first key of the two-key advisory locks on document keys, so they share no lock with other uses of advisory
+     * locks (Flyway's are one-key locks, a space of its own).
+     */
     private static final int DOCUMENT_LOCKS = 0x646f63; // "doc"
     private static final String WHERE = " WHERE handle = $1 AND folder = $2 AND name = $3";
 
@@ -44,8 +47,7 @@ public final class PgDocumentStore implements DocumentStore {
 
     @Override
     public void write(String user, Folder folder, String name, byte[] content) {
-        Tuple key = key(user, folder, name);
-        Tuple row = key.addBuffer(Buffer.buffer(content));
+        Tuple row = key(user, folder, name).addBuffer(Buffer.buffer(content));
         db.call(client -> client.preparedQuery(UPSERT).execute(row).mapEmpty());
     }
 
