@@ -1,15 +1,12 @@
 package tankard.secrets;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.vertx.core.Vertx;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import tankard.json.JsJson;
 import tankard.store.DocumentStore;
 import tankard.store.DocumentStore.Folder;
-import tankard.store.pg.PgDatabase;
-import tankard.store.pg.PgDocumentStore;
-import tankard.testing.PgScratch;
+import tankard.testing.PgDocuments;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -23,17 +20,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /** Secrets on PostgreSQL: the changes of concurrent requests all stay, as they do under ST's single process. */
 class SecretStorePgTest {
-    private final Vertx vertx = Vertx.vertx();
-    private final PgScratch scratch = PgScratch.create();
-    private final PgDatabase db = PgDatabase.open(vertx, scratch.settings());
-    private final DocumentStore documents = new PgDocumentStore(db);
+    private final PgDocuments pg = new PgDocuments();
+    private final DocumentStore documents = pg.store;
     private final SecretStore secrets = new SecretStore(documents, false);
 
     @AfterEach
     void cleanUp() {
-        db.close();
-        vertx.close().await();
-        scratch.close();
+        pg.close();
     }
 
     @Test

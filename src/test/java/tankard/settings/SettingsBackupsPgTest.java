@@ -1,13 +1,10 @@
 package tankard.settings;
 
-import io.vertx.core.Vertx;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import tankard.store.DocumentStore;
 import tankard.store.DocumentStore.Folder;
-import tankard.store.pg.PgDatabase;
-import tankard.store.pg.PgDocumentStore;
-import tankard.testing.PgScratch;
+import tankard.testing.PgDocuments;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -18,18 +15,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Settings snapshots on PostgreSQL: taken, skipped when identical to the newest, pruned to the newest ones. */
 class SettingsBackupsPgTest {
-    private final Vertx vertx = Vertx.vertx();
-    private final PgScratch scratch = PgScratch.create();
-    private final PgDatabase db = PgDatabase.open(vertx, scratch.settings());
-    private final DocumentStore documents = new PgDocumentStore(db);
+    private final PgDocuments pg = new PgDocuments();
+    private final DocumentStore documents = pg.store;
     private final SettingsBackups backups = new SettingsBackups(documents, 1, (delay, task) -> task.run(),
             System::currentTimeMillis);
 
     @AfterEach
     void cleanUp() {
-        db.close();
-        vertx.close().await();
-        scratch.close();
+        pg.close();
     }
 
     @Test
