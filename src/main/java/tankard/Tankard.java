@@ -56,6 +56,8 @@ import tankard.http.CsrfFeature;
 import tankard.http.security.SecurityChain;
 import tankard.http.security.SessionCookies;
 import tankard.store.AtomicFiles;
+import tankard.store.DocumentStore;
+import tankard.store.FileDocumentStore;
 import tankard.extras.ExtrasApiKey;
 import tankard.extras.ExtrasServer;
 import tankard.summarize.SummaryOfSummaries;
@@ -209,7 +211,8 @@ public final class Tankard {
             accounts.save(User.defaultUser(System.currentTimeMillis()));
         }
         checkListenSecurity();
-        SettingsBackups settingsBackups = new SettingsBackups(config.backups().numberOfBackups(),
+        DocumentStore documents = new FileDocumentStore(config.dataRoot());
+        SettingsBackups settingsBackups = new SettingsBackups(documents, config.backups().numberOfBackups(),
                 (delayMs, task) -> vertx.setTimer(delayMs, id -> vertx.executeBlocking(() -> {
                     task.run();
                     return null;
@@ -224,7 +227,7 @@ public final class Tankard {
             if (!config.skipContentCheck()) {
                 contentSeeder.seedUser(dirs, Set.of());
             }
-            settingsBackups.backup(dirs, user.handle(), true);
+            settingsBackups.backup(user.handle(), true);
         }
         SessionCookies sessions = new SessionCookies(config.dataRoot(), config.security().sessionTimeoutSeconds());
         this.security = new SecurityChain(config, accounts, sessions);
@@ -244,7 +247,7 @@ public final class Tankard {
         this.characterService = new CharacterService(cards, chats, cardCache,
                 Threads.boundedPool("card-reader", Math.max(2, Math.min(8, Runtime.getRuntime().availableProcessors()))),
                 System::currentTimeMillis, cardIndexes);
-        SecretStore secrets = new SecretStore(config.allowKeysExposure());
+        SecretStore secrets = new SecretStore(documents, config.allowKeysExposure());
         OutboundPolicy outbound = new OutboundPolicy(config);
         ProviderOrigins providerOrigins = new ProviderOrigins(config.backends().providerOrigins());
         this.upstream = new UpstreamClient(vertx, outbound, providerOrigins);
@@ -265,7 +268,7 @@ public final class Tankard {
                 new SystemFeature(),
                 new DeprecatedEndpointsFeature(),
                 new UsersFeature(config, accounts, contentSeeder, security.basicAuth()),
-                new SettingsFeature(new SettingsService(config, settingsBackups)),
+                new SettingsFeature(new SettingsService(config, documents, settingsBackups)),
                 new SecretsFeature(config, secrets),
                 new PresetFeature(new PresetService(DefaultContent.of(config))),
                 new UiPresetFeature(),

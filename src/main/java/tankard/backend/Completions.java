@@ -15,7 +15,6 @@ import tankard.json.Js;
 import tankard.json.JsJson;
 import tankard.outbound.UpstreamClient;
 import tankard.secrets.SecretStore;
-import tankard.user.UserDirs;
 
 import java.util.concurrent.ExecutionException;
 
@@ -64,12 +63,12 @@ public final class Completions {
     }
 
     /** A chat completion for a generate body as ST's frontend sends it ({@code chat_completion_source}...). */
-    public Answer chat(UserDirs dirs, ObjectNode body) throws Unreachable {
+    public Answer chat(String user, ObjectNode body) throws Unreachable {
         ChatCompletionSource source = sources.source(Js.string(body.get("chat_completion_source")));
         if (source == null) {
             throw Refusal.badRequest("Unknown chat_completion_source: " + Js.string(body.get("chat_completion_source")));
         }
-        SourceStep step = await(source.generate(sources.prompts().preprocess(body), reader(dirs)).settled());
+        SourceStep step = await(source.generate(sources.prompts().preprocess(body), reader(user)).settled());
         if (!(step instanceof SourceStep.Call call)) {
             throw Refusal.badRequest("The " + source.id() + " request cannot be made: its API key or a required "
                     + "setting (URL, proxy) is missing");
@@ -78,8 +77,8 @@ public final class Completions {
     }
 
     /** A text completion for a generate body as ST's frontend sends it ({@code api_type}, {@code api_server}...). */
-    public Answer text(UserDirs dirs, ObjectNode body) throws Unreachable {
-        TextCompletionBackends.Backend backend = textBackends.open(body, reader(dirs), false);
+    public Answer text(String user, ObjectNode body) throws Unreachable {
+        TextCompletionBackends.Backend backend = textBackends.open(body, reader(user), false);
         if (backend.api() == null) {
             throw Refusal.badRequest("Unknown api_type: " + Js.string(body.get("api_type")));
         }
@@ -89,8 +88,8 @@ public final class Completions {
         return answer(await(upstream.fetch(backend.completionCall())));
     }
 
-    private SecretReader reader(UserDirs dirs) {
-        return SecretReader.of(secrets, dirs);
+    private SecretReader reader(String user) {
+        return SecretReader.of(secrets, user);
     }
 
     private static Answer answer(UpstreamClient.Fetched fetched) {

@@ -17,6 +17,7 @@ public record CaptionFeature(LocalCaptioner local, ClaudeCaption claude) impleme
         router.post("/api/extra/caption").handler(routes.later(request ->
                 local.caption(request.body()).thenApply(caption -> Reply.json(JsJson.object().put("caption", caption)))));
         router.post("/api/anthropic/caption-image").handler(routes.later(request ->
-                claude.caption(request.dirs(), request.body()).thenApply(caption -> Reply.json(JsJson.object().put("caption", caption)))));
+                claude.caption(request.user().handle(), request.body())
+                        .thenApply(caption -> Reply.json(JsJson.object().put("caption", caption)))));
     }
 }

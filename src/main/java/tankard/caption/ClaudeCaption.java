@@ -9,7 +9,6 @@ import tankard.outbound.ServiceCalls;
 import tankard.outbound.UpstreamRequest;
 import tankard.secrets.SecretKeys;
 import tankard.secrets.SecretStore;
-import tankard.user.UserDirs;
 
 import java.util.concurrent.CompletionStage;
 import java.util.regex.Matcher;
@@ -33,7 +32,7 @@ public final class ClaudeCaption {
     }
 
     /** {@code {image, prompt, model, reverse_proxy?, proxy_password?}} → the caption. */
-    public CompletionStage<String> caption(UserDirs user, JsonNode body) {
+    public CompletionStage<String> caption(String user, JsonNode body) {
         Matcher image = DATA_URL.matcher(body.path("image").asText(""));
         if (!image.matches()) {
             throw Refusal.badRequest("image must be a data URL (data:image/png;base64,...)");

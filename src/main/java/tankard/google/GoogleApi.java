@@ -9,7 +9,6 @@ import tankard.json.Js;
 import tankard.json.JsJson;
 import tankard.secrets.SecretKeys;
 import tankard.secrets.SecretStore;
-import tankard.user.UserDirs;
 
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
@@ -50,7 +49,7 @@ final class GoogleApi {
     }
 
     /** The target of {@code model:endpoint} for the request's API; a Vertex AI token first when it needs one. */
-    CompletionStage<Target> target(UserDirs user, JsonNode body, String model, String endpoint) {
+    CompletionStage<Target> target(String user, JsonNode body, String model, String endpoint) {
         Urls.segment(model, "model");
         MultiMap headers = MultiMap.caseInsensitiveMultiMap().set("Content-Type", "application/json");
         String method = "/publishers/google/models/" + model + ":" + endpoint;

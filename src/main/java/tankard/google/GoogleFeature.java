@@ -42,18 +42,18 @@ public final class GoogleFeature implements Feature {
     @Override
     public void mount(Router router, Routes routes) {
         router.post("/api/google/caption-image").handler(routes.later(request ->
-                media.caption(request.dirs(), request.body()).thenApply(Reply::json)));
+                media.caption(request.user().handle(), request.body()).thenApply(Reply::json)));
         router.post("/api/google/list-voices").handler(routes.inline(request -> Reply.json(translateSpeech.languages())));
         router.post("/api/google/generate-voice").handler(routes.later(request ->
                 translateSpeech.speak(request.body()).thenApply(audio -> new Reply.Body(200, "audio/mpeg", audio))));
         router.post("/api/google/list-native-voices").handler(routes.inline(request -> Reply.json(nativeVoices())));
         router.post("/api/google/generate-native-tts").handler(routes.later(request ->
-                media.speech(request.dirs(), request.body())
+                media.speech(request.user().handle(), request.body())
                         .thenApply(answer -> new Reply.Body(answer.status(), answer.contentType(), answer.bytes()))));
         router.post("/api/google/generate-image").handler(routes.later(request ->
-                media.image(request.dirs(), request.body()).thenApply(Reply::json)));
+                media.image(request.user().handle(), request.body()).thenApply(Reply::json)));
         router.post("/api/google/generate-video").handler(routes.later(request ->
-                media.video(request.dirs(), request.body()).thenApply(Reply::json)));
+                media.video(request.user().handle(), request.body()).thenApply(Reply::json)));
     }
 
     private static ObjectNode nativeVoices() {

@@ -14,7 +14,6 @@ import tankard.json.JsJson;
 import tankard.outbound.ServiceCalls;
 import tankard.outbound.UpstreamClient;
 import tankard.outbound.UpstreamRequest;
-import tankard.user.UserDirs;
 
 import java.net.URI;
 import java.nio.ByteBuffer;
@@ -71,7 +70,7 @@ final class GoogleMedia {
     }
 
     /** {@code {image (data URL), prompt, model, api…}} → {@code {caption}}. */
-    CompletionStage<JsonNode> caption(UserDirs user, JsonNode body) {
+    CompletionStage<JsonNode> caption(String user, JsonNode body) {
         JsonNode image = body.get("image");
         if (image == null || !image.isTextual() || !image.textValue().startsWith("data:")
                 || !image.textValue().contains(",")) {
@@ -106,7 +105,7 @@ final class GoogleMedia {
     }
 
     /** {@code {text, voice, model, api…}} → the speech; raw PCM ({@code audio/L16}) is wrapped as WAV. */
-    CompletionStage<Answer> speech(UserDirs user, JsonNode body) {
+    CompletionStage<Answer> speech(String user, JsonNode body) {
         if (!Js.truthy(body.get("model"))) {
             throw Refusal.badRequest("model is required");
         }
@@ -158,7 +157,7 @@ final class GoogleMedia {
     }
 
     /** {@code {prompt, model, seed, enhance, negative_prompt, aspect_ratio, api…}} → {@code {image}} (JPEG, base64). */
-    CompletionStage<JsonNode> image(UserDirs user, JsonNode body) {
+    CompletionStage<JsonNode> image(String user, JsonNode body) {
         String model = or(body, "model", "imagen-3.0-generate-002");
         boolean vertex = GoogleApi.vertex(body);
         boolean deprecated = model.startsWith("imagegeneration");
@@ -200,7 +199,7 @@ final class GoogleMedia {
     }
 
     /** {@code {prompt, negative_prompt, seconds, aspect_ratio, seed, model, api…}} → {@code {video}} (base64). */
-    CompletionStage<JsonNode> video(UserDirs user, JsonNode body) {
+    CompletionStage<JsonNode> video(String user, JsonNode body) {
         String model = or(body, "model", "veo-3.1-generate-preview");
         boolean veo3 = model.contains("veo-3");
         ObjectNode request = JsJson.object();
@@ -227,7 +226,7 @@ final class GoogleMedia {
                         }));
     }
 
-    private CompletionStage<JsonNode> poll(UserDirs user, JsonNode body, String model, GoogleApi.Target target,
+    private CompletionStage<JsonNode> poll(String user, JsonNode body, String model, GoogleApi.Target target,
                                            String operation, int attempt) {
         if (attempt >= POLLS) {
             throw Refusal.failed("Video generation timed out");
@@ -242,7 +241,7 @@ final class GoogleMedia {
     }
 
     /** Vertex AI's operation, asked with {@code fetchPredictOperation}: the video when done, else null. */
-    private CompletionStage<JsonNode> vertexStatus(UserDirs user, JsonNode body, String model, String operation) {
+    private CompletionStage<JsonNode> vertexStatus(String user, JsonNode body, String model, String operation) {
         return api.target(user, body, model, "fetchPredictOperation").thenCompose(target ->
                 calls.send(target.apiName(), UpstreamRequest.post(target.url(), target.headers(),
                         JsJson.object().put("operationName", operation)), MAX_VIDEO_BYTES).thenApplyAsync(answer -> {

@@ -9,7 +9,6 @@ import tankard.core.Refusal;
 import tankard.json.JsJson;
 import tankard.outbound.UpstreamRequest;
 import tankard.secrets.SecretKeys;
-import tankard.user.UserDirs;
 
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -29,7 +28,7 @@ public final class AimlApi {
     }
 
     /** The image models as {@code {data: [{value: id, text: name or id}]}}. */
-    public CompletionStage<ObjectNode> models(UserDirs user) {
+    public CompletionStage<ObjectNode> models(String user) {
         String key = calls.key(user, SecretKeys.AIMLAPI, SERVICE);
         return calls.json(SERVICE, UpstreamRequest.get(API + "/models", ImageCalls.bearer(key))).thenApply(answer -> {
             ArrayNode models = JsJson.array();
@@ -47,7 +46,7 @@ public final class AimlApi {
     }
 
     /** The body sent on as it is; the first image (base64, or downloaded from its URL) as {@code {format: "png", data}}. */
-    public CompletionStage<ObjectNode> generate(UserDirs user, JsonNode body) {
+    public CompletionStage<ObjectNode> generate(String user, JsonNode body) {
         String key = calls.key(user, SecretKeys.AIMLAPI, SERVICE);
         MultiMap headers = AttributionHeaders.addTo(ImageCalls.bearer(key).add("Content-Type", "application/json"));
         return calls.json(SERVICE, UpstreamRequest.post(API + "/images/generations", headers, body)).thenCompose(answer -> {

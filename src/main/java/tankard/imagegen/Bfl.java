@@ -9,7 +9,6 @@ import tankard.json.JsJson;
 import tankard.outbound.ServiceCalls;
 import tankard.outbound.UpstreamRequest;
 import tankard.secrets.SecretKeys;
-import tankard.user.UserDirs;
 
 import java.util.List;
 import java.util.Optional;
@@ -36,7 +35,7 @@ public final class Bfl {
      * The prompt drawn by the body's {@code model} (an Ultra model given the closest aspect ratio instead of a size,
      * steps and guidance; a Pro 1.1 model without steps and guidance), as {@code {image: base64}}.
      */
-    public CompletionStage<ObjectNode> generate(UserDirs user, JsonNode body) {
+    public CompletionStage<ObjectNode> generate(String user, JsonNode body) {
         String key = calls.key(user, SecretKeys.BFL, SERVICE);
         String model = ImageServerUrls.modelPath(body);
         ObjectNode payload = JsJson.object();

@@ -8,7 +8,6 @@ import tankard.json.Js;
 import tankard.json.JsJson;
 import tankard.outbound.UpstreamRequest;
 import tankard.secrets.SecretKeys;
-import tankard.user.UserDirs;
 import tankard.util.JsLocale;
 
 import java.util.ArrayList;
@@ -28,7 +27,7 @@ public final class Chutes {
     }
 
     /** The diffusion chutes as {@code [{value: name, text: name}]}, sorted by name. */
-    public CompletionStage<ArrayNode> models(UserDirs user) {
+    public CompletionStage<ArrayNode> models(String user) {
         String key = calls.key(user, SecretKeys.CHUTES, SERVICE);
         return calls.json(SERVICE, UpstreamRequest.get(MODELS, ImageCalls.bearer(key).add("Content-Type", "application/json")))
                 .thenApply(answer -> {
@@ -46,7 +45,7 @@ public final class Chutes {
     }
 
     /** One image, as {@code {image: base64}}; unset sizes, guidance and steps take ST's defaults. */
-    public CompletionStage<ObjectNode> generate(UserDirs user, JsonNode body) {
+    public CompletionStage<ObjectNode> generate(String user, JsonNode body) {
         String key = calls.key(user, SecretKeys.CHUTES, SERVICE);
         ObjectNode payload = JsJson.object();
         copy(body, "model", payload);

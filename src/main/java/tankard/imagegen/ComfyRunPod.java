@@ -10,7 +10,6 @@ import tankard.core.Refusal;
 import tankard.json.JsJson;
 import tankard.outbound.UpstreamRequest;
 import tankard.secrets.SecretKeys;
-import tankard.user.UserDirs;
 
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -38,7 +37,7 @@ public final class ComfyRunPod {
     }
 
     /** Succeeds when the endpoint's health can be read. */
-    public CompletionStage<Void> ping(UserDirs user, JsonNode body) {
+    public CompletionStage<Void> ping(String user, JsonNode body) {
         String key = calls.key(user, SecretKeys.COMFY_RUNPOD, SERVICE);
         return calls.send(SERVICE, UpstreamRequest.get(ImageServerUrls.joined(ImageServerUrls.base(body), "/health"),
                 ImageCalls.bearer(key))).thenApply(answer -> null);
@@ -49,7 +48,7 @@ public final class ComfyRunPod {
      * in RunPod's {@code {input: {workflow}}} is sent as it is) and answers the first image as {@code {format, data}}.
      * When the browser leaves first, the job is cancelled and the polling stops.
      */
-    public CompletionStage<ObjectNode> generate(UserDirs user, JsonNode body, HttpServerResponse browser) {
+    public CompletionStage<ObjectNode> generate(String user, JsonNode body, HttpServerResponse browser) {
         String key = calls.key(user, SecretKeys.COMFY_RUNPOD, SERVICE);
         URI base = ImageServerUrls.base(body);
         JsonNode prompt = body.get("prompt");

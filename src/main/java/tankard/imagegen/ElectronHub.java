@@ -9,7 +9,6 @@ import tankard.json.Js;
 import tankard.json.JsJson;
 import tankard.outbound.UpstreamRequest;
 import tankard.secrets.SecretKeys;
-import tankard.user.UserDirs;
 
 import java.util.concurrent.CompletionStage;
 
@@ -26,7 +25,7 @@ public final class ElectronHub {
     }
 
     /** The models that serve image generations, each as listed with {@code value} (its id) and {@code text} (its name). */
-    public CompletionStage<ArrayNode> models(UserDirs user) {
+    public CompletionStage<ArrayNode> models(String user) {
         String key = calls.key(user, SecretKeys.ELECTRONHUB, SERVICE);
         return calls.json(SERVICE, UpstreamRequest.get(API + "/models", headers(key))).thenApply(answer -> {
             JsonNode list = answer.path("data");
@@ -55,7 +54,7 @@ public final class ElectronHub {
     }
 
     /** One image of the model, with the size and quality when given, as {@code {image: base64}}. */
-    public CompletionStage<ObjectNode> generate(UserDirs user, JsonNode body) {
+    public CompletionStage<ObjectNode> generate(String user, JsonNode body) {
         String key = calls.key(user, SecretKeys.ELECTRONHUB, SERVICE);
         ObjectNode payload = JsJson.object();
         if (body.has("model")) {

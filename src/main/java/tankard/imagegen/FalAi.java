@@ -8,7 +8,6 @@ import tankard.core.Refusal;
 import tankard.json.JsJson;
 import tankard.outbound.UpstreamRequest;
 import tankard.secrets.SecretKeys;
-import tankard.user.UserDirs;
 import tankard.util.JsLocale;
 
 import java.util.ArrayList;
@@ -72,7 +71,7 @@ public final class FalAi {
     }
 
     /** The prompt drawn by the model through fal's queue, as {@code {image: base64}}. */
-    public CompletionStage<ObjectNode> generate(UserDirs user, JsonNode body) {
+    public CompletionStage<ObjectNode> generate(String user, JsonNode body) {
         String key = calls.key(user, SecretKeys.FALAI, SERVICE);
         String model = ImageServerUrls.modelPath(body);
         ObjectNode payload = JsJson.object();

@@ -26,49 +26,51 @@ public record HostedImageFeature(Together together, Pollinations pollinations, H
     @Override
     public void mount(Router router, Routes routes) {
         router.post("/api/sd/together/models").handler(routes.later(request ->
-                together.models(request.dirs()).thenApply(Reply::json)));
+                together.models(request.user().handle()).thenApply(Reply::json)));
         router.post("/api/sd/together/generate").handler(routes.later(request ->
-                together.generate(request.dirs(), request.body()).thenApply(Reply::json)));
+                together.generate(request.user().handle(), request.body()).thenApply(Reply::json)));
         router.post("/api/sd/pollinations/models").handler(routes.later(request ->
                 pollinations.models().thenApply(Reply::json)));
         router.post("/api/sd/pollinations/generate").handler(routes.later(request ->
-                pollinations.generate(request.dirs(), request.body()).thenApply(Reply::json)));
+                pollinations.generate(request.user().handle(), request.body()).thenApply(Reply::json)));
         router.post("/api/sd/huggingface/generate").handler(routes.later(request ->
-                huggingFace.generate(request.dirs(), request.body()).thenApply(Reply::json)));
+                huggingFace.generate(request.user().handle(), request.body()).thenApply(Reply::json)));
         // the base64 as a bare string, as ST's res.send(base64)
         router.post("/api/sd/stability/generate").handler(routes.later(request ->
-                stability.generate(request.dirs(), request.body()).thenApply(Reply::text)));
+                stability.generate(request.user().handle(), request.body()).thenApply(Reply::text)));
         router.post("/api/sd/electronhub/models").handler(routes.later(request ->
-                electronHub.models(request.dirs()).thenApply(Reply::json)));
+                electronHub.models(request.user().handle()).thenApply(Reply::json)));
         router.post("/api/sd/electronhub/generate").handler(routes.later(request ->
-                electronHub.generate(request.dirs(), request.body()).thenApply(Reply::json)));
+                electronHub.generate(request.user().handle(), request.body()).thenApply(Reply::json)));
         router.post("/api/sd/electronhub/sizes").handler(routes.later(request ->
                 electronHub.sizes(request.body()).thenApply(Reply::json)));
-        router.post("/api/sd/chutes/models").handler(routes.later(request -> chutes.models(request.dirs()).thenApply(Reply::json)));
+        router.post("/api/sd/chutes/models").handler(routes.later(request ->
+                chutes.models(request.user().handle()).thenApply(Reply::json)));
         router.post("/api/sd/chutes/generate").handler(routes.later(request ->
-                chutes.generate(request.dirs(), request.body()).thenApply(Reply::json)));
+                chutes.generate(request.user().handle(), request.body()).thenApply(Reply::json)));
         router.post("/api/sd/nanogpt/models").handler(routes.later(request ->
-                nanoGpt.models(request.dirs()).thenApply(Reply::json)));
+                nanoGpt.models(request.user().handle()).thenApply(Reply::json)));
         router.post("/api/sd/nanogpt/generate").handler(routes.later(request ->
-                nanoGpt.generate(request.dirs(), request.body()).thenApply(Reply::json)));
+                nanoGpt.generate(request.user().handle(), request.body()).thenApply(Reply::json)));
         router.post("/api/sd/xai/generate").handler(routes.later(request ->
-                xai.generate(request.dirs(), request.body()).thenApply(Reply::json)));
+                xai.generate(request.user().handle(), request.body()).thenApply(Reply::json)));
         router.post("/api/sd/aimlapi/models").handler(routes.later(request ->
-                aimlApi.models(request.dirs()).thenApply(Reply::json)));
+                aimlApi.models(request.user().handle()).thenApply(Reply::json)));
         router.post("/api/sd/aimlapi/generate-image").handler(routes.later(request ->
-                aimlApi.generate(request.dirs(), request.body()).thenApply(Reply::json)));
+                aimlApi.generate(request.user().handle(), request.body()).thenApply(Reply::json)));
         router.post("/api/sd/workersai/models").handler(routes.later(request ->
-                workersAi.models(request.dirs(), request.body()).thenApply(Reply::json)));
+                workersAi.models(request.user().handle(), request.body()).thenApply(Reply::json)));
         router.post("/api/sd/workersai/generate").handler(routes.later(request ->
-                workersAi.generate(request.dirs(), request.body()).thenApply(Reply::json)));
+                workersAi.generate(request.user().handle(), request.body()).thenApply(Reply::json)));
         router.post("/api/sd/bfl/generate").handler(routes.later(request ->
-                bfl.generate(request.dirs(), request.body()).thenApply(Reply::json)));
+                bfl.generate(request.user().handle(), request.body()).thenApply(Reply::json)));
         router.post("/api/sd/falai/models").handler(routes.later(request -> falAi.models().thenApply(Reply::json)));
         router.post("/api/sd/falai/generate").handler(routes.later(request -> ImageGenFeature.asText(
-                falAi.generate(request.dirs(), request.body()).thenApply(Reply::json))));
+                falAi.generate(request.user().handle(), request.body()).thenApply(Reply::json))));
         router.post("/api/sd/zai/generate").handler(routes.later(request ->
-                zai.generate(request.dirs(), request.body()).thenApply(Reply::json)));
+                zai.generate(request.user().handle(), request.body()).thenApply(Reply::json)));
         router.post("/api/sd/zai/generate-video").handler(routes.later(request ->
-                zai.generateVideo(request.dirs(), request.body(), request.ctx().response()).thenApply(Reply::json)));
+                zai.generateVideo(request.user().handle(), request.body(), request.ctx().response())
+                        .thenApply(Reply::json)));
     }
 }

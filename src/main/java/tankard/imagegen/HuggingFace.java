@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import tankard.json.JsJson;
 import tankard.outbound.UpstreamRequest;
 import tankard.secrets.SecretKeys;
-import tankard.user.UserDirs;
 
 import java.util.concurrent.CompletionStage;
 
@@ -21,7 +20,7 @@ public final class HuggingFace {
     }
 
     /** The body's {@code prompt} drawn by its {@code model}, as {@code {image: base64}}. */
-    public CompletionStage<ObjectNode> generate(UserDirs user, JsonNode body) {
+    public CompletionStage<ObjectNode> generate(String user, JsonNode body) {
         String key = calls.key(user, SecretKeys.HUGGINGFACE, SERVICE);
         String model = ImageServerUrls.modelPath(body);
         ObjectNode payload = JsJson.object();

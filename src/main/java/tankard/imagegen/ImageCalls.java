@@ -15,7 +15,6 @@ import tankard.outbound.ServiceCalls;
 import tankard.outbound.UpstreamClient;
 import tankard.outbound.UpstreamRequest;
 import tankard.secrets.SecretStore;
-import tankard.user.UserDirs;
 
 import java.util.Base64;
 import java.util.Optional;
@@ -47,7 +46,7 @@ final class ImageCalls {
     }
 
     /** The user's key for the service; without one the request is refused (ST's 400), nothing called. */
-    String key(UserDirs user, String secret, String service) {
+    String key(String user, String secret, String service) {
         String key = secrets.read(user, secret);
         if (key == null || key.isEmpty()) {
             throw Refusal.badRequest("The " + service + " API key is not set");

@@ -54,9 +54,9 @@ public record ImageGenFeature(SdWebUi webUi, ComfyUi comfy, ComfyRunPod comfyRun
         router.post("/api/sd/comfy/generate").handler(routes.later(request ->
                 asText(comfy.generate(request.body(), request.ctx().response()).thenApply(Reply::rawJson))));
         router.post("/api/sd/comfyrunpod/ping").handler(routes.later(request ->
-                comfyRunPod.ping(request.dirs(), request.body()).thenApply(v -> Reply.ok())));
+                comfyRunPod.ping(request.user().handle(), request.body()).thenApply(v -> Reply.ok())));
         router.post("/api/sd/comfyrunpod/generate").handler(routes.later(request -> asText(comfyRunPod.generate(
-                request.dirs(), request.body(), request.ctx().response()).thenApply(Reply::json))));
+                request.user().handle(), request.body(), request.ctx().response()).thenApply(Reply::json))));
 
         router.post("/api/sd/sdcpp/ping").handler(routes.later(request -> sdCpp.ping(request.body()).thenApply(v -> Reply.ok())));
         router.post("/api/sd/sdcpp/models").handler(routes.later(request -> sdCpp.models(request.body()).thenApply(Reply::json)));

@@ -8,7 +8,6 @@ import tankard.core.Refusal;
 import tankard.json.JsJson;
 import tankard.outbound.UpstreamRequest;
 import tankard.secrets.SecretKeys;
-import tankard.user.UserDirs;
 
 import java.util.concurrent.CompletionStage;
 
@@ -24,7 +23,7 @@ public final class NanoGpt {
     }
 
     /** The image models as {@code [{value: model, text: name}]}. */
-    public CompletionStage<ArrayNode> models(UserDirs user) {
+    public CompletionStage<ArrayNode> models(String user) {
         String key = calls.key(user, SecretKeys.NANOGPT, SERVICE);
         return calls.json(SERVICE, UpstreamRequest.get(API + "/models", headers(key))).thenApply(answer -> {
             JsonNode image = answer.path("models").path("image");
@@ -36,7 +35,7 @@ public final class NanoGpt {
     }
 
     /** The body sent on as it is; the answer's first image as {@code {image: base64}}. */
-    public CompletionStage<ObjectNode> generate(UserDirs user, JsonNode body) {
+    public CompletionStage<ObjectNode> generate(String user, JsonNode body) {
         String key = calls.key(user, SecretKeys.NANOGPT, SERVICE);
         return calls.json(SERVICE, UpstreamRequest.post(API + "/generate-image", headers(key), body))
                 .thenApply(answer -> JsJson.object().put("image", ImageCalls.firstB64Json(SERVICE, answer)));

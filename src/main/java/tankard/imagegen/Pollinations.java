@@ -10,7 +10,6 @@ import tankard.json.Js;
 import tankard.json.JsJson;
 import tankard.outbound.UpstreamRequest;
 import tankard.secrets.SecretKeys;
-import tankard.user.UserDirs;
 import tankard.util.MimeTypes;
 
 import java.net.URLEncoder;
@@ -44,7 +43,7 @@ public final class Pollinations {
     }
 
     /** The prompt drawn (a GET with the prompt in the path), as {@code {image: base64, format}}. */
-    public CompletionStage<ObjectNode> generate(UserDirs user, JsonNode body) {
+    public CompletionStage<ObjectNode> generate(String user, JsonNode body) {
         String key = calls.key(user, SecretKeys.POLLINATIONS, SERVICE);
         Map<String, String> query = new LinkedHashMap<>();
         query.put("model", Js.string(body.get("model")));

@@ -6,7 +6,6 @@ import io.vertx.core.http.HttpMethod;
 import tankard.core.Refusal;
 import tankard.outbound.UpstreamRequest;
 import tankard.secrets.SecretKeys;
-import tankard.user.UserDirs;
 
 import java.util.Map;
 import java.util.concurrent.CompletionStage;
@@ -26,7 +25,7 @@ public final class Stability {
     }
 
     /** The body's {@code payload} fields sent as a form to the {@code model}'s endpoint; the image in base64. */
-    public CompletionStage<String> generate(UserDirs user, JsonNode body) {
+    public CompletionStage<String> generate(String user, JsonNode body) {
         String key = calls.key(user, SecretKeys.STABILITY, SERVICE);
         String endpoint = ENDPOINTS.get(body.path("model").asText());
         if (endpoint == null) {

@@ -8,7 +8,6 @@ import tankard.core.Refusal;
 import tankard.json.JsJson;
 import tankard.outbound.UpstreamRequest;
 import tankard.secrets.SecretKeys;
-import tankard.user.UserDirs;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -28,7 +27,7 @@ public final class Together {
     }
 
     /** The models of type image, as {@code [{value: id, text: display_name}]}. */
-    public CompletionStage<ArrayNode> models(UserDirs user) {
+    public CompletionStage<ArrayNode> models(String user) {
         String key = calls.key(user, SecretKeys.TOGETHERAI, SERVICE);
         return calls.json(SERVICE, UpstreamRequest.get(API + "/api/models", ImageCalls.bearer(key))).thenApply(list -> {
             if (!list.isArray()) {
@@ -39,7 +38,7 @@ public final class Together {
     }
 
     /** One image, as {@code {format: "jpg", data: base64}}; an answer with only its URL is downloaded. */
-    public CompletionStage<ObjectNode> generate(UserDirs user, JsonNode body) {
+    public CompletionStage<ObjectNode> generate(String user, JsonNode body) {
         String key = calls.key(user, SecretKeys.TOGETHERAI, SERVICE);
         ObjectNode payload = JsJson.object();
         for (String field : new String[]{"prompt", "negative_prompt", "height", "width", "model", "steps"}) {

@@ -13,7 +13,6 @@ import tankard.json.JsJson;
 import tankard.outbound.ServiceCalls;
 import tankard.outbound.UpstreamRequest;
 import tankard.secrets.SecretKeys;
-import tankard.user.UserDirs;
 
 import java.util.Arrays;
 import java.util.concurrent.CompletionStage;
@@ -33,7 +32,7 @@ public final class WorkersAi {
     }
 
     /** The account's text-to-image models as {@code [{value: name, text: name}]}. */
-    public CompletionStage<ArrayNode> models(UserDirs user, JsonNode body) {
+    public CompletionStage<ArrayNode> models(String user, JsonNode body) {
         String key = calls.key(user, SecretKeys.WORKERS_AI, SERVICE);
         String url = account(body) + "/ai/models/search?task=Text-to-Image&per_page=1000";
         return calls.json(SERVICE, UpstreamRequest.get(url, ImageCalls.bearer(key))).thenApply(answer -> {
@@ -48,7 +47,7 @@ public final class WorkersAi {
      * The model run on the prompt and the settings given (a form for FLUX.2 models, JSON for the others); the image,
      * which comes raw or in a JSON answer, as {@code {format: "png", image: base64}}.
      */
-    public CompletionStage<ObjectNode> generate(UserDirs user, JsonNode body) {
+    public CompletionStage<ObjectNode> generate(String user, JsonNode body) {
         String key = calls.key(user, SecretKeys.WORKERS_AI, SERVICE);
         String account = account(body);
         String model = Js.truthy(body.get("model")) ? Js.string(body.get("model")).strip() : "";

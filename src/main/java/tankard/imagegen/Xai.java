@@ -6,7 +6,6 @@ import tankard.core.Refusal;
 import tankard.json.JsJson;
 import tankard.outbound.UpstreamRequest;
 import tankard.secrets.SecretKeys;
-import tankard.user.UserDirs;
 import tankard.util.MimeTypes;
 
 import java.util.concurrent.CompletionStage;
@@ -23,7 +22,7 @@ public final class Xai {
     }
 
     /** One image as {@code {image: base64, format}}. */
-    public CompletionStage<ObjectNode> generate(UserDirs user, JsonNode body) {
+    public CompletionStage<ObjectNode> generate(String user, JsonNode body) {
         String key = calls.key(user, SecretKeys.XAI, SERVICE);
         ObjectNode payload = JsJson.object();
         for (String field : new String[]{"prompt", "model", "aspect_ratio", "resolution"}) {

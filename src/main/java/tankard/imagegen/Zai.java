@@ -10,7 +10,6 @@ import tankard.json.JsJson;
 import tankard.outbound.ServiceCalls;
 import tankard.outbound.UpstreamRequest;
 import tankard.secrets.SecretKeys;
-import tankard.user.UserDirs;
 
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -38,7 +37,7 @@ public final class Zai {
     }
 
     /** One image, fetched from the URL Z.AI answers, as {@code {image: base64, format}}. */
-    public CompletionStage<ObjectNode> generate(UserDirs user, JsonNode body) {
+    public CompletionStage<ObjectNode> generate(String user, JsonNode body) {
         String key = calls.key(user, SecretKeys.ZAI, SERVICE);
         ObjectNode payload = fields(body, "prompt", "model", "quality", "size");
         return calls.json(SERVICE, UpstreamRequest.post(API + "/images/generations", headers(key), payload))
@@ -64,7 +63,7 @@ public final class Zai {
      * A video job, polled until it has succeeded, as {@code {format: "mp4", video: base64}}; when the browser leaves,
      * the polling stops.
      */
-    public CompletionStage<ObjectNode> generateVideo(UserDirs user, JsonNode body, HttpServerResponse browser) {
+    public CompletionStage<ObjectNode> generateVideo(String user, JsonNode body, HttpServerResponse browser) {
         String key = calls.key(user, SecretKeys.ZAI, SERVICE);
         ObjectNode payload = fields(body, "prompt", "model", "quality", "size", "aspect_ratio");
         return calls.send(SERVICE, UpstreamRequest.post(API + "/videos/generations", headers(key), payload), browser, () -> { })

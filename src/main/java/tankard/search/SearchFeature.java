@@ -18,17 +18,18 @@ public record SearchFeature(SearchService search, YouTubeTranscripts transcripts
     @Override
     public void mount(Router router, Routes routes) {
         router.post(BASE + "/serpapi").handler(routes.later(request ->
-                reply(search.serpApi(request.dirs(), request.body()))));
+                reply(search.serpApi(request.user().handle(), request.body()))));
         router.post(BASE + "/transcript").handler(routes.later(request ->
                 reply(transcripts.transcript(request.body()))));
         router.post(BASE + "/searxng").handler(routes.later(request -> reply(search.searxng(request.body()))));
         router.post(BASE + "/tavily").handler(routes.later(request ->
-                reply(search.tavily(request.dirs(), request.body()))));
+                reply(search.tavily(request.user().handle(), request.body()))));
         router.post(BASE + "/koboldcpp").handler(routes.later(request ->
-                reply(search.koboldCpp(request.dirs(), request.body()))));
+                reply(search.koboldCpp(request.user().handle(), request.body()))));
         router.post(BASE + "/serper").handler(routes.later(request ->
-                reply(search.serper(request.dirs(), request.body()))));
-        router.post(BASE + "/zai").handler(routes.later(request -> reply(search.zai(request.dirs(), request.body()))));
+                reply(search.serper(request.user().handle(), request.body()))));
+        router.post(BASE + "/zai").handler(routes.later(request ->
+                reply(search.zai(request.user().handle(), request.body()))));
         router.post(BASE + "/visit").handler(routes.later(request -> reply(pages.visit(request.body()))));
     }
 

@@ -16,7 +16,6 @@ import tankard.outbound.UpstreamClient;
 import tankard.outbound.UpstreamRequest;
 import tankard.secrets.SecretKeys;
 import tankard.secrets.SecretStore;
-import tankard.user.UserDirs;
 
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -50,8 +49,8 @@ public final class SearchService {
     }
 
     /** The user's key; none is a 400, as in ST. */
-    private String key(UserDirs dirs, String secret, String service) {
-        String key = secrets.read(dirs, secret);
+    private String key(String user, String secret, String service) {
+        String key = secrets.read(user, secret);
         if (key.isEmpty()) {
             throw Refusal.badRequest("No " + service + " key found");
         }
@@ -63,16 +62,16 @@ public final class SearchService {
     }
 
     /** ST's {@code /serpapi}: Google results from SerpApi. */
-    public CompletionStage<SearchAnswer> serpApi(UserDirs dirs, JsonNode body) {
-        String key = key(dirs, SecretKeys.SERPAPI, "SerpApi");
+    public CompletionStage<SearchAnswer> serpApi(String user, JsonNode body) {
+        String key = key(user, SecretKeys.SERPAPI, "SerpApi");
         String query = Fields.required(body, "query");
         String url = SERPAPI + "?q=" + Urls.encodeUriComponent(query) + "&api_key=" + Urls.encodeUriComponent(key);
         return upstream.relayJson("SerpApi", UpstreamRequest.get(url, MultiMap.caseInsensitiveMultiMap()));
     }
 
     /** ST's {@code /tavily}, with ST's fixed search settings. */
-    public CompletionStage<SearchAnswer> tavily(UserDirs dirs, JsonNode body) {
-        String key = key(dirs, SecretKeys.TAVILY, "Tavily");
+    public CompletionStage<SearchAnswer> tavily(String user, JsonNode body) {
+        String key = key(user, SecretKeys.TAVILY, "Tavily");
         ObjectNode search = JsJson.object().put("query", Fields.required(body, "query")).put("api_key", key)
                 .put("search_depth", "basic").put("topic", "general").put("include_answer", true)
                 .put("include_raw_content", false).put("include_images", Js.truthy(body.get("include_images")))
@@ -83,8 +82,8 @@ public final class SearchService {
     }
 
     /** ST's {@code /serper}: web or image results. */
-    public CompletionStage<SearchAnswer> serper(UserDirs dirs, JsonNode body) {
-        String key = key(dirs, SecretKeys.SERPER, "Serper");
+    public CompletionStage<SearchAnswer> serper(String user, JsonNode body) {
+        String key = key(user, SecretKeys.SERPER, "Serper");
         String query = Fields.required(body, "query");
         String url = SERPER + (Js.truthy(body.get("images")) ? "/images" : "/search");
         return upstream.relayJson("Serper", UpstreamRequest.post(url, jsonHeaders().set("X-API-KEY", key),
@@ -92,8 +91,8 @@ public final class SearchService {
     }
 
     /** ST's {@code /zai}: Z.AI's web search with its one engine. */
-    public CompletionStage<SearchAnswer> zai(UserDirs dirs, JsonNode body) {
-        String key = key(dirs, SecretKeys.ZAI, "Z.AI");
+    public CompletionStage<SearchAnswer> zai(String user, JsonNode body) {
+        String key = key(user, SecretKeys.ZAI, "Z.AI");
         String query = Fields.required(body, "query");
         return upstream.relayJson("Z.AI", UpstreamRequest.post(ZAI, jsonHeaders().set("Authorization", "Bearer " + key),
                 JsJson.object().put("search_engine", "search-prime").put("search_query", query)));
@@ -103,12 +102,12 @@ public final class SearchService {
      * ST's {@code /koboldcpp}: the web search of the user's KoboldCpp, with its key and the configured header
      * overrides of its host. The body goes as node-fetch sends a string: as text/plain.
      */
-    public CompletionStage<SearchAnswer> koboldCpp(UserDirs dirs, JsonNode body) {
+    public CompletionStage<SearchAnswer> koboldCpp(String user, JsonNode body) {
         String base = Urls.trimV1(webUrl(Fields.required(body, "url"), "url").toString());
         String query = Fields.required(body, "query");
         ObjectNode backendBody = body.isObject() ? (ObjectNode) body : JsJson.object();
         MultiMap headers = MultiMap.caseInsensitiveMultiMap().set("Content-Type", "text/plain;charset=UTF-8")
-                .addAll(textBackends.open(backendBody, SecretReader.of(secrets, dirs), Js.string(body.get("api_type")),
+                .addAll(textBackends.open(backendBody, SecretReader.of(secrets, user), Js.string(body.get("api_type")),
                         base).auth());
         Buffer search = Buffer.buffer(JsJson.compactBytes(JsJson.object().put("q", query)));
         return upstream.relayJson("KoboldCpp",

@@ -4,8 +4,8 @@ import java.util.List;
 
 /**
  * The names under which {@code secrets.json} keeps each source's keys, as ST's {@code SECRET_KEYS}
- * (src/endpoints/secrets.js). Backends look a key up with {@link SecretStore#read(tankard.user.UserDirs, String)},
- * e.g. {@code secrets.read(request.dirs(), SecretKeys.OPENAI)}: the active value, or "" when there is none.
+ * (src/endpoints/secrets.js). Backends look a key up with {@link SecretStore#read(String, String)},
+ * e.g. {@code secrets.read(request.user().handle(), SecretKeys.OPENAI)}: the active value, or "" when there is none.
  */
 public final class SecretKeys {
     /** Not a secret: marks a file already migrated from the legacy flat format. */

@@ -9,29 +9,33 @@ import org.slf4j.LoggerFactory;
 import tankard.json.Js;
 import tankard.json.JsJson;
 import tankard.json.JsonFiles;
-import tankard.store.AtomicFiles;
-import tankard.user.UserDirs;
+import tankard.store.DocumentStore;
+import tankard.store.DocumentStore.Folder;
+import tankard.store.DocumentStore.Outcome;
 
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.Predicate;
 
 /**
  * A user's {@code secrets.json} (ST: src/endpoints/secrets.js, writeSecret, migrateFlatSecrets): per key a list of
  * {@code {id, value, label, active}} with one active entry. Unknown keys and members are kept. A legacy flat file is
- * migrated when first read, with a backup copy. Read-modify-write operations are serialised. Blocking.
+ * migrated when first read, with a backup copy. Each change is one {@link DocumentStore#update} of the document, so
+ * changes never lose one another, also between server nodes on one database. Users are account handles. Blocking.
  */
 public final class SecretStore {
     private static final Logger LOG = LoggerFactory.getLogger(SecretStore.class);
+    private static final String FILE = "secrets.json";
+    private final DocumentStore documents;
     private final boolean allowKeysExposure;
 
-    public SecretStore(boolean allowKeysExposure) {
+    public SecretStore(DocumentStore documents, boolean allowKeysExposure) {
+        this.documents = documents;
         this.allowKeysExposure = allowKeysExposure;
     }
-
     public boolean allowKeysExposure() {
         return allowKeysExposure;
     }
@@ -45,22 +49,19 @@ public final class SecretStore {
      * The value of the entry with {@code id} (the active one when {@code id} is null or empty) of a key, or ""
      * when there is none, as ST's readSecret. Blocking: call it from a worker thread.
      */
-    public synchronized String read(UserDirs dirs, String key, String id) {
-        if (!Files.exists(dirs.secretsFile())) {
-            return "";
-        }
-        JsonNode secret = target(entries(load(dirs), key), id);
+    public String read(String user, String key, String id) {
+        JsonNode secret = target(entries(load(user), key), id);
         return secret == null || !Js.truthy(secret.get("value")) ? "" : Js.string(secret.get("value"));
     }
 
     /** The active value of a key ({@link SecretKeys}), or "" when it has none: what backends send upstream. */
-    public String read(UserDirs dirs, String key) {
-        return read(dirs, key, null);
+    public String read(String user, String key) {
+        return read(user, key, null);
     }
 
     /** The state map: every known key with its masked entries, or null when it has none. */
-    public synchronized ObjectNode state(UserDirs dirs) {
-        ObjectNode secrets = load(dirs);
+    public ObjectNode state(String user) {
+        ObjectNode secrets = load(user);
         ObjectNode state = JsJson.object();
         for (String key : SecretKeys.ALL) {
             List<JsonNode> entries = entries(secrets, key);
@@ -83,74 +84,72 @@ public final class SecretStore {
     }
 
     /** Adds a new active value for a key (the others become inactive); returns its id. */
-    public synchronized String write(UserDirs dirs, String key, String value, JsonNode label) {
-        ObjectNode secrets = load(dirs);
-        ArrayNode list = secrets.get(key) instanceof ArrayNode existing ? existing : secrets.putArray(key);
-        list.forEach(SecretStore::deactivate);
+    public String write(String user, String key, String value, JsonNode label) {
         String id = UUID.randomUUID().toString();
-        ObjectNode secret = list.addObject().put("id", id).put("value", value);
-        secret.set("label", label == null ? TextNode.valueOf("Unlabeled") : label);
-        secret.put("active", true);
-        save(dirs, secrets);
+        change(user, true, secrets -> {
+            ArrayNode list = secrets.get(key) instanceof ArrayNode existing ? existing : secrets.putArray(key);
+            list.forEach(SecretStore::deactivate);
+            ObjectNode secret = list.addObject().put("id", id).put("value", value);
+            secret.set("label", label == null ? TextNode.valueOf("Unlabeled") : label);
+            secret.put("active", true);
+            return true;
+        });
         return id;
     }
 
     /** Removes the entry with {@code id} (or the active one); the first left becomes active; an empty key goes. */
-    public synchronized void delete(UserDirs dirs, String key, String id) {
-        if (!Files.exists(dirs.secretsFile())) {
-            return;
-        }
-        ObjectNode secrets = load(dirs);
-        if (!(secrets.get(key) instanceof ArrayNode list)) {
-            return;
-        }
-        List<JsonNode> entries = entries(secrets, key);
-        int index = entries.indexOf(target(entries, id));
-        if (index >= 0) {
-            list.remove(index);
-        }
-        boolean anyActive = false;
-        for (JsonNode secret : list) {
-            anyActive |= isActive(secret);
-        }
-        if (!list.isEmpty() && !anyActive && list.get(0) instanceof ObjectNode first) {
-            first.put("active", true);
-        }
-        if (list.isEmpty()) {
-            secrets.remove(key);
-        }
-        save(dirs, secrets);
+    public void delete(String user, String key, String id) {
+        change(user, false, secrets -> {
+            if (!(secrets.get(key) instanceof ArrayNode list)) {
+                return false;
+            }
+            List<JsonNode> entries = entries(secrets, key);
+            int index = entries.indexOf(target(entries, id));
+            if (index >= 0) {
+                list.remove(index);
+            }
+            boolean anyActive = false;
+            for (JsonNode secret : list) {
+                anyActive |= isActive(secret);
+            }
+            if (!list.isEmpty() && !anyActive && list.get(0) instanceof ObjectNode first) {
+                first.put("active", true);
+            }
+            if (list.isEmpty()) {
+                secrets.remove(key);
+            }
+            return true;
+        });
     }
 
     /** Makes the entry with {@code id} the active one; an unknown id changes nothing. */
-    public synchronized void rotate(UserDirs dirs, String key, String id) {
-        if (!Files.exists(dirs.secretsFile())) {
-            return;
-        }
-        ObjectNode secrets = load(dirs);
-        ObjectNode target = find(secrets, key, id);
-        if (target == null) {
-            return;
-        }
-        secrets.get(key).forEach(SecretStore::deactivate);
-        target.put("active", true);
-        save(dirs, secrets);
+    public void rotate(String user, String key, String id) {
+        change(user, false, secrets -> {
+            ObjectNode target = find(secrets, key, id);
+            if (target == null) {
+                return false;
+            }
+            secrets.get(key).forEach(SecretStore::deactivate);
+            target.put("active", true);
+            return true;
+        });
     }
 
-    public synchronized void rename(UserDirs dirs, String key, String id, String label) {
-        ObjectNode secrets = load(dirs);
-        ObjectNode target = find(secrets, key, id);
-        if (target == null) {
-            return;
-        }
-        target.put("label", label);
-        save(dirs, secrets);
+    public void rename(String user, String key, String id, String label) {
+        change(user, false, secrets -> {
+            ObjectNode target = find(secrets, key, id);
+            if (target == null) {
+                return false;
+            }
+            target.put("label", label);
+            return true;
+        });
     }
 
     /** Every key's active value in clear ({@code _migrated} and keys without an active entry left out). */
-    public synchronized ObjectNode activeValues(UserDirs dirs) {
+    public ObjectNode activeValues(String user) {
         ObjectNode out = JsJson.object();
-        for (Map.Entry<String, JsonNode> field : load(dirs).properties()) {
+        for (Map.Entry<String, JsonNode> field : load(user).properties()) {
             if (field.getKey().equals(SecretKeys.MIGRATED) || !field.getValue().isArray()) {
                 continue;
             }
@@ -165,8 +164,8 @@ public final class SecretStore {
     }
 
     /** Whether the key has at least one entry (what ST's state map reports as non-null). */
-    public synchronized boolean has(UserDirs dirs, String key) {
-        return SecretKeys.ALL.contains(key) && !entries(load(dirs), key).isEmpty();
+    public boolean has(String user, String key) {
+        return SecretKeys.ALL.contains(key) && !entries(load(user), key).isEmpty();
     }
 
     String mask(String value, String key) {
@@ -180,18 +179,52 @@ public final class SecretStore {
     }
 
     /**
-     * Reads the file, migrating the legacy flat format. A missing file reads as empty; unlike ST, a read does
-     * not create it (the first write does), so opening someone's data root changes nothing.
+     * Reads the document, migrating the legacy flat format. A missing document reads as empty; unlike ST, a read
+     * does not create it (the first write does), so opening someone's data root changes nothing.
      */
-    private ObjectNode load(UserDirs dirs) {
-        byte[] raw = JsonFiles.readBytes(dirs.secretsFile());
+    private ObjectNode load(String user) {
+        byte[] raw = documents.read(user, Folder.ROOT, FILE).orElse(null);
         if (raw == null) {
             return JsJson.object();
         }
+        ObjectNode secrets = parse(raw);
+        if (!isLegacy(secrets)) {
+            return secrets;
+        }
+        // the copy first: an update's change may not write a second document
+        documents.write(user, Folder.BACKUPS, "secrets_migration_" + System.currentTimeMillis() + ".json", raw);
+        ObjectNode result = documents.update(user, Folder.ROOT, FILE, current -> {
+            ObjectNode now = current.map(SecretStore::parse).orElseGet(JsJson::object);
+            if (!isLegacy(now)) {
+                return Outcome.keep(now); // another request migrated it meanwhile
+            }
+            ObjectNode migrated = migrate(now);
+            return Outcome.store(JsJson.prettyBytes(migrated), migrated);
+        });
+        LOG.info("Migrated the flat secrets.json of {} (old file kept in backups/)", user);
+        return result;
+    }
+
+    /**
+     * One change of the document as one unit of work: the edit answers whether it changed anything to store. Without
+     * {@code create}, a missing document stays missing.
+     */
+    private void change(String user, boolean create, Predicate<ObjectNode> edit) {
+        load(user); // a legacy file is migrated, with its copy, before
+        documents.update(user, Folder.ROOT, FILE, current -> {
+            if (current.isEmpty() && !create) {
+                return Outcome.keep(null);
+            }
+            ObjectNode secrets = current.map(SecretStore::parse).orElseGet(JsJson::object);
+            return edit.test(secrets) ? Outcome.store(JsJson.prettyBytes(secrets), null) : Outcome.keep(null);
+        });
+    }
+
+    private static ObjectNode parse(byte[] raw) {
         if (!(JsonFiles.tryParse(new String(raw, StandardCharsets.UTF_8)) instanceof ObjectNode secrets)) {
             throw new IllegalStateException("secrets.json is not a valid JSON object");
         }
-        return isLegacy(secrets) ? migrate(dirs, secrets, raw) : secrets;
+        return secrets;
     }
 
     private static boolean isLegacy(ObjectNode secrets) {
@@ -206,7 +239,7 @@ public final class SecretStore {
         return true;
     }
 
-    private static ObjectNode migrate(UserDirs dirs, ObjectNode flat, byte[] original) {
+    private static ObjectNode migrate(ObjectNode flat) {
         ObjectNode migrated = JsJson.object();
         for (Map.Entry<String, JsonNode> field : flat.properties()) {
             JsonNode value = field.getValue();
@@ -219,14 +252,7 @@ public final class SecretStore {
             }
         }
         migrated.putArray(SecretKeys.MIGRATED);
-        AtomicFiles.write(dirs.backups().resolve("secrets_migration_" + System.currentTimeMillis() + ".json"), original);
-        save(dirs, migrated);
-        LOG.info("Migrated the flat secrets.json of {} (old file kept in backups/)", dirs.root().getFileName());
         return migrated;
-    }
-
-    private static void save(UserDirs dirs, ObjectNode secrets) {
-        AtomicFiles.write(dirs.secretsFile(), JsJson.pretty(secrets));
     }
 
     private static List<JsonNode> entries(ObjectNode secrets, String key) {

@@ -19,10 +19,10 @@ public record SecretsFeature(TankardConfig config, SecretStore secrets) implemen
     public void mount(Router router, Routes routes) {
         router.post("/api/secrets/read").handler(routes.blocking(request -> {
             try {
-                return Reply.json(secrets.state(request.dirs()));
+                return Reply.json(secrets.state(request.user().handle()));
             } catch (IllegalStateException e) {
                 // ST answers an unreadable file with an empty state; the file itself is left as it is.
-                LOG.error("Cannot read the secrets of {}: {}", request.dirs().root().getFileName(), e.getMessage());
+                LOG.error("Cannot read the secrets of {}: {}", request.user().handle(), e.getMessage());
                 return Reply.json(JsJson.object());
             }
         }));
@@ -32,21 +32,21 @@ public record SecretsFeature(TankardConfig config, SecretStore secrets) implemen
             if (key == null || key.isEmpty() || value == null || !value.isTextual()) {
                 throw Refusal.badRequest("Invalid key or value");
             }
-            String id = secrets.write(request.dirs(), key, value.textValue(), request.body().get("label"));
+            String id = secrets.write(request.user().handle(), key, value.textValue(), request.body().get("label"));
             return Reply.json(JsJson.object().put("id", id));
         }));
         router.post("/api/secrets/delete").handler(routes.blocking(request -> {
-            secrets.delete(request.dirs(), required(request, "key", "Key and ID are required"), request.text("id"));
+            secrets.delete(request.user().handle(), required(request, "key", "Key and ID are required"), request.text("id"));
             return Reply.noContent();
         }));
         router.post("/api/secrets/rotate").handler(routes.blocking(request -> {
             String message = "Key and ID are required";
-            secrets.rotate(request.dirs(), required(request, "key", message), required(request, "id", message));
+            secrets.rotate(request.user().handle(), required(request, "key", message), required(request, "id", message));
             return Reply.noContent();
         }));
         router.post("/api/secrets/rename").handler(routes.blocking(request -> {
             String message = "Key, ID, and label are required";
-            secrets.rename(request.dirs(), required(request, "key", message), required(request, "id", message),
+            secrets.rename(request.user().handle(), required(request, "key", message), required(request, "id", message),
                     required(request, "label", message));
             return Reply.noContent();
         }));
@@ -55,16 +55,16 @@ public record SecretsFeature(TankardConfig config, SecretStore secrets) implemen
             if (!secrets.exposable(key)) {
                 throw Refusal.forbidden("Secrets cannot be read unless allowKeysExposure is true in config.yaml");
             }
-            if (!secrets.has(request.dirs(), key)) {
+            if (!secrets.has(request.user().handle(), key)) {
                 throw Refusal.notFound("No secret for " + key);
             }
-            return Reply.json(JsJson.object().put("value", secrets.read(request.dirs(), key, request.text("id"))));
+            return Reply.json(JsJson.object().put("value", secrets.read(request.user().handle(), key, request.text("id"))));
         }));
         router.post("/api/secrets/view").handler(routes.blocking(request -> {
             if (!secrets.allowKeysExposure()) {
                 throw Refusal.forbidden("Secrets cannot be viewed unless allowKeysExposure is true in config.yaml");
             }
-            return Reply.json(secrets.activeValues(request.dirs()));
+            return Reply.json(secrets.activeValues(request.user().handle()));
         }));
         router.post("/api/secrets/settings").handler(routes.inline(request ->
                 Reply.json(JsJson.object().put("allowKeysExposure", secrets.allowKeysExposure()))));

@@ -1,15 +1,10 @@
 package tankard.settings;
 
-import tankard.store.AtomicFiles;
 import tankard.store.BackupFiles;
-import tankard.user.UserDirs;
-import tankard.util.FileNames;
+import tankard.store.DocumentStore;
+import tankard.store.DocumentStore.Entry;
+import tankard.store.DocumentStore.Folder;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
-import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -34,13 +29,15 @@ public final class SettingsBackups {
 
     static final long INTERVAL_MS = 10 * 60 * 1000;
 
+    private final DocumentStore documents;
     private final int keep;
     private final Scheduler scheduler;
     private final LongSupplier clock;
     private final Map<String, Long> lastRun = new HashMap<>();
     private final Set<String> pending = new HashSet<>();
 
-    public SettingsBackups(int keep, Scheduler scheduler, LongSupplier clock) {
+    public SettingsBackups(DocumentStore documents, int keep, Scheduler scheduler, LongSupplier clock) {
+        this.documents = documents;
         this.keep = keep;
         this.scheduler = scheduler;
         this.clock = clock;
@@ -51,7 +48,7 @@ public final class SettingsBackups {
     }
 
     /** Called after every settings save. */
-    public void afterSave(UserDirs dirs, String handle) {
+    public void afterSave(String handle) {
         long now = clock.getAsLong();
         synchronized (this) {
             Long last = lastRun.get(handle);
@@ -62,51 +59,57 @@ public final class SettingsBackups {
                             pending.remove(handle);
                             lastRun.put(handle, clock.getAsLong());
                         }
-                        backup(dirs, handle, true);
+                        backup(handle, true);
                     });
                 }
                 return;
             }
             lastRun.put(handle, now);
         }
-        backup(dirs, handle, true);
+        backup(handle, true);
     }
 
     /** Copies settings.json to a new snapshot; with {@code skipDuplicate}, not when the newest one is identical. */
-    public void backup(UserDirs dirs, String handle, boolean skipDuplicate) {
-        byte[] settings;
-        try {
-            settings = Files.readAllBytes(dirs.settingsFile());
-        } catch (NoSuchFileException e) {
-            return;
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot read settings.json", e);
-        }
-        if (skipDuplicate && Arrays.equals(settings, newest(dirs, handle))) {
+    public void backup(String handle, boolean skipDuplicate) {
+        byte[] settings = documents.read(handle, Folder.ROOT, SettingsService.FILE).orElse(null);
+        if (settings == null) {
             return;
         }
-        AtomicFiles.write(dirs.backups().resolve(prefix(handle) + BackupFiles.timestamp() + ".json"), settings);
-        // ST's retention prefix has no trailing underscore (ST: src/endpoints/settings.js, backupUserSettings).
-        BackupFiles.prune(dirs.backups(), "settings_" + handle, keep);
+        List<Entry> snapshots = snapshots(handle);
+        if (skipDuplicate && Arrays.equals(settings, newest(handle, snapshots))) {
+            return;
+        }
+        documents.write(handle, Folder.BACKUPS, prefix(handle) + BackupFiles.timestamp() + ".json", settings);
+        prune(handle);
     }
 
-    /** The snapshot files of a user, in folder order. */
-    public static List<Path> snapshots(UserDirs dirs, String handle) {
-        return FileNames.list(dirs.backups()).stream()
-                // a snapshot being written is not one yet (ST lists its temp files too, and fails on them)
-                .filter(name -> name.startsWith(prefix(handle)) && !AtomicFiles.isOwnTemp(name))
-                .map(dirs.backups()::resolve)
+    /** The user's snapshots, in folder order. */
+    List<Entry> snapshots(String handle) {
+        return documents.list(handle, Folder.BACKUPS).stream()
+                .filter(entry -> entry.name().startsWith(prefix(handle)))
                 .toList();
     }
 
-    private static byte[] newest(UserDirs dirs, String handle) {
-        Path newest = snapshots(dirs, handle).stream()
-                .max(Comparator.comparing(BackupFiles::ctime))
+    /** The newest snapshot's bytes by ST's {@code ctimeMs}, or null. */
+    private byte[] newest(String handle, List<Entry> snapshots) {
+        return snapshots.stream()
+                .max(Comparator.comparingDouble(Entry::changedMs))
+                .flatMap(newest -> documents.read(handle, Folder.BACKUPS, newest.name()))
                 .orElse(null);
-        try {
-            return newest == null ? null : Files.readAllBytes(newest);
-        } catch (IOException e) {
-            return null;
+    }
+
+    /**
+     * Keeps the newest {@code keep} snapshots by modification time. ST's retention prefix has no trailing underscore
+     * (ST: src/endpoints/settings.js, backupUserSettings, and src/util.js, removeOldBackups), so it also counts the
+     * snapshots of a handle that extends this one, as ST does.
+     */
+    private void prune(String handle) {
+        List<Entry> all = documents.list(handle, Folder.BACKUPS).stream()
+                .filter(entry -> entry.name().startsWith("settings_" + handle))
+                .sorted(Comparator.comparingDouble(Entry::modifiedMs))
+                .toList();
+        for (Entry old : all.subList(0, Math.max(0, all.size() - keep))) {
+            documents.delete(handle, Folder.BACKUPS, old.name());
         }
     }
 }

@@ -14,25 +14,25 @@ public record SettingsFeature(SettingsService settings) implements Feature {
     @Override
     public void mount(Router router, Routes routes) {
         router.post("/api/settings/get").handler(routes.blocking(request ->
-                Reply.json(settings.load(request.dirs()))));
+                Reply.json(settings.load(request.user().handle()))));
         router.post("/api/settings/save").handler(routes.blocking(request -> {
             byte[] json = request.ctx().body().buffer() == null ? new byte[0] : request.ctx().body().buffer().getBytes();
             if (json.length == 0 || !request.body().isObject()) {
                 throw Refusal.badRequest("The settings must be a JSON object");
             }
-            settings.save(request.dirs(), request.user().handle(), json);
+            settings.save(request.user().handle(), json);
             return Reply.json(JsJson.object().put("result", "ok"));
         }));
         router.post("/api/settings/get-snapshots").handler(routes.blocking(request ->
-                Reply.json(settings.snapshots(request.dirs(), request.user().handle()))));
+                Reply.json(settings.snapshots(request.user().handle()))));
         router.post("/api/settings/load-snapshot").handler(routes.blocking(request ->
-                Reply.text(settings.readSnapshot(request.dirs(), request.user().handle(), snapshotName(request)))));
+                Reply.text(settings.readSnapshot(request.user().handle(), snapshotName(request)))));
         router.post("/api/settings/make-snapshot").handler(routes.blocking(request -> {
-            settings.backups().backup(request.dirs(), request.user().handle(), false);
+            settings.backups().backup(request.user().handle(), false);
             return Reply.noContent();
         }));
         router.post("/api/settings/restore-snapshot").handler(routes.blocking(request -> {
-            settings.restoreSnapshot(request.dirs(), request.user().handle(), snapshotName(request));
+            settings.restoreSnapshot(request.user().handle(), snapshotName(request));
             return Reply.noContent();
         }));
     }

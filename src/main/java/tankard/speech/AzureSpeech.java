@@ -9,7 +9,6 @@ import tankard.outbound.ServiceCalls;
 import tankard.outbound.UpstreamRequest;
 import tankard.secrets.SecretKeys;
 import tankard.secrets.SecretStore;
-import tankard.user.UserDirs;
 
 import java.util.concurrent.CompletionStage;
 import java.util.regex.Pattern;
@@ -32,7 +31,7 @@ public final class AzureSpeech {
     }
 
     /** {@code {region}} → the region's voices, as Azure lists them. */
-    public CompletionStage<JsonNode> voices(UserDirs user, JsonNode body) {
+    public CompletionStage<JsonNode> voices(String user, JsonNode body) {
         String key = key(user);
         String region = region(body);
         return calls.send(SERVICE, UpstreamRequest.get(host(region) + "/cognitiveservices/voices/list", headers(key)))
@@ -40,7 +39,7 @@ public final class AzureSpeech {
     }
 
     /** {@code {text, voice, region}} → the spoken text (Ogg Opus, 24 kHz). */
-    public CompletionStage<byte[]> speak(UserDirs user, JsonNode body) {
+    public CompletionStage<byte[]> speak(String user, JsonNode body) {
         String key = key(user);
         String text = body.path("text").asText("");
         String voice = body.path("voice").asText("");
@@ -57,7 +56,7 @@ public final class AzureSpeech {
                 Buffer.buffer(ssml))).thenApply(answer -> answer.body().getBytes());
     }
 
-    private String key(UserDirs user) {
+    private String key(String user) {
         String key = secrets.read(user, SecretKeys.AZURE_TTS);
         if (key == null || key.isEmpty()) {
             throw Refusal.forbidden("The Azure TTS API key is not set"); // ST's 403

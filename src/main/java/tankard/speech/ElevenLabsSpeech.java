@@ -10,7 +10,6 @@ import tankard.outbound.ServiceCalls;
 import tankard.outbound.UpstreamRequest;
 import tankard.secrets.SecretKeys;
 import tankard.secrets.SecretStore;
-import tankard.user.UserDirs;
 
 import java.util.Base64;
 import java.util.Map;
@@ -45,20 +44,20 @@ public final class ElevenLabsSpeech {
         this.calls = calls;
     }
 
-    public CompletionStage<JsonNode> voices(UserDirs user) {
+    public CompletionStage<JsonNode> voices(String user) {
         return json(UpstreamRequest.get(API + "/voices", headers(user)));
     }
 
-    public CompletionStage<JsonNode> voiceSettings(UserDirs user) {
+    public CompletionStage<JsonNode> voiceSettings(String user) {
         return json(UpstreamRequest.get(API + "/voices/settings/default", headers(user)));
     }
 
-    public CompletionStage<JsonNode> history(UserDirs user) {
+    public CompletionStage<JsonNode> history(String user) {
         return json(UpstreamRequest.get(API + "/history", headers(user)));
     }
 
     /** {@code {voiceId, request}} → MP3 (ElevenLabs' default format): the request (text, model, settings) sent on as it is. */
-    public CompletionStage<byte[]> synthesize(UserDirs user, JsonNode body) {
+    public CompletionStage<byte[]> synthesize(String user, JsonNode body) {
         MultiMap headers = headers(user);
         JsonNode request = body.get("request");
         String voiceId = body.path("voiceId").asText("");
@@ -70,7 +69,7 @@ public final class ElevenLabsSpeech {
     }
 
     /** {@code {historyItemId}}: the audio of an earlier synthesis. */
-    public CompletionStage<byte[]> historyAudio(UserDirs user, JsonNode body) {
+    public CompletionStage<byte[]> historyAudio(String user, JsonNode body) {
         MultiMap headers = headers(user);
         String id = body.path("historyItemId").asText("");
         if (id.isEmpty()) {
@@ -83,7 +82,7 @@ public final class ElevenLabsSpeech {
      * {@code {name, description, labels, files}}: a cloned voice from samples given as base64 data URLs (at most
      * {@link #MAX_SAMPLES}, {@link #MAX_SAMPLE_BYTES} together); one that is not a data URL is skipped, as in ST.
      */
-    public CompletionStage<JsonNode> addVoice(UserDirs user, JsonNode body) {
+    public CompletionStage<JsonNode> addVoice(String user, JsonNode body) {
         MultiMap headers = headers(user);
         MultipartForm form = new MultipartForm().field("name", text(body, "name", "Custom Voice"))
                 .field("description", text(body, "description", "Uploaded via SillyTavern"))
@@ -119,7 +118,7 @@ public final class ElevenLabsSpeech {
     }
 
     /** The recorded audio (the upload's bytes) transcribed by the model; ElevenLabs' answer as it is. */
-    public CompletionStage<JsonNode> recognize(UserDirs user, byte[] audio, String model) {
+    public CompletionStage<JsonNode> recognize(String user, byte[] audio, String model) {
         MultiMap headers = headers(user);
         if (audio == null) {
             throw Refusal.badRequest("No audio file was uploaded");
@@ -132,7 +131,7 @@ public final class ElevenLabsSpeech {
     }
 
     /** The key header; no key is ST's 400. */
-    private MultiMap headers(UserDirs user) {
+    private MultiMap headers(String user) {
         String key = secrets.read(user, SecretKeys.ELEVENLABS);
         if (key == null || key.isEmpty()) {
             throw Refusal.badRequest("The ElevenLabs API key is not set");

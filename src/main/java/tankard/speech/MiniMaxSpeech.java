@@ -14,7 +14,6 @@ import tankard.outbound.UpstreamClient;
 import tankard.outbound.UpstreamRequest;
 import tankard.secrets.SecretKeys;
 import tankard.secrets.SecretStore;
-import tankard.user.UserDirs;
 
 import java.util.HexFormat;
 import java.util.Map;
@@ -48,7 +47,7 @@ public final class MiniMaxSpeech {
     }
 
     /** {@code {text, voiceId, apiHost, model, speed, volume, pitch, audioSampleRate, bitrate, format, language}}. */
-    public CompletionStage<Audio> generate(UserDirs user, JsonNode body) {
+    public CompletionStage<Audio> generate(String user, JsonNode body) {
         String key = secrets.read(user, SecretKeys.MINIMAX);
         String groupId = secrets.read(user, SecretKeys.MINIMAX_GROUP_ID);
         if (!Js.truthy(body.get("text")) || !Js.truthy(body.get("voiceId")) || key == null || key.isEmpty()

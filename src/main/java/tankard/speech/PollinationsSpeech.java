@@ -9,7 +9,6 @@ import tankard.outbound.ServiceCalls;
 import tankard.outbound.UpstreamRequest;
 import tankard.secrets.SecretKeys;
 import tankard.secrets.SecretStore;
-import tankard.user.UserDirs;
 
 import java.util.Base64;
 import java.util.concurrent.CompletionStage;
@@ -51,7 +50,7 @@ public final class PollinationsSpeech {
     }
 
     /** {@code {text, model, voice}} → the text spoken, MP3. */
-    public CompletionStage<byte[]> generate(UserDirs user, JsonNode body) {
+    public CompletionStage<byte[]> generate(String user, JsonNode body) {
         String key = secrets.read(user, SecretKeys.POLLINATIONS);
         if (key == null || key.isEmpty()) {
             throw Refusal.badRequest("The Pollinations API key is not set"); // ST's 400

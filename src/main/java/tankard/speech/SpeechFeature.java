@@ -31,37 +31,38 @@ public record SpeechFeature(AzureSpeech azure, ElevenLabsSpeech elevenLabs, Poll
                 recognizer.recognize(request.body()).thenApply(text -> Reply.json(JsJson.object().put("text", text)))));
 
         router.post("/api/azure/list").handler(routes.later(request ->
-                azure.voices(request.dirs(), request.body()).thenApply(Reply::json)));
+                azure.voices(request.user().handle(), request.body()).thenApply(Reply::json)));
         router.post("/api/azure/generate").handler(routes.later(request ->
-                azure.speak(request.dirs(), request.body()).thenApply(audio -> new Reply.Body(200, "audio/ogg", audio))));
+                azure.speak(request.user().handle(), request.body())
+                        .thenApply(audio -> new Reply.Body(200, "audio/ogg", audio))));
 
         String eleven = "/api/speech/elevenlabs";
         router.post(eleven + "/voices").handler(routes.later(request ->
-                elevenLabs.voices(request.dirs()).thenApply(Reply::json)));
+                elevenLabs.voices(request.user().handle()).thenApply(Reply::json)));
         router.post(eleven + "/voice-settings").handler(routes.later(request ->
-                elevenLabs.voiceSettings(request.dirs()).thenApply(Reply::json)));
+                elevenLabs.voiceSettings(request.user().handle()).thenApply(Reply::json)));
         router.post(eleven + "/history").handler(routes.later(request ->
-                elevenLabs.history(request.dirs()).thenApply(Reply::json)));
+                elevenLabs.history(request.user().handle()).thenApply(Reply::json)));
         router.post(eleven + "/synthesize").handler(routes.later(request ->
-                elevenLabs.synthesize(request.dirs(), request.body()).thenApply(SpeechFeature::mpeg)));
+                elevenLabs.synthesize(request.user().handle(), request.body()).thenApply(SpeechFeature::mpeg)));
         router.post(eleven + "/history-audio").handler(routes.later(request ->
-                elevenLabs.historyAudio(request.dirs(), request.body()).thenApply(SpeechFeature::mpeg)));
+                elevenLabs.historyAudio(request.user().handle(), request.body()).thenApply(SpeechFeature::mpeg)));
         router.post(eleven + "/voices/add").handler(routes.later(request ->
-                elevenLabs.addVoice(request.dirs(), request.body()).thenApply(Reply::json)));
+                elevenLabs.addVoice(request.user().handle(), request.body()).thenApply(Reply::json)));
         router.post(eleven + "/recognize").handler(routes.later(request ->
-                elevenLabs.recognize(request.dirs(), upload(request), request.formField("model"))
+                elevenLabs.recognize(request.user().handle(), upload(request), request.formField("model"))
                         .thenApply(Reply::json)));
 
         router.post("/api/speech/pollinations/voices").handler(routes.later(request ->
                 pollinations.voices(request.body()).thenApply(Reply::json)));
         router.post("/api/speech/pollinations/generate").handler(routes.later(request ->
-                pollinations.generate(request.dirs(), request.body()).thenApply(SpeechFeature::mpeg)));
+                pollinations.generate(request.user().handle(), request.body()).thenApply(SpeechFeature::mpeg)));
 
         router.post("/api/minimax/generate-voice").handler(routes.later(request ->
-                miniMax.generate(request.dirs(), request.body())
+                miniMax.generate(request.user().handle(), request.body())
                         .thenApply(audio -> new Reply.Body(200, audio.contentType(), audio.bytes()))));
         router.post("/api/volcengine/generate-voice").handler(routes.later(request ->
-                volcengine.generate(request.dirs(), request.body()).thenApply(SpeechFeature::mpeg)));
+                volcengine.generate(request.user().handle(), request.body()).thenApply(SpeechFeature::mpeg)));
     }
 
     private static Reply mpeg(byte[] audio) {

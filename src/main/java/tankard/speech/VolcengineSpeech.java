@@ -14,7 +14,6 @@ import tankard.outbound.UpstreamClient;
 import tankard.outbound.UpstreamRequest;
 import tankard.secrets.SecretKeys;
 import tankard.secrets.SecretStore;
-import tankard.user.UserDirs;
 
 import java.io.ByteArrayOutputStream;
 import java.util.Base64;
@@ -45,7 +44,7 @@ public final class VolcengineSpeech {
     }
 
     /** {@code {provider_endpoint, resource_id, text, voice_speaker, speed}} → the text spoken, MP3. */
-    public CompletionStage<byte[]> generate(UserDirs user, JsonNode body) {
+    public CompletionStage<byte[]> generate(String user, JsonNode body) {
         String endpoint = Js.truthy(body.get("provider_endpoint"))
                 ? Urls.httpUrl(Js.string(body.get("provider_endpoint")), "provider_endpoint") : DEFAULT_ENDPOINT;
         String appId = secrets.read(user, SecretKeys.VOLCENGINE_APP_ID);

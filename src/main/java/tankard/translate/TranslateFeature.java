@@ -17,20 +17,20 @@ public record TranslateFeature(TranslateService translate) implements Feature {
     @Override
     public void mount(Router router, Routes routes) {
         router.post(BASE + "/libre").handler(routes.later(request ->
-                translate.libre(request.dirs(), request.body()).thenApply(Reply::text)));
+                translate.libre(request.user().handle(), request.body()).thenApply(Reply::text)));
         // ST sets this one's type itself; the others are Express's text/html of a sent string
         router.post(BASE + "/google").handler(routes.later(request ->
                 translate.google(request.body()).thenApply(TranslateFeature::plainText)));
         router.post(BASE + "/yandex").handler(routes.later(request ->
                 translate.yandex(request.body()).thenApply(Reply::text)));
         router.post(BASE + "/lingva").handler(routes.later(request ->
-                translate.lingva(request.dirs(), request.body()).thenApply(Reply::text)));
+                translate.lingva(request.user().handle(), request.body()).thenApply(Reply::text)));
         router.post(BASE + "/deepl").handler(routes.later(request ->
-                translate.deepl(request.dirs(), request.body()).thenApply(Reply::text)));
+                translate.deepl(request.user().handle(), request.body()).thenApply(Reply::text)));
         router.post(BASE + "/onering").handler(routes.later(request ->
-                translate.onering(request.dirs(), request.body()).thenApply(Reply::text)));
+                translate.onering(request.user().handle(), request.body()).thenApply(Reply::text)));
         router.post(BASE + "/deeplx").handler(routes.later(request ->
-                translate.deeplx(request.dirs(), request.body()).thenApply(Reply::text)));
+                translate.deeplx(request.user().handle(), request.body()).thenApply(Reply::text)));
         router.post(BASE + "/bing").handler(routes.later(request ->
                 translate.bing(request.body()).thenApply(Reply::text)));
     }

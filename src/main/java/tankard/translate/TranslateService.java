@@ -11,7 +11,6 @@ import tankard.outbound.UpstreamClient;
 import tankard.outbound.UpstreamRequest;
 import tankard.secrets.SecretKeys;
 import tankard.secrets.SecretStore;
-import tankard.user.UserDirs;
 
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -52,7 +51,7 @@ public final class TranslateService {
     }
 
     /** {@code /libre}: a POST of JSON to the LibreTranslate URL, which must be set. */
-    public CompletionStage<String> libre(UserDirs user, JsonNode body) {
+    public CompletionStage<String> libre(String user, JsonNode body) {
         String url = secrets.read(user, SecretKeys.LIBRE_URL);
         if (url.isEmpty()) {
             throw Refusal.badRequest("The LibreTranslate URL is not set");
@@ -108,7 +107,7 @@ public final class TranslateService {
     }
 
     /** {@code /lingva}: a GET of {@code <url>/auto/<lang>/<text>} from the user's Lingva instance or lingva.ml. */
-    public CompletionStage<String> lingva(UserDirs user, JsonNode body) {
+    public CompletionStage<String> lingva(String user, JsonNode body) {
         String base = orDefault(secrets.read(user, SecretKeys.LINGVA_URL), LINGVA_DEFAULT);
         checkUrl("Lingva", base);
         String text = required(body, "text");
@@ -121,7 +120,7 @@ public final class TranslateService {
     }
 
     /** {@code /deepl}: DeepL's free or pro API with the user's key, and ST's configured formality. */
-    public CompletionStage<String> deepl(UserDirs user, JsonNode body) {
+    public CompletionStage<String> deepl(String user, JsonNode body) {
         String key = secrets.read(user, SecretKeys.DEEPL);
         if (key.isEmpty()) {
             throw Refusal.badRequest("The DeepL API key is not set");
@@ -141,7 +140,7 @@ public final class TranslateService {
     }
 
     /** {@code /onering}: a GET of the OneRingTranslator URL, its query replaced by the text and both languages. */
-    public CompletionStage<String> onering(UserDirs user, JsonNode body) {
+    public CompletionStage<String> onering(String user, JsonNode body) {
         String url = orDefault(secrets.read(user, SecretKeys.ONERING_URL), ONERING_DEFAULT);
         checkUrl("OneRingTranslator", url);
         String query = new Form().add("text", required(body, "text")).add("from_lang", required(body, "from_lang"))
@@ -153,7 +152,7 @@ public final class TranslateService {
     }
 
     /** {@code /deeplx}: a POST of JSON to the user's DeepLX URL or the local default. */
-    public CompletionStage<String> deeplx(UserDirs user, JsonNode body) {
+    public CompletionStage<String> deeplx(String user, JsonNode body) {
         String url = orDefault(secrets.read(user, SecretKeys.DEEPLX_URL), DEEPLX_DEFAULT);
         checkUrl("DeepLX", url);
         String text = required(body, "text");

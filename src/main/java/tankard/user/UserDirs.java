@@ -12,6 +12,14 @@ public record UserDirs(Path root) {
         return new UserDirs(dataRoot.resolve(handle));
     }
 
+    /**
+     * The handle of the user whose folder this is ({@link #of} names the folder so), for the stores keyed by user
+     * that code still handed a {@code UserDirs} calls.
+     */
+    public String handle() {
+        return root.getFileName().toString();
+    }
+
     public Path settingsFile() { return root.resolve("settings.json"); }
     public Path secretsFile() { return root.resolve("secrets.json"); }
     public Path statsFile() { return root.resolve("stats.json"); }

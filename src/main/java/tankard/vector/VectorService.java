@@ -93,7 +93,7 @@ public final class VectorService {
         CollectionKey key = target.key(collectionId(body));
         int topK = topK(body);
         double threshold = threshold(body);
-        String searchText = new EmbeddingCall(user, body).string("searchText");
+        String searchText = new EmbeddingCall(user.handle(), body).string("searchText");
         return embed(target, List.of(searchText), true).thenApplyAsync(vectors -> {
             List<Match> matches = store.query(user, key, vectors.get(0), topK);
             ObjectNode answer = JsJson.object();
@@ -199,7 +199,7 @@ public final class VectorService {
     }
 
     private Target target(UserDirs user, JsonNode body) {
-        EmbeddingCall call = new EmbeddingCall(user, body);
+        EmbeddingCall call = new EmbeddingCall(user.handle(), body);
         String name = source(call);
         return new Target(call, name, sources.require(name));
     }

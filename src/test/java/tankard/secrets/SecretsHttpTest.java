@@ -5,9 +5,9 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
 import org.junit.jupiter.api.Test;
+import tankard.store.FileDocumentStore;
 import tankard.testing.ServerTest;
 import tankard.testing.TestServer;
-import tankard.user.UserDirs;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -283,16 +283,16 @@ class SecretsHttpTest extends ServerTest {
     @Test
     void backendsReadTheActiveValueThroughTheJavaApi() throws IOException {
         TestServer.Client client = start(null);
-        SecretStore store = new SecretStore(false);
-        UserDirs dirs = new UserDirs(server.userDir());
-        assertEquals("", store.read(dirs, SecretKeys.OPENAI));
+        SecretStore store = new SecretStore(new FileDocumentStore(server.userDir().getParent()), false);
+        String user = server.userDir().getFileName().toString();
+        assertEquals("", store.read(user, SecretKeys.OPENAI));
         assertFalse(Files.exists(secretsFile()), "looking a key up creates nothing");
         Files.writeString(secretsFile(), ST_FILE);
-        assertEquals("sk-ünïcode-🍺-\"quoted\"-0001", store.read(dirs, SecretKeys.OPENAI));
-        assertEquals("sk-work-key-0002", store.read(dirs, SecretKeys.OPENAI, "9d0e4b7a-5c21-4f3e-8b6d-71a2c3e4f5a6"));
-        assertEquals("", store.read(dirs, SecretKeys.CLAUDE));
+        assertEquals("sk-ünïcode-🍺-\"quoted\"-0001", store.read(user, SecretKeys.OPENAI));
+        assertEquals("sk-work-key-0002", store.read(user, SecretKeys.OPENAI, "9d0e4b7a-5c21-4f3e-8b6d-71a2c3e4f5a6"));
+        assertEquals("", store.read(user, SecretKeys.CLAUDE));
         write(client, SecretKeys.CLAUDE, "sk-ant-new");
-        assertEquals("sk-ant-new", store.read(dirs, SecretKeys.CLAUDE));
+        assertEquals("sk-ant-new", store.read(user, SecretKeys.CLAUDE));
     }
 
     @Test

@@ -60,7 +60,7 @@ public record ChatCompletionsFeature(SecretStore secrets, UpstreamClient upstrea
      */
     private void call(Request request, StepBuilder builder, Answer answer) {
         RoutingContext ctx = request.ctx();
-        SecretReader reader = SecretReader.of(secrets, request.dirs());
+        SecretReader reader = SecretReader.of(secrets, request.user().handle());
         Proxying.worker(ctx, () -> {
             ObjectNode body = JsonFields.object(request.body());
             ChatCompletionSource source = sources.source(Js.string(body.get("chat_completion_source")));
@@ -118,7 +118,7 @@ public record ChatCompletionsFeature(SecretStore secrets, UpstreamClient upstrea
             return;
         }
         HttpServerResponse response = ctx.response();
-        SecretReader reader = SecretReader.of(secrets, request.dirs());
+        SecretReader reader = SecretReader.of(secrets, request.user().handle());
         Proxying.worker(ctx, () -> MultimodalModels.call(source, JsonFields.object(request.body()), reader))
                 .compose(call -> call == null ? Future.succeededFuture(JsJson.array()) : upstream.fetch(call, response)
                         .compose(answer -> answer.ok()

@@ -173,7 +173,7 @@ public final class HordeFeature implements Feature {
     /** The user's Horde key, read on a worker; null when there is none. */
     private Future<String> key(Request request) {
         return Proxying.worker(request.ctx(), () -> {
-            String key = secrets.read(request.dirs(), SecretKeys.HORDE);
+            String key = secrets.read(request.user().handle(), SecretKeys.HORDE);
             return key.isEmpty() ? null : key;
         });
     }

@@ -194,7 +194,7 @@ public record KoboldClassicFeature(SecretStore secrets, UpstreamClient upstream,
         if (server == null || server.isEmpty()) {
             throw Refusal.badRequest("No KoboldCpp server URL (server) was given");
         }
-        SecretReader reader = SecretReader.of(secrets, request.dirs());
+        SecretReader reader = SecretReader.of(secrets, request.user().handle());
         Proxying.worker(request.ctx(), () -> {
                     String url = withPath(server, path);
                     MultiMap headers = backends.open(JsonFields.object(request.body()), reader, "koboldcpp", server)

@@ -12,7 +12,7 @@ public record NanoGptFeature(NanoGptService nanoGpt) implements Feature {
     @Override
     public void mount(Router router, Routes routes) {
         router.post(BASE + "/credits").handler(routes.later(request ->
-                nanoGpt.credits(request.dirs()).map(Reply::json).toCompletionStage()));
+                nanoGpt.credits(request.user().handle()).map(Reply::json).toCompletionStage()));
         router.post(BASE + "/models/providers").handler(routes.later(request ->
                 nanoGpt.providers(request.body()).map(Reply::json).toCompletionStage()));
     }

@@ -15,7 +15,6 @@ import tankard.json.JsJson;
 import tankard.outbound.UpstreamRequest;
 import tankard.secrets.SecretKeys;
 import tankard.secrets.SecretStore;
-import tankard.user.UserDirs;
 
 /**
  * NanoGPT's own API beside chat completions (ST's src/endpoints/nanogpt.js): the user's balance and subscription
@@ -37,8 +36,8 @@ public final class NanoGptService {
      * {@code /credits}: the pay-as-you-go balance, and the subscription's limits and usage when one is active
      * (null otherwise, or when its request fails). Blocking (the key).
      */
-    Future<JsonNode> credits(UserDirs dirs) {
-        String key = secrets.read(dirs, SecretKeys.NANOGPT);
+    Future<JsonNode> credits(String user) {
+        String key = secrets.read(user, SecretKeys.NANOGPT);
         if (key.isEmpty()) {
             throw Refusal.badRequest("NanoGPT API key not found");
         }

@@ -47,7 +47,7 @@ public record NovelAiFeature(SecretStore secrets, UpstreamClient upstream) imple
 
     /** The JSON and Bearer headers of every NovelAI call; the user's key is required. */
     private MultiMap headers(Request request) {
-        String key = secrets.read(request.dirs(), SecretKeys.NOVEL);
+        String key = secrets.read(request.user().handle(), SecretKeys.NOVEL);
         if (key.isEmpty()) {
             throw Refusal.badRequest("NovelAI Access Token is missing.");
         }

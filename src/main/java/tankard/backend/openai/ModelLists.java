@@ -12,7 +12,6 @@ import tankard.json.JsJson;
 import tankard.outbound.UpstreamRequest;
 import tankard.secrets.SecretKeys;
 import tankard.secrets.SecretStore;
-import tankard.user.UserDirs;
 
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
@@ -34,23 +33,23 @@ public final class ModelLists {
     }
 
     /** ElectronHub's models ({@code data}, [] when it has none). */
-    public CompletionStage<JsonNode> electronHub(UserDirs user) {
+    public CompletionStage<JsonNode> electronHub(String user) {
         return list(user, SecretKeys.ELECTRONHUB, "ElectronHub", "https://api.electronhub.ai/v1/models",
                 json -> json.path("data").isArray() ? json.get("data") : JsJson.array());
     }
 
-    public CompletionStage<JsonNode> chutesEmbedding(UserDirs user) {
+    public CompletionStage<JsonNode> chutesEmbedding(String user) {
         return list(user, SecretKeys.CHUTES, "Chutes",
                 "https://api.chutes.ai/chutes/?template=embedding&include_public=true&limit=999", json -> array(json, "items"));
     }
 
-    public CompletionStage<JsonNode> nanoGptEmbedding(UserDirs user) {
+    public CompletionStage<JsonNode> nanoGptEmbedding(String user) {
         return list(user, SecretKeys.NANOGPT, "NanoGPT", "https://nano-gpt.com/api/v1/embedding-models",
                 json -> array(json, "data"));
     }
 
     /** {@code {siliconflow_endpoint}}: "cn" lists the Chinese site's models. */
-    public CompletionStage<JsonNode> siliconFlowEmbedding(UserDirs user, JsonNode body) {
+    public CompletionStage<JsonNode> siliconFlowEmbedding(String user, JsonNode body) {
         String site = "cn".equals(Js.string(body.get("siliconflow_endpoint"))) ? "https://api.siliconflow.cn"
                 : "https://api.siliconflow.com";
         return list(user, SecretKeys.SILICONFLOW, "SiliconFlow", site + "/v1/models?type=text&sub_type=embedding",
@@ -58,7 +57,7 @@ public final class ModelLists {
     }
 
     /** {@code {workers_ai_account_id}} → the account's embedding models, each with its name as id. */
-    public CompletionStage<JsonNode> workersAiEmbedding(UserDirs user, JsonNode body) {
+    public CompletionStage<JsonNode> workersAiEmbedding(String user, JsonNode body) {
         String key = Keys.required(secrets, user, SecretKeys.WORKERS_AI, "Workers AI");
         String url = workersAi(body) + "/ai/models/search?task=Text+Embeddings&per_page=100";
         return get(key, "Workers AI", url, json -> {
@@ -79,7 +78,7 @@ public final class ModelLists {
         return CLOUDFLARE_ACCOUNTS + "/" + Urls.encodeUriComponent(account);
     }
 
-    private CompletionStage<JsonNode> list(UserDirs user, String secret, String service, String url,
+    private CompletionStage<JsonNode> list(String user, String secret, String service, String url,
                                            Function<JsonNode, JsonNode> models) {
         return get(Keys.required(secrets, user, secret, service), service, url, models);
     }

@@ -16,7 +16,6 @@ import tankard.outbound.ServiceCalls;
 import tankard.outbound.UpstreamRequest;
 import tankard.secrets.SecretKeys;
 import tankard.secrets.SecretStore;
-import tankard.user.UserDirs;
 
 import java.util.Map;
 import java.util.Set;
@@ -84,7 +83,7 @@ public final class OpenAiCaption {
     }
 
     /** {@code {api, image, prompt, model, reverse_proxy?, proxy_password?, server_url?, ...}} → the caption. */
-    public CompletionStage<String> caption(UserDirs user, JsonNode body) {
+    public CompletionStage<String> caption(String user, JsonNode body) {
         String name = Js.string(body.get("api"));
         Api api = APIS.get(name);
         String proxy = Js.truthy(body.get("reverse_proxy")) ? Js.string(body.get("reverse_proxy")) : null;
@@ -123,7 +122,7 @@ public final class OpenAiCaption {
     }
 
     /** ST's key: the proxy's password where a proxy replaces the key, else the secret. */
-    private String key(UserDirs user, JsonNode body, Api api, String proxy) {
+    private String key(String user, JsonNode body, Api api, String proxy) {
         if (api != null && !(api.keyUnlessProxied() && proxy != null)) {
             return secrets.read(user, api.secret());
         }

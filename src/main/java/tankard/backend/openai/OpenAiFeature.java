@@ -23,33 +23,40 @@ public record OpenAiFeature(OpenAiCaption caption, OpenAiSpeech speech, OpenAiIm
 
     @Override
     public void mount(Router router, Routes routes) {
-        post(router, routes, "/caption-image", request -> caption.caption(request.dirs(), request.body())
+        post(router, routes, "/caption-image", request -> caption.caption(request.user().handle(), request.body())
                 .thenApply(text -> Reply.json(JsJson.object().put("caption", text))));
 
-        voice(router, routes, "/generate-voice", request -> speech.openAi(request.dirs(), request.body()));
-        voice(router, routes, "/custom/generate-voice", request -> speech.custom(request.dirs(), request.body()));
-        voice(router, routes, "/electronhub/generate-voice", request -> speech.electronHub(request.dirs(), request.body()));
-        voice(router, routes, "/chutes/generate-voice", request -> speech.chutes(request.dirs(), request.body()));
+        voice(router, routes, "/generate-voice", request -> speech.openAi(request.user().handle(), request.body()));
+        voice(router, routes, "/custom/generate-voice", request ->
+                speech.custom(request.user().handle(), request.body()));
+        voice(router, routes, "/electronhub/generate-voice", request ->
+                speech.electronHub(request.user().handle(), request.body()));
+        voice(router, routes, "/chutes/generate-voice", request ->
+                speech.chutes(request.user().handle(), request.body()));
 
-        json(router, routes, "/generate-image", request -> images.image(request.dirs(), request.body()));
-        json(router, routes, "/generate-video", request -> images.video(request.dirs(), request.body(),
+        json(router, routes, "/generate-image", request -> images.image(request.user().handle(), request.body()));
+        json(router, routes, "/generate-video", request -> images.video(request.user().handle(), request.body(),
                 () -> request.ctx().response().closed()));
 
         transcribe(router, routes, "/transcribe-audio", Transcriptions.Service.OPENAI);
         transcribe(router, routes, "/groq/transcribe-audio", Transcriptions.Service.GROQ);
         transcribe(router, routes, "/mistral/transcribe-audio", Transcriptions.Service.MISTRAL);
         transcribe(router, routes, "/zai/transcribe-audio", Transcriptions.Service.ZAI);
-        json(router, routes, "/chutes/transcribe-audio", request -> transcriptions.chutes(request.dirs(), recording(request)));
+        json(router, routes, "/chutes/transcribe-audio", request ->
+                transcriptions.chutes(request.user().handle(), recording(request)));
 
-        json(router, routes, "/electronhub/models", request -> models.electronHub(request.dirs()));
-        json(router, routes, "/chutes/models/embedding", request -> models.chutesEmbedding(request.dirs()));
-        json(router, routes, "/nanogpt/models/embedding", request -> models.nanoGptEmbedding(request.dirs()));
-        json(router, routes, "/siliconflow/models/embedding", request -> models.siliconFlowEmbedding(request.dirs(), request.body()));
-        json(router, routes, "/workers-ai/models/embedding", request -> models.workersAiEmbedding(request.dirs(), request.body()));
+        json(router, routes, "/electronhub/models", request -> models.electronHub(request.user().handle()));
+        json(router, routes, "/chutes/models/embedding", request -> models.chutesEmbedding(request.user().handle()));
+        json(router, routes, "/nanogpt/models/embedding", request -> models.nanoGptEmbedding(request.user().handle()));
+        json(router, routes, "/siliconflow/models/embedding", request ->
+                models.siliconFlowEmbedding(request.user().handle(), request.body()));
+        json(router, routes, "/workers-ai/models/embedding", request ->
+                models.workersAiEmbedding(request.user().handle(), request.body()));
     }
 
     private void transcribe(Router router, Routes routes, String path, Transcriptions.Service service) {
-        json(router, routes, path, request -> transcriptions.transcribe(request.dirs(), service, recording(request)));
+        json(router, routes, path, request ->
+                transcriptions.transcribe(request.user().handle(), service, recording(request)));
     }
 
     private static Transcriptions.Recording recording(Request request) {

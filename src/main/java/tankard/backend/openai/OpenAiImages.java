@@ -13,7 +13,6 @@ import tankard.outbound.ServiceCalls;
 import tankard.outbound.UpstreamRequest;
 import tankard.secrets.SecretKeys;
 import tankard.secrets.SecretStore;
-import tankard.user.UserDirs;
 
 import java.util.Base64;
 import java.util.concurrent.CompletableFuture;
@@ -45,7 +44,7 @@ public final class OpenAiImages {
     }
 
     /** The body as OpenAI's images request → its answer as it came. */
-    public CompletionStage<JsonNode> image(UserDirs user, JsonNode body) {
+    public CompletionStage<JsonNode> image(String user, JsonNode body) {
         MultiMap headers = json(headers(key(user)));
         return calls.send(SERVICE, UpstreamRequest.post(API + "/images/generations", headers, body))
                 .thenApply(answer -> ServiceCalls.json(SERVICE, answer));
@@ -55,7 +54,7 @@ public final class OpenAiImages {
      * {@code {prompt, model?, size?, seconds?}} → {@code {format: "mp4", data: base64}}; the polling stops when
      * {@code gone} says the browser has left.
      */
-    public CompletionStage<JsonNode> video(UserDirs user, JsonNode body, BooleanSupplier gone) {
+    public CompletionStage<JsonNode> video(String user, JsonNode body, BooleanSupplier gone) {
         String key = key(user);
         ObjectNode job = JsJson.object();
         JsonFields.copy(body, job, "prompt");
@@ -103,7 +102,7 @@ public final class OpenAiImages {
         return done;
     }
 
-    private String key(UserDirs user) {
+    private String key(String user) {
         return Keys.required(secrets, user, SecretKeys.OPENAI, SERVICE);
     }
 

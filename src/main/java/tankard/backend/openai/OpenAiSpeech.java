@@ -11,7 +11,6 @@ import tankard.outbound.ServiceCalls;
 import tankard.outbound.UpstreamRequest;
 import tankard.secrets.SecretKeys;
 import tankard.secrets.SecretStore;
-import tankard.user.UserDirs;
 
 import java.util.HashSet;
 import java.util.List;
@@ -45,7 +44,7 @@ public final class OpenAiSpeech {
     }
 
     /** {@code {text, voice?, speed?, model?, instructions?}} → OpenAI's MP3. */
-    public CompletionStage<Audio> openAi(UserDirs user, JsonNode body) {
+    public CompletionStage<Audio> openAi(String user, JsonNode body) {
         String key = Keys.required(secrets, user, SecretKeys.OPENAI, "OpenAI");
         ObjectNode request = JsJson.object();
         JsonFields.copyAs(body, "text", request, "input");
@@ -60,7 +59,7 @@ public final class OpenAiSpeech {
     }
 
     /** {@code {provider_endpoint, input?, response_format?, voice?, speed?, model?}} → the server's audio, sent as MP3. */
-    public CompletionStage<Audio> custom(UserDirs user, JsonNode body) {
+    public CompletionStage<Audio> custom(String user, JsonNode body) {
         if (!Js.truthy(body.get("provider_endpoint"))) {
             throw Refusal.badRequest("provider_endpoint is required");
         }
@@ -75,7 +74,7 @@ public final class OpenAiSpeech {
     }
 
     /** {@code {input, voice, speed?, temperature?, model?, ...}} → ElectronHub's audio, every other field passed on. */
-    public CompletionStage<Audio> electronHub(UserDirs user, JsonNode body) {
+    public CompletionStage<Audio> electronHub(String user, JsonNode body) {
         String key = Keys.required(secrets, user, SecretKeys.ELECTRONHUB, "ElectronHub");
         ObjectNode request = JsJson.object();
         JsonFields.copy(body, request, "input", "voice");
@@ -109,7 +108,7 @@ public final class OpenAiSpeech {
     }
 
     /** {@code {input, voice?, speed?}} → Chutes' Kokoro audio. */
-    public CompletionStage<Audio> chutes(UserDirs user, JsonNode body) {
+    public CompletionStage<Audio> chutes(String user, JsonNode body) {
         String key = Keys.required(secrets, user, SecretKeys.CHUTES, "Chutes");
         ObjectNode request = JsJson.object();
         JsonFields.copyAs(body, "input", request, "text");

@@ -10,7 +10,6 @@ import tankard.outbound.ServiceCalls;
 import tankard.outbound.UpstreamRequest;
 import tankard.secrets.SecretKeys;
 import tankard.secrets.SecretStore;
-import tankard.user.UserDirs;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -64,7 +63,7 @@ public final class Transcriptions {
     }
 
     /** The recording as {@code audio.wav} with the model and language → the service's JSON as it came. */
-    public CompletionStage<JsonNode> transcribe(UserDirs user, Service service, Recording recording) {
+    public CompletionStage<JsonNode> transcribe(String user, Service service, Recording recording) {
         String key = Keys.required(secrets, user, service.secret, service.label);
         byte[] audio = audio(recording);
         if (recording.model() == null || recording.model().isEmpty()) {
@@ -85,7 +84,7 @@ public final class Transcriptions {
     }
 
     /** The recording as base64 to the Chutes model named by {@code model} → {@code {text}}, its chunks joined. */
-    public CompletionStage<JsonNode> chutes(UserDirs user, Recording recording) {
+    public CompletionStage<JsonNode> chutes(String user, Recording recording) {
         String key = Keys.required(secrets, user, SecretKeys.CHUTES, "Chutes");
         byte[] audio = audio(recording);
         String model = recording.model() == null ? "" : recording.model();

@@ -20,9 +20,10 @@ public record OpenRouterFeature(OpenRouterService openRouter) implements Feature
         router.post(BASE + "/models/embedding").handler(routes.later(request -> models(ModelList.EMBEDDING)));
         router.post(BASE + "/models/image").handler(routes.later(request -> models(ModelList.IMAGE)));
         router.post(BASE + "/credits").handler(routes.later(request ->
-                openRouter.credits(request.dirs()).map(Reply::json).toCompletionStage()));
+                openRouter.credits(request.user().handle()).map(Reply::json).toCompletionStage()));
         router.post(BASE + "/image/generate").handler(routes.later(request ->
-                openRouter.generateImage(request.dirs(), request.body()).map(Reply::json).toCompletionStage()));
+                openRouter.generateImage(request.user().handle(), request.body()).map(Reply::json)
+                        .toCompletionStage()));
     }
 
     private CompletionStage<Reply> models(ModelList list) {

@@ -14,7 +14,6 @@ import tankard.json.JsJson;
 import tankard.outbound.UpstreamRequest;
 import tankard.secrets.SecretKeys;
 import tankard.secrets.SecretStore;
-import tankard.user.UserDirs;
 import tankard.util.JsLocale;
 import tankard.util.MimeTypes;
 
@@ -142,8 +141,8 @@ public final class OpenRouterService {
     }
 
     /** {@code /credits}: what is left of the user's credits. Blocking (the key). */
-    Future<JsonNode> credits(UserDirs dirs) {
-        MultiMap headers = accept().set("Authorization", "Bearer " + key(dirs));
+    Future<JsonNode> credits(String user) {
+        MultiMap headers = accept().set("Authorization", "Bearer " + key(user));
         return upstream.call(UpstreamRequest.get(API + "/credits", headers), NAME).map(answer -> {
             if (!answer.ok() || answer.json() == null) {
                 throw Refusal.upstream("OpenRouter's credits request failed with status " + answer.status());
@@ -176,8 +175,8 @@ public final class OpenRouterService {
     }
 
     /** {@code /image/generate}: the model's first image for the prompt, as its file extension and base64 data. Blocking (the key). */
-    Future<JsonNode> generateImage(UserDirs dirs, JsonNode body) {
-        String key = key(dirs);
+    Future<JsonNode> generateImage(String user, JsonNode body) {
+        String key = key(user);
         if (!Js.truthy(body.get("model")) || !Js.truthy(body.get("prompt"))) {
             throw Refusal.badRequest("Model and prompt are required");
         }
@@ -209,8 +208,8 @@ public final class OpenRouterService {
         return extension == null ? "png" : extension;
     }
 
-    private String key(UserDirs dirs) {
-        String key = secrets.read(dirs, SecretKeys.OPENROUTER);
+    private String key(String user) {
+        String key = secrets.read(user, SecretKeys.OPENROUTER);
         if (key.isEmpty()) {
             throw Refusal.badRequest("OpenRouter API key not found");
         }

@@ -60,7 +60,7 @@ record RemoteTokenizersFeature(SecretStore secrets, TextCompletionBackends backe
 
     /** Each type's own tokenize endpoint under {@code url} (without {@code /v1}), with the type's auth headers. */
     private void textgenEncode(Request request) {
-        SecretReader reader = SecretReader.of(secrets, request.dirs());
+        SecretReader reader = SecretReader.of(secrets, request.user().handle());
         tokenize(request, () -> {
             TextCompletionBackends.Backend backend = backends.open(JsonFields.object(request.body()), reader,
                     Js.string(request.body().get("url")));

@@ -132,7 +132,7 @@ record TextCompletionToolsFeature(SecretStore secrets, TextCompletionBackends ba
     private void tabbyDownload(Request request) {
         RoutingContext ctx = request.ctx();
         HttpServerResponse response = ctx.response();
-        SecretReader reader = SecretReader.of(secrets, request.dirs());
+        SecretReader reader = SecretReader.of(secrets, request.user().handle());
         worker(ctx, () -> backends.open(JsonFields.object(request.body()), reader, false)).compose(backend -> {
             String base = trimTrailingSlash(Js.string(backend.body().get("api_server")));
             MultiMap headers = backend.headers(true);

@@ -56,7 +56,7 @@ public record TextCompletionsFeature(SecretStore secrets, TextCompletionBackends
     /** The backend of the request, opened on a worker (it reads secrets), then turned into what the route needs. */
     private <T> Future<T> open(Request request, boolean rewriteLocalhost,
                                Function<TextCompletionBackends.Backend, T> then) {
-        SecretReader reader = SecretReader.of(secrets, request.dirs());
+        SecretReader reader = SecretReader.of(secrets, request.user().handle());
         return worker(request.ctx(), () -> then.apply(backends.open(JsonFields.object(request.body()), reader,
                 rewriteLocalhost)));
     }

@@ -96,8 +96,8 @@ final class BackendSummaryModel implements SummaryModel {
         String content = SummaryPrompt.content(previous, text);
         Completions.Answer answer;
         try {
-            answer = options.textCompletion() ? completions.text(dirs, textBody(instruction, content))
-                    : completions.chat(dirs, chatBody(instruction, content));
+            answer = options.textCompletion() ? completions.text(dirs.handle(), textBody(instruction, content))
+                    : completions.chat(dirs.handle(), chatBody(instruction, content));
         } catch (Completions.Unreachable e) {
             throw new SummaryFailure(SummaryFailure.Reason.UPSTREAM, "The backend could not be reached: " + e.getMessage());
         }

@@ -16,6 +16,7 @@ import tankard.config.TankardConfig;
 import tankard.core.Refusal;
 import tankard.json.JsJson;
 import tankard.secrets.SecretStore;
+import tankard.store.FileDocumentStore;
 import tankard.tokenizer.TokenizerFiles;
 import tankard.tokenizer.Tokenizers;
 import tankard.user.UserDirs;
@@ -132,7 +133,7 @@ public final class SummarizeCommand {
         ChatService chatService = new ChatService(config.backups(), chats, new ChatLocks(), timer, System::currentTimeMillis);
         UpstreamClient upstream = new UpstreamClient(vertx, new OutboundPolicy(config),
                 new ProviderOrigins(config.backends().providerOrigins()));
-        Completions completions = new Completions(config, new SecretStore(config.allowKeysExposure()), upstream);
+        Completions completions = new Completions(config, new SecretStore(new FileDocumentStore(config.dataRoot()), config.allowKeysExposure()), upstream);
         return new ChatSummarizer(chatService, completions, new Tokenizers(TokenizerFiles.of(config)));
     }
 

@@ -2,14 +2,12 @@ package tankard.vector.source;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import tankard.json.JsNumber;
-import tankard.user.UserDirs;
-
 
 /**
- * One embedding request: whose it is (for the secrets store) and the request body, which carries the source's
- * settings (ST: vectors.js, getSourceSettings).
+ * One embedding request: whose it is (the user's handle, for the secrets store) and the request body, which
+ * carries the source's settings (ST: vectors.js, getSourceSettings).
  */
-public record EmbeddingCall(UserDirs user, JsonNode body) {
+public record EmbeddingCall(String user, JsonNode body) {
     /** A body field as ST's {@code String(request.body.x)}: "undefined" when absent, "null" for null. */
     public String string(String field) {
         JsonNode value = body.get(field);

@@ -16,6 +16,7 @@ import tankard.config.ConfigLoader;
 import tankard.config.TankardConfig;
 import tankard.json.JsJson;
 import tankard.secrets.SecretStore;
+import tankard.store.FileDocumentStore;
 import tankard.summarize.SummaryModel;
 import tankard.testing.MockCompletionServer;
 import tankard.testing.TestServer;
@@ -58,7 +59,7 @@ class ChatSummarizerFallbackTest {
         dirs = UserDirs.of(config.dataRoot(), "default-user");
         ChatService chats = new ChatService(config.backups(), new FileChatStore(config.dataRoot()), new ChatLocks(), timer,
                 System::currentTimeMillis);
-        Completions completions = new Completions(config, new SecretStore(false), new UpstreamClient(vertx,
+        Completions completions = new Completions(config, new SecretStore(new FileDocumentStore(config.dataRoot()), false), new UpstreamClient(vertx,
                 new OutboundPolicy(config), new ProviderOrigins(config.backends().providerOrigins())));
         summarizer = new ChatSummarizer(chats, completions, new Tokenizers(TokenizerFiles.of(config)), model -> {
             models.add(model);

@@ -14,6 +14,7 @@ import tankard.outbound.OutboundPolicy;
 import tankard.outbound.ProviderOrigins;
 import tankard.outbound.UpstreamClient;
 import tankard.secrets.SecretStore;
+import tankard.store.FileDocumentStore;
 import tankard.testing.TestServer;
 import tankard.user.UserDirs;
 import tankard.vector.source.EmbeddingUpstreamMock.Answer;
@@ -72,7 +73,7 @@ class RemoteSourcesTest {
         TankardConfig config = ConfigLoader.load(new String[] {"--dataRoot", "data"}, Map.of(), work);
         dirs = UserDirs.of(config.dataRoot(), "default-user");
         Files.createDirectories(dirs.root());
-        secrets = new SecretStore(false);
+        secrets = new SecretStore(new FileDocumentStore(config.dataRoot()), false);
         UpstreamClient client = new UpstreamClient(vertx, new OutboundPolicy(config), new ProviderOrigins(mock.origins()));
         sources = RemoteSources.all(client, secrets, config);
     }
@@ -89,7 +90,7 @@ class RemoteSourcesTest {
     }
 
     private List<float[]> embed(String source, String body, List<String> texts, boolean query) {
-        EmbeddingCall call = new EmbeddingCall(dirs, JsJson.parse(body));
+        EmbeddingCall call = new EmbeddingCall(dirs.handle(), JsJson.parse(body));
         return sources.get(source).embed(call, texts, query).toCompletableFuture().orTimeout(20, TimeUnit.SECONDS)
                 .join();
     }
@@ -130,7 +131,7 @@ class RemoteSourcesTest {
     // ---- the OpenAI-compatible APIs
 
     private void assertOpenAiCompatible(String source, String secret, String body, String path, String model) {
-        secrets.write(dirs, secret, "key-" + source, null);
+        secrets.write(dirs.handle(), secret, "key-" + source, null);
         assertInOrder(embed(source, body, texts(23), false), 23);
         for (Call call : assertBatches(path, RemoteSourcesTest::input)) {
             assertEquals("Bearer key-" + source, call.header("Authorization"));
@@ -221,7 +222,7 @@ class RemoteSourcesTest {
 
     @Test
     void nomicAi() {
-        secrets.write(dirs, "api_key_nomicai", "nomic-key", null);
+        secrets.write(dirs.handle(), "api_key_nomicai", "nomic-key", null);
         assertInOrder(embed("nomicai", "{\"model\":\"x\"}", texts(23), false), 23);
         for (Call call : assertBatches("/nomic/v1/embedding/text", body -> strings(body.get("texts"), x -> x))) {
             assertEquals("Bearer nomic-key", call.header("Authorization"));
@@ -232,7 +233,7 @@ class RemoteSourcesTest {
 
     @Test
     void cohereTellsQueriesFromDocuments() {
-        secrets.write(dirs, "api_key_cohere", "co-key", null);
+        secrets.write(dirs.handle(), "api_key_cohere", "co-key", null);
         assertInOrder(embed("cohere", "{\"model\":\"embed-v4.0\"}", texts(23), false), 23);
         for (Call call : assertBatches("/cohere/v2/embed", body -> strings(body.get("texts"), x -> x))) {
             assertEquals("Bearer co-key", call.header("Authorization"));
@@ -249,7 +250,7 @@ class RemoteSourcesTest {
 
     @Test
     void googleAiStudioBatchEmbedsWithTheConfiguredApiVersion() {
-        secrets.write(dirs, "api_key_makersuite", "gm-key", null);
+        secrets.write(dirs.handle(), "api_key_makersuite", "gm-key", null);
         assertInOrder(embed("palm", "{\"model\":\"gemini-embedding-001\",\"api\":\"makersuite\"}", texts(23), false),
                 23);
         for (Call call : assertBatches("/aistudio/v1alpha/models/gemini-embedding-001:batchEmbedContents",
@@ -272,7 +273,7 @@ class RemoteSourcesTest {
 
     @Test
     void vertexExpressWithAndWithoutAProject() {
-        secrets.write(dirs, "api_key_vertexai", "vx-key", null);
+        secrets.write(dirs.handle(), "api_key_vertexai", "vx-key", null);
         assertInOrder(embed("vertexai", "{\"model\":\"text-embedding-005\",\"api\":\"vertexai\"}", texts(23), false),
                 23);
         for (Call call : assertBatches("/vertex-us/v1/publishers/google/models/text-embedding-005:predict",
@@ -295,7 +296,7 @@ class RemoteSourcesTest {
                 generator.generateKeyPair().getPrivate().getEncoded()) + "\n-----END PRIVATE KEY-----\n";
         ObjectNode account = JsJson.object().put("type", "service_account").put("project_id", "my-project")
                 .put("client_email", "sa@my-project.iam.gserviceaccount.com").put("private_key", pem);
-        secrets.write(dirs, "vertexai_service_account_json", JsJson.compact(account), null);
+        secrets.write(dirs.handle(), "vertexai_service_account_json", JsJson.compact(account), null);
         assertInOrder(embed("vertexai", "{\"vertexai_auth_mode\":\"full\",\"vertexai_region\":\"global\"}",
                 texts(12), false), 12);
         assertEquals("/oauth/token", calls.get(0).path());
@@ -337,7 +338,7 @@ class RemoteSourcesTest {
 
     @Test
     void llamaCppTrimsV1AndSendsItsKey() {
-        secrets.write(dirs, "api_key_llamacpp", "ll-key", null);
+        secrets.write(dirs.handle(), "api_key_llamacpp", "ll-key", null);
         assertInOrder(embed("llamacpp", "{\"apiUrl\":\"" + origin + "/v1/\",\"model\":\"x\"}", texts(23), false), 23);
         for (Call call : assertBatches("/v1/embeddings", RemoteSourcesTest::input)) {
             assertEquals("Bearer ll-key", call.header("Authorization"));
@@ -397,7 +398,7 @@ class RemoteSourcesTest {
 
     @Test
     void anUpstreamErrorPassesItsMessageAndStopsTheBatches() {
-        secrets.write(dirs, "api_key_openai", "k", null);
+        secrets.write(dirs.handle(), "api_key_openai", "k", null);
         mock.answers = call -> new Answer(500, "{\"error\":{\"message\":\"The server had an error\",\"type\":\"server\"}}");
         CompletionException e = assertThrows(CompletionException.class,
                 () -> embed("openai", "{\"model\":\"m\"}", texts(23), false));
@@ -413,8 +414,8 @@ class RemoteSourcesTest {
 
     @Test
     void aMalformedAnswerIsRefusedAndUnstorableVectorsAreABadRequest() {
-        secrets.write(dirs, "api_key_openai", "k", null);
-        secrets.write(dirs, "api_key_cohere", "k", null);
+        secrets.write(dirs.handle(), "api_key_openai", "k", null);
+        secrets.write(dirs.handle(), "api_key_cohere", "k", null);
         mock.answers = call -> new Answer(200, "{\"object\":\"list\"}");
         Refusal noData = refused("openai", "{}");
         assertEquals(Refusal.Kind.UPSTREAM, noData.kind());
