@@ -10,6 +10,8 @@ import tankard.chat.FileChatStore;
 import tankard.config.TankardConfig;
 import tankard.group.FileGroupStore;
 import tankard.group.GroupStore;
+import tankard.store.DocumentStore;
+import tankard.store.FileDocumentStore;
 import tankard.store.pg.PgDatabase;
 import tankard.user.AccountStore;
 import tankard.user.FileAccountStore;
@@ -23,7 +25,8 @@ import java.nio.file.Path;
  *
  * @param database the PostgreSQL database behind the stores, or null on files
  */
-record Stores(AccountStore accounts, CardStore cards, ChatStore chats, GroupStore groups, PgDatabase database)
+record Stores(AccountStore accounts, DocumentStore documents, CardStore cards, ChatStore chats, GroupStore groups,
+              PgDatabase database)
         implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Stores.class);
     /** ST's node-persist folder of accounts (ST: src/users.js). */
@@ -42,15 +45,17 @@ record Stores(AccountStore accounts, CardStore cards, ChatStore chats, GroupStor
 
     /** The stores of an ST data root. */
     static Stores files(Path dataRoot) {
-        return new Stores(new FileAccountStore(dataRoot.resolve(ACCOUNTS_FOLDER)), new FileCardStore(dataRoot),
-                new FileChatStore(dataRoot), new FileGroupStore(dataRoot), null);
+        return new Stores(new FileAccountStore(dataRoot.resolve(ACCOUNTS_FOLDER)), new FileDocumentStore(dataRoot),
+                new FileCardStore(dataRoot), new FileChatStore(dataRoot), new FileGroupStore(dataRoot), null);
     }
 
     /** The stores of a PostgreSQL database, with what is not in the database yet in the data root. */
     static Stores postgres(Vertx vertx, TankardConfig.Postgres settings, Path dataRoot) {
         PgDatabase database = PgDatabase.open(vertx, settings);
-        return new Stores(new PgAccountStore(database), new FileCardStore(dataRoot), new FileChatStore(dataRoot),
-                new FileGroupStore(dataRoot), database);
+        // The documents stay in files until every reader of them takes the store (presets, lorebooks, themes, …
+        // still read their folders): settings and secrets alone in the database would not see them.
+        return new Stores(new PgAccountStore(database), new FileDocumentStore(dataRoot), new FileCardStore(dataRoot),
+                new FileChatStore(dataRoot), new FileGroupStore(dataRoot), database);
     }
 
     /**

@@ -57,7 +57,6 @@ import tankard.http.security.SecurityChain;
 import tankard.http.security.SessionCookies;
 import tankard.store.AtomicFiles;
 import tankard.store.DocumentStore;
-import tankard.store.FileDocumentStore;
 import tankard.extras.ExtrasApiKey;
 import tankard.extras.ExtrasServer;
 import tankard.summarize.SummaryOfSummaries;
@@ -211,7 +210,7 @@ public final class Tankard {
             accounts.save(User.defaultUser(System.currentTimeMillis()));
         }
         checkListenSecurity();
-        DocumentStore documents = new FileDocumentStore(config.dataRoot());
+        DocumentStore documents = stores.documents();
         SettingsBackups settingsBackups = new SettingsBackups(documents, config.backups().numberOfBackups(),
                 (delayMs, task) -> vertx.setTimer(delayMs, id -> vertx.executeBlocking(() -> {
                     task.run();
