@@ -124,8 +124,16 @@ public final class ChatBench {
                     + JsJson.compact(window.get("messages")) + "}";
             return () -> http.post("/api/tankard/chats/tail/save", save);
         });
+        double appendMs = appendTime(http, n);
+        return String.format("Tankard  %6d messages: windowed read of the last 10 %6.1f ms, windowed save of the last 2 %6.1f ms,"
+                + " one message appended %6.1f ms", n, readMs, saveMs, appendMs);
+    }
+
+    /** The median time of one message appended to the chat of n messages through Tankard's tail route. */
+    static double appendTime(BenchServer http, int n) throws Exception {
+        String chat = "\"avatar_url\":\"Bench.png\",\"file_name\":\"n" + n + "\"";
         int[] appended = {0};
-        double appendMs = medianAfterRead(() -> {
+        return medianAfterRead(() -> {
             JsonNode cursor = JsJson.parse(http.open("/api/tankard/chats/tail", "{" + chat + ",\"count\":1}")
                     .readAllBytes()).get("cursor");
             String append = "{" + chat + ",\"cursor\":{\"offset\":" + cursor.get("size") + ",\"size\":"
@@ -134,8 +142,6 @@ public final class ChatBench {
                     + appended[0]++ + "\"}]}";
             return () -> http.post("/api/tankard/chats/tail/save", append);
         });
-        return String.format("Tankard  %6d messages: windowed read of the last 10 %6.1f ms, windowed save of the last 2 %6.1f ms,"
-                + " one message appended %6.1f ms", n, readMs, saveMs, appendMs);
     }
 
     /** The median time of a save over {@link #RUNS} runs, each after a read for its cursor that is not timed. */
@@ -160,7 +166,7 @@ public final class ChatBench {
     }
 
     /** Writes the chat unless a previous run did. */
-    private static void writeChat(Path file, int messages) throws IOException {
+    static void writeChat(Path file, int messages) throws IOException {
         if (!Files.exists(file)) {
             Files.createDirectories(file.getParent());
             Files.write(file, chatBytes(messages));
