@@ -239,7 +239,7 @@ public final class Tankard {
         ChatService chatService = new ChatService(config.backups(), chats, chatLocks, Threads.timer("chat-backups"),
                 System::currentTimeMillis);
         CardCache cardCache = new CardCache(config.performance().memoryCacheCapacityBytes());
-        this.vectorStore = new FileVectorStore(config.vectors().memoryBytes(), config.vectors().foldIdleMillis(),
+        this.vectorStore = new FileVectorStore(config.dataRoot(), config.vectors().memoryBytes(), config.vectors().foldIdleMillis(),
                 config.dataRoot().resolve("_cache").resolve("vector-scratch"));
         this.cardIndexes = new CardIndexes(config.dataRoot(), config.performance().memoryCacheCapacityBytes(),
                 Threads.timer("card-index"));

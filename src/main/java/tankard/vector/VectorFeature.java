@@ -13,23 +13,23 @@ public record VectorFeature(VectorService vectors) implements Feature {
     @Override
     public void mount(Router router, Routes routes) {
         router.post("/api/vector/insert").handler(routes.later(request ->
-                vectors.insert(request.dirs(), request.body()).thenApply(done -> Reply.ok())));
+                vectors.insert(request.user().handle(), request.body()).thenApply(done -> Reply.ok())));
         router.post("/api/vector/query").handler(routes.later(request ->
-                vectors.query(request.dirs(), request.body()).thenApply(Reply::json)));
+                vectors.query(request.user().handle(), request.body()).thenApply(Reply::json)));
         router.post("/api/vector/query-multi").handler(routes.later(request ->
-                vectors.queryMulti(request.dirs(), request.body()).thenApply(Reply::json)));
+                vectors.queryMulti(request.user().handle(), request.body()).thenApply(Reply::json)));
         router.post("/api/vector/list").handler(routes.blocking(request ->
-                Reply.json(vectors.list(request.dirs(), request.body()))));
+                Reply.json(vectors.list(request.user().handle(), request.body()))));
         router.post("/api/vector/delete").handler(routes.blocking(request -> {
-            vectors.delete(request.dirs(), request.body());
+            vectors.delete(request.user().handle(), request.body());
             return Reply.ok();
         }));
         router.post("/api/vector/purge").handler(routes.blocking(request -> {
-            vectors.purge(request.dirs(), request.body());
+            vectors.purge(request.user().handle(), request.body());
             return Reply.ok();
         }));
         router.post("/api/vector/purge-all").handler(routes.blocking(request -> {
-            vectors.purgeAll(request.dirs());
+            vectors.purgeAll(request.user().handle());
             return Reply.ok();
         }));
     }

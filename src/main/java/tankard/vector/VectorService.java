@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import tankard.core.Refusal;
 import tankard.json.JsJson;
 import tankard.json.JsNumber;
-import tankard.user.UserDirs;
 import tankard.vector.source.EmbeddingCall;
 import tankard.vector.source.EmbeddingSource;
 import tankard.vector.source.EmbeddingSources;
@@ -52,7 +51,7 @@ public final class VectorService {
     }
 
     /** {@code /insert}: embeds the items' texts as documents and adds them. */
-    public CompletionStage<Void> insert(UserDirs user, JsonNode body) {
+    public CompletionStage<Void> insert(String user, JsonNode body) {
         JsonNode items = body.path("items");
         if (!items.isArray() || !EmbeddingCall.truthy(body.get("collectionId"))) {
             throw Refusal.badRequest("\"items\" must be an array and \"collectionId\" must be given");
@@ -85,7 +84,7 @@ public final class VectorService {
     }
 
     /** {@code /query}: the collection's top K for the search text: {@code {hashes, metadata}}. */
-    public CompletionStage<ObjectNode> query(UserDirs user, JsonNode body) {
+    public CompletionStage<ObjectNode> query(String user, JsonNode body) {
         if (!EmbeddingCall.truthy(body.get("collectionId")) || !EmbeddingCall.truthy(body.get("searchText"))) {
             throw Refusal.badRequest("\"collectionId\" and \"searchText\" must be given");
         }
@@ -93,7 +92,7 @@ public final class VectorService {
         CollectionKey key = target.key(collectionId(body));
         int topK = topK(body);
         double threshold = threshold(body);
-        String searchText = new EmbeddingCall(user.handle(), body).string("searchText");
+        String searchText = new EmbeddingCall(user, body).string("searchText");
         return embed(target, List.of(searchText), true).thenApplyAsync(vectors -> {
             List<Match> matches = store.query(user, key, vectors.get(0), topK);
             ObjectNode answer = JsJson.object();
@@ -116,7 +115,7 @@ public final class VectorService {
      * {@code /query-multi}: the overall top K over several collections, above the threshold, grouped by collection:
      * {@code {id: {hashes, metadata}}}.
      */
-    public CompletionStage<ObjectNode> queryMulti(UserDirs user, JsonNode body) {
+    public CompletionStage<ObjectNode> queryMulti(String user, JsonNode body) {
         JsonNode ids = body.path("collectionIds");
         if (!ids.isArray() || !EmbeddingCall.truthy(body.get("searchText"))) {
             throw Refusal.badRequest("\"collectionIds\" must be an array and \"searchText\" must be given");
@@ -152,7 +151,7 @@ public final class VectorService {
     }
 
     /** {@code /list}: every item's hash as a number, duplicates kept. Blocking. */
-    public ArrayNode list(UserDirs user, JsonNode body) {
+    public ArrayNode list(String user, JsonNode body) {
         if (!EmbeddingCall.truthy(body.get("collectionId"))) {
             throw Refusal.badRequest("\"collectionId\" must be given");
         }
@@ -164,7 +163,7 @@ public final class VectorService {
     }
 
     /** {@code /delete}: removes every item whose hash is one of {@code hashes}. Blocking. */
-    public void delete(UserDirs user, JsonNode body) {
+    public void delete(String user, JsonNode body) {
         JsonNode hashes = body.path("hashes");
         if (!hashes.isArray() || !EmbeddingCall.truthy(body.get("collectionId"))) {
             throw Refusal.badRequest("\"hashes\" must be an array and \"collectionId\" must be given");
@@ -178,7 +177,7 @@ public final class VectorService {
     }
 
     /** {@code /purge}: deletes the collection under every source. Blocking. */
-    public void purge(UserDirs user, JsonNode body) {
+    public void purge(String user, JsonNode body) {
         if (!EmbeddingCall.truthy(body.get("collectionId"))) {
             throw Refusal.badRequest("\"collectionId\" must be given");
         }
@@ -186,7 +185,7 @@ public final class VectorService {
     }
 
     /** {@code /purge-all}: deletes every collection of every source. Blocking. */
-    public void purgeAll(UserDirs user) {
+    public void purgeAll(String user) {
         store.purgeAll(user, EmbeddingSources.NAMES);
     }
 
@@ -198,8 +197,8 @@ public final class VectorService {
         }
     }
 
-    private Target target(UserDirs user, JsonNode body) {
-        EmbeddingCall call = new EmbeddingCall(user.handle(), body);
+    private Target target(String user, JsonNode body) {
+        EmbeddingCall call = new EmbeddingCall(user, body);
         String name = source(call);
         return new Target(call, name, sources.require(name));
     }

@@ -34,6 +34,7 @@ public final class FileVectorStore implements VectorStore {
     /** A journal this large is folded even while writes go on: about 2,000 items of 384 dimensions. */
     private static final long FOLD_BYTES = 16L << 20;
 
+    private final Path dataRoot;
     private final long budgetBytes;
     private final long idleMillis;
     private final Path scratch;
@@ -43,11 +44,13 @@ public final class FileVectorStore implements VectorStore {
     private final ScheduledThreadPoolExecutor folder = Threads.timer("vector-fold");
 
     /**
+     * @param dataRoot    the data root whose users' {@code vectors/} folders hold the indexes
      * @param budgetBytes how much of the heap loaded indexes may take before the least recently used leave memory
      * @param idleMillis  how long an index goes without changes before its journal is folded into it
      * @param scratch     where loaded indexes keep what is not in memory (see {@link Scratch}); Tankard's own
      */
-    public FileVectorStore(long budgetBytes, long idleMillis, Path scratch) {
+    public FileVectorStore(Path dataRoot, long budgetBytes, long idleMillis, Path scratch) {
+        this.dataRoot = dataRoot;
         this.budgetBytes = budgetBytes;
         this.idleMillis = idleMillis;
         this.scratch = scratch;
@@ -57,18 +60,22 @@ public final class FileVectorStore implements VectorStore {
         folder.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
     }
 
+    private Path vectors(String user) {
+        return UserDirs.of(dataRoot, user).vectors();
+    }
+
     @Override
-    public void insert(UserDirs user, CollectionKey key, List<VectorItem> items) {
+    public void insert(String user, CollectionKey key, List<VectorItem> items) {
         if (items.isEmpty()) {
             return;
         }
-        Path at = key.folder(user.vectors());
+        Path at = key.folder(vectors(user));
         write(at, index -> index.insert(items));
     }
 
     @Override
-    public void delete(UserDirs user, CollectionKey key, Set<Double> hashes) {
-        Path at = key.folder(user.vectors());
+    public void delete(String user, CollectionKey key, Set<Double> hashes) {
+        Path at = key.folder(vectors(user));
         if (hashes.isEmpty() || !Files.isDirectory(at)) {
             return;
         }
@@ -106,8 +113,8 @@ public final class FileVectorStore implements VectorStore {
     }
 
     @Override
-    public List<Match> query(UserDirs user, CollectionKey key, float[] vector, int topK) {
-        Path at = key.folder(user.vectors());
+    public List<Match> query(String user, CollectionKey key, float[] vector, int topK) {
+        Path at = key.folder(vectors(user));
         if (!Files.isDirectory(at)) {
             return List.of();
         }
@@ -136,8 +143,8 @@ public final class FileVectorStore implements VectorStore {
     }
 
     @Override
-    public List<JsonNode> hashes(UserDirs user, CollectionKey key) {
-        Path at = key.folder(user.vectors());
+    public List<JsonNode> hashes(String user, CollectionKey key) {
+        Path at = key.folder(vectors(user));
         if (!Files.isDirectory(at)) {
             return List.of();
         }
@@ -150,16 +157,16 @@ public final class FileVectorStore implements VectorStore {
     }
 
     @Override
-    public void purge(UserDirs user, List<String> sources, String collection) {
+    public void purge(String user, List<String> sources, String collection) {
         for (String source : sources) {
-            deleteFolder(user.vectors().resolve(source).resolve(collection));
+            deleteFolder(vectors(user).resolve(source).resolve(collection));
         }
     }
 
     @Override
-    public void purgeAll(UserDirs user, List<String> sources) {
+    public void purgeAll(String user, List<String> sources) {
         for (String source : sources) {
-            deleteFolder(user.vectors().resolve(source));
+            deleteFolder(vectors(user).resolve(source));
         }
     }
 

@@ -23,8 +23,8 @@ class FileVectorStoreTest {
     @TempDir
     Path root;
 
-    private UserDirs user() {
-        return new UserDirs(root);
+    private static String user() {
+        return "someone";
     }
 
     private static VectorItem item(long hash) {
@@ -33,7 +33,7 @@ class FileVectorStoreTest {
     }
 
     private FileVectorStore store() {
-        return new FileVectorStore(1 << 30, 60_000, root.resolve("scratch")); // folds only at close
+        return new FileVectorStore(root, 1 << 30, 60_000, root.resolve("scratch")); // folds only at close
     }
 
     private List<Long> hashes(FileVectorStore store) {
@@ -41,7 +41,7 @@ class FileVectorStoreTest {
     }
 
     private Path folder() {
-        return KEY.folder(user().vectors());
+        return KEY.folder(UserDirs.of(root, user()).vectors());
     }
 
     private List<String> files() throws IOException {
@@ -98,7 +98,7 @@ class FileVectorStoreTest {
 
     @Test
     void theLeastRecentlyUsedIndexLeavesMemoryOnceFolded() throws Exception {
-        FileVectorStore store = new FileVectorStore(1, 0, root.resolve("scratch")); // every index over budget, folded at once
+        FileVectorStore store = new FileVectorStore(root, 1, 0, root.resolve("scratch")); // every index over budget, folded at once
         CollectionKey other = new CollectionKey("webllm", "other", "model");
         store.insert(user(), KEY, List.of(item(1)));
         store.insert(user(), other, List.of(item(7)));
