@@ -112,7 +112,7 @@ final class DataCommand {
         db.call(c -> c.preparedQuery("INSERT INTO data_imports (source, started_ms) VALUES ($1, $2) ON CONFLICT (source)"
                 + " DO UPDATE SET finished_ms = NULL").execute(Tuple.of(key, System.currentTimeMillis())));
         out.println((resuming ? "Finishing the import of " : "Importing ") + source + " into " + db);
-        new DataTransfer(err).copy(Stores.files(source), source, database, dataRoot, database.keptElsewhere());
+        new DataTransfer(err).copy(Stores.files(source), source, database, dataRoot, database);
         db.call(c -> c.preparedQuery("UPDATE data_imports SET finished_ms = $2 WHERE source = $1")
                 .execute(Tuple.of(key, System.currentTimeMillis())));
         out.println("Imported " + source + " into " + db);
@@ -130,7 +130,7 @@ final class DataCommand {
         Files.createDirectories(target);
         Files.writeString(marker, "an export of Tankard's data that has not finished; run it again to finish\n");
         out.println((resuming ? "Finishing the export of " : "Exporting ") + database.database() + " to " + target);
-        new DataTransfer(err).copy(database, dataRoot, Stores.files(target), target, database.keptElsewhere());
+        new DataTransfer(err).copy(database, dataRoot, Stores.files(target), target, database);
         Files.delete(marker);
         out.println("Exported " + database.database() + " to " + target);
         return 0;

@@ -7,7 +7,9 @@ import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
 import tankard.json.JsJson;
 import tankard.store.AtomicFiles;
+import tankard.group.GroupStore;
 import tankard.user.AccountStore;
+import tankard.user.User;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -19,8 +21,13 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 
 /**
@@ -41,16 +48,19 @@ final class DataTransfer {
 
     /**
      * Copies everything of {@code fromRoot} (read through {@code from}) to {@code toRoot} (written through
-     * {@code to}): what {@code storedApart} names through the stores, the rest as files.
+     * {@code to}): what the {@code database}'s stores keep through the stores, the rest as files.
      */
-    void copy(Stores from, Path fromRoot, Stores to, Path toRoot, Set<String> storedApart) {
-        copyAccounts(from.accounts(), to.accounts());
-        copyFiles(fromRoot, toRoot, storedApart);
+    void copy(Stores from, Path fromRoot, Stores to, Path toRoot, Stores database) {
+        Set<String> handles = copyAccounts(from.accounts(), to.accounts());
+        copyGroups(from.groups(), to.groups(), handles);
+        copyFiles(fromRoot, toRoot, database.keptElsewhere(handles));
     }
 
-    private void copyAccounts(AccountStore from, AccountStore to) {
+    /** The accounts; their handles, and the default user's. */
+    private Set<String> copyAccounts(AccountStore from, AccountStore to) {
         List<ObjectNode> records = from.records();
         List<String> stored = to.records().stream().map(JsJson::compact).toList();
+        Set<String> handles = new TreeSet<>(Set.of(User.DEFAULT_HANDLE)); // there even before it has a record
         try (ProgressBar bar = bar("accounts", records.size())) {
             for (ObjectNode record : records) {
                 String text = JsJson.compact(record);
@@ -58,6 +68,7 @@ final class DataTransfer {
                     to.putRecord(record);
                 }
                 String handle = record.path("handle").asText();
+                handles.add(handle);
                 String avatar = from.avatar(handle).orElse("");
                 if (!avatar.equals(to.avatar(handle).orElse(""))) {
                     to.saveAvatar(handle, avatar);
@@ -66,10 +77,31 @@ final class DataTransfer {
                 bar.setExtraMessage(bytes(text.length() + avatar.length()));
             }
         }
+        return handles;
+    }
+
+    private void copyGroups(GroupStore from, GroupStore to, Set<String> handles) {
+        try (ProgressBar bar = bar("groups", handles.size())) {
+            long copied = 0;
+            for (String handle : handles) {
+                Map<String, byte[]> stored = new HashMap<>();
+                to.files(handle).forEach(file -> stored.put(file.name(), file.content()));
+                for (GroupStore.GroupFile file : from.files(handle)) {
+                    if (!Arrays.equals(file.content(), stored.get(file.name()))) {
+                        to.putFile(handle, file);
+                        copied += file.content().length;
+                    }
+                }
+                bar.step();
+                bar.setExtraMessage(bytes(copied));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot copy the groups", e);
+        }
     }
 
     /** Every file under the root but the scratch folders and what the stores keep, with its modification time. */
-    private void copyFiles(Path fromRoot, Path toRoot, Set<String> storedApart) {
+    private void copyFiles(Path fromRoot, Path toRoot, Predicate<String> storedApart) {
         List<Path> files = new ArrayList<>();
         long total = 0;
         try (Stream<Path> walk = Files.walk(fromRoot)) {
@@ -94,9 +126,9 @@ final class DataTransfer {
         }
     }
 
-    private static boolean excluded(String relative, Set<String> storedApart) {
-        return Stream.concat(SCRATCH.stream(), storedApart.stream())
-                .anyMatch(folder -> relative.equals(folder) || relative.startsWith(folder + "/"));
+    private static boolean excluded(String relative, Predicate<String> storedApart) {
+        return storedApart.test(relative)
+                || SCRATCH.stream().anyMatch(folder -> relative.equals(folder) || relative.startsWith(folder + "/"));
     }
 
     /** Copies a file atomically unless the target has its size and time already; the bytes copied. */

@@ -10,6 +10,7 @@ import tankard.chat.FileChatStore;
 import tankard.config.TankardConfig;
 import tankard.group.FileGroupStore;
 import tankard.group.GroupStore;
+import tankard.group.PgGroupStore;
 import tankard.store.DocumentStore;
 import tankard.store.FileDocumentStore;
 import tankard.store.pg.PgDatabase;
@@ -18,6 +19,8 @@ import tankard.user.FileAccountStore;
 import tankard.user.PgAccountStore;
 
 import java.nio.file.Path;
+import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * The stores of user data, chosen once from {@code tankard.storage}: the one place that knows which kind there is.
@@ -31,6 +34,8 @@ record Stores(AccountStore accounts, DocumentStore documents, CardStore cards, C
     private static final Logger LOG = LoggerFactory.getLogger(Stores.class);
     /** ST's node-persist folder of accounts (ST: src/users.js). */
     private static final String ACCOUNTS_FOLDER = "_storage";
+    /** A user's folder of groups (ST: src/constants.js, USER_DIRECTORY_TEMPLATE). */
+    private static final String GROUPS_FOLDER = "groups";
 
     /** Opens the configured stores; blocking (a database is migrated and checked first). */
     static Stores open(Vertx vertx, TankardConfig config) {
@@ -38,7 +43,7 @@ record Stores(AccountStore accounts, DocumentStore documents, CardStore cards, C
             return files(config.dataRoot());
         }
         Stores stores = postgres(vertx, config.storage().postgres(), config.dataRoot());
-        LOG.warn("storage: postgres keeps the accounts in {}; in this version every other kind of data is still "
+        LOG.warn("storage: postgres keeps the accounts and groups in {}; in this version every other kind of data is still "
                 + "kept in {} (see docs/operations.md)", stores.database, config.dataRoot());
         return stores;
     }
@@ -55,15 +60,24 @@ record Stores(AccountStore accounts, DocumentStore documents, CardStore cards, C
         // The documents stay in files until every reader of them takes the store (presets, lorebooks, themes, …
         // still read their folders): settings and secrets alone in the database would not see them.
         return new Stores(new PgAccountStore(database), new FileDocumentStore(dataRoot), new FileCardStore(dataRoot),
-                new FileChatStore(dataRoot), new FileGroupStore(dataRoot), database);
+                new FileChatStore(dataRoot), new PgGroupStore(database), database);
     }
 
     /**
-     * The data root's files and folders that this kind of store keeps elsewhere: what an import into the database
-     * takes from the stores rather than copying as files.
+     * Whether a file of the data root (its path from the root, with {@code /}) is one that these stores keep
+     * elsewhere, for the users of these handles: what an import into the database takes through the stores
+     * rather than copying as a file.
      */
-    java.util.Set<String> keptElsewhere() {
-        return database == null ? java.util.Set.of() : java.util.Set.of(ACCOUNTS_FOLDER);
+    Predicate<String> keptElsewhere(Set<String> handles) {
+        if (database == null) {
+            return path -> false;
+        }
+        return path -> {
+            String[] parts = path.split("/");
+            return parts[0].equals(ACCOUNTS_FOLDER)
+                    || parts.length == 3 && handles.contains(parts[0]) && parts[1].equals(GROUPS_FOLDER)
+                    && parts[2].endsWith(".json");
+        };
     }
 
     @Override

@@ -298,7 +298,7 @@ public final class Tankard {
                 new WorldInfoFeature(),
                 new GroupFeature(new GroupService(groups, chats, chatFiles)),
                 new StatsFeature(new StatsRebuilder(chats)),
-                new DataMaidFeature(new DataMaid(chats, chatFiles)),
+                new DataMaidFeature(new DataMaid(chats, chatFiles, groups)),
                 new TokenizerFeature(tokenizers),
                 new ChatSummaryFeature(chatSummarizer),
                 new CharacterFeature(config, characterService, chatService),

@@ -4,6 +4,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import tankard.testing.PgScratch;
 import tankard.testing.TestServer;
+import tankard.util.FileNames;
 import tankard.util.Hashes;
 
 import java.io.ByteArrayOutputStream;
@@ -14,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
@@ -45,7 +47,10 @@ class DataCommandTest {
         return printed.toString(StandardCharsets.UTF_8);
     }
 
-    /** An ST data root: a compat-tests fixture, with the default user's avatar, odd bytes and a nested folder added. */
+    /**
+     * An ST data root: a compat-tests fixture, with the default user's avatar, a hand-edited group, a file that is no
+     * group in the groups folder, odd bytes and a nested folder added.
+     */
     private Path stDataRoot(String fixture) throws IOException {
         Path root = work.resolve(fixture);
         Path from = Path.of("compat-tests/data", fixture);
@@ -64,6 +69,9 @@ class DataCommandTest {
             Files.writeString(accounts.resolve(Hashes.sha256Hex("avatar:default-user")),
                     "{\"key\":\"avatar:default-user\",\"value\":\"data:image/png;base64,QUJD\"}");
         }
+        Path groups = Files.createDirectories(root.resolve("default-user/groups"));
+        Files.writeString(groups.resolve("hand-edited.json"), "{ \"id\" : \"hand\",\r\n\"chats\":[] }");
+        Files.writeString(groups.resolve("notes.txt"), "not a group, so a plain file");
         Path odd = root.resolve("default-user/user/files/notes \u00e9t\u00e9/odd.bin");
         Files.createDirectories(odd.getParent());
         Files.write(odd, new byte[]{0, (byte) 0xff, '\r', '\n', (byte) 0xc3});
@@ -71,7 +79,12 @@ class DataCommandTest {
         return root;
     }
 
-    /** Every file under a folder by its path, as its bytes' hash and its modification time. */
+    /** Whether the file is one the database holds (its bytes come back, not its time). */
+    private static boolean keptInTheDatabase(String path) {
+        return path.startsWith("_storage") || path.matches("[^/]+/groups/[^/]+\\.json");
+    }
+
+    /** Every file under a folder by its path, as its bytes' hash and, unless the database holds it, its time. */
     private static Map<String, String> tree(Path root) throws IOException {
         Map<String, String> files = new TreeMap<>();
         try (Stream<Path> walk = Files.walk(root)) {
@@ -79,7 +92,7 @@ class DataCommandTest {
                 if (Files.isRegularFile(file)) {
                     String path = root.relativize(file).toString();
                     files.put(path, Hashes.sha256Hex(Files.readAllBytes(file))
-                            + (path.startsWith("_storage") ? "" : " " + Files.getLastModifiedTime(file).toMillis()));
+                            + (keptInTheDatabase(path) ? "" : " " + Files.getLastModifiedTime(file).toMillis()));
                 }
             }
         }
@@ -99,8 +112,11 @@ class DataCommandTest {
                 assertEquals(0, DataCommand.run(false, concat(new String[]{"--to", fixture + "-out"}, server), env, work,
                         out, out), printed());
                 assertEquals(tree(source), tree(work.resolve(fixture + "-out")), fixture);
-                assertFalse(Files.exists(work.resolve("server-" + fixture).resolve("_storage")),
+                Path serverRoot = work.resolve("server-" + fixture);
+                assertFalse(Files.exists(serverRoot.resolve("_storage")),
                         "the accounts went into the database, not the server's data root");
+                assertEquals(List.of("notes.txt"), FileNames.list(serverRoot.resolve("default-user/groups")),
+                        "the groups went into the database");
             }
         }
     }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import tankard.chat.ChatFiles;
 import tankard.chat.ChatStore;
+import tankard.group.GroupStore;
 import tankard.core.Refusal;
 import tankard.json.Js;
 import tankard.json.JsJson;
@@ -31,19 +32,21 @@ public final class DataMaid {
     }
 
     private final ChatStore chats;
+    private final GroupStore groups;
     private final ChatFiles chatFiles;
     private final SecureRandom random = new SecureRandom();
     private final Map<String, Report> tokens = new ConcurrentHashMap<>();
 
     /** @param chatFiles how a loose chat is deleted, after any save under way */
-    public DataMaid(ChatStore chats, ChatFiles chatFiles) {
+    public DataMaid(ChatStore chats, ChatFiles chatFiles, GroupStore groups) {
+        this.groups = groups;
         this.chats = chats;
         this.chatFiles = chatFiles;
     }
 
     /** {@code {report, token}}; the token replaces the user's older ones. */
     public ObjectNode report(UserDirs dirs, String handle) {
-        Map<String, List<Loose>> found = new DataMaidScan(dirs, handle, chats, chatFiles).scan();
+        Map<String, List<Loose>> found = new DataMaidScan(dirs, handle, chats, chatFiles, groups).scan();
         ObjectNode report = JsJson.object();
         Map<String, Loose> byHash = new LinkedHashMap<>();
         found.forEach((category, files) -> {

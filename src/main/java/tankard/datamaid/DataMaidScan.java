@@ -5,6 +5,7 @@ import tankard.chat.ChatFile;
 import tankard.chat.ChatFiles;
 import tankard.chat.ChatFolder;
 import tankard.chat.ChatStore;
+import tankard.group.GroupStore;
 import tankard.chat.format.ChatHeader;
 import tankard.chat.format.ChatLines;
 import tankard.json.Js;
@@ -50,12 +51,14 @@ final class DataMaidScan {
     private final Path root;
     private final String handle;
     private final ChatStore chats;
+    private final GroupStore groupStore;
     private final ChatFiles chatFiles;
     /** The truthy lines of every chat, read once for all categories. */
     private List<List<JsonNode>> parsedChats;
     private List<JsonNode> groups;
 
-    DataMaidScan(UserDirs dirs, String handle, ChatStore chats, ChatFiles chatFiles) {
+    DataMaidScan(UserDirs dirs, String handle, ChatStore chats, ChatFiles chatFiles, GroupStore groupStore) {
+        this.groupStore = groupStore;
         this.dirs = dirs;
         this.root = dirs.root().toAbsolutePath().normalize();
         this.handle = handle;
@@ -314,18 +317,11 @@ final class DataMaidScan {
                 .map(ChatFolder::character).toList();
     }
 
-    /** The group files' objects, read once per scan (several categories look at them); unreadable ones are skipped. */
-    private List<JsonNode> groups() {
+    /** The groups' objects, read once per scan (several categories look at them); unreadable ones are skipped. */
+    private List<JsonNode> groups() throws IOException {
         if (groups == null) {
             groups = new ArrayList<>();
-            for (String name : FileNames.list(dirs.groups())) {
-                if (FileNames.ext(name).equals(".json") && isFile(dirs.groups().resolve(name))) {
-                    JsonNode group = parseFile(dirs.groups().resolve(name));
-                    if (group != null && group.isObject()) {
-                        groups.add(group);
-                    }
-                }
-            }
+            groupStore.list(handle).forEach(group -> groups.add(group.json()));
         }
         return groups;
     }

@@ -40,6 +40,26 @@ public final class FileGroupStore implements GroupStore {
         return groups;
     }
 
+    @Override
+    public List<GroupFile> files(String user) throws IOException {
+        Path folder = UserDirs.of(dataRoot, user).groups();
+        List<GroupFile> files = new ArrayList<>();
+        for (String name : FileNames.list(folder)) {
+            Path file = folder.resolve(name);
+            if (FileNames.ext(name).equals(".json") && Files.isRegularFile(file)) {
+                files.add(new GroupFile(name, Files.readAllBytes(file)));
+            }
+        }
+        return files;
+    }
+
+    @Override
+    public void putFile(String user, GroupFile file) throws IOException {
+        Path target = SafeNames.fileIn(UserDirs.of(dataRoot, user).groups(), file.name(), "group file");
+        Files.createDirectories(target.getParent());
+        AtomicFiles.write(target, file.content());
+    }
+
     /** Pretty-printed with four spaces, as ST's JSON.stringify(group, null, 4); atomic. */
     @Override
     public void save(String user, String id, ObjectNode group) throws IOException {

@@ -24,6 +24,16 @@ public interface GroupStore {
     /** Deletes the group file of the id (sanitized), if there is one. */
     void delete(String user, String id) throws IOException;
 
+    /** A group file as stored, readable or not: what moves between stores byte for byte. */
+    record GroupFile(String name, byte[] content) {
+    }
+
+    /** Every group file ({@code *.json}) of the user, as stored. */
+    List<GroupFile> files(String user) throws IOException;
+
+    /** Stores a group file as it is under its name (a plain file name, as {@link #files} lists them). */
+    void putFile(String user, GroupFile file) throws IOException;
+
     /**
      * The {@code chats} of the first group whose {@code id} is {@code id} (JavaScript's {@code ===}), in order;
      * none when no group has that id or its {@code chats} is not a list.

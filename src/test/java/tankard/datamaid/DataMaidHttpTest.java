@@ -6,6 +6,7 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import tankard.testing.FileLayout;
 import tankard.testing.ServerTest;
 
 import java.io.IOException;
@@ -49,6 +50,7 @@ class DataMaidHttpTest extends ServerTest {
     }
 
     @Test
+    @FileLayout
     void reportListsWhatStWouldOffer() {
         JsonObject body = client.post("/api/data-maid/report", "{}").bodyAsJsonObject();
         assertTrue(body.getString("token").matches("[0-9a-f]{64}"));

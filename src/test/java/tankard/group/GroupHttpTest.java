@@ -6,6 +6,7 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
 import org.junit.jupiter.api.Test;
 import tankard.testing.ServerTest;
+import tankard.testing.FileLayout;
 import tankard.testing.TestServer;
 
 import java.io.IOException;
@@ -20,6 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class GroupHttpTest extends ServerTest {
     @Test
+    @FileLayout
     void allAddsDatesAndChatSizes() throws IOException {
         server = TestServer.start();
         Path groups = server.userDir().resolve("groups");
@@ -58,6 +60,7 @@ class GroupHttpTest extends ServerTest {
     }
 
     @Test
+    @FileLayout
     void createStoresStsGroupObjectWithDefaults() throws IOException {
         server = TestServer.start();
         long before = System.currentTimeMillis();
@@ -78,6 +81,7 @@ class GroupHttpTest extends ServerTest {
     }
 
     @Test
+    @FileLayout
     void editStoresTheGroupAsSentWithoutLegacyMetadata() throws IOException {
         server = TestServer.start();
         TestServer.Client client = server.client();
@@ -100,6 +104,7 @@ class GroupHttpTest extends ServerTest {
     }
 
     @Test
+    @FileLayout
     void deleteRemovesTheGroupAndItsListedChatsOnly() throws IOException {
         server = TestServer.start();
         TestServer.Client client = server.client();
