@@ -40,6 +40,11 @@ public final class CardCodec {
         }
     }
 
+    /** A PNG card's card text, undecoded, as {@link #readPngText(Path)} reads it from a file. */
+    public static byte[] readPngText(byte[] png) {
+        return cardText(PngChunks.cardTexts(png));
+    }
+
     private static CardData fromTexts(List<PngChunks.Text> texts) {
         return parse(cardText(texts));
     }

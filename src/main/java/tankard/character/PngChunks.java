@@ -90,6 +90,11 @@ final class PngChunks {
         return texts(memory(png), true);
     }
 
+    /** The {@code tEXt} chunks of a card held in memory, read as {@link #texts(FileChannel)} reads a file. */
+    static List<Text> cardTexts(byte[] png) {
+        return texts(memory(png), false);
+    }
+
     /** The {@code tEXt} chunks of a card file, reading nothing but chunk headers and text chunks. */
     static List<Text> texts(FileChannel file) throws IOException {
         try {

@@ -9,8 +9,6 @@ import tankard.store.pg.PgDatabase;
 import tankard.testing.PgScratch;
 
 import java.sql.ResultSet;
-import java.util.ArrayList;
-import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -18,18 +16,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 class PgGroupStoreTest extends GroupStoreContract {
     private final Vertx vertx = Vertx.vertx();
     private final PgScratch scratch = PgScratch.create();
-    private final List<PgDatabase> opened = new ArrayList<>();
+    /** One database for the test: a new store over it is what a restart would make. */
+    private final PgDatabase db = PgDatabase.open(vertx, scratch.settings());
 
     @Override
     GroupStore open() {
-        PgDatabase db = PgDatabase.open(vertx, scratch.settings());
-        opened.add(db);
         return new PgGroupStore(db);
     }
 
     @AfterEach
     void cleanUp() {
-        opened.forEach(PgDatabase::close);
+        db.close();
         vertx.close().await();
         scratch.close();
     }

@@ -7,8 +7,6 @@ import tankard.core.Refusal;
 import tankard.store.pg.PgDatabase;
 import tankard.testing.PgScratch;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -16,18 +14,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 class PgAccountStoreTest extends AccountStoreContract {
     private final Vertx vertx = Vertx.vertx();
     private final PgScratch scratch = PgScratch.create();
-    private final List<PgDatabase> opened = new ArrayList<>();
+    /** One database for the test: a new store over it is what a restart would make. */
+    private final PgDatabase db = PgDatabase.open(vertx, scratch.settings());
 
     @Override
     AccountStore open() {
-        PgDatabase db = PgDatabase.open(vertx, scratch.settings());
-        opened.add(db);
         return new PgAccountStore(db);
     }
 
     @AfterEach
     void cleanUp() {
-        opened.forEach(PgDatabase::close);
+        db.close();
         vertx.close().await();
         scratch.close();
     }

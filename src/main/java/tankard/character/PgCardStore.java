@@ -1,0 +1,104 @@
+package tankard.character;
+
+import io.vertx.core.buffer.Buffer;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.Tuple;
+import tankard.store.pg.PgDatabase;
+import tankard.util.FileNames;
+import tankard.util.Sanitize;
+
+import java.nio.file.NoSuchFileException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Cards in the {@code cards} table (V3__cards.sql): each card's PNG as its bytes, with its card text taken out at
+ * write, so that a list reads texts, not images.
+ */
+public final class PgCardStore implements CardStore {
+    private static final String STAT = "SELECT name, octet_length(content), modified_ms, changed_ms FROM cards";
+
+    private final PgDatabase db;
+
+    public PgCardStore(PgDatabase db) {
+        this.db = db;
+    }
+
+    @Override
+    public List<CardFile> list(String user) {
+        List<CardFile> cards = db.call(c -> c.preparedQuery(STAT + " WHERE handle = $1").execute(Tuple.of(user))
+                .map(rows -> {
+                    List<CardFile> found = new ArrayList<>();
+                    rows.forEach(row -> found.add(cardFile(row)));
+                    return found;
+                }));
+        cards.sort(Comparator.comparing(CardFile::name, FileNames.BYTE_ORDER)); // Node's readdir order, as on files
+        return cards;
+    }
+
+    @Override
+    public Optional<CardFile> find(String user, String name) {
+        return db.call(c -> c.preparedQuery(STAT + " WHERE handle = $1 AND name = $2").execute(key(user, name))
+                .map(rows -> rows.size() == 0 ? Optional.empty() : Optional.of(cardFile(rows.iterator().next()))));
+    }
+
+    @Override
+    public byte[] read(String user, String name) throws NoSuchFileException {
+        Buffer content = db.call(c -> c.preparedQuery("SELECT content FROM cards WHERE handle = $1 AND name = $2")
+                .execute(key(user, name)).map(rows -> rows.size() == 0 ? null : rows.iterator().next().getBuffer(0)));
+        if (content == null) {
+            throw new NoSuchFileException(name);
+        }
+        return content.getBytes();
+    }
+
+    /** Stores the bytes; a later time than the card had, so that what caches the card by its time reads it again. */
+    @Override
+    public void write(String user, String name, byte[] content) {
+        byte[] text;
+        try {
+            text = CardCodec.readPngText(content);
+        } catch (RuntimeException notACard) {
+            text = null; // readCardText reads the PNG again and fails as the file store does
+        }
+        Tuple row = key(user, name).addBuffer(Buffer.buffer(content)).addBuffer(text == null ? null : Buffer.buffer(text))
+                .addDouble((double) System.currentTimeMillis());
+        db.call(c -> c.preparedQuery("INSERT INTO cards (handle, name, content, card_text, modified_ms, changed_ms)"
+                + " VALUES ($1, $2, $3, $4, $5, $5) ON CONFLICT (handle, name) DO UPDATE SET content = excluded.content,"
+                + " card_text = excluded.card_text,"
+                + " modified_ms = GREATEST(excluded.modified_ms, cards.modified_ms + 0.001),"
+                + " changed_ms = GREATEST(excluded.changed_ms, cards.changed_ms + 0.001)").execute(row));
+    }
+
+    @Override
+    public boolean delete(String user, String name) {
+        return db.call(c -> c.preparedQuery("DELETE FROM cards WHERE handle = $1 AND name = $2").execute(key(user, name))
+                .map(rows -> rows.rowCount() > 0));
+    }
+
+    @Override
+    public byte[] readCardText(String user, String name) throws NoSuchFileException {
+        Optional<byte[]> text = db.call(c -> c.preparedQuery(
+                        "SELECT card_text FROM cards WHERE handle = $1 AND name = $2").execute(key(user, name))
+                .map(rows -> rows.size() == 0 ? null : Optional.ofNullable(rows.iterator().next().getBuffer(0))
+                        .map(Buffer::getBytes)));
+        if (text == null) {
+            throw new NoSuchFileException(name);
+        }
+        return text.isPresent() ? text.get() : CardCodec.readPngText(read(user, name));
+    }
+
+    private static CardFile cardFile(Row row) {
+        return new CardFile(row.getString(0), row.getInteger(1), row.getDouble(2), row.getDouble(3));
+    }
+
+    /** As the file store: a name is one path segment (so no U+0000, which PostgreSQL's text cannot hold). */
+    private static Tuple key(String user, String name) {
+        if (!Sanitize.isSafeSegment(name)) {
+            throw new IllegalArgumentException("Not a card file name: " + name);
+        }
+        return Tuple.of(user, name);
+    }
+}

@@ -1,0 +1,63 @@
+package tankard.character;
+
+import io.vertx.core.Vertx;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import tankard.core.Refusal;
+import tankard.store.pg.PgDatabase;
+import tankard.testing.PgScratch;
+
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class PgCardStoreTest extends CardStoreContract {
+    private final Vertx vertx = Vertx.vertx();
+    private final PgScratch scratch = PgScratch.create();
+    /** One database for the test: a new store over it is what a restart would make. */
+    private final PgDatabase db = PgDatabase.open(vertx, scratch.settings());
+
+    @Override
+    CardStore open() {
+        return new PgCardStore(db);
+    }
+
+    @AfterEach
+    void cleanUp() {
+        db.close();
+        vertx.close().await();
+        scratch.close();
+    }
+
+    @Test
+    void everyWriteMovesTheCardsTimesOnSoThatACacheSeesIt() throws Exception {
+        CardStore store = open();
+        double modified = 0;
+        double changed = 0;
+        for (int i = 0; i < 20; i++) {
+            store.write("alice", "a.png", card("version " + i));
+            CardFile card = store.find("alice", "a.png").orElseThrow();
+            assertTrue(card.modifiedMs() > modified && card.changedMs() > changed, i + ": " + card);
+            modified = card.modifiedMs();
+            changed = card.changedMs();
+        }
+    }
+
+    @Test
+    void aWriteCutOffFromTheDatabaseKeepsTheLastAcknowledgedCard() throws Exception {
+        CardStore store = open();
+        byte[] before = card("before");
+        store.write("alice", "a.png", before);
+        scratch.terminateConnections();
+        byte[] after = card("after");
+        try {
+            store.write("alice", "a.png", after);
+        } catch (Refusal refusal) {
+            assertEquals(Refusal.Kind.UNAVAILABLE, refusal.kind());
+            assertArrayEquals(before, open().read("alice", "a.png"));
+            return;
+        }
+        assertArrayEquals(after, open().read("alice", "a.png"));
+    }
+}
