@@ -10,6 +10,7 @@ import tankard.util.FileNames;
 import tankard.util.SafeNames;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
@@ -29,11 +30,9 @@ public final class FileGroupStore implements GroupStore {
     public List<StoredGroup> list(String user) throws IOException {
         Path folder = UserDirs.of(dataRoot, user).groups();
         List<StoredGroup> groups = new ArrayList<>();
-        for (String name : FileNames.list(folder)) {
-            Path file = folder.resolve(name);
-            if (FileNames.ext(name).equals(".json") && Files.isRegularFile(file)
-                    && JsonFiles.tryRead(file) instanceof ObjectNode group) {
-                BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class);
+        for (GroupFile file : files(user)) {
+            if (JsonFiles.tryParse(new String(file.content(), StandardCharsets.UTF_8)) instanceof ObjectNode group) {
+                BasicFileAttributes attributes = Files.readAttributes(folder.resolve(file.name()), BasicFileAttributes.class);
                 groups.add(new StoredGroup(group, FileTimes.millis(attributes.creationTime())));
             }
         }

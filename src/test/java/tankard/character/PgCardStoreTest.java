@@ -1,11 +1,10 @@
 package tankard.character;
 
-import io.vertx.core.Vertx;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import tankard.core.Refusal;
-import tankard.store.pg.PgDatabase;
 import tankard.testing.PgScratch;
+import tankard.testing.ScratchDatabase;
 
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -13,21 +12,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class PgCardStoreTest extends CardStoreContract {
-    private final Vertx vertx = Vertx.vertx();
-    private final PgScratch scratch = PgScratch.create();
-    /** One database for the test: a new store over it is what a restart would make. */
-    private final PgDatabase db = PgDatabase.open(vertx, scratch.settings());
+    private final ScratchDatabase database = new ScratchDatabase();
+    private final PgScratch scratch = database.scratch;
 
     @Override
     CardStore open() {
-        return new PgCardStore(db);
+        return new PgCardStore(database.db);
     }
 
     @AfterEach
     void cleanUp() {
-        db.close();
-        vertx.close().await();
-        scratch.close();
+        database.close();
     }
 
     @Test

@@ -1,12 +1,11 @@
 package tankard.group;
 
-import io.vertx.core.Vertx;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import tankard.core.Refusal;
 import tankard.json.JsJson;
-import tankard.store.pg.PgDatabase;
 import tankard.testing.PgScratch;
+import tankard.testing.ScratchDatabase;
 
 import java.sql.ResultSet;
 
@@ -14,21 +13,17 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 class PgGroupStoreTest extends GroupStoreContract {
-    private final Vertx vertx = Vertx.vertx();
-    private final PgScratch scratch = PgScratch.create();
-    /** One database for the test: a new store over it is what a restart would make. */
-    private final PgDatabase db = PgDatabase.open(vertx, scratch.settings());
+    private final ScratchDatabase database = new ScratchDatabase();
+    private final PgScratch scratch = database.scratch;
 
     @Override
     GroupStore open() {
-        return new PgGroupStore(db);
+        return new PgGroupStore(database.db);
     }
 
     @AfterEach
     void cleanUp() {
-        db.close();
-        vertx.close().await();
-        scratch.close();
+        database.close();
     }
 
     @Test

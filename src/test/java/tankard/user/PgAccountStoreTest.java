@@ -1,32 +1,27 @@
 package tankard.user;
 
-import io.vertx.core.Vertx;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import tankard.core.Refusal;
-import tankard.store.pg.PgDatabase;
 import tankard.testing.PgScratch;
+import tankard.testing.ScratchDatabase;
 
 import java.util.Optional;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 class PgAccountStoreTest extends AccountStoreContract {
-    private final Vertx vertx = Vertx.vertx();
-    private final PgScratch scratch = PgScratch.create();
-    /** One database for the test: a new store over it is what a restart would make. */
-    private final PgDatabase db = PgDatabase.open(vertx, scratch.settings());
+    private final ScratchDatabase database = new ScratchDatabase();
+    private final PgScratch scratch = database.scratch;
 
     @Override
     AccountStore open() {
-        return new PgAccountStore(db);
+        return new PgAccountStore(database.db);
     }
 
     @AfterEach
     void cleanUp() {
-        db.close();
-        vertx.close().await();
-        scratch.close();
+        database.close();
     }
 
     @Test
