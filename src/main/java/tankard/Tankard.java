@@ -256,6 +256,7 @@ public final class Tankard {
         this.synthesizer = new LocalSpeechSynthesizer(config, upstream);
         this.speechRecognizer = new LocalSpeechRecognizer(config, upstream);
         Tokenizers tokenizers = new Tokenizers(TokenizerFiles.of(config));
+        PresetService presets = new PresetService(documents, DefaultContent.of(config));
         ChatSummarizer chatSummarizer = new ChatSummarizer(chatService, new Completions(config, secrets, upstream),
                 tokenizers);
         Supplier<byte[]> defaultAvatar = AvatarImages.defaultAvatar(config.frontendDir());
@@ -269,7 +270,7 @@ public final class Tankard {
                 new UsersFeature(config, accounts, contentSeeder, security.basicAuth()),
                 new SettingsFeature(new SettingsService(config, documents, settingsBackups)),
                 new SecretsFeature(config, secrets),
-                new PresetFeature(new PresetService(DefaultContent.of(config))),
+                new PresetFeature(presets),
                 new UiPresetFeature(),
                 new ExtensionFeature(config, outbound, vertx.createSharedWorkerExecutor("git-remote", GIT_THREADS,
                         GIT_MAX_MINUTES, TimeUnit.MINUTES)),
@@ -300,7 +301,7 @@ public final class Tankard {
                 new StatsFeature(new StatsRebuilder(chats)),
                 new DataMaidFeature(new DataMaid(chats, chatFiles)),
                 new TokenizerFeature(tokenizers),
-                new ChatSummaryFeature(chatSummarizer),
+                new ChatSummaryFeature(chatSummarizer, presets),
                 new CharacterFeature(config, characterService, chatService),
                 new CharacterEditFeature(new CharacterEditor(cards, chats, cardCache, config.dataRoot(),
                         defaultAvatar, System::currentTimeMillis)),

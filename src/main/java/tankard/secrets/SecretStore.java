@@ -221,7 +221,7 @@ public final class SecretStore {
     }
 
     private static ObjectNode parse(byte[] raw) {
-        if (!(JsonFiles.tryParse(new String(raw, StandardCharsets.UTF_8)) instanceof ObjectNode secrets)) {
+        if (!(JsonFiles.tryParse(raw) instanceof ObjectNode secrets)) {
             throw new IllegalStateException("secrets.json is not a valid JSON object");
         }
         return secrets;
