@@ -116,7 +116,9 @@ import tankard.settings.SettingsService;
 import tankard.sprite.SpriteFeature;
 import tankard.stats.StatsFeature;
 import tankard.stats.StatsRebuilder;
+import tankard.stats.StatsService;
 import tankard.theme.UiPresetFeature;
+import tankard.theme.UiPresets;
 import tankard.tokenizer.TokenizerFeature;
 import tankard.tokenizer.TokenizerFiles;
 import tankard.tokenizer.Tokenizers;
@@ -271,7 +273,7 @@ public final class Tankard {
                 new SettingsFeature(new SettingsService(config, documents, settingsBackups)),
                 new SecretsFeature(config, secrets),
                 new PresetFeature(presets),
-                new UiPresetFeature(),
+                new UiPresetFeature(new UiPresets(documents)),
                 new ExtensionFeature(config, outbound, vertx.createSharedWorkerExecutor("git-remote", GIT_THREADS,
                         GIT_MAX_MINUTES, TimeUnit.MINUTES)),
                 new AssetsFeature(config, upstream),
@@ -298,7 +300,8 @@ public final class Tankard {
                 new SpriteFeature(),
                 new WorldInfoFeature(),
                 new GroupFeature(new GroupService(groups, chats, chatFiles)),
-                new StatsFeature(new StatsRebuilder(chats)),
+                new StatsFeature(new StatsService(documents, new StatsRebuilder(chats),
+                        System::currentTimeMillis)),
                 new DataMaidFeature(new DataMaid(chats, chatFiles)),
                 new TokenizerFeature(tokenizers),
                 new ChatSummaryFeature(chatSummarizer, presets),
