@@ -218,7 +218,7 @@ public final class Tankard {
                     task.run();
                     return null;
                 }, false)), System::currentTimeMillis);
-        this.contentSeeder = new ContentSeeder(config);
+        this.contentSeeder = new ContentSeeder(config, documents);
         if (!config.skipContentCheck()) {
             contentSeeder.seedGlobal();
         }
@@ -269,7 +269,7 @@ public final class Tankard {
                 new CsrfFeature(config),
                 new SystemFeature(),
                 new DeprecatedEndpointsFeature(),
-                new UsersFeature(config, accounts, contentSeeder, security.basicAuth()),
+                new UsersFeature(config, accounts, documents, contentSeeder, security.basicAuth()),
                 new SettingsFeature(new SettingsService(config, documents, settingsBackups)),
                 new SecretsFeature(config, secrets),
                 new PresetFeature(presets),

@@ -13,7 +13,6 @@ import tankard.store.DocumentStore;
 import tankard.store.DocumentStore.Folder;
 import tankard.store.DocumentStore.Outcome;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
