@@ -302,7 +302,7 @@ public final class Tankard {
                 new GroupFeature(new GroupService(groups, chats, chatFiles)),
                 new StatsFeature(new StatsService(documents, new StatsRebuilder(chats),
                         System::currentTimeMillis)),
-                new DataMaidFeature(new DataMaid(chats, chatFiles)),
+                new DataMaidFeature(new DataMaid(chats, chatFiles, documents)),
                 new TokenizerFeature(tokenizers),
                 new ChatSummaryFeature(chatSummarizer, presets),
                 new CharacterFeature(config, characterService, chatService),

@@ -13,6 +13,7 @@ import tankard.config.TankardConfig;
 import tankard.content.ContentSeeder;
 import tankard.core.Refusal;
 import tankard.json.JsJson;
+import tankard.settings.SettingsService;
 import tankard.store.AtomicFiles;
 import tankard.store.DocumentStore;
 import tankard.store.DocumentStore.Folder;
@@ -34,7 +35,6 @@ import java.util.function.UnaryOperator;
 public final class AccountService {
     private static final Logger LOG = LoggerFactory.getLogger(AccountService.class);
     private static final String DEFAULT_AVATAR = "/img/default-user.png";
-    private static final String SETTINGS = "settings.json";
 
     private final Path dataRoot;
     private final AccountStore accounts;
@@ -97,7 +97,7 @@ public final class AccountService {
         }
         UserDirs dirs = UserDirs.of(dataRoot, handle);
         try {
-            JsonNode settings = documents.read(handle, Folder.ROOT, SETTINGS).map(JsJson::tryParse).orElse(null);
+            JsonNode settings = documents.read(handle, Folder.ROOT, SettingsService.FILE).map(JsJson::tryParse).orElse(null);
             String file = settings == null ? null : firstText(settings.path("power_user").path("default_persona"),
                     settings.path("user_avatar"));
             if (file == null) {
@@ -247,7 +247,7 @@ public final class AccountService {
         if (!Passwords.matches(user, password)) {
             throw Refusal.forbidden("Incorrect password");
         }
-        documents.delete(user.handle(), Folder.ROOT, SETTINGS);
+        documents.delete(user.handle(), Folder.ROOT, SettingsService.FILE);
         seeder.seedUser(dirs(user), Set.of("settings"));
     }
 
