@@ -24,7 +24,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -49,25 +48,6 @@ public final class ContentSeeder {
     static final String OWN_CONTENT_MARKER = "#tankard-default-content";
     /** ST's "system prompts migrated" marker in the user's {@code sysprompt/} (ST: src/users.js, migrateSystemPrompts). */
     private static final String SYSPROMPTS_MIGRATED = ".migrated";
-    /**
-     * Default-content types that are JSON documents → their folder (ST: src/endpoints/content-manager.js,
-     * getUserTargetByType).
-     */
-    private static final Map<String, Folder> DOCUMENT_TYPES = Map.ofEntries(
-            Map.entry("settings", Folder.ROOT),
-            Map.entry("world", Folder.WORLDS),
-            Map.entry("theme", Folder.THEMES),
-            Map.entry("kobold_preset", Folder.KOBOLD_SETTINGS),
-            Map.entry("openai_preset", Folder.OPENAI_SETTINGS),
-            Map.entry("novel_preset", Folder.NOVEL_SETTINGS),
-            Map.entry("textgen_preset", Folder.TEXTGEN_SETTINGS),
-            Map.entry("instruct", Folder.INSTRUCT),
-            Map.entry("context", Folder.CONTEXT),
-            Map.entry("moving_ui", Folder.MOVING_UI),
-            Map.entry("quick_replies", Folder.QUICK_REPLIES),
-            Map.entry("sysprompt", Folder.SYSPROMPT),
-            Map.entry("reasoning", Folder.REASONING));
-
     private final Path dataRoot;
     private final DefaultContent content;
     private final DocumentStore documents;
@@ -99,9 +79,7 @@ public final class ContentSeeder {
         seed(type -> !GLOBAL_TYPES.contains(type), dirs.contentLog(), type -> userTarget(type, dirs), forcedTypes);
     }
 
-    /**
-     * Where an item is copied to: a new name in a folder, never replacing what is there.
-     */
+    /** Where an item is copied to: a new name in a folder (a file or a document), never replacing what is there. */
     @FunctionalInterface
     private interface Target {
         /** Copies the source under that name unless something has it already; true when it was copied. */
@@ -134,8 +112,8 @@ public final class ContentSeeder {
                     continue;
                 }
                 log.add(item.filename());
-                String name = destination(item.filename());
-                if (name != null && target.copyNew(source, name)) {
+                String name = item.baseName(); // only the index path's base name is used at the destination
+                if (Sanitize.isSafeSegment(name) && target.copyNew(source, name)) {
                     LOG.debug("Default content {} copied ({})", item.filename(), item.type());
                 }
             }
@@ -147,13 +125,6 @@ public final class ContentSeeder {
             // Like ST, any error abandons the check and leaves the log as it was.
             LOG.error("Default content check for {} failed", logFile.getParent(), e);
         }
-    }
-
-    /** Only the base name of the index path is used at the destination; null when it has none. */
-    private static String destination(String filename) {
-        String trimmed = filename.replaceAll("/+$", "");
-        String base = trimmed.substring(trimmed.lastIndexOf('/') + 1);
-        return Sanitize.isSafeSegment(base) ? base : null;
     }
 
     /** Files and folder trees copied into a folder; null for no folder. */
@@ -227,7 +198,7 @@ public final class ContentSeeder {
 
     /** ST: src/endpoints/content-manager.js, getUserTargetByType. */
     private Target userTarget(String type, UserDirs dirs) {
-        Folder folder = DOCUMENT_TYPES.get(type);
+        Folder folder = DefaultContent.documentFolder(type);
         if (folder != null) {
             return documentTarget(dirs.handle(), folder);
         }

@@ -35,20 +35,6 @@ public final class PresetService {
             "sysprompt", Folder.SYSPROMPT,
             "reasoning", Folder.REASONING);
 
-    /**
-     * Default-content type → API id whose folder it is seeded into (ST: src/endpoints/content-manager.js,
-     * getUserTargetByType).
-     */
-    private static final Map<String, String> DEFAULT_TYPES = Map.of(
-            "kobold_preset", "kobold",
-            "novel_preset", "novel",
-            "textgen_preset", "textgenerationwebui",
-            "openai_preset", "openai",
-            "instruct", "instruct",
-            "context", "context",
-            "sysprompt", "sysprompt",
-            "reasoning", "reasoning");
-
     private final DocumentStore documents;
     private final DefaultContent defaultContent;
 
@@ -93,22 +79,15 @@ public final class PresetService {
             return null;
         }
         for (DefaultContent.Item item : items) {
-            String itemApi = DEFAULT_TYPES.get(item.type());
-            // ST matches by target folder, so kobold and koboldhorde share their defaults.
-            if (itemApi != null && FOLDERS.get(itemApi) == FOLDERS.get(apiId)
-                    && FileNames.base(lastSegment(item.filename())).equals(wanted)) {
+            // ST matches by target folder (getUserTargetByType), so kobold and koboldhorde share their defaults.
+            if (DefaultContent.documentFolder(item.type()) == FOLDERS.get(apiId)
+                    && FileNames.base(item.baseName()).equals(wanted)) {
                 Path source = item.source();
                 JsonNode preset = source == null ? null : JsonFiles.tryRead(source);
                 return preset != null ? preset : JsJson.object();
             }
         }
         return null;
-    }
-
-    /** {@code path.parse(filename).base}: the last segment, trailing slashes ignored. */
-    private static String lastSegment(String filename) {
-        String trimmed = filename.replaceAll("/+$", "");
-        return trimmed.substring(trimmed.lastIndexOf('/') + 1);
     }
 
     private static String storedName(String name) {
