@@ -133,6 +133,7 @@ import tankard.avatars.AvatarsFeature;
 import tankard.backgrounds.BackgroundsFeature;
 import tankard.image.AvatarImages;
 import tankard.imagemetadata.ImageMetadataFeature;
+import tankard.imagemetadata.ImageMetadataIndex;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -259,6 +260,7 @@ public final class Tankard {
         this.speechRecognizer = new LocalSpeechRecognizer(config, upstream);
         Tokenizers tokenizers = new Tokenizers(TokenizerFiles.of(config));
         PresetService presets = new PresetService(documents, DefaultContent.of(config));
+        ImageMetadataIndex imageMetadata = new ImageMetadataIndex(documents);
         ChatSummarizer chatSummarizer = new ChatSummarizer(chatService, new Completions(config, secrets, upstream),
                 tokenizers);
         Supplier<byte[]> defaultAvatar = AvatarImages.defaultAvatar(config.frontendDir());
@@ -319,8 +321,8 @@ public final class Tankard {
                 new DataBankFeature(),
                 new ThumbnailFeature(config),
                 new AvatarsFeature(),
-                new BackgroundsFeature(config),
-                new ImageMetadataFeature(config),
+                new BackgroundsFeature(config, imageMetadata),
+                new ImageMetadataFeature(config, imageMetadata),
                 new SearchFeature(new SearchService(secrets, upstream, textBackends), new YouTubeTranscripts(upstream),
                         new PageVisits(upstream)),
                 new VectorFeature(new VectorService(vectorStore, embeddingSources(secrets),
