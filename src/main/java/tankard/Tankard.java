@@ -116,7 +116,9 @@ import tankard.settings.SettingsService;
 import tankard.sprite.SpriteFeature;
 import tankard.stats.StatsFeature;
 import tankard.stats.StatsRebuilder;
+import tankard.stats.StatsService;
 import tankard.theme.UiPresetFeature;
+import tankard.theme.UiPresets;
 import tankard.tokenizer.TokenizerFeature;
 import tankard.tokenizer.TokenizerFiles;
 import tankard.tokenizer.Tokenizers;
@@ -131,6 +133,7 @@ import tankard.avatars.AvatarsFeature;
 import tankard.backgrounds.BackgroundsFeature;
 import tankard.image.AvatarImages;
 import tankard.imagemetadata.ImageMetadataFeature;
+import tankard.imagemetadata.ImageMetadataIndex;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -216,7 +219,7 @@ public final class Tankard {
                     task.run();
                     return null;
                 }, false)), System::currentTimeMillis);
-        this.contentSeeder = new ContentSeeder(config);
+        this.contentSeeder = new ContentSeeder(config, documents);
         if (!config.skipContentCheck()) {
             contentSeeder.seedGlobal();
         }
@@ -256,6 +259,8 @@ public final class Tankard {
         this.synthesizer = new LocalSpeechSynthesizer(config, upstream);
         this.speechRecognizer = new LocalSpeechRecognizer(config, upstream);
         Tokenizers tokenizers = new Tokenizers(TokenizerFiles.of(config));
+        PresetService presets = new PresetService(documents, DefaultContent.of(config));
+        ImageMetadataIndex imageMetadata = new ImageMetadataIndex(documents);
         ChatSummarizer chatSummarizer = new ChatSummarizer(chatService, new Completions(config, secrets, upstream),
                 tokenizers);
         Supplier<byte[]> defaultAvatar = AvatarImages.defaultAvatar(config.frontendDir());
@@ -266,11 +271,11 @@ public final class Tankard {
                 new CsrfFeature(config),
                 new SystemFeature(),
                 new DeprecatedEndpointsFeature(),
-                new UsersFeature(config, accounts, contentSeeder, security.basicAuth()),
+                new UsersFeature(config, accounts, documents, contentSeeder, security.basicAuth()),
                 new SettingsFeature(new SettingsService(config, documents, settingsBackups)),
                 new SecretsFeature(config, secrets),
-                new PresetFeature(new PresetService(DefaultContent.of(config))),
-                new UiPresetFeature(),
+                new PresetFeature(presets),
+                new UiPresetFeature(new UiPresets(documents)),
                 new ExtensionFeature(config, outbound, vertx.createSharedWorkerExecutor("git-remote", GIT_THREADS,
                         GIT_MAX_MINUTES, TimeUnit.MINUTES)),
                 new AssetsFeature(config, upstream),
@@ -295,14 +300,15 @@ public final class Tankard {
                 ImageGenFeature.of(vertx, new ServiceCalls(upstream), secrets),
                 HostedImageFeature.of(vertx, new ServiceCalls(upstream), secrets),
                 new SpriteFeature(),
-                new WorldInfoFeature(),
+                new WorldInfoFeature(documents),
                 new GroupFeature(new GroupService(groups, chats, chatFiles)),
-                new StatsFeature(new StatsRebuilder(chats)),
-                new DataMaidFeature(new DataMaid(chats, chatFiles, groups)),
+                new StatsFeature(new StatsService(documents, new StatsRebuilder(chats),
+                        System::currentTimeMillis)),
+                new DataMaidFeature(new DataMaid(chats, chatFiles, groups, documents)),
                 new TokenizerFeature(tokenizers),
-                new ChatSummaryFeature(chatSummarizer),
+                new ChatSummaryFeature(chatSummarizer, presets),
                 new CharacterFeature(config, characterService, chatService),
-                new CharacterEditFeature(new CharacterEditor(cards, chats, cardCache, config.dataRoot(),
+                new CharacterEditFeature(new CharacterEditor(cards, chats, documents, cardCache, config.dataRoot(),
                         defaultAvatar, System::currentTimeMillis)),
                 new CharacterImportFeature(new CardImporter(chats, System::currentTimeMillis, defaultAvatar)),
                 new ChatFeature(chatService, new ChatImporter(chats, System::currentTimeMillis),
@@ -315,8 +321,8 @@ public final class Tankard {
                 new DataBankFeature(),
                 new ThumbnailFeature(config),
                 new AvatarsFeature(),
-                new BackgroundsFeature(config),
-                new ImageMetadataFeature(config),
+                new BackgroundsFeature(config, imageMetadata),
+                new ImageMetadataFeature(config, imageMetadata),
                 new SearchFeature(new SearchService(secrets, upstream, textBackends), new YouTubeTranscripts(upstream),
                         new PageVisits(upstream)),
                 new VectorFeature(new VectorService(vectorStore, embeddingSources(secrets),

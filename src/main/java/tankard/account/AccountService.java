@@ -13,11 +13,13 @@ import tankard.config.TankardConfig;
 import tankard.content.ContentSeeder;
 import tankard.core.Refusal;
 import tankard.json.JsJson;
+import tankard.settings.SettingsService;
 import tankard.store.AtomicFiles;
+import tankard.store.DocumentStore;
+import tankard.store.DocumentStore.Folder;
 import tankard.util.Sanitize;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Base64;
@@ -36,11 +38,13 @@ public final class AccountService {
 
     private final Path dataRoot;
     private final AccountStore accounts;
+    private final DocumentStore documents;
     private final ContentSeeder seeder;
 
-    public AccountService(TankardConfig config, AccountStore accounts, ContentSeeder seeder) {
+    public AccountService(TankardConfig config, AccountStore accounts, DocumentStore documents, ContentSeeder seeder) {
         this.dataRoot = config.dataRoot();
         this.accounts = accounts;
+        this.documents = documents;
         this.seeder = seeder;
     }
 
@@ -93,10 +97,7 @@ public final class AccountService {
         }
         UserDirs dirs = UserDirs.of(dataRoot, handle);
         try {
-            if (!Files.isRegularFile(dirs.settingsFile())) {
-                return DEFAULT_AVATAR;
-            }
-            JsonNode settings = JsJson.tryParse(Files.readAllBytes(dirs.settingsFile()));
+            JsonNode settings = documents.read(handle, Folder.ROOT, SettingsService.FILE).map(JsJson::tryParse).orElse(null);
             String file = settings == null ? null : firstText(settings.path("power_user").path("default_persona"),
                     settings.path("user_avatar"));
             if (file == null) {
@@ -246,13 +247,8 @@ public final class AccountService {
         if (!Passwords.matches(user, password)) {
             throw Refusal.forbidden("Incorrect password");
         }
-        UserDirs dirs = dirs(user);
-        try {
-            Files.deleteIfExists(dirs.settingsFile());
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot delete " + dirs.settingsFile(), e);
-        }
-        seeder.seedUser(dirs, Set.of("settings"));
+        documents.delete(user.handle(), Folder.ROOT, SettingsService.FILE);
+        seeder.seedUser(dirs(user), Set.of("settings"));
     }
 
     /** Deletes the whole user folder and recreates it with default content. */
@@ -266,10 +262,7 @@ public final class AccountService {
     /** The folder tree, the "system prompts already migrated" marker ST expects, and default content. */
     private void prepareFolder(UserDirs dirs, Set<String> forcedTypes) {
         dirs.createAll();
-        Path marker = dirs.sysprompt().resolve(".migrated");
-        if (!Files.exists(marker)) {
-            AtomicFiles.write(marker, new byte[0]);
-        }
+        seeder.markSyspromptsMigrated(dirs.handle());
         seeder.seedUser(dirs, forcedTypes);
     }
 }

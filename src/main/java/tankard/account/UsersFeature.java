@@ -12,6 +12,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tankard.config.TankardConfig;
 import tankard.content.ContentSeeder;
+import tankard.store.DocumentStore;
 import tankard.core.Refusal;
 import tankard.http.Feature;
 import tankard.http.Reply;
@@ -44,9 +45,10 @@ public final class UsersFeature implements Feature {
     private final OneTimeCodes recoveryCodes = new OneTimeCodes();
     private final OneTimeCodes resetCodes = new OneTimeCodes();
 
-    public UsersFeature(TankardConfig config, AccountStore store, ContentSeeder seeder, BasicAuth basicAuth) {
+    public UsersFeature(TankardConfig config, AccountStore store, DocumentStore documents, ContentSeeder seeder,
+                        BasicAuth basicAuth) {
         this.config = config;
-        this.accounts = new AccountService(config, store, seeder);
+        this.accounts = new AccountService(config, store, documents, seeder);
         this.autoLogin = new AutoLogin(config, store, basicAuth);
         this.clientIp = new ClientIp(config.security());
         this.loginLimiter = new RateLimiter(config.security().loginMaxAttempts(), 60);

@@ -38,7 +38,7 @@ import java.util.Map;
  * The backgrounds of ST's src/endpoints/backgrounds.js: listings, upload, rename and delete. Each change also
  * invalidates the bg thumbnail and keeps {@code image-metadata.json} in step.
  */
-public record BackgroundsFeature(TankardConfig config) implements Feature {
+public record BackgroundsFeature(TankardConfig config, ImageMetadataIndex metadata) implements Feature {
     private static final Logger LOG = LoggerFactory.getLogger(BackgroundsFeature.class);
 
     /** ST takes uploads of any size; an animated background converted from a video stays well below this. */
@@ -83,12 +83,12 @@ public record BackgroundsFeature(TankardConfig config) implements Feature {
         MediaUploads.copy(source, target);
         Thumbnails.invalidate(dirs, ThumbnailType.BG, name);
         int[] bg = config.thumbnails().bg();
-        ImageMetadataIndex.getOrGenerate(dirs, List.of("backgrounds/" + name), (long) bg[0] * bg[1]);
+        metadata.getOrGenerate(dirs, List.of("backgrounds/" + name), (long) bg[0] * bg[1]);
         return name;
     }
 
     /** ST's statuses: 400 for a name with a separator or a missing file, 403 for one that sanitizing changes. */
-    private static void delete(UserDirs dirs, JsonNode bg) throws IOException {
+    private void delete(UserDirs dirs, JsonNode bg) throws IOException {
         if (bg == null || !bg.isTextual() || Sanitize.hasForbiddenChars(bg.textValue())) {
             throw Refusal.badRequest("Invalid background name");
         }
@@ -102,14 +102,14 @@ public record BackgroundsFeature(TankardConfig config) implements Feature {
         }
         Files.delete(file);
         Thumbnails.invalidate(dirs, ThumbnailType.BG, name);
-        ImageMetadataIndex.remove(dirs, "backgrounds/" + name);
+        metadata.remove(dirs.handle(), "backgrounds/" + name);
     }
 
     /**
      * Renames a background (both names sanitized); 400 when the source is missing or the target exists. The
      * move cannot replace a file that appears meanwhile, where ST's copy would overwrite it.
      */
-    private static void rename(UserDirs dirs, JsonNode oldBg, JsonNode newBg) throws IOException {
+    private void rename(UserDirs dirs, JsonNode oldBg, JsonNode newBg) throws IOException {
         Path source = sanitizedFile(dirs, oldBg);
         Path target = sanitizedFile(dirs, newBg);
         String oldName = source.getFileName().toString();
@@ -122,7 +122,7 @@ public record BackgroundsFeature(TankardConfig config) implements Feature {
         }
         Thumbnails.invalidate(dirs, ThumbnailType.BG, oldName);
         Thumbnails.invalidate(dirs, ThumbnailType.BG, newName);
-        ImageMetadataIndex.rename(dirs, "backgrounds/" + oldName, "backgrounds/" + newName);
+        metadata.rename(dirs.handle(), "backgrounds/" + oldName, "backgrounds/" + newName);
     }
 
     private static Path sanitizedFile(UserDirs dirs, JsonNode name) {
@@ -136,11 +136,11 @@ public record BackgroundsFeature(TankardConfig config) implements Feature {
      */
     private ObjectNode all(UserDirs dirs) {
         int[] bg = config.thumbnails().bg();
-        Map<String, JsonNode> metadata;
+        Map<String, JsonNode> found;
         List<String> names;
         try {
             names = ImageFiles.list(dirs.backgrounds());
-            metadata = ImageMetadataIndex.getOrGenerate(dirs,
+            found = metadata.getOrGenerate(dirs,
                     names.stream().map(name -> "backgrounds/" + name).toList(), (long) bg[0] * bg[1]);
         } catch (UncheckedIOException e) {
             LOG.warn("Cannot list the backgrounds of {}", dirs.root(), e);
@@ -149,7 +149,7 @@ public record BackgroundsFeature(TankardConfig config) implements Feature {
         ObjectNode result = JsJson.object();
         ArrayNode images = result.putArray("images");
         for (String name : names) {
-            JsonNode animated = metadata.getOrDefault("backgrounds/" + name, JsJson.object()).path("isAnimated");
+            JsonNode animated = found.getOrDefault("backgrounds/" + name, JsJson.object()).path("isAnimated");
             images.addObject().put("filename", name).put("isAnimated", animated.isBoolean() && animated.booleanValue());
         }
         result.putObject("config").put("width", bg[0]).put("height", bg[1]);
@@ -157,8 +157,8 @@ public record BackgroundsFeature(TankardConfig config) implements Feature {
     }
 
     /** {@code {folders, imageFolderMap}}: the virtual folders, and the folder ids of each image file name that has some. */
-    private static ObjectNode folders(UserDirs dirs) {
-        ObjectNode index = ImageMetadataIndex.read(dirs);
+    private ObjectNode folders(UserDirs dirs) {
+        ObjectNode index = metadata.read(dirs.handle());
         ObjectNode result = JsJson.object();
         JsonNode folders = index.get("folders");
         result.set("folders", folders instanceof ArrayNode ? folders : JsJson.array());

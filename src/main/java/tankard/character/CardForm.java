@@ -13,13 +13,13 @@ import tankard.json.Js;
 import tankard.json.JsJson;
 import tankard.util.Sanitize;
 
-import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * The card JSON an editor save builds from its form fields (ST: src/endpoints/characters.js,
@@ -36,9 +36,9 @@ final class CardForm {
     /**
      * @param form        the request fields (multipart fields as strings, repeated ones as arrays, or a JSON body)
      * @param humanizedNow the current humanized time, for the default {@code chat}
-     * @param worlds      the user's {@code worlds/} folder, for an embedded lorebook
+     * @param worlds      the user's lorebooks by document name ({@code worlds/}), for an embedded lorebook
      */
-    static ObjectNode build(JsonNode form, String humanizedNow, Path worlds) {
+    static ObjectNode build(JsonNode form, String humanizedNow, Function<String, Optional<byte[]>> worlds) {
         JsonNode posted = form.get("json_data");
         JsonNode previous = posted != null && posted.isTextual()
                 ? JsJson.tryParse(posted.textValue().getBytes(StandardCharsets.UTF_8)) : null;
@@ -49,9 +49,10 @@ final class CardForm {
      * Sets the card members an editor form defines onto {@code card} (changed and returned), keeping the
      * others where they are. ST's V1 conversion runs the same function on a card's own fields.
      *
-     * @param worlds the user's {@code worlds/} folder for an embedded lorebook, or null for none
+     * @param worlds the user's lorebooks by document name for an embedded lorebook, or null for none
      */
-    static ObjectNode apply(ObjectNode card, JsonNode form, String humanizedNow, Path worlds) {
+    static ObjectNode apply(ObjectNode card, JsonNode form, String humanizedNow,
+                            Function<String, Optional<byte[]>> worlds) {
         card.remove("json_data");
         JsonNode name = form.get("ch_name");
         JsonNode tags = CardNormalizer.tags(form.get("tags"));
@@ -132,20 +133,20 @@ final class CardForm {
         return list;
     }
 
-    /** The linked lorebook converted to a character book; null when its file is missing or unreadable. */
-    private static JsonNode characterBook(Path worlds, String world) {
+    /** The linked lorebook converted to a character book; null when its document is missing or unreadable. */
+    private static JsonNode characterBook(Function<String, Optional<byte[]>> worlds, String world) {
         String file = Sanitize.filename(world + ".json");
-        if (file.isEmpty()) {
-            return null;
-        }
-        Path path = worlds.resolve(file);
-        if (!Files.isRegularFile(path)) {
+        if (!Sanitize.isSafeSegment(file)) {
             return null;
         }
         JsonNode json;
         try {
-            json = JsJson.tryParse(Files.readAllBytes(path));
-        } catch (IOException e) {
+            Optional<byte[]> stored = worlds.apply(file);
+            if (stored.isEmpty()) {
+                return null;
+            }
+            json = JsJson.tryParse(stored.get());
+        } catch (UncheckedIOException e) {
             json = null;
         }
         if (json == null) {

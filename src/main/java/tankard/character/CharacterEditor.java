@@ -9,6 +9,8 @@ import tankard.core.Refusal;
 import tankard.image.AvatarImages;
 import tankard.json.Js;
 import tankard.json.JsJson;
+import tankard.store.DocumentStore;
+import tankard.store.DocumentStore.Folder;
 import tankard.thumbnail.ThumbnailType;
 import tankard.thumbnail.Thumbnails;
 import tankard.user.UserDirs;
@@ -21,6 +23,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
@@ -37,6 +40,7 @@ public final class CharacterEditor {
 
     private final CardStore cards;
     private final ChatStore chats;
+    private final DocumentStore documents;
     private final CardCache cache;
     private final Path dataRoot;
     private final Supplier<byte[]> defaultAvatar;
@@ -50,10 +54,11 @@ public final class CharacterEditor {
     public record BulkResult(List<String> updated, List<String> skipped, List<String> failed) {
     }
 
-    public CharacterEditor(CardStore cards, ChatStore chats, CardCache cache, Path dataRoot,
+    public CharacterEditor(CardStore cards, ChatStore chats, DocumentStore documents, CardCache cache, Path dataRoot,
                            Supplier<byte[]> defaultAvatar, LongSupplier clock) {
         this.cards = cards;
         this.chats = chats;
+        this.documents = documents;
         this.cache = cache;
         this.dataRoot = dataRoot;
         this.defaultAvatar = defaultAvatar;
@@ -66,7 +71,7 @@ public final class CharacterEditor {
      * @param image the uploaded image, or null for the default avatar
      */
     public String create(String user, NewCard newCard, byte[] image, AvatarImages.Crop crop) throws IOException {
-        ObjectNode card = CardForm.build(newCard.fields(), humanizedNow(), dirs(user).worlds());
+        ObjectNode card = CardForm.build(newCard.fields(), humanizedNow(), worlds(user));
         byte[] png = image == null ? defaultAvatar.get() : prepare(image, crop);
         byte[] bytes = CardWriter.write(png, JsJson.compact(card));
         synchronized (CardNames.ALLOCATION) {
@@ -80,7 +85,7 @@ public final class CharacterEditor {
     /** The editor's save: the card rebuilt from the fields, written to the same file. */
     public void edit(String user, CardEdit edit, byte[] image, AvatarImages.Crop crop) throws IOException {
         JsonNode form = edit.fields();
-        ObjectNode card = CardForm.build(form, humanizedNow(), dirs(user).worlds());
+        ObjectNode card = CardForm.build(form, humanizedNow(), worlds(user));
         // Stored as posted: a missing value leaves the member out, as JavaScript's undefined does
         for (String key : new String[]{"chat", "create_date"}) {
             setOrOmit(card, key, form.get(key));
@@ -381,6 +386,11 @@ public final class CharacterEditor {
         } else {
             object.set(key, value);
         }
+    }
+
+    /** The user's lorebooks by document name, for the one a card embeds. */
+    private Function<String, Optional<byte[]>> worlds(String user) {
+        return name -> documents.read(user, Folder.WORLDS, name);
     }
 
     private UserDirs dirs(String user) {

@@ -6,7 +6,11 @@ import org.slf4j.LoggerFactory;
 import tankard.config.TankardConfig;
 import tankard.json.JsJson;
 import tankard.store.AtomicFiles;
+import tankard.store.DocumentStore;
+import tankard.store.DocumentStore.Folder;
+import tankard.store.DocumentStore.Outcome;
 import tankard.user.UserDirs;
+import tankard.util.Sanitize;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -18,6 +22,7 @@ import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFilePermission;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Function;
@@ -28,7 +33,9 @@ import java.util.stream.Stream;
  * Copies default content into the data root and into user folders exactly as ST does (ST:
  * src/endpoints/content-manager.js, seedContent): items already named in the folder's {@code content.log} are skipped
  * (unless their type is forced), existing files are never overwritten, and the log is rewritten only when it changed,
- * so a data root that is up to date is left byte- and mtime-identical. Blocking; call from a worker.
+ * so a data root that is up to date is left byte- and mtime-identical. A user's JSON documents (settings, presets,
+ * themes, lorebooks, …) are seeded into the {@link DocumentStore}; the other items (characters, backgrounds, avatars,
+ * workflows) and the content.log stay files. Blocking; call from a worker.
  */
 public final class ContentSeeder {
     private static final Logger LOG = LoggerFactory.getLogger(ContentSeeder.class);
@@ -39,22 +46,26 @@ public final class ContentSeeder {
      * so an ST data root opened with Tankard's UI keeps exactly its files. ST treats the line as a spent item.
      */
     static final String OWN_CONTENT_MARKER = "#tankard-default-content";
-
+    /** ST's "system prompts migrated" marker in the user's {@code sysprompt/} (ST: src/users.js, migrateSystemPrompts). */
+    private static final String SYSPROMPTS_MIGRATED = ".migrated";
     private final Path dataRoot;
     private final DefaultContent content;
+    private final DocumentStore documents;
 
-    public ContentSeeder(TankardConfig config) {
-        this(config.dataRoot(), DefaultContent.of(config));
+    public ContentSeeder(TankardConfig config, DocumentStore documents) {
+        this(config.dataRoot(), DefaultContent.of(config), documents);
     }
 
-    public ContentSeeder(Path dataRoot, DefaultContent content) {
+    public ContentSeeder(Path dataRoot, DefaultContent content, DocumentStore documents) {
         this.dataRoot = dataRoot;
         this.content = content;
+        this.documents = documents;
     }
 
     /** Global content: error pages and user.css under the data root, logged in the data root's content.log. */
     public synchronized void seedGlobal() {
-        seed(GLOBAL_TYPES::contains, dataRoot.resolve("content.log"), this::globalTarget, Set.of());
+        seed(GLOBAL_TYPES::contains, dataRoot.resolve("content.log"), type -> fileTarget(globalTarget(type)),
+                Set.of());
     }
 
     /**
@@ -68,7 +79,14 @@ public final class ContentSeeder {
         seed(type -> !GLOBAL_TYPES.contains(type), dirs.contentLog(), type -> userTarget(type, dirs), forcedTypes);
     }
 
-    private void seed(Predicate<String> scope, Path logFile, Function<String, Path> targets, Set<String> forcedTypes) {
+    /** Where an item is copied to: a new name in a folder (a file or a document), never replacing what is there. */
+    @FunctionalInterface
+    private interface Target {
+        /** Copies the source under that name unless something has it already; true when it was copied. */
+        boolean copyNew(Path source, String name) throws IOException;
+    }
+
+    private void seed(Predicate<String> scope, Path logFile, Function<String, Target> targets, Set<String> forcedTypes) {
         try {
             List<DefaultContent.Item> items = content.items().stream().filter(i -> scope.test(i.type())).toList();
             String before = Files.exists(logFile) ? new String(Files.readAllBytes(logFile), StandardCharsets.UTF_8) : null;
@@ -88,20 +106,16 @@ public final class ContentSeeder {
                     LOG.warn("Default content file {} is missing", item.filename());
                     continue;
                 }
-                Path targetFolder = targets.apply(item.type());
-                if (targetFolder == null) {
+                Target target = targets.apply(item.type());
+                if (target == null) {
                     LOG.warn("Default content file {} has unknown type {}", item.filename(), item.type());
                     continue;
                 }
                 log.add(item.filename());
-                Path target = destination(targetFolder, item.filename());
-                if (target == null || Files.exists(target)) {
-                    continue;
+                String name = item.baseName(); // only the index path's base name is used at the destination
+                if (Sanitize.isSafeSegment(name) && target.copyNew(source, name)) {
+                    LOG.debug("Default content {} copied ({})", item.filename(), item.type());
                 }
-                Files.createDirectories(targetFolder);
-                copy(source, target);
-                addOwnerWrite(target);
-                LOG.debug("Default content {} copied to {}", item.filename(), targetFolder);
             }
             String after = String.join("\n", log);
             if (!after.equals(before)) {
@@ -113,14 +127,27 @@ public final class ContentSeeder {
         }
     }
 
-    /** Only the base name of the index path is used at the destination; null when it has none. */
-    private static Path destination(Path folder, String filename) {
-        String trimmed = filename.replaceAll("/+$", "");
-        String base = trimmed.substring(trimmed.lastIndexOf('/') + 1);
-        if (base.isEmpty() || base.equals(".") || base.equals("..")) {
-            return null;
-        }
-        return folder.resolve(base);
+    /** Files and folder trees copied into a folder; null for no folder. */
+    private static Target fileTarget(Path folder) {
+        return folder == null ? null : (source, name) -> {
+            Path target = folder.resolve(name);
+            if (Files.exists(target)) {
+                return false;
+            }
+            Files.createDirectories(folder);
+            copy(source, target);
+            addOwnerWrite(target);
+            return true;
+        };
+    }
+
+    /** A document of the user's, stored only when there is none of that name: one unit of work, as on any node. */
+    private Target documentTarget(String user, Folder folder) {
+        return (source, name) -> {
+            byte[] bytes = Files.readAllBytes(source);
+            return documents.update(user, folder, name,
+                    current -> current.isPresent() ? Outcome.keep(false) : Outcome.store(bytes, true));
+        };
     }
 
     /** Copies a file or a folder tree; the source may live in another file system (the jar). */
@@ -169,65 +196,61 @@ public final class ContentSeeder {
         };
     }
 
-    private static Path userTarget(String type, UserDirs dirs) {
-        return switch (type) {
-            case "settings" -> dirs.root();
+    /** ST: src/endpoints/content-manager.js, getUserTargetByType. */
+    private Target userTarget(String type, UserDirs dirs) {
+        Folder folder = DefaultContent.documentFolder(type);
+        if (folder != null) {
+            return documentTarget(dirs.handle(), folder);
+        }
+        return fileTarget(switch (type) {
             case "character", "sprites" -> dirs.characters();
             case "background" -> dirs.backgrounds();
-            case "world" -> dirs.worlds();
             case "avatar" -> dirs.avatars();
-            case "theme" -> dirs.themes();
             case "workflow" -> dirs.comfyWorkflows();
-            case "kobold_preset" -> dirs.koboldSettings();
-            case "openai_preset" -> dirs.openAiSettings();
-            case "novel_preset" -> dirs.novelSettings();
-            case "textgen_preset" -> dirs.textGenSettings();
-            case "instruct" -> dirs.instruct();
-            case "context" -> dirs.context();
-            case "moving_ui" -> dirs.movingUi();
-            case "quick_replies" -> dirs.quickReplies();
-            case "sysprompt" -> dirs.sysprompt();
-            case "reasoning" -> dirs.reasoning();
             default -> null;
-        };
+        });
     }
 
     /**
      * ST moves system prompts out of pre-1.12.6 instruct templates once per user, then writes the empty marker
-     * {@code sysprompt/.migrated} (after creating {@code backups/_sysprompt/}). When no instruct file needs that
+     * {@code sysprompt/.migrated} (after creating {@code backups/_sysprompt/}). When no instruct template needs that
      * migration its whole effect is the marker, so Tankard writes it; otherwise the marker is left for ST to
      * write once it has migrated.
      */
-    private static void markSyspromptsMigrated(UserDirs dirs) {
-        Path marker = dirs.sysprompt().resolve(".migrated");
+    private void markSyspromptsMigrated(UserDirs dirs) {
+        String user = dirs.handle();
         try {
-            if (Files.exists(marker) || needsSyspromptMigration(dirs)) {
+            if (documents.read(user, Folder.SYSPROMPT, SYSPROMPTS_MIGRATED).isPresent()
+                    || needsSyspromptMigration(user)) {
                 return;
             }
             Files.createDirectories(dirs.backups().resolve("_sysprompt"));
-            AtomicFiles.write(marker, new byte[0]);
+            markSyspromptsMigrated(user);
         } catch (IOException | UncheckedIOException e) {
-            LOG.warn("Cannot write the system-prompt migration marker for {}", dirs.root(), e);
+            LOG.warn("Cannot write the system-prompt migration marker for {}", user, e);
         }
     }
 
+    /** Writes the "system prompts migrated" marker ST expects unless it is there: a new user has none to migrate. */
+    public void markSyspromptsMigrated(String user) {
+        documents.update(user, Folder.SYSPROMPT, SYSPROMPTS_MIGRATED,
+                current -> current.isPresent() ? Outcome.keep(null) : Outcome.store(new byte[0], null));
+    }
+
     /** True when an instruct template without a same-named system prompt still carries one (or is unreadable). */
-    private static boolean needsSyspromptMigration(UserDirs dirs) throws IOException {
-        if (!Files.isDirectory(dirs.instruct())) {
-            return false;
-        }
-        try (Stream<Path> files = Files.list(dirs.instruct())) {
-            for (Path file : (Iterable<Path>) files::iterator) {
-                String name = file.getFileName().toString();
-                if (!name.endsWith(".json") || Files.exists(dirs.sysprompt().resolve(name))) {
-                    continue;
-                }
-                JsonNode template = JsJson.tryParse(Files.readAllBytes(file));
-                // Unparsable or a bare value: ST's migration throws there and writes no marker either.
-                if (template == null || template.isValueNode()
-                        || (template.has("system_prompt") && template.has("name"))) {
-                    return true;
-                }
+    private boolean needsSyspromptMigration(String user) {
+        Set<String> sysprompts = new HashSet<>();
+        documents.list(user, Folder.SYSPROMPT).forEach(entry -> sysprompts.add(entry.name()));
+        for (DocumentStore.Entry entry : documents.list(user, Folder.INSTRUCT)) {
+            String name = entry.name();
+            if (!name.endsWith(".json") || sysprompts.contains(name)) {
+                continue;
+            }
+            JsonNode template = documents.read(user, Folder.INSTRUCT, name).map(JsJson::tryParse).orElse(null);
+            // Unparsable or a bare value: ST's migration throws there and writes no marker either.
+            if (template == null || template.isValueNode()
+                    || (template.has("system_prompt") && template.has("name"))) {
+                return true;
             }
         }
         return false;

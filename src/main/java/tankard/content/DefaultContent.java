@@ -5,6 +5,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tankard.config.TankardConfig;
 import tankard.json.JsJson;
+import tankard.store.DocumentStore.Folder;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -39,6 +40,12 @@ public final class DefaultContent {
      * does not open it, which is about 70 ms of the first answer).
      */
     public record Item(Supplier<Path> folder, String filename, String type) {
+        /** {@code path.parse(filename).base}: the last segment, trailing slashes ignored; where the item is copied to. */
+        public String baseName() {
+            String trimmed = filename.replaceAll("/+$", "");
+            return trimmed.substring(trimmed.lastIndexOf('/') + 1);
+        }
+
         /** The source file or folder, or null when the name would leave the index's folder. */
         public Path source() {
             Path base = folder.get().normalize();
@@ -51,8 +58,32 @@ public final class DefaultContent {
         }
     }
 
+    /**
+     * Default-content types that are JSON documents → their folder (ST: src/endpoints/content-manager.js,
+     * getUserTargetByType).
+     */
+    private static final Map<String, Folder> DOCUMENT_FOLDERS = Map.ofEntries(
+            Map.entry("settings", Folder.ROOT),
+            Map.entry("world", Folder.WORLDS),
+            Map.entry("theme", Folder.THEMES),
+            Map.entry("kobold_preset", Folder.KOBOLD_SETTINGS),
+            Map.entry("openai_preset", Folder.OPENAI_SETTINGS),
+            Map.entry("novel_preset", Folder.NOVEL_SETTINGS),
+            Map.entry("textgen_preset", Folder.TEXTGEN_SETTINGS),
+            Map.entry("instruct", Folder.INSTRUCT),
+            Map.entry("context", Folder.CONTEXT),
+            Map.entry("moving_ui", Folder.MOVING_UI),
+            Map.entry("quick_replies", Folder.QUICK_REPLIES),
+            Map.entry("sysprompt", Folder.SYSPROMPT),
+            Map.entry("reasoning", Folder.REASONING));
+
     private final List<Path> folders;
     private final boolean bundled;
+
+    /** The user's document folder of a type's items, or null when they are not JSON documents. */
+    public static Folder documentFolder(String type) {
+        return DOCUMENT_FOLDERS.get(type);
+    }
 
     public DefaultContent(List<Path> folders) {
         this(folders, false);

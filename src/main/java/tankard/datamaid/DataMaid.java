@@ -9,6 +9,7 @@ import tankard.group.GroupStore;
 import tankard.core.Refusal;
 import tankard.json.Js;
 import tankard.json.JsJson;
+import tankard.store.DocumentStore;
 import tankard.user.UserDirs;
 import tankard.util.Hashes;
 
@@ -34,19 +35,21 @@ public final class DataMaid {
     private final ChatStore chats;
     private final GroupStore groups;
     private final ChatFiles chatFiles;
+    private final DocumentStore documents;
     private final SecureRandom random = new SecureRandom();
     private final Map<String, Report> tokens = new ConcurrentHashMap<>();
 
     /** @param chatFiles how a loose chat is deleted, after any save under way */
-    public DataMaid(ChatStore chats, ChatFiles chatFiles, GroupStore groups) {
+    public DataMaid(ChatStore chats, ChatFiles chatFiles, GroupStore groups, DocumentStore documents) {
         this.groups = groups;
         this.chats = chats;
         this.chatFiles = chatFiles;
+        this.documents = documents;
     }
 
     /** {@code {report, token}}; the token replaces the user's older ones. */
     public ObjectNode report(UserDirs dirs, String handle) {
-        Map<String, List<Loose>> found = new DataMaidScan(dirs, handle, chats, chatFiles, groups).scan();
+        Map<String, List<Loose>> found = new DataMaidScan(dirs, handle, chats, chatFiles, groups, documents).scan();
         ObjectNode report = JsJson.object();
         Map<String, Loose> byHash = new LinkedHashMap<>();
         found.forEach((category, files) -> {

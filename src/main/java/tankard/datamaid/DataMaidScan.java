@@ -11,6 +11,9 @@ import tankard.chat.format.ChatLines;
 import tankard.json.Js;
 import tankard.json.JsJson;
 import tankard.settings.SettingsBackups;
+import tankard.settings.SettingsService;
+import tankard.store.DocumentStore;
+import tankard.store.DocumentStore.Folder;
 import tankard.user.UserDirs;
 import tankard.util.FileNames;
 import tankard.util.Sanitize;
@@ -53,13 +56,16 @@ final class DataMaidScan {
     private final ChatStore chats;
     private final GroupStore groupStore;
     private final ChatFiles chatFiles;
+    private final DocumentStore documents;
     /** The truthy lines of every chat, read once for all categories. */
     private List<List<JsonNode>> parsedChats;
     private List<JsonNode> groups;
 
-    DataMaidScan(UserDirs dirs, String handle, ChatStore chats, ChatFiles chatFiles, GroupStore groupStore) {
+    DataMaidScan(UserDirs dirs, String handle, ChatStore chats, ChatFiles chatFiles, GroupStore groupStore,
+                 DocumentStore documents) {
         this.groupStore = groupStore;
         this.dirs = dirs;
+        this.documents = documents;
         this.root = dirs.root().toAbsolutePath().normalize();
         this.handle = handle;
         this.chats = chats;
@@ -77,14 +83,21 @@ final class DataMaidScan {
         report.put("backgroundThumbnails", orNothing(() -> inFolder(orphans(dirs.backgrounds(), dirs.thumbnailsBg()))));
         report.put("personaThumbnails", orNothing(() -> inFolder(orphans(dirs.avatars(), dirs.thumbnailsPersona()))));
         report.put("chatBackups", orNothing(this::chatBackups));
-        report.put("settingsBackups",
-                orNothing(() -> inFolder(prefixed(dirs.backups(), SettingsBackups.prefix(handle)))));
+        report.put("settingsBackups", orNothing(this::settingsBackups));
         return report;
     }
 
     @FunctionalInterface
     private interface Category {
         List<Loose> collect() throws IOException, Abandoned;
+    }
+
+    /** The user's settings snapshots (SettingsBackups). */
+    private List<Loose> settingsBackups() {
+        return documents.list(handle, Folder.BACKUPS).stream()
+                .filter(entry -> entry.name().startsWith(SettingsBackups.prefix(handle)))
+                .<Loose>map(entry -> new Loose.Document(documents, handle, Folder.BACKUPS, entry))
+                .toList();
     }
 
     /** Files of the user's folder. */
@@ -159,7 +172,8 @@ final class DataMaidScan {
                 addIfTruthy(references, attachment.get("url"));
             }
         }
-        JsonNode settings = parseFile(dirs.settingsFile());
+        JsonNode settings = documents.read(handle, Folder.ROOT, SettingsService.FILE).map(JsJson::tryParse)
+                .orElse(null);
         JsonNode extensions = settings == null ? null : settings.get("extension_settings");
         if (extensions != null) {
             for (JsonNode file : extensions.path("attachments")) {
@@ -244,14 +258,6 @@ final class DataMaidScan {
             }
         }
         return loose;
-    }
-
-    private static List<Path> prefixed(Path folder, String prefix) {
-        Path absolute = folder.toAbsolutePath().normalize();
-        return FileNames.list(absolute).stream()
-                .filter(name -> name.startsWith(prefix) && isFile(absolute.resolve(name)))
-                .map(absolute::resolve)
-                .toList();
     }
 
     /** Every message line of every group and character chat. */

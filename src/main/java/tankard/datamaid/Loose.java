@@ -4,6 +4,8 @@ import tankard.chat.ChatFile;
 import tankard.chat.ChatFiles;
 import tankard.chat.ChatFolder;
 import tankard.chat.ChatStore;
+import tankard.store.DocumentStore;
+import tankard.store.DocumentStore.Folder;
 import tankard.store.FileTimes;
 
 import java.io.IOException;
@@ -17,8 +19,8 @@ import java.nio.file.Path;
 import java.util.Optional;
 
 /**
- * A loose file of a report: one of the user's folder, or a chat or chat backup, which only the chat store
- * reaches. Each is listed, viewed and deleted where it lives.
+ * A loose file of a report: one of the user's folder, a chat or chat backup, which only the chat store
+ * reaches, or a document, which only the document store reaches. Each is listed, viewed and deleted where it lives.
  */
 interface Loose {
     /** What the report's hash is made of, unique among the user's files. */
@@ -159,6 +161,40 @@ interface Loose {
         @Override
         public void delete() throws IOException {
             store.deleteBackup(user, file.name());
+        }
+    }
+
+    /** A document of the user's (a settings snapshot), as it was listed. */
+    record Document(DocumentStore store, String user, Folder folder, DocumentStore.Entry entry) implements Loose {
+        @Override
+        public String key() {
+            return folder.stName() + "/" + entry.name();
+        }
+
+        @Override
+        public String name() {
+            return entry.name();
+        }
+
+        @Override
+        public String parent() {
+            return folder.stName();
+        }
+
+        @Override
+        public Optional<Stat> stat() {
+            return Optional.of(new Stat(entry.size(), entry.modifiedMs()));
+        }
+
+        @Override
+        public Optional<View> view() {
+            return store.read(user, folder, entry.name())
+                    .map(bytes -> new View(entry.name(), bytes.length, out -> out.write(bytes)));
+        }
+
+        @Override
+        public void delete() {
+            store.delete(user, folder, entry.name());
         }
     }
 

@@ -21,9 +21,9 @@ final class ImageFolders {
     private ImageFolders() {
     }
 
-    static ObjectNode create(UserDirs dirs, String name) {
+    static ObjectNode create(ImageMetadataIndex metadata, String user, String name) {
         ObjectNode[] created = new ObjectNode[1];
-        ImageMetadataIndex.update(dirs, index -> {
+        metadata.update(user, index -> {
             created[0] = folders(index).addObject()
                     .put("id", UUID.randomUUID().toString()).put("name", name).put("thumbnailFile", "");
             return true;
@@ -32,9 +32,9 @@ final class ImageFolders {
     }
 
     /** Sets name and thumbnail file where given (null: unchanged); 404 for an unknown folder. */
-    static ObjectNode update(UserDirs dirs, String id, String name, String thumbnailFile) {
+    static ObjectNode update(ImageMetadataIndex metadata, String user, String id, String name, String thumbnailFile) {
         ObjectNode[] updated = new ObjectNode[1];
-        ImageMetadataIndex.update(dirs, index -> {
+        metadata.update(user, index -> {
             ObjectNode folder = find(index, id);
             if (name != null) {
                 folder.put("name", name);
@@ -49,8 +49,8 @@ final class ImageFolders {
     }
 
     /** The thumbnail file of each folder id; unknown ids are skipped. */
-    static void setThumbnails(UserDirs dirs, Map<String, String> thumbnails) {
-        ImageMetadataIndex.update(dirs, index -> {
+    static void setThumbnails(ImageMetadataIndex metadata, String user, Map<String, String> thumbnails) {
+        metadata.update(user, index -> {
             thumbnails.forEach((id, file) -> {
                 ObjectNode folder = lookup(index, id);
                 if (folder != null) {
@@ -62,8 +62,8 @@ final class ImageFolders {
     }
 
     /** Removes the folder and its id from every image; 404 for an unknown folder. */
-    static void delete(UserDirs dirs, String id) {
-        ImageMetadataIndex.update(dirs, index -> {
+    static void delete(ImageMetadataIndex metadata, String user, String id) {
+        metadata.update(user, index -> {
             ArrayNode folders = folders(index);
             folders.remove(indexOf(folders, find(index, id)));
             ImageMetadataIndex.images(index).forEach(image -> removeId(image, id));
@@ -76,7 +76,7 @@ final class ImageFolders {
      * Every path must stay under {@code backgrounds/}: one that does not fails the whole request (400, where
      * ST answers 500) before anything changes.
      */
-    static void assign(UserDirs dirs, String id, List<String> paths) {
+    static void assign(ImageMetadataIndex metadata, UserDirs dirs, String id, List<String> paths) {
         List<String> normalized = new ArrayList<>();
         for (String path : paths) {
             String clean = normalizePosix(path);
@@ -84,15 +84,15 @@ final class ImageFolders {
             if (!clean.startsWith("backgrounds/") || !Sanitize.isPlainFileName(clean.substring("backgrounds/".length()))) {
                 throw Refusal.badRequest("Invalid background path: '" + path + "'");
             }
-            normalized.add(clean);
+            // only existing files, looked at before the update, which must not wait on the disk
+            if (Files.isRegularFile(dirs.root().resolve(clean))) {
+                normalized.add(clean);
+            }
         }
-        ImageMetadataIndex.update(dirs, index -> {
+        metadata.update(dirs.handle(), index -> {
             find(index, id);
             ObjectNode images = ImageMetadataIndex.images(index);
             for (String path : normalized) {
-                if (!Files.isRegularFile(dirs.root().resolve(path))) {
-                    continue;
-                }
                 if (!(images.get(path) instanceof ObjectNode)) {
                     images.putObject(path).putArray("folderIds");
                 }
@@ -109,8 +109,8 @@ final class ImageFolders {
         });
     }
 
-    static void unassign(UserDirs dirs, String id, List<String> paths) {
-        ImageMetadataIndex.update(dirs, index -> {
+    static void unassign(ImageMetadataIndex metadata, String user, String id, List<String> paths) {
+        metadata.update(user, index -> {
             ObjectNode images = ImageMetadataIndex.images(index);
             for (String path : paths) {
                 JsonNode image = images.get(path);

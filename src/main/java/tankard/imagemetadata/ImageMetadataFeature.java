@@ -20,15 +20,17 @@ import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * {@code /api/image-metadata/*} (ST: src/endpoints/image-metadata.js): the metadata index, metadata of given images,
  * clean-up of entries whose files are gone, and the virtual background folders. Errors are {@code {error}} JSON as in
  * ST; malformed fields are 400 where ST fails with 500.
  */
-public record ImageMetadataFeature(TankardConfig config) implements Feature {
+public record ImageMetadataFeature(TankardConfig config, ImageMetadataIndex metadata) implements Feature {
     @Override
     public void mount(Router router, Routes routes) {
         post(router, routes, "/api/image-metadata/all", this::all);
@@ -40,32 +42,34 @@ public record ImageMetadataFeature(TankardConfig config) implements Feature {
             return Reply.json(result.put("count", removed.size()));
         });
         post(router, routes, "/api/image-metadata/folders/get",
-                request -> Reply.json(ImageFolders.folders(readWithFolders(request.dirs()))));
+                request -> Reply.json(ImageFolders.folders(readWithFolders(request.user().handle()))));
         post(router, routes, "/api/image-metadata/folders/create", request -> {
             JsonNode name = request.body().get("name");
             if (!Js.truthy(name) || !name.isTextual()) {
                 throw Refusal.badRequest("\"name\" is required.");
             }
-            return Reply.json(ImageFolders.create(request.dirs(), Js.trim(name.textValue())));
+            return Reply.json(ImageFolders.create(metadata, request.user().handle(), Js.trim(name.textValue())));
         });
-        post(router, routes, "/api/image-metadata/folders/update", request -> Reply.json(ImageFolders.update(request.dirs(),
-                id(request), optionalText(request, "name"), optionalText(request, "thumbnailFile"))));
+        post(router, routes, "/api/image-metadata/folders/update", request -> Reply.json(ImageFolders.update(metadata,
+                request.user().handle(), id(request), optionalText(request, "name"),
+                optionalText(request, "thumbnailFile"))));
         post(router, routes, "/api/image-metadata/folders/set-thumbnails", request -> {
-            ImageFolders.setThumbnails(request.dirs(), thumbnailUpdates(request.body().get("updates")));
+            ImageFolders.setThumbnails(metadata, request.user().handle(),
+                    thumbnailUpdates(request.body().get("updates")));
             return ok();
         });
         post(router, routes, "/api/image-metadata/folders/delete", request -> {
-            ImageFolders.delete(request.dirs(), id(request));
+            ImageFolders.delete(metadata, request.user().handle(), id(request));
             return ok();
         });
         post(router, routes, "/api/image-metadata/folders/assign", request -> {
             String id = id(request);
-            ImageFolders.assign(request.dirs(), id, paths(request));
+            ImageFolders.assign(metadata, request.dirs(), id, paths(request));
             return ok();
         });
         post(router, routes, "/api/image-metadata/folders/unassign", request -> {
             String id = id(request);
-            ImageFolders.unassign(request.dirs(), id, paths(request));
+            ImageFolders.unassign(metadata, request.user().handle(), id, paths(request));
             return ok();
         });
     }
@@ -81,7 +85,7 @@ public record ImageMetadataFeature(TankardConfig config) implements Feature {
             throw Refusal.badRequest("Field 'prefix' must be text");
         }
         String prefix = prefixNode.isTextual() ? prefixNode.textValue() : "";
-        ObjectNode index = ImageMetadataIndex.read(request.dirs());
+        ObjectNode index = metadata.read(request.user().handle());
         if (prefix.isEmpty()) {
             return Reply.json(index);
         }
@@ -120,11 +124,11 @@ public record ImageMetadataFeature(TankardConfig config) implements Feature {
             if (!Files.exists(dirs.root().resolve(path))) {
                 throw Refusal.notFound("File not found.");
             }
-            JsonNode metadata = ImageMetadataIndex.getOrGenerate(dirs, List.of(path), resolution).get(path);
-            if (metadata == null) {
+            JsonNode found = metadata.getOrGenerate(dirs, List.of(path), resolution).get(path);
+            if (found == null) {
                 throw Refusal.notFound("Could not generate metadata for file.");
             }
-            return Reply.json(metadata);
+            return Reply.json(found);
         }
         if (!(many instanceof ArrayNode array)) {
             throw Refusal.badRequest("Invalid request format.");
@@ -140,7 +144,7 @@ public record ImageMetadataFeature(TankardConfig config) implements Feature {
                 valid.add(path);
             }
         }
-        Map<String, JsonNode> generated = ImageMetadataIndex.getOrGenerate(dirs, valid, resolution);
+        Map<String, JsonNode> generated = metadata.getOrGenerate(dirs, valid, resolution);
         for (String path : valid) {
             results.put(path, generated.containsKey(path) ? generated.get(path)
                     : JsJson.object().put("error", "File not found or could not process."));
@@ -158,19 +162,31 @@ public record ImageMetadataFeature(TankardConfig config) implements Feature {
         return (long) dims[0] * dims[1];
     }
 
-    /** Removes the entries whose file is missing or lies outside the user folder; their keys. */
-    static List<String> cleanup(UserDirs dirs) {
-        List<String> removed = new ArrayList<>();
-        ImageMetadataIndex.update(dirs, index -> {
-            ObjectNode images = ImageMetadataIndex.images(index);
-            for (String path : keys(images)) {
-                if (!insideUserFolder(dirs, path) || !Files.exists(dirs.root().resolve(path))) {
-                    images.remove(path);
-                    removed.add(path);
-                }
+    /**
+     * Removes the entries whose file is missing or lies outside the user folder; their keys. The files are looked
+     * at before the update, which must not wait on the disk.
+     */
+    List<String> cleanup(UserDirs dirs) {
+        Set<String> gone = new HashSet<>();
+        for (String path : keys(ImageMetadataIndex.images(metadata.read(dirs.handle())))) {
+            if (!insideUserFolder(dirs, path) || !Files.exists(dirs.root().resolve(path))) {
+                gone.add(path);
             }
-            return !removed.isEmpty();
-        });
+        }
+        List<String> removed = new ArrayList<>();
+        if (!gone.isEmpty()) {
+            metadata.update(dirs.handle(), index -> {
+                removed.clear();
+                ObjectNode images = ImageMetadataIndex.images(index);
+                for (String path : keys(images)) {
+                    if (gone.contains(path)) {
+                        images.remove(path);
+                        removed.add(path);
+                    }
+                }
+                return !removed.isEmpty();
+            });
+        }
         return removed;
     }
 
@@ -193,8 +209,8 @@ public record ImageMetadataFeature(TankardConfig config) implements Feature {
         }
     }
 
-    private static ObjectNode readWithFolders(UserDirs dirs) {
-        ObjectNode index = ImageMetadataIndex.read(dirs);
+    private ObjectNode readWithFolders(String user) {
+        ObjectNode index = metadata.read(user);
         if (!(index.get("folders") instanceof ArrayNode)) {
             index.putArray("folders");
         }

@@ -6,41 +6,53 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tankard.json.JsJson;
-import tankard.store.AtomicFiles;
+import tankard.store.DocumentStore;
+import tankard.store.DocumentStore.Folder;
+import tankard.store.DocumentStore.Outcome;
 import tankard.store.FileTimes;
 import tankard.user.UserDirs;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.Optional;
 
 /**
  * {@code image-metadata.json} (ST: src/endpoints/image-metadata.js, readMetadataIndex): per-image metadata keyed by
- * paths relative to the user folder, and the virtual background folders. Updates of one user's index are serialised.
+ * paths relative to the user folder, and the virtual background folders: a document of the user's folder. Each change
+ * is one {@link DocumentStore#update}, so none is lost to another, also from another server node.
  */
 public final class ImageMetadataIndex {
     private static final Logger LOG = LoggerFactory.getLogger(ImageMetadataIndex.class);
-    private static final Map<Path, Object> LOCKS = new ConcurrentHashMap<>();
+    static final String FILE = "image-metadata.json";
 
-    private ImageMetadataIndex() {
+    private final DocumentStore documents;
+
+    public ImageMetadataIndex(DocumentStore documents) {
+        this.documents = documents;
     }
 
     /**
-     * The index as stored, or ST's empty index {@code {version:1, images:{}, folders:[]}} when the file is
-     * missing, unreadable or not a JSON object. Never creates the file. Blocking.
+     * The index as stored, or ST's empty index {@code {version:1, images:{}, folders:[]}} when the document is
+     * missing, unreadable or not a JSON object. Never creates it. Blocking.
      */
-    public static ObjectNode read(UserDirs dirs) {
-        JsonNode index = null;
+    public ObjectNode read(String user) {
+        Optional<byte[]> stored;
         try {
-            index = JsJson.tryParse(Files.readAllBytes(dirs.imageMetadataFile()));
-        } catch (IOException missingOrUnreadable) {
-            // ST reads any failure as the empty index
+            stored = documents.read(user, Folder.ROOT, FILE);
+        } catch (UncheckedIOException unreadable) {
+            stored = Optional.empty(); // ST reads any failure as the empty index
         }
+        return parsed(stored);
+    }
+
+    private static ObjectNode parsed(Optional<byte[]> stored) {
+        JsonNode index = stored.map(JsJson::tryParse).orElse(null);
         if (index instanceof ObjectNode object) {
             return object;
         }
@@ -58,71 +70,70 @@ public final class ImageMetadataIndex {
 
     /**
      * The metadata of each image (paths relative to the user folder, with {@code /}), generated where it is
-     * missing or its {@code mtime} differs from the file's, keeping the image's folders; the index is saved
-     * when anything was generated. Files that are missing or whose size cannot be read are left out. Blocking.
+     * missing or its {@code mtime} differs from the file's, keeping the image's folders; the generated entries are
+     * saved. Files that are missing or whose size cannot be read are left out. Blocking: the images are read before
+     * the index is updated, so the update itself never waits on them.
      */
-    public static Map<String, JsonNode> getOrGenerate(UserDirs dirs, List<String> relativePaths, long thumbnailResolution) {
-        synchronized (lock(dirs)) {
-            ObjectNode index = readForUpdate(dirs);
-            ObjectNode images = (ObjectNode) index.get("images");
-            Map<String, JsonNode> results = new LinkedHashMap<>();
-            boolean modified = false;
-            for (String relative : relativePaths) {
-                Path file = dirs.root().resolve(relative);
-                ObjectNode metadata;
-                double mtime;
-                try {
-                    mtime = FileTimes.modifiedMs(Files.readAttributes(file, BasicFileAttributes.class));
-                    JsonNode cached = images.get(relative);
-                    if (cached != null && cached.path("mtime").isNumber() && cached.get("mtime").doubleValue() == mtime) {
-                        results.put(relative, cached);
-                        continue;
-                    }
-                    metadata = ImageMetadata.generate(file, thumbnailResolution);
-                    if (metadata == null) {
-                        continue;
-                    }
-                    metadata.put("mtime", mtime);
-                    if (cached != null && cached.hasNonNull("folderIds")) {
-                        metadata.set("folderIds", cached.get("folderIds"));
-                    }
-                } catch (IOException e) {
-                    LOG.debug("No metadata for {}: {}", relative, e.toString());
+    public Map<String, JsonNode> getOrGenerate(UserDirs dirs, List<String> relativePaths, long thumbnailResolution) {
+        ObjectNode images = images(read(dirs.handle()));
+        Map<String, JsonNode> results = new LinkedHashMap<>();
+        Map<String, ObjectNode> generated = new LinkedHashMap<>();
+        for (String relative : relativePaths) {
+            Path file = dirs.root().resolve(relative);
+            try {
+                double mtime = FileTimes.modifiedMs(Files.readAttributes(file, BasicFileAttributes.class));
+                JsonNode cached = images.get(relative);
+                if (cached != null && cached.path("mtime").isNumber() && cached.get("mtime").doubleValue() == mtime) {
+                    results.put(relative, cached);
                     continue;
                 }
-                images.set(relative, metadata);
+                ObjectNode metadata = ImageMetadata.generate(file, thumbnailResolution);
+                if (metadata == null) {
+                    continue;
+                }
+                metadata.put("mtime", mtime);
+                generated.put(relative, metadata);
                 results.put(relative, metadata);
-                modified = true;
+            } catch (IOException e) {
+                LOG.debug("No metadata for {}: {}", relative, e.toString());
             }
-            if (modified) {
-                AtomicFiles.write(dirs.imageMetadataFile(), JsJson.prettyBytes(index));
-            }
-            return results;
         }
+        if (!generated.isEmpty()) {
+            update(dirs.handle(), index -> {
+                ObjectNode current = images(index);
+                generated.forEach((relative, metadata) -> {
+                    JsonNode stored = current.get(relative);
+                    if (stored != null && stored.hasNonNull("folderIds")) {
+                        metadata.set("folderIds", stored.get("folderIds"));
+                    }
+                    current.set(relative, metadata);
+                });
+                return true;
+            });
+        }
+        return results;
     }
 
-    /** A change to the index: true when it changed something and the index is to be saved. */
+    /** A change to the index: true when it changed something and the index is to be saved. It must not block. */
     @FunctionalInterface
     public interface Change {
         boolean apply(ObjectNode index);
     }
 
     /**
-     * Reads, changes and (when the change says so) saves the index, serialised with the other updates of the
-     * user. The change sees an index with an {@code images} object and a {@code folders} array. Blocking.
+     * Reads, changes and (when the change says so) saves the index as one unit of work. The change sees an index
+     * with an {@code images} object and a {@code folders} array. Blocking.
      */
-    public static void update(UserDirs dirs, Change change) {
-        synchronized (lock(dirs)) {
-            ObjectNode index = readForUpdate(dirs);
-            if (change.apply(index)) {
-                AtomicFiles.write(dirs.imageMetadataFile(), JsJson.prettyBytes(index));
-            }
-        }
+    public void update(String user, Change change) {
+        documents.update(user, Folder.ROOT, FILE, current -> {
+            ObjectNode index = withMembers(parsed(current));
+            return change.apply(index) ? Outcome.store(JsJson.prettyBytes(index), null) : Outcome.keep(null);
+        });
     }
 
     /** Drops the entry of a deleted image and clears folder thumbnails that showed it. Blocking. */
-    public static void remove(UserDirs dirs, String relativePath) {
-        update(dirs, index -> {
+    public void remove(String user, String relativePath) {
+        update(user, index -> {
             if (images(index).remove(relativePath) == null) {
                 return false;
             }
@@ -132,8 +143,8 @@ public final class ImageMetadataIndex {
     }
 
     /** Moves the entry of a renamed image, and folder thumbnails that showed it; nothing when it has none. Blocking. */
-    public static void rename(UserDirs dirs, String oldPath, String newPath) {
-        update(dirs, index -> {
+    public void rename(String user, String oldPath, String newPath) {
+        update(user, index -> {
             JsonNode entry = images(index).remove(oldPath);
             if (entry == null) {
                 return false;
@@ -157,13 +168,8 @@ public final class ImageMetadataIndex {
         return relativePath.substring(relativePath.lastIndexOf('/') + 1);
     }
 
-    private static Object lock(UserDirs dirs) {
-        return LOCKS.computeIfAbsent(dirs.imageMetadataFile().toAbsolutePath(), key -> new Object());
-    }
-
     /** The index with the members updates rely on (ST would fail on a file without them). */
-    private static ObjectNode readForUpdate(UserDirs dirs) {
-        ObjectNode index = read(dirs);
+    private static ObjectNode withMembers(ObjectNode index) {
         if (!(index.get("images") instanceof ObjectNode)) {
             index.putObject("images");
         }

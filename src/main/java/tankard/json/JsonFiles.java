@@ -42,6 +42,11 @@ public final class JsonFiles {
         return JsJson.tryParse(text.getBytes(StandardCharsets.UTF_8));
     }
 
+    /** A stored document's bytes parsed as ST parses the file (see {@link #tryParse(String)}); null: not JSON. */
+    public static JsonNode tryParse(byte[] stored) {
+        return tryParse(new String(stored, StandardCharsets.UTF_8));
+    }
+
     /** The parsed file, or null when it is missing or not valid JSON. Blocking. */
     public static JsonNode tryRead(Path file) {
         return tryParse(readText(file));

@@ -17,11 +17,11 @@ public record PresetFeature(PresetService presets) implements Feature {
             if (preset == null || !preset.isContainerNode()) {
                 throw Refusal.badRequest("Missing preset object");
             }
-            String name = presets.save(request.dirs(), request.text("apiId"), request.text("name"), preset);
+            String name = presets.save(request.user().handle(), request.text("apiId"), request.text("name"), preset);
             return Reply.json(JsJson.object().put("name", name));
         }));
         router.post("/api/presets/delete").handler(routes.blocking(request -> {
-            presets.delete(request.dirs(), request.text("apiId"), request.text("name"));
+            presets.delete(request.user().handle(), request.text("apiId"), request.text("name"));
             return Reply.ok();
         }));
         router.post("/api/presets/restore").handler(routes.blocking(request -> {

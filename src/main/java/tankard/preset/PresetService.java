@@ -6,19 +6,17 @@ import tankard.core.Refusal;
 import tankard.json.JsJson;
 import tankard.json.JsonSyntaxException;
 import tankard.json.JsonFiles;
-import tankard.store.AtomicFiles;
-import tankard.user.UserDirs;
+import tankard.store.DocumentStore;
+import tankard.store.DocumentStore.Folder;
 import tankard.util.FileNames;
 import tankard.util.Sanitize;
 import tankard.util.SafeNames;
 
-import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
+import java.util.Optional;
 
 /**
  * Presets and templates: {@code <folder>/sanitize(name).json} per API id (ST: src/endpoints/presets.js,
@@ -26,55 +24,43 @@ import java.util.function.Function;
  */
 public final class PresetService {
     /** API id → the user folder of its presets. */
-    private static final Map<String, Function<UserDirs, Path>> FOLDERS = Map.of(
-            "kobold", UserDirs::koboldSettings,
-            "koboldhorde", UserDirs::koboldSettings,
-            "novel", UserDirs::novelSettings,
-            "textgenerationwebui", UserDirs::textGenSettings,
-            "openai", UserDirs::openAiSettings,
-            "instruct", UserDirs::instruct,
-            "context", UserDirs::context,
-            "sysprompt", UserDirs::sysprompt,
-            "reasoning", UserDirs::reasoning);
+    private static final Map<String, Folder> FOLDERS = Map.of(
+            "kobold", Folder.KOBOLD_SETTINGS,
+            "koboldhorde", Folder.KOBOLD_SETTINGS,
+            "novel", Folder.NOVEL_SETTINGS,
+            "textgenerationwebui", Folder.TEXTGEN_SETTINGS,
+            "openai", Folder.OPENAI_SETTINGS,
+            "instruct", Folder.INSTRUCT,
+            "context", Folder.CONTEXT,
+            "sysprompt", Folder.SYSPROMPT,
+            "reasoning", Folder.REASONING);
 
-    /**
-     * Default-content type → API id whose folder it is seeded into (ST: src/endpoints/content-manager.js,
-     * getUserTargetByType).
-     */
-    private static final Map<String, String> DEFAULT_TYPES = Map.of(
-            "kobold_preset", "kobold",
-            "novel_preset", "novel",
-            "textgen_preset", "textgenerationwebui",
-            "openai_preset", "openai",
-            "instruct", "instruct",
-            "context", "context",
-            "sysprompt", "sysprompt",
-            "reasoning", "reasoning");
-
+    private final DocumentStore documents;
     private final DefaultContent defaultContent;
 
     /** @param defaultContent the shipped content that "restore" reads defaults from */
-    public PresetService(DefaultContent defaultContent) {
+    public PresetService(DocumentStore documents, DefaultContent defaultContent) {
+        this.documents = documents;
         this.defaultContent = defaultContent;
     }
 
     /** Writes the preset pretty-printed; returns the sanitized name it is stored under. */
-    public String save(UserDirs dirs, String apiId, String name, JsonNode preset) {
+    public String save(String user, String apiId, String name, JsonNode preset) {
         String stored = storedName(name);
-        Path file = file(dirs, apiId, stored);
-        AtomicFiles.write(file, JsJson.pretty(preset));
+        documents.write(user, folder(apiId), documentName(stored), JsJson.prettyBytes(preset));
         return stored;
     }
 
-    public void delete(UserDirs dirs, String apiId, String name) {
-        Path file = file(dirs, apiId, storedName(name));
-        try {
-            if (!Files.deleteIfExists(file)) {
-                throw Refusal.notFound("Preset not found");
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot delete the preset", e);
+    public void delete(String user, String apiId, String name) {
+        if (!documents.delete(user, folder(apiId), documentName(storedName(name)))) {
+            throw Refusal.notFound("Preset not found");
         }
+    }
+
+    /** The user's preset of that API id and name, as {@link #save} names it; empty when there is none. */
+    public Optional<JsonNode> read(String user, String apiId, String name) {
+        return documents.read(user, folder(apiId), documentName(storedName(name)))
+                .map(JsonFiles::tryParse);
     }
 
     /**
@@ -93,31 +79,15 @@ public final class PresetService {
             return null;
         }
         for (DefaultContent.Item item : items) {
-            String itemApi = DEFAULT_TYPES.get(item.type());
-            // ST matches by target folder, so kobold and koboldhorde share their defaults.
-            if (itemApi != null && folderName(itemApi).equals(folderName(apiId))
-                    && FileNames.base(lastSegment(item.filename())).equals(wanted)) {
+            // ST matches by target folder (getUserTargetByType), so kobold and koboldhorde share their defaults.
+            if (DefaultContent.documentFolder(item.type()) == FOLDERS.get(apiId)
+                    && FileNames.base(item.baseName()).equals(wanted)) {
                 Path source = item.source();
                 JsonNode preset = source == null ? null : JsonFiles.tryRead(source);
                 return preset != null ? preset : JsJson.object();
             }
         }
         return null;
-    }
-
-    /** {@code path.parse(filename).base}: the last segment, trailing slashes ignored. */
-    private static String lastSegment(String filename) {
-        String trimmed = filename.replaceAll("/+$", "");
-        return trimmed.substring(trimmed.lastIndexOf('/') + 1);
-    }
-
-    private static Path folderName(String apiId) {
-        return FOLDERS.get(apiId).apply(new UserDirs(Path.of("")));
-    }
-
-    /** Where a preset of that API id and name is stored, as {@link #save} names it. */
-    public static Path storedFile(UserDirs dirs, String apiId, String name) {
-        return file(dirs, apiId, storedName(name));
     }
 
     private static String storedName(String name) {
@@ -129,11 +99,15 @@ public final class PresetService {
         return stored;
     }
 
-    private static Path file(UserDirs dirs, String apiId, String storedName) {
-        Function<UserDirs, Path> folder = apiId == null ? null : FOLDERS.get(apiId);
+    private static Folder folder(String apiId) {
+        Folder folder = apiId == null ? null : FOLDERS.get(apiId);
         if (folder == null) {
             throw Refusal.badRequest("Unknown preset API id: " + apiId);
         }
-        return SafeNames.fileIn(folder.apply(dirs), storedName + ".json", "preset name");
+        return folder;
+    }
+
+    private static String documentName(String storedName) {
+        return SafeNames.segment(storedName + ".json", "preset name");
     }
 }

@@ -13,7 +13,6 @@ import tankard.store.DocumentStore;
 import tankard.store.DocumentStore.Folder;
 import tankard.store.DocumentStore.Outcome;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -221,7 +220,7 @@ public final class SecretStore {
     }
 
     private static ObjectNode parse(byte[] raw) {
-        if (!(JsonFiles.tryParse(new String(raw, StandardCharsets.UTF_8)) instanceof ObjectNode secrets)) {
+        if (!(JsonFiles.tryParse(raw) instanceof ObjectNode secrets)) {
             throw new IllegalStateException("secrets.json is not a valid JSON object");
         }
         return secrets;

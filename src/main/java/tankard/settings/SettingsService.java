@@ -24,7 +24,8 @@ import java.util.function.BiConsumer;
  * src/endpoints/settings.js).
  */
 public final class SettingsService {
-    static final String FILE = "settings.json";
+    /** The settings document in the user's folder. */
+    public static final String FILE = "settings.json";
     private final TankardConfig config;
     private final DocumentStore documents;
     private final SettingsBackups backups;

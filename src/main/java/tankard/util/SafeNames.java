@@ -58,6 +58,22 @@ public final class SafeNames {
     }
 
     /**
+     * ST's {@code sanitize(fileName)} as a document name ({@link tankard.store.DocumentStore}): 400 when it is
+     * missing, or cleaning leaves no storable name (see {@link #sanitizedFile}).
+     */
+    public static String sanitizedName(String fileName, String what) {
+        return segment(Sanitize.filename(required(fileName, what)), what);
+    }
+
+    /** A name that must already be one plain path segment: 400 when it is not, or is too long to be stored. */
+    public static String segment(String fileName, String what) {
+        if (!Sanitize.isSafeSegment(fileName)) {
+            throw Refusal.badRequest("Invalid " + what);
+        }
+        return requireFits(fileName, what);
+    }
+
+    /**
      * {@code folder/fileName} for a name that must already be a plain file name: 400 when it is empty, {@code .},
      * {@code ..}, leaves the folder or is longer than {@link #MAX_NAME_BYTES}.
      */

@@ -10,6 +10,7 @@ import tankard.http.Routes;
 import tankard.json.Js;
 import tankard.json.JsJson;
 import tankard.json.JsonFiles;
+import tankard.store.DocumentStore;
 import tankard.util.FileNames;
 
 import java.nio.charset.StandardCharsets;
@@ -22,10 +23,16 @@ import java.nio.file.Path;
  * is a download the frontend makes from the book it has loaded.
  */
 public final class WorldInfoFeature implements Feature {
+    private final WorldInfoStore books;
+
+    public WorldInfoFeature(DocumentStore documents) {
+        this.books = new WorldInfoStore(documents);
+    }
+
     @Override
     public void mount(Router router, Routes routes) {
         router.post("/api/worldinfo/get").handler(routes.blocking(request -> {
-            String text = store(request).read(request.text("name"));
+            String text = books.read(request.user().handle(), request.text("name"));
             if (text == null) {
                 return Reply.json(JsJson.object().set("entries", JsJson.object()));
             }
@@ -36,16 +43,16 @@ public final class WorldInfoFeature implements Feature {
             return Reply.rawJson(JsJson.relayout(text.getBytes(StandardCharsets.UTF_8), false));
         }));
         router.post("/api/worldinfo/list").handler(routes.blocking(request ->
-                Reply.json(store(request).list())));
+                Reply.json(books.list(request.user().handle()))));
         router.post("/api/worldinfo/edit").handler(routes.blocking(request -> {
             if (!Js.truthy(request.body().get("name"))) {
                 throw Refusal.badRequest(WorldInfoStore.NO_NAME);
             }
-            store(request).save(request.text("name"), request.body().get("data"));
+            books.save(request.user().handle(), request.text("name"), request.body().get("data"));
             return Reply.json(JsJson.object().put("ok", true));
         }));
         router.post("/api/worldinfo/delete").handler(routes.blocking(request -> {
-            store(request).delete(request.text("name"));
+            books.delete(request.user().handle(), request.text("name"));
             return Reply.ok();
         }));
         router.post("/api/worldinfo/import").handler(routes.blocking(request -> {
@@ -53,7 +60,8 @@ public final class WorldInfoFeature implements Feature {
             if (upload == null) {
                 throw Refusal.badRequest("No lorebook file uploaded");
             }
-            String name = store(request).importBook(FileNames.uploadName(upload.fileName()), content(request, upload));
+            String name = books.importBook(request.user().handle(), FileNames.uploadName(upload.fileName()),
+                    content(request, upload));
             return Reply.json(JsJson.object().put("name", name));
         }));
     }
@@ -65,9 +73,5 @@ public final class WorldInfoFeature implements Feature {
             return converted;
         }
         return new String(Files.readAllBytes(Path.of(upload.uploadedFileName())), StandardCharsets.UTF_8);
-    }
-
-    private static WorldInfoStore store(Request request) {
-        return new WorldInfoStore(request.dirs().worlds());
     }
 }

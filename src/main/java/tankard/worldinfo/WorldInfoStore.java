@@ -8,56 +8,51 @@ import tankard.core.Refusal;
 import tankard.json.Js;
 import tankard.json.JsJson;
 import tankard.json.JsonFiles;
-import tankard.store.AtomicFiles;
+import tankard.store.DocumentStore;
+import tankard.store.DocumentStore.Folder;
 import tankard.util.FileNames;
 import tankard.util.JsLocale;
 import tankard.util.Sanitize;
 import tankard.util.SafeNames;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
-import java.nio.file.Path;
 import java.util.List;
 
 /**
- * The lorebook files of one user's {@code worlds/} folder (ST: src/endpoints/worldinfo.js): one
- * {@code SANITIZE(name + ".json")} file per book, whose only required member is {@code entries}. Every method blocks.
+ * The lorebooks of a user's {@code worlds/} folder (ST: src/endpoints/worldinfo.js): one
+ * {@code SANITIZE(name + ".json")} document per book, whose only required member is {@code entries}. Every method
+ * blocks.
  */
 final class WorldInfoStore {
     static final String NOT_A_BOOK = "Is not a valid world info file";
     static final String NO_NAME = "World file must have a name";
     private static final String JSON = ".json";
+    private static final String LOREBOOK_NAME = "lorebook name";
 
-    private final Path worlds;
+    private final DocumentStore documents;
 
-    WorldInfoStore(Path worlds) {
-        this.worlds = worlds;
+    WorldInfoStore(DocumentStore documents) {
+        this.documents = documents;
     }
 
     /** The book's text as stored, or null when there is no such book. */
-    String read(String name) {
-        return JsonFiles.readText(bookFile(name));
+    String read(String user, String name) {
+        return documents.read(user, Folder.WORLDS, bookName(name))
+                .map(bytes -> new String(bytes, StandardCharsets.UTF_8)).orElse(null);
     }
 
     /** Writes the book pretty-printed, as {@code JSON.stringify(data, null, 4)} does; creates or overwrites. */
-    void save(String name, JsonNode data) {
+    void save(String user, String name, JsonNode data) {
         if (!isBook(data)) {
             throw Refusal.badRequest(NOT_A_BOOK);
         }
-        write(bookFile(name), JsJson.prettyBytes(data));
+        documents.write(user, Folder.WORLDS, bookName(name), JsJson.prettyBytes(data));
     }
 
     /** Deletes the book; 404 when there is none (ST throws, a 500). */
-    void delete(String name) {
-        try {
-            Files.delete(bookFile(name));
-        } catch (NoSuchFileException e) {
+    void delete(String user, String name) {
+        if (!documents.delete(user, Folder.WORLDS, bookName(name))) {
             throw Refusal.notFound("World info file " + Sanitize.filename(name + JSON) + " doesn't exist.");
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 
@@ -69,7 +64,7 @@ final class WorldInfoStore {
      * @param content    the book's text: the file's, or the frontend's conversion of a foreign format
      * @return the book's name
      */
-    String importBook(String uploadName, String content) {
+    String importBook(String user, String uploadName, String content) {
         String text = content.startsWith("\uFEFF") ? content.substring(1) : content; // ST would refuse it; no BOM on disk
         if (!isBook(JsJson.tryParse(text.getBytes(StandardCharsets.UTF_8)))) {
             throw Refusal.badRequest(NOT_A_BOOK);
@@ -79,22 +74,22 @@ final class WorldInfoStore {
         if (sanitized.isEmpty()) {
             throw Refusal.badRequest(NO_NAME);
         }
-        String fileName = FileNames.base(sanitized) + JSON;
-        Path file = fileIn(fileName);
-        write(file, text.getBytes(StandardCharsets.UTF_8));
+        String fileName = SafeNames.segment(FileNames.base(sanitized) + JSON, LOREBOOK_NAME);
+        documents.write(user, Folder.WORLDS, fileName, text.getBytes(StandardCharsets.UTF_8));
         return FileNames.base(fileName);
     }
 
-    /** {@code [{file_id, name, extensions}]} for the lorebook files, in locale order. */
-    ArrayNode list() {
+    /** {@code [{file_id, name, extensions}]} for the lorebooks, in locale order. */
+    ArrayNode list(String user) {
         ArrayNode out = JsJson.array();
-        List<String> files = FileNames.list(worlds).stream()
-                .filter(name -> FileNames.ext(name).equalsIgnoreCase(JSON) && Files.isRegularFile(worlds.resolve(name)))
+        List<String> files = documents.list(user, Folder.WORLDS).stream()
+                .map(DocumentStore.Entry::name)
+                .filter(name -> FileNames.ext(name).equalsIgnoreCase(JSON))
                 .sorted(JsLocale.comparator())
                 .toList();
         for (String file : files) {
             String id = FileNames.base(file);
-            JsonNode book = JsonFiles.tryRead(worlds.resolve(file));
+            JsonNode book = documents.read(user, Folder.WORLDS, file).map(JsonFiles::tryParse).orElse(null);
             JsonNode name = book == null ? null : book.get("name");
             JsonNode extensions = book == null ? null : book.get("extensions");
             out.addObject()
@@ -111,24 +106,11 @@ final class WorldInfoStore {
     }
 
     /**
-     * {@code worlds/sanitize(name + ".json")}, as ST names it: {@code ../Outside Atlas} is {@code ..Outside Atlas.json}.
+     * {@code sanitize(name + ".json")}, as ST names it: {@code ../Outside Atlas} is {@code ..Outside Atlas.json}.
      * A name too long to keep its {@code .json} is refused: ST cuts it to 255 bytes, so the book drops out of the
      * list, and its atomic write fails (500) on the temp name.
      */
-    private Path bookFile(String name) {
-        return fileIn(Sanitize.filename(SafeNames.required(name, "lorebook name") + JSON));
-    }
-
-    private Path fileIn(String fileName) {
-        return SafeNames.fileIn(worlds, fileName, "lorebook name");
-    }
-
-    private void write(Path file, byte[] bytes) {
-        try {
-            Files.createDirectories(worlds);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        AtomicFiles.write(file, bytes);
+    private static String bookName(String name) {
+        return SafeNames.sanitizedName(SafeNames.required(name, LOREBOOK_NAME) + JSON, LOREBOOK_NAME);
     }
 }

@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Test;
 import tankard.config.ConfigLoader;
 import tankard.config.TankardConfig;
 import tankard.testing.TestServer;
+import tankard.store.FileDocumentStore;
 import tankard.user.UserDirs;
 
 import java.io.IOException;
@@ -72,7 +73,7 @@ class ContentSeederTest {
         UserDirs dirs = UserDirs.of(root, "default-user");
         Files.createDirectories(dirs.root());
         Files.writeString(dirs.contentLog(), "settings.json\ncharacters/default_Someone.png");
-        ContentSeeder seeder = new ContentSeeder(root, DefaultContent.tankards());
+        ContentSeeder seeder = new ContentSeeder(root, DefaultContent.tankards(), new FileDocumentStore(root));
 
         seeder.seedUser(dirs, Set.of());
         assertFalse(Files.exists(dirs.characters().resolve("default_Wren.png")));
@@ -92,7 +93,8 @@ class ContentSeederTest {
     @Test
     void aSeededDataRootIsLeftByteAndMtimeIdentical() throws IOException {
         Path root = work.resolve("data");
-        ContentSeeder seeder = new ContentSeeder(root, new DefaultContent(List.of(BUNDLED)));
+        ContentSeeder seeder = new ContentSeeder(root, new DefaultContent(List.of(BUNDLED)),
+                new FileDocumentStore(root));
         UserDirs dirs = UserDirs.of(root, "default-user");
         seeder.seedGlobal();
         seeder.seedUser(dirs, Set.of());
@@ -112,7 +114,8 @@ class ContentSeederTest {
     @Test
     void aDeletedDefaultStaysDeletedUntilTheLogIsDeleted() throws IOException {
         Path root = work.resolve("data");
-        ContentSeeder seeder = new ContentSeeder(root, new DefaultContent(List.of(BUNDLED)));
+        ContentSeeder seeder = new ContentSeeder(root, new DefaultContent(List.of(BUNDLED)),
+                new FileDocumentStore(root));
         UserDirs dirs = UserDirs.of(root, "default-user");
         seeder.seedUser(dirs, Set.of());
         String log = read(dirs.contentLog());
@@ -132,7 +135,8 @@ class ContentSeederTest {
     @Test
     void aForcedTypeIsCopiedAgainWhenMissingAndLoggedAgain() throws IOException {
         Path root = work.resolve("data");
-        ContentSeeder seeder = new ContentSeeder(root, new DefaultContent(List.of(BUNDLED)));
+        ContentSeeder seeder = new ContentSeeder(root, new DefaultContent(List.of(BUNDLED)),
+                new FileDocumentStore(root));
         UserDirs dirs = UserDirs.of(root, "default-user");
         seeder.seedUser(dirs, Set.of());
         String log = read(dirs.contentLog());
@@ -155,7 +159,8 @@ class ContentSeederTest {
         Files.createDirectories(dirs.root());
         Files.writeString(dirs.settingsFile(), "{\"mine\":true}");
 
-        new ContentSeeder(root, new DefaultContent(List.of(BUNDLED))).seedUser(dirs, Set.of("settings"));
+        new ContentSeeder(root, new DefaultContent(List.of(BUNDLED)), new FileDocumentStore(root))
+                .seedUser(dirs, Set.of("settings"));
 
         assertEquals("{\"mine\":true}", read(dirs.settingsFile()));
         assertEquals("settings.json", read(dirs.contentLog()).split("\n")[0]);
@@ -200,7 +205,7 @@ class ContentSeederTest {
 
         TankardConfig config = ConfigLoader.load(new String[0], Map.of(), st);
         assertEquals(st.toAbsolutePath().normalize(), config.stInstall());
-        ContentSeeder seeder = new ContentSeeder(config);
+        ContentSeeder seeder = new ContentSeeder(config, new FileDocumentStore(config.dataRoot()));
         UserDirs dirs = UserDirs.of(config.dataRoot(), "default-user");
         seeder.seedGlobal();
         seeder.seedUser(dirs, Set.of());
@@ -231,7 +236,8 @@ class ContentSeederTest {
         write(folder.resolve("settings.json"), "{}");
         UserDirs dirs = UserDirs.of(work.resolve("data"), "u");
 
-        new ContentSeeder(work.resolve("data"), new DefaultContent(List.of(folder))).seedUser(dirs, Set.of());
+        new ContentSeeder(work.resolve("data"), new DefaultContent(List.of(folder)),
+                new FileDocumentStore(work.resolve("data"))).seedUser(dirs, Set.of());
 
         assertFalse(Files.exists(dirs.settingsFile()));
         assertFalse(Files.exists(dirs.contentLog()));
@@ -240,7 +246,8 @@ class ContentSeederTest {
     @Test
     void theSyspromptMarkerWaitsWhileAnInstructTemplateStillCarriesASystemPrompt() throws IOException {
         Path root = work.resolve("data");
-        ContentSeeder seeder = new ContentSeeder(root, new DefaultContent(List.of(work.resolve("none"))));
+        ContentSeeder seeder = new ContentSeeder(root, new DefaultContent(List.of(work.resolve("none"))),
+                new FileDocumentStore(root));
         UserDirs old = UserDirs.of(root, "old");
         write(old.instruct().resolve("Mine.json"), "{\"name\":\"Mine\",\"system_prompt\":\"Be brief.\"}");
         UserDirs migrated = UserDirs.of(root, "migrated");

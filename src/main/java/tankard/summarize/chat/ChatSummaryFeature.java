@@ -9,6 +9,7 @@ import tankard.http.Feature;
 import tankard.http.Reply;
 import tankard.http.Request;
 import tankard.http.Routes;
+import tankard.preset.PresetService;
 import tankard.util.Threads;
 
 import java.util.concurrent.ExecutorService;
@@ -40,10 +41,12 @@ public final class ChatSummaryFeature implements Feature {
     private static final int WAITING = 32;
 
     private final ChatSummarizer summarizer;
+    private final PresetService presets;
     private final ExecutorService threads = Threads.boundedQueue("chat-summarizer", RUNNING, WAITING);
 
-    public ChatSummaryFeature(ChatSummarizer summarizer) {
+    public ChatSummaryFeature(ChatSummarizer summarizer, PresetService presets) {
         this.summarizer = summarizer;
+        this.presets = presets;
     }
 
     @Override
@@ -58,7 +61,9 @@ public final class ChatSummaryFeature implements Feature {
             threads.execute(() -> {
                 Reply reply;
                 try {
-                    SummaryOptions options = SummaryOptions.parse(request.body(), request.dirs(), summarizer::knowsSource);
+                    String user = request.user().handle();
+                    SummaryOptions options = SummaryOptions.parse(request.body(),
+                            name -> presets.read(user, "instruct", name), summarizer::knowsSource);
                     reply = Reply.json(summarizer.summarize(request.user().handle(), request.dirs(), options));
                 } catch (SummaryFailure failure) {
                     reply = Reply.json(FailureHandler.status(failure), failure.json());

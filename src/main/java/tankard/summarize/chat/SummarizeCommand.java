@@ -13,8 +13,10 @@ import tankard.chat.FileChatStore;
 import tankard.config.ConfigException;
 import tankard.config.ConfigLoader;
 import tankard.config.TankardConfig;
+import tankard.content.DefaultContent;
 import tankard.core.Refusal;
 import tankard.json.JsJson;
+import tankard.preset.PresetService;
 import tankard.secrets.SecretStore;
 import tankard.store.FileDocumentStore;
 import tankard.tokenizer.TokenizerFiles;
@@ -109,8 +111,9 @@ public final class SummarizeCommand {
         ScheduledExecutorService timer = new ScheduledThreadPoolExecutor(1);
         try {
             ChatSummarizer summarizer = summarizer(config, vertx, timer);
-            JsonNode answer = summarizer.summarize(user, dirs,
-                    SummaryOptions.parse(body, dirs, summarizer::knowsSource));
+            PresetService presets = new PresetService(new FileDocumentStore(config.dataRoot()), DefaultContent.of(config));
+            JsonNode answer = summarizer.summarize(user, dirs, SummaryOptions.parse(body,
+                    name -> presets.read(dirs.handle(), "instruct", name), summarizer::knowsSource));
             out.println(answer.path("summary").asText());
             err.println("Stored on message " + answer.path("index").asInt() + " (" + answer.path("messages").asInt()
                     + " messages summarized" + (answer.path("fallback").asBoolean() ? ", part by part" : "") + ")");

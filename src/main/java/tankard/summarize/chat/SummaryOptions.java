@@ -6,12 +6,9 @@ import tankard.chat.ChatRef;
 import tankard.core.Refusal;
 import tankard.json.Js;
 import tankard.json.JsJson;
-import tankard.json.JsonFiles;
-import tankard.preset.PresetService;
-import tankard.user.UserDirs;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
+import java.util.Optional;
+import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
@@ -40,8 +37,12 @@ public record SummaryOptions(ChatRef chat, ObjectNode backend, JsonNode instruct
         return model != null && model.isTextual() ? model.textValue() : "";
     }
 
-    /** The options of a request body; {@code knownSource} tells the chat completion sources there are. */
-    static SummaryOptions parse(JsonNode body, UserDirs dirs, Predicate<String> knownSource) {
+    /**
+     * The options of a request body; {@code instructTemplates} finds the user's instruct template of a name
+     * ({@link tankard.preset.PresetService#read}), {@code knownSource} tells the chat completion sources there are.
+     */
+    static SummaryOptions parse(JsonNode body, Function<String, Optional<JsonNode>> instructTemplates,
+                                Predicate<String> knownSource) {
         if (body == null || !body.isObject()) {
             throw Refusal.badRequest("The body must be a JSON object");
         }
@@ -62,7 +63,7 @@ public record SummaryOptions(ChatRef chat, ObjectNode backend, JsonNode instruct
                     + "source's settings), or api_type and api_server");
         }
         ObjectNode connection = ((ObjectNode) backend).deepCopy();
-        JsonNode instruct = connection.has("api_type") ? instruct(body.get("instruct"), dirs) : null;
+        JsonNode instruct = connection.has("api_type") ? instruct(body.get("instruct"), instructTemplates) : null;
         int maxTokens = positive(body, "max_tokens",
                 positive(connection, "max_tokens", DEFAULT_MAX_TOKENS));
         int excludeLast = positive(body, "exclude_last", 1);
@@ -77,7 +78,7 @@ public record SummaryOptions(ChatRef chat, ObjectNode backend, JsonNode instruct
     }
 
     /** A template given whole, or the name of one in the user's {@code instruct/} folder; null: none. */
-    private static JsonNode instruct(JsonNode value, UserDirs dirs) {
+    private static JsonNode instruct(JsonNode value, Function<String, Optional<JsonNode>> instructTemplates) {
         if (value == null || value.isNull() || value.isTextual() && value.textValue().isEmpty()) {
             return null;
         }
@@ -87,8 +88,7 @@ public record SummaryOptions(ChatRef chat, ObjectNode backend, JsonNode instruct
         if (!value.isTextual()) {
             throw Refusal.badRequest("instruct must be a template object or the name of one");
         }
-        Path path = PresetService.storedFile(dirs, "instruct", value.textValue()); // named as saving names it
-        JsonNode template = Files.isRegularFile(path) ? JsonFiles.tryRead(path) : null;
+        JsonNode template = instructTemplates.apply(value.textValue()).orElse(null);
         if (template == null || !template.isObject()) {
             throw Refusal.notFound("No instruct template named " + value.textValue());
         }

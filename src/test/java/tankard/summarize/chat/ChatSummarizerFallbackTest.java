@@ -29,6 +29,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Map;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 
@@ -84,7 +85,8 @@ class ChatSummarizerFallbackTest {
         JsonNode body = JsJson.parse("{\"avatar_url\":\"Bramble.png\","
                 + "\"file_name\":\"Hollow Oak\",\"backend\":{\"chat_completion_source\":\"custom\",\"custom_url\":\""
                 + mock.baseUrl() + "\",\"model\":\"gpt-4-0613\"}" + fields + "}");
-        return summarizer.summarize("default-user", dirs, SummaryOptions.parse(body, dirs, summarizer::knowsSource));
+        return summarizer.summarize("default-user", dirs, SummaryOptions.parse(body, name -> Optional.empty(),
+                summarizer::knowsSource));
     }
 
     @Test
