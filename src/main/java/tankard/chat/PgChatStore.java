@@ -44,17 +44,19 @@ import java.util.Set;
  * <p>
  * A save compares the new content's lines with the stored ones by hash and, in one transaction that locks the
  * chat's row, replaces only the lines from the first one that differs: a save that adds a message writes one row.
- * New content reaches the database in batches read from memory or from a spooled file, never whole. A read
- * (stream or channel) is a read-only REPEATABLE READ transaction fetching windows of lines by byte offset, so it
- * keeps seeing the chat it was opened on; a small chat is read in its first window and its connection given back
- * at once, a large one holds its connection until closed or read to its end, and the database ends a view left
- * unread for {@link #IDLE_VIEW}.
+ * New content reaches the database in batches read from memory or from a spooled file, never whole.
+ * <p>
+ * A read (stream or channel) fetches windows of lines by byte offset, each in a statement of its own, filtered by
+ * the chat's version it was opened on: a save marks the lines it replaces instead of deleting them (see
+ * V5__chats.sql), so the read keeps its content without holding a connection or a transaction while its reader
+ * (a client downloading a 25 MB chat at its own pace) takes its time. Replaced lines are deleted by the chat's next
+ * save once they are {@link #REPLACED_KEPT} old; a read opened before that and still going fails then.
  */
 public final class PgChatStore implements ChatStore {
     /** Bytes of lines per read window and per insert batch: a few hundred typical messages per round trip. */
     static final int WINDOW = 256 * 1024;
-    /** How long a read view may wait for its reader before the database ends it (a reader that stopped). */
-    private static final String IDLE_VIEW = "60s";
+    /** How long replaced lines are kept for the reads opened before (an SQL interval). */
+    static final String REPLACED_KEPT = "10 minutes";
     private static final String CHATS = "chats";
     private static final String GROUP_CHATS = "group chats";
     private static final String BACKUPS = "backups";
@@ -151,12 +153,12 @@ public final class PgChatStore implements ChatStore {
 
     @Override
     public Optional<InputStream> open(String user, ChatFolder folder, String name) throws IOException {
-        return view(Place.of(user, folder, name), true).map(Channels::newInputStream);
+        return view(Place.of(user, folder, name)).map(Channels::newInputStream);
     }
 
     @Override
     public Optional<SeekableByteChannel> channel(String user, ChatFolder folder, String name) throws IOException {
-        return view(Place.of(user, folder, name), false);
+        return view(Place.of(user, folder, name));
     }
 
     @Override
@@ -172,8 +174,8 @@ public final class PgChatStore implements ChatStore {
     @Override
     public void replaceTail(String user, ChatFolder folder, String name, long keep, byte[] tail) throws IOException {
         Place place = Place.of(user, folder, name);
-        try (PgDatabase.Session s = db.session(false)) {
-            Row chat = s.call(c -> c.preparedQuery("SELECT chat_id, size FROM chats WHERE user_handle = $1 AND area = $2"
+        try (PgDatabase.Session s = db.session()) {
+            Row chat = s.call(c -> c.preparedQuery("SELECT chat_id, size, version FROM chats WHERE user_handle = $1 AND area = $2"
                     + " AND folder = $3 AND name = $4 FOR UPDATE").execute(place.tuple()).map(PgChatStore::first));
             if (chat == null) {
                 throw new NoSuchFileException(name);
@@ -183,7 +185,7 @@ public final class PgChatStore implements ChatStore {
                 throw new IOException("The chat is shorter than the part to keep");
             }
             Row last = s.call(c -> c.preparedQuery("SELECT byte_offset, line FROM chat_lines WHERE user_handle = $1"
-                    + " AND chat_id = $2 AND byte_offset < $3 ORDER BY byte_offset DESC LIMIT 1")
+                    + " AND chat_id = $2 AND replaced_in IS NULL AND byte_offset < $3 ORDER BY byte_offset DESC LIMIT 1")
                     .execute(Tuple.of(user, chatId, keep)).map(PgChatStore::first));
             long from = keep;
             byte[] rest = tail;
@@ -198,7 +200,7 @@ public final class PgChatStore implements ChatStore {
                     rest = joined.toByteArray();
                 }
             }
-            replaceFrom(s, user, chatId, from, new ByteArrayInputStream(rest), from + rest.length);
+            replaceFrom(s, user, chatId, chat.getLong(2) + 1, from, new ByteArrayInputStream(rest), from + rest.length);
             s.commit();
         }
     }
@@ -299,7 +301,7 @@ public final class PgChatStore implements ChatStore {
 
     @Override
     public Optional<SeekableByteChannel> backupChannel(String user, String name) throws IOException {
-        return view(Place.backup(user, name), false);
+        return view(Place.backup(user, name));
     }
 
     @Override
@@ -311,7 +313,7 @@ public final class PgChatStore implements ChatStore {
     public boolean moveFolder(String user, ChatFolder from, ChatFolder to) {
         checkCharacterFolder(from);
         checkCharacterFolder(to);
-        try (PgDatabase.Session s = db.session(false)) {
+        try (PgDatabase.Session s = db.session()) {
             boolean moved = s.call(c -> c.preparedQuery("UPDATE chat_folders SET folder = $4 WHERE user_handle = $1"
                             + " AND area = $2 AND folder = $3 AND NOT EXISTS (SELECT 1 FROM chat_folders"
                             + " WHERE user_handle = $1 AND area = $2 AND folder = $4)")
@@ -391,11 +393,11 @@ public final class PgChatStore implements ChatStore {
         try (InputStream in = content.from(0)) {
             size = index(in, lines);
         }
-        try (PgDatabase.Session s = db.session(false)) {
+        try (PgDatabase.Session s = db.session()) {
             // Inserting the chat's row, or locking the one there (the no-op update), serialises its writers.
             String upsert = "INSERT INTO chats (user_handle, area, folder, name, size, modified_ms, version)"
                     + " VALUES ($1, $2, $3, $4, 0, 0, 0) ON CONFLICT (user_handle, area, folder, name) DO "
-                    + (createOnly ? "NOTHING" : "UPDATE SET version = chats.version") + " RETURNING chat_id";
+                    + (createOnly ? "NOTHING" : "UPDATE SET version = chats.version") + " RETURNING chat_id, version";
             Row chat = s.call(c -> c.preparedQuery(upsert).execute(place.tuple()).map(PgChatStore::first));
             if (chat == null) {
                 return false;
@@ -404,7 +406,7 @@ public final class PgChatStore implements ChatStore {
             s.call(c -> c.preparedQuery("INSERT INTO chat_folders (user_handle, area, folder) VALUES ($1, $2, $3)"
                     + " ON CONFLICT DO NOTHING").execute(Tuple.of(place.user(), place.area(), place.folder())));
             Iterator<Line> stored = s.call(c -> c.preparedQuery("SELECT byte_offset, hash FROM chat_lines"
-                            + " WHERE user_handle = $1 AND chat_id = $2 ORDER BY byte_offset")
+                            + " WHERE user_handle = $1 AND chat_id = $2 AND replaced_in IS NULL ORDER BY byte_offset")
                     .execute(Tuple.of(place.user(), chatId))
                     .map(rows -> {
                         List<Line> read = new ArrayList<>(rows.size());
@@ -419,7 +421,7 @@ public final class PgChatStore implements ChatStore {
                 }
             }
             try (InputStream rest = content.from(from)) {
-                replaceFrom(s, place.user(), chatId, from, rest, size);
+                replaceFrom(s, place.user(), chatId, chat.getLong(1) + 1, from, rest, size);
             }
             s.commit();
             return true;
@@ -453,20 +455,22 @@ public final class PgChatStore implements ChatStore {
     }
 
     /**
-     * In the session's transaction: deletes the chat's lines from {@code from} on, inserts the lines of
-     * {@code rest} there in batches, and gives the chat its new size and a later mtime.
+     * In the session's transaction, making the chat's {@code version}: replaces the chat's lines from {@code from}
+     * on by the lines of {@code rest}, inserted in batches, and gives the chat its new size and a later mtime.
      */
-    private static void replaceFrom(PgDatabase.Session s, String user, long chatId, long from, InputStream rest,
-                                    long size) throws IOException {
-        s.call(c -> c.preparedQuery("DELETE FROM chat_lines WHERE user_handle = $1 AND chat_id = $2 AND byte_offset >= $3")
-                .execute(Tuple.of(user, chatId, from)));
+    private static void replaceFrom(PgDatabase.Session s, String user, long chatId, long version, long from,
+                                    InputStream rest, long size) throws IOException {
+        s.call(c -> c.preparedQuery("DELETE FROM chat_lines WHERE user_handle = $1 AND chat_id = $2"
+                + " AND replaced_at < now() - interval '" + REPLACED_KEPT + "'").execute(Tuple.of(user, chatId)));
+        s.call(c -> c.preparedQuery("UPDATE chat_lines SET replaced_in = $3, replaced_at = now() WHERE user_handle = $1"
+                + " AND chat_id = $2 AND replaced_in IS NULL AND byte_offset >= $4").execute(Tuple.of(user, chatId, version, from)));
         MessageDigest sha = sha256();
         List<Tuple> batch = new ArrayList<>();
         long[] offset = {from};
         long[] batched = {0};
         ChatLines.splitKeepingBreaks(rest, (bytes, start, end) -> {
             sha.update(bytes, start, end - start);
-            batch.add(Tuple.of(user, chatId, offset[0], Buffer.buffer(sha.digest()),
+            batch.add(Tuple.of(user, chatId, offset[0], version, Buffer.buffer(sha.digest()),
                     Buffer.buffer(Arrays.copyOfRange(bytes, start, end))));
             offset[0] += end - start;
             batched[0] += end - start;
@@ -482,78 +486,52 @@ public final class PgChatStore implements ChatStore {
         }
         // strictly later than before, whatever the clock's grain: a stat read before never matches again
         s.call(c -> c.preparedQuery("UPDATE chats SET size = $3, modified_ms = greatest($4, modified_ms + 0.001),"
-                        + " version = version + 1 WHERE user_handle = $1 AND chat_id = $2")
-                .execute(Tuple.of(user, chatId, size, nowMs())));
+                        + " version = $5 WHERE user_handle = $1 AND chat_id = $2")
+                .execute(Tuple.of(user, chatId, size, nowMs(), version)));
     }
 
     private static void insert(PgDatabase.Session s, List<Tuple> batch) {
         if (!batch.isEmpty()) {
             List<Tuple> rows = List.copyOf(batch);
             batch.clear();
-            s.call(c -> c.preparedQuery("INSERT INTO chat_lines (user_handle, chat_id, byte_offset, hash, line)"
-                    + " VALUES ($1, $2, $3, $4, $5)").executeBatch(rows));
+            s.call(c -> c.preparedQuery("INSERT INTO chat_lines (user_handle, chat_id, byte_offset, gen, hash, line)"
+                    + " VALUES ($1, $2, $3, $4, $5, $6)").executeBatch(rows));
         }
     }
 
-    /** A read view of a chat (see the class comment), or empty when there is no such chat. */
-    private Optional<SeekableByteChannel> view(Place place, boolean stream) throws IOException {
-        PgDatabase.Session s = db.session(true);
-        try {
-            Row chat = s.call(c -> c.preparedQuery("SELECT set_config('idle_in_transaction_session_timeout', $1, true)")
-                    .execute(Tuple.of(IDLE_VIEW))
-                    .compose(v -> c.preparedQuery("SELECT chat_id, size FROM chats WHERE user_handle = $1 AND area = $2"
-                            + " AND folder = $3 AND name = $4").execute(place.tuple()))
-                    .map(PgChatStore::first));
-            if (chat == null) {
-                s.close();
-                return Optional.empty();
-            }
-            View view = new View(s, place.user(), chat.getLong(0), chat.getLong(1), stream);
-            if (view.size <= WINDOW) {
-                if (view.size > 0) {
-                    view.fetch(0); // the whole chat: its connection goes back now
-                }
-                view.release();
-            }
-            return Optional.of(view);
-        } catch (IOException | RuntimeException e) {
-            s.close();
-            throw e;
-        }
+    /** A read of a chat (see the class comment), or empty when there is no such chat. */
+    private Optional<SeekableByteChannel> view(Place place) {
+        Row chat = db.call(c -> c.preparedQuery("SELECT chat_id, size, version FROM chats WHERE user_handle = $1"
+                + " AND area = $2 AND folder = $3 AND name = $4").execute(place.tuple()).map(PgChatStore::first));
+        return chat == null ? Optional.empty()
+                : Optional.of(new View(place.user(), chat.getLong(0), chat.getLong(1), chat.getLong(2)));
     }
 
-    /**
-     * A chat read window by window in its view's transaction. A stream's transaction ends at the chat's end,
-     * a channel's when it is closed.
-     */
-    private static final class View implements SeekableByteChannel {
-        private PgDatabase.Session session;
+    /** A chat as it was at one version, read window by window. */
+    private final class View implements SeekableByteChannel {
         private final String user;
         private final long chatId;
         private final long size;
-        private final boolean stream;
+        private final long version;
         private long position;
         private long windowStart;
         private byte[] window = new byte[0];
         private boolean open = true;
 
-        View(PgDatabase.Session session, String user, long chatId, long size, boolean stream) {
-            this.session = session;
+        View(String user, long chatId, long size, long version) {
             this.user = user;
             this.chatId = chatId;
             this.size = size;
-            this.stream = stream;
+            this.version = version;
         }
 
         /** Reads the lines from the one holding {@code at} to about a window past it. */
-        void fetch(long at) throws IOException {
-            if (session == null) {
-                throw new IOException("The chat view was closed");
-            }
-            RowSet<Row> rows = session.call(c -> c.preparedQuery("SELECT byte_offset, line FROM chat_lines"
-                    + " WHERE user_handle = $1 AND chat_id = $2 AND byte_offset < $4 AND byte_offset >= (SELECT"
-                    + " max(byte_offset) FROM chat_lines WHERE user_handle = $1 AND chat_id = $2 AND byte_offset <= $3)"
-                    + " ORDER BY byte_offset").execute(Tuple.of(user, chatId, at, at + WINDOW)));
+        private void fetch(long at) throws IOException {
+            String ofVersion = " WHERE user_handle = $1 AND chat_id = $2 AND gen <= $5"
+                    + " AND (replaced_in IS NULL OR replaced_in > $5)";
+            RowSet<Row> rows = db.call(c -> c.preparedQuery("SELECT byte_offset, line FROM chat_lines" + ofVersion
+                    + " AND byte_offset < $4 AND byte_offset >= (SELECT max(byte_offset) FROM chat_lines" + ofVersion
+                    + " AND byte_offset <= $3) ORDER BY byte_offset").execute(Tuple.of(user, chatId, at, at + WINDOW, version)));
             ByteArrayOutputStream bytes = new ByteArrayOutputStream();
             long start = -1;
             for (Row row : rows) {
@@ -566,17 +544,10 @@ public final class PgChatStore implements ChatStore {
                 bytes.write(row.getBuffer(1).getBytes());
             }
             if (start < 0 || start > at || start + bytes.size() <= at) {
-                throw new IOException("The chat's lines do not cover its size");
+                throw new IOException("The chat was deleted, or changed too long ago, while it was read");
             }
             windowStart = start;
             window = bytes.toByteArray();
-        }
-
-        void release() {
-            if (session != null) {
-                session.close();
-                session = null;
-            }
         }
 
         @Override
@@ -594,9 +565,6 @@ public final class PgChatStore implements ChatStore {
             int n = Math.min(dst.remaining(), window.length - from);
             dst.put(window, from, n);
             position += n;
-            if (stream && position >= size) {
-                release();
-            }
             return n;
         }
 
@@ -634,7 +602,6 @@ public final class PgChatStore implements ChatStore {
         @Override
         public void close() {
             open = false;
-            release();
         }
     }
 

@@ -12,7 +12,7 @@ CREATE TABLE chat_folders (
 );
 
 -- One row per chat file: its stat (size; modified_ms is Node's mtimeMs, strictly later after every write, so a
--- save that compares stats sees any change) and the number of writes (version).
+-- save that compares stats sees any change) and the number of its writes (version), which a read is opened on.
 CREATE TABLE chats (
     user_handle text             NOT NULL,
     chat_id     bigserial        NOT NULL,
@@ -27,16 +27,23 @@ CREATE TABLE chats (
 );
 
 -- A chat's bytes, one row per line as the file holds it, its LF included (the last line may have none), so
--- that the file is the rows in byte_offset order, byte for byte, whatever they hold. byte_offset (where the
--- line starts in the file) is the key: a read at any position finds its line by it, and a save that changes the
--- end of a chat (one new message, an edit of the last one) deletes and inserts only the lines from the first
+-- that the file is its live rows (replaced_in null) in byte_offset order, byte for byte, whatever they hold.
+-- byte_offset (where the line starts in the file) finds the line a read at any position needs. A save that
+-- changes the end of a chat (one new message, an edit of the last one) replaces only the lines from the first
 -- changed one, found by comparing each line's SHA-256 (hash) with the new content's.
+-- A save marks the lines it replaces (replaced_in: the chat's version it made, replaced_at) rather than deleting
+-- them, so that a read opened on an earlier version (gen: the version that wrote the line) keeps reading the
+-- chat it was opened on without holding a connection or a transaction; the next save of the chat deletes the
+-- lines replaced more than ten minutes before.
 CREATE TABLE chat_lines (
-    user_handle text   NOT NULL,
-    chat_id     bigint NOT NULL,
-    byte_offset bigint NOT NULL,
-    hash        bytea  NOT NULL,
-    line        bytea  NOT NULL,
-    PRIMARY KEY (user_handle, chat_id, byte_offset),
+    user_handle text        NOT NULL,
+    chat_id     bigint      NOT NULL,
+    byte_offset bigint      NOT NULL,
+    gen         bigint      NOT NULL,
+    replaced_in bigint,
+    replaced_at timestamptz,
+    hash        bytea       NOT NULL,
+    line        bytea       NOT NULL,
+    PRIMARY KEY (user_handle, chat_id, byte_offset, gen),
     FOREIGN KEY (user_handle, chat_id) REFERENCES chats (user_handle, chat_id) ON DELETE CASCADE
 );

@@ -7,11 +7,15 @@ import tankard.store.pg.PgDatabase;
 import tankard.testing.PgScratch;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
@@ -57,6 +61,7 @@ class PgChatStoreTest extends ChatStoreContract {
         assertEquals(201, after.size());
         before.forEach((offset, xmin) -> assertEquals(xmin, after.get(offset), "line at " + offset + " was rewritten"));
         assertEquals(1, after.keySet().stream().filter(offset -> !before.containsKey(offset)).count());
+        assertEquals(201, count("SELECT count(*) FROM chat_lines"), "no line was replaced");
     }
 
     @Test
@@ -106,6 +111,51 @@ class PgChatStoreTest extends ChatStoreContract {
         assertArrayEquals(next, read(open(), "alice", SERAPHINA, "c.jsonl"));
     }
 
+    @Test
+    void readsHoldNoConnectionSoManyOpenReadsLetWritesThrough() throws Exception {
+        ChatStore store = open();
+        byte[] chat = chat(1000, 4); // several windows
+        store.write("alice", SERAPHINA, "c.jsonl", chat);
+        List<InputStream> reads = new ArrayList<>();
+        for (int i = 0; i < 3 * scratch.settings().poolSize(); i++) {
+            InputStream read = store.open("alice", SERAPHINA, "c.jsonl").orElseThrow();
+            read.readNBytes(10);
+            reads.add(read);
+        }
+        store.write("alice", SERAPHINA, "c.jsonl", chat(1000, 5));
+        for (InputStream read : reads) {
+            try (read) {
+                assertArrayEquals(chat, concat(Arrays.copyOf(chat, 10), read.readAllBytes()));
+            }
+        }
+        assertArrayEquals(chat(1000, 5), read(store, "alice", SERAPHINA, "c.jsonl"));
+    }
+
+    @Test
+    void replacedLinesAreDeletedByALaterSaveOnceOldAndAReadStillOnThemFails() throws Exception {
+        ChatStore store = open();
+        byte[] chat = chat(1000, 6);
+        store.write("alice", SERAPHINA, "c.jsonl", chat);
+        InputStream old = store.open("alice", SERAPHINA, "c.jsonl").orElseThrow();
+        store.write("alice", SERAPHINA, "c.jsonl", chat(1000, 7));
+        // every line but the header, which is the same
+        assertEquals(999, count("SELECT count(*) FROM chat_lines WHERE replaced_in IS NOT NULL"), "kept for reads");
+        scratch.execute("UPDATE chat_lines SET replaced_at = replaced_at - interval '" + PgChatStore.REPLACED_KEPT
+                + "' - interval '1 second' WHERE replaced_in IS NOT NULL");
+        store.write("alice", SERAPHINA, "c.jsonl", chat(1000, 8));
+        assertEquals(999, count("SELECT count(*) FROM chat_lines WHERE replaced_in IS NOT NULL"), "only the newest replaced");
+        assertEquals(1000, count("SELECT count(*) FROM chat_lines WHERE replaced_in IS NULL"));
+        assertThrows(IOException.class, old::readAllBytes);
+        assertArrayEquals(chat(1000, 8), read(store, "alice", SERAPHINA, "c.jsonl"));
+    }
+
+    private long count(String sql) throws SQLException {
+        try (Connection c = scratch.connect(); PreparedStatement s = c.prepareStatement(sql); ResultSet r = s.executeQuery()) {
+            r.next();
+            return r.getLong(1);
+        }
+    }
+
     private void waitForALockWait() {
         try {
             waitingForALock();
@@ -129,11 +179,11 @@ class PgChatStoreTest extends ChatStoreContract {
         throw new IllegalStateException("the write never waited");
     }
 
-    /** Each line row's byte offset and xmin (the transaction that wrote it). */
+    /** Each live line's byte offset and xmin (the transaction that wrote it). */
     private Map<Long, String> rowVersions() throws SQLException, IOException {
         Map<Long, String> rows = new HashMap<>();
         try (Connection c = scratch.connect(); PreparedStatement s = c.prepareStatement(
-                "SELECT byte_offset, xmin::text FROM chat_lines"); ResultSet r = s.executeQuery()) {
+                "SELECT byte_offset, xmin::text FROM chat_lines WHERE replaced_in IS NULL"); ResultSet r = s.executeQuery()) {
             while (r.next()) {
                 rows.put(r.getLong(1), r.getString(2));
             }

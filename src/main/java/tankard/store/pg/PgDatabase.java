@@ -171,14 +171,13 @@ public final class PgDatabase implements AutoCloseable {
     /**
      * One transaction held across several blocking calls, for work that streams (a chat read window by window, rows
      * inserted in batches read from a file): the caller does its own I/O between the calls, never on the
-     * database's context. {@code snapshot} makes it a read-only REPEATABLE READ transaction, one consistent view
-     * over all its calls. Close it to give the connection back (rolled back unless committed).
+     * database's context. Close it to give the connection back (rolled back unless committed).
      */
-    public Session session(boolean snapshot) {
+    public Session session() {
         SqlConnection conn = await(() -> checkedConnection(checks));
         Session session = new Session(conn);
         try {
-            session.call(c -> c.query(snapshot ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" : "BEGIN").execute());
+            session.call(c -> c.query("BEGIN").execute());
         } catch (RuntimeException e) {
             session.close();
             throw e;
