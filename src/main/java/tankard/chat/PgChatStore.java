@@ -7,6 +7,7 @@ import io.vertx.sqlclient.RowSet;
 import io.vertx.sqlclient.Tuple;
 import tankard.chat.format.ChatLines;
 import tankard.store.FileTimes;
+import tankard.store.ReadOnlyChannel;
 import tankard.store.pg.PgDatabase;
 import tankard.util.FileNames;
 
@@ -21,7 +22,6 @@ import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
-import java.nio.channels.NonWritableChannelException;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -508,12 +508,11 @@ public final class PgChatStore implements ChatStore {
     }
 
     /** A chat as it was at one version, read window by window. */
-    private final class View implements SeekableByteChannel {
+    private final class View extends ReadOnlyChannel {
         private final String user;
         private final long chatId;
         private final long size;
         private final long version;
-        private long position;
         private long windowStart;
         private byte[] window = new byte[0];
         private boolean open = true;
@@ -569,29 +568,8 @@ public final class PgChatStore implements ChatStore {
         }
 
         @Override
-        public int write(ByteBuffer src) {
-            throw new NonWritableChannelException();
-        }
-
-        @Override
-        public long position() {
-            return position;
-        }
-
-        @Override
-        public SeekableByteChannel position(long newPosition) {
-            position = newPosition;
-            return this;
-        }
-
-        @Override
         public long size() {
             return size;
-        }
-
-        @Override
-        public SeekableByteChannel truncate(long size) {
-            throw new NonWritableChannelException();
         }
 
         @Override
