@@ -8,11 +8,11 @@ import io.vertx.sqlclient.Tuple;
 import tankard.chat.format.ChatLines;
 import tankard.store.FileTimes;
 import tankard.store.ReadOnlyChannel;
+import tankard.store.SpoolFile;
 import tankard.store.pg.PgDatabase;
 import tankard.util.FileNames;
 
 import java.io.BufferedInputStream;
-import java.io.BufferedOutputStream;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -26,7 +26,6 @@ import java.nio.channels.SeekableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileTime;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -242,44 +241,23 @@ public final class PgChatStore implements ChatStore {
     }
 
     /** The draft is spooled to a temp file: its body arrives at the client's pace, with no connection held. */
-    private final class PgDraft implements Draft {
+    private final class PgDraft extends SpooledDraft {
         private final String user;
-        private final Path temp;
-        private final FileChannel channel;
-        private final BufferedOutputStream out;
 
         PgDraft(String user) throws IOException {
+            super(new SpoolFile(Files.createTempFile("tankard-draft", ".jsonl")));
             this.user = user;
-            this.temp = Files.createTempFile("tankard-draft", ".jsonl");
-            this.channel = FileChannel.open(temp, StandardOpenOption.WRITE);
-            this.out = new BufferedOutputStream(Channels.newOutputStream(channel), 1 << 17);
-        }
-
-        @Override
-        public OutputStream out() {
-            return out;
-        }
-
-        @Override
-        public void restart() throws IOException {
-            out.flush();
-            channel.truncate(0);
         }
 
         @Override
         public void commit(ChatFolder folder, String name) throws IOException {
-            out.flush();
-            save(Place.of(user, folder, name), fileFrom(temp), false);
+            spool.finish(false);
+            save(Place.of(user, folder, name), fileFrom(spool.path()), false);
         }
 
         @Override
         public void close() {
-            try {
-                channel.close();
-                Files.deleteIfExists(temp);
-            } catch (IOException ignored) {
-                // a temp file left behind is the system's to clean
-            }
+            spool.close();
         }
     }
 
