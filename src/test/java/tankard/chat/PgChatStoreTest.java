@@ -3,6 +3,7 @@ package tankard.chat;
 import io.vertx.core.Vertx;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import tankard.core.Refusal;
 import tankard.store.pg.PgDatabase;
 import tankard.testing.PgScratch;
 
@@ -100,7 +101,8 @@ class PgChatStoreTest extends ChatStoreContract {
                 waitForALockWait();
                 scratch.terminateConnections();
             });
-            assertThrows(RuntimeException.class, () -> store.write("alice", SERAPHINA, "c.jsonl", next));
+            Refusal cut = assertThrows(Refusal.class, () -> store.write("alice", SERAPHINA, "c.jsonl", next));
+            assertEquals(Refusal.Kind.UNAVAILABLE, cut.kind());
             cutter.join();
         } catch (SQLException expected) {
             // this connection was cut too
