@@ -1,9 +1,10 @@
 package tankard.chat;
 
+import tankard.store.ReadOnlyChannel;
+
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.channels.NonWritableChannelException;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -99,10 +100,9 @@ final class ChatViews {
     }
 
     /** The file from 0 to {@code frozenAt}, then {@code frozen} (once the file changed), else the file. */
-    private final class View implements SeekableByteChannel {
+    private final class View extends ReadOnlyChannel {
         private final Object inode;
         private final FileChannel file;
-        private long position;
         private long frozenAt = -1;
         private byte[] frozen;
 
@@ -169,17 +169,6 @@ final class ChatViews {
         }
 
         @Override
-        public long position() {
-            return position;
-        }
-
-        @Override
-        public SeekableByteChannel position(long newPosition) {
-            position = newPosition;
-            return this;
-        }
-
-        @Override
         public long size() throws IOException {
             Lock lock = lock(inode).readLock();
             lock.lock();
@@ -188,16 +177,6 @@ final class ChatViews {
             } finally {
                 lock.unlock();
             }
-        }
-
-        @Override
-        public int write(ByteBuffer source) {
-            throw new NonWritableChannelException();
-        }
-
-        @Override
-        public SeekableByteChannel truncate(long size) {
-            throw new NonWritableChannelException();
         }
 
         @Override

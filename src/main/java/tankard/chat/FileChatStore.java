@@ -2,15 +2,14 @@ package tankard.chat;
 
 import tankard.store.AtomicFiles;
 import tankard.store.FileTimes;
+import tankard.store.SpoolFile;
 import tankard.store.StripedLocks;
 import tankard.user.UserDirs;
 import tankard.util.FileNames;
 import tankard.util.Sanitize;
 
-import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
@@ -320,36 +319,19 @@ public final class FileChatStore implements ChatStore {
         return new FileDraft(user, folder.resolve(DRAFT_PREFIX + Math.abs(ThreadLocalRandom.current().nextLong())));
     }
 
-    private final class FileDraft implements Draft {
+    private final class FileDraft extends SpooledDraft {
         private final String user;
-        private final Path temp;
-        private final FileChannel channel;
-        private final BufferedOutputStream out;
         private boolean committed;
 
         FileDraft(String user, Path temp) throws IOException {
+            super(new SpoolFile(temp, StandardOpenOption.CREATE_NEW));
             this.user = user;
-            this.temp = temp;
-            this.channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-            this.out = new BufferedOutputStream(Channels.newOutputStream(channel), 1 << 17);
-        }
-
-        @Override
-        public OutputStream out() {
-            return out;
-        }
-
-        @Override
-        public void restart() throws IOException {
-            out.flush();
-            channel.truncate(0);
         }
 
         @Override
         public void commit(ChatFolder folder, String name) throws IOException {
-            out.flush();
-            channel.force(true);
-            channel.close();
+            spool.finish(true);
+            Path temp = spool.path();
             Path target = settled(folder(user, folder), name);
             Files.createDirectories(target.getParent());
             try {
@@ -368,13 +350,8 @@ public final class FileChatStore implements ChatStore {
 
         @Override
         public void close() {
-            if (!committed) {
-                try {
-                    channel.close();
-                } catch (IOException ignored) {
-                    // the file is deleted next
-                }
-                AtomicFiles.deleteQuietly(temp);
+            if (!committed) { // once committed, the temp file's name may be another draft's
+                spool.close();
             }
         }
     }

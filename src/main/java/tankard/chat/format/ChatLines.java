@@ -40,13 +40,26 @@ public final class ChatLines {
 
     /** Visits the lines of {@code text.split('\n')}. */
     public static void split(InputStream in, LineVisitor visitor) throws IOException {
+        split(in, false, visitor);
+    }
+
+    /**
+     * Visits the lines as the file holds them, each with its LF, so that they add up to the file byte for byte:
+     * what follows the last LF is a line (without LF) unless it is empty, and an empty file has no line.
+     */
+    public static void splitKeepingBreaks(InputStream in, LineVisitor visitor) throws IOException {
+        split(in, true, visitor);
+    }
+
+    private static void split(InputStream in, boolean keepBreaks, LineVisitor visitor) throws IOException {
+        int lf = keepBreaks ? 1 : 0;
         byte[] buffer = new byte[BUFFER];
         int filled = 0;
         for (int n; (n = in.read(buffer, filled, buffer.length - filled)) >= 0; ) {
             int start = 0;
             for (int i = ByteScan.indexOf(buffer, filled, filled + n, (byte) '\n'); i < filled + n;
                  i = ByteScan.indexOf(buffer, i + 1, filled + n, (byte) '\n')) {
-                if (!visitor.visit(buffer, start, i)) {
+                if (!visitor.visit(buffer, start, i + lf)) {
                     return;
                 }
                 start = i + 1;
@@ -54,7 +67,9 @@ public final class ChatLines {
             filled = keep(buffer, start, filled + n);
             buffer = roomIn(buffer, filled);
         }
-        visitor.visit(buffer, 0, filled);
+        if (!keepBreaks || filled > 0) {
+            visitor.visit(buffer, 0, filled);
+        }
     }
 
     /** Visits the lines as Node's line reader gives them. */

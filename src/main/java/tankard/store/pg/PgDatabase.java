@@ -169,6 +169,73 @@ public final class PgDatabase implements AutoCloseable {
     }
 
     /**
+     * One transaction held across several blocking calls, for work that streams (a chat read window by window, rows
+     * inserted in batches read from a file): the caller does its own I/O between the calls, never on the
+     * database's context. Close it to give the connection back (rolled back unless committed).
+     */
+    public Session session() {
+        SqlConnection conn = await(() -> checkedConnection(checks));
+        Session session = new Session(conn);
+        try {
+            session.call(c -> c.query("BEGIN").execute());
+        } catch (RuntimeException e) {
+            session.close();
+            throw e;
+        }
+        return session;
+    }
+
+    /** See {@link #session}. Used by one thread at a time. */
+    public final class Session implements AutoCloseable {
+        private final SqlConnection conn;
+        /** The connection was lost: it must not go back to the pool. */
+        private volatile Throwable lost;
+        private boolean ended;
+
+        private Session(SqlConnection conn) {
+            this.conn = conn;
+        }
+
+        /** One step of the transaction. A failed step leaves the transaction aborted: close it. */
+        public <T> T call(Function<SqlConnection, Future<T>> work) {
+            if (ended) {
+                throw new IllegalStateException("the session is closed");
+            }
+            return await(() -> work.apply(conn).onFailure(e -> {
+                if (e instanceof ClosedConnectionException) {
+                    lost = e;
+                }
+            }));
+        }
+
+        public void commit() {
+            call(c -> c.query("COMMIT").execute());
+            end();
+        }
+
+        @Override
+        public void close() {
+            if (ended) {
+                return;
+            }
+            try {
+                if (lost == null) {
+                    call(c -> c.query("ROLLBACK").execute());
+                }
+            } catch (RuntimeException e) {
+                // the connection is gone, and its transaction with it
+            } finally {
+                end();
+            }
+        }
+
+        private void end() {
+            ended = true;
+            context.runOnContext(v -> release(conn, lost));
+        }
+    }
+
+    /**
      * A connection from the pool that answers. The pool drops a connection when its socket closes, but learns of
      * it only later, and never checks one it hands out: after a quiet spell (when a restart or a cut of the
      * database goes unseen) each connection is asked {@code SELECT 1} first, and one that does not answer is

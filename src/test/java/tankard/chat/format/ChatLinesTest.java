@@ -75,6 +75,16 @@ class ChatLinesTest {
     }
 
     @Test
+    void splitKeepingBreaksGivesLinesThatAddUpToTheFile() throws IOException {
+        assertEquals(List.of("head\r\n", "one\rtwo\n", "\n", "last"),
+                lines(ChatLines::splitKeepingBreaks, trickle("head\r\none\rtwo\n\nlast"), Integer.MAX_VALUE));
+        assertEquals(List.of("a\n", "b\n"), lines(ChatLines::splitKeepingBreaks, trickle("a\nb\n"), Integer.MAX_VALUE),
+                "a final LF starts no line");
+        assertEquals(List.of(), lines(ChatLines::splitKeepingBreaks, trickle(""), Integer.MAX_VALUE));
+        assertEquals(List.of("\n", "\n"), lines(ChatLines::splitKeepingBreaks, trickle("\n\n"), Integer.MAX_VALUE));
+    }
+
+    @Test
     void valuesAreTheTruthyLinesStKeeps() throws IOException {
         String chat = "\uFEFF{\"chat_metadata\":{}}\n{\"mes\":\"crlf\"}\r\n\n0\nnull\nbroken\n  [1] \n\"x\"\n";
         List<String> values = new ArrayList<>();

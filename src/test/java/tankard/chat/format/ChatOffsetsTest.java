@@ -1,11 +1,11 @@
 package tankard.chat.format;
 
 import org.junit.jupiter.api.Test;
+import tankard.store.ReadOnlyChannel;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,9 +15,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class ChatOffsetsTest {
     /** A read-only chat in memory that counts the bytes read from it. */
-    private static final class CountingChannel implements SeekableByteChannel {
+    private static final class CountingChannel extends ReadOnlyChannel {
         private final byte[] bytes;
-        private long position;
         long read;
 
         CountingChannel(byte[] bytes) {
@@ -37,29 +36,8 @@ class ChatOffsetsTest {
         }
 
         @Override
-        public int write(ByteBuffer src) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public long position() {
-            return position;
-        }
-
-        @Override
-        public SeekableByteChannel position(long newPosition) {
-            position = newPosition;
-            return this;
-        }
-
-        @Override
         public long size() {
             return bytes.length;
-        }
-
-        @Override
-        public SeekableByteChannel truncate(long size) {
-            throw new UnsupportedOperationException();
         }
 
         @Override

@@ -190,6 +190,30 @@ class PgDatabaseTest {
         }
     }
 
+    @Test
+    void aSessionCommitsWhatItsCallsDidAndAClosedOneLeavesNothingEvenWhenItsConnectionWasCut() throws Exception {
+        try (PgDatabase db = PgDatabase.open(vertx, scratch.settings())) {
+            try (PgDatabase.Session session = db.session()) {
+                session.call(c -> c.preparedQuery("INSERT INTO accounts (handle, created, record) VALUES ('a', 1, '{}')").execute());
+                session.call(c -> c.preparedQuery("INSERT INTO accounts (handle, created, record) VALUES ('b', 2, '{}')").execute());
+                assertEquals(0, number(db, "SELECT count(*) FROM accounts"), "not before the commit");
+                session.commit();
+            }
+            try (PgDatabase.Session session = db.session()) {
+                session.call(c -> c.preparedQuery("DELETE FROM accounts").execute());
+            }
+            assertEquals(2, number(db, "SELECT count(*) FROM accounts"));
+            try (PgDatabase.Session session = db.session()) {
+                session.call(c -> c.preparedQuery("DELETE FROM accounts").execute());
+                scratch.terminateConnections();
+                Refusal cut = assertThrows(Refusal.class, () -> session.call(c -> c.preparedQuery("SELECT 1").execute()));
+                assertEquals(Refusal.Kind.UNAVAILABLE, cut.kind());
+            }
+            Thread.sleep(2_500); // past the time the pool's other (cut) connections are trusted without a check
+            assertEquals(2, number(db, "SELECT count(*) FROM accounts"));
+        }
+    }
+
     private static long number(PgDatabase db, String sql) {
         return db.call(c -> c.preparedQuery(sql).execute().map(rows -> rows.iterator().next().getLong(0)));
     }

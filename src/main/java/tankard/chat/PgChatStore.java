@@ -1,0 +1,579 @@
+package tankard.chat;
+
+import io.vertx.core.buffer.Buffer;
+import io.vertx.pgclient.PgException;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.RowSet;
+import io.vertx.sqlclient.Tuple;
+import tankard.chat.format.ChatLines;
+import tankard.store.FileTimes;
+import tankard.store.ReadOnlyChannel;
+import tankard.store.SpoolFile;
+import tankard.store.pg.PgDatabase;
+import tankard.util.FileNames;
+
+import java.io.BufferedInputStream;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Chats and chat backups in PostgreSQL (V5__chats.sql): a chat is its lines, one row each, keyed by where they start.
+ * <p>
+ * A save compares the new content's lines with the stored ones by hash and, in one transaction that locks the
+ * chat's row, replaces only the lines from the first one that differs: a save that adds a message writes one row.
+ * New content reaches the database in batches read from memory or from a spooled file, never whole.
+ * <p>
+ * A read (stream or channel) fetches windows of lines by byte offset, each in a statement of its own, filtered by
+ * the chat's version it was opened on: a save marks the lines it replaces instead of deleting them (see
+ * V5__chats.sql), so the read keeps its content without holding a connection or a transaction while its reader
+ * (a client downloading a 25 MB chat at its own pace) takes its time. Replaced lines are deleted by the chat's next
+ * save once they are {@link #REPLACED_KEPT} old; a read opened before that and still going fails then.
+ */
+public final class PgChatStore implements ChatStore {
+    /** Bytes of lines per read window and per insert batch: a few hundred typical messages per round trip. */
+    static final int WINDOW = 256 * 1024;
+    /** How long replaced lines are kept for the reads opened before (an SQL interval). */
+    static final String REPLACED_KEPT = "10 minutes";
+    private static final String CHATS = "chats";
+    private static final String GROUP_CHATS = "group chats";
+    private static final String BACKUPS = "backups";
+    private static final String UNIQUE_VIOLATION = "23505";
+
+    private final PgDatabase db;
+
+    public PgChatStore(PgDatabase db) {
+        this.db = db;
+    }
+
+    /** Where a chat file lives: ST's folder under the user's (area), a character's folder in chats/, its name. */
+    private record Place(String user, String area, String folder, String name) {
+        static Place of(String user, ChatFolder folder, String name) {
+            return new Place(user, PgChatStore.area(folder), folder.character(), name);
+        }
+
+        static Place backup(String user, String name) {
+            return new Place(user, BACKUPS, "", name);
+        }
+
+        Tuple tuple() {
+            return Tuple.of(user, area, folder, name);
+        }
+    }
+
+    private static String area(ChatFolder folder) {
+        return folder.group() ? GROUP_CHATS : CHATS;
+    }
+
+    @Override
+    public boolean exists(String user, ChatFolder folder) {
+        return db.call(c -> c.preparedQuery("SELECT 1 FROM chat_folders WHERE user_handle = $1 AND area = $2 AND folder = $3")
+                .execute(Tuple.of(user, area(folder), folder.character())).map(rows -> rows.size() > 0));
+    }
+
+    @Override
+    public void create(String user, ChatFolder folder) {
+        db.call(c -> c.preparedQuery("INSERT INTO chat_folders (user_handle, area, folder) VALUES ($1, $2, $3)"
+                + " ON CONFLICT DO NOTHING").execute(Tuple.of(user, area(folder), folder.character())));
+    }
+
+    @Override
+    public List<ChatFile> list(String user, ChatFolder folder) {
+        List<ChatFile> files = files("SELECT name, size, modified_ms FROM chats WHERE user_handle = $1 AND area = $2"
+                + " AND folder = $3", Tuple.of(user, area(folder), folder.character()));
+        files.removeIf(file -> !ChatFile.isChatName(file.name()));
+        return files;
+    }
+
+    @Override
+    public Optional<ChatFile> find(String user, ChatFolder folder, String name) {
+        return find(Place.of(user, folder, name));
+    }
+
+    private Optional<ChatFile> find(Place place) {
+        return files("SELECT name, size, modified_ms FROM chats WHERE user_handle = $1 AND area = $2 AND folder = $3"
+                + " AND name = $4", place.tuple()).stream().findFirst();
+    }
+
+    /** The chat files the query selects (name, size, modified_ms), in Node's readdir order. */
+    private List<ChatFile> files(String sql, Tuple arguments) {
+        List<ChatFile> files = db.call(c -> c.preparedQuery(sql).execute(arguments).map(rows -> {
+            List<ChatFile> read = new ArrayList<>();
+            for (Row row : rows) {
+                read.add(new ChatFile(row.getString(0), row.getLong(1), row.getDouble(2)));
+            }
+            return read;
+        }));
+        files.sort((a, b) -> FileNames.BYTE_ORDER.compare(a.name(), b.name()));
+        return files;
+    }
+
+    @Override
+    public Set<String> characterFolders(String user) {
+        return db.call(c -> c.preparedQuery("SELECT folder FROM chat_folders WHERE user_handle = $1 AND area = $2"
+                + " AND folder <> ''").execute(Tuple.of(user, CHATS)).map(rows -> {
+            Set<String> names = new HashSet<>();
+            rows.forEach(row -> names.add(row.getString(0)));
+            return names;
+        }));
+    }
+
+    @Override
+    public FolderUsage usage(String user, ChatFolder folder) {
+        return db.call(c -> c.preparedQuery("SELECT coalesce(sum(size), 0)::bigint, coalesce(max(modified_ms), 0)"
+                        + " FROM chats WHERE user_handle = $1 AND area = $2 AND folder = $3")
+                .execute(Tuple.of(user, area(folder), folder.character()))
+                .map(rows -> {
+                    Row row = rows.iterator().next();
+                    return new FolderUsage(row.getLong(0), row.getDouble(1));
+                }));
+    }
+
+    @Override
+    public Optional<InputStream> open(String user, ChatFolder folder, String name) throws IOException {
+        return view(Place.of(user, folder, name)).map(Channels::newInputStream);
+    }
+
+    @Override
+    public Optional<SeekableByteChannel> channel(String user, ChatFolder folder, String name) throws IOException {
+        return view(Place.of(user, folder, name));
+    }
+
+    @Override
+    public void write(String user, ChatFolder folder, String name, byte[] content) throws IOException {
+        save(Place.of(user, folder, name), from -> new ByteArrayInputStream(content, Math.toIntExact(from),
+                content.length - Math.toIntExact(from)), false);
+    }
+
+    /**
+     * Keeps the lines that end at or before {@code keep} and ends in the tail: the line {@code keep} falls in (or
+     * a last line without LF, which the tail continues) is rewritten as its kept part followed by the tail.
+     */
+    @Override
+    public void replaceTail(String user, ChatFolder folder, String name, long keep, byte[] tail) throws IOException {
+        Place place = Place.of(user, folder, name);
+        try (PgDatabase.Session s = db.session()) {
+            Row chat = s.call(c -> c.preparedQuery("SELECT chat_id, size, version FROM chats WHERE user_handle = $1 AND area = $2"
+                    + " AND folder = $3 AND name = $4 FOR UPDATE").execute(place.tuple()).map(PgChatStore::first));
+            if (chat == null) {
+                throw new NoSuchFileException(name);
+            }
+            long chatId = chat.getLong(0);
+            if (keep > chat.getLong(1)) {
+                throw new IOException("The chat is shorter than the part to keep");
+            }
+            Row last = s.call(c -> c.preparedQuery("SELECT byte_offset, line FROM chat_lines WHERE user_handle = $1"
+                    + " AND chat_id = $2 AND replaced_in IS NULL AND byte_offset < $3 ORDER BY byte_offset DESC LIMIT 1")
+                    .execute(Tuple.of(user, chatId, keep)).map(PgChatStore::first));
+            long from = keep;
+            byte[] rest = tail;
+            if (last != null) {
+                byte[] line = last.getBuffer(1).getBytes();
+                long start = last.getLong(0);
+                if (start + line.length > keep || line[line.length - 1] != '\n') {
+                    from = start;
+                    ByteArrayOutputStream joined = new ByteArrayOutputStream();
+                    joined.write(line, 0, Math.toIntExact(keep - start));
+                    joined.write(tail);
+                    rest = joined.toByteArray();
+                }
+            }
+            replaceFrom(s, user, chatId, chat.getLong(2) + 1, from, new ByteArrayInputStream(rest), from + rest.length);
+            s.commit();
+        }
+    }
+
+    @Override
+    public boolean rename(String user, ChatFolder folder, String from, String to) {
+        Place source = Place.of(user, folder, from);
+        try {
+            // ST copies the file, so a renamed chat is as new as the rename (recent chats sort by mtime)
+            return db.call(c -> c.preparedQuery("UPDATE chats SET name = $5, modified_ms = $6, version = version + 1"
+                            + " WHERE user_handle = $1 AND area = $2 AND folder = $3 AND name = $4")
+                    .execute(source.tuple().addString(to).addDouble(nowMs())).map(rows -> rows.rowCount() == 1));
+        } catch (PgException e) {
+            if (UNIQUE_VIOLATION.equals(e.getSqlState())) {
+                return false; // the target exists
+            }
+            throw e;
+        }
+    }
+
+    @Override
+    public boolean delete(String user, ChatFolder folder, String name) {
+        return delete(Place.of(user, folder, name));
+    }
+
+    private boolean delete(Place place) {
+        return db.call(c -> c.preparedQuery("DELETE FROM chats WHERE user_handle = $1 AND area = $2 AND folder = $3"
+                + " AND name = $4").execute(place.tuple()).map(rows -> rows.rowCount() == 1));
+    }
+
+    @Override
+    public boolean create(String user, ChatFolder folder, String name, InputStream content) throws IOException {
+        return spooled(content, spool -> save(Place.of(user, folder, name), spool, true));
+    }
+
+    @Override
+    public Draft draft(String user) throws IOException {
+        return new PgDraft(user);
+    }
+
+    /** The draft is spooled to a temp file: its body arrives at the client's pace, with no connection held. */
+    private final class PgDraft extends SpooledDraft {
+        private final String user;
+
+        PgDraft(String user) throws IOException {
+            super(new SpoolFile(Files.createTempFile("tankard-draft", ".jsonl")));
+            this.user = user;
+        }
+
+        @Override
+        public void commit(ChatFolder folder, String name) throws IOException {
+            spool.finish(false);
+            save(Place.of(user, folder, name), fileFrom(spool.path()), false);
+        }
+
+        @Override
+        public void close() {
+            spool.close();
+        }
+    }
+
+    @Override
+    public List<ChatFile> backups(String user, String prefix) {
+        return files("SELECT name, size, modified_ms FROM chats WHERE user_handle = $1 AND area = $2 AND folder = ''"
+                + " AND starts_with(name, $3)", Tuple.of(user, BACKUPS, prefix));
+    }
+
+    @Override
+    public void writeBackup(String user, String name, InputStream content) throws IOException {
+        spooled(content, spool -> save(Place.backup(user, name), spool, false));
+    }
+
+    @Override
+    public Optional<ChatFile> findBackup(String user, String name) {
+        return find(Place.backup(user, name));
+    }
+
+    @Override
+    public Optional<SeekableByteChannel> backupChannel(String user, String name) throws IOException {
+        return view(Place.backup(user, name));
+    }
+
+    @Override
+    public boolean deleteBackup(String user, String name) {
+        return delete(Place.backup(user, name));
+    }
+
+    @Override
+    public boolean moveFolder(String user, ChatFolder from, ChatFolder to) {
+        checkCharacterFolder(from);
+        checkCharacterFolder(to);
+        try (PgDatabase.Session s = db.session()) {
+            boolean moved = s.call(c -> c.preparedQuery("UPDATE chat_folders SET folder = $4 WHERE user_handle = $1"
+                            + " AND area = $2 AND folder = $3 AND NOT EXISTS (SELECT 1 FROM chat_folders"
+                            + " WHERE user_handle = $1 AND area = $2 AND folder = $4)")
+                    .execute(Tuple.of(user, CHATS, from.character(), to.character())).map(rows -> rows.rowCount() == 1));
+            if (!moved) {
+                return false;
+            }
+            s.call(c -> c.preparedQuery("UPDATE chats SET folder = $4 WHERE user_handle = $1 AND area = $2 AND folder = $3")
+                    .execute(Tuple.of(user, CHATS, from.character(), to.character())));
+            s.commit();
+            return true;
+        } catch (PgException e) {
+            if (UNIQUE_VIOLATION.equals(e.getSqlState())) {
+                return false; // the target was made meanwhile
+            }
+            throw e;
+        }
+    }
+
+    @Override
+    public boolean deleteFolder(String user, ChatFolder folder) {
+        checkCharacterFolder(folder);
+        Tuple where = Tuple.of(user, CHATS, folder.character());
+        return db.transaction(c -> c.preparedQuery("DELETE FROM chats WHERE user_handle = $1 AND area = $2 AND folder = $3")
+                .execute(where)
+                .compose(v -> c.preparedQuery("DELETE FROM chat_folders WHERE user_handle = $1 AND area = $2 AND folder = $3")
+                        .execute(where))
+                .map(rows -> rows.rowCount() == 1));
+    }
+
+    /** A character's own chat folder: never the chats root or the group chats (as FileChatStore). */
+    private static void checkCharacterFolder(ChatFolder folder) {
+        if (folder.group() || folder.character().isEmpty()) {
+            throw new IllegalArgumentException("Not a character chat folder: " + folder);
+        }
+    }
+
+    /** New content, readable from any line start on. */
+    @FunctionalInterface
+    private interface Content {
+        InputStream from(long offset) throws IOException;
+    }
+
+    private static Content fileFrom(Path file) {
+        return offset -> {
+            FileChannel channel = FileChannel.open(file);
+            channel.position(offset);
+            return new BufferedInputStream(Channels.newInputStream(channel), 1 << 16);
+        };
+    }
+
+    @FunctionalInterface
+    private interface SpoolWork<T> {
+        T run(Content spool) throws IOException;
+    }
+
+    /** Runs the work on the content copied to a temp file: the database is not kept waiting on the stream. */
+    private static <T> T spooled(InputStream content, SpoolWork<T> work) throws IOException {
+        Path temp = Files.createTempFile("tankard-spool", ".jsonl");
+        try {
+            try (OutputStream out = Files.newOutputStream(temp)) {
+                content.transferTo(out);
+            }
+            return work.run(fileFrom(temp));
+        } finally {
+            Files.deleteIfExists(temp);
+        }
+    }
+
+    /**
+     * Makes the content the chat (creating it, and its folder), writing only the lines from the first one that
+     * differs from the stored chat; with {@code createOnly}, false and nothing written when the chat exists.
+     */
+    private boolean save(Place place, Content content, boolean createOnly) throws IOException {
+        List<Line> lines = new ArrayList<>();
+        long size;
+        try (InputStream in = content.from(0)) {
+            size = index(in, lines);
+        }
+        try (PgDatabase.Session s = db.session()) {
+            // Inserting the chat's row, or locking the one there (the no-op update), serialises its writers.
+            String upsert = "INSERT INTO chats (user_handle, area, folder, name, size, modified_ms, version)"
+                    + " VALUES ($1, $2, $3, $4, 0, 0, 0) ON CONFLICT (user_handle, area, folder, name) DO "
+                    + (createOnly ? "NOTHING" : "UPDATE SET version = chats.version") + " RETURNING chat_id, version";
+            Row chat = s.call(c -> c.preparedQuery(upsert).execute(place.tuple()).map(PgChatStore::first));
+            if (chat == null) {
+                return false;
+            }
+            long chatId = chat.getLong(0);
+            s.call(c -> c.preparedQuery("INSERT INTO chat_folders (user_handle, area, folder) VALUES ($1, $2, $3)"
+                    + " ON CONFLICT DO NOTHING").execute(Tuple.of(place.user(), place.area(), place.folder())));
+            Iterator<Line> stored = s.call(c -> c.preparedQuery("SELECT byte_offset, hash FROM chat_lines"
+                            + " WHERE user_handle = $1 AND chat_id = $2 AND replaced_in IS NULL ORDER BY byte_offset")
+                    .execute(Tuple.of(place.user(), chatId))
+                    .map(rows -> {
+                        List<Line> read = new ArrayList<>(rows.size());
+                        rows.forEach(row -> read.add(new Line(row.getLong(0), row.getBuffer(1).getBytes())));
+                        return read.iterator();
+                    }));
+            long from = size;
+            for (Line line : lines) {
+                if (!stored.hasNext() || !stored.next().equals(line)) {
+                    from = line.offset();
+                    break;
+                }
+            }
+            try (InputStream rest = content.from(from)) {
+                replaceFrom(s, place.user(), chatId, chat.getLong(1) + 1, from, rest, size);
+            }
+            s.commit();
+            return true;
+        }
+    }
+
+    /** A line of a chat: where it starts and its SHA-256. */
+    private record Line(long offset, byte[] hash) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Line other && offset == other.offset && Arrays.equals(hash, other.hash);
+        }
+
+        @Override
+        public int hashCode() {
+            return Long.hashCode(offset) * 31 + Arrays.hashCode(hash);
+        }
+    }
+
+    /** Lists the content's lines into {@code lines}; answers its size. */
+    private static long index(InputStream in, List<Line> lines) throws IOException {
+        MessageDigest sha = sha256();
+        long[] offset = {0};
+        ChatLines.splitKeepingBreaks(in, (bytes, from, to) -> {
+            sha.update(bytes, from, to - from);
+            lines.add(new Line(offset[0], sha.digest()));
+            offset[0] += to - from;
+            return true;
+        });
+        return offset[0];
+    }
+
+    /**
+     * In the session's transaction, making the chat's {@code version}: replaces the chat's lines from {@code from}
+     * on by the lines of {@code rest}, inserted in batches, and gives the chat its new size and a later mtime.
+     */
+    private static void replaceFrom(PgDatabase.Session s, String user, long chatId, long version, long from,
+                                    InputStream rest, long size) throws IOException {
+        s.call(c -> c.preparedQuery("DELETE FROM chat_lines WHERE user_handle = $1 AND chat_id = $2"
+                + " AND replaced_at < now() - interval '" + REPLACED_KEPT + "'").execute(Tuple.of(user, chatId)));
+        s.call(c -> c.preparedQuery("UPDATE chat_lines SET replaced_in = $3, replaced_at = now() WHERE user_handle = $1"
+                + " AND chat_id = $2 AND replaced_in IS NULL AND byte_offset >= $4").execute(Tuple.of(user, chatId, version, from)));
+        MessageDigest sha = sha256();
+        List<Tuple> batch = new ArrayList<>();
+        long[] offset = {from};
+        long[] batched = {0};
+        ChatLines.splitKeepingBreaks(rest, (bytes, start, end) -> {
+            sha.update(bytes, start, end - start);
+            batch.add(Tuple.of(user, chatId, offset[0], version, Buffer.buffer(sha.digest()),
+                    Buffer.buffer(Arrays.copyOfRange(bytes, start, end))));
+            offset[0] += end - start;
+            batched[0] += end - start;
+            if (batched[0] >= WINDOW) {
+                insert(s, batch);
+                batched[0] = 0;
+            }
+            return true;
+        });
+        insert(s, batch);
+        if (offset[0] != size) {
+            throw new IOException("The content changed while it was saved");
+        }
+        // strictly later than before, whatever the clock's grain: a stat read before never matches again
+        s.call(c -> c.preparedQuery("UPDATE chats SET size = $3, modified_ms = greatest($4, modified_ms + 0.001),"
+                        + " version = $5 WHERE user_handle = $1 AND chat_id = $2")
+                .execute(Tuple.of(user, chatId, size, nowMs(), version)));
+    }
+
+    private static void insert(PgDatabase.Session s, List<Tuple> batch) {
+        if (!batch.isEmpty()) {
+            List<Tuple> rows = List.copyOf(batch);
+            batch.clear();
+            s.call(c -> c.preparedQuery("INSERT INTO chat_lines (user_handle, chat_id, byte_offset, gen, hash, line)"
+                    + " VALUES ($1, $2, $3, $4, $5, $6)").executeBatch(rows));
+        }
+    }
+
+    /** A read of a chat (see the class comment), or empty when there is no such chat. */
+    private Optional<SeekableByteChannel> view(Place place) {
+        Row chat = db.call(c -> c.preparedQuery("SELECT chat_id, size, version FROM chats WHERE user_handle = $1"
+                + " AND area = $2 AND folder = $3 AND name = $4").execute(place.tuple()).map(PgChatStore::first));
+        return chat == null ? Optional.empty()
+                : Optional.of(new View(place.user(), chat.getLong(0), chat.getLong(1), chat.getLong(2)));
+    }
+
+    /** A chat as it was at one version, read window by window. */
+    private final class View extends ReadOnlyChannel {
+        private final String user;
+        private final long chatId;
+        private final long size;
+        private final long version;
+        private long windowStart;
+        private byte[] window = new byte[0];
+        private boolean open = true;
+
+        View(String user, long chatId, long size, long version) {
+            this.user = user;
+            this.chatId = chatId;
+            this.size = size;
+            this.version = version;
+        }
+
+        /** Reads the lines from the one holding {@code at} to about a window past it. */
+        private void fetch(long at) throws IOException {
+            String ofVersion = " WHERE user_handle = $1 AND chat_id = $2 AND gen <= $5"
+                    + " AND (replaced_in IS NULL OR replaced_in > $5)";
+            RowSet<Row> rows = db.call(c -> c.preparedQuery("SELECT byte_offset, line FROM chat_lines" + ofVersion
+                    + " AND byte_offset < $4 AND byte_offset >= (SELECT max(byte_offset) FROM chat_lines" + ofVersion
+                    + " AND byte_offset <= $3) ORDER BY byte_offset").execute(Tuple.of(user, chatId, at, at + WINDOW, version)));
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            long start = -1;
+            for (Row row : rows) {
+                if (start < 0) {
+                    start = row.getLong(0);
+                }
+                if (row.getLong(0) != start + bytes.size()) {
+                    throw new IOException("The chat's lines do not follow each other");
+                }
+                bytes.write(row.getBuffer(1).getBytes());
+            }
+            if (start < 0 || start > at || start + bytes.size() <= at) {
+                throw new IOException("The chat was deleted, or changed too long ago, while it was read");
+            }
+            windowStart = start;
+            window = bytes.toByteArray();
+        }
+
+        @Override
+        public int read(ByteBuffer dst) throws IOException {
+            if (!open) {
+                throw new ClosedChannelException();
+            }
+            if (position >= size) {
+                return -1;
+            }
+            if (position < windowStart || position >= windowStart + window.length) {
+                fetch(position);
+            }
+            int from = Math.toIntExact(position - windowStart);
+            int n = Math.min(dst.remaining(), window.length - from);
+            dst.put(window, from, n);
+            position += n;
+            return n;
+        }
+
+        @Override
+        public long size() {
+            return size;
+        }
+
+        @Override
+        public boolean isOpen() {
+            return open;
+        }
+
+        @Override
+        public void close() {
+            open = false;
+        }
+    }
+
+    private static Row first(RowSet<Row> rows) {
+        return rows.size() == 0 ? null : rows.iterator().next();
+    }
+
+    private static double nowMs() {
+        return FileTimes.millis(FileTime.from(Instant.now()));
+    }
+
+    private static MessageDigest sha256() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,195 @@
+package tankard.chat;
+
+import io.vertx.core.Vertx;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import tankard.core.Refusal;
+import tankard.store.pg.PgDatabase;
+import tankard.testing.PgScratch;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+class PgChatStoreTest extends ChatStoreContract {
+    private final Vertx vertx = Vertx.vertx();
+    private final PgScratch scratch = PgScratch.create();
+    private PgDatabase db;
+
+    /** A new store on the one database: a PgChatStore keeps nothing in memory, and migrating each time is slow. */
+    @Override
+    ChatStore open() {
+        if (db == null) {
+            db = PgDatabase.open(vertx, scratch.settings());
+        }
+        return new PgChatStore(db);
+    }
+
+    @AfterEach
+    void cleanUp() {
+        if (db != null) {
+            db.close();
+        }
+        vertx.close().await();
+        scratch.close();
+    }
+
+    @Test
+    void savingAChatWithOneNewMessageInsertsOneRowAndLeavesTheOthersUntouched() throws Exception {
+        ChatStore store = open();
+        byte[] chat = chat(200, 1);
+        store.write("alice", SERAPHINA, "c.jsonl", chat);
+        Map<Long, String> before = rowVersions();
+        assertEquals(200, before.size());
+        try (ChatStore.Draft draft = store.draft("alice")) {
+            draft.out().write(concat(chat, bytes("{\"mes\":\"new\"}\n")));
+            draft.commit(SERAPHINA, "c.jsonl");
+        }
+        Map<Long, String> after = rowVersions();
+        assertEquals(201, after.size());
+        before.forEach((offset, xmin) -> assertEquals(xmin, after.get(offset), "line at " + offset + " was rewritten"));
+        assertEquals(1, after.keySet().stream().filter(offset -> !before.containsKey(offset)).count());
+        assertEquals(201, count("SELECT count(*) FROM chat_lines"), "no line was replaced");
+    }
+
+    @Test
+    void replaceTailInsideTheLastLineRewritesOnlyThatLine() throws Exception {
+        ChatStore store = open();
+        byte[] chat = chat(100, 2);
+        store.write("alice", SERAPHINA, "c.jsonl", chat);
+        Map<Long, String> before = rowVersions();
+        store.replaceTail("alice", SERAPHINA, "c.jsonl", chat.length - 3, bytes("edited\"}\n"));
+        Map<Long, String> after = rowVersions();
+        assertEquals(100, after.size());
+        long changed = after.keySet().stream().filter(offset -> !after.get(offset).equals(before.get(offset))).count();
+        assertEquals(1, changed);
+    }
+
+    @Test
+    void aWriteCutByTheDatabaseLeavesThePreviousContent() throws Exception {
+        ChatStore store = open();
+        byte[] old = chat(20, 3);
+        store.write("alice", SERAPHINA, "c.jsonl", old);
+        StringBuilder lines = new StringBuilder();
+        for (int i = 0; i < 1000; i++) {
+            lines.append(String.format("{\"mes\":\"%0989d\"}\n", i)); // 1000 bytes a line
+        }
+        byte[] next = bytes(lines.toString());
+        long blocked = 600_000; // past the first insert batches
+        try (Connection c = scratch.connect()) {
+            c.setAutoCommit(false);
+            // A row where the write will insert one, uncommitted: the write waits on it mid-way
+            try (PreparedStatement s = c.prepareStatement("INSERT INTO chat_lines (user_handle, chat_id, byte_offset, hash, line)"
+                    + " SELECT user_handle, chat_id, ?, '\\x00', '\\x00' FROM chats WHERE name = 'c.jsonl'")) {
+                s.setLong(1, blocked);
+                s.executeUpdate();
+            }
+            CompletableFuture<Void> cutter = CompletableFuture.runAsync(() -> {
+                waitForALockWait();
+                scratch.terminateConnections();
+            });
+            Refusal cut = assertThrows(Refusal.class, () -> store.write("alice", SERAPHINA, "c.jsonl", next));
+            assertEquals(Refusal.Kind.UNAVAILABLE, cut.kind());
+            cutter.join();
+        } catch (SQLException expected) {
+            // this connection was cut too
+        }
+        assertArrayEquals(old, read(open(), "alice", SERAPHINA, "c.jsonl"));
+        assertEquals(old.length, open().find("alice", SERAPHINA, "c.jsonl").orElseThrow().size());
+        store.write("alice", SERAPHINA, "c.jsonl", next); // and the store works on, without a restart
+        assertArrayEquals(next, read(open(), "alice", SERAPHINA, "c.jsonl"));
+    }
+
+    @Test
+    void readsHoldNoConnectionSoManyOpenReadsLetWritesThrough() throws Exception {
+        ChatStore store = open();
+        byte[] chat = chat(1000, 4); // several windows
+        store.write("alice", SERAPHINA, "c.jsonl", chat);
+        List<InputStream> reads = new ArrayList<>();
+        for (int i = 0; i < 3 * scratch.settings().poolSize(); i++) {
+            InputStream read = store.open("alice", SERAPHINA, "c.jsonl").orElseThrow();
+            read.readNBytes(10);
+            reads.add(read);
+        }
+        store.write("alice", SERAPHINA, "c.jsonl", chat(1000, 5));
+        for (InputStream read : reads) {
+            try (read) {
+                assertArrayEquals(chat, concat(Arrays.copyOf(chat, 10), read.readAllBytes()));
+            }
+        }
+        assertArrayEquals(chat(1000, 5), read(store, "alice", SERAPHINA, "c.jsonl"));
+    }
+
+    @Test
+    void replacedLinesAreDeletedByALaterSaveOnceOldAndAReadStillOnThemFails() throws Exception {
+        ChatStore store = open();
+        byte[] chat = chat(1000, 6);
+        store.write("alice", SERAPHINA, "c.jsonl", chat);
+        InputStream old = store.open("alice", SERAPHINA, "c.jsonl").orElseThrow();
+        store.write("alice", SERAPHINA, "c.jsonl", chat(1000, 7));
+        // every line but the header, which is the same
+        assertEquals(999, count("SELECT count(*) FROM chat_lines WHERE replaced_in IS NOT NULL"), "kept for reads");
+        scratch.execute("UPDATE chat_lines SET replaced_at = replaced_at - interval '" + PgChatStore.REPLACED_KEPT
+                + "' - interval '1 second' WHERE replaced_in IS NOT NULL");
+        store.write("alice", SERAPHINA, "c.jsonl", chat(1000, 8));
+        assertEquals(999, count("SELECT count(*) FROM chat_lines WHERE replaced_in IS NOT NULL"), "only the newest replaced");
+        assertEquals(1000, count("SELECT count(*) FROM chat_lines WHERE replaced_in IS NULL"));
+        assertThrows(IOException.class, old::readAllBytes);
+        assertArrayEquals(chat(1000, 8), read(store, "alice", SERAPHINA, "c.jsonl"));
+    }
+
+    private long count(String sql) throws SQLException {
+        try (Connection c = scratch.connect(); PreparedStatement s = c.prepareStatement(sql); ResultSet r = s.executeQuery()) {
+            r.next();
+            return r.getLong(1);
+        }
+    }
+
+    private void waitForALockWait() {
+        try {
+            waitingForALock();
+        } catch (SQLException | InterruptedException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private void waitingForALock() throws SQLException, InterruptedException {
+        for (int i = 0; i < 500; i++) {
+            try (Connection c = scratch.connect(); PreparedStatement s = c.prepareStatement(
+                    "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'");
+                 ResultSet rows = s.executeQuery()) {
+                rows.next();
+                if (rows.getInt(1) > 0) {
+                    return;
+                }
+            }
+            Thread.sleep(20);
+        }
+        throw new IllegalStateException("the write never waited");
+    }
+
+    /** Each live line's byte offset and xmin (the transaction that wrote it). */
+    private Map<Long, String> rowVersions() throws SQLException, IOException {
+        Map<Long, String> rows = new HashMap<>();
+        try (Connection c = scratch.connect(); PreparedStatement s = c.prepareStatement(
+                "SELECT byte_offset, xmin::text FROM chat_lines WHERE replaced_in IS NULL"); ResultSet r = s.executeQuery()) {
+            while (r.next()) {
+                rows.put(r.getLong(1), r.getString(2));
+            }
+        }
+        return rows;
+    }
+}
