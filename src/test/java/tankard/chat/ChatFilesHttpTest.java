@@ -7,6 +7,7 @@ import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.multipart.MultipartForm;
 import org.junit.jupiter.api.Test;
 import tankard.json.JsJson;
+import tankard.testing.FileLayout;
 import tankard.testing.Fixtures;
 import tankard.testing.ServerTest;
 import tankard.testing.TestServer;
@@ -164,6 +165,7 @@ class ChatFilesHttpTest extends ServerTest {
     }
 
     @Test
+    @FileLayout // seeds group files
     void searchBadInputsAndUnreadableChats() throws IOException {
         start(null);
         chat("chats/Bramble/blank tail.jsonl", CHAT + "\n\n\r\n\n");

@@ -7,6 +7,7 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.ext.web.client.HttpResponse;
 import org.junit.jupiter.api.Test;
 import tankard.json.JsJson;
+import tankard.testing.FileLayout;
 import tankard.testing.Fixtures;
 import tankard.testing.ServerTest;
 import tankard.testing.TestServer;
@@ -297,6 +298,7 @@ class ChatHttpTest extends ServerTest {
     }
 
     @Test
+    @FileLayout // seeds group files
     void recentChatsListEverythingNewestFirstWithPinsOnTop() throws IOException {
         TestServer.Client client = start(null);
         Path characters = server.userDir().resolve("characters");
