@@ -7,13 +7,22 @@ import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
 import tankard.json.JsJson;
 import tankard.store.AtomicFiles;
+import tankard.character.CardFile;
+import tankard.character.CardImages;
+import tankard.character.CardStore;
+import tankard.chat.ChatFile;
+import tankard.chat.ChatFolder;
+import tankard.chat.ChatStore;
 import tankard.group.GroupStore;
+import tankard.store.DocumentStore;
 import tankard.user.AccountStore;
 import tankard.user.User;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
+import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -38,7 +47,8 @@ import java.util.stream.Stream;
  */
 final class DataTransfer {
     /** Folders of the data root that are a server's own scratch, never user data. */
-    private static final Set<String> SCRATCH = Set.of("_uploads", "_cache/tankard-cards", "_cache/vector-scratch");
+    private static final Set<String> SCRATCH = Set.of("_uploads", "_cache/tankard-cards", "_cache/vector-scratch",
+            CardImages.CACHE_FOLDER);
 
     private final PrintStream out;
 
@@ -53,6 +63,9 @@ final class DataTransfer {
     void copy(Stores from, Path fromRoot, Stores to, Path toRoot, Stores database) {
         Set<String> handles = copyAccounts(from.accounts(), to.accounts());
         copyGroups(from.groups(), to.groups(), handles);
+        copyDocuments(from.documents(), to.documents(), handles);
+        copyChats(from.chats(), to.chats(), handles);
+        copyCards(from.cards(), to.cards(), handles);
         copyFiles(fromRoot, toRoot, database.keptElsewhere(handles));
     }
 
@@ -97,6 +110,86 @@ final class DataTransfer {
             }
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot copy the groups", e);
+        }
+    }
+
+    /** The documents, with their modification times. */
+    private void copyDocuments(DocumentStore from, DocumentStore to, Set<String> handles) {
+        try (ProgressBar bar = bar("documents", handles.size())) {
+            long copied = 0;
+            for (String handle : handles) {
+                for (DocumentStore.Folder folder : DocumentStore.Folder.values()) {
+                    for (DocumentStore.Entry entry : from.list(handle, folder)) {
+                        byte[] content = from.read(handle, folder, entry.name()).orElse(null);
+                        if (content != null && !Arrays.equals(content, to.read(handle, folder, entry.name()).orElse(null))) {
+                            to.restore(handle, folder, entry, content);
+                            copied += content.length;
+                        }
+                    }
+                }
+                bar.step();
+                bar.setExtraMessage(bytes(copied));
+            }
+        }
+    }
+
+    /** The character cards, with their times. */
+    private void copyCards(CardStore from, CardStore to, Set<String> handles) {
+        try (ProgressBar bar = bar("cards", handles.size())) {
+            long copied = 0;
+            for (String handle : handles) {
+                for (CardFile card : from.list(handle)) {
+                    if (!card.equals(to.find(handle, card.name()).orElse(null))) {
+                        to.restore(handle, card, from.read(handle, card.name()));
+                        copied += card.size();
+                        bar.setExtraMessage(bytes(copied));
+                    }
+                }
+                bar.step();
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot copy the cards", e);
+        }
+    }
+
+    /** The chat folders, chats and chat backups, streamed, with their modification times. */
+    private void copyChats(ChatStore from, ChatStore to, Set<String> handles) {
+        try (ProgressBar bar = bar("chats", handles.size())) {
+            long copied = 0;
+            for (String handle : handles) {
+                for (ChatFolder folder : from.folders(handle)) {
+                    if (!from.exists(handle, folder)) {
+                        continue;
+                    }
+                    to.create(handle, folder);
+                    for (ChatFile chat : from.list(handle, folder)) {
+                        if (!chat.equals(to.find(handle, folder, chat.name()).orElse(null))) {
+                            try (InputStream in = from.open(handle, folder, chat.name()).orElseThrow();
+                                 ChatStore.Draft draft = to.draft(handle)) {
+                                in.transferTo(draft.out());
+                                draft.commit(folder, chat.name());
+                            }
+                            to.setModified(handle, folder, chat.name(), chat.modifiedMs());
+                            copied += chat.size();
+                        }
+                        bar.setExtraMessage(bytes(copied));
+                    }
+                }
+                for (ChatFile backup : from.backups(handle, "")) {
+                    if (ChatStore.isChatFile("backups/" + backup.name())
+                            && !backup.equals(to.findBackup(handle, backup.name()).orElse(null))) {
+                        try (InputStream in = Channels.newInputStream(from.backupChannel(handle, backup.name()).orElseThrow())) {
+                            to.writeBackup(handle, backup.name(), in);
+                        }
+                        to.setBackupModified(handle, backup.name(), backup.modifiedMs());
+                        copied += backup.size();
+                    }
+                }
+                bar.step();
+                bar.setExtraMessage(bytes(copied));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot copy the chats", e);
         }
     }
 

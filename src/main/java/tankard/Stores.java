@@ -3,10 +3,16 @@ package tankard;
 import io.vertx.core.Vertx;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import tankard.character.CardFile;
+import tankard.character.CardImages;
 import tankard.character.CardStore;
 import tankard.character.FileCardStore;
+import tankard.character.PgCardStore;
+import tankard.chat.ChatFile;
+import tankard.chat.ChatFolder;
 import tankard.chat.ChatStore;
 import tankard.chat.FileChatStore;
+import tankard.chat.PgChatStore;
 import tankard.config.TankardConfig;
 import tankard.group.FileGroupStore;
 import tankard.group.GroupStore;
@@ -14,12 +20,20 @@ import tankard.group.PgGroupStore;
 import tankard.store.DocumentStore;
 import tankard.store.FileDocumentStore;
 import tankard.store.pg.PgDatabase;
+import tankard.store.pg.PgDocumentStore;
 import tankard.user.AccountStore;
 import tankard.user.FileAccountStore;
+import tankard.user.KeptData;
 import tankard.user.PgAccountStore;
 
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.channels.Channels;
 import java.nio.file.Path;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 /**
@@ -30,12 +44,16 @@ import java.util.function.Predicate;
  */
 record Stores(AccountStore accounts, DocumentStore documents, CardStore cards, ChatStore chats, GroupStore groups,
               PgDatabase database)
-        implements AutoCloseable {
+        implements KeptData, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Stores.class);
     /** ST's node-persist folder of accounts (ST: src/users.js). */
     private static final String ACCOUNTS_FOLDER = "_storage";
     /** A user's folder of groups (ST: src/constants.js, USER_DIRECTORY_TEMPLATE). */
     private static final String GROUPS_FOLDER = "groups";
+    /** A user's folder of character cards, the {@code *.png} files in it (ST: src/endpoints/characters.js). */
+    private static final String CHARACTERS_FOLDER = "characters";
+    /** A user's folder of settings snapshots and chat backups. */
+    private static final String BACKUPS_FOLDER = "backups";
 
     /** Opens the configured stores; blocking (a database is migrated and checked first). */
     static Stores open(Vertx vertx, TankardConfig config) {
@@ -43,7 +61,7 @@ record Stores(AccountStore accounts, DocumentStore documents, CardStore cards, C
             return files(config.dataRoot());
         }
         Stores stores = postgres(vertx, config.storage().postgres(), config.dataRoot());
-        LOG.warn("storage: postgres keeps the accounts and groups in {}; in this version every other kind of data is still "
+        LOG.warn("storage: postgres keeps the accounts, groups, documents, chats and cards in {}; in this version images, files and vectors are still "
                 + "kept in {} (see docs/operations.md)", stores.database, config.dataRoot());
         return stores;
     }
@@ -57,10 +75,8 @@ record Stores(AccountStore accounts, DocumentStore documents, CardStore cards, C
     /** The stores of a PostgreSQL database, with what is not in the database yet in the data root. */
     static Stores postgres(Vertx vertx, TankardConfig.Postgres settings, Path dataRoot) {
         PgDatabase database = PgDatabase.open(vertx, settings);
-        // The documents stay in files until every reader of them takes the store (presets, lorebooks, themes, …
-        // still read their folders): settings and secrets alone in the database would not see them.
-        return new Stores(new PgAccountStore(database), new FileDocumentStore(dataRoot), new FileCardStore(dataRoot),
-                new FileChatStore(dataRoot), new PgGroupStore(database), database);
+        return new Stores(new PgAccountStore(database), new PgDocumentStore(database), new PgCardStore(database),
+                new PgChatStore(database), new PgGroupStore(database), database);
     }
 
     /**
@@ -74,10 +90,73 @@ record Stores(AccountStore accounts, DocumentStore documents, CardStore cards, C
         }
         return path -> {
             String[] parts = path.split("/");
-            return parts[0].equals(ACCOUNTS_FOLDER)
-                    || parts.length == 3 && handles.contains(parts[0]) && parts[1].equals(GROUPS_FOLDER)
-                    && parts[2].endsWith(".json");
+            int slash = path.indexOf('/');
+            if (parts[0].equals(ACCOUNTS_FOLDER)) {
+                return true;
+            }
+            if (slash < 0 || !handles.contains(parts[0])) {
+                return false;
+            }
+            String inUser = path.substring(slash + 1);
+            return parts.length == 3 && parts[1].equals(GROUPS_FOLDER) && parts[2].endsWith(".json")
+                    || parts.length == 3 && parts[1].equals(CHARACTERS_FOLDER) && parts[2].endsWith(".png")
+                    || DocumentStore.isDocument(inUser) || ChatStore.isChatFile(inUser);
         };
+    }
+
+    /** The cards' PNGs as files of this node (see {@link CardImages}). */
+    CardImages cardImages(Path dataRoot) {
+        return new CardImages(cards, dataRoot, database == null);
+    }
+
+    @Override
+    public void forEach(String handle, Consumer<File> each) {
+        if (database == null) {
+            return; // on files the user's folder holds it all
+        }
+        for (DocumentStore.Folder folder : DocumentStore.Folder.values()) {
+            for (DocumentStore.Entry entry : documents.list(handle, folder)) {
+                each.accept(new File(DocumentStore.path(folder, entry.name()), entry.modifiedMs(), () -> new ByteArrayInputStream(
+                        documents.read(handle, folder, entry.name()).orElse(new byte[0]))));
+            }
+        }
+        double now = System.currentTimeMillis();
+        try {
+            for (GroupStore.GroupFile group : groups.files(handle)) {
+                each.accept(new File(GROUPS_FOLDER + "/" + group.name(), now, () -> new ByteArrayInputStream(group.content())));
+            }
+            for (CardFile card : cards.list(handle)) {
+                each.accept(new File(CHARACTERS_FOLDER + "/" + card.name(), card.modifiedMs(),
+                        () -> new ByteArrayInputStream(cards.read(handle, card.name()))));
+            }
+            for (ChatFolder folder : chats.folders(handle)) {
+                for (ChatFile chat : chats.list(handle, folder)) {
+                    each.accept(new File(folder + "/" + chat.name(), chat.modifiedMs(),
+                            () -> chats.open(handle, folder, chat.name()).orElseGet(InputStream::nullInputStream)));
+                }
+            }
+            for (ChatFile backup : chats.backups(handle, "")) {
+                if (ChatStore.isChatFile(BACKUPS_FOLDER + "/" + backup.name())) {
+                    each.accept(new File(BACKUPS_FOLDER + "/" + backup.name(), backup.modifiedMs(), () -> chats
+                            .backupChannel(handle, backup.name()).map(Channels::newInputStream)
+                            .orElseGet(InputStream::nullInputStream)));
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot read the data of " + handle, e);
+        }
+    }
+
+    @Override
+    public void erase(String handle) {
+        documents.deleteAll(handle);
+        try {
+            groups.deleteAll(handle);
+            chats.deleteAll(handle);
+            cards.deleteAll(handle);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot delete the groups of " + handle, e);
+        }
     }
 
     @Override

@@ -219,7 +219,7 @@ public final class Tankard {
                     task.run();
                     return null;
                 }, false)), System::currentTimeMillis);
-        this.contentSeeder = new ContentSeeder(config, documents);
+        this.contentSeeder = new ContentSeeder(config, documents, stores.cards());
         if (!config.skipContentCheck()) {
             contentSeeder.seedGlobal();
         }
@@ -271,7 +271,7 @@ public final class Tankard {
                 new CsrfFeature(config),
                 new SystemFeature(),
                 new DeprecatedEndpointsFeature(),
-                new UsersFeature(config, accounts, documents, contentSeeder, security.basicAuth()),
+                new UsersFeature(config, accounts, documents, stores, contentSeeder, security.basicAuth()),
                 new SettingsFeature(new SettingsService(config, documents, settingsBackups)),
                 new SecretsFeature(config, secrets),
                 new PresetFeature(presets),
@@ -302,24 +302,24 @@ public final class Tankard {
                 new SpriteFeature(),
                 new WorldInfoFeature(documents),
                 new GroupFeature(new GroupService(groups, chats, chatFiles)),
-                new StatsFeature(new StatsService(documents, new StatsRebuilder(chats),
+                new StatsFeature(new StatsService(documents, new StatsRebuilder(chats, cards),
                         System::currentTimeMillis)),
-                new DataMaidFeature(new DataMaid(chats, chatFiles, groups, documents)),
+                new DataMaidFeature(new DataMaid(chats, chatFiles, groups, documents, cards)),
                 new TokenizerFeature(tokenizers),
                 new ChatSummaryFeature(chatSummarizer, presets),
                 new CharacterFeature(config, characterService, chatService),
                 new CharacterEditFeature(new CharacterEditor(cards, chats, documents, cardCache, config.dataRoot(),
                         defaultAvatar, System::currentTimeMillis)),
-                new CharacterImportFeature(new CardImporter(chats, System::currentTimeMillis, defaultAvatar)),
+                new CharacterImportFeature(new CardImporter(cards, chats, System::currentTimeMillis, defaultAvatar)),
                 new ChatFeature(chatService, new ChatImporter(chats, System::currentTimeMillis),
                         chatFiles, new ChatSearch(chats, groups::chats),
                         new ChatExport(chats)),
                 new RecentChatsFeature(new RecentChats(chats, chatService, cards, groups)),
                 new ChatBackupFeature(new ChatBackupFiles(chats)),
-                new UserFilesFeature(config),
+                new UserFilesFeature(config, stores.cardImages(config.dataRoot())),
                 new ChatImagesFeature(),
                 new DataBankFeature(),
-                new ThumbnailFeature(config),
+                new ThumbnailFeature(config, stores.cardImages(config.dataRoot())),
                 new AvatarsFeature(),
                 new BackgroundsFeature(config, imageMetadata),
                 new ImageMetadataFeature(config, imageMetadata),
@@ -473,6 +473,26 @@ public final class Tankard {
 
     public TankardConfig config() {
         return config;
+    }
+
+    /** The users' JSON documents, in whichever store {@code tankard.storage} chose. */
+    public DocumentStore documents() {
+        return stores.documents();
+    }
+
+    /** The users' chats and chat backups, in whichever store {@code tankard.storage} chose. */
+    public ChatStore chats() {
+        return stores.chats();
+    }
+
+    /** The users' character cards, in whichever store {@code tankard.storage} chose. */
+    public CardStore cards() {
+        return stores.cards();
+    }
+
+    /** The users' groups, in whichever store {@code tankard.storage} chose. */
+    public GroupStore groups() {
+        return stores.groups();
     }
 
     public AccountStore accounts() {

@@ -2,6 +2,8 @@ package tankard;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import tankard.chat.ChatStore;
+import tankard.store.DocumentStore;
 import tankard.testing.PgScratch;
 import tankard.testing.TestServer;
 import tankard.util.FileNames;
@@ -117,6 +119,12 @@ class DataCommandTest {
                         "the accounts went into the database, not the server's data root");
                 assertEquals(List.of("notes.txt"), FileNames.list(serverRoot.resolve("default-user/groups")),
                         "the groups went into the database");
+                Path user = serverRoot.resolve("default-user");
+                try (Stream<Path> files = Files.walk(user)) {
+                    assertEquals(List.of(), files.filter(Files::isRegularFile).map(file -> user.relativize(file).toString())
+                            .filter(path -> DocumentStore.isDocument(path) || ChatStore.isChatFile(path)).toList(),
+                            "the documents, chats and chat backups went into the database");
+                }
             }
         }
     }

@@ -2,6 +2,7 @@ package tankard.account;
 
 import tankard.user.Passwords;
 import tankard.user.AccountStore;
+import tankard.user.KeptData;
 import tankard.user.UserDirs;
 import tankard.user.User;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -39,12 +40,15 @@ public final class AccountService {
     private final Path dataRoot;
     private final AccountStore accounts;
     private final DocumentStore documents;
+    private final KeptData kept;
     private final ContentSeeder seeder;
 
-    public AccountService(TankardConfig config, AccountStore accounts, DocumentStore documents, ContentSeeder seeder) {
+    public AccountService(TankardConfig config, AccountStore accounts, DocumentStore documents, KeptData kept,
+                          ContentSeeder seeder) {
         this.dataRoot = config.dataRoot();
         this.accounts = accounts;
         this.documents = documents;
+        this.kept = kept;
         this.seeder = seeder;
     }
 
@@ -236,6 +240,7 @@ public final class AccountService {
         accounts.delete(handle);
         if (purge) {
             LOG.info("Deleting data directories for {}", handle);
+            kept.erase(handle);
             AtomicFiles.deleteTree(UserDirs.of(dataRoot, handle).root());
         }
     }
@@ -255,6 +260,7 @@ public final class AccountService {
     public void resetData(User user) {
         LOG.info("Resetting account data: {}", user.handle());
         UserDirs dirs = dirs(user);
+        kept.erase(user.handle());
         AtomicFiles.deleteTree(dirs.root());
         prepareFolder(dirs, Set.of());
     }

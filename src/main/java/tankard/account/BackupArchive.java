@@ -1,14 +1,19 @@
 package tankard.account;
 
+import tankard.user.KeptData;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.function.Consumer;
 import java.util.regex.Pattern;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
@@ -29,8 +34,12 @@ public final class BackupArchive {
         return handle + "-" + LocalDateTime.now().format(TIMESTAMP) + ".zip";
     }
 
-    /** Streams the archive into {@code out}, which is closed at the end. Blocking. */
-    public static void write(Path root, boolean includeSecrets, OutputStream out) throws IOException {
+    /**
+     * Streams the archive into {@code out}, which is closed at the end: the folder, then the files the stores keep
+     * elsewhere ({@code kept} hands each to its consumer). Blocking.
+     */
+    public static void write(Path root, Consumer<Consumer<KeptData.File>> kept, boolean includeSecrets,
+                             OutputStream out) throws IOException {
         try (ZipOutputStream zip = new ZipOutputStream(out)) {
             if (Files.isDirectory(root)) {
                 Files.walkFileTree(root, new SimpleFileVisitor<>() {
@@ -64,6 +73,21 @@ public final class BackupArchive {
                     }
                 });
             }
+            kept.accept(file -> {
+                if (includeSecrets || !isSecret(file.path())) {
+                    ZipEntry entry = new ZipEntry(file.path());
+                    entry.setLastModifiedTime(FileTime.fromMillis((long) file.modifiedMs()));
+                    try (InputStream content = file.content().open()) {
+                        zip.putNextEntry(entry);
+                        content.transferTo(zip);
+                        zip.closeEntry();
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                }
+            });
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
         }
     }
 

@@ -2,6 +2,7 @@ package tankard.account;
 
 import tankard.user.Passwords;
 import tankard.user.AccountStore;
+import tankard.user.KeptData;
 import tankard.user.User;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -38,6 +39,7 @@ public final class UsersFeature implements Feature {
 
     private final TankardConfig config;
     private final AccountService accounts;
+    private final KeptData kept;
     private final AutoLogin autoLogin;
     private final ClientIp clientIp;
     private final RateLimiter loginLimiter;
@@ -45,10 +47,11 @@ public final class UsersFeature implements Feature {
     private final OneTimeCodes recoveryCodes = new OneTimeCodes();
     private final OneTimeCodes resetCodes = new OneTimeCodes();
 
-    public UsersFeature(TankardConfig config, AccountStore store, DocumentStore documents, ContentSeeder seeder,
-                        BasicAuth basicAuth) {
+    public UsersFeature(TankardConfig config, AccountStore store, DocumentStore documents, KeptData kept,
+                        ContentSeeder seeder, BasicAuth basicAuth) {
         this.config = config;
-        this.accounts = new AccountService(config, store, documents, seeder);
+        this.kept = kept;
+        this.accounts = new AccountService(config, store, documents, kept, seeder);
         this.autoLogin = new AutoLogin(config, store, basicAuth);
         this.clientIp = new ClientIp(config.security());
         this.loginLimiter = new RateLimiter(config.security().loginMaxAttempts(), 60);
@@ -275,7 +278,8 @@ public final class UsersFeature implements Feature {
         User user = accounts.require(handle);
         LOG.info("Backup requested for {}", handle);
         return Reply.attachment(BackupArchive.fileName(handle), Reply.stream("application/zip",
-                out -> BackupArchive.write(accounts.dirs(user).root(), config.allowKeysExposure(), out)));
+                out -> BackupArchive.write(accounts.dirs(user).root(), each -> kept.forEach(handle, each),
+                        config.allowKeysExposure(), out)));
     }
 
     private Reply resetStep2(Request request) {

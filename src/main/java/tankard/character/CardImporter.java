@@ -39,15 +39,18 @@ public final class CardImporter {
     public static final int MAX_CARD_BYTES = 32 << 20;
     private static final String NOTES_PLACEHOLDER = "Creator's notes go here.";
 
+    private final CardStore cards;
     private final ChatStore chats;
     private final LongSupplier clock;
     private final Supplier<byte[]> defaultAvatar;
 
     /**
+     * @param cards         where the card goes
      * @param chats         where the chats that come with a card go
      * @param defaultAvatar the prepared image of cards that come without one
      */
-    public CardImporter(ChatStore chats, LongSupplier clock, Supplier<byte[]> defaultAvatar) {
+    public CardImporter(CardStore cards, ChatStore chats, LongSupplier clock, Supplier<byte[]> defaultAvatar) {
+        this.cards = cards;
         this.chats = chats;
         this.clock = clock;
         this.defaultAvatar = defaultAvatar;
@@ -106,21 +109,26 @@ public final class CardImporter {
         if (avatar == null) {
             avatar = keepUndecodable ? image : defaultAvatar.get();
         }
-        String internal;
-        synchronized (CardNames.ALLOCATION) {
-            if (upload.preservedName() != null) {
-                internal = upload.preservedName();
-            } else if (byaf != null) {
-                internal = allocate(dirs, byaf.fileNameBase());
-                byaf.planExtras(internal, upload.userName(), card, plan);
-            } else {
-                internal = allocate(dirs, Js.string(card.get("name")));
-            }
-            plan.write(dirs.characters().resolve(internal + ".png"), CardWriter.write(avatar, JsJson.compact(card)));
-            plan.commit();
-        }
         if (upload.preservedName() != null) {
+            String internal = upload.preservedName();
+            plan.commit();
+            cards.write(user, internal + ".png", CardWriter.write(avatar, JsJson.compact(card)));
             Thumbnails.invalidate(dirs, ThumbnailType.AVATAR, internal + ".png");
+            return internal;
+        }
+        // The name is taken by storing the card; a BYAF card then gets its extras, named after it, and is stored
+        // again with the first chat they name. What fails after the name was taken leaves no card behind.
+        String internal = CardNames.claim(byaf != null ? byaf.fileNameBase() : Js.string(card.get("name")), cards, user,
+                CardWriter.write(avatar, JsJson.compact(card)));
+        try {
+            if (byaf != null) {
+                byaf.planExtras(internal, upload.userName(), card, plan);
+                cards.write(user, internal + ".png", CardWriter.write(avatar, JsJson.compact(card)));
+            }
+            plan.commit();
+        } catch (IOException | RuntimeException e) {
+            cards.delete(user, internal + ".png");
+            throw e;
         }
         return internal;
     }
@@ -237,11 +245,6 @@ public final class CardImporter {
             throw new CardFormatException("The card has no name");
         }
         return CardNames.sanitized(name.textValue());
-    }
-
-    /** ST's getPngName against the files in {@code characters/}. */
-    static String allocate(UserDirs dirs, String name) throws IOException {
-        return CardNames.unique(name, internal -> Files.exists(dirs.characters().resolve(internal + ".png")));
     }
 
     /**

@@ -10,36 +10,27 @@ final class CardNames {
     /** How many numbered names ST tries before giving up and reusing the plain one. */
     private static final int NAME_TRIES = 10_000;
 
-    /** Whether a card with this internal name (file name without {@code .png}) exists. */
-    @FunctionalInterface
-    interface Taken {
-        boolean test(String internalName) throws IOException;
-    }
-
-    /**
-     * Held by every writer of new cards (editor, rename, duplicate, import) from choosing a free file name until
-     * that file exists, so that two requests never pick the same one: they get the next names, as in ST, whose
-     * single thread runs them one after the other.
-     */
-    static final Object ALLOCATION = new Object();
-
     private CardNames() {
     }
 
     /**
-     * ST's getPngName: the sanitized name, else the name with 1, 2, … appended, else the name again.
-     * {@link CardFormatException} when nothing of the name survives sanitizing; a 400 when the file name would be
-     * too long for the file system, where ST's write fails (500).
+     * ST's getPngName made one step with the write: stores a new card of the user under the sanitized name, else
+     * the name with 1, 2, … appended, the first that is free; when every try is taken, over the plain name, as ST.
+     * Each try is the store's atomic create, so two writers, on one node or two, never take the same name.
+     * Answers the internal name (the file name without {@code .png}). {@link CardFormatException} when nothing of
+     * the name survives sanitizing; a 400 when the file name would be too long for the file system, where ST's
+     * write fails (500).
      */
-    static String unique(String name, Taken taken) throws IOException {
+    static String claim(String name, CardStore cards, String user, byte[] content) throws IOException {
         String base = sanitized(name);
         for (int i = 0; i < NAME_TRIES; i++) {
             String candidate = i == 0 ? base : base + i;
-            SafeNames.requireFits(candidate + ".png", "character name"); // before the lookup, which it would fail
-            if (!taken.test(candidate)) {
+            SafeNames.requireFits(candidate + ".png", "character name"); // before the store, which it would fail
+            if (cards.create(user, candidate + ".png", content)) {
                 return candidate;
             }
         }
+        cards.write(user, base + ".png", content);
         return base;
     }
 

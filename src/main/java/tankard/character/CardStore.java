@@ -20,6 +20,25 @@ public interface CardStore {
     /** Replaces (or creates) the card file atomically. */
     void write(String user, String name, byte[] content) throws IOException;
 
+    /**
+     * Stores a new card file atomically; false (nothing written) when the name is taken, also by a writer at the
+     * same moment, on this node or another: what allocating a name for a new card relies on.
+     */
+    boolean create(String user, String name, byte[] content) throws IOException;
+
+    /**
+     * Stores the card with the times of {@code entry} (its modification time, and where the store can set it, the
+     * status change time ST reports as {@code date_added}): how data moving between stores keeps them.
+     */
+    void restore(String user, CardFile entry, byte[] content) throws IOException;
+
+    /** Removes every card of the user. */
+    default void deleteAll(String user) throws IOException {
+        for (CardFile card : list(user)) {
+            delete(user, card.name());
+        }
+    }
+
     /** Removes the card file; false when there was none. */
     boolean delete(String user, String name) throws IOException;
 

@@ -74,12 +74,16 @@ public final class CharacterEditor {
         ObjectNode card = CardForm.build(newCard.fields(), humanizedNow(), worlds(user));
         byte[] png = image == null ? defaultAvatar.get() : prepare(image, crop);
         byte[] bytes = CardWriter.write(png, JsJson.compact(card));
-        synchronized (CardNames.ALLOCATION) {
-            String internal = newCard.fileName() != null ? newCard.fileName() : uniqueName(user, newCard.name());
-            chats.create(user, ChatFolder.character(internal));
-            store(user, internal + ".png", bytes, true);
-            return internal + ".png";
+        String internal;
+        if (newCard.fileName() != null) {
+            internal = newCard.fileName();
+            cards.write(user, internal + ".png", bytes);
+        } else {
+            internal = CardNames.claim(newCard.name(), cards, user, bytes);
         }
+        written(user, internal + ".png", true);
+        chats.create(user, ChatFolder.character(internal));
+        return internal + ".png";
     }
 
     /** The editor's save: the card rebuilt from the fields, written to the same file. */
@@ -204,11 +208,8 @@ public final class CharacterEditor {
         CardNormalizer.set(card, "data.name", TextNode.valueOf(name));
         CardNormalizer.set(card, "name", TextNode.valueOf(name));
         byte[] bytes = writeCard(png, JsJson.compact(card));
-        String internal;
-        synchronized (CardNames.ALLOCATION) {
-            internal = uniqueName(user, name);
-            store(user, internal + ".png", bytes, true);
-        }
+        String internal = CardNames.claim(name, cards, user, bytes);
+        written(user, internal + ".png", true);
         String oldFolder = CardNames.baseName(avatar);
         if (Sanitize.isSafeSegment(oldFolder)) {
             chats.moveFolder(user, ChatFolder.character(oldFolder), ChatFolder.character(internal));
@@ -259,16 +260,14 @@ public final class CharacterEditor {
             }
         }
         byte[] bytes = cards.read(user, source);
-        synchronized (CardNames.ALLOCATION) {
-            String copy = base + "_" + suffix + extension;
-            while (cards.find(user, copy).isPresent()) {
-                suffix++;
-                copy = base + "_" + suffix + extension;
-            }
+        String copy = base + "_" + suffix + extension;
+        requireSafe(copy);
+        while (!cards.create(user, copy, bytes)) {
+            suffix++;
+            copy = base + "_" + suffix + extension;
             requireSafe(copy);
-            cards.write(user, copy, bytes);
-            return copy;
         }
+        return copy;
     }
 
     /** The stored PNG with the private fields unset; the image bytes stay as they are. */
@@ -300,6 +299,11 @@ public final class CharacterEditor {
 
     private void store(String user, String name, byte[] bytes, boolean imageChanged) throws IOException {
         cards.write(user, name, bytes);
+        written(user, name, imageChanged);
+    }
+
+    /** What follows a card's write: its cached card and, when its image changed, its thumbnail are dropped. */
+    private void written(String user, String name, boolean imageChanged) {
         cache.invalidate(user, name);
         if (imageChanged) {
             Thumbnails.invalidate(dirs(user), ThumbnailType.AVATAR, name);
@@ -349,11 +353,6 @@ public final class CharacterEditor {
             throw Refusal.badRequest("The uploaded file is not a supported image");
         }
         return png;
-    }
-
-    /** ST's getPngName against this user's cards; the name was sanitized by the caller. */
-    private String uniqueName(String user, String name) throws IOException {
-        return CardNames.unique(name, internal -> cards.find(user, internal + ".png").isPresent());
     }
 
     /** The request's card file name in {@code field}: present, not empty, and one plain file name; or a 400. */

@@ -7,14 +7,17 @@ import tankard.util.FileNames;
 import tankard.util.Sanitize;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 
 /** Cards as ST stores them: {@code <user>/characters/<name>.png}. */
 public final class FileCardStore implements CardStore {
@@ -57,6 +60,21 @@ public final class FileCardStore implements CardStore {
         Path file = file(user, name);
         Files.createDirectories(file.getParent());
         AtomicFiles.write(file, content);
+    }
+
+    @Override
+    public boolean create(String user, String name, byte[] content) throws IOException {
+        Path file = file(user, name);
+        Files.createDirectories(file.getParent());
+        return AtomicFiles.create(file, AtomicFiles.bytes(ByteBuffer.wrap(content)));
+    }
+
+    /** The file's modification time; its status change time is the file system's own (the time of this write). */
+    @Override
+    public void restore(String user, CardFile entry, byte[] content) throws IOException {
+        write(user, entry.name(), content);
+        Files.setLastModifiedTime(file(user, entry.name()),
+                FileTime.from(Math.round(entry.modifiedMs() * 1000), TimeUnit.MICROSECONDS));
     }
 
     @Override

@@ -22,6 +22,9 @@ public final class PgCardStore implements CardStore {
 
     private final PgDatabase db;
 
+    private static final String INSERT = "INSERT INTO cards (handle, name, content, card_text, modified_ms, changed_ms)"
+            + " VALUES ($1, $2, $3, $4, $5, $5)";
+
     public PgCardStore(PgDatabase db) {
         this.db = db;
     }
@@ -57,19 +60,44 @@ public final class PgCardStore implements CardStore {
     /** Stores the bytes; a later time than the card had, so that what caches the card by its time reads it again. */
     @Override
     public void write(String user, String name, byte[] content) {
+        db.call(c -> c.preparedQuery(INSERT + " ON CONFLICT (handle, name) DO UPDATE SET content = excluded.content,"
+                + " card_text = excluded.card_text,"
+                + " modified_ms = GREATEST(excluded.modified_ms, cards.modified_ms + 0.001),"
+                + " changed_ms = GREATEST(excluded.changed_ms, cards.changed_ms + 0.001)")
+                .execute(row(user, name, content, System.currentTimeMillis())));
+    }
+
+    @Override
+    public void restore(String user, CardFile entry, byte[] content) {
+        Tuple row = row(user, entry.name(), content, entry.modifiedMs()).addDouble(entry.changedMs());
+        db.call(c -> c.preparedQuery("INSERT INTO cards (handle, name, content, card_text, modified_ms, changed_ms)"
+                + " VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (handle, name) DO UPDATE SET content = excluded.content,"
+                + " card_text = excluded.card_text, modified_ms = excluded.modified_ms, changed_ms = excluded.changed_ms")
+                .execute(row));
+    }
+
+    @Override
+    public void deleteAll(String user) {
+        db.call(c -> c.preparedQuery("DELETE FROM cards WHERE handle = $1").execute(Tuple.of(user)).mapEmpty());
+    }
+
+    @Override
+    public boolean create(String user, String name, byte[] content) {
+        return db.call(c -> c.preparedQuery(INSERT + " ON CONFLICT (handle, name) DO NOTHING")
+                .execute(row(user, name, content, System.currentTimeMillis())).map(rows -> rows.rowCount() == 1));
+    }
+
+    /** The row of a card: its key, bytes, the card text taken out of them, and its time. */
+    private static Tuple row(String user, String name, byte[] content, double modifiedMs) {
+        PgDatabase.fileName(name, true);
         byte[] text;
         try {
             text = CardCodec.readPngText(content);
         } catch (RuntimeException notACard) {
             text = null; // readCardText reads the PNG again and fails as the file store does
         }
-        Tuple row = key(user, name).addBuffer(Buffer.buffer(content)).addBuffer(text == null ? null : Buffer.buffer(text))
-                .addDouble((double) System.currentTimeMillis());
-        db.call(c -> c.preparedQuery("INSERT INTO cards (handle, name, content, card_text, modified_ms, changed_ms)"
-                + " VALUES ($1, $2, $3, $4, $5, $5) ON CONFLICT (handle, name) DO UPDATE SET content = excluded.content,"
-                + " card_text = excluded.card_text,"
-                + " modified_ms = GREATEST(excluded.modified_ms, cards.modified_ms + 0.001),"
-                + " changed_ms = GREATEST(excluded.changed_ms, cards.changed_ms + 0.001)").execute(row));
+        return key(user, name).addBuffer(Buffer.buffer(content)).addBuffer(text == null ? null : Buffer.buffer(text))
+                .addDouble(modifiedMs);
     }
 
     @Override
@@ -99,6 +127,6 @@ public final class PgCardStore implements CardStore {
         if (!Sanitize.isSafeSegment(name)) {
             throw new IllegalArgumentException("Not a card file name: " + name);
         }
-        return Tuple.of(user, name);
+        return Tuple.of(user, PgDatabase.fileName(name, false));
     }
 }

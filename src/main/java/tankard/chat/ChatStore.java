@@ -1,10 +1,13 @@
 package tankard.chat;
 
+import tankard.store.DocumentStore;
+
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.channels.SeekableByteChannel;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -14,6 +17,22 @@ import java.util.Set;
  * a store are already validated single path segments. Blocking: call from worker threads.
  */
 public interface ChatStore {
+    /**
+     * Whether a file of a user's folder (its path from that folder, with {@code /}) is one this store keeps: a chat
+     * ({@code chats/<name>/*.jsonl}, {@code chats/*.jsonl}, {@code group chats/*.jsonl}) or a backup (a file of
+     * {@code backups} that is not a settings document, {@link tankard.store.DocumentStore#isDocument}).
+     */
+    static boolean isChatFile(String path) {
+        String[] parts = path.split("/", -1);
+        String name = parts[parts.length - 1];
+        return switch (parts.length) {
+            case 2 -> (parts[0].equals("chats") || parts[0].equals("group chats")) && ChatFile.isChatName(name)
+                    || parts[0].equals("backups") && !name.isEmpty() && !DocumentStore.isDocument(path);
+            case 3 -> parts[0].equals("chats") && !parts[1].isEmpty() && ChatFile.isChatName(name);
+            default -> false;
+        };
+    }
+
     boolean exists(String user, ChatFolder folder) throws IOException;
 
     void create(String user, ChatFolder folder) throws IOException;
@@ -55,6 +74,39 @@ public interface ChatStore {
      * exists. Atomic: a concurrent writer of the target is never overwritten.
      */
     boolean rename(String user, ChatFolder folder, String from, String to) throws IOException;
+
+    /**
+     * Sets the chat's modification time (Node's {@code mtimeMs}), which listings and the recent chats order by: how
+     * data moving between stores keeps it. False when there is no such chat.
+     */
+    boolean setModified(String user, ChatFolder folder, String name, double modifiedMs) throws IOException;
+
+    /** {@link #setModified} for a backup file. */
+    boolean setBackupModified(String user, String name, double modifiedMs) throws IOException;
+
+    /** The user's chats root, group chats and each character's chat folder, in that order (by name). */
+    default List<ChatFolder> folders(String user) throws IOException {
+        List<ChatFolder> folders = new ArrayList<>(List.of(ChatFolder.character(""), ChatFolder.groups()));
+        characterFolders(user).stream().sorted().map(ChatFolder::character).forEach(folders::add);
+        return folders;
+    }
+
+    /** Deletes every chat folder, chat and chat backup of the user. */
+    default void deleteAll(String user) throws IOException {
+        for (String character : characterFolders(user)) {
+            deleteFolder(user, ChatFolder.character(character));
+        }
+        for (ChatFolder folder : List.of(ChatFolder.character(""), ChatFolder.groups())) {
+            for (ChatFile chat : list(user, folder)) {
+                delete(user, folder, chat.name());
+            }
+        }
+        for (ChatFile backup : backups(user, "")) {
+            if (isChatFile("backups/" + backup.name())) {
+                deleteBackup(user, backup.name());
+            }
+        }
+    }
 
     /** Deletes a chat; false when there is none. */
     boolean delete(String user, ChatFolder folder, String name) throws IOException;

@@ -37,6 +37,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Predicate;
@@ -284,6 +285,24 @@ public final class FileChatStore implements ChatStore {
         }
         // ST copies the file, so a renamed chat is as new as the rename (recent chats sort by mtime)
         Files.setLastModifiedTime(target, FileTime.from(Instant.now()));
+        return true;
+    }
+
+    @Override
+    public boolean setModified(String user, ChatFolder folder, String name, double modifiedMs) throws IOException {
+        return touch(settled(folder(user, folder), name), modifiedMs);
+    }
+
+    @Override
+    public boolean setBackupModified(String user, String name, double modifiedMs) throws IOException {
+        return touch(file(backupFolder(user), name), modifiedMs);
+    }
+
+    private static boolean touch(Path file, double modifiedMs) throws IOException {
+        if (!Files.isRegularFile(file)) {
+            return false;
+        }
+        Files.setLastModifiedTime(file, FileTime.from(Math.round(modifiedMs * 1000), TimeUnit.MICROSECONDS));
         return true;
     }
 

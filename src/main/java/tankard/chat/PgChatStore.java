@@ -54,6 +54,11 @@ import java.util.Set;
 public final class PgChatStore implements ChatStore {
     /** Bytes of lines per read window and per insert batch: a few hundred typical messages per round trip. */
     static final int WINDOW = 256 * 1024;
+    /**
+     * The largest read window: a read that goes on where its last window ended (a whole chat streamed out) doubles
+     * its window up to this, so a 25 MB chat takes a handful of statements, not a hundred.
+     */
+    static final int MAX_WINDOW = 8 << 20;
     /** How long replaced lines are kept for the reads opened before (an SQL interval). */
     static final String REPLACED_KEPT = "10 minutes";
     private static final String CHATS = "chats";
@@ -70,11 +75,11 @@ public final class PgChatStore implements ChatStore {
     /** Where a chat file lives: ST's folder under the user's (area), a character's folder in chats/, its name. */
     private record Place(String user, String area, String folder, String name) {
         static Place of(String user, ChatFolder folder, String name) {
-            return new Place(user, PgChatStore.area(folder), folder.character(), name);
+            return new Place(user, PgChatStore.area(folder), folder.character(), PgDatabase.fileName(name, false));
         }
 
         static Place backup(String user, String name) {
-            return new Place(user, BACKUPS, "", name);
+            return new Place(user, BACKUPS, "", PgDatabase.fileName(name, false));
         }
 
         Tuple tuple() {
@@ -207,6 +212,7 @@ public final class PgChatStore implements ChatStore {
     @Override
     public boolean rename(String user, ChatFolder folder, String from, String to) {
         Place source = Place.of(user, folder, from);
+        PgDatabase.fileName(to, true);
         try {
             // ST copies the file, so a renamed chat is as new as the rename (recent chats sort by mtime)
             return db.call(c -> c.preparedQuery("UPDATE chats SET name = $5, modified_ms = $6, version = version + 1"
@@ -223,6 +229,30 @@ public final class PgChatStore implements ChatStore {
     @Override
     public boolean delete(String user, ChatFolder folder, String name) {
         return delete(Place.of(user, folder, name));
+    }
+
+    @Override
+    public void deleteAll(String user) {
+        Tuple where = Tuple.of(user);
+        db.transaction(c -> c.preparedQuery("DELETE FROM chats WHERE user_handle = $1").execute(where)
+                .compose(v -> c.preparedQuery("DELETE FROM chat_folders WHERE user_handle = $1").execute(where))
+                .mapEmpty());
+    }
+
+    @Override
+    public boolean setModified(String user, ChatFolder folder, String name, double modifiedMs) {
+        return setModified(Place.of(user, folder, name), modifiedMs);
+    }
+
+    @Override
+    public boolean setBackupModified(String user, String name, double modifiedMs) {
+        return setModified(Place.backup(user, name), modifiedMs);
+    }
+
+    private boolean setModified(Place place, double modifiedMs) {
+        return db.call(c -> c.preparedQuery("UPDATE chats SET modified_ms = $5 WHERE user_handle = $1 AND area = $2"
+                + " AND folder = $3 AND name = $4").execute(place.tuple().addDouble(modifiedMs))
+                .map(rows -> rows.rowCount() == 1));
     }
 
     private boolean delete(Place place) {
@@ -366,6 +396,7 @@ public final class PgChatStore implements ChatStore {
      * differs from the stored chat; with {@code createOnly}, false and nothing written when the chat exists.
      */
     private boolean save(Place place, Content content, boolean createOnly) throws IOException {
+        PgDatabase.fileName(place.name(), true);
         List<Line> lines = new ArrayList<>();
         long size;
         try (InputStream in = content.from(0)) {
@@ -493,6 +524,7 @@ public final class PgChatStore implements ChatStore {
         private final long version;
         private long windowStart;
         private byte[] window = new byte[0];
+        private int windowSize = WINDOW;
         private boolean open = true;
 
         View(String user, long chatId, long size, long version) {
@@ -504,11 +536,13 @@ public final class PgChatStore implements ChatStore {
 
         /** Reads the lines from the one holding {@code at} to about a window past it. */
         private void fetch(long at) throws IOException {
+            boolean sequential = window.length > 0 && at == windowStart + window.length;
+            windowSize = sequential ? Math.min(windowSize * 2, MAX_WINDOW) : WINDOW;
             String ofVersion = " WHERE user_handle = $1 AND chat_id = $2 AND gen <= $5"
                     + " AND (replaced_in IS NULL OR replaced_in > $5)";
             RowSet<Row> rows = db.call(c -> c.preparedQuery("SELECT byte_offset, line FROM chat_lines" + ofVersion
                     + " AND byte_offset < $4 AND byte_offset >= (SELECT max(byte_offset) FROM chat_lines" + ofVersion
-                    + " AND byte_offset <= $3) ORDER BY byte_offset").execute(Tuple.of(user, chatId, at, at + WINDOW, version)));
+                    + " AND byte_offset <= $3) ORDER BY byte_offset").execute(Tuple.of(user, chatId, at, at + windowSize, version)));
             ByteArrayOutputStream bytes = new ByteArrayOutputStream();
             long start = -1;
             for (Row row : rows) {

@@ -3,6 +3,7 @@ package tankard.content;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import tankard.character.CardStore;
 import tankard.config.TankardConfig;
 import tankard.json.JsJson;
 import tankard.store.AtomicFiles;
@@ -51,15 +52,17 @@ public final class ContentSeeder {
     private final Path dataRoot;
     private final DefaultContent content;
     private final DocumentStore documents;
+    private final CardStore cards;
 
-    public ContentSeeder(TankardConfig config, DocumentStore documents) {
-        this(config.dataRoot(), DefaultContent.of(config), documents);
+    public ContentSeeder(TankardConfig config, DocumentStore documents, CardStore cards) {
+        this(config.dataRoot(), DefaultContent.of(config), documents, cards);
     }
 
-    public ContentSeeder(Path dataRoot, DefaultContent content, DocumentStore documents) {
+    public ContentSeeder(Path dataRoot, DefaultContent content, DocumentStore documents, CardStore cards) {
         this.dataRoot = dataRoot;
         this.content = content;
         this.documents = documents;
+        this.cards = cards;
     }
 
     /** Global content: error pages and user.css under the data root, logged in the data root's content.log. */
@@ -150,6 +153,11 @@ public final class ContentSeeder {
         };
     }
 
+    /** A character card of the user's, stored only when there is none of that name (the store's atomic create). */
+    private Target cardTarget(String user) {
+        return (source, name) -> cards.create(user, name, Files.readAllBytes(source));
+    }
+
     /** Copies a file or a folder tree; the source may live in another file system (the jar). */
     private static void copy(Path source, Path target) throws IOException {
         if (!Files.isDirectory(source)) {
@@ -202,8 +210,11 @@ public final class ContentSeeder {
         if (folder != null) {
             return documentTarget(dirs.handle(), folder);
         }
+        if (type.equals("character")) {
+            return cardTarget(dirs.handle());
+        }
         return fileTarget(switch (type) {
-            case "character", "sprites" -> dirs.characters();
+            case "sprites" -> dirs.characters();
             case "background" -> dirs.backgrounds();
             case "avatar" -> dirs.avatars();
             case "workflow" -> dirs.comfyWorkflows();

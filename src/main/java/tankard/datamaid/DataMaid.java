@@ -3,6 +3,7 @@ package tankard.datamaid;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import tankard.character.CardStore;
 import tankard.chat.ChatFiles;
 import tankard.chat.ChatStore;
 import tankard.group.GroupStore;
@@ -36,12 +37,14 @@ public final class DataMaid {
     private final GroupStore groups;
     private final ChatFiles chatFiles;
     private final DocumentStore documents;
+    private final CardStore cards;
     private final SecureRandom random = new SecureRandom();
     private final Map<String, Report> tokens = new ConcurrentHashMap<>();
 
     /** @param chatFiles how a loose chat is deleted, after any save under way */
-    public DataMaid(ChatStore chats, ChatFiles chatFiles, GroupStore groups, DocumentStore documents) {
+    public DataMaid(ChatStore chats, ChatFiles chatFiles, GroupStore groups, DocumentStore documents, CardStore cards) {
         this.groups = groups;
+        this.cards = cards;
         this.chats = chats;
         this.chatFiles = chatFiles;
         this.documents = documents;
@@ -49,7 +52,7 @@ public final class DataMaid {
 
     /** {@code {report, token}}; the token replaces the user's older ones. */
     public ObjectNode report(UserDirs dirs, String handle) {
-        Map<String, List<Loose>> found = new DataMaidScan(dirs, handle, chats, chatFiles, groups, documents).scan();
+        Map<String, List<Loose>> found = new DataMaidScan(dirs, handle, chats, chatFiles, groups, documents, cards).scan();
         ObjectNode report = JsJson.object();
         Map<String, Loose> byHash = new LinkedHashMap<>();
         found.forEach((category, files) -> {

@@ -2,6 +2,8 @@ package tankard.datamaid;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import tankard.chat.ChatFile;
+import tankard.character.CardFile;
+import tankard.character.CardStore;
 import tankard.chat.ChatFiles;
 import tankard.chat.ChatFolder;
 import tankard.chat.ChatStore;
@@ -57,13 +59,15 @@ final class DataMaidScan {
     private final GroupStore groupStore;
     private final ChatFiles chatFiles;
     private final DocumentStore documents;
+    private final CardStore cards;
     /** The truthy lines of every chat, read once for all categories. */
     private List<List<JsonNode>> parsedChats;
     private List<JsonNode> groups;
 
     DataMaidScan(UserDirs dirs, String handle, ChatStore chats, ChatFiles chatFiles, GroupStore groupStore,
-                 DocumentStore documents) {
+                 DocumentStore documents, CardStore cards) {
         this.groupStore = groupStore;
+        this.cards = cards;
         this.dirs = dirs;
         this.documents = documents;
         this.root = dirs.root().toAbsolutePath().normalize();
@@ -79,9 +83,12 @@ final class DataMaidScan {
         report.put("files", orNothing(() -> inFolder(files())));
         report.put("chats", orNothing(this::chats));
         report.put("groupChats", orNothing(this::groupChats));
-        report.put("avatarThumbnails", orNothing(() -> inFolder(orphans(dirs.characters(), dirs.thumbnailsAvatar()))));
-        report.put("backgroundThumbnails", orNothing(() -> inFolder(orphans(dirs.backgrounds(), dirs.thumbnailsBg()))));
-        report.put("personaThumbnails", orNothing(() -> inFolder(orphans(dirs.avatars(), dirs.thumbnailsPersona()))));
+        report.put("avatarThumbnails", orNothing(() -> inFolder(orphans(
+                name -> cards.find(handle, name).isPresent(), dirs.thumbnailsAvatar()))));
+        report.put("backgroundThumbnails", orNothing(() -> inFolder(orphans(
+                name -> isFile(dirs.backgrounds().resolve(name)), dirs.thumbnailsBg()))));
+        report.put("personaThumbnails", orNothing(() -> inFolder(orphans(
+                name -> isFile(dirs.avatars().resolve(name)), dirs.thumbnailsPersona()))));
         report.put("chatBackups", orNothing(this::chatBackups));
         report.put("settingsBackups", orNothing(this::settingsBackups));
         return report;
@@ -203,10 +210,8 @@ final class DataMaidScan {
     /** The chats in folders whose character card is gone. */
     private List<Loose> chats() throws IOException {
         Set<String> knownFolders = new HashSet<>();
-        for (String name : FileNames.list(dirs.characters())) {
-            if (FileNames.ext(name).equals(".png") && isFile(dirs.characters().resolve(name))) {
-                knownFolders.add(name.replaceFirst("\\.png", ""));
-            }
+        for (CardFile card : cards.list(handle)) {
+            knownFolders.add(card.name().replaceFirst("\\.png", ""));
         }
         List<Loose> loose = new ArrayList<>();
         for (ChatFolder folder : characterFolders()) {
@@ -248,12 +253,18 @@ final class DataMaidScan {
                 .<Loose>map(file -> new Loose.Backup(chats, handle, file)).toList();
     }
 
-    /** Thumbnails whose name is no file of the source folder. */
-    private static List<Path> orphans(Path sources, Path thumbnails) {
+    /** Whether a thumbnail's source image (of that name) exists. */
+    @FunctionalInterface
+    private interface Source {
+        boolean exists(String name) throws IOException;
+    }
+
+    /** Thumbnails whose name is no source image. */
+    private static List<Path> orphans(Source source, Path thumbnails) throws IOException {
         List<Path> loose = new ArrayList<>();
         Path folder = thumbnails.toAbsolutePath().normalize();
         for (String name : FileNames.list(folder)) {
-            if (isFile(folder.resolve(name)) && !isFile(sources.resolve(name))) {
+            if (isFile(folder.resolve(name)) && !source.exists(name)) {
                 loose.add(folder.resolve(name));
             }
         }

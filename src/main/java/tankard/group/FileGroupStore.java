@@ -79,6 +79,14 @@ public final class FileGroupStore implements GroupStore {
         Files.deleteIfExists(file(user, id));
     }
 
+    @Override
+    public void deleteAll(String user) throws IOException {
+        Path folder = UserDirs.of(dataRoot, user).groups();
+        for (GroupFile file : files(user)) {
+            Files.deleteIfExists(folder.resolve(file.name()));
+        }
+    }
+
     /** ST's {@code groups/sanitize(id + ".json")}; 400 for an id such as {@code con}, which would name the folder. */
     private Path file(String user, String id) {
         return SafeNames.sanitizedFile(UserDirs.of(dataRoot, user).groups(), id + ".json", "group id");

@@ -24,6 +24,9 @@ public interface GroupStore {
     /** Deletes the group file of the id (sanitized), if there is one. */
     void delete(String user, String id) throws IOException;
 
+    /** Deletes every group file of the user. */
+    void deleteAll(String user) throws IOException;
+
     /** A group file as stored, readable or not: what moves between stores byte for byte. */
     record GroupFile(String name, byte[] content) {
     }

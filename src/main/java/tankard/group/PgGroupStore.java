@@ -72,6 +72,11 @@ public final class PgGroupStore implements GroupStore {
     }
 
     @Override
+    public void deleteAll(String user) {
+        db.call(c -> c.preparedQuery("DELETE FROM groups WHERE handle = $1").execute(Tuple.of(user)).mapEmpty());
+    }
+
+    @Override
     public Optional<ObjectNode> find(String user, String id) {
         String name = fileName(id);
         return db.call(c -> c.preparedQuery("SELECT content FROM groups WHERE handle = $1 AND name = $2")

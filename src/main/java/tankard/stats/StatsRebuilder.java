@@ -2,6 +2,8 @@ package tankard.stats;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import tankard.character.CardFile;
+import tankard.character.CardStore;
 import tankard.chat.ChatFile;
 import tankard.chat.ChatFolder;
 import tankard.chat.ChatStore;
@@ -10,7 +12,6 @@ import tankard.chat.format.ChatLines;
 import tankard.json.Js;
 import tankard.json.JsJson;
 import tankard.user.UserDirs;
-import tankard.util.FileNames;
 import tankard.util.JsDates;
 import tankard.util.Sanitize;
 
@@ -46,18 +47,18 @@ public final class StatsRebuilder {
     };
 
     private final ChatStore chats;
+    private final CardStore cards;
 
-    public StatsRebuilder(ChatStore chats) {
+    public StatsRebuilder(ChatStore chats, CardStore cards) {
         this.chats = chats;
+        this.cards = cards;
     }
 
     /** The whole stats object for the user of that handle, stamped with {@code now}. */
     public ObjectNode rebuild(UserDirs dirs, String user, long now) throws IOException {
         ObjectNode stats = JsJson.object();
-        for (String item : FileNames.list(dirs.characters())) {
-            if (item.endsWith(".png")) {
-                stats.set(item, character(user, ChatFolder.nameOf(item)).toJson());
-            }
+        for (CardFile card : cards.list(user)) {
+            stats.set(card.name(), character(user, ChatFolder.nameOf(card.name())).toJson());
         }
         stats.put("timestamp", now);
         return stats;

@@ -57,11 +57,16 @@ public final class AtomicFiles {
     }
 
     public static void write(Path target, ByteBuffer data) {
-        write(target, channel -> {
+        write(target, bytes(data));
+    }
+
+    /** The content of these bytes. */
+    public static Content bytes(ByteBuffer data) {
+        return channel -> {
             while (data.hasRemaining()) {
                 channel.write(data);
             }
-        });
+        };
     }
 
     /** What streams a file's content into its temp file. */

@@ -2,6 +2,7 @@ package tankard.store;
 
 import tankard.util.Sanitize;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 
@@ -70,6 +71,25 @@ public interface DocumentStore {
         Outcome<T> apply(Optional<byte[]> current);
     }
 
+    /**
+     * Whether a file of a user's folder (its path from that folder, with {@code /}) is a document: a file directly in
+     * one of the {@link Folder}s, and in the user's folder itself or in {@code backups} a {@code .json} file. The
+     * other files there (content.log, chat backups) are not this store's.
+     */
+    static boolean isDocument(String path) {
+        int slash = path.indexOf('/');
+        String folder = slash < 0 ? "" : path.substring(0, slash);
+        String name = path.substring(slash + 1);
+        boolean jsonOnly = folder.isEmpty() || folder.equals(Folder.BACKUPS.stName());
+        return !name.isEmpty() && name.indexOf('/') < 0 && (name.endsWith(".json") || !jsonOnly)
+                && Arrays.stream(Folder.values()).anyMatch(known -> known.stName().equals(folder));
+    }
+
+    /** The path from the user's folder of a document. */
+    static String path(Folder folder, String name) {
+        return folder == Folder.ROOT ? name : folder.stName() + "/" + name;
+    }
+
     /** The user handle or document name, when it is one path segment; else an {@link IllegalArgumentException}. */
     static String checkSegment(String segment) {
         if (!Sanitize.isSafeSegment(segment)) {
@@ -84,8 +104,17 @@ public interface DocumentStore {
     /** Stores the bytes, replacing any document of that name; a reader sees the old bytes or the new, never a mix. */
     void write(String user, Folder folder, String name, byte[] content);
 
+    /**
+     * Stores the bytes with the entry's modification time, which listings then report: how data moves between stores
+     * (bin/tankard import-data and export-data) and keeps the order of settings snapshots.
+     */
+    void restore(String user, Folder folder, Entry entry, byte[] content);
+
     /** Deletes the document; false when there was none. */
     boolean delete(String user, Folder folder, String name);
+
+    /** Deletes every document of the user (what {@link #list} lists in each folder). */
+    void deleteAll(String user);
 
     /** The folder's documents in Node's readdir order (by code point, {@link tankard.util.FileNames#BYTE_ORDER}). */
     List<Entry> list(String user, Folder folder);

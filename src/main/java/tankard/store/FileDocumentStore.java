@@ -7,9 +7,11 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -42,6 +44,18 @@ public final class FileDocumentStore implements DocumentStore {
     }
 
     @Override
+    public void restore(String user, Folder folder, Entry entry, byte[] content) {
+        Path file = file(user, folder, entry.name());
+        try {
+            Files.createDirectories(file.getParent());
+            AtomicFiles.write(file, content);
+            Files.setLastModifiedTime(file, FileTime.from(Math.round(entry.modifiedMs() * 1000), TimeUnit.MICROSECONDS));
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot write " + entry.name(), e);
+        }
+    }
+
+    @Override
     public boolean delete(String user, Folder folder, String name) {
         try {
             return Files.deleteIfExists(file(user, folder, name));
@@ -51,12 +65,21 @@ public final class FileDocumentStore implements DocumentStore {
     }
 
     @Override
+    public void deleteAll(String user) {
+        for (Folder folder : Folder.values()) {
+            for (Entry entry : list(user, folder)) {
+                delete(user, folder, entry.name());
+            }
+        }
+    }
+
+    @Override
     public List<Entry> list(String user, Folder folder) {
         Path dir = folder(user, folder);
         List<Entry> entries = new ArrayList<>();
         for (String name : FileNames.list(dir)) {
-            if (AtomicFiles.isOwnTemp(name)) {
-                continue; // a write under way, or one a crash cut short: not a document
+            if (AtomicFiles.isOwnTemp(name) || !DocumentStore.isDocument(DocumentStore.path(folder, name))) {
+                continue; // a write under way, or one a crash cut short; or a file of another store (chat backups)
             }
             try {
                 FileTimes.Stat stat = FileTimes.stat(dir.resolve(name));

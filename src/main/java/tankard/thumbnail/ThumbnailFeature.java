@@ -4,6 +4,7 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
+import tankard.character.CardImages;
 import tankard.config.TankardConfig;
 import tankard.http.Feature;
 import tankard.http.Reply;
@@ -14,16 +15,20 @@ import tankard.user.User;
 import tankard.user.UserDirs;
 import tankard.util.Sanitize;
 
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.List;
 
 /** {@code GET /thumbnail?type=bg|avatar|persona&file=<name>[&animated=true]} (ST: src/endpoints/thumbnails.js). */
 public final class ThumbnailFeature implements Feature {
     private final TankardConfig config;
     private final Thumbnails thumbnails;
+    private final CardImages cardImages;
 
-    public ThumbnailFeature(TankardConfig config) {
+    public ThumbnailFeature(TankardConfig config, CardImages cardImages) {
         this.config = config;
         this.thumbnails = new Thumbnails(config.thumbnails());
+        this.cardImages = cardImages;
     }
 
     @Override
@@ -51,7 +56,7 @@ public final class ThumbnailFeature implements Feature {
         boolean animated = "true".equals(request.getParam("animated"));
         User user = SecurityChain.user(ctx);
         UserDirs dirs = UserDirs.of(config.dataRoot(), user.handle());
-        ctx.vertx().executeBlocking(() -> thumbnails.fileFor(dirs, type, file, animated), false)
+        ctx.vertx().executeBlocking(() -> thumbnails.fileFor(original(dirs, user, type, file), dirs, type, animated), false)
                 .compose(path -> FileSender.send(ctx, path, true))
                 .onSuccess(outcome -> {
                     if (outcome != FileSender.Outcome.SENT) {
@@ -59,6 +64,15 @@ public final class ThumbnailFeature implements Feature {
                     }
                 })
                 .onFailure(ctx::fail);
+    }
+
+    /** The image a thumbnail is made of: a card from wherever the cards are, a background or persona image file. */
+    private Path original(UserDirs dirs, User user, ThumbnailType type, String file) throws IOException {
+        return switch (type) {
+            case AVATAR -> cardImages.file(user.handle(), file);
+            case BG -> dirs.backgrounds().resolve(file);
+            case PERSONA -> dirs.avatars().resolve(file);
+        };
     }
 
     /** A query parameter given exactly once (Express makes repeated ones an array, which ST refuses). */

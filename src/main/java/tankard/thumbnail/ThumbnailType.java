@@ -6,21 +6,18 @@ import tankard.user.UserDirs;
 import java.nio.file.Path;
 import java.util.function.Function;
 
-/** The three thumbnail kinds: where their originals live, where thumbnails are cached, and their size. */
+/** The three thumbnail kinds: where their thumbnails are cached, and their size. */
 public enum ThumbnailType {
-    BG("bg", UserDirs::backgrounds, UserDirs::thumbnailsBg, TankardConfig.Thumbnails::bg),
-    AVATAR("avatar", UserDirs::characters, UserDirs::thumbnailsAvatar, TankardConfig.Thumbnails::avatar),
-    PERSONA("persona", UserDirs::avatars, UserDirs::thumbnailsPersona, TankardConfig.Thumbnails::persona);
+    BG("bg", UserDirs::thumbnailsBg, TankardConfig.Thumbnails::bg),
+    AVATAR("avatar", UserDirs::thumbnailsAvatar, TankardConfig.Thumbnails::avatar),
+    PERSONA("persona", UserDirs::thumbnailsPersona, TankardConfig.Thumbnails::persona);
 
     private final String id;
-    private final Function<UserDirs, Path> source;
     private final Function<UserDirs, Path> cache;
     private final Function<TankardConfig.Thumbnails, int[]> dimensions;
 
-    ThumbnailType(String id, Function<UserDirs, Path> source, Function<UserDirs, Path> cache,
-                  Function<TankardConfig.Thumbnails, int[]> dimensions) {
+    ThumbnailType(String id, Function<UserDirs, Path> cache, Function<TankardConfig.Thumbnails, int[]> dimensions) {
         this.id = id;
-        this.source = source;
         this.cache = cache;
         this.dimensions = dimensions;
     }
@@ -33,10 +30,6 @@ public enum ThumbnailType {
             }
         }
         return null;
-    }
-
-    public Path sourceFolder(UserDirs dirs) {
-        return source.apply(dirs);
     }
 
     public Path cacheFolder(UserDirs dirs) {

@@ -29,14 +29,14 @@ public final class Thumbnails {
     }
 
     /**
-     * The file that answers a thumbnail request for {@code file} (a plain file name, already validated):
-     * the cached thumbnail, a newly made one, or the original when there is to be no thumbnail. The
+     * The file that answers a thumbnail request for the image {@code original} (named by a plain file name, already
+     * validated): the cached thumbnail, a newly made one, or the original when there is to be no thumbnail. The
      * returned file may not exist (then the original is missing). Blocking.
      *
      * @param animated the client can show animated formats, which are then served as originals
      */
-    public Path fileFor(UserDirs dirs, ThumbnailType type, String file, boolean animated) throws IOException {
-        Path original = type.sourceFolder(dirs).resolve(file);
+    public Path fileFor(Path original, UserDirs dirs, ThumbnailType type, boolean animated) throws IOException {
+        String file = original.getFileName().toString();
         String extension = extension(file);
         if (!config.enabled() || extension.equals("gif") || (animated && SKIPPED.contains(extension))) {
             return original;

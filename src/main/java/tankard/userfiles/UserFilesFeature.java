@@ -6,6 +6,7 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.ext.web.Route;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
+import tankard.character.CardImages;
 import tankard.config.TankardConfig;
 import tankard.core.Refusal;
 import tankard.http.FailureHandler;
@@ -27,10 +28,10 @@ import java.util.function.Function;
  * images, assets, chat images, data bank files and per-user third-party extensions. Each route is confined to its
  * folder; refused paths answer 403, missing files 404 (ST's {@code sendStatus} bodies).
  */
-public record UserFilesFeature(TankardConfig config) implements Feature {
+public record UserFilesFeature(TankardConfig config, CardImages cardImages) implements Feature {
     @Override
     public void mount(Router router, Routes routes) {
-        serve(router, "/characters/*", UserDirs::characters);
+        getOrHead(router, "/characters/*").handler(this::characterFile);
         serve(router, "/backgrounds/*", UserDirs::backgrounds);
         serve(router, "/User%20Avatars/*", UserDirs::avatars);
         serve(router, "/assets/*", UserDirs::assets);
@@ -45,6 +46,24 @@ public record UserFilesFeature(TankardConfig config) implements Feature {
 
     private static Route getOrHead(Router router, String path) {
         return router.route(path).method(HttpMethod.GET).method(HttpMethod.HEAD);
+    }
+
+    /** A card (a {@code .png} directly in {@code characters/}) from wherever the cards are; other files as files. */
+    private void characterFile(RoutingContext ctx) {
+        User user = SecurityChain.user(ctx);
+        Path folder = UserDirs.of(config.dataRoot(), user.handle()).characters();
+        Path file;
+        try {
+            file = ConfinedPath.resolve(folder, ctx.pathParam("*"));
+        } catch (Refusal refused) {
+            Reply.status(FailureHandler.status(refused)).writeTo(ctx.response());
+            return;
+        }
+        String name = file.getFileName().toString();
+        Future<Path> source = folder.equals(file.getParent()) && name.endsWith(".png")
+                ? ctx.vertx().executeBlocking(() -> cardImages.file(user.handle(), name), false)
+                : Future.succeededFuture(file);
+        source.compose(path -> FileSender.send(ctx, path, true)).onSuccess(notFoundUnlessSent(ctx)).onFailure(ctx::fail);
     }
 
     private Handler<RoutingContext> userFile(Function<UserDirs, Path> folder) {

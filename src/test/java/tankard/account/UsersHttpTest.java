@@ -6,6 +6,7 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
 import org.junit.jupiter.api.Test;
+import tankard.store.DocumentStore.Folder;
 import tankard.testing.FileLayout;
 import tankard.testing.ServerTest;
 import tankard.testing.TestServer;
@@ -223,8 +224,7 @@ class UsersHttpTest extends ServerTest {
         Path bob = server.dataRoot.resolve("bob-smith");
         assertTrue(Files.isDirectory(bob.resolve("characters")));
         assertTrue(Files.isDirectory(bob.resolve("User Avatars")));
-        assertTrue(Files.isRegularFile(bob.resolve("sysprompt/.migrated")));
-        assertEquals(0, Files.size(bob.resolve("sysprompt/.migrated")));
+        assertEquals(0, server.documents().read("bob-smith", Folder.SYSPROMPT, ".migrated").orElseThrow().length);
 
         assertError(admin.post("/api/users/create", json("handle", "bob smith", "name", "Again")), 409, "User already exists");
         assertError(admin.post("/api/users/create", json("handle", "!!!", "name", "X")), 400, "Invalid handle");
@@ -269,10 +269,14 @@ class UsersHttpTest extends ServerTest {
         assertEquals(400, admin.post("/api/users/delete", json("handle", "_storage", "purge", true)).statusCode());
         assertTrue(Files.isDirectory(server.dataRoot.resolve("_storage")));
 
+        writeDocument("gone", Folder.WORLDS, "Lore.json", "{}");
+        writeDocument("kept", Folder.WORLDS, "Lore.json", "{}");
         assertEquals(204, admin.post("/api/users/delete", json("handle", "gone", "purge", true)).statusCode());
         assertFalse(Files.exists(server.dataRoot.resolve("gone")));
+        assertEquals(List.of(), server.documents().list("gone", Folder.WORLDS), "purged with the folder");
         assertEquals(204, admin.post("/api/users/delete", json("handle", "kept")).statusCode());
         assertTrue(Files.isDirectory(server.dataRoot.resolve("kept")), "without purge the data stays");
+        assertEquals(1, server.documents().list("kept", Folder.WORLDS).size(), "without purge the documents stay");
         assertEquals(403, server.client().post("/api/users/login", json("handle", "kept")).statusCode());
     }
 
@@ -419,9 +423,9 @@ class UsersHttpTest extends ServerTest {
         TestServer.Client alice = loggedIn("alice", "a");
         Path dir = server.dataRoot.resolve("alice");
         Files.write(dir.resolve("User Avatars/me.png"), new byte[]{1, 2, 3});
-        Files.writeString(dir.resolve("settings.json"), "{\"user_avatar\":\"me.png\",\"power_user\":{\"default_persona\":\"\"}}");
+        writeDocument("alice", Folder.ROOT, "settings.json", "{\"user_avatar\":\"me.png\",\"power_user\":{\"default_persona\":\"\"}}");
         assertEquals("data:image/png;base64,AQID", alice.get("/api/users/me").bodyAsJsonObject().getString("avatar"));
-        Files.writeString(dir.resolve("settings.json"), "{\"user_avatar\":\"../../secret.png\"}");
+        writeDocument("alice", Folder.ROOT, "settings.json", "{\"user_avatar\":\"../../secret.png\"}");
         assertEquals("/img/default-user.png", alice.get("/api/users/me").bodyAsJsonObject().getString("avatar"));
 
         assertError(alice.post("/api/users/change-avatar", json("handle", "alice", "avatar", "http://x/y.png")), 400, "Invalid data URL");
@@ -438,11 +442,13 @@ class UsersHttpTest extends ServerTest {
         create(admin, "alice", "a", false);
         TestServer.Client alice = loggedIn("alice", "a");
         Path dir = server.dataRoot.resolve("alice");
-        Files.writeString(dir.resolve("settings.json"), "{}");
-        Files.writeString(dir.resolve("secrets.json"), "{\"api_key\":\"sk\"}");
+        writeDocument("alice", Folder.ROOT, "settings.json", "{}");
+        writeDocument("alice", Folder.ROOT, "secrets.json", "{\"api_key\":\"sk\"}");
+        writeDocument("alice", Folder.WORLDS, "Lore.json", "{\"entries\":{}}");
         Files.writeString(dir.resolve(".hidden"), "dot");
-        Files.writeString(dir.resolve("backups/secrets_migration_1.json"), "{}");
-        Files.writeString(dir.resolve("backups/chat_1.jsonl"), "{}");
+        writeDocument("alice", Folder.BACKUPS, "secrets_migration_1.json", "{}");
+        server.files("alice").write("backups/chat_1.jsonl", "{}");
+        server.files("alice").write("chats/Bramble/talk.jsonl", "{\"chat_metadata\":{}}\n");
         byte[] big = new byte[300_000];
         new java.util.Random(1).nextBytes(big);
         Files.write(dir.resolve("characters/big.png"), big);
@@ -459,10 +465,14 @@ class UsersHttpTest extends ServerTest {
                 if (e.getName().equals("characters/big.png")) {
                     assertTrue(java.util.Arrays.equals(big, zip.readAllBytes()));
                 }
+                if (e.getName().equals("worlds/Lore.json")) {
+                    assertEquals("{\"entries\":{}}", new String(zip.readAllBytes(), StandardCharsets.UTF_8));
+                }
             }
         }
         assertTrue(names.containsAll(List.of("settings.json", ".hidden", "backups/chat_1.jsonl", "characters/big.png",
-                "characters/", "sysprompt/.migrated")), names.toString());
+                "characters/", "sysprompt/.migrated", "worlds/Lore.json", "chats/Bramble/talk.jsonl")), names.toString());
+        assertEquals(names.size(), new java.util.HashSet<>(names).size(), "each file once: " + names);
         assertFalse(names.contains("secrets.json"));
         assertFalse(names.contains("backups/secrets_migration_1.json"));
 
@@ -477,7 +487,7 @@ class UsersHttpTest extends ServerTest {
         server.close();
 
         startWithAccounts("allowKeysExposure: true\n");
-        Files.writeString(server.userDir().resolve("secrets.json"), "{}");
+        server.putDocument(Folder.ROOT, "secrets.json", "{}");
         HttpResponse<Buffer> r = admin().post("/api/users/backup", json("handle", "default-user"));
         assertTrue(r.bodyAsString().contains("secrets.json"));
     }
@@ -487,12 +497,11 @@ class UsersHttpTest extends ServerTest {
         startWithAccounts("");
         create(admin(), "alice", "a", false);
         TestServer.Client alice = loggedIn("alice", "a");
-        Path settings = server.dataRoot.resolve("alice/settings.json");
-        Files.writeString(settings, "{\"custom\":true}");
+        writeDocument("alice", Folder.ROOT, "settings.json", "{\"custom\":true}");
         assertError(alice.post("/api/users/reset-settings", json("password", "b")), 403, "Incorrect password");
-        assertTrue(Files.exists(settings));
+        assertTrue(settingsOf("alice").contains("custom"));
         assertEquals(204, alice.post("/api/users/reset-settings", json("password", "a")).statusCode());
-        assertFalse(Files.exists(settings) && Files.readString(settings).contains("custom"), "the custom settings are gone");
+        assertFalse(settingsOf("alice").contains("custom"), "the custom settings are gone");
     }
 
     @Test
@@ -500,17 +509,27 @@ class UsersHttpTest extends ServerTest {
         startWithAccounts("");
         create(admin(), "alice", "a", false);
         TestServer.Client alice = loggedIn("alice", "a");
-        Path chat = server.dataRoot.resolve("alice/chats/x.jsonl");
-        Files.writeString(chat, "{}");
+        server.files("alice").write("chats/Bramble/x.jsonl", "{}");
+        writeDocument("alice", Folder.THEMES, "Mine.json", "{}");
         String code = code(console(() -> alice.post("/api/users/reset-step1", null), 204), "account reset");
         assertError(alice.post("/api/users/reset-step2", json("code", code, "password", "b")), 400, "Incorrect password");
         assertError(alice.post("/api/users/reset-step2", json("code", "1", "password", "a")), 400, "Incorrect code");
         assertError(alice.post("/api/users/reset-step2", json("password", "a")), 400, "Missing required fields");
-        assertTrue(Files.exists(chat));
+        assertTrue(server.files("alice").exists("chats/Bramble/x.jsonl"));
         assertEquals(204, alice.post("/api/users/reset-step2", json("code", code, "password", "a")).statusCode());
-        assertFalse(Files.exists(chat));
+        assertFalse(server.files("alice").exists("chats/Bramble/x.jsonl"));
+        assertEquals(List.of(), server.documents().list("alice", Folder.THEMES), "the documents are gone too");
         assertTrue(Files.isDirectory(server.dataRoot.resolve("alice/chats")));
         assertEquals("alice", me(alice), "the account itself stays");
+    }
+
+    private void writeDocument(String handle, Folder folder, String name, String content) {
+        server.documents().write(handle, folder, name, content.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private String settingsOf(String handle) {
+        return server.documents().read(handle, Folder.ROOT, "settings.json")
+                .map(bytes -> new String(bytes, StandardCharsets.UTF_8)).orElse("");
     }
 
     @Test

@@ -42,8 +42,9 @@ class BackgroundUploadHttpTest extends ServerTest {
         }
     }
 
-    private JsonNode metadata() throws IOException {
-        return JsJson.parse(Files.readAllBytes(user("image-metadata.json")));
+    /** The image metadata index, image-metadata.json: a document of the server's store. */
+    private JsonNode metadata() {
+        return JsJson.parse(documentBytes("image-metadata.json"));
     }
 
     @Test
@@ -106,7 +107,7 @@ class BackgroundUploadHttpTest extends ServerTest {
         assertTrue(noFile.bodyAsString().contains("No background image uploaded"), noFile.bodyAsString());
         assertEquals(400, client.postForm("/api/backgrounds/upload", MultipartForm.create().attribute("x", "y")).statusCode());
         assertEquals(before, backgrounds());
-        assertFalse(Files.exists(user("image-metadata.json")));
+        assertFalse(hasDocument("image-metadata.json"));
     }
 
     @Test

@@ -7,12 +7,12 @@ import io.vertx.ext.web.client.HttpResponse;
 import org.junit.jupiter.api.Test;
 import tankard.testing.ServerTest;
 import tankard.testing.TestImages;
+import tankard.testing.UserDocuments;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.FileTime;
 import java.util.List;
 import java.util.Set;
 
@@ -96,8 +96,7 @@ class ImageListingsTest extends ServerTest {
         put("image-metadata.json", stub.getBytes(StandardCharsets.UTF_8));
 
         assertEquals(200, client.post("/api/backgrounds/all", "{}").statusCode());
-        Path file = server.userDir().resolve("image-metadata.json");
-        String written = Files.readString(file);
+        String written = document("image-metadata.json");
         assertTrue(written.startsWith("{\n    \"version\": 1,\n    \"images\": {\n        \"backgrounds/wide.png\": {\n"), written);
         JsonObject images = new JsonObject(written).getJsonObject("images");
         assertEquals(Set.of("backgrounds/wide.png", "backgrounds/halves.png", "backgrounds/strip.png",
@@ -122,12 +121,12 @@ class ImageListingsTest extends ServerTest {
         assertTrue(gif.getBoolean("isAnimated"));
         assertEquals(1, images.getJsonObject("backgrounds/halves.png").getInteger("aspectRatio"));
 
-        // Unchanged files are not regenerated, so the index is not rewritten.
-        FileTime stamp = FileTime.fromMillis(1_000_000_000_000L);
-        Files.setLastModifiedTime(file, stamp);
+        // Unchanged files are not regenerated, so the index is not rewritten (its time, on files its mtime, stays).
+        double stamp = 1_000_000_000_000d;
+        server.files().setModified("image-metadata.json", stamp);
         client.post("/api/backgrounds/all", "{}");
-        assertEquals(stamp, Files.getLastModifiedTime(file));
-        assertEquals(written, Files.readString(file));
+        assertEquals(stamp, server.files().modifiedMs("image-metadata.json"));
+        assertEquals(written, document("image-metadata.json"));
     }
 
     private static String sha256(byte[] data) throws Exception {
@@ -148,14 +147,13 @@ class ImageListingsTest extends ServerTest {
     @Test
     void withoutMetadataTheListsAreEmptyAndNoFileIsCreated() {
         start(null);
-        Path metadata = server.userDir().resolve("image-metadata.json");
         assertEquals(new JsonObject().put("folders", new JsonArray()).put("imageFolderMap", new JsonObject()),
                 client.post("/api/backgrounds/folders", "{}").bodyAsJsonObject());
         assertEquals(new JsonObject().put("version", 1).put("images", new JsonObject()),
                 client.post("/api/image-metadata/all", "{\"prefix\":\"backgrounds/\"}").bodyAsJsonObject());
         assertEquals(new JsonObject().put("version", 1).put("images", new JsonObject()).put("folders", new JsonArray()),
                 client.post("/api/image-metadata/all", "{}").bodyAsJsonObject());
-        assertFalse(Files.exists(metadata));
+        assertFalse(hasDocument("image-metadata.json"));
     }
 
     @Test
@@ -189,7 +187,7 @@ class ImageListingsTest extends ServerTest {
         put("image-metadata.json", "{ not json".getBytes(StandardCharsets.UTF_8));
         assertEquals(new JsonObject().put("version", 1).put("images", new JsonObject()),
                 client.post("/api/image-metadata/all", "{\"prefix\":\"backgrounds/\"}").bodyAsJsonObject());
-        assertEquals("{ not json", Files.readString(server.userDir().resolve("image-metadata.json")));
+        assertEquals("{ not json", document("image-metadata.json"));
     }
 
     @Test

@@ -121,4 +121,53 @@ abstract class CardStoreContract {
         String name = open().readCard("alice", "a.png").json().path("data").path("name").asText();
         assertArrayEquals(versions.get(Integer.parseInt(name.substring(7, 8))), stored, "text and image of one write");
     }
+
+    @Test
+    void createStoresOnlyANewCard() throws Exception {
+        CardStore store = open();
+        assertTrue(store.create("alice", "a.png", card("first")));
+        assertFalse(store.create("alice", "a.png", card("second")));
+        assertEquals("first", open().readCard("alice", "a.png").json().path("data").path("name").asText());
+        assertTrue(store.create("bob", "a.png", card("bob's")), "each user has their own names");
+    }
+
+    @Test
+    void eightImportsOfOneNameAtOnceGetEightNames() throws Exception {
+        CardStore store = open();
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        List<String> names = new ArrayList<>();
+        try {
+            List<Future<String>> claims = new ArrayList<>();
+            for (int i = 0; i < 8; i++) {
+                byte[] png = card("Twin " + i);
+                claims.add(pool.submit(() -> CardNames.claim("Twin", store, "alice", png)));
+            }
+            for (Future<String> claim : claims) {
+                names.add(claim.get());
+            }
+        } finally {
+            pool.shutdown();
+        }
+        assertEquals(List.of("Twin", "Twin1", "Twin2", "Twin3", "Twin4", "Twin5", "Twin6", "Twin7"),
+                names.stream().sorted().toList());
+        for (String name : names) {
+            String stored = open().readCard("alice", name + ".png").json().path("data").path("name").asText();
+            assertEquals(names.indexOf(name), Integer.parseInt(stored.substring(5)), "each import kept its own card");
+        }
+    }
+
+    @Test
+    void aRestoredCardKeepsItsModificationTimeAndDeleteAllEmptiesTheUsersLibrary() throws Exception {
+        CardStore store = open();
+        byte[] png = card("Old");
+        store.restore("alice", new CardFile("old.png", png.length, 1_600_000_000_123.0, 1_500_000_000_000.0), png);
+        CardFile found = open().find("alice", "old.png").orElseThrow();
+        assertEquals(1_600_000_000_123.0, found.modifiedMs());
+        assertArrayEquals(png, open().read("alice", "old.png"));
+        store.write("bob", "b.png", card("Bob"));
+
+        store.deleteAll("alice");
+        assertEquals(List.of(), open().list("alice"));
+        assertEquals(1, open().list("bob").size());
+    }
 }

@@ -26,6 +26,13 @@ class PgCardStoreTest extends CardStoreContract {
     }
 
     @Test
+    void aRestoredCardKeepsTheDateItWasAdded() throws Exception {
+        byte[] png = card("Old");
+        open().restore("alice", new CardFile("old.png", png.length, 1_600_000_000_123.0, 1_500_000_000_000.0), png);
+        assertEquals(1_500_000_000_000.0, open().find("alice", "old.png").orElseThrow().changedMs());
+    }
+
+    @Test
     void everyWriteMovesTheCardsTimesOnSoThatACacheSeesIt() throws Exception {
         CardStore store = open();
         double modified = 0;

@@ -11,10 +11,8 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -30,10 +28,12 @@ class ChatBackupHttpTest extends ServerTest {
     /** 2026-01-01T10:00:00.250Z */
     private static final long MTIME = 1_767_261_600_250L;
 
-    private Path backup(String name, String content) throws IOException {
-        Path file = put("backups/" + name, content.getBytes(StandardCharsets.UTF_8));
-        Files.setLastModifiedTime(file, FileTime.fromMillis(MTIME));
-        return file;
+    /** Stores a file of the backups folder (a chat backup, or a settings snapshot); answers its path there. */
+    private String backup(String name, String content) {
+        String path = "backups/" + name;
+        put(path, content.getBytes(StandardCharsets.UTF_8));
+        server.files().setModified(path, MTIME);
+        return path;
     }
 
     private HttpResponse<Buffer> post(String path, String name) {
@@ -104,7 +104,7 @@ class ChatBackupHttpTest extends ServerTest {
                 "Latin-1 names go out as Latin-1 bytes, as from Node");
 
         // a name is sanitized (as ST does), so it names a file of the backups folder or nothing
-        Files.writeString(user("chats/secret.jsonl"), HEADER);
+        put("chats/secret.jsonl", HEADER.getBytes(StandardCharsets.UTF_8));
         backup("chatssecret.jsonl", HEADER);
         assertJsonError(404, post("/api/backups/chat/download", "chat_gone.jsonl"));
         assertJsonError(404, post("/api/backups/chat/download", "chat_bram_20260105-090200")); // no extension added
@@ -121,16 +121,17 @@ class ChatBackupHttpTest extends ServerTest {
     @Test
     void deleteRemovesOnlyChatBackups() throws IOException {
         start(null);
-        Path old = backup("chat_bram_20260105-090200.jsonl", CHAT);
-        Path kept = backup("chat_bram_20260106-090200.jsonl", CHAT);
-        Path settings = backup("settings_default-user_20260101-100000.json", "{}");
-        Path secret = put("chats/secret.jsonl", HEADER.getBytes(StandardCharsets.UTF_8));
+        String old = backup("chat_bram_20260105-090200.jsonl", CHAT);
+        String kept = backup("chat_bram_20260106-090200.jsonl", CHAT);
+        String settings = backup("settings_default-user_20260101-100000.json", "{}");
+        String secret = "chats/secret.jsonl";
+        put(secret, HEADER.getBytes(StandardCharsets.UTF_8));
 
         HttpResponse<Buffer> deleted = post("/api/backups/chat/delete", "chat_bram_20260105-090200.jsonl");
         assertEquals(200, deleted.statusCode());
         assertEquals("OK", deleted.bodyAsString(), "ST's sendStatus(200)");
-        assertFalse(Files.exists(old));
-        assertTrue(Files.exists(kept));
+        assertFalse(hasDocument(old));
+        assertTrue(hasDocument(kept));
         assertJsonError(404, post("/api/backups/chat/delete", "chat_bram_20260105-090200.jsonl"));
 
         assertJsonError(400, post("/api/backups/chat/delete", "settings_default-user_20260101-100000.json"));
@@ -142,9 +143,9 @@ class ChatBackupHttpTest extends ServerTest {
         Path folder = Files.createDirectories(user("backups/chat_folder.jsonl"));
         assertJsonError(404, post("/api/backups/chat/delete", "chat_folder.jsonl"));
         assertTrue(Files.isDirectory(folder));
-        assertTrue(Files.exists(settings));
-        assertTrue(Files.exists(secret));
-        assertTrue(Files.exists(kept));
+        assertTrue(hasDocument(settings));
+        assertTrue(hasDocument(secret));
+        assertTrue(hasDocument(kept));
     }
 
     @Test
@@ -159,10 +160,8 @@ class ChatBackupHttpTest extends ServerTest {
         String name = json(list).get(0).get("file_name").asText();
         assertTrue(name.startsWith("chat_bramble_"), name);
         assertEquals(CHAT.split("\n").length - 1, json(list).get(0).get("chat_items").asInt());
-        byte[] saved = Files.readAllBytes(user("chats/Bramble/first.jsonl"));
+        byte[] saved = documentBytes("chats/Bramble/first.jsonl");
         assertArrayEquals(saved, post("/api/backups/chat/download", name).body().getBytes());
-        try (Stream<Path> files = Files.list(user("backups"))) {
-            assertEquals(List.of(name), files.map(p -> p.getFileName().toString()).toList());
-        }
+        assertEquals(List.of(name), server.files().backupNames(""));
     }
 }

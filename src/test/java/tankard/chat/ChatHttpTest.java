@@ -10,13 +10,14 @@ import tankard.json.JsJson;
 import tankard.testing.FileLayout;
 import tankard.testing.Fixtures;
 import tankard.testing.ServerTest;
+import tankard.testing.FileLayout;
 import tankard.testing.TestServer;
+import tankard.testing.UserFiles;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.FileTime;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -36,12 +37,9 @@ class ChatHttpTest extends ServerTest {
         return super.start(configYaml == null ? "backups:\n  chat:\n    enabled: false\n" : configYaml);
     }
 
-    private Path chats() {
-        return server.userDir().resolve("chats");
-    }
-
-    private Path backups() {
-        return server.userDir().resolve("backups");
+    /** The default user's chats, backups and other files, in the server's stores. */
+    private UserFiles files() {
+        return server.files();
     }
 
     /** A save body whose chat array holds the given JSONL lines verbatim. */
@@ -51,10 +49,14 @@ class ChatHttpTest extends ServerTest {
                 + extra + "}";
     }
 
-    private List<String> backupNames() throws IOException {
-        try (Stream<Path> files = Files.list(backups())) {
-            return files.map(p -> p.getFileName().toString()).sorted().toList();
-        }
+    private List<String> backupNames() {
+        return files().backupNames("").stream().sorted().toList();
+    }
+
+    /** Stores a chat backup with that modification time. */
+    private void oldBackup(String name, String content, long modifiedMs) {
+        files().write("backups/" + name, content);
+        files().setModified("backups/" + name, modifiedMs);
     }
 
     @Test
@@ -64,7 +66,7 @@ class ChatHttpTest extends ServerTest {
         HttpResponse<Buffer> first = client.post("/api/chats/get", get);
         assertEquals(200, first.statusCode());
         assertEquals("{}", first.bodyAsString());
-        assertTrue(Files.isDirectory(chats().resolve("Bramble")));
+        assertTrue(files().chatFolderExists("chats/Bramble"));
 
         assertEquals("[]", client.post("/api/chats/get", get).bodyAsString(), "a missing chat reads as []");
         assertEquals("{}", client.post("/api/chats/get", "{\"avatar_url\":\"Bramble.png\"}").bodyAsString());
@@ -78,8 +80,7 @@ class ChatHttpTest extends ServerTest {
         assertEquals(200, save.statusCode());
         assertEquals("{\"ok\":true}", save.bodyAsString());
 
-        Path file = chats().resolve("Bramble/Bramble - first.jsonl");
-        assertArrayEquals(CHAT.getBytes(StandardCharsets.UTF_8), Files.readAllBytes(file),
+        assertArrayEquals(CHAT.getBytes(StandardCharsets.UTF_8), files().bytes("chats/Bramble/Bramble - first.jsonl"),
                 "one compact line per element, LF, no trailing newline, number lexemes kept");
 
         HttpResponse<Buffer> get = client.post("/api/chats/get",
@@ -99,7 +100,7 @@ class ChatHttpTest extends ServerTest {
         assertEquals("{\"chat_metadata\":{\"integrity\":\"x\"},\"user_name\":\"unused\"}\n"
                         + "{\"name\":\"A b\",\"n\":1.5,\"big\":1.2345678901234568e+22,\"e\":100,\"s\":\"a  \\\" b\"}\n"
                         + "null\n0\n\"line\"\n[1,2]",
-                Files.readString(chats().resolve("Bramble/c.jsonl")));
+                files().read("chats/Bramble/c.jsonl"));
 
         // get drops what ST's loader drops: falsy values
         assertEquals("[{\"chat_metadata\":{\"integrity\":\"x\"},\"user_name\":\"unused\"},"
@@ -111,20 +112,18 @@ class ChatHttpTest extends ServerTest {
     @Test
     void getSkipsLinesThatDoNotParse() throws IOException {
         TestServer.Client client = start(null);
-        Path folder = Files.createDirectories(chats().resolve("Bramble"));
-        Files.writeString(folder.resolve("mixed.jsonl"),
+        files().write("chats/Bramble/mixed.jsonl",
                 "{\"chat_metadata\":{}}\r\n{broken\n\n{\"name\":\"B\",\"mes\":\"ok\"} \n{\"a\":1} {\"b\":2}\nfalse\n\"\"\n{\"mes\":\"last\"}\n");
         assertEquals("[{\"chat_metadata\":{}},{\"name\":\"B\",\"mes\":\"ok\"},{\"mes\":\"last\"}]",
                 client.post("/api/chats/get", "{\"avatar_url\":\"Bramble.png\",\"file_name\":\"mixed\"}").bodyAsString());
-        Files.writeString(folder.resolve("empty.jsonl"), "");
+        files().write("chats/Bramble/empty.jsonl", "");
         assertEquals("[]", client.post("/api/chats/get", "{\"avatar_url\":\"Bramble.png\",\"file_name\":\"empty\"}").bodyAsString());
     }
 
     @Test
     void aChatEndingWithALineFeedReadsTheSameEveryTime() throws IOException {
         TestServer.Client client = start(null);
-        Files.createDirectories(chats().resolve("Bramble"));
-        Files.writeString(chats().resolve("Bramble/c.jsonl"), CHAT + "\n");
+        files().write("chats/Bramble/c.jsonl", CHAT + "\n");
         String get = "{\"avatar_url\":\"Bramble.png\",\"file_name\":\"c\"}";
         String array = "[" + CHAT.replace("\n", ",") + "]";
         assertEquals(array, client.post("/api/chats/get", get).bodyAsString());
@@ -143,9 +142,10 @@ class ChatHttpTest extends ServerTest {
     }
 
     @Test
+    @FileLayout // a folder where a chat file would be: only a file system has one
     void aChatThatCannotBeReadIsAServerErrorNotAnEmptyChat() throws IOException {
         TestServer.Client client = start(null);
-        Files.createDirectories(chats().resolve("Bramble/broken.jsonl"));
+        Files.createDirectories(server.userDir().resolve("chats/Bramble/broken.jsonl"));
         HttpResponse<Buffer> get = client.post("/api/chats/get", "{\"avatar_url\":\"Bramble.png\",\"file_name\":\"broken\"}");
         assertEquals(500, get.statusCode());
         assertTrue(json(get).has("error"));
@@ -155,24 +155,24 @@ class ChatHttpTest extends ServerTest {
     void integrityMismatchIsRefusedUnlessForced() throws IOException {
         TestServer.Client client = start(null);
         assertEquals(200, client.post("/api/chats/save", saveBody("Bramble.png", "c", CHAT, "")).statusCode());
-        Path file = chats().resolve("Bramble/c.jsonl");
+        String file = "chats/Bramble/c.jsonl";
         String other = CHAT.replace(INTEGRITY, "11111111-2222-3333-4444-555555555555").replace("Mind the sting.", "Changed.");
 
         HttpResponse<Buffer> conflict = client.post("/api/chats/save", saveBody("Bramble.png", "c", other, ""));
         assertEquals(400, conflict.statusCode());
         assertEquals("{\"error\":\"integrity\"}", conflict.bodyAsString());
-        assertEquals(CHAT, Files.readString(file), "nothing written");
+        assertEquals(CHAT, files().read(file), "nothing written");
 
         assertEquals(400, client.post("/api/chats/save", saveBody("Bramble.png", "c", other, ",\"force\":false")).statusCode());
         assertEquals(200, client.post("/api/chats/save", saveBody("Bramble.png", "c", other, ",\"force\":true")).statusCode());
-        assertEquals(other, Files.readString(file));
+        assertEquals(other, files().read(file));
 
         // the same token passes; a request without a token passes; a stored file without one passes
         assertEquals(200, client.post("/api/chats/save", saveBody("Bramble.png", "c", other, "")).statusCode());
         String noToken = CHAT.replace("\"integrity\":\"" + INTEGRITY + "\",", "");
         assertEquals(200, client.post("/api/chats/save", saveBody("Bramble.png", "c", noToken, "")).statusCode());
         assertEquals(200, client.post("/api/chats/save", saveBody("Bramble.png", "c", CHAT, "")).statusCode());
-        assertEquals(CHAT, Files.readString(file));
+        assertEquals(CHAT, files().read(file));
     }
 
     @Test
@@ -181,7 +181,7 @@ class ChatHttpTest extends ServerTest {
         assertEquals(200, client.post("/api/chats/save", saveBody("Bramble.png", "c", CHAT, "")).statusCode());
         String other = CHAT.replace(INTEGRITY, "something-else");
         assertEquals(200, client.post("/api/chats/save", saveBody("Bramble.png", "c", other, "")).statusCode());
-        assertEquals(other, Files.readString(chats().resolve("Bramble/c.jsonl")), "the second save replaced the first");
+        assertEquals(other, files().read("chats/Bramble/c.jsonl"), "the second save replaced the first");
     }
 
     @Test
@@ -208,24 +208,22 @@ class ChatHttpTest extends ServerTest {
         try (Stream<Path> written = Files.walk(server.userDir())) {
             assertFalse(written.anyMatch(p -> p.toString().endsWith(".jsonl")));
         }
+        assertEquals(List.of(), files().chatNames("chats/Bramble"));
 
         // path separators in the chat name are removed, not followed
         assertEquals(200, client.post("/api/chats/save", saveBody("Bramble.png", "../../x", CHAT, "")).statusCode());
-        assertTrue(Files.isRegularFile(chats().resolve("Bramble/....x.jsonl")));
+        assertTrue(files().exists("chats/Bramble/....x.jsonl"));
         assertEquals(200, client.post("/api/chats/save", saveBody("Bramble.png", "", "", "")).statusCode());
-        assertEquals(0, Files.size(chats().resolve("Bramble/.jsonl")), "an empty chat array is a 0-byte file");
+        assertEquals(0, files().bytes("chats/Bramble/.jsonl").length, "an empty chat array is a 0-byte file");
     }
 
     @Test
     void savesAreBackedUpAndPruned() throws IOException {
         TestServer.Client client = start("backups:\n  common:\n    numberOfBackups: 2\n  chat:\n    throttleInterval: 0\n");
-        Files.createDirectories(backups());
         for (int i = 0; i < 3; i++) {
-            Path old = backups().resolve("chat_default_bramble_2020010" + i + "-000000.jsonl");
-            Files.writeString(old, "old " + i);
-            Files.setLastModifiedTime(old, FileTime.fromMillis(1_600_000_000_000L + i));
+            oldBackup("chat_default_bramble_2020010" + i + "-000000.jsonl", "old " + i, 1_600_000_000_000L + i);
         }
-        Files.writeString(backups().resolve("chat_other_20200101-000000.jsonl"), "other");
+        files().write("backups/chat_other_20200101-000000.jsonl", "other");
 
         assertEquals(200, client.post("/api/chats/save", saveBody("default_Bramble.png", "c", CHAT, "")).statusCode());
         List<String> names = backupNames();
@@ -234,7 +232,7 @@ class ChatHttpTest extends ServerTest {
         assertTrue(names.contains("chat_other_20200101-000000.jsonl"), "other keys are not pruned");
         String fresh = names.stream().filter(n -> n.matches("chat_default_bramble_\\d{8}-\\d{6}\\.jsonl")
                 && !n.startsWith("chat_default_bramble_2020")).findFirst().orElseThrow();
-        assertEquals(CHAT, Files.readString(backups().resolve(fresh)), "a byte copy of the saved chat");
+        assertEquals(CHAT, files().read("backups/" + fresh), "a byte copy of the saved chat");
 
         assertEquals(200, client.post("/api/chats/group/save",
                 "{\"id\":\"2025-03-07@09h05m02s042ms\",\"chat\":[" + CHAT.replace("\n", ",") + "]}").statusCode());
@@ -244,10 +242,7 @@ class ChatHttpTest extends ServerTest {
     @Test
     void totalBackupsCanBeCapped() throws IOException {
         TestServer.Client client = start("backups:\n  chat:\n    throttleInterval: 0\n    maxTotalBackups: 1\n");
-        Files.createDirectories(backups());
-        Path other = backups().resolve("chat_other_20200101-000000.jsonl");
-        Files.writeString(other, "other");
-        Files.setLastModifiedTime(other, FileTime.fromMillis(1_600_000_000_000L));
+        oldBackup("chat_other_20200101-000000.jsonl", "other", 1_600_000_000_000L);
         assertEquals(200, client.post("/api/chats/save", saveBody("Bramble.png", "c", CHAT, "")).statusCode());
         List<String> names = backupNames();
         assertEquals(1, names.size());
@@ -273,7 +268,7 @@ class ChatHttpTest extends ServerTest {
         assertEquals(2, later.size(), later.toString());
         String trailing = later.stream().filter(n -> !n.startsWith("chat_alpha_")).findFirst().orElseThrow();
         assertTrue(trailing.startsWith("chat_gamma_"), "the trailing backup is of the latest save");
-        assertEquals(latest, Files.readString(backups().resolve(trailing)));
+        assertEquals(latest, files().read("backups/" + trailing));
     }
 
     @Test
@@ -283,7 +278,7 @@ class ChatHttpTest extends ServerTest {
         assertEquals("[]", client.post("/api/chats/group/get", "{\"id\":\"" + id + "\"}").bodyAsString());
         assertEquals(200, client.post("/api/chats/group/save",
                 "{\"id\":\"" + id + "\",\"chat\":[" + CHAT.replace("\n", ",") + "]}").statusCode());
-        assertEquals(CHAT, Files.readString(server.userDir().resolve("group chats/" + id + ".jsonl")));
+        assertEquals(CHAT, files().read("group chats/" + id + ".jsonl"));
         assertEquals("[" + CHAT.replace("\n", ",") + "]",
                 client.post("/api/chats/group/get", "{\"id\":\"" + id + "\"}").bodyAsString());
 
@@ -294,16 +289,14 @@ class ChatHttpTest extends ServerTest {
         assertEquals(400, client.post("/api/chats/group/save", "{\"chat\":[]}").statusCode());
         assertEquals(400, client.post("/api/chats/group/save", "{\"id\":\"x\",\"chat\":\"no\"}").statusCode());
         assertEquals(200, client.post("/api/chats/group/save", "{\"id\":\"../../escape\",\"chat\":[]}").statusCode());
-        assertTrue(Files.isRegularFile(server.userDir().resolve("group chats/....escape.jsonl")));
+        assertTrue(files().exists("group chats/....escape.jsonl"));
     }
 
     @Test
-    @FileLayout // seeds group files
     void recentChatsListEverythingNewestFirstWithPinsOnTop() throws IOException {
         TestServer.Client client = start(null);
-        Path characters = server.userDir().resolve("characters");
-        Files.write(characters.resolve("Bramble.png"), Fixtures.card(Fixtures.text("characters/bramble-v2.json")));
-        Files.write(characters.resolve("Juniper.png"), Fixtures.card(Fixtures.text("characters/juniper-v3.json")));
+        files().write("characters/Bramble.png", Fixtures.card(Fixtures.text("characters/bramble-v2.json")));
+        files().write("characters/Juniper.png", Fixtures.card(Fixtures.text("characters/juniper-v3.json")));
         writeChat("chats/Bramble/b-old.jsonl", CHAT, 1_000);
         writeChat("chats/Bramble/b-new.jsonl", CHAT, 5_000);
         writeChat("chats/Juniper/j.jsonl", Fixtures.text("chats/legacy-header.jsonl"), 4_000);
@@ -313,9 +306,9 @@ class ChatHttpTest extends ServerTest {
         writeChat("group chats/g1.jsonl", CHAT, 6_000);
         writeChat("group chats/g-unlisted.jsonl", CHAT, 7_000);
         writeChat("chats/Bramble/empty.jsonl", "", 2_000);
-        Files.writeString(server.userDir().resolve("groups/1700000000000.json"),
+        files().write("groups/1700000000000.json",
                 "{\n    \"id\": \"1700000000000\",\n    \"name\": \"Crew\",\n    \"chats\": [\n        \"g1\",\n        \"missing\"\n    ]\n}");
-        Files.writeString(server.userDir().resolve("groups/broken.json"), "{");
+        files().write("groups/broken.json", "{");
 
         JsonNode all = json(client.post("/api/chats/recent", "{}"));
         assertEquals(List.of("g1.jsonl", "b-new.jsonl", "j.jsonl", "loose.jsonl", "empty.jsonl", "b-old.jsonl"),
@@ -344,11 +337,9 @@ class ChatHttpTest extends ServerTest {
         assertEquals(List.of("g1.jsonl"), fileNames(json(client.post("/api/chats/recent", "{\"max\":\"2.9\"}"))));
     }
 
-    private void writeChat(String relative, String content, long mtimeOffset) throws IOException {
-        Path file = server.userDir().resolve(relative);
-        Files.createDirectories(file.getParent());
-        Files.writeString(file, content);
-        Files.setLastModifiedTime(file, FileTime.fromMillis(1_700_000_000_000L + mtimeOffset));
+    private void writeChat(String relative, String content, long mtimeOffset) {
+        files().write(relative, content);
+        files().setModified(relative, 1_700_000_000_000L + mtimeOffset);
     }
 
     private static List<String> fileNames(JsonNode list) {

@@ -279,6 +279,21 @@ abstract class ChatStoreContract {
     }
 
     @Test
+    void aChatOrBackupTakesTheModificationTimeItIsGiven() throws IOException {
+        ChatStore store = open();
+        store.write("alice", SERAPHINA, "a.jsonl", bytes("{}\n"));
+        store.writeBackup("alice", "chat_a_1.jsonl", new ByteArrayInputStream(bytes("{}\n")));
+        assertTrue(store.setModified("alice", SERAPHINA, "a.jsonl", 1_600_000_000_123.0));
+        assertTrue(store.setBackupModified("alice", "chat_a_1.jsonl", 1_500_000_000_456.0));
+        assertFalse(store.setModified("alice", SERAPHINA, "none.jsonl", 1.0));
+        assertFalse(store.setBackupModified("alice", "none.jsonl", 1.0));
+
+        assertEquals(1_600_000_000_123.0, open().find("alice", SERAPHINA, "a.jsonl").orElseThrow().modifiedMs());
+        assertEquals(1_500_000_000_456.0, open().findBackup("alice", "chat_a_1.jsonl").orElseThrow().modifiedMs());
+        assertEquals(1_600_000_000_123.0, open().list("alice", SERAPHINA).get(0).modifiedMs());
+    }
+
+    @Test
     void usersNeverSeeEachOthersChats() throws IOException {
         ChatStore store = open();
         store.write("alice", SERAPHINA, "c.jsonl", bytes("alice\n"));

@@ -1,5 +1,6 @@
 package tankard.content;
 
+import tankard.character.FileCardStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import tankard.store.DocumentStore.Folder;
@@ -24,7 +25,8 @@ class ContentSeederPgTest {
     private final PgDocuments pg = new PgDocuments();
     private final Path root = TestServer.tempDir();
     private final UserDirs dirs = UserDirs.of(root, "alice");
-    private final ContentSeeder seeder = new ContentSeeder(root, new DefaultContent(List.of(BUNDLED)), pg.store);
+    private final ContentSeeder seeder = new ContentSeeder(root, new DefaultContent(List.of(BUNDLED)), pg.store,
+            new FileCardStore(root));
 
     @AfterEach
     void cleanUp() {

@@ -1,5 +1,6 @@
 package tankard.content;
 
+import tankard.character.FileCardStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import tankard.config.ConfigLoader;
@@ -73,7 +74,7 @@ class ContentSeederTest {
         UserDirs dirs = UserDirs.of(root, "default-user");
         Files.createDirectories(dirs.root());
         Files.writeString(dirs.contentLog(), "settings.json\ncharacters/default_Someone.png");
-        ContentSeeder seeder = new ContentSeeder(root, DefaultContent.tankards(), new FileDocumentStore(root));
+        ContentSeeder seeder = new ContentSeeder(root, DefaultContent.tankards(), new FileDocumentStore(root), new FileCardStore(root));
 
         seeder.seedUser(dirs, Set.of());
         assertFalse(Files.exists(dirs.characters().resolve("default_Wren.png")));
@@ -94,7 +95,7 @@ class ContentSeederTest {
     void aSeededDataRootIsLeftByteAndMtimeIdentical() throws IOException {
         Path root = work.resolve("data");
         ContentSeeder seeder = new ContentSeeder(root, new DefaultContent(List.of(BUNDLED)),
-                new FileDocumentStore(root));
+                new FileDocumentStore(root), new FileCardStore(root));
         UserDirs dirs = UserDirs.of(root, "default-user");
         seeder.seedGlobal();
         seeder.seedUser(dirs, Set.of());
@@ -115,7 +116,7 @@ class ContentSeederTest {
     void aDeletedDefaultStaysDeletedUntilTheLogIsDeleted() throws IOException {
         Path root = work.resolve("data");
         ContentSeeder seeder = new ContentSeeder(root, new DefaultContent(List.of(BUNDLED)),
-                new FileDocumentStore(root));
+                new FileDocumentStore(root), new FileCardStore(root));
         UserDirs dirs = UserDirs.of(root, "default-user");
         seeder.seedUser(dirs, Set.of());
         String log = read(dirs.contentLog());
@@ -136,7 +137,7 @@ class ContentSeederTest {
     void aForcedTypeIsCopiedAgainWhenMissingAndLoggedAgain() throws IOException {
         Path root = work.resolve("data");
         ContentSeeder seeder = new ContentSeeder(root, new DefaultContent(List.of(BUNDLED)),
-                new FileDocumentStore(root));
+                new FileDocumentStore(root), new FileCardStore(root));
         UserDirs dirs = UserDirs.of(root, "default-user");
         seeder.seedUser(dirs, Set.of());
         String log = read(dirs.contentLog());
@@ -159,7 +160,7 @@ class ContentSeederTest {
         Files.createDirectories(dirs.root());
         Files.writeString(dirs.settingsFile(), "{\"mine\":true}");
 
-        new ContentSeeder(root, new DefaultContent(List.of(BUNDLED)), new FileDocumentStore(root))
+        new ContentSeeder(root, new DefaultContent(List.of(BUNDLED)), new FileDocumentStore(root), new FileCardStore(root))
                 .seedUser(dirs, Set.of("settings"));
 
         assertEquals("{\"mine\":true}", read(dirs.settingsFile()));
@@ -205,7 +206,8 @@ class ContentSeederTest {
 
         TankardConfig config = ConfigLoader.load(new String[0], Map.of(), st);
         assertEquals(st.toAbsolutePath().normalize(), config.stInstall());
-        ContentSeeder seeder = new ContentSeeder(config, new FileDocumentStore(config.dataRoot()));
+        ContentSeeder seeder = new ContentSeeder(config, new FileDocumentStore(config.dataRoot()),
+                new FileCardStore(config.dataRoot()));
         UserDirs dirs = UserDirs.of(config.dataRoot(), "default-user");
         seeder.seedGlobal();
         seeder.seedUser(dirs, Set.of());
@@ -237,7 +239,7 @@ class ContentSeederTest {
         UserDirs dirs = UserDirs.of(work.resolve("data"), "u");
 
         new ContentSeeder(work.resolve("data"), new DefaultContent(List.of(folder)),
-                new FileDocumentStore(work.resolve("data"))).seedUser(dirs, Set.of());
+                new FileDocumentStore(work.resolve("data")), new FileCardStore(work.resolve("data"))).seedUser(dirs, Set.of());
 
         assertFalse(Files.exists(dirs.settingsFile()));
         assertFalse(Files.exists(dirs.contentLog()));
@@ -247,7 +249,7 @@ class ContentSeederTest {
     void theSyspromptMarkerWaitsWhileAnInstructTemplateStillCarriesASystemPrompt() throws IOException {
         Path root = work.resolve("data");
         ContentSeeder seeder = new ContentSeeder(root, new DefaultContent(List.of(work.resolve("none"))),
-                new FileDocumentStore(root));
+                new FileDocumentStore(root), new FileCardStore(root));
         UserDirs old = UserDirs.of(root, "old");
         write(old.instruct().resolve("Mine.json"), "{\"name\":\"Mine\",\"system_prompt\":\"Be brief.\"}");
         UserDirs migrated = UserDirs.of(root, "migrated");

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import tankard.character.FileCardStore;
 import tankard.chat.ChatFiles;
 import tankard.chat.ChatLocks;
 import tankard.chat.FileChatStore;
@@ -28,7 +29,7 @@ class DataMaidPgTest {
     private final Path root = TestServer.tempDir();
     private final FileChatStore chats = new FileChatStore(root);
     private final DataMaid maid = new DataMaid(chats, new ChatFiles(chats, new ChatLocks(), System::currentTimeMillis),
-            new FileGroupStore(root), pg.store);
+            new FileGroupStore(root), pg.store, new FileCardStore(root));
 
     @AfterEach
     void cleanUp() {

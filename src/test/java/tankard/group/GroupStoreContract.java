@@ -92,6 +92,17 @@ abstract class GroupStoreContract {
     }
 
     @Test
+    void deleteAllDeletesEveryGroupOfTheUserAndNoOtherUsers() throws Exception {
+        GroupStore store = open();
+        store.save("alice", "1", group("1", "one"));
+        store.putFile("alice", new GroupStore.GroupFile("broken.json", new byte[]{'{'}));
+        store.save("bob", "1", group("1", "bob's"));
+        store.deleteAll("alice");
+        assertEquals(List.of(), open().files("alice"));
+        assertEquals(1, open().list("bob").size());
+    }
+
+    @Test
     void theChatsOfAGroupAreFoundByItsId() throws Exception {
         GroupStore store = open();
         store.save("alice", "7", group("7", "seven"));

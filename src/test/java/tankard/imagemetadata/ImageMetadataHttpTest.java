@@ -11,7 +11,6 @@ import tankard.testing.TestImages;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -25,8 +24,11 @@ class ImageMetadataHttpTest extends ServerTest {
         start(null);
     }
 
-    private JsonNode index() throws IOException {
-        return JsJson.parse(Files.readAllBytes(user("image-metadata.json")));
+    /** image-metadata.json in the default user's folder, a document of the server's store. */
+    private static final String INDEX = "image-metadata.json";
+
+    private JsonNode index() {
+        return JsJson.parse(documentBytes(INDEX));
     }
 
     private HttpResponse<Buffer> post(String path, String json) {
@@ -62,13 +64,13 @@ class ImageMetadataHttpTest extends ServerTest {
         HttpResponse<Buffer> notImage = post("", "{\"path\":\"backgrounds/notes.png\"}");
         assertEquals(404, notImage.statusCode());
         assertEquals("Could not generate metadata for file.", json(notImage).get("error").asText());
-        assertFalse(Files.exists(user("image-metadata.json")));
+        assertFalse(hasDocument(INDEX));
     }
 
     @Test
     void cleanupRemovesEntriesWithoutFiles() throws IOException {
         put("backgrounds/kept.png", TestImages.image("png", 4, 4));
-        put("image-metadata.json", """
+        put(INDEX, """
                 {"version": 1, "images": {
                     "backgrounds/kept.png": {"folderIds": []},
                     "backgrounds/gone.png": {"folderIds": []},
@@ -78,9 +80,9 @@ class ImageMetadataHttpTest extends ServerTest {
         assertEquals(2, result.get("count").intValue());
         assertEquals("[\"backgrounds/gone.png\",\"../../outside.png\"]", JsJson.compact(result.get("removed")));
         assertEquals(1, index().get("images").size());
-        byte[] after = Files.readAllBytes(user("image-metadata.json"));
+        byte[] after = documentBytes(INDEX);
         assertEquals(0, json(post("/cleanup", "{}")).get("count").intValue());
-        assertArrayEquals(after, Files.readAllBytes(user("image-metadata.json")), "nothing to clean: not rewritten");
+        assertArrayEquals(after, documentBytes(INDEX), "nothing to clean: not rewritten");
     }
 
     @Test
@@ -118,7 +120,7 @@ class ImageMetadataHttpTest extends ServerTest {
     void badFolderRequestsChangeNothing() throws IOException {
         put("secret.png", TestImages.image("png", 4, 4));
         String id = json(post("/folders/create", "{\"name\":\"F\"}")).get("id").asText();
-        byte[] before = Files.readAllBytes(user("image-metadata.json"));
+        byte[] before = documentBytes(INDEX);
         assertEquals(400, post("/folders/create", "{}").statusCode());
         assertEquals(400, post("/folders/create", "{\"name\":[1]}").statusCode());
         assertEquals(400, post("/folders/update", "{\"name\":\"x\"}").statusCode());
@@ -137,7 +139,7 @@ class ImageMetadataHttpTest extends ServerTest {
             assertEquals(400, r.statusCode(), path);
         }
         assertEquals(400, post("/folders/unassign", "{\"id\":\"" + id + "\",\"paths\":[3]}").statusCode());
-        assertArrayEquals(before, Files.readAllBytes(user("image-metadata.json")));
+        assertArrayEquals(before, documentBytes(INDEX));
     }
 
     @Test

@@ -4,16 +4,18 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
 import org.junit.jupiter.api.Test;
+import tankard.store.DocumentStore;
 import tankard.testing.ServerTest;
 import tankard.testing.StNames;
 import tankard.testing.TestServer;
+import tankard.testing.UserDocuments;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
-import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -39,7 +41,7 @@ class PresetHttpTest extends ServerTest {
                         }
                     ],
                     "logit_bias": []
-                }""", Files.readString(server.userDir().resolve("OpenAI Settings/My Preset.json")));
+                }""", document("OpenAI Settings/My Preset.json"));
     }
 
     @Test
@@ -47,7 +49,7 @@ class PresetHttpTest extends ServerTest {
         server = TestServer.start();
         TestServer.Client client = server.client();
         Path folder = server.userDir().resolve("OpenAI Settings");
-        Set<Path> before = StNames.files(server.workDir);
+        Set<Path> before = UserDocuments.all(server);
         Set<Path> written = new HashSet<>();
         for (StNames.Case c : StNames.CASES) {
             String name = StNames.json(c.name());
@@ -62,17 +64,17 @@ class PresetHttpTest extends ServerTest {
             assertEquals(200, r.statusCode(), c.name());
             String stored = c.thenJson().substring(0, c.thenJson().length() - ".json".length());
             assertEquals(new JsonObject().put("name", stored), r.bodyAsJsonObject());
-            assertEquals("{\n    \"n\": 1\n}", Files.readString(folder.resolve(c.thenJson())));
+            assertEquals("{\n    \"n\": 1\n}", document("OpenAI Settings/" + c.thenJson()));
             written.add(folder.resolve(c.thenJson()));
         }
-        StNames.assertOnlyAdded(server.workDir, before, written);
+        StNames.assertOnlyAdded(server, before, written);
         for (StNames.Case c : StNames.CASES) {
             if (c.thenJson() != null) {
                 assertEquals(200, client.post("/api/presets/delete", "{\"apiId\":\"openai\",\"name\":"
                         + StNames.json(c.name()) + "}").statusCode(), c.name());
             }
         }
-        StNames.assertOnlyAdded(server.workDir, before, Set.of());
+        StNames.assertOnlyAdded(server, before, Set.of());
     }
 
     @Test
@@ -84,7 +86,7 @@ class PresetHttpTest extends ServerTest {
         for (String[] folder : folders) {
             server.client().post("/api/presets/save", "{\"apiId\":\"" + folder[0] + "\",\"name\":\"p-" + folder[0]
                     + "\",\"preset\":{}}");
-            assertEquals("{}", Files.readString(server.userDir().resolve(folder[1]).resolve("p-" + folder[0] + ".json")));
+            assertEquals("{}", document(folder[1] + "/p-" + folder[0] + ".json"));
         }
     }
 
@@ -105,21 +107,17 @@ class PresetHttpTest extends ServerTest {
         for (String body : bodies) {
             assertEquals(400, client.post("/api/presets/save", body).statusCode(), body);
         }
-        try (Stream<Path> all = Files.walk(server.workDir)) {
-            assertTrue(all.noneMatch(p -> p.getFileName().toString().endsWith("x.json")
-                    || p.getFileName().toString().equals("b.json")));
-        }
-        try (Stream<Path> openai = Files.list(server.userDir().resolve("OpenAI Settings"))) {
-            assertEquals(0, openai.count());
-        }
+        // the files on disk and the documents wherever the store keeps them
+        assertTrue(UserDocuments.all(server).stream().noneMatch(p -> p.getFileName().toString().endsWith("x.json")
+                || p.getFileName().toString().equals("b.json")));
+        assertEquals(List.of(), UserDocuments.folder(server, "OpenAI Settings"));
     }
 
     @Test
     void deleteRemovesOnlyExistingPresets() throws IOException {
         server = TestServer.start();
-        Path preset = server.userDir().resolve("TextGen Settings/Old.json");
-        Files.writeString(preset, "{}");
-        Files.writeString(server.userDir().resolve("keep.json"), "{}");
+        server.putDocument(DocumentStore.Folder.TEXTGEN_SETTINGS, "Old.json", "{}");
+        server.putDocument(DocumentStore.Folder.ROOT, "keep.json", "{}");
         TestServer.Client client = server.client();
         assertEquals(404, client.post("/api/presets/delete", "{\"apiId\":\"textgenerationwebui\",\"name\":\"../keep\"}").statusCode());
         assertEquals(400, client.post("/api/presets/delete", "{\"apiId\":\"nope\",\"name\":\"Old\"}").statusCode());
@@ -127,8 +125,8 @@ class PresetHttpTest extends ServerTest {
         HttpResponse<Buffer> ok = client.post("/api/presets/delete", "{\"apiId\":\"textgenerationwebui\",\"name\":\"Old\"}");
         assertEquals(200, ok.statusCode());
         assertEquals("OK", ok.bodyAsString());
-        assertFalse(Files.exists(preset));
-        assertTrue(Files.exists(server.userDir().resolve("keep.json")));
+        assertFalse(server.hasDocument(DocumentStore.Folder.TEXTGEN_SETTINGS, "Old.json"));
+        assertTrue(server.hasDocument(DocumentStore.Folder.ROOT, "keep.json"));
     }
 
     @Test

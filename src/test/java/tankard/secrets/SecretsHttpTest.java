@@ -5,15 +5,14 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
 import org.junit.jupiter.api.Test;
-import tankard.store.FileDocumentStore;
+import tankard.store.DocumentStore;
 import tankard.testing.ServerTest;
 import tankard.testing.TestServer;
+import tankard.user.User;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -21,9 +20,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class SecretsHttpTest extends ServerTest {
-    private Path secretsFile() {
-        return server.userDir().resolve("secrets.json");
-    }
 
     private JsonObject read(TestServer.Client client) {
         HttpResponse<Buffer> r = client.post("/api/secrets/read", null);
@@ -42,7 +38,7 @@ class SecretsHttpTest extends ServerTest {
     void readListsEveryKnownKeyAndWritesNothing() throws IOException {
         server = TestServer.start();
         JsonObject state = read(server.client());
-        assertFalse(Files.exists(secretsFile()), "a read never creates files (ST writes {} here)");
+        assertFalse(hasDocument("secrets.json"), "a read never creates files (ST writes {} here)");
         assertEquals(SecretKeys.ALL, List.copyOf(state.fieldNames()));
         assertEquals(62, state.size());
         assertTrue(state.stream().allMatch(e -> e.getValue() == null));
@@ -66,7 +62,7 @@ class SecretsHttpTest extends ServerTest {
                 .put("active", true), openai.getJsonObject(1));
         assertEquals("http://localhost:5000", read(client).getJsonArray("libre_url").getJsonObject(0).getString("value"));
 
-        String file = Files.readString(secretsFile());
+        String file = document("secrets.json");
         assertTrue(file.startsWith("{\n    \"api_key_openai\": [\n        {\n            \"id\": \""), file);
         assertTrue(file.contains("\"value\": \"sk-1234567890abcdef\""));
     }
@@ -96,7 +92,7 @@ class SecretsHttpTest extends ServerTest {
 
         assertEquals(204, client.post("/api/secrets/delete", json("api_key_claude", b, null)).statusCode());
         assertNull(read(client).getValue("api_key_claude"));
-        assertFalse(Files.readString(secretsFile()).contains("api_key_claude"));
+        assertFalse(document("secrets.json").contains("api_key_claude"));
     }
 
     @Test
@@ -148,34 +144,33 @@ class SecretsHttpTest extends ServerTest {
     void legacyFlatFileIsMigratedWithABackup() throws IOException {
         server = TestServer.start();
         String legacy = "{\"api_key_openai\":\"sk-legacy-123456\",\"blank\":\"  \",\"custom_ext\":\"v\"}";
-        Files.writeString(secretsFile(), legacy);
+        put("secrets.json", legacy.getBytes(StandardCharsets.UTF_8));
         JsonObject state = read(server.client());
         JsonObject openai = state.getJsonArray("api_key_openai").getJsonObject(0);
         assertEquals("*******456", openai.getString("value"));
         assertEquals("api_key_openai", openai.getString("label"));
         assertTrue(openai.getBoolean("active"));
 
-        JsonObject stored = new JsonObject(Files.readString(secretsFile()));
+        JsonObject stored = new JsonObject(document("secrets.json"));
         assertEquals(List.of("api_key_openai", "custom_ext", "_migrated"), List.copyOf(stored.fieldNames()));
         assertEquals(new JsonArray(), stored.getJsonArray("_migrated"));
-        try (Stream<Path> backups = Files.list(server.userDir().resolve("backups"))) {
-            List<Path> copies = backups.filter(p -> p.getFileName().toString().matches("secrets_migration_\\d+\\.json")).toList();
-            assertEquals(1, copies.size());
-            assertEquals(legacy, Files.readString(copies.get(0)));
-        }
+        List<String> copies = server.documents().list(User.DEFAULT_HANDLE, DocumentStore.Folder.BACKUPS).stream()
+                .map(DocumentStore.Entry::name).filter(name -> name.matches("secrets_migration_\\d+\\.json")).toList();
+        assertEquals(1, copies.size());
+        assertEquals(legacy, document("backups/" + copies.get(0)));
     }
 
     @Test
     void corruptFileReadsAsEmptyAsInStAndIsLeftAlone() throws IOException {
         server = TestServer.start();
-        Files.writeString(secretsFile(), "{oops");
+        put("secrets.json", "{oops".getBytes(StandardCharsets.UTF_8));
         TestServer.Client client = server.client();
         HttpResponse<Buffer> read = client.post("/api/secrets/read", null);
         assertEquals(200, read.statusCode());
         assertEquals(new JsonObject(), read.bodyAsJsonObject());
         assertEquals(500, client.post("/api/secrets/write", "{\"key\":\"api_key_openai\",\"value\":\"x\"}")
                 .statusCode());
-        assertEquals("{oops", Files.readString(secretsFile()));
+        assertEquals("{oops", document("secrets.json"));
     }
 
     /** A secrets.json laid out as ST 1.18.0 writes it (JSON.stringify with 4 spaces, no final newline). */
@@ -210,30 +205,30 @@ class SecretsHttpTest extends ServerTest {
     @Test
     void stWrittenFileIsReadAndRewrittenWithoutLoss() throws IOException {
         TestServer.Client client = start(null);
-        Files.writeString(secretsFile(), ST_FILE);
+        put("secrets.json", ST_FILE.getBytes(StandardCharsets.UTF_8));
 
         JsonArray openai = read(client).getJsonArray("api_key_openai");
         assertEquals(new JsonObject().put("id", "3f2a6c1e-0b7d-4c55-9a41-2e8f0d6b7a10").put("value", "*******001")
                 .put("label", "Personal").put("active", true), openai.getJsonObject(0));
-        assertEquals(ST_FILE, Files.readString(secretsFile()), "reading changes nothing");
+        assertEquals(ST_FILE, document("secrets.json"), "reading changes nothing");
 
         // Rotating flips the two flags and nothing else, byte for byte.
         assertEquals(204, client.post("/api/secrets/rotate",
                 json("api_key_openai", "9d0e4b7a-5c21-4f3e-8b6d-71a2c3e4f5a6", null)).statusCode());
         String rotated = ST_FILE.replace("\"Personal\",\n            \"active\": true", "\"Personal\",\n            \"active\": false")
                 .replace("\"active\": false,\n            \"note\"", "\"active\": true,\n            \"note\"");
-        assertEquals(rotated, Files.readString(secretsFile()));
+        assertEquals(rotated, document("secrets.json"));
 
         // A new key goes last, after the migration marker, as JavaScript appends object members.
         String id = write(client, "api_key_claude", "sk-ant-0003");
         String added = rotated.substring(0, rotated.length() - 2) + ",\n    \"api_key_claude\": [\n        {\n"
                 + "            \"id\": \"" + id + "\",\n            \"value\": \"sk-ant-0003\",\n"
                 + "            \"label\": \"Unlabeled\",\n            \"active\": true\n        }\n    ]\n}";
-        assertEquals(added, Files.readString(secretsFile()));
+        assertEquals(added, document("secrets.json"));
 
         // Deleting it gives back the rotated file exactly.
         assertEquals(204, client.post("/api/secrets/delete", json("api_key_claude", id, null)).statusCode());
-        assertEquals(rotated, Files.readString(secretsFile()));
+        assertEquals(rotated, document("secrets.json"));
     }
 
     @Test
@@ -241,7 +236,7 @@ class SecretsHttpTest extends ServerTest {
         TestServer.Client client = start("allowKeysExposure: true\n");
         assertEquals(200, client.post("/api/secrets/view", null).statusCode());
         assertEquals(new JsonObject(), client.post("/api/secrets/view", null).bodyAsJsonObject());
-        Files.writeString(secretsFile(), ST_FILE);
+        put("secrets.json", ST_FILE.getBytes(StandardCharsets.UTF_8));
         // Unknown keys are not in the state map: 404 even though the file has them.
         assertEquals(404, client.post("/api/secrets/find", "{\"key\":\"api_key_custom_extension\"}").statusCode());
         assertEquals(404, client.post("/api/secrets/find", "{\"key\":\"api_key_claude\"}").statusCode());
@@ -266,7 +261,7 @@ class SecretsHttpTest extends ServerTest {
         // What ST 1.18.0 writes for the same request, byte for byte.
         assertEquals("{\n    \"custom_thing\": [\n        {\n            \"id\": \"" + id + "\",\n"
                 + "            \"value\": \"v1234567890xyz\",\n            \"label\": null,\n"
-                + "            \"active\": true\n        }\n    ]\n}", Files.readString(secretsFile()));
+                + "            \"active\": true\n        }\n    ]\n}", document("secrets.json"));
         assertFalse(read(client).containsKey("custom_thing"));
         assertEquals(204, client.post("/api/secrets/rotate", json("nope", "x", null)).statusCode());
         assertEquals(403, client.post("/api/secrets/find", "{\"key\":\"custom_thing\"}").statusCode());
@@ -277,17 +272,17 @@ class SecretsHttpTest extends ServerTest {
         TestServer.Client client = start(null);
         assertEquals(403, client.post("/api/secrets/find", "{\"key\":\"api_key_nothing_here\"}").statusCode());
         assertEquals(404, client.post("/api/secrets/find", "{\"key\":\"lingva_url\"}").statusCode());
-        assertFalse(Files.exists(secretsFile()));
+        assertFalse(hasDocument("secrets.json"));
     }
 
     @Test
     void backendsReadTheActiveValueThroughTheJavaApi() throws IOException {
         TestServer.Client client = start(null);
-        SecretStore store = new SecretStore(new FileDocumentStore(server.userDir().getParent()), false);
+        SecretStore store = new SecretStore(server.documents(), false);
         String user = server.userDir().getFileName().toString();
         assertEquals("", store.read(user, SecretKeys.OPENAI));
-        assertFalse(Files.exists(secretsFile()), "looking a key up creates nothing");
-        Files.writeString(secretsFile(), ST_FILE);
+        assertFalse(hasDocument("secrets.json"), "looking a key up creates nothing");
+        put("secrets.json", ST_FILE.getBytes(StandardCharsets.UTF_8));
         assertEquals("sk-ünïcode-🍺-\"quoted\"-0001", store.read(user, SecretKeys.OPENAI));
         assertEquals("sk-work-key-0002", store.read(user, SecretKeys.OPENAI, "9d0e4b7a-5c21-4f3e-8b6d-71a2c3e4f5a6"));
         assertEquals("", store.read(user, SecretKeys.CLAUDE));
@@ -298,11 +293,11 @@ class SecretsHttpTest extends ServerTest {
     @Test
     void deleteWithoutIdRemovesTheActiveOneAndUnknownIdsChangeNothing() throws IOException {
         TestServer.Client client = start(null);
-        Files.writeString(secretsFile(), ST_FILE);
+        put("secrets.json", ST_FILE.getBytes(StandardCharsets.UTF_8));
         assertEquals(204, client.post("/api/secrets/delete", json("api_key_openai", "no-such-id", null)).statusCode());
-        assertEquals(ST_FILE, Files.readString(secretsFile()));
+        assertEquals(ST_FILE, document("secrets.json"));
         assertEquals(204, client.post("/api/secrets/rename", json("api_key_openai", "no-such-id", "X")).statusCode());
-        assertEquals(ST_FILE, Files.readString(secretsFile()));
+        assertEquals(ST_FILE, document("secrets.json"));
         assertEquals(204, client.post("/api/secrets/delete", "{\"key\":\"api_key_openai\",\"id\":\"\"}").statusCode());
         JsonArray openai = read(client).getJsonArray("api_key_openai");
         assertEquals(1, openai.size());

@@ -6,17 +6,17 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
 import org.junit.jupiter.api.Test;
+import tankard.store.DocumentStore;
 import tankard.testing.ServerTest;
 import tankard.testing.TestServer;
+import tankard.user.User;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.attribute.FileTime;
 import java.util.List;
-import java.util.stream.Stream;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.zip.GZIPOutputStream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -51,9 +51,8 @@ class SettingsHttpTest extends ServerTest {
             }""";
 
 
-    private void write(String relative, String text) throws IOException {
-        Files.createDirectories(user(relative).getParent());
-        Files.writeString(user(relative), text);
+    private void write(String relative, String text) {
+        put(relative, text.getBytes(StandardCharsets.UTF_8));
     }
 
     @Test
@@ -127,7 +126,7 @@ class SettingsHttpTest extends ServerTest {
         HttpResponse<Buffer> r = server.client().post("/api/settings/save", BROWSER_SETTINGS);
         assertEquals(200, r.statusCode());
         assertEquals("{\"result\":\"ok\"}", r.bodyAsString());
-        assertEquals(BROWSER_SETTINGS_PRETTY, Files.readString(user("settings.json")));
+        assertEquals(BROWSER_SETTINGS_PRETTY, document("settings.json"));
         String readBack = server.client().post("/api/settings/get", "{}").bodyAsJsonObject().getString("settings");
         assertEquals(BROWSER_SETTINGS_PRETTY, readBack);
     }
@@ -145,7 +144,7 @@ class SettingsHttpTest extends ServerTest {
                 .putHeader("Content-Encoding", "gzip");
         HttpResponse<Buffer> r = TestServer.Client.send(request, Buffer.buffer(zipped.toByteArray()));
         assertEquals(200, r.statusCode());
-        assertEquals(BROWSER_SETTINGS_PRETTY, Files.readString(user("settings.json")));
+        assertEquals(BROWSER_SETTINGS_PRETTY, document("settings.json"));
     }
 
     @Test
@@ -157,7 +156,7 @@ class SettingsHttpTest extends ServerTest {
         assertEquals(400, client.post("/api/settings/save", "[1,2]").statusCode());
         assertEquals(400, client.post("/api/settings/save", null).statusCode());
         assertEquals(400, client.post("/api/settings/save", "{} {}").statusCode());
-        assertEquals("{\"keep\": true}", Files.readString(user("settings.json")));
+        assertEquals("{\"keep\": true}", document("settings.json"));
         assertEquals(List.of(), backups());
     }
 
@@ -166,10 +165,10 @@ class SettingsHttpTest extends ServerTest {
         server = TestServer.start();
         TestServer.Client client = server.client();
         client.post("/api/settings/save", "{\"v\":1}");
-        List<Path> first = backups();
+        List<String> first = backups();
         assertEquals(1, first.size());
-        assertTrue(first.get(0).getFileName().toString().matches("settings_default-user_\\d{8}-\\d{6}\\.json"));
-        assertEquals("{\n    \"v\": 1\n}", Files.readString(first.get(0)));
+        assertTrue(first.get(0).matches("settings_default-user_\\d{8}-\\d{6}\\.json"));
+        assertEquals("{\n    \"v\": 1\n}", document("backups/" + first.get(0)));
         client.post("/api/settings/save", "{\"v\":2}");
         assertEquals(first, backups(), "a second save within 10 minutes makes no snapshot right away");
     }
@@ -204,11 +203,11 @@ class SettingsHttpTest extends ServerTest {
         assertEquals("{\"old\":1}", load.bodyAsString());
 
         assertEquals(204, client.post("/api/settings/make-snapshot", null).statusCode());
-        assertEquals(2, backups().stream().filter(p -> p.getFileName().toString().startsWith("settings_default-user_")).count());
+        assertEquals(2, backups().stream().filter(name -> name.startsWith("settings_default-user_")).count());
 
         assertEquals(204, client.post("/api/settings/restore-snapshot",
                 "{\"name\":\"settings_default-user_20200101-000000.json\"}").statusCode());
-        assertEquals("{\"old\":1}", Files.readString(user("settings.json")));
+        assertEquals("{\"old\":1}", document("settings.json"));
     }
 
     @Test
@@ -240,7 +239,7 @@ class SettingsHttpTest extends ServerTest {
             assertEquals(400, client.post(path, "{\"name\":\"settings_default-user_\\u0000.json\"}").statusCode());
             assertEquals(404, client.post(path, "{\"name\":\"settings_default-user_missing.json\"}").statusCode());
         }
-        assertEquals("{\"now\":1}", Files.readString(user("settings.json")));
+        assertEquals("{\"now\":1}", document("settings.json"));
     }
 
     @Test
@@ -250,20 +249,21 @@ class SettingsHttpTest extends ServerTest {
         for (int i = 1; i <= 3; i++) {
             String name = "backups/settings_default-user_2020010" + i + "-000000.json";
             write(name, "{\"old\":" + i + "}");
-            Files.setLastModifiedTime(user(name), FileTime.fromMillis(1_000_000L * i));
+            server.files().setModified(name, 1_000_000L * i);
         }
         write("backups/chat_default-user_20200101-000000.jsonl", "");
         server.client().post("/api/settings/make-snapshot", null);
-        List<String> left = backups().stream().map(p -> p.getFileName().toString()).toList();
+        List<String> left = backups();
         assertEquals(3, left.size(), left.toString());
         assertTrue(left.contains("chat_default-user_20200101-000000.jsonl"));
         assertTrue(left.contains("settings_default-user_20200103-000000.json"));
         assertFalse(left.contains("settings_default-user_20200101-000000.json"));
     }
 
-    private List<Path> backups() throws IOException {
-        try (Stream<Path> files = Files.list(user("backups"))) {
-            return files.sorted().toList();
-        }
+    /** The names in the backups folder, sorted: settings snapshots and chat backups, wherever each is kept. */
+    private List<String> backups() {
+        Set<String> names = new TreeSet<>(server.files().backupNames(""));
+        server.documents().list(User.DEFAULT_HANDLE, DocumentStore.Folder.BACKUPS).forEach(entry -> names.add(entry.name()));
+        return List.copyOf(names);
     }
 }

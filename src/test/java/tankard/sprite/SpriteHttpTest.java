@@ -11,9 +11,7 @@ import tankard.testing.ServerTest;
 import java.io.IOException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.FileTime;
 import java.time.Instant;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -26,7 +24,7 @@ class SpriteHttpTest extends ServerTest {
 
     private Path sprite(String relative) throws IOException {
         Path file = put("characters/" + relative, new byte[] {1});
-        Files.setLastModifiedTime(file, FileTime.from(Instant.parse("2025-03-07T08:05:02.042Z")));
+        server.files().setModified("characters/" + relative, Instant.parse("2025-03-07T08:05:02.042Z").toEpochMilli());
         return file;
     }
 

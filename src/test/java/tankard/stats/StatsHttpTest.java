@@ -11,9 +11,6 @@ import tankard.testing.ServerTest;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.attribute.FileTime;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -40,12 +37,12 @@ class StatsHttpTest extends ServerTest {
             "{\"name\":\"Ann\",\"is_user\":false,\"mes\":\"Bad time\",\"gen_started\":\"yesterday\",\"gen_finished\":\"2024-01-01T00:00:00.000Z\"}",
             "{\"name\":\"You\",\"is_user\":true,\"mes\":\"Numbers 12 34\",\"send_date\":1700000000000}");
 
-    private Path stats;
+    /** stats.json in the default user's folder, a document of the server's store. */
+    private static final String STATS = "stats.json";
 
     @BeforeEach
     void start() {
         start(null);
-        stats = server.userDir().resolve("stats.json");
     }
 
     @Test
@@ -56,16 +53,16 @@ class StatsHttpTest extends ServerTest {
         JsonObject read = r.bodyAsJsonObject();
         assertEquals(1, read.size(), read.encode());
         assertTrue(read.getLong("timestamp") >= before);
-        assertFalse(Files.exists(stats), "reading writes nothing");
+        assertFalse(hasDocument(STATS), "reading writes nothing");
     }
 
     @Test
     void getAnswersTheRebuiltStatsForAnUnreadableFile() throws IOException {
         put("characters/Ann.png", new byte[] {1});
-        Files.writeString(stats, "{broken");
+        put(STATS, "{broken".getBytes(StandardCharsets.UTF_8));
         JsonObject read = client.post("/api/stats/get", "{}").bodyAsJsonObject();
         assertEquals(0, read.getJsonObject("Ann.png").getInteger("chat_size"));
-        assertEquals("{broken", Files.readString(stats));
+        assertEquals("{broken", document(STATS));
     }
 
     @Test
@@ -75,7 +72,7 @@ class StatsHttpTest extends ServerTest {
                 "{\"a.png\":{\"total_gen_time\":1500.5,\"user_word_count\":3,\"date_first_chat\":253402300799999},\"timestamp\":1}");
         assertEquals(200, r.statusCode());
         assertEquals("OK", r.bodyAsString());
-        String file = Files.readString(stats);
+        String file = document(STATS);
         assertTrue(file.startsWith("{\"a.png\":{\"total_gen_time\":1500.5,\"user_word_count\":3,\"date_first_chat\":253402300799999},\"timestamp\":"), file);
         JsonObject read = client.post("/api/stats/get", "{}").bodyAsJsonObject();
         assertTrue(read.getLong("timestamp") >= before);
@@ -84,11 +81,11 @@ class StatsHttpTest extends ServerTest {
 
     @Test
     void badUpdatesAre400() throws IOException {
-        Files.writeString(stats, "{\"timestamp\":1}");
+        put(STATS, "{\"timestamp\":1}".getBytes(StandardCharsets.UTF_8));
         assertEquals(400, client.post("/api/stats/update", "[1]").statusCode());
         assertEquals(400, client.post("/api/stats/update", "{\"a\":").statusCode());
         assertEquals(400, client.post("/api/stats/update", "\"text\"").statusCode());
-        assertEquals("{\"timestamp\":1}", Files.readString(stats));
+        assertEquals("{\"timestamp\":1}", document(STATS));
     }
 
     @Test
@@ -96,19 +93,19 @@ class StatsHttpTest extends ServerTest {
         put("characters/Ann.png", new byte[] {1});
         put("characters/Bob.png", new byte[] {2});
         put("characters/notes.txt", new byte[] {3});
-        Path chat1 = put("chats/Ann/one.jsonl", CHAT_1.getBytes(StandardCharsets.UTF_8));
-        Path chat2 = put("chats/Ann/two.jsonl", CHAT_2.getBytes(StandardCharsets.UTF_8));
+        put("chats/Ann/one.jsonl", CHAT_1.getBytes(StandardCharsets.UTF_8));
+        put("chats/Ann/two.jsonl", CHAT_2.getBytes(StandardCharsets.UTF_8));
         put("chats/notes/x.jsonl", CHAT_2.getBytes(StandardCharsets.UTF_8));
-        Files.setLastModifiedTime(chat1, FileTime.fromMillis(1_720_000_000_123L));
-        Files.setLastModifiedTime(chat2, FileTime.fromMillis(1_710_000_000_000L));
-        Files.writeString(stats, "{\"old\":true,\"timestamp\":5}");
+        server.files().setModified("chats/Ann/one.jsonl", 1_720_000_000_123L);
+        server.files().setModified("chats/Ann/two.jsonl", 1_710_000_000_000L);
+        put(STATS, "{\"old\":true,\"timestamp\":5}".getBytes(StandardCharsets.UTF_8));
 
         long before = System.currentTimeMillis();
         HttpResponse<Buffer> r = client.post("/api/stats/recreate", "{}");
         assertEquals(200, r.statusCode());
         assertEquals("OK", r.bodyAsString());
 
-        String file = Files.readString(stats);
+        String file = document(STATS);
         // worked out by hand and checked against ST 1.18's recreateStats on the same files
         String ann = "{\"total_gen_time\":11250,\"user_word_count\":11,\"non_user_word_count\":18,\"user_msg_count\":3,"
                 + "\"non_user_msg_count\":9,\"total_swipe_count\":6,\"chat_size\":" + (CHAT_1.length() + CHAT_2.length())

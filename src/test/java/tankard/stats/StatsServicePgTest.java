@@ -19,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 class StatsServicePgTest {
     private final PgDocuments pg = new PgDocuments();
     private final Path root = TestServer.tempDir();
-    private final StatsService stats = new StatsService(pg.store, new StatsRebuilder(new FileChatStore(root)),
+    private final StatsService stats = new StatsService(pg.store, new StatsRebuilder(new FileChatStore(root), new tankard.character.FileCardStore(root)),
             () -> 42);
     private final UserDirs alice = UserDirs.of(root, "alice");
 

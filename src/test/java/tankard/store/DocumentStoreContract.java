@@ -88,6 +88,49 @@ public abstract class DocumentStoreContract {
     }
 
     @Test
+    void aRestoredDocumentKeepsItsModificationTime() {
+        DocumentStore store = store();
+        double older = 1_600_000_000_123.0; // 2020, to the millisecond
+        double newer = 1_700_000_000_456.0;
+        store.restore("alice", Folder.BACKUPS, new DocumentStore.Entry("settings_alice_2.json", 0, newer, newer), utf8("2"));
+        store.restore("alice", Folder.BACKUPS, new DocumentStore.Entry("settings_alice_1.json", 0, older, older), utf8("1"));
+
+        List<DocumentStore.Entry> entries = store.list("alice", Folder.BACKUPS);
+        assertEquals(List.of(older, newer), entries.stream().map(DocumentStore.Entry::modifiedMs).toList());
+        assertArrayEquals(utf8("1"), store.read("alice", Folder.BACKUPS, "settings_alice_1.json").orElseThrow());
+    }
+
+    @Test
+    void theDocumentsAreTheFilesOfTheKnownFolders() {
+        for (String path : List.of("settings.json", "stats.json", "worlds/Lore.json", "OpenAI Settings/Default.json",
+                "backups/settings_alice_1.json", "sysprompt/.migrated", "worlds/notes.txt")) {
+            assertTrue(DocumentStore.isDocument(path), path);
+        }
+        for (String path : List.of("content.log", ".hidden", "backups/chat_alice_1.jsonl", "chats/Alice/1.jsonl",
+                "worlds/sub/Lore.json", "characters/Alice.json", "worlds/")) {
+            assertFalse(DocumentStore.isDocument(path), path);
+        }
+    }
+
+    @Test
+    void deleteAllDeletesEveryDocumentOfTheUserAndNoOtherUsers() {
+        DocumentStore store = store();
+        for (String user : List.of("alice", "bob")) {
+            store.write(user, Folder.ROOT, "settings.json", utf8("{}"));
+            store.write(user, Folder.WORLDS, "Lore.json", utf8("{}"));
+            store.write(user, Folder.BACKUPS, "settings_" + user + "_1.json", utf8("{}"));
+        }
+        store.deleteAll("alice");
+
+        for (Folder folder : Folder.values()) {
+            assertEquals(List.of(), store.list("alice", folder), folder.name());
+        }
+        assertTrue(store.read("alice", Folder.ROOT, "settings.json").isEmpty());
+        assertEquals(List.of("Lore.json"), store.list("bob", Folder.WORLDS).stream().map(DocumentStore.Entry::name).toList());
+        assertTrue(store.read("bob", Folder.ROOT, "settings.json").isPresent());
+    }
+
+    @Test
     void deleteAnswersWhetherThereWasADocument() {
         DocumentStore store = store();
         store.write("alice", Folder.BACKUPS, "settings_alice_20260101-000000.json", utf8("{}"));

@@ -7,6 +7,7 @@ import org.junit.jupiter.api.AfterEach;
 import tankard.json.JsJson;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -36,11 +37,29 @@ public abstract class ServerTest {
         return server.userDir().resolve(relative);
     }
 
-    /** Writes a file in the default user's folder, creating its folders. */
-    protected Path put(String relative, byte[] bytes) throws IOException {
-        Path file = user(relative);
-        Files.createDirectories(file.getParent());
-        return Files.write(file, bytes);
+    /**
+     * Writes a file of the default user by its path in ST's layout, through the store that keeps that kind
+     * ({@link UserFiles}: a document, a chat, a group on PostgreSQL in the database). Answers the file's path in ST's
+     * layout, where the file is on files.
+     */
+    protected Path put(String relative, byte[] bytes) {
+        server.files().write(relative, bytes);
+        return user(relative);
+    }
+
+    /** A file of the default user ({@code "worlds/Sea.json"}) as the server's store holds it; fails when missing. */
+    protected byte[] documentBytes(String relative) {
+        return server.files().bytes(relative);
+    }
+
+    /** {@link #documentBytes} as UTF-8 text. */
+    protected String document(String relative) {
+        return server.files().read(relative);
+    }
+
+    /** Whether the server's store holds that file of the default user. */
+    protected boolean hasDocument(String relative) {
+        return server.files().exists(relative);
     }
 
     /** The response body parsed as ST's JSON. */

@@ -78,4 +78,15 @@ public final class StNames {
         added.forEach(file -> expected.add(root.relativize(file)));
         assertEquals(expected, files(root));
     }
+
+    /**
+     * {@link #assertOnlyAdded(Path, Set, Set)} over {@link UserDocuments#all}: the files on disk and the default user's
+     * documents wherever the server's store keeps them, each at its path in ST's layout under the working folder.
+     * {@code before} is what {@link UserDocuments#all} answered first; {@code added} are paths in the working folder.
+     */
+    public static void assertOnlyAdded(TestServer server, Set<Path> before, Set<Path> added) {
+        Set<Path> expected = new java.util.HashSet<>(before);
+        added.forEach(file -> expected.add(server.workDir.relativize(file)));
+        assertEquals(expected, UserDocuments.all(server));
+    }
 }

@@ -11,12 +11,15 @@ import io.vertx.ext.web.client.WebClient;
 import io.vertx.ext.web.client.WebClientOptions;
 import io.vertx.ext.web.client.WebClientSession;
 import tankard.store.AtomicFiles;
+import tankard.store.DocumentStore;
+import tankard.user.User;
 import tankard.Tankard;
 import tankard.config.ConfigLoader;
 import tankard.config.TankardConfig;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -95,10 +98,14 @@ public final class TestServer implements AutoCloseable {
 
     /** As {@link #startIn(Path, String...)}, with these environment variables added to the test ones. */
     public static TestServer startIn(Path work, Map<String, String> env, String... flags) {
+        PgScratch database = ON_POSTGRES && !env.containsKey("SILLYTAVERN_TANKARD_STORAGE") ? PgScratch.create() : null;
+        return startIn(work, env, database, flags);
+    }
+
+    private static TestServer startIn(Path work, Map<String, String> env, PgScratch database, String... flags) {
         List<String> args = new ArrayList<>(List.of("--port", "0", "--instances", "1"));
         args.addAll(List.of(flags));
         Map<String, String> environment = new java.util.HashMap<>(environment(work));
-        PgScratch database = ON_POSTGRES && !env.containsKey("SILLYTAVERN_TANKARD_STORAGE") ? PgScratch.create() : null;
         if (database != null) {
             environment.putAll(database.environment());
         }
@@ -154,6 +161,37 @@ public final class TestServer implements AutoCloseable {
         return dataRoot.resolve("default-user");
     }
 
+    /** The users' documents (settings, secrets, presets, …) in this server's store, files or database. */
+    public DocumentStore documents() {
+        return tankard.documents();
+    }
+
+    /** Writes a document of the default user through the server's store, as a test's starting state. */
+    public void putDocument(DocumentStore.Folder folder, String name, String content) {
+        documents().write(User.DEFAULT_HANDLE, folder, name, content.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** A document of the default user as its store holds it, as text; a test fails when there is none. */
+    public String document(DocumentStore.Folder folder, String name) {
+        return new String(documents().read(User.DEFAULT_HANDLE, folder, name)
+                .orElseThrow(() -> new AssertionError("No document " + folder.stName() + "/" + name)), StandardCharsets.UTF_8);
+    }
+
+    /** Whether the default user has that document. */
+    public boolean hasDocument(DocumentStore.Folder folder, String name) {
+        return documents().read(User.DEFAULT_HANDLE, folder, name).isPresent();
+    }
+
+    /** The default user's files by their path in ST's layout, through the stores that keep them. */
+    public UserFiles files() {
+        return new UserFiles(tankard, User.DEFAULT_HANDLE);
+    }
+
+    /** A user's files by their path in ST's layout, through the stores that keep them. */
+    public UserFiles files(String handle) {
+        return new UserFiles(tankard, handle);
+    }
+
     /** A client without cookies or CSRF token: what a stranger's first request looks like. */
     public WebClient plainClient() {
         return plain;
@@ -182,7 +220,7 @@ public final class TestServer implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return startIn(workDir);
+        return startIn(workDir, Map.of(), database, new String[0]);
     }
 
     @Override

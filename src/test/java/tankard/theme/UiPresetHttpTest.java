@@ -6,9 +6,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tankard.testing.ServerTest;
 import tankard.testing.StNames;
+import tankard.testing.UserDocuments;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.Set;
@@ -29,28 +29,28 @@ class UiPresetHttpTest extends ServerTest {
         assertEquals(200, r.statusCode());
         assertEquals("OK", r.bodyAsString());
         assertEquals("{\n    \"name\": \"Dark: Blue\",\n    \"blur_strength\": 10,\n    \"font_scale\": 1.05\n}",
-                Files.readString(user("themes/Dark Blue.json")));
+                document("themes/Dark Blue.json"));
         assertEquals(404, client.post("/api/themes/delete", "{\"name\":\"Nope\"}").statusCode());
         assertEquals(200, client.post("/api/themes/delete", "{\"name\":\"Dark: Blue\"}").statusCode());
-        assertFalse(Files.exists(user("themes/Dark Blue.json")));
+        assertFalse(hasDocument("themes/Dark Blue.json"));
     }
 
     @Test
     void movingUiAndQuickReplySetsAreSaved() throws IOException {
         assertEquals(200, client.post("/api/moving-ui/save", "{\"name\":\"Wide\",\"movingUIState\":{\"sheld\":{\"top\":0}}}").statusCode());
-        assertTrue(Files.readString(user("movingUI/Wide.json")).contains("\"movingUIState\": {\n        \"sheld\": {"));
+        assertTrue(document("movingUI/Wide.json").contains("\"movingUIState\": {\n        \"sheld\": {"));
         assertEquals(200, client.post("/api/quick-replies/save", "{\"version\":2,\"name\":\"Default\",\"qrList\":[]}").statusCode());
         assertEquals("{\n    \"version\": 2,\n    \"name\": \"Default\",\n    \"qrList\": []\n}",
-                Files.readString(user("QuickReplies/Default.json")));
+                document("QuickReplies/Default.json"));
         assertEquals(200, client.post("/api/quick-replies/delete", "{\"name\":\"Default\"}").statusCode());
-        assertFalse(Files.exists(user("QuickReplies/Default.json")));
+        assertFalse(hasDocument("QuickReplies/Default.json"));
         assertEquals(200, client.post("/api/quick-replies/delete", "{\"name\":\"Never existed\"}").statusCode());
     }
 
     @Test
     void namesAreCleanedAsStCleansThemAndNothingIsWrittenOutsideTheFolder() throws IOException {
         String[][] kinds = {{"themes", "themes"}, {"moving-ui", "movingUI"}, {"quick-replies", "QuickReplies"}};
-        Set<Path> before = StNames.files(server.workDir);
+        Set<Path> before = UserDocuments.all(server);
         Set<Path> written = new HashSet<>();
         for (String[] kind : kinds) {
             for (StNames.Case c : StNames.CASES) {
@@ -62,11 +62,11 @@ class UiPresetHttpTest extends ServerTest {
                 }
                 assertEquals(200, r.statusCode(), kind[0] + " " + c.name());
                 Path file = user(kind[1]).resolve(c.withJson());
-                assertTrue(Files.readString(file).startsWith("{\n    \"name\": "), c.name());
+                assertTrue(document(kind[1] + "/" + c.withJson()).startsWith("{\n    \"name\": "), c.name());
                 written.add(file);
             }
         }
-        StNames.assertOnlyAdded(server.workDir, before, written);
+        StNames.assertOnlyAdded(server, before, written);
         for (String kind : new String[] {"themes", "quick-replies"}) {
             for (StNames.Case c : StNames.CASES) {
                 int status = client.post("/api/" + kind + "/delete", "{\"name\":" + StNames.json(c.name()) + "}").statusCode();
@@ -74,7 +74,7 @@ class UiPresetHttpTest extends ServerTest {
             }
         }
         written.removeIf(file -> !file.startsWith(user("movingUI")));
-        StNames.assertOnlyAdded(server.workDir, before, written);
+        StNames.assertOnlyAdded(server, before, written);
     }
 
     @Test

@@ -99,7 +99,7 @@ class DataBankHttpTest extends ServerTest {
         assertEquals(400, client.post("/api/files/delete", "{\"path\":{}}").statusCode());
         assertEquals(400, client.post("/api/files/verify", "{\"urls\":\"/user/files/a\"}").statusCode());
         assertTrue(Files.exists(user("user/files_evil/a.txt")));
-        assertTrue(Files.exists(user("secrets.json")));
+        assertTrue(hasDocument("secrets.json"));
         assertTrue(Files.exists(user("user/files/sub/a.txt")));
         assertArrayEquals(new byte[] {1}, Files.readAllBytes(user("user/files/sub/a.txt")));
     }

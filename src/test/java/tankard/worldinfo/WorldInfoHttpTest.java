@@ -10,19 +10,19 @@ import io.vertx.ext.web.multipart.MultipartForm;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tankard.json.JsJson;
+import tankard.store.DocumentStore;
 import tankard.testing.Fixtures;
 import tankard.testing.ServerTest;
 import tankard.testing.StNames;
 import tankard.testing.TestServer;
+import tankard.testing.UserDocuments;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -72,9 +72,17 @@ class WorldInfoHttpTest extends ServerTest {
         worlds = server.userDir().resolve("worlds");
     }
 
+    /**
+     * Seeds a file of the worlds folder through the server's store, whatever its name: on files the file itself, so
+     * that a listing also meets names the store would not hold as books (A.JSON, d.txt).
+     */
+    private void seedWorld(String name, String text) {
+        server.putDocument(DocumentStore.Folder.WORLDS, name, text);
+    }
+
     @Test
     void getAnswersTheBookOrAnEmptyOne() throws IOException {
-        Files.writeString(worlds.resolve("Eldoria.json"), "{\n    \"entries\": {\"0\": {\"uid\": 0, \"order\": 1e-7, \"gen\": 851234567890123400}}\n}");
+        seedWorld("Eldoria.json", "{\n    \"entries\": {\"0\": {\"uid\": 0, \"order\": 1e-7, \"gen\": 851234567890123400}}\n}");
         HttpResponse<Buffer> r = client.post("/api/worldinfo/get", "{\"name\":\"Eldoria\"}");
         assertEquals(200, r.statusCode());
         assertEquals("{\"entries\":{\"0\":{\"uid\":0,\"order\":1e-7,\"gen\":851234567890123400}}}", r.bodyAsString());
@@ -83,8 +91,8 @@ class WorldInfoHttpTest extends ServerTest {
 
     @Test
     void badNamesAndBrokenFiles() throws IOException {
-        Files.writeString(server.userDir().resolve("secrets.json"), "{}");
-        Files.writeString(worlds.resolve("Broken.json"), "{");
+        server.putDocument(DocumentStore.Folder.ROOT, "secrets.json", "{}");
+        seedWorld("Broken.json", "{");
         assertEquals(400, client.post("/api/worldinfo/get", "{}").statusCode());
         assertEquals("{\"entries\":{}}", client.post("/api/worldinfo/get", "{\"name\":\"../secrets\"}").bodyAsString(),
                 "ST reads worlds/..secrets.json, which is not there");
@@ -95,10 +103,10 @@ class WorldInfoHttpTest extends ServerTest {
 
     @Test
     void listNamesBooksByContentOrFileName() throws IOException {
-        Files.writeString(worlds.resolve("b.json"), "{\"entries\":{},\"name\":\"Bee\",\"extensions\":{\"x\":1}}");
-        Files.writeString(worlds.resolve("A.JSON"), "{\"entries\":{},\"name\":\"\"}");
-        Files.writeString(worlds.resolve("c.json"), "not json");
-        Files.writeString(worlds.resolve("d.txt"), "{}");
+        seedWorld("b.json", "{\"entries\":{},\"name\":\"Bee\",\"extensions\":{\"x\":1}}");
+        seedWorld("A.JSON", "{\"entries\":{},\"name\":\"\"}");
+        seedWorld("c.json", "not json");
+        seedWorld("d.txt", "{}");
         HttpResponse<Buffer> r = client.post("/api/worldinfo/list", null);
         assertEquals(200, r.statusCode());
         assertEquals(new JsonArray()
@@ -113,18 +121,18 @@ class WorldInfoHttpTest extends ServerTest {
         HttpResponse<Buffer> r = client.post("/api/worldinfo/edit", "{\"name\":\"Sea: Deep?\",\"data\":" + BOOK + "}");
         assertEquals(200, r.statusCode(), r.bodyAsString());
         assertEquals("{\"ok\":true}", r.bodyAsString());
-        assertEquals(BOOK_ON_DISK, Files.readString(worlds.resolve("Sea Deep.json")));
+        assertEquals(BOOK_ON_DISK, document("worlds/Sea Deep.json"));
         assertEquals(JsJson.parse(BOOK_ON_DISK), json(client.post("/api/worldinfo/get", "{\"name\":\"Sea Deep\"}")));
 
         // overwrites; a new empty book is how the frontend creates one
         assertEquals(200, client.post("/api/worldinfo/edit", "{\"name\":\"Sea Deep\",\"data\":{\"entries\":{}}}").statusCode());
-        assertEquals("{\n    \"entries\": {}\n}", Files.readString(worlds.resolve("Sea Deep.json")));
+        assertEquals("{\n    \"entries\": {}\n}", document("worlds/Sea Deep.json"));
         assertEquals(List.of("Sea Deep.json"), worldFiles(), "no temp files left");
     }
 
     @Test
     void editRefusesBadNamesAndBooksAndWritesNothing() throws IOException {
-        Files.writeString(server.userDir().resolve("secrets.json"), "{\"api_key\":\"keep\"}");
+        server.putDocument(DocumentStore.Folder.ROOT, "secrets.json", "{\"api_key\":\"keep\"}");
         String book = "{\"entries\":{}}";
         assertRefused(client.post("/api/worldinfo/edit", "{\"data\":" + book + "}"), "World file must have a name");
         assertRefused(client.post("/api/worldinfo/edit", "{\"name\":\"\",\"data\":" + book + "}"), "World file must have a name");
@@ -142,7 +150,7 @@ class WorldInfoHttpTest extends ServerTest {
                 .putHeader("Content-Type", "text/plain"), Buffer.buffer("{\"name\":\"Sea\",\"data\":" + book + "}"));
         assertRefused(form, "World file must have a name");
         assertEquals(List.of(), worldFiles());
-        assertEquals("{\"api_key\":\"keep\"}", Files.readString(server.userDir().resolve("secrets.json")));
+        assertEquals("{\"api_key\":\"keep\"}", document("secrets.json"));
 
         // the longest name whose file (and its temp file) fits
         assertEquals(200, client.post("/api/worldinfo/edit", "{\"name\":\"" + "x".repeat(230) + "\",\"data\":" + book + "}").statusCode());
@@ -152,7 +160,7 @@ class WorldInfoHttpTest extends ServerTest {
     @Test
     void namesAreCleanedAsStCleansThemAndNothingIsWrittenOutsideTheFolder() throws IOException {
         String book = "{\"entries\":{}}";
-        Set<Path> before = StNames.files(server.workDir);
+        Set<Path> before = UserDocuments.all(server);
         Set<Path> written = new HashSet<>();
         for (StNames.Case c : StNames.CASES) {
             String name = StNames.json(c.name());
@@ -164,27 +172,27 @@ class WorldInfoHttpTest extends ServerTest {
                 continue;
             }
             assertEquals(200, saved.statusCode(), c.name());
-            assertEquals("{\n    \"entries\": {}\n}", Files.readString(worlds.resolve(c.withJson())), c.name());
+            assertEquals("{\n    \"entries\": {}\n}", document("worlds/" + c.withJson()), c.name());
             assertEquals(book, client.post("/api/worldinfo/get", "{\"name\":" + name + "}").bodyAsString());
             written.add(worlds.resolve(c.withJson()));
         }
-        StNames.assertOnlyAdded(server.workDir, before, written);
+        StNames.assertOnlyAdded(server, before, written);
         for (StNames.Case c : StNames.CASES) {
             if (c.withJson() != null) {
                 assertEquals(200, client.post("/api/worldinfo/delete", "{\"name\":" + StNames.json(c.name()) + "}").statusCode());
             }
         }
-        StNames.assertOnlyAdded(server.workDir, before, Set.of());
+        StNames.assertOnlyAdded(server, before, Set.of());
     }
 
     @Test
     void deleteRemovesTheBookOnly() throws IOException {
-        Files.writeString(worlds.resolve("Sea.json"), "{\"entries\":{}}");
-        Files.writeString(server.userDir().resolve("secrets.json"), "{}");
+        seedWorld("Sea.json", "{\"entries\":{}}");
+        server.putDocument(DocumentStore.Folder.ROOT, "secrets.json", "{}");
         assertRefused(client.post("/api/worldinfo/delete", "{}"), null);
         assertEquals(404, client.post("/api/worldinfo/delete", "{\"name\":\"../secrets\"}").statusCode());
         assertEquals(404, client.post("/api/worldinfo/delete", "{\"name\":\"Land\"}").statusCode());
-        assertTrue(Files.exists(server.userDir().resolve("secrets.json")));
+        assertTrue(hasDocument("secrets.json"));
 
         HttpResponse<Buffer> r = client.post("/api/worldinfo/delete", "{\"name\":\"Sea\"}");
         assertEquals(200, r.statusCode());
@@ -199,24 +207,24 @@ class WorldInfoHttpTest extends ServerTest {
         HttpResponse<Buffer> r = importBook("Sky Lore?.lorebook", sent.getBytes(StandardCharsets.UTF_8), null);
         assertEquals(200, r.statusCode(), r.bodyAsString());
         assertEquals("{\"name\":\"Sky Lore\"}", r.bodyAsString());
-        assertEquals(sent, Files.readString(worlds.resolve("Sky Lore.json")), "kept byte for byte, not re-formatted");
+        assertEquals(sent, document("worlds/Sky Lore.json"), "kept byte for byte, not re-formatted");
 
         // the frontend's conversion of a foreign format wins over the file, which may not even be JSON
         String converted = "{\"entries\":{\"0\":{\"uid\":0,\"key\":[\"star\"],\"content\":\"Bright\"}},\"originalData\":{\"lorebookVersion\":5}}";
         r = importBook("Sky Lore.png", Fixtures.plainPng(), converted);
         assertEquals(200, r.statusCode(), r.bodyAsString());
-        assertEquals(converted, Files.readString(worlds.resolve("Sky Lore.json")), "an existing book is overwritten");
+        assertEquals(converted, document("worlds/Sky Lore.json"), "an existing book is overwritten");
 
         // converted books can be large: a form field far beyond Netty's default attribute size
         String large = "{\"entries\":{\"0\":{\"uid\":0,\"content\":\"" + "lore ".repeat(100_000) + "\"}}}";
         r = importBook("Large.json", "{}".getBytes(StandardCharsets.UTF_8), large);
         assertEquals(200, r.statusCode(), r.bodyAsString());
-        assertEquals(large, Files.readString(worlds.resolve("Large.json")));
+        assertEquals(large, document("worlds/Large.json"));
 
         // a byte-order mark is dropped (ST refuses such a file; its own reader could not parse it back)
         r = importBook("bom.json", ("\uFEFF" + sent).getBytes(StandardCharsets.UTF_8), null);
         assertEquals(200, r.statusCode(), r.bodyAsString());
-        assertEquals(sent, Files.readString(worlds.resolve("bom.json")));
+        assertEquals(sent, document("worlds/bom.json"));
         assertEquals(List.of("Large.json", "Sky Lore.json", "bom.json"), worldFiles());
     }
 
@@ -246,7 +254,7 @@ class WorldInfoHttpTest extends ServerTest {
         MultipartForm wrongField = MultipartForm.create().binaryFileUpload("file", "a.json", Buffer.buffer(book), "application/json");
         assertRefused(send(wrongField), null);
         assertEquals(List.of(), worldFiles());
-        assertFalse(Files.exists(server.userDir().resolve("secrets.json")));
+        assertFalse(hasDocument("secrets.json"));
     }
 
     /**
@@ -319,9 +327,8 @@ class WorldInfoHttpTest extends ServerTest {
         }
     }
 
-    private List<String> worldFiles() throws IOException {
-        try (Stream<Path> files = Files.list(worlds)) {
-            return files.map(f -> f.getFileName().toString()).sorted().toList();
-        }
+    /** The books as the store lists them and any other file left in the folder (a temp file), sorted. */
+    private List<String> worldFiles() {
+        return UserDocuments.folder(server, "worlds");
     }
 }

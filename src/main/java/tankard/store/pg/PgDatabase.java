@@ -23,7 +23,11 @@ import org.flywaydb.core.api.MigrationState;
 import tankard.config.ConfigException;
 import tankard.config.TankardConfig;
 import tankard.core.Refusal;
+import tankard.util.SafeNames;
+import tankard.util.Sanitize;
 
+import java.io.UncheckedIOException;
+import java.nio.file.FileSystemException;
 import java.net.ConnectException;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
@@ -320,6 +324,24 @@ public final class PgDatabase implements AutoCloseable {
      */
     public static boolean storable(String text) {
         return text.indexOf('\0') < 0;
+    }
+
+    /** A file system's limit on a name, in UTF-8 bytes. */
+    private static final int FILE_NAME_BYTES = 255;
+
+    /**
+     * The name of a row that stands for a file (a card, a chat): one the file store could not hold fails here as it
+     * fails there, with the file system's "File name too long" (a 400 on every route, tankard.http.FailureHandler),
+     * so that both stores refuse the same requests and what the database holds can always be exported to files.
+     * A name that is written must leave room for the file store's temp suffix too
+     * ({@link tankard.util.SafeNames#MAX_NAME_BYTES}).
+     */
+    public static String fileName(String name, boolean written) {
+        int limit = written ? SafeNames.MAX_NAME_BYTES : FILE_NAME_BYTES;
+        if (Sanitize.utf8Length(name) > limit) {
+            throw new UncheckedIOException(new FileSystemException(name, null, "File name too long"));
+        }
+        return name;
     }
 
     /** Whether the failure is the database's absence rather than an answer of it. */

@@ -8,7 +8,10 @@ import io.vertx.sqlclient.Tuple;
 import tankard.store.DocumentStore;
 import tankard.util.FileNames;
 
+import java.time.Instant;
 import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Iterator;
@@ -28,9 +31,8 @@ public final class PgDocumentStore implements DocumentStore {
     private static final int DOCUMENT_LOCKS = 0x646f63; // "doc"
     private static final String WHERE = " WHERE handle = $1 AND folder = $2 AND name = $3";
 
-    private static final String UPSERT = "INSERT INTO documents (handle, folder, name, content, modified)"
-            + " VALUES ($1, $2, $3, $4, clock_timestamp()) ON CONFLICT (handle, folder, name)"
-            + " DO UPDATE SET content = EXCLUDED.content, modified = EXCLUDED.modified";
+    private static final String UPSERT = upsert("clock_timestamp()");
+    private static final String RESTORE = upsert("$5");
 
     private final PgDatabase db;
 
@@ -52,10 +54,24 @@ public final class PgDocumentStore implements DocumentStore {
     }
 
     @Override
+    public void restore(String user, Folder folder, Entry entry, byte[] content) {
+        long micros = Math.round(entry.modifiedMs() * 1000);
+        OffsetDateTime modified = OffsetDateTime.ofInstant(Instant.EPOCH.plus(micros, ChronoUnit.MICROS), ZoneOffset.UTC);
+        Tuple row = key(user, folder, entry.name()).addBuffer(Buffer.buffer(content)).addOffsetDateTime(modified);
+        db.call(client -> client.preparedQuery(RESTORE).execute(row).mapEmpty());
+    }
+
+    @Override
     public boolean delete(String user, Folder folder, String name) {
         Tuple key = key(user, folder, name);
         return db.call(client -> client.preparedQuery("DELETE FROM documents" + WHERE).execute(key)
                 .map(rows -> rows.rowCount() > 0));
+    }
+
+    @Override
+    public void deleteAll(String user) {
+        Tuple key = Tuple.of(DocumentStore.checkSegment(user));
+        db.call(client -> client.preparedQuery("DELETE FROM documents WHERE handle = $1").execute(key).mapEmpty());
     }
 
     @Override
@@ -109,6 +125,12 @@ public final class PgDocumentStore implements DocumentStore {
 
     private static Optional<byte[]> content(Iterator<Row> rows) {
         return rows.hasNext() ? Optional.of(rows.next().getBuffer("content").getBytes()) : Optional.empty();
+    }
+
+    private static String upsert(String modified) {
+        return "INSERT INTO documents (handle, folder, name, content, modified) VALUES ($1, $2, $3, $4, " + modified
+                + ") ON CONFLICT (handle, folder, name) DO UPDATE SET content = EXCLUDED.content,"
+                + " modified = EXCLUDED.modified";
     }
 
     private static Tuple key(String user, Folder folder, String name) {

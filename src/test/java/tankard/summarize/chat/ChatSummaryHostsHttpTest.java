@@ -13,7 +13,6 @@ import tankard.testing.TestServer;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -65,14 +64,14 @@ class ChatSummaryHostsHttpTest extends ServerTest {
 
     @Test
     void cohereCutOffAtMaxTokensIsRefused() throws IOException {
-        byte[] before = Files.readAllBytes(user("chats/Bramble/Hollow Oak.jsonl"));
+        byte[] before = documentBytes("chats/Bramble/Hollow Oak.jsonl");
         client.post("/api/secrets/write", JsJson.compact(JsJson.object().put("key", "api_key_cohere").put("value", "co-key")));
         mock.route("/v2/chat", request -> request.response().end("{\"message\":{\"role\":\"assistant\",\"content\":"
                 + "[{\"type\":\"text\",\"text\":\"Wren rented\"}]},\"finish_reason\":\"MAX_TOKENS\"}"));
         HttpResponse<Buffer> r = summarize("\"backend\":{\"chat_completion_source\":\"cohere\",\"model\":\"command-r\"}");
         assertEquals(502, r.statusCode());
         assertEquals("length", json(r).path("reason").asText());
-        assertArrayEquals(before, Files.readAllBytes(user("chats/Bramble/Hollow Oak.jsonl")));
+        assertArrayEquals(before, documentBytes("chats/Bramble/Hollow Oak.jsonl"));
     }
 
     @Test

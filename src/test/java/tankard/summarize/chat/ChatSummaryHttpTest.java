@@ -10,13 +10,12 @@ import tankard.testing.MockBackendTest;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -61,7 +60,7 @@ class ChatSummaryHttpTest extends MockBackendTest {
     }
 
     private byte[] stored() throws IOException {
-        return Files.readAllBytes(user(CHAT));
+        return documentBytes(CHAT);
     }
 
     private HttpResponse<Buffer> summarize(String fields) {
@@ -307,9 +306,8 @@ class ChatSummaryHttpTest extends MockBackendTest {
                 .statusCode());
         assertEquals(0, mock.calls().size());
         assertArrayEquals(before, stored());
-        assertTrue(Files.notExists(user("chats/secrets.jsonl")));
-        assertEquals(List.of("Hollow Oak.jsonl"), Files.list(user("chats/Bramble")).map(Path::getFileName)
-                .map(Path::toString).toList());
+        assertFalse(hasDocument("chats/secrets.jsonl"));
+        assertEquals(List.of("Hollow Oak.jsonl"), server.files().chatNames("chats/Bramble"));
     }
 
     @Test
@@ -318,7 +316,7 @@ class ChatSummaryHttpTest extends MockBackendTest {
         HttpResponse<Buffer> r = client.post("/api/tankard/summarize", "{\"id\":\"1700000000000\"," + custom("") + "}");
         assertEquals(200, r.statusCode(), r.bodyAsString());
         assertArrayEquals(withLine(MESSAGES, 5, MESSAGES.get(5).replace("\"}", "\",\"extra\":{\"memory\":\"Mock reply 1.\"}}")),
-                Files.readAllBytes(user("group chats/1700000000000.jsonl")));
+                documentBytes("group chats/1700000000000.jsonl"));
     }
 
     @Test

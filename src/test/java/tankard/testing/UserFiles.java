@@ -1,0 +1,276 @@
+package tankard.testing;
+
+import tankard.Tankard;
+import tankard.character.CardFile;
+import tankard.chat.ChatFile;
+import tankard.chat.ChatFolder;
+import tankard.chat.ChatStore;
+import tankard.group.GroupStore;
+import tankard.store.AtomicFiles;
+import tankard.store.DocumentStore;
+import tankard.store.FileTimes;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A user's files by their path in ST's layout ({@code settings.json}, {@code chats/Alice/x.jsonl},
+ * {@code backups/chat_x.jsonl}, {@code groups/1.json}, {@code characters/a.png}, {@code backgrounds/b.jpg}), read and written through the store
+ * that keeps each kind, so that a test seeds and checks the same data on files and on PostgreSQL. What no store
+ * keeps yet is a file of the user's folder.
+ */
+public final class UserFiles {
+    private static final String CHATS = "chats/";
+    private static final String GROUP_CHATS = "group chats/";
+    private static final String BACKUPS = "backups/";
+    private static final String GROUPS = "groups/";
+    private static final String CHARACTERS = "characters/";
+
+    private final Tankard tankard;
+    private final Path root;
+    private final String user;
+
+    UserFiles(Tankard tankard, String user) {
+        this.tankard = tankard;
+        this.root = tankard.config().dataRoot().resolve(user);
+        this.user = user;
+    }
+
+    private record ChatPlace(ChatFolder folder, String name) {
+    }
+
+    /** Where a chat of this path is: its folder and name; empty when the path is not a chat's. */
+    private static Optional<ChatPlace> chat(String path) {
+        String[] parts = path.split("/");
+        if (!path.endsWith(".jsonl")) {
+            return Optional.empty();
+        }
+        if (path.startsWith(GROUP_CHATS) && parts.length == 2) {
+            return Optional.of(new ChatPlace(ChatFolder.groups(), parts[1]));
+        }
+        if (path.startsWith(CHATS) && parts.length == 3) {
+            return Optional.of(new ChatPlace(ChatFolder.character(parts[1]), parts[2]));
+        }
+        if (path.startsWith(CHATS) && parts.length == 2) {
+            return Optional.of(new ChatPlace(ChatFolder.character(""), parts[1]));
+        }
+        return Optional.empty();
+    }
+
+    private static boolean isChatBackup(String path) {
+        return path.startsWith(BACKUPS) && path.indexOf('/', BACKUPS.length()) < 0 && !path.endsWith(".json");
+    }
+
+    private static boolean isCard(String path) {
+        return path.startsWith(CHARACTERS) && path.endsWith(".png") && path.indexOf('/', CHARACTERS.length()) < 0;
+    }
+
+    private static boolean isGroup(String path) {
+        return path.startsWith(GROUPS) && path.endsWith(".json") && path.indexOf('/', GROUPS.length()) < 0;
+    }
+
+    private static DocumentStore.Folder folder(String path) {
+        int slash = path.indexOf('/');
+        return documentFolder(slash < 0 ? "" : path.substring(0, slash));
+    }
+
+    /** The folder of documents of that name in ST's layout ("" for the user's folder itself). */
+    static DocumentStore.Folder documentFolder(String stName) {
+        return Arrays.stream(DocumentStore.Folder.values()).filter(f -> f.stName().equals(stName)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("Not a folder of documents: " + stName));
+    }
+
+    private static String name(String path) {
+        return path.substring(path.lastIndexOf('/') + 1);
+    }
+
+    public void write(String path, String content) {
+        write(path, content.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Stores the bytes under the path, replacing what was there. */
+    public void write(String path, byte[] content) {
+        try {
+            ChatStore chats = tankard.chats();
+            Optional<ChatPlace> chat = chat(path);
+            if (DocumentStore.isDocument(path)) {
+                tankard.documents().write(user, folder(path), name(path), content);
+            } else if (chat.isPresent()) {
+                chats.write(user, chat.get().folder(), chat.get().name(), content);
+            } else if (isChatBackup(path)) {
+                chats.writeBackup(user, name(path), new ByteArrayInputStream(content));
+            } else if (isGroup(path)) {
+                tankard.groups().putFile(user, new GroupStore.GroupFile(name(path), content));
+            } else if (isCard(path)) {
+                tankard.cards().write(user, name(path), content);
+            } else {
+                Path file = root.resolve(path);
+                Files.createDirectories(file.getParent());
+                AtomicFiles.write(file, content);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The bytes under the path, or empty when there is nothing. */
+    public Optional<byte[]> find(String path) {
+        try {
+            ChatStore chats = tankard.chats();
+            Optional<ChatPlace> chat = chat(path);
+            if (DocumentStore.isDocument(path)) {
+                return tankard.documents().read(user, folder(path), name(path));
+            } else if (chat.isPresent()) {
+                Optional<InputStream> in = chats.open(user, chat.get().folder(), chat.get().name());
+                return in.isEmpty() ? Optional.empty() : Optional.of(readAll(in.get()));
+            } else if (isChatBackup(path)) {
+                var channel = chats.backupChannel(user, name(path));
+                return channel.isEmpty() ? Optional.empty()
+                        : Optional.of(readAll(java.nio.channels.Channels.newInputStream(channel.get())));
+            } else if (isGroup(path)) {
+                return tankard.groups().files(user).stream().filter(file -> file.name().equals(name(path)))
+                        .map(GroupStore.GroupFile::content).findFirst();
+            } else if (isCard(path)) {
+                return Optional.of(tankard.cards().read(user, name(path)));
+            }
+            return Optional.of(Files.readAllBytes(root.resolve(path)));
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static byte[] readAll(InputStream in) throws IOException {
+        try (in) {
+            return in.readAllBytes();
+        }
+    }
+
+    /** The bytes under the path; the test fails when there is nothing. */
+    public byte[] bytes(String path) {
+        return find(path).orElseThrow(() -> new AssertionError("Nothing at " + path));
+    }
+
+    /** The text under the path (UTF-8); the test fails when there is nothing. */
+    public String read(String path) {
+        return new String(bytes(path), StandardCharsets.UTF_8);
+    }
+
+    public boolean exists(String path) {
+        return find(path).isPresent();
+    }
+
+    /** The modification time (Node's {@code mtimeMs}) of what is under the path, as its listing reports it. */
+    public double modifiedMs(String path) {
+        try {
+            Optional<ChatPlace> chat = chat(path);
+            if (DocumentStore.isDocument(path)) {
+                return tankard.documents().list(user, folder(path)).stream().filter(e -> e.name().equals(name(path)))
+                        .findFirst().orElseThrow(() -> new AssertionError("Nothing at " + path)).modifiedMs();
+            } else if (chat.isPresent()) {
+                return tankard.chats().find(user, chat.get().folder(), chat.get().name())
+                        .orElseThrow(() -> new AssertionError("Nothing at " + path)).modifiedMs();
+            } else if (isChatBackup(path)) {
+                return tankard.chats().findBackup(user, name(path))
+                        .orElseThrow(() -> new AssertionError("Nothing at " + path)).modifiedMs();
+            } else if (isCard(path)) {
+                return tankard.cards().find(user, name(path))
+                        .orElseThrow(() -> new AssertionError("Nothing at " + path)).modifiedMs();
+            }
+            return FileTimes.stat(root.resolve(path)).modifiedMs();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Sets the modification time of what is under the path (a document is written again with it). */
+    public void setModified(String path, double modifiedMs) {
+        try {
+            Optional<ChatPlace> chat = chat(path);
+            if (DocumentStore.isDocument(path)) {
+                tankard.documents().restore(user, folder(path), new DocumentStore.Entry(name(path), 0, modifiedMs,
+                        modifiedMs), bytes(path));
+            } else if (chat.isPresent()) {
+                assertFound(tankard.chats().setModified(user, chat.get().folder(), chat.get().name(), modifiedMs), path);
+            } else if (isChatBackup(path)) {
+                assertFound(tankard.chats().setBackupModified(user, name(path), modifiedMs), path);
+            } else if (isCard(path)) {
+                CardFile card = tankard.cards().find(user, name(path)).orElseThrow(() -> new AssertionError("Nothing at " + path));
+                tankard.cards().restore(user, new CardFile(card.name(), card.size(), modifiedMs, card.changedMs()), bytes(path));
+            } else {
+                Files.setLastModifiedTime(root.resolve(path), FileTime.from(Math.round(modifiedMs * 1000), TimeUnit.MICROSECONDS));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void assertFound(boolean found, String path) {
+        if (!found) {
+            throw new AssertionError("Nothing at " + path);
+        }
+    }
+
+    /** Deletes what is under the path; false when there was nothing. */
+    public boolean delete(String path) {
+        try {
+            Optional<ChatPlace> chat = chat(path);
+            if (DocumentStore.isDocument(path)) {
+                return tankard.documents().delete(user, folder(path), name(path));
+            } else if (chat.isPresent()) {
+                return tankard.chats().delete(user, chat.get().folder(), chat.get().name());
+            } else if (isChatBackup(path)) {
+                return tankard.chats().deleteBackup(user, name(path));
+            } else if (isCard(path)) {
+                return tankard.cards().delete(user, name(path));
+            }
+            return Files.deleteIfExists(root.resolve(path));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static ChatFolder chatFolder(String folder) {
+        return folder.equals("group chats") ? ChatFolder.groups()
+                : ChatFolder.character(folder.equals("chats") ? "" : folder.substring(CHATS.length()));
+    }
+
+    /** The names of the chats of a chat folder ({@code chats/Alice} or {@code group chats}), in listing order. */
+    public List<String> chatNames(String folder) {
+        try {
+            return tankard.chats().list(user, chatFolder(folder)).stream().map(ChatFile::name).toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Whether the chat folder ({@code chats/Alice}) exists, with chats in it or none. */
+    public boolean chatFolderExists(String folder) {
+        try {
+            return tankard.chats().exists(user, chatFolder(folder));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The names of the user's chat backups that start with the prefix. */
+    public List<String> backupNames(String prefix) {
+        try {
+            return tankard.chats().backups(user, prefix).stream().map(ChatFile::name).toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
