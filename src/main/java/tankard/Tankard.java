@@ -319,7 +319,7 @@ public final class Tankard {
                 new UserFilesFeature(config, stores.cardImages(config.dataRoot())),
                 new ChatImagesFeature(),
                 new DataBankFeature(),
-                new ThumbnailFeature(config, stores.cardImages(config.dataRoot())),
+                new ThumbnailFeature(config, stores.cardImages(config.dataRoot())::file),
                 new AvatarsFeature(),
                 new BackgroundsFeature(config, imageMetadata),
                 new ImageMetadataFeature(config, imageMetadata),

@@ -4,7 +4,6 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
-import tankard.character.CardImages;
 import tankard.config.TankardConfig;
 import tankard.http.Feature;
 import tankard.http.Reply;
@@ -23,12 +22,18 @@ import java.util.List;
 public final class ThumbnailFeature implements Feature {
     private final TankardConfig config;
     private final Thumbnails thumbnails;
-    private final CardImages cardImages;
+    private final CardFiles cardFiles;
 
-    public ThumbnailFeature(TankardConfig config, CardImages cardImages) {
+    /** A card's PNG as a file of this node ({@code character.CardImages#file}); blocking. */
+    @FunctionalInterface
+    public interface CardFiles {
+        Path file(String user, String name) throws IOException;
+    }
+
+    public ThumbnailFeature(TankardConfig config, CardFiles cardFiles) {
         this.config = config;
         this.thumbnails = new Thumbnails(config.thumbnails());
-        this.cardImages = cardImages;
+        this.cardFiles = cardFiles;
     }
 
     @Override
@@ -69,7 +74,7 @@ public final class ThumbnailFeature implements Feature {
     /** The image a thumbnail is made of: a card from wherever the cards are, a background or persona image file. */
     private Path original(UserDirs dirs, User user, ThumbnailType type, String file) throws IOException {
         return switch (type) {
-            case AVATAR -> cardImages.file(user.handle(), file);
+            case AVATAR -> cardFiles.file(user.handle(), file);
             case BG -> dirs.backgrounds().resolve(file);
             case PERSONA -> dirs.avatars().resolve(file);
         };
