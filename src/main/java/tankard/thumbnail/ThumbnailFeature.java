@@ -74,7 +74,9 @@ public final class ThumbnailFeature implements Feature {
     /** The image a thumbnail is made of: a card from wherever the cards are, a background or persona image file. */
     private Path original(UserDirs dirs, User user, ThumbnailType type, String file) throws IOException {
         return switch (type) {
-            case AVATAR -> cardFiles.file(user.handle(), file);
+            // only a *.png is a card (as FileCardStore lists them); anything else there was put there by hand
+            case AVATAR -> file.endsWith(".png") ? cardFiles.file(user.handle(), file)
+                    : dirs.characters().resolve(file);
             case BG -> dirs.backgrounds().resolve(file);
             case PERSONA -> dirs.avatars().resolve(file);
         };
