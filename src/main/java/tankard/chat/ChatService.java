@@ -347,7 +347,7 @@ public final class ChatService {
                 tail.write('\n');
             }
             lines.writeTo(tail);
-            store.replaceTail(user, chat.folder(), chat.file(), keep, tail.toByteArray());
+            store.replaceTail(user, chat.folder(), chat.file(), stat.get(), keep, tail.toByteArray());
             ChatFile after = store.find(user, chat.folder(), chat.file()).orElseThrow(() -> new IOException("The saved chat vanished"));
             ChatArray.Read old = known(key, stat.get());
             if (old != null) {
@@ -405,7 +405,7 @@ public final class ChatService {
             ByteArrayOutputStream tail = new ByteArrayOutputStream(line.length + rest.length);
             tail.writeBytes(line);
             tail.writeBytes(rest);
-            store.replaceTail(user, chat.folder(), chat.file(), start, tail.toByteArray());
+            store.replaceTail(user, chat.folder(), chat.file(), stat.get(), start, tail.toByteArray());
             saved = store.open(user, chat.folder(), chat.file()).orElseThrow(() -> new IOException("The saved chat vanished"));
         } finally {
             lock.close();

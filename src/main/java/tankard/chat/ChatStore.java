@@ -1,5 +1,6 @@
 package tankard.chat;
 
+import tankard.core.Refusal;
 import tankard.store.DocumentStore;
 
 import java.io.Closeable;
@@ -56,9 +57,12 @@ public interface ChatStore {
 
     /**
      * Replaces the chat's bytes from {@code keep} on by {@code tail}, atomically and durably (a crash leaves the
-     * old chat or the new one), at a cost of the change, not of the chat, where the store can.
+     * old chat or the new one), at a cost of the change, not of the chat, where the store can. The chat must still
+     * be {@code expected} (its size and time, as the caller read it): else nothing is written and a conflict
+     * {@link tankard.core.Refusal} is thrown, the check and the write being one unit of work of the store's.
      */
-    void replaceTail(String user, ChatFolder folder, String name, long keep, byte[] tail) throws IOException;
+    void replaceTail(String user, ChatFolder folder, String name, ChatFile expected, long keep, byte[] tail)
+            throws IOException;
 
     /** Replaces the chat atomically, creating its folder when needed. */
     void write(String user, ChatFolder folder, String name, byte[] content) throws IOException;
@@ -158,4 +162,9 @@ public interface ChatStore {
 
     /** Removes a character's chat folder with everything in it; false when there was none. */
     boolean deleteFolder(String user, ChatFolder folder) throws IOException;
+
+    /** The refusal of a write whose chat is no longer the one its caller read. */
+    static Refusal changed() {
+        return Refusal.conflict("The chat changed since it was read; nothing was stored");
+    }
 }

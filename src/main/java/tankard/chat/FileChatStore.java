@@ -139,7 +139,8 @@ public final class FileChatStore implements ChatStore {
     }
 
     @Override
-    public void replaceTail(String user, ChatFolder folder, String name, long keep, byte[] tail) throws IOException {
+    public void replaceTail(String user, ChatFolder folder, String name, ChatFile expected, long keep, byte[] tail)
+            throws IOException {
         Path chat = file(folder(user, folder), name);
         Path journal = TailJournal.of(chat);
         ReentrantLock journalLock = journalLocks.lock(journal.toString());
@@ -150,6 +151,9 @@ public final class FileChatStore implements ChatStore {
             Lock writing = views.writeLock(inode);
             writing.lock();
             try (FileChannel channel = FileChannel.open(chat, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+                if (!regularFile(chat, name).equals(Optional.of(expected))) {
+                    throw ChatStore.changed();
+                }
                 long size = channel.size();
                 if (keep > size) {
                     throw new IOException("The chat is shorter than the part to keep");
@@ -257,7 +261,14 @@ public final class FileChatStore implements ChatStore {
 
     @Override
     public void write(String user, ChatFolder folder, String name, byte[] content) throws IOException {
-        AtomicFiles.write(settled(folder(user, folder), name), content);
+        Path chat = settled(folder(user, folder), name);
+        Optional<FileTime> before = Files.isRegularFile(chat) ? Optional.of(Files.getLastModifiedTime(chat)) : Optional.empty();
+        AtomicFiles.write(chat, content);
+        // The clock the file system stamps with moves in ticks of some ms: a chat written twice within one would
+        // keep its size and time, and a cursor read before would match again. Never the same time twice.
+        if (before.isPresent() && Files.getLastModifiedTime(chat).compareTo(before.get()) <= 0) {
+            Files.setLastModifiedTime(chat, FileTime.from(before.get().toInstant().plusNanos(1000)));
+        }
     }
 
     @Override

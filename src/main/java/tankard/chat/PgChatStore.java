@@ -175,13 +175,17 @@ public final class PgChatStore implements ChatStore {
      * a last line without LF, which the tail continues) is rewritten as its kept part followed by the tail.
      */
     @Override
-    public void replaceTail(String user, ChatFolder folder, String name, long keep, byte[] tail) throws IOException {
+    public void replaceTail(String user, ChatFolder folder, String name, ChatFile expected, long keep, byte[] tail)
+            throws IOException {
         Place place = Place.of(user, folder, name);
         try (PgDatabase.Session s = db.session()) {
-            Row chat = s.call(c -> c.preparedQuery("SELECT chat_id, size, version FROM chats WHERE user_handle = $1 AND area = $2"
-                    + " AND folder = $3 AND name = $4 FOR UPDATE").execute(place.tuple()).map(PgChatStore::first));
+            Row chat = s.call(c -> c.preparedQuery("SELECT chat_id, size, version, modified_ms FROM chats WHERE user_handle = $1"
+                    + " AND area = $2 AND folder = $3 AND name = $4 FOR UPDATE").execute(place.tuple()).map(PgChatStore::first));
             if (chat == null) {
                 throw new NoSuchFileException(name);
+            }
+            if (chat.getLong(1) != expected.size() || chat.getDouble(3) != expected.modifiedMs()) {
+                throw ChatStore.changed();
             }
             long chatId = chat.getLong(0);
             if (keep > chat.getLong(1)) {

@@ -1,6 +1,7 @@
 package tankard.chat;
 
 import org.junit.jupiter.api.Test;
+import tankard.core.Refusal;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -128,7 +129,7 @@ abstract class ChatStoreContract {
         ChatStore store = open();
         store.write("alice", SERAPHINA, "c.jsonl", bytes("{}\n{\"mes\":\"a\"}\n"));
         ChatFile before = store.find("alice", SERAPHINA, "c.jsonl").orElseThrow();
-        store.replaceTail("alice", SERAPHINA, "c.jsonl", 3, bytes("{\"mes\":\"b\"}\n"));
+        tail(store, 3, bytes("{\"mes\":\"b\"}\n"));
         ChatFile after = store.find("alice", SERAPHINA, "c.jsonl").orElseThrow();
         assertEquals(before.size(), after.size());
         assertNotEquals(before, after);
@@ -151,21 +152,40 @@ abstract class ChatStoreContract {
         }
     }
 
+    /** A tail save of c.jsonl by a caller that has just read it. */
+    private static void tail(ChatStore store, long keep, byte[] tail) throws IOException {
+        store.replaceTail("alice", SERAPHINA, "c.jsonl", store.find("alice", SERAPHINA, "c.jsonl").orElseThrow(), keep, tail);
+    }
+
+    @Test
+    void aTailSaveFromAStaleReadIsRefusedAndWritesNothing() throws IOException {
+        ChatStore store = open();
+        store.write("alice", SERAPHINA, "c.jsonl", bytes("{}\n{\"mes\":\"a\"}\n"));
+        ChatFile read = store.find("alice", SERAPHINA, "c.jsonl").orElseThrow();
+        store.write("alice", SERAPHINA, "c.jsonl", bytes("{}\n{\"mes\":\"b\"}\n")); // another tab, same size
+        ChatFile newer = store.find("alice", SERAPHINA, "c.jsonl").orElseThrow();
+        Refusal refusal = assertThrows(Refusal.class,
+                () -> store.replaceTail("alice", SERAPHINA, "c.jsonl", read, 3, bytes("{\"mes\":\"c\"}\n")));
+        assertEquals(Refusal.Kind.CONFLICT, refusal.kind());
+        assertEquals("{}\n{\"mes\":\"b\"}\n", new String(read(open(), "alice", SERAPHINA, "c.jsonl"), StandardCharsets.UTF_8));
+        assertEquals(newer, open().find("alice", SERAPHINA, "c.jsonl").orElseThrow());
+    }
+
     @Test
     void replaceTailKeepsThePrefixAtOrInsideALine() throws IOException {
         ChatStore store = open();
         byte[] chat = bytes("{\"h\":1}\n{\"mes\":\"a\"}\n{\"mes\":\"b\"}\n");
         store.write("alice", SERAPHINA, "c.jsonl", chat);
-        store.replaceTail("alice", SERAPHINA, "c.jsonl", 20, bytes("{\"mes\":\"c\"}\n")); // at a line start
+        tail(store, 20, bytes("{\"mes\":\"c\"}\n")); // at a line start
         assertEquals("{\"h\":1}\n{\"mes\":\"a\"}\n{\"mes\":\"c\"}\n", new String(read(open(), "alice", SERAPHINA, "c.jsonl"), StandardCharsets.UTF_8));
-        store.replaceTail("alice", SERAPHINA, "c.jsonl", 16, bytes("AA\"}\n{\"x\":2}")); // inside a line
+        tail(store, 16, bytes("AA\"}\n{\"x\":2}")); // inside a line
         assertEquals("{\"h\":1}\n{\"mes\":\"AA\"}\n{\"x\":2}", new String(read(open(), "alice", SERAPHINA, "c.jsonl"), StandardCharsets.UTF_8));
-        store.replaceTail("alice", SERAPHINA, "c.jsonl", 27, bytes("3}")); // inside a last line without LF
-        store.replaceTail("alice", SERAPHINA, "c.jsonl", 29, bytes("\n{\"y\":4}\n")); // at its end
+        tail(store, 27, bytes("3}")); // inside a last line without LF
+        tail(store, 29, bytes("\n{\"y\":4}\n")); // at its end
         assertEquals("{\"h\":1}\n{\"mes\":\"AA\"}\n{\"x\":23}\n{\"y\":4}\n", new String(read(open(), "alice", SERAPHINA, "c.jsonl"), StandardCharsets.UTF_8));
-        store.replaceTail("alice", SERAPHINA, "c.jsonl", 0, bytes("new"));
+        tail(store, 0, bytes("new"));
         assertEquals("new", new String(read(open(), "alice", SERAPHINA, "c.jsonl"), StandardCharsets.UTF_8));
-        assertThrows(IOException.class, () -> store.replaceTail("alice", SERAPHINA, "c.jsonl", 4, bytes("x")));
+        assertThrows(IOException.class, () -> tail(store, 4, bytes("x")));
         assertEquals("new", new String(read(open(), "alice", SERAPHINA, "c.jsonl"), StandardCharsets.UTF_8));
     }
 
@@ -179,7 +199,7 @@ abstract class ChatStoreContract {
             byte[] start = stream.readNBytes(1000);
             byte[] end = readRange(channel, chat.length - 1000, 1000);
             store.write("alice", SERAPHINA, "c.jsonl", chat(2000, 5));
-            store.replaceTail("alice", SERAPHINA, "c.jsonl", 100, bytes("changed\n"));
+            tail(store, 100, bytes("changed\n"));
             assertArrayEquals(chat, concat(start, stream.readAllBytes()));
             assertArrayEquals(Arrays.copyOfRange(chat, chat.length - 1000, chat.length), end);
             assertArrayEquals(chat, readRange(channel, 0, chat.length));

@@ -71,7 +71,7 @@ class PgChatStoreTest extends ChatStoreContract {
         byte[] chat = chat(100, 2);
         store.write("alice", SERAPHINA, "c.jsonl", chat);
         Map<Long, String> before = rowVersions();
-        store.replaceTail("alice", SERAPHINA, "c.jsonl", chat.length - 3, bytes("edited\"}\n"));
+        store.replaceTail("alice", SERAPHINA, "c.jsonl", store.find("alice", SERAPHINA, "c.jsonl").orElseThrow(), chat.length - 3, bytes("edited\"}\n"));
         Map<Long, String> after = rowVersions();
         assertEquals(100, after.size());
         long changed = after.keySet().stream().filter(offset -> !after.get(offset).equals(before.get(offset))).count();

@@ -82,11 +82,11 @@ class TailJournalTest {
         SeekableByteChannel channel = store.channel(USER, FOLDER, "c.jsonl").orElseThrow();
 
         long late = offsetOf(before, "{\"name\":\"N\",\"mes\":\"message 18");
-        store.replaceTail(USER, FOLDER, "c.jsonl", late, "{\"x\":1}".getBytes(StandardCharsets.UTF_8));
+        store.replaceTail(USER, FOLDER, "c.jsonl", store.find(USER, FOLDER, "c.jsonl").orElseThrow(), late, "{\"x\":1}".getBytes(StandardCharsets.UTF_8));
         long early = offsetOf(before, "{\"name\":\"N\",\"mes\":\"message 3 ");
-        store.replaceTail(USER, FOLDER, "c.jsonl", early, "{\"y\":\"a much longer end than before\"}".getBytes(StandardCharsets.UTF_8));
+        store.replaceTail(USER, FOLDER, "c.jsonl", store.find(USER, FOLDER, "c.jsonl").orElseThrow(), early, "{\"y\":\"a much longer end than before\"}".getBytes(StandardCharsets.UTF_8));
         byte[] now = Files.readAllBytes(chat);
-        store.replaceTail(USER, FOLDER, "c.jsonl", now.length, "\n{\"z\":3}".getBytes(StandardCharsets.UTF_8));
+        store.replaceTail(USER, FOLDER, "c.jsonl", store.find(USER, FOLDER, "c.jsonl").orElseThrow(), now.length, "\n{\"z\":3}".getBytes(StandardCharsets.UTF_8));
 
         assertEquals(inode, ChatViews.inode(chat), "changed in place, not replaced");
         byte[] streamed = new byte[before.length];
@@ -225,7 +225,7 @@ class TailJournalTest {
         FileChatStore store = new FileChatStore(root);
         double last = store.find(USER, FOLDER, "c.jsonl").orElseThrow().modifiedMs();
         for (int i = 0; i < 50; i++) { // same size every time: only the mtime tells the saves apart (the cursor)
-            store.replaceTail(USER, FOLDER, "c.jsonl", before.length, ("\n{\"n\":" + i % 10 + "}").getBytes(StandardCharsets.UTF_8));
+            store.replaceTail(USER, FOLDER, "c.jsonl", store.find(USER, FOLDER, "c.jsonl").orElseThrow(), before.length, ("\n{\"n\":" + i % 10 + "}").getBytes(StandardCharsets.UTF_8));
             double now = store.find(USER, FOLDER, "c.jsonl").orElseThrow().modifiedMs();
             assertTrue(now > last, "save " + i + ": " + now + " after " + last);
             last = now;
@@ -239,8 +239,8 @@ class TailJournalTest {
         Object inode = ChatViews.inode(chat);
         byte[] big = new byte[(int) FileChatStore.MAX_IN_PLACE + 1];
         Arrays.fill(big, (byte) 'x');
-        store.replaceTail(USER, FOLDER, "c.jsonl", before.length, big);
-        store.replaceTail(USER, FOLDER, "c.jsonl", before.length, "\n{}".getBytes(StandardCharsets.UTF_8));
+        store.replaceTail(USER, FOLDER, "c.jsonl", store.find(USER, FOLDER, "c.jsonl").orElseThrow(), before.length, big);
+        store.replaceTail(USER, FOLDER, "c.jsonl", store.find(USER, FOLDER, "c.jsonl").orElseThrow(), before.length, "\n{}".getBytes(StandardCharsets.UTF_8));
         assertNotEquals(inode, ChatViews.inode(chat), "the old end was too large to keep: copied and renamed");
         assertEquals(new String(before, StandardCharsets.UTF_8) + "\n{}", Files.readString(chat));
     }
