@@ -104,9 +104,9 @@ class DataMaidHttpTest extends ServerTest {
         HttpResponse<Buffer> deleted = client.post("/api/data-maid/delete",
                 new JsonObject().put("token", token).put("hashes", new JsonArray().add(loosePng).add(chatBackup).add("f".repeat(64)).add(5)).encode());
         assertEquals(204, deleted.statusCode());
-        assertFalse(Files.exists(user("user/images/Ann/loose.png")));
-        assertFalse(Files.exists(user("backups/chat_Ann_20240101-000000.jsonl")));
-        assertTrue(Files.exists(user("user/images/top.png")));
+        assertFalse(server.files().exists("user/images/Ann/loose.png"));
+        assertFalse(server.files().exists("backups/chat_Ann_20240101-000000.jsonl"));
+        assertTrue(server.files().exists("user/images/top.png"));
         assertEquals(404, client.get("/api/data-maid/view?token=" + token + "&hash=" + loosePng).statusCode());
 
         assertEquals(204, client.post("/api/data-maid/finalize", "{\"token\":\"" + token + "\"}").statusCode());
@@ -135,10 +135,10 @@ class DataMaidHttpTest extends ServerTest {
 
         assertEquals(204, client.post("/api/data-maid/delete", new JsonObject().put("token", token)
                 .put("hashes", new JsonArray().add(old).add(orphan)).encode()).statusCode());
-        assertFalse(Files.exists(user("chats/Gone/old.jsonl")));
-        assertTrue(Files.exists(user("chats/Gone/notes.txt")));
-        assertFalse(Files.exists(user("group chats/orphan.jsonl")));
-        assertTrue(Files.exists(user("group chats/current.jsonl")));
+        assertFalse(server.files().exists("chats/Gone/old.jsonl"));
+        assertTrue(server.files().exists("chats/Gone/notes.txt"));
+        assertFalse(server.files().exists("group chats/orphan.jsonl"));
+        assertTrue(server.files().exists("group chats/current.jsonl"));
         assertEquals(404, client.get("/api/data-maid/view?token=" + token + "&hash=" + old).statusCode());
     }
 
@@ -174,8 +174,8 @@ class DataMaidHttpTest extends ServerTest {
         try (Stream<Path> files = Files.walk(server.userDir())) {
             assertTrue(files.anyMatch(p -> p.endsWith("user/images/top.png")));
         }
-        assertTrue(Files.exists(user("user/images/Ann/loose.png")));
-        assertTrue(Files.exists(user("backups/chat_Ann_20240101-000000.jsonl")));
+        assertTrue(server.files().exists("user/images/Ann/loose.png"));
+        assertTrue(server.files().exists("backups/chat_Ann_20240101-000000.jsonl"));
     }
 
     private static String hash(JsonObject body, String category, String name) {
