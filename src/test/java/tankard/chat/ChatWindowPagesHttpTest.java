@@ -11,8 +11,6 @@ import tankard.testing.ServerTest;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -45,10 +43,11 @@ class ChatWindowPagesHttpTest extends ServerTest {
     }
 
     /** A chat as ST writes it: the header and the lines, LF between them, none at the end. */
-    private Path write(String file, List<String> lines) throws IOException {
+    private String write(String file, List<String> lines) {
         List<String> all = new ArrayList<>(List.of(HEADER));
         all.addAll(lines);
-        return put(file, String.join("\n", all).getBytes(StandardCharsets.UTF_8));
+        put(file, String.join("\n", all).getBytes(StandardCharsets.UTF_8));
+        return file;
     }
 
     private HttpResponse<Buffer> tail(String chat, String fields) {
@@ -73,8 +72,7 @@ class ChatWindowPagesHttpTest extends ServerTest {
     }
 
     /** Each offset is where a line starts in the file, and that line is the message served with it. */
-    private static void assertOffsetsAreTheMessagesLines(Path file, JsonNode messages, JsonNode offsets) throws IOException {
-        byte[] bytes = Files.readAllBytes(file);
+    private static void assertOffsetsAreTheMessagesLines(byte[] bytes, JsonNode messages, JsonNode offsets) {
         assertEquals(messages.size(), offsets.size());
         for (int i = 0; i < offsets.size(); i++) {
             int start = offsets.get(i).intValue();
@@ -100,8 +98,8 @@ class ChatWindowPagesHttpTest extends ServerTest {
         JsonNode page;
         do {
             page = page(chat, count, before);
-            assertOffsetsAreTheMessagesLines(user(file), page.get("messages"), page.get("offsets"));
-            assertEquals(Files.size(user(file)), page.at("/cursor/size").longValue(), "the cursor is of the file now");
+            assertOffsetsAreTheMessagesLines(documentBytes(file), page.get("messages"), page.get("offsets"));
+            assertEquals(documentBytes(file).length, page.at("/cursor/size").longValue(), "the cursor is of the file now");
             assertTrue(page.get("messages").size() <= count);
             pages.add(0, page);
             before = page.at("/cursor/offset").longValue();
@@ -132,7 +130,7 @@ class ChatWindowPagesHttpTest extends ServerTest {
         assertEquals(JsJson.parse(HEADER), pages.get(0).get("header"));
 
         JsonNode end = page(CHARACTER, 37, null);
-        assertEquals(end, page(CHARACTER, 37, Files.size(user(CHARACTER_FILE))), "before the size is the end");
+        assertEquals(end, page(CHARACTER, 37, (long) documentBytes(CHARACTER_FILE).length), "before the size is the end");
         JsonNode top = page(CHARACTER, 37, HEADER_END);
         assertEquals(0, top.get("messages").size());
         assertEquals(0, top.get("offsets").size());
@@ -150,7 +148,7 @@ class ChatWindowPagesHttpTest extends ServerTest {
     @Test
     void anEditOfAnEarlierPagesMessageIsSavedFromItsOffset() throws IOException {
         start(CONFIG);
-        Path file = write(CHARACTER_FILE, messages(0, 300));
+        String file = write(CHARACTER_FILE, messages(0, 300));
         JsonNode last = page(CHARACTER, 50, null);
         JsonNode earlier = page(CHARACTER, 50, last.at("/cursor/offset").longValue());
         List<JsonNode> window = List.of(earlier, last); // what the UI holds: messages 200 to 299
@@ -165,15 +163,15 @@ class ChatWindowPagesHttpTest extends ServerTest {
         assertEquals(200, saved.statusCode(), saved.bodyAsString());
         List<String> expected = messages(0, 300);
         expected.set(230, "{\"name\":\"N\",\"mes\":\"edited ü\",\"swipes\":[\"a\",\"b\"]}");
-        assertEquals(HEADER + "\n" + String.join("\n", expected), Files.readString(file));
+        assertEquals(HEADER + "\n" + String.join("\n", expected), document(file));
         assertEquals(JsJson.parse("[" + HEADER + "," + String.join(",", expected) + "]"),
                 JsJson.parse(client.post("/api/chats/get", "{" + CHARACTER + "}").bodyAsString()));
 
         JsonNode next = json(saved).get("cursor");
         assertEquals(offsets.get(30), next.get("offset"), "the saved lines start where the message did");
-        assertEquals(Files.size(file), next.get("size").longValue());
+        assertEquals(documentBytes(file).length, next.get("size").longValue());
         ArrayNode sentArray = (ArrayNode) JsJson.parse("[" + String.join(",", sent) + "]");
-        assertOffsetsAreTheMessagesLines(file, sentArray, next.get("offsets"));
+        assertOffsetsAreTheMessagesLines(documentBytes(file), sentArray, next.get("offsets"));
         assertEquals(next.get("offsets"), page(CHARACTER, sent.size(), null).get("offsets"),
                 "a new read finds the saved messages where the save said");
 
@@ -181,18 +179,18 @@ class ChatWindowPagesHttpTest extends ServerTest {
         HttpResponse<Buffer> deleted = save(CHARACTER, from(next, next.get("offsets").get(10).longValue()), sent.subList(11, sent.size()));
         assertEquals(200, deleted.statusCode(), deleted.bodyAsString());
         expected.remove(240);
-        assertEquals(HEADER + "\n" + String.join("\n", expected), Files.readString(file));
+        assertEquals(HEADER + "\n" + String.join("\n", expected), document(file));
     }
 
     @Test
     void aMessageIsAppendedAtTheFileSize() throws IOException {
         start(CONFIG);
-        Path file = write(CHARACTER_FILE, messages(0, 120));
+        String file = write(CHARACTER_FILE, messages(0, 120));
         JsonNode read = page(CHARACTER, 10, null);
-        long size = Files.size(file);
+        long size = documentBytes(file).length;
         HttpResponse<Buffer> saved = save(CHARACTER, from(read.get("cursor"), size), List.of(message(120)));
         assertEquals(200, saved.statusCode(), saved.bodyAsString());
-        assertEquals(HEADER + "\n" + String.join("\n", messages(0, 121)), Files.readString(file));
+        assertEquals(HEADER + "\n" + String.join("\n", messages(0, 121)), document(file));
         JsonNode next = json(saved).get("cursor");
         assertEquals(size + 1, next.get("offset").longValue(), "after the LF that ends the old last line");
         assertEquals(1, next.get("offsets").size());
@@ -205,27 +203,27 @@ class ChatWindowPagesHttpTest extends ServerTest {
     @Test
     void aStaleCursorIsAConflictFromAnyOffsetAndChangesNothing() throws IOException {
         start(CONFIG);
-        Path file = write(CHARACTER_FILE, messages(0, 120));
+        String file = write(CHARACTER_FILE, messages(0, 120));
         JsonNode last = page(CHARACTER, 20, null);
         JsonNode earlier = page(CHARACTER, 20, last.at("/cursor/offset").longValue());
         // another window appends meanwhile
-        assertEquals(200, save(CHARACTER, from(last.get("cursor"), Files.size(file)), List.of(message(120))).statusCode());
-        byte[] before = Files.readAllBytes(file);
+        assertEquals(200, save(CHARACTER, from(last.get("cursor"), documentBytes(file).length), List.of(message(120))).statusCode());
+        byte[] before = documentBytes(file);
         HttpResponse<Buffer> stale = save(CHARACTER, from(earlier.get("cursor"), earlier.get("offsets").get(3).longValue()),
                 messages(500, 501));
         assertEquals(409, stale.statusCode());
         assertTrue(json(stale).get("error").asText().contains("read it again"));
-        assertArrayEquals(before, Files.readAllBytes(file));
+        assertArrayEquals(before, documentBytes(file));
     }
 
     @Test
     void badBeforesAndOffsetsAreRefusedAndTheFileIsUnchanged() throws IOException {
         start(CONFIG);
-        Path file = write(CHARACTER_FILE, messages(0, 50));
+        String file = write(CHARACTER_FILE, messages(0, 50));
         JsonNode read = page(CHARACTER, 10, null);
-        long size = Files.size(file);
+        long size = documentBytes(file).length;
         long inLine = read.get("offsets").get(2).longValue() + 1;
-        byte[] bytes = Files.readAllBytes(file);
+        byte[] bytes = documentBytes(file);
         for (String before : List.of("0", "5", String.valueOf(HEADER_END - 1), String.valueOf(inLine),
                 String.valueOf(size + 1), "-1", "1.5", "\"" + HEADER_END + "\"", "{}", "[]", "true")) {
             HttpResponse<Buffer> r = tail(CHARACTER, "\"count\":5,\"before\":" + before);
@@ -236,7 +234,7 @@ class ChatWindowPagesHttpTest extends ServerTest {
             HttpResponse<Buffer> r = save(CHARACTER, from(read.get("cursor"), offset), messages(900, 902));
             assertEquals(400, r.statusCode(), "offset " + offset);
             assertTrue(json(r).get("error").isTextual(), r.bodyAsString());
-            assertArrayEquals(bytes, Files.readAllBytes(file), "offset " + offset);
+            assertArrayEquals(bytes, documentBytes(file), "offset " + offset);
         }
         assertEquals(read.get("cursor"), page(CHARACTER, 10, null).get("cursor"), "size and mtime as they were");
     }
@@ -244,7 +242,7 @@ class ChatWindowPagesHttpTest extends ServerTest {
     @Test
     void aGroupChatIsPagedAndSavedFromAMessagesOffset() throws IOException {
         start(CONFIG);
-        Path file = write(GROUP_FILE, messages(0, 130));
+        String file = write(GROUP_FILE, messages(0, 130));
         List<JsonNode> pages = pageBack(GROUP, GROUP_FILE, 50);
         assertEquals(3, pages.size());
         ArrayNode whole = JsJson.array().add(JsJson.parse(HEADER)).addAll(joined(pages, "messages"));
@@ -257,8 +255,8 @@ class ChatWindowPagesHttpTest extends ServerTest {
         assertEquals(200, saved.statusCode(), saved.bodyAsString());
         List<String> expected = messages(0, 130);
         expected.set(85, message(1000));
-        assertEquals(HEADER + "\n" + String.join("\n", expected), Files.readString(file));
-        assertOffsetsAreTheMessagesLines(file, JsJson.parse("[" + String.join(",", sent) + "]"),
+        assertEquals(HEADER + "\n" + String.join("\n", expected), document(file));
+        assertOffsetsAreTheMessagesLines(documentBytes(file), JsJson.parse("[" + String.join(",", sent) + "]"),
                 json(saved).at("/cursor/offsets"));
     }
 }
