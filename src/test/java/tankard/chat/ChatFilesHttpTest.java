@@ -11,12 +11,12 @@ import tankard.testing.FileLayout;
 import tankard.testing.Fixtures;
 import tankard.testing.ServerTest;
 import tankard.testing.TestServer;
+import tankard.testing.UserFiles;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.FileTime;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -34,10 +34,16 @@ class ChatFilesHttpTest extends ServerTest {
     private static final String HEADER = CHAT.substring(0, CHAT.indexOf('\n'));
     private static final long OLD = 1_700_000_000_000L;
 
-    private Path chat(String relative, String content) throws IOException {
-        Path file = put(relative, content.getBytes(StandardCharsets.UTF_8));
-        Files.setLastModifiedTime(file, FileTime.fromMillis(OLD));
-        return file;
+    /** The default user's chats and groups, in the server's stores. */
+    private UserFiles files() {
+        return server.files();
+    }
+
+    /** Stores a chat (its path in ST's layout) last modified at {@link #OLD}; answers the path. */
+    private String chat(String relative, String content) {
+        files().write(relative, content);
+        files().setModified(relative, OLD);
+        return relative;
     }
 
     /** A chat file that exists but cannot be read (a link to itself: every open or stat fails). */
@@ -57,23 +63,23 @@ class ChatFilesHttpTest extends ServerTest {
     @Test
     void renameMovesTheChatUnlessTheTargetExists() throws IOException {
         start(null);
-        Path original = chat("chats/Bramble/first.jsonl", CHAT);
-        Path other = chat("chats/Bramble/other.jsonl", HEADER);
+        String original = chat("chats/Bramble/first.jsonl", CHAT);
+        String other = chat("chats/Bramble/other.jsonl", HEADER);
 
         HttpResponse<Buffer> renamed = client.post("/api/chats/rename", "{\"is_group\":false,\"avatar_url\":\"Bramble.png\","
                 + "\"original_file\":\"first.jsonl\",\"renamed_file\":\"A: new name?.jsonl\"}");
         assertEquals("{\"ok\":true,\"sanitizedFileName\":\"A new name\"}", renamed.bodyAsString());
-        Path moved = user("chats/Bramble/A new name.jsonl");
-        assertFalse(Files.exists(original));
-        assertEquals(CHAT, Files.readString(moved), "byte for byte");
-        assertTrue(Files.getLastModifiedTime(moved).toMillis() > OLD, "as new as the rename, like ST's copy");
+        String moved = "chats/Bramble/A new name.jsonl";
+        assertFalse(files().exists(original));
+        assertEquals(CHAT, files().read(moved), "byte for byte");
+        assertTrue(files().modifiedMs(moved) > OLD, "as new as the rename, like ST's copy");
 
         String onto = "{\"avatar_url\":\"Bramble.png\",\"original_file\":\"A new name.jsonl\",\"renamed_file\":\"other.jsonl\"}";
         HttpResponse<Buffer> taken = client.post("/api/chats/rename", onto);
         assertEquals(400, taken.statusCode());
         assertEquals("{\"error\":true}", taken.bodyAsString());
-        assertEquals(HEADER, Files.readString(other), "the target is never overwritten");
-        assertEquals(CHAT, Files.readString(moved));
+        assertEquals(HEADER, files().read(other), "the target is never overwritten");
+        assertEquals(CHAT, files().read(moved));
         assertEquals("{\"error\":true}", client.post("/api/chats/rename",
                 "{\"avatar_url\":\"Bramble.png\",\"original_file\":\"gone.jsonl\",\"renamed_file\":\"new.jsonl\"}").bodyAsString());
 
@@ -81,46 +87,52 @@ class ChatFilesHttpTest extends ServerTest {
         chat("chats/secret.jsonl", CHAT);
         assertEquals("{\"error\":true}", client.post("/api/chats/rename", "{\"avatar_url\":\"Bramble.png\","
                 + "\"original_file\":\"../secret.jsonl\",\"renamed_file\":\"stolen.jsonl\"}").bodyAsString());
-        assertTrue(Files.exists(user("chats/secret.jsonl")));
+        assertTrue(files().exists("chats/secret.jsonl"));
         assertStatus(400, "/api/chats/rename", "{\"avatar_url\":\"../Bramble.png\",\"original_file\":\"other.jsonl\",\"renamed_file\":\"x.jsonl\"}");
         assertStatus(400, "/api/chats/rename", "{\"avatar_url\":\"..\",\"original_file\":\"other.jsonl\",\"renamed_file\":\"x.jsonl\"}");
         assertStatus(400, "/api/chats/rename", "{\"avatar_url\":\"Bramble.png\",\"original_file\":\"other.jsonl\",\"renamed_file\":\"..\"}");
         assertStatus(400, "/api/chats/rename", "{\"avatar_url\":\"Bramble.png\",\"original_file\":\"other.jsonl\",\"renamed_file\":7}");
         assertStatus(400, "/api/chats/rename", "{\"avatar_url\":\"Bramble.png\",\"original_file\":\"other.jsonl\"}");
         assertStatus(400, "/api/chats/rename", "{\"original_file\":\"other.jsonl\",\"renamed_file\":\"x.jsonl\"}");
-        assertTrue(Files.exists(other));
+        assertTrue(files().exists(other));
 
-        Path group = chat("group chats/Trip.jsonl", CHAT);
+        String group = chat("group chats/Trip.jsonl", CHAT);
         assertEquals("{\"ok\":true,\"sanitizedFileName\":\"Hills\"}", client.post("/api/chats/rename",
                 "{\"is_group\":true,\"original_file\":\"Trip.jsonl\",\"renamed_file\":\"Hills.jsonl\"}").bodyAsString());
-        assertFalse(Files.exists(group));
-        assertEquals(CHAT, Files.readString(user("group chats/Hills.jsonl")));
+        assertFalse(files().exists(group));
+        assertEquals(CHAT, files().read("group chats/Hills.jsonl"));
     }
 
     @Test
-    void deleteRemovesOneChatAndNothingElse() throws IOException {
+    void deleteRemovesOneChatAndNothingElse() {
         start(null);
-        Path doomed = chat("chats/Bramble/doomed.jsonl", CHAT);
-        Path kept = chat("chats/Other/kept.jsonl", CHAT);
-        Files.createDirectories(user("chats/Bramble/folder.jsonl"));
+        String doomed = chat("chats/Bramble/doomed.jsonl", CHAT);
+        String kept = chat("chats/Other/kept.jsonl", CHAT);
 
         assertEquals("{\"ok\":true}", client.post("/api/chats/delete",
                 "{\"avatar_url\":\"Bramble.png\",\"chatfile\":\"doomed\"}").bodyAsString(), ".jsonl added");
-        assertFalse(Files.exists(doomed));
+        assertFalse(files().exists(doomed));
         assertStatus(400, "/api/chats/delete", "{\"avatar_url\":\"Bramble.png\",\"chatfile\":\"doomed.jsonl\"}");
-        assertStatus(400, "/api/chats/delete", "{\"avatar_url\":\"Bramble.png\",\"chatfile\":\"folder.jsonl\"}");
-        assertTrue(Files.isDirectory(user("chats/Bramble/folder.jsonl")), "folders are not chats");
         assertStatus(400, "/api/chats/delete", "{\"avatar_url\":\"Bramble.png\",\"chatfile\":\"../Other/kept.jsonl\"}");
         assertStatus(400, "/api/chats/delete", "{\"avatar_url\":\"../Other\",\"chatfile\":\"kept.jsonl\"}");
         assertStatus(400, "/api/chats/delete", "{\"avatar_url\":\"Other/..\",\"chatfile\":\"kept.jsonl\"}");
         assertStatus(400, "/api/chats/delete", "{\"avatar_url\":\"Bramble.png\"}");
         assertStatus(400, "/api/chats/delete", "{\"avatar_url\":\"Bramble.png\",\"chatfile\":[\"kept\"]}");
         assertStatus(400, "/api/chats/delete", "{\"chatfile\":\"kept.jsonl\"}");
-        assertTrue(Files.exists(kept));
+        assertTrue(files().exists(kept));
     }
 
     @Test
-    void exportAnswersTheRawFileOrItsVisibleMessages() throws IOException {
+    @FileLayout // a folder named like a chat: only a file system has one
+    void deleteLeavesAFolderNamedLikeAChat() throws IOException {
+        start(null);
+        Files.createDirectories(user("chats/Bramble/folder.jsonl"));
+        assertStatus(400, "/api/chats/delete", "{\"avatar_url\":\"Bramble.png\",\"chatfile\":\"folder.jsonl\"}");
+        assertTrue(Files.isDirectory(user("chats/Bramble/folder.jsonl")), "folders are not chats");
+    }
+
+    @Test
+    void exportAnswersTheRawFileOrItsVisibleMessages() {
         start(null);
         // an astral character astride the reader's 8192-character chunks, invalid UTF-8, a lone escape
         String padding = "x".repeat(8191 - HEADER.length() - 1);
@@ -157,20 +169,14 @@ class ChatFilesHttpTest extends ServerTest {
         assertStatus(400, "/api/chats/export", "{\"avatar_url\":\"../x.png\",\"file\":\"text.jsonl\"}");
         assertStatus(400, "/api/chats/export", "{\"avatar_url\":\"Bramble.png\"}");
         assertStatus(400, "/api/chats/export", "{\"avatar_url\":\"Bramble.png\",\"file\":{}}");
-
-        unreadable("chats/Bramble/loop.jsonl");
-        HttpResponse<Buffer> broken = client.post("/api/chats/export", "{\"avatar_url\":\"Bramble.png\",\"file\":\"loop.jsonl\",\"format\":\"jsonl\"}");
-        assertEquals(500, broken.statusCode());
-        assertTrue(json(broken).get("message").asText().startsWith("Could not read JSONL file to export."));
     }
 
     @Test
-    @FileLayout // seeds group files
-    void searchBadInputsAndUnreadableChats() throws IOException {
+    void searchBadInputs() {
         start(null);
         chat("chats/Bramble/blank tail.jsonl", CHAT + "\n\n\r\n\n");
         chat("group chats/outside.jsonl", CHAT);
-        Files.writeString(user("groups/g.json"), "{\"id\":\"g\",\"chats\":[\"../chats/Bramble/blank tail\",\"outside\",7]}");
+        files().write("groups/g.json", "{\"id\":\"g\",\"chats\":[\"../chats/Bramble/blank tail\",\"outside\",7]}");
 
         JsonNode found = json(client.post("/api/chats/search", "{\"query\":\"STING\",\"avatar_url\":\"Bramble.png\"}"));
         assertEquals("[{\"file_name\":\"blank tail\",\"file_size\":\"1.14KB\",\"message_count\":3,"
@@ -183,13 +189,10 @@ class ChatFilesHttpTest extends ServerTest {
         assertStatus(400, "/api/chats/search", "{\"query\":\"x\"}");
         assertStatus(400, "/api/chats/search", "{\"query\":5,\"avatar_url\":\"Bramble.png\"}");
         assertStatus(400, "/api/chats/search", "{\"avatar_url\":\"../Bramble.png\"}");
-
-        unreadable("chats/Bramble/loop.jsonl");
-        assertStatus(500, "/api/chats/search", "{\"avatar_url\":\"Bramble.png\"}");
     }
 
     @Test
-    void groupInfoTellsMissingCorruptedAndUnreadableChatsApart() throws IOException {
+    void groupInfoTellsMissingAndCorruptedChatsApart() {
         start(null);
         chat("group chats/ok.jsonl", CHAT + "\n\n");
         chat("group chats/blank.jsonl", "\n\r\n\n");
@@ -206,31 +209,27 @@ class ChatFilesHttpTest extends ServerTest {
         assertStatus(404, "/api/chats/group/info", "{\"id\":\"../chats/x\"}");
         assertStatus(400, "/api/chats/group/info", "{}");
         assertStatus(400, "/api/chats/group/info", "{\"id\":\"con\"}"); // sanitizes to nothing
-        unreadable("group chats/loop.jsonl");
-        HttpResponse<Buffer> broken = client.post("/api/chats/group/info", "{\"id\":\"loop\"}");
-        assertEquals(500, broken.statusCode());
-        assertTrue(json(broken).get("error").asText().contains("loop.jsonl"), broken.bodyAsString());
     }
 
     @Test
-    void groupDeleteAndImport() throws IOException {
+    void groupDeleteAndImport() {
         start(null);
-        Path doomed = chat("group chats/doomed.jsonl", CHAT);
+        String doomed = chat("group chats/doomed.jsonl", CHAT);
         assertEquals("{\"ok\":true}", client.post("/api/chats/group/delete", "{\"id\":\"doomed\"}").bodyAsString());
-        assertFalse(Files.exists(doomed));
+        assertFalse(files().exists(doomed));
         assertStatus(400, "/api/chats/group/delete", "{\"id\":\"doomed\"}");
         assertStatus(400, "/api/chats/group/delete", "{}");
-        Path outside = chat("chats/x.jsonl", CHAT);
+        String outside = chat("chats/x.jsonl", CHAT);
         assertStatus(400, "/api/chats/group/delete", "{\"id\":\"../chats/x\"}");
-        assertTrue(Files.exists(outside));
+        assertTrue(files().exists(outside));
 
         byte[] upload = (CHAT + "\n\u0000 not even JSON \u00ff").getBytes(StandardCharsets.UTF_8);
         String first = importGroupChat(upload).get("res").asText();
         String second = importGroupChat(upload).get("res").asText();
         assertTrue(first.matches("\\d{4}-\\d\\d-\\d\\d@\\d\\dh\\d\\dm\\d\\ds\\d{3}ms"), first);
         assertFalse(first.equals(second), "two imports never share a name");
-        assertArrayEquals(upload, Files.readAllBytes(user("group chats/" + first + ".jsonl")), "byte for byte");
-        assertArrayEquals(upload, Files.readAllBytes(user("group chats/" + second + ".jsonl")));
+        assertArrayEquals(upload, files().bytes("group chats/" + first + ".jsonl"), "byte for byte");
+        assertArrayEquals(upload, files().bytes("group chats/" + second + ".jsonl"));
 
         HttpResponse<Buffer> none = TestServer.await(client.request(HttpMethod.POST, "/api/chats/group/import")
                 .sendMultipartForm(MultipartForm.create().attribute("x", "y")).toCompletionStage().toCompletableFuture());
@@ -245,7 +244,7 @@ class ChatFilesHttpTest extends ServerTest {
     }
 
     @Test
-    void listingsSurviveTrailingBlankLinesAndFailOnUnreadableChats() throws IOException {
+    void listingsSurviveTrailingBlankLines() {
         start(null);
         chat("chats/Bramble/tail.jsonl", CHAT + "\r\n\r\n\n");
         chat("chats/Bramble/blank.jsonl", "\n\n");
@@ -254,10 +253,27 @@ class ChatFilesHttpTest extends ServerTest {
         assertEquals(3, list.get(0).get("chat_items").asInt());
         assertEquals("Mind the sting.", list.get(0).get("mes").asText());
         assertTrue(list.get(0).get("chat_metadata").has("integrity"));
+    }
 
+    @Test
+    @FileLayout // a chat file that cannot be read (a link to itself): only a file system has one
+    void unreadableChatsFailExportSearchGroupInfoAndListings() throws IOException {
+        start(null);
+        chat("chats/Bramble/ok.jsonl", CHAT);
         unreadable("chats/Bramble/loop.jsonl");
-        HttpResponse<Buffer> broken = client.post("/api/characters/chats", "{\"avatar_url\":\"Bramble.png\"}");
-        assertEquals("{\"error\":true}", broken.bodyAsString(), "ST's answer when a folder cannot be listed");
+        HttpResponse<Buffer> export = client.post("/api/chats/export", "{\"avatar_url\":\"Bramble.png\",\"file\":\"loop.jsonl\",\"format\":\"jsonl\"}");
+        assertEquals(500, export.statusCode());
+        assertTrue(json(export).get("message").asText().startsWith("Could not read JSONL file to export."));
+
+        assertStatus(500, "/api/chats/search", "{\"avatar_url\":\"Bramble.png\"}");
+
+        HttpResponse<Buffer> listing = client.post("/api/characters/chats", "{\"avatar_url\":\"Bramble.png\"}");
+        assertEquals("{\"error\":true}", listing.bodyAsString(), "ST's answer when a folder cannot be listed");
+
+        unreadable("group chats/loop.jsonl");
+        HttpResponse<Buffer> info = client.post("/api/chats/group/info", "{\"id\":\"loop\"}");
+        assertEquals(500, info.statusCode());
+        assertTrue(json(info).get("error").asText().contains("loop.jsonl"), info.bodyAsString());
     }
 
     @Test
@@ -282,12 +298,12 @@ class ChatFilesHttpTest extends ServerTest {
                 go.countDown();
                 assertEquals(200, saved.get());
                 assertEquals(200, renamed.get());
-                Path before = user("chats/Bramble/r" + i + ".jsonl");
-                Path after = user("chats/Bramble/s" + i + ".jsonl");
+                String before = "chats/Bramble/r" + i + ".jsonl";
+                String after = "chats/Bramble/s" + i + ".jsonl";
                 String newest = header + "\n{\"mes\":\"newest\"}";
                 // the save went first (renamed with the rename) or after (a new chat under the old name)
-                assertTrue(Files.readString(after).equals(newest) && !Files.exists(before)
-                        || Files.exists(before) && Files.readString(before).equals(newest), "round " + i);
+                assertTrue(files().read(after).equals(newest) && !files().exists(before)
+                        || files().exists(before) && files().read(before).equals(newest), "round " + i);
             }
         } finally {
             pool.shutdown();

@@ -16,6 +16,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -56,22 +58,29 @@ class ChatImportHttpTest extends ServerTest {
         return importChat(client, "chat." + fileType, content.getBytes(StandardCharsets.UTF_8), fileType, "Bramble.png", names);
     }
 
+    /**
+     * The character chats (under {@code chats/}, relative to it) in the server's store, and any other file left in
+     * the user's {@code chats} folder on disk (a draft on files).
+     */
     private List<String> chatFiles() throws IOException {
+        Set<String> found = new TreeSet<>();
+        server.files().chatPaths().stream().filter(p -> p.startsWith("chats/"))
+                .forEach(p -> found.add(p.substring("chats/".length())));
         Path chats = user("chats");
-        if (!Files.isDirectory(chats)) {
-            return List.of();
+        if (Files.isDirectory(chats)) {
+            try (Stream<Path> files = Files.walk(chats)) {
+                files.filter(Files::isRegularFile).forEach(p -> found.add(chats.relativize(p).toString()));
+            }
         }
-        try (Stream<Path> files = Files.walk(chats)) {
-            return files.filter(Files::isRegularFile).map(p -> chats.relativize(p).toString()).sorted().toList();
-        }
+        return List.copyOf(found);
     }
 
-    private String importedChat(HttpResponse<Buffer> response) throws IOException {
+    private String importedChat(HttpResponse<Buffer> response) {
         JsonNode answer = JsJson.parse(response.bodyAsString());
         assertEquals(200, response.statusCode());
         assertTrue(answer.path("res").asBoolean(), answer.toString());
         assertEquals(1, answer.path("fileNames").size());
-        return Files.readString(user("chats/Bramble/" + answer.path("fileNames").get(0).textValue()));
+        return document("chats/Bramble/" + answer.path("fileNames").get(0).textValue());
     }
 
     private void assertStError(HttpResponse<Buffer> response, String messagePart) throws IOException {
@@ -134,10 +143,10 @@ class ChatImportHttpTest extends ServerTest {
         assertEquals(3, names.size(), response.bodyAsString());
         assertEquals(3, chatFiles().size(), "three files, none overwritten");
         assertTrue(names.get(0).textValue().startsWith("Character - "), "an empty name falls back as in ST");
-        String third = Files.readString(user("chats/Bramble/" + names.get(2).textValue()));
+        String third = document("chats/Bramble/" + names.get(2).textValue());
         assertTrue(third.startsWith(HEADER + "\n{\"name\":\"Character\",\"send_date\":\""), "is_user left out when undefined: " + third);
         assertTrue(third.endsWith("\",\"mes\":\"c\",\"extra\":{}}"), third);
-        assertEquals(HEADER, Files.readString(user("chats/Bramble/" + names.get(1).textValue())));
+        assertEquals(HEADER, document("chats/Bramble/" + names.get(1).textValue()));
 
         HttpResponse<Buffer> empty = importChat("{\"histories\":{\"histories\":[]}}", "json");
         assertEquals("{\"res\":true,\"fileNames\":[]}", empty.bodyAsString());
@@ -149,7 +158,7 @@ class ChatImportHttpTest extends ServerTest {
                 "../../evil", "..\\me");
         String name = JsJson.parse(response.bodyAsString()).path("fileNames").get(0).textValue();
         assertTrue(name.startsWith("....evil - "), name);
-        assertTrue(Files.readString(user("chats/Bramble/" + name)).contains("{\"name\":\"..me\",\"is_user\":true,"));
+        assertTrue(document("chats/Bramble/" + name).contains("{\"name\":\"..me\",\"is_user\":true,"));
     }
 
     @Test
@@ -159,8 +168,8 @@ class ChatImportHttpTest extends ServerTest {
         assertEquals(HEADER + "\n{\"name\":\"Wren\",\"is_user\":true,\"send_date\":\"2024-05-01T09:00:00.000Z\",\"mes\":\"x\",\"extra\":{}}"
                         + "\n{\"name\":\"Bramble\",\"is_user\":false,\"send_date\":\"+275760-09-13T00:00:00.000Z\",\"mes\":\"\",\"extra\":{}}",
                 importedChat(importChat(risu, "json")));
-        for (Path file : Files.list(user("chats/Bramble")).toList()) {
-            Files.delete(file);
+        for (String chat : server.files().chatNames("chats/Bramble")) {
+            assertTrue(server.files().delete("chats/Bramble/" + chat));
         }
         assertStError(importChat("{\"type\":\"risuChat\",\"data\":{\"message\":[{\"time\":\"soon\"}]}}", "json"), "not a valid date");
     }
@@ -207,9 +216,9 @@ class ChatImportHttpTest extends ServerTest {
 
     @Test
     void importsIntoAFolderThatDoesNotExistYet() throws IOException {
-        assertFalse(Files.exists(user("chats/Juniper")));
+        assertFalse(server.files().chatFolderExists("chats/Juniper"));
         HttpResponse<Buffer> response = importChat(client, "a.jsonl", HEADER.getBytes(StandardCharsets.UTF_8), "jsonl", "Juniper.png");
         String name = JsJson.parse(response.bodyAsString()).path("fileNames").get(0).textValue();
-        assertArrayEquals(HEADER.getBytes(StandardCharsets.UTF_8), Files.readAllBytes(user("chats/Juniper/" + name)));
+        assertArrayEquals(HEADER.getBytes(StandardCharsets.UTF_8), documentBytes("chats/Juniper/" + name));
     }
 }

@@ -256,6 +256,21 @@ public final class UserFiles {
         }
     }
 
+    /** The paths of all the user's chats ({@code chats/x.jsonl}, {@code group chats/g.jsonl}, {@code chats/Alice/y.jsonl}), folder by folder. */
+    public List<String> chatPaths() {
+        try {
+            ChatStore chats = tankard.chats();
+            List<String> paths = new java.util.ArrayList<>();
+            for (ChatFolder folder : chats.folders(user)) {
+                String prefix = folder.group() || !folder.character().isEmpty() ? folder + "/" : CHATS;
+                chats.list(user, folder).forEach(chat -> paths.add(prefix + chat.name()));
+            }
+            return paths;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** Whether the chat folder ({@code chats/Alice}) exists, with chats in it or none. */
     public boolean chatFolderExists(String folder) {
         try {
