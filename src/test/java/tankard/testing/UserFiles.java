@@ -19,6 +19,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
@@ -260,7 +261,7 @@ public final class UserFiles {
     public List<String> chatPaths() {
         try {
             ChatStore chats = tankard.chats();
-            List<String> paths = new java.util.ArrayList<>();
+            List<String> paths = new ArrayList<>();
             for (ChatFolder folder : chats.folders(user)) {
                 String prefix = folder.group() || !folder.character().isEmpty() ? folder + "/" : CHATS;
                 chats.list(user, folder).forEach(chat -> paths.add(prefix + chat.name()));
