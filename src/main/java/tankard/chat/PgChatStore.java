@@ -471,7 +471,8 @@ public final class PgChatStore implements ChatStore {
     private static void replaceFrom(PgDatabase.Session s, String user, long chatId, long version, long from,
                                     InputStream rest, long size) throws IOException {
         s.call(c -> c.preparedQuery("DELETE FROM chat_lines WHERE user_handle = $1 AND chat_id = $2"
-                + " AND replaced_at < now() - interval '" + REPLACED_KEPT + "'").execute(Tuple.of(user, chatId)));
+                + " AND replaced_in IS NOT NULL AND replaced_at < now() - interval '" + REPLACED_KEPT + "'")
+                .execute(Tuple.of(user, chatId))); // through chat_lines_replaced (V7), not the chat's every line
         s.call(c -> c.preparedQuery("UPDATE chat_lines SET replaced_in = $3, replaced_at = now() WHERE user_handle = $1"
                 + " AND chat_id = $2 AND replaced_in IS NULL AND byte_offset >= $4").execute(Tuple.of(user, chatId, version, from)));
         List<Tuple> batch = new ArrayList<>();
@@ -540,8 +541,11 @@ public final class PgChatStore implements ChatStore {
             String ofVersion = " WHERE user_handle = $1 AND chat_id = $2 AND gen <= $5"
                     + " AND (replaced_in IS NULL OR replaced_in > $5)";
             RowSet<Row> rows = db.call(c -> c.preparedQuery("SELECT byte_offset, line FROM chat_lines" + ofVersion
-                    + " AND byte_offset < $4 AND byte_offset >= (SELECT max(byte_offset) FROM chat_lines" + ofVersion
-                    + " AND byte_offset <= $3) ORDER BY byte_offset").execute(Tuple.of(user, chatId, at, at + windowSize, version)));
+                    // the start of the line at $3: a backward index scan that stops at it (max() would scan the
+                    // chat's rows up to it)
+                    + " AND byte_offset < $4 AND byte_offset >= (SELECT byte_offset FROM chat_lines" + ofVersion
+                    + " AND byte_offset <= $3 ORDER BY byte_offset DESC LIMIT 1) ORDER BY byte_offset")
+                    .execute(Tuple.of(user, chatId, at, at + windowSize, version)));
             ByteArrayOutputStream bytes = new ByteArrayOutputStream();
             long start = -1;
             for (Row row : rows) {
@@ -603,7 +607,7 @@ public final class PgChatStore implements ChatStore {
     }
 
     /**
-     * The 128-bit MurmurHash3 of a line (V7__chat_line_hash.sql): a save hashes every line of the chat it is given,
+     * The 128-bit MurmurHash3 of a line (V7__chat_lines_upkeep.sql): a save hashes every line of the chat it is given,
      * and this runs some ten times faster than SHA-256 under C1 (bin/jvm.options), which has no SHA intrinsics.
      * It only tells a changed line from an unchanged one; both lines are the same user's own chat.
      */
