@@ -160,16 +160,28 @@ public final class PgDatabase implements AutoCloseable {
     /** One unit of work on a pooled connection (a single statement, or several without a transaction). */
     public <T> T call(Function<SqlClient, Future<T>> work) {
         return await(() -> checkedConnection(checks)
-                .compose(conn -> work.apply(conn).andThen(done -> release(conn, done.cause()))));
+                .compose(conn -> started(work, conn).andThen(done -> release(conn, done.cause()))));
     }
 
     /** One unit of work in one transaction: committed when the work's future succeeds, else rolled back. */
     public <T> T transaction(Function<SqlConnection, Future<T>> work) {
         return await(() -> checkedConnection(checks).compose(conn -> conn.begin()
-                .compose(tx -> work.apply(conn).compose(
+                .compose(tx -> started(work, conn).compose(
                         result -> tx.commit().map(result),
                         failure -> tx.rollback().transform((v, e) -> Future.<T>failedFuture(failure))))
                 .andThen(done -> release(conn, done.cause()))));
+    }
+
+    /**
+     * The work's future; a work that throws before it has one (a name refused while its statement's arguments are
+     * made) fails it, so the connection still goes back to the pool.
+     */
+    private static <C, T> Future<T> started(Function<C, Future<T>> work, C conn) {
+        try {
+            return work.apply(conn);
+        } catch (RuntimeException e) {
+            return Future.failedFuture(e);
+        }
     }
 
     /**

@@ -191,6 +191,23 @@ class PgDatabaseTest {
     }
 
     @Test
+    void aWorkThatThrowsBeforeItsStatementGivesItsConnectionBack() {
+        try (PgDatabase db = PgDatabase.open(vertx, scratch.settings())) {
+            for (int i = 0; i < 3 * scratch.settings().poolSize(); i++) {
+                IllegalArgumentException refused = new IllegalArgumentException("a bad name");
+                assertEquals(refused, assertThrows(IllegalArgumentException.class, () -> db.call(c -> {
+                    throw refused;
+                })));
+                assertThrows(IllegalArgumentException.class, () -> db.transaction(c -> {
+                    throw refused;
+                }));
+            }
+            // with a connection kept by each of those, the pool would be empty: this would wait, then be a 503
+            assertEquals(1, number(db, "SELECT 1"));
+        }
+    }
+
+    @Test
     void aSessionCommitsWhatItsCallsDidAndAClosedOneLeavesNothingEvenWhenItsConnectionWasCut() throws Exception {
         try (PgDatabase db = PgDatabase.open(vertx, scratch.settings())) {
             try (PgDatabase.Session session = db.session()) {
