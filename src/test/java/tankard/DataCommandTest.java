@@ -4,6 +4,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import tankard.chat.ChatStore;
 import tankard.store.DocumentStore;
+import tankard.testing.DataTrees;
 import tankard.testing.PgScratch;
 import tankard.testing.TestServer;
 import tankard.util.FileNames;
@@ -19,7 +20,6 @@ import java.nio.file.attribute.FileTime;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -81,26 +81,6 @@ class DataCommandTest {
         return root;
     }
 
-    /** Whether the file is one the database holds (its bytes come back, not its time). */
-    private static boolean keptInTheDatabase(String path) {
-        return path.startsWith("_storage") || path.matches("[^/]+/groups/[^/]+\\.json");
-    }
-
-    /** Every file under a folder by its path, as its bytes' hash and, unless the database holds it, its time. */
-    private static Map<String, String> tree(Path root) throws IOException {
-        Map<String, String> files = new TreeMap<>();
-        try (Stream<Path> walk = Files.walk(root)) {
-            for (Path file : (Iterable<Path>) walk::iterator) {
-                if (Files.isRegularFile(file)) {
-                    String path = root.relativize(file).toString();
-                    files.put(path, Hashes.sha256Hex(Files.readAllBytes(file))
-                            + (keptInTheDatabase(path) ? "" : " " + Files.getLastModifiedTime(file).toMillis()));
-                }
-            }
-        }
-        return files;
-    }
-
     @Test
     void everyFixtureComesBackByteForByteThroughTheDatabase() throws Exception {
         for (String fixture : new String[]{"basic", "chatbackups", "chatops"}) {
@@ -113,7 +93,7 @@ class DataCommandTest {
                         printed());
                 assertEquals(0, DataCommand.run(false, concat(new String[]{"--to", fixture + "-out"}, server), env, work,
                         out, out), printed());
-                assertEquals(tree(source), tree(work.resolve(fixture + "-out")), fixture);
+                assertEquals(DataTrees.tree(source), DataTrees.tree(work.resolve(fixture + "-out")), fixture);
                 Path serverRoot = work.resolve("server-" + fixture);
                 assertFalse(Files.exists(serverRoot.resolve("_storage")),
                         "the accounts went into the database, not the server's data root");
@@ -169,7 +149,7 @@ class DataCommandTest {
         assertTrue(printed().contains("Finishing the export of"), printed());
         assertFalse(Files.exists(out.resolve(DataCommand.EXPORT_MARKER)));
         Files.delete(out.resolve("half.jsonl.tankard-0000000001"));
-        assertEquals(tree(source), tree(out));
+        assertEquals(DataTrees.tree(source), DataTrees.tree(out));
     }
 
     @Test

@@ -2,7 +2,10 @@ package tankard.bench;
 
 import tankard.json.JsJson;
 import tankard.store.AtomicFiles;
+import tankard.testing.DataTrees;
+import tankard.testing.TestImages;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,6 +16,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 import static tankard.bench.BenchServer.median;
 import static tankard.bench.BenchServer.time;
@@ -40,6 +44,7 @@ public final class PostgresBench {
         Path postgres = root.resolve("postgres");
         CharacterListBench.buildLibrary(files.resolve("data/default-user/characters"), cards);
         ChatBench.writeChat(files.resolve("data/default-user/chats/Bench/n" + messages + ".jsonl"), messages);
+        writeTheRest(files.resolve("data/default-user"));
         for (Path work : List.of(files, postgres)) {
             Files.createDirectories(work.resolve("public"));
             Files.writeString(work.resolve("public/index.html"), "<!doctype html>");
@@ -53,10 +58,23 @@ public final class PostgresBench {
         if (Files.exists(postgres.resolve("data"))) {
             AtomicFiles.deleteTree(postgres.resolve("data")); // import-data loads into an empty data root
         }
-        double importMs = time(() -> importData(postgres, files.resolve("data")));
+        double importMs = time(() -> dataCommand(postgres, "import-data", "--from", files.resolve("data").toString()));
         System.out.printf("%d cards, a chat of %d messages (%d MB); import-data into PostgreSQL %.0f ms; load average %s%n",
                 cards, messages, Files.size(files.resolve("data/default-user/chats/Bench/n" + messages + ".jsonl")) >> 20,
                 importMs, Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
+
+        Path exported = root.resolve("exported");
+        if (Files.exists(exported)) {
+            AtomicFiles.deleteTree(exported);
+        }
+        double exportMs = time(() -> dataCommand(postgres, "export-data", "--to", exported.toString()));
+        Map<String, String> before = DataTrees.tree(files.resolve("data"));
+        Map<String, String> after = DataTrees.tree(exported);
+        List<String> differing = new ArrayList<>(before.keySet());
+        differing.addAll(after.keySet().stream().filter(path -> !before.containsKey(path)).toList());
+        differing.removeIf(path -> Objects.equals(before.get(path), after.get(path)));
+        System.out.printf("export-data %.0f ms; of %d files, %d differ after import and export%s%n", exportMs,
+                before.size(), differing.size(), differing.isEmpty() ? "" : ": " + differing.subList(0, Math.min(5, differing.size())));
 
         Map<String, double[]> figures = new LinkedHashMap<>();
         List<Path> works = List.of(files, postgres);
@@ -103,15 +121,33 @@ public final class PostgresBench {
         return out.toString();
     }
 
-    private static int importData(Path work, Path from) throws Exception {
-        Process process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), "tankard.Main", "import-data", "--from", from.toString())
-                .directory(work.toFile()).redirectErrorStream(true).redirectOutput(work.resolve("import.log").toFile())
-                .start();
+    private static int dataCommand(Path work, String... command) throws Exception {
+        List<String> line = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), "tankard.Main"));
+        line.addAll(List.of(command));
+        Path log = work.resolve(command[0] + ".log");
+        Process process = new ProcessBuilder(line).directory(work.toFile()).redirectErrorStream(true)
+                .redirectOutput(log.toFile()).start();
         if (process.waitFor() != 0) {
-            throw new IllegalStateException("import-data failed: see " + work.resolve("import.log"));
+            throw new IllegalStateException(command[0] + " failed: see " + log);
         }
         return 0;
+    }
+
+    /** What else a user has, once each: settings, a lorebook, an image, a Data Bank file, a vector index file. */
+    private static void writeTheRest(Path user) throws IOException {
+        Map<String, byte[]> files = Map.of(
+                "settings.json", "{\n    \"username\": \"User\",\n    \"main_api\": \"openai\"\n}".getBytes(StandardCharsets.UTF_8),
+                "worlds/Lore.json", "{\"entries\":{\"0\":{\"uid\":0,\"key\":[\"tavern\"],\"content\":\"A tankard.\"}}}"
+                        .getBytes(StandardCharsets.UTF_8),
+                "user/images/Bench/picture.png", TestImages.image("png", 64, 64),
+                "user/files/notes_1.txt", "A Data Bank file.\n".getBytes(StandardCharsets.UTF_8),
+                "vectors/transformers/bench/index.json", "[]".getBytes(StandardCharsets.UTF_8));
+        for (Map.Entry<String, byte[]> file : files.entrySet()) {
+            Path path = user.resolve(file.getKey());
+            Files.createDirectories(path.getParent());
+            Files.write(path, file.getValue());
+        }
     }
 
     private static void admin(String sql, String user, String password) throws Exception {
