@@ -70,7 +70,7 @@ public final class CardImporter {
      */
     public String importCard(UserDirs dirs, String user, Upload upload) throws IOException {
         String format = upload.format() == null ? "" : upload.format().toLowerCase(Locale.ROOT);
-        ImportPlan plan = new ImportPlan(chats, user);
+        ImportPlan plan = new ImportPlan(chats, cards, dirs.characters(), user);
         ObjectNode card;
         byte[] image;
         ByafImport byaf = null;

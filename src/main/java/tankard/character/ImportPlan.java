@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,12 +24,17 @@ final class ImportPlan {
     }
 
     private final ChatStore chats;
+    private final CardStore cards;
+    private final Path characters;
     private final String user;
     private final List<Step> steps = new ArrayList<>();
     private final List<Path> files = new ArrayList<>();
 
-    ImportPlan(ChatStore chats, String user) {
+    /** @param characters the user's {@code characters} folder, where sprites and card assets go */
+    ImportPlan(ChatStore chats, CardStore cards, Path characters, String user) {
         this.chats = chats;
+        this.cards = cards;
+        this.characters = characters;
         this.user = user;
     }
 
@@ -57,8 +63,26 @@ final class ImportPlan {
     }
 
     void commit() throws IOException {
+        checkAssetFolders();
         for (Step step : steps) {
             step.run();
+        }
+    }
+
+    /**
+     * Refuses, before anything is written, a file whose folder in {@code characters} has a card's name
+     * ({@code characters/Foo.png/}): on the file store that card file is in the way of the folder, and the store
+     * of the cards (the database) is asked too, so that every store gives the same refusal (a 400, FailureHandler).
+     */
+    private void checkAssetFolders() throws IOException {
+        int depth = characters.getNameCount();
+        for (Path file : files) {
+            if (file.startsWith(characters) && file.getNameCount() > depth + 1) {
+                String folder = file.getName(depth).toString();
+                if (folder.endsWith(".png") && cards.find(user, folder).isPresent()) {
+                    throw new NotDirectoryException(characters.resolve(folder).toString());
+                }
+            }
         }
     }
 

@@ -43,14 +43,16 @@ public final class PgCardStore implements CardStore {
 
     @Override
     public Optional<CardFile> find(String user, String name) {
-        return db.call(c -> c.preparedQuery(STAT + " WHERE handle = $1 AND name = $2").execute(key(user, name))
+        Tuple key = key(user, name);
+        return db.call(c -> c.preparedQuery(STAT + " WHERE handle = $1 AND name = $2").execute(key)
                 .map(rows -> rows.size() == 0 ? Optional.empty() : Optional.of(cardFile(rows.iterator().next()))));
     }
 
     @Override
     public byte[] read(String user, String name) throws NoSuchFileException {
+        Tuple key = key(user, name);
         Buffer content = db.call(c -> c.preparedQuery("SELECT content FROM cards WHERE handle = $1 AND name = $2")
-                .execute(key(user, name)).map(rows -> rows.size() == 0 ? null : rows.iterator().next().getBuffer(0)));
+                .execute(key).map(rows -> rows.size() == 0 ? null : rows.iterator().next().getBuffer(0)));
         if (content == null) {
             throw new NoSuchFileException(name);
         }
@@ -60,11 +62,12 @@ public final class PgCardStore implements CardStore {
     /** Stores the bytes; a later time than the card had, so that what caches the card by its time reads it again. */
     @Override
     public void write(String user, String name, byte[] content) {
+        Tuple row = row(user, name, content, System.currentTimeMillis());
         db.call(c -> c.preparedQuery(INSERT + " ON CONFLICT (handle, name) DO UPDATE SET content = excluded.content,"
                 + " card_text = excluded.card_text,"
                 + " modified_ms = GREATEST(excluded.modified_ms, cards.modified_ms + 0.001),"
                 + " changed_ms = GREATEST(excluded.changed_ms, cards.changed_ms + 0.001)")
-                .execute(row(user, name, content, System.currentTimeMillis())));
+                .execute(row));
     }
 
     @Override
@@ -83,8 +86,9 @@ public final class PgCardStore implements CardStore {
 
     @Override
     public boolean create(String user, String name, byte[] content) {
-        return db.call(c -> c.preparedQuery(INSERT + " ON CONFLICT (handle, name) DO NOTHING")
-                .execute(row(user, name, content, System.currentTimeMillis())).map(rows -> rows.rowCount() == 1));
+        Tuple row = row(user, name, content, System.currentTimeMillis());
+        return db.call(c -> c.preparedQuery(INSERT + " ON CONFLICT (handle, name) DO NOTHING").execute(row)
+                .map(rows -> rows.rowCount() == 1));
     }
 
     /** The row of a card: its key, bytes, the card text taken out of them, and its time. */
@@ -102,14 +106,16 @@ public final class PgCardStore implements CardStore {
 
     @Override
     public boolean delete(String user, String name) {
-        return db.call(c -> c.preparedQuery("DELETE FROM cards WHERE handle = $1 AND name = $2").execute(key(user, name))
+        Tuple key = key(user, name);
+        return db.call(c -> c.preparedQuery("DELETE FROM cards WHERE handle = $1 AND name = $2").execute(key)
                 .map(rows -> rows.rowCount() > 0));
     }
 
     @Override
     public byte[] readCardText(String user, String name) throws NoSuchFileException {
+        Tuple key = key(user, name);
         Optional<byte[]> text = db.call(c -> c.preparedQuery(
-                        "SELECT card_text FROM cards WHERE handle = $1 AND name = $2").execute(key(user, name))
+                        "SELECT card_text FROM cards WHERE handle = $1 AND name = $2").execute(key)
                 .map(rows -> rows.size() == 0 ? null : Optional.ofNullable(rows.iterator().next().getBuffer(0))
                         .map(Buffer::getBytes)));
         if (text == null) {
@@ -122,7 +128,10 @@ public final class PgCardStore implements CardStore {
         return new CardFile(row.getString(0), row.getInteger(1), row.getDouble(2), row.getDouble(3));
     }
 
-    /** As the file store: a name is one path segment (so no U+0000, which PostgreSQL's text cannot hold). */
+    /**
+     * As the file store: a name is one path segment (so no U+0000, which PostgreSQL's text cannot hold). Taken
+     * before a call, never in its work: what the work throws would be a failure of the database (a 503).
+     */
     private static Tuple key(String user, String name) {
         if (!Sanitize.isSafeSegment(name)) {
             throw new IllegalArgumentException("Not a card file name: " + name);

@@ -17,12 +17,10 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 import java.util.zip.CRC32;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -59,20 +57,18 @@ class CardImportHttpTest extends ServerTest {
     }
 
     private JsonNode storedCard(String internal) throws IOException {
-        return CardCodec.readPng(Files.readAllBytes(user("characters/" + internal + ".png"))).json();
+        return CardCodec.readPng(documentBytes("characters/" + internal + ".png")).json();
     }
 
     private String chara(String internal) throws IOException {
-        byte[] png = Files.readAllBytes(user("characters/" + internal + ".png"));
+        byte[] png = documentBytes("characters/" + internal + ".png");
         return PngChunks.texts(png).stream().filter(t -> t.keyword().equals("chara")).findFirst()
                 .map(t -> new String(Base64.getDecoder().decode(t.text()), StandardCharsets.UTF_8)).orElseThrow();
     }
 
-    /** Every file under the user folder, for "nothing written" checks. */
-    private List<Path> userFiles() throws IOException {
-        try (Stream<Path> files = Files.walk(server.userDir())) {
-            return files.filter(Files::isRegularFile).sorted().toList();
-        }
+    /** Every file of the user, in the stores and on disk, for "nothing written" checks. */
+    private List<String> userFiles() {
+        return server.files().paths();
     }
 
     static byte[] pngWithText(byte[] png, String keyword, String text) {
@@ -120,7 +116,7 @@ class CardImportHttpTest extends ServerTest {
         assertTrue(card.get("create_date").asText().endsWith("Z"));
         assertEquals("chara_card_v2", JsJson.parse(chara("MiraVale")).get("spec").asText());
         // the image is re-encoded at its size
-        assertEquals(40, TestImages.decode(Files.readAllBytes(user("characters/MiraVale.png"))).getWidth());
+        assertEquals(40, TestImages.decode(documentBytes("characters/MiraVale.png")).getWidth());
 
         HttpResponse<Buffer> again = upload("mira.png", png, "png");
         assertEquals("MiraVale1", json(again).get("file_name").asText());
@@ -162,7 +158,7 @@ class CardImportHttpTest extends ServerTest {
         assertEquals("yo", pyg.at("/data/first_mes").asText());
         assertEquals("w", pyg.at("/data/scenario").asText());
         assertTrue(pyg.get("chat").asText().startsWith("undefined - "));
-        BufferedImageSize size = BufferedImageSize.of(Files.readAllBytes(user("characters/Plain.png")));
+        BufferedImageSize size = BufferedImageSize.of(documentBytes("characters/Plain.png"));
         assertEquals(512, size.width);
         assertEquals(768, size.height);
     }
@@ -247,7 +243,7 @@ class CardImportHttpTest extends ServerTest {
         JsonNode stored = storedCard("Zed");
         assertEquals("zip", stored.at("/data/description").asText());
         assertFalse(stored.has("chat"));
-        assertEquals(30, TestImages.decode(Files.readAllBytes(user("characters/Zed.png"))).getWidth()); // the "main" icon
+        assertEquals(30, TestImages.decode(documentBytes("characters/Zed.png")).getWidth()); // the "main" icon
         assertTrue(Files.isRegularFile(user("characters/Zed/very-happy.png")));
         assertFalse(Files.exists(user("characters/Zed/very-happy.webp")));
         assertTrue(Files.isRegularFile(user("characters/Zed/backgrounds/forest.jpg")));
@@ -265,7 +261,7 @@ class CardImportHttpTest extends ServerTest {
         entries.put("card.json", utf8(card));
         entries.put("assets/bg/forest.jpg", TestImages.image("jpeg", 5, 5));
         put("characters/Foo.png", TestImages.image("png", 4, 4));
-        List<Path> before = userFiles();
+        List<String> before = userFiles();
         HttpResponse<Buffer> response = upload("foo.charx", Fixtures.zip(entries), "charx");
         assertEquals(400, response.statusCode(), response.bodyAsString());
         assertEquals(before, userFiles(), "a refused import writes nothing");
@@ -302,13 +298,9 @@ class CardImportHttpTest extends ServerTest {
         assertEquals("https://example.test/ann", card.at("/data/creator_notes").asText());
         assertTrue(Files.isRegularFile(user("user/images/Bo the Brave/Bo the Brave_bg (1).png")));
         assertTrue(Files.isRegularFile(user("characters/Bo/smile (1).png")));
-        Path chats = user("chats/Bo the Brave");
-        List<Path> files;
-        try (Stream<Path> list = Files.list(chats)) {
-            files = list.sorted().toList();
-        }
+        List<String> files = server.files().chatNames("chats/Bo the Brave");
         assertEquals(2, files.size());
-        String gate = Files.readString(files.stream().filter(f -> f.getFileName().toString().startsWith("Gate - ")).findFirst().orElseThrow());
+        String gate = document("chats/Bo the Brave/" + files.stream().filter(f -> f.startsWith("Gate - ")).findFirst().orElseThrow());
         List<String> lines = gate.lines().toList();
         assertEquals(4, lines.size());
         JsonNode header = JsJson.parse(lines.get(0));
@@ -333,7 +325,7 @@ class CardImportHttpTest extends ServerTest {
     }
 
     private void assertRefused(String fileName, byte[] bytes, String type, String messagePart, String... fields) throws IOException {
-        List<Path> before = userFiles();
+        List<String> before = userFiles();
         HttpResponse<Buffer> response = upload(fileName, bytes, type, fields);
         assertEquals(400, response.statusCode(), response.bodyAsString());
         JsonNode body = json(response);
@@ -368,7 +360,7 @@ class CardImportHttpTest extends ServerTest {
         assertRefused("x.charx", Fixtures.zip(Map.of("card.json", new byte[8 << 20])), "charx", "zip bomb");
         assertRefused("x.byaf", Fixtures.zip(Map.of("manifest.json", utf8("{\"characters\":[]}"))), "byaf", "character");
         assertRefused("c.json", utf8(V2), "json", "preserved_name", "preserved_name", "..");
-        assertFalse(Files.exists(user("characters/MiraVale")));
+        assertFalse(server.files().hasFolder("characters/MiraVale"));
     }
 
     @Test

@@ -12,6 +12,7 @@ import tankard.testing.Fixtures;
 import tankard.testing.ServerTest;
 import tankard.testing.TestImages;
 import tankard.testing.TestServer;
+import tankard.testing.UserFiles;
 import tankard.util.LenientBase64;
 
 import java.awt.image.BufferedImage;
@@ -24,7 +25,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -45,12 +45,12 @@ class CharacterEditHttpTest extends ServerTest {
         return Fixtures.withText(png, "chara", Fixtures.base64(JsJson.compact(card)));
     }
 
-    private Path characters() {
-        return user("characters");
+    private UserFiles userFiles() {
+        return server.files();
     }
 
-    private byte[] cardBytes(String name) throws IOException {
-        return Files.readAllBytes(characters().resolve(name));
+    private byte[] cardBytes(String name) {
+        return userFiles().bytes("characters/" + name);
     }
 
     /** The JSON of one text chunk of a card file. */
@@ -90,13 +90,9 @@ class CharacterEditHttpTest extends ServerTest {
         return TestServer.await(request.sendMultipartForm(form).toCompletionStage().toCompletableFuture());
     }
 
-    private List<String> files(Path folder) throws IOException {
-        if (!Files.isDirectory(folder)) {
-            return List.of();
-        }
-        try (Stream<Path> list = Files.list(folder)) {
-            return list.map(p -> p.getFileName().toString()).sorted().toList();
-        }
+    /** The names in a folder of the user's ({@code characters}, {@code chats}, {@code chats/Rose}), sorted. */
+    private List<String> files(String folder) {
+        return userFiles().list(folder);
     }
 
     private Path thumbnail(String name) throws IOException {
@@ -117,8 +113,8 @@ class CharacterEditHttpTest extends ServerTest {
         assertEquals("Ann1.png", client.post("/api/characters/create", "{\"ch_name\":\"Ann\"}").bodyAsString());
         assertEquals("Ann2.png", client.post("/api/characters/create", "{\"ch_name\":\"A/n:n\"}").bodyAsString(),
                 "the name is sanitized before allocation");
-        assertTrue(Files.isDirectory(user("chats/Ann")));
-        assertTrue(Files.isDirectory(user("chats/Ann1")));
+        assertTrue(userFiles().hasFolder("chats/Ann"));
+        assertTrue(userFiles().hasFolder("chats/Ann1"));
 
         byte[] png = cardBytes("Ann.png");
         List<String> types = types(png);
@@ -176,8 +172,8 @@ class CharacterEditHttpTest extends ServerTest {
                 tooLong.statusCode() + " " + tooLong.bodyAsString());
         assertEquals(400, client.post("/api/characters/create", "{\"description\":\"no name\"}").statusCode());
         assertEquals(400, client.post("/api/characters/create", "{\"ch_name\":").statusCode());
-        assertEquals(List.of(), files(characters()));
-        assertEquals(List.of(), files(user("chats")));
+        assertEquals(List.of(), files("characters"));
+        assertEquals(List.of(), files("chats"));
         assertFalse(Files.exists(user("evil.png")));
     }
 
@@ -253,7 +249,7 @@ class CharacterEditHttpTest extends ServerTest {
         assertEquals(400, multipart("/api/characters/edit", Map.of("avatar_url", "Bramble.png", "ch_name", "X"),
                 "GIF89a nonsense".getBytes(StandardCharsets.UTF_8), "x.gif").statusCode());
         assertArrayEquals(before, cardBytes("Bramble.png"));
-        assertEquals(List.of("Bramble.png"), files(characters()));
+        assertEquals(List.of("Bramble.png"), files("characters"));
     }
 
     // --- edit-attribute, merge-attributes
@@ -372,9 +368,9 @@ class CharacterEditHttpTest extends ServerTest {
         HttpResponse<Buffer> r = client.post("/api/characters/rename", "{\"avatar_url\":\"Bramble.png\",\"new_name\":\"Ro:se\"}");
         assertEquals(200, r.statusCode());
         assertEquals("{\"avatar\":\"Rose1.png\"}", r.bodyAsString());
-        assertEquals(List.of("Rose.png", "Rose1.png"), files(characters()));
-        assertEquals(List.of("one.jsonl"), files(user("chats/Rose1")));
-        assertFalse(Files.exists(user("chats/Bramble")));
+        assertEquals(List.of("Rose.png", "Rose1.png"), files("characters"));
+        assertEquals(List.of("one.jsonl"), files("chats/Rose1"));
+        assertFalse(userFiles().hasFolder("chats/Bramble"));
         assertFalse(Files.exists(thumb));
         JsonNode chara = chunk(cardBytes("Rose1.png"), "chara");
         assertEquals("Rose", chara.get("name").asText());
@@ -384,7 +380,7 @@ class CharacterEditHttpTest extends ServerTest {
         assertEquals(400, client.post("/api/characters/rename", "{\"avatar_url\":\"Rose.png\"}").statusCode());
         assertEquals(400, client.post("/api/characters/rename", "{\"avatar_url\":\"../Rose.png\",\"new_name\":\"X\"}").statusCode());
         assertEquals(404, client.post("/api/characters/rename", "{\"avatar_url\":\"Gone.png\",\"new_name\":\"X\"}").statusCode());
-        assertEquals(List.of("Rose.png", "Rose1.png"), files(characters()));
+        assertEquals(List.of("Rose.png", "Rose1.png"), files("characters"));
     }
 
     @Test
@@ -397,17 +393,17 @@ class CharacterEditHttpTest extends ServerTest {
         Path thumb = thumbnail("A.png");
         assertEquals(200, client.post("/api/characters/delete", "{\"avatar_url\":\"A.png\"}").statusCode());
         assertFalse(Files.exists(thumb));
-        assertTrue(Files.exists(user("chats/A/a.jsonl")), "chats stay unless asked");
+        assertTrue(hasDocument("chats/A/a.jsonl"), "chats stay unless asked");
         assertEquals(200, client.post("/api/characters/delete", "{\"avatar_url\":\"B.png\",\"delete_chats\":true}").statusCode());
-        assertFalse(Files.exists(user("chats/B")));
-        assertEquals(List.of(), files(characters()));
+        assertFalse(userFiles().hasFolder("chats/B"));
+        assertEquals(List.of(), files("characters"));
         assertEquals(List.of(), JsJson.MAPPER.convertValue(json(client.post("/api/characters/all", "{}")), List.class));
 
         assertEquals(400, client.post("/api/characters/delete", "{\"avatar_url\":\"A.png\"}").statusCode());
         assertEquals(400, client.post("/api/characters/delete", "{}").statusCode());
         assertEquals(400, client.post("/api/characters/delete", "{\"avatar_url\":\"../chats\",\"delete_chats\":true}").statusCode());
         assertEquals(403, client.post("/api/characters/delete", "{\"avatar_url\":\"a:b.png\"}").statusCode());
-        assertTrue(Files.exists(user("chats/A/a.jsonl")));
+        assertTrue(hasDocument("chats/A/a.jsonl"));
     }
 
     @Test
@@ -420,7 +416,7 @@ class CharacterEditHttpTest extends ServerTest {
         assertEquals("Ann_2.png", json(client.post("/api/characters/duplicate", "{\"avatar_url\":\"Ann.png\"}")).get("path").asText());
         assertEquals("Ann_3.png", json(client.post("/api/characters/duplicate", "{\"avatar_url\":\"Ann_1.png\"}")).get("path").asText());
         assertArrayEquals(card, cardBytes("Ann_3.png"));
-        assertFalse(Files.exists(user("chats/Ann_1")), "chats are not copied");
+        assertFalse(userFiles().hasFolder("chats/Ann_1"), "chats are not copied");
         assertEquals(404, client.post("/api/characters/duplicate", "{\"avatar_url\":\"Nobody.png\"}").statusCode());
         assertEquals(400, client.post("/api/characters/duplicate", "{\"avatar_url\":\"../Ann.png\"}").statusCode());
         assertEquals(400, client.post("/api/characters/duplicate", "{}").statusCode());

@@ -5,9 +5,11 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.ext.web.client.HttpResponse;
 import org.junit.jupiter.api.Test;
 import tankard.json.JsJson;
+import tankard.testing.FileLayout;
 import tankard.testing.Fixtures;
 import tankard.testing.ServerTest;
 import tankard.testing.TestServer;
+import tankard.testing.UserFiles;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -30,12 +32,12 @@ class CharacterHttpTest extends ServerTest {
     private static final String OSRIC = Fixtures.text("characters/osric-v1.json");
 
 
-    private Path characters() {
-        return server.userDir().resolve("characters");
+    private UserFiles files() {
+        return server.files();
     }
 
-    private void putCard(String fileName, byte[] png) throws IOException {
-        Files.write(characters().resolve(fileName), png);
+    private void putCard(String fileName, byte[] png) {
+        files().write("characters/" + fileName, png);
     }
 
     private static Map<String, JsonNode> byAvatar(JsonNode list) {
@@ -54,11 +56,8 @@ class CharacterHttpTest extends ServerTest {
     void allListsAV2CardAsStFrontendExpectsIt() throws IOException {
         TestServer.Client client = start(null);
         putCard("Bramble.png", Fixtures.card(BRAMBLE));
-        Path chats = Files.createDirectories(server.userDir().resolve("chats/Bramble"));
-        Files.write(chats.resolve("a.jsonl"), Fixtures.bytes("chats/bramble-first-meeting.jsonl"));
-        Files.writeString(chats.resolve("notes.txt"), "12345");
-        Files.setLastModifiedTime(chats.resolve("a.jsonl"), FileTime.fromMillis(1_700_000_000_123L));
-        Files.setLastModifiedTime(chats.resolve("notes.txt"), FileTime.fromMillis(1_600_000_000_000L));
+        files().write("chats/Bramble/a.jsonl", Fixtures.bytes("chats/bramble-first-meeting.jsonl"));
+        files().setModified("chats/Bramble/a.jsonl", 1_700_000_000_123L);
 
         HttpResponse<Buffer> response = client.post("/api/characters/all", "{}");
         assertEquals(200, response.statusCode());
@@ -75,12 +74,28 @@ class CharacterHttpTest extends ServerTest {
         assertEquals("Bramble - 2025-01-02@10h00m00s000ms", bramble.get("chat").asText());
         assertEquals("0.5", bramble.get("talkativeness").textValue(), "string talkativeness stays a string");
         assertEquals("2025-01-02T10:00:00.000Z", bramble.get("create_date").asText());
-        assertEquals(1162 + 5, bramble.get("chat_size").asLong(), "every entry of the chat folder counts");
+        assertEquals(1162, bramble.get("chat_size").asLong());
         assertEquals("1700000000123", JsJson.compact(bramble.get("date_last_chat")));
         assertEquals(283, bramble.get("data_size").asInt());
         assertTrue(bramble.get("date_added").isNumber());
         assertTrue(Math.abs(bramble.get("date_added").asDouble() - System.currentTimeMillis()) < 60_000);
         assertEquals(JsJson.parse(BRAMBLE).get("data"), bramble.get("data"), "data is passed through untouched");
+    }
+
+    @Test
+    @FileLayout // a file that is not a chat, put by hand in a chat folder: only a file system has one
+    void chatSizeCountsEveryEntryOfTheChatFolder() throws IOException {
+        TestServer.Client client = start(null);
+        putCard("Bramble.png", Fixtures.card(BRAMBLE));
+        Path chats = Files.createDirectories(server.userDir().resolve("chats/Bramble"));
+        Files.write(chats.resolve("a.jsonl"), Fixtures.bytes("chats/bramble-first-meeting.jsonl"));
+        Files.writeString(chats.resolve("notes.txt"), "12345");
+        Files.setLastModifiedTime(chats.resolve("a.jsonl"), FileTime.fromMillis(1_700_000_000_123L));
+        Files.setLastModifiedTime(chats.resolve("notes.txt"), FileTime.fromMillis(1_600_000_000_000L));
+
+        JsonNode bramble = json(client.post("/api/characters/all", "{}")).get(0);
+        assertEquals(1162 + 5, bramble.get("chat_size").asLong(), "every entry of the chat folder counts");
+        assertEquals("1700000000123", JsJson.compact(bramble.get("date_last_chat")));
     }
 
     @Test
@@ -159,8 +174,8 @@ class CharacterHttpTest extends ServerTest {
         putCard("nameless.png", Fixtures.card(BRAMBLE.replace("\"name\":\"Bramble\"", "\"name\":\"\"")));
         byte[] cut = Fixtures.card(BRAMBLE);
         putCard("truncated.png", java.util.Arrays.copyOf(cut, cut.length - 12));
-        Files.createDirectories(characters().resolve("folder.png"));
-        Files.writeString(characters().resolve("Bramble.json"), BRAMBLE); // ST lists PNG cards only
+        files().createFolder("characters/folder.png");
+        files().write("characters/Bramble.json", BRAMBLE); // ST lists PNG cards only
 
         HttpResponse<Buffer> response = client.post("/api/characters/all", "{}");
         assertEquals(200, response.statusCode());
@@ -224,24 +239,24 @@ class CharacterHttpTest extends ServerTest {
     @Test
     void cacheIsKeyedByFileVersion() throws IOException {
         TestServer.Client client = start(null);
-        Path card = characters().resolve("Bramble.png");
-        Files.write(card, Fixtures.card(BRAMBLE));
-        FileTime mtime = FileTime.fromMillis(1_650_000_000_000L);
-        Files.setLastModifiedTime(card, mtime);
+        String card = "characters/Bramble.png";
+        files().write(card, Fixtures.card(BRAMBLE));
+        long mtime = 1_650_000_000_000L;
+        files().setModified(card, mtime);
         assertEquals("Bramble", json(client.post("/api/characters/all", "{}")).get(0).get("name").asText());
 
         // Same size, same mtime: the cached parse is used and the file is not read again.
-        Files.write(card, Fixtures.card(BRAMBLE.replace("Bramble", "Brambla")));
-        Files.setLastModifiedTime(card, mtime);
+        files().write(card, Fixtures.card(BRAMBLE.replace("Bramble", "Brambla")));
+        files().setModified(card, mtime);
         assertEquals("Bramble", json(client.post("/api/characters/all", "{}")).get(0).get("name").asText());
 
         // A new mtime is a new version.
-        Files.setLastModifiedTime(card, FileTime.fromMillis(1_650_000_001_000L));
+        files().setModified(card, 1_650_000_001_000L);
         assertEquals("Brambla", json(client.post("/api/characters/all", "{}")).get(0).get("name").asText());
 
         // So is a new size with the old mtime.
-        Files.write(card, Fixtures.card(BRAMBLE.replace("Bramble", "Bramblewood")));
-        Files.setLastModifiedTime(card, FileTime.fromMillis(1_650_000_001_000L));
+        files().write(card, Fixtures.card(BRAMBLE.replace("Bramble", "Bramblewood")));
+        files().setModified(card, 1_650_000_001_000L);
         assertEquals("Bramblewood", json(client.post("/api/characters/all", "{}")).get(0).get("name").asText());
         assertEquals("Bramblewood", json(client.post("/api/characters/get", "{\"avatar_url\":\"Bramble.png\"}"))
                 .get("name").asText());
@@ -268,7 +283,7 @@ class CharacterHttpTest extends ServerTest {
     void getValidatesTheAvatarName() throws IOException {
         TestServer.Client client = start(null);
         putCard("Bramble.png", Fixtures.card(BRAMBLE));
-        Files.write(server.userDir().resolve("secret.png"), Fixtures.card(BRAMBLE));
+        files().write("secret.png", Fixtures.card(BRAMBLE));
 
         assertEquals(404, client.post("/api/characters/get", "{\"avatar_url\":\"Nobody.png\"}").statusCode());
         for (String bad : List.of("../secret.png", "..", ".", "a/b.png", "..\\\\secret.png")) {
@@ -287,17 +302,18 @@ class CharacterHttpTest extends ServerTest {
         putCard("Bramble.png", Fixtures.card(BRAMBLE));
         assertEquals("{\"error\":true}", client.post("/api/characters/chats", "{\"avatar_url\":\"Bramble.png\"}").bodyAsString());
 
-        Path chats = Files.createDirectories(server.userDir().resolve("chats/Bramble"));
+        files().createFolder("chats/Bramble");
         assertEquals("[]", client.post("/api/characters/chats", "{\"avatar_url\":\"Bramble.png\"}").bodyAsString());
 
-        Files.write(chats.resolve("First.jsonl"), Fixtures.bytes("chats/bramble-first-meeting.jsonl"));
-        Files.write(chats.resolve("Legacy.jsonl"), Fixtures.bytes("chats/legacy-header.jsonl"));
-        Files.writeString(chats.resolve("Corrupt.jsonl"), "{\"chat_metadata\":{}}\n{\"mes\":\"no name\"}");
-        Files.writeString(chats.resolve("Empty.jsonl"), "");
-        Files.writeString(chats.resolve("Trailing.jsonl"), "{\"chat_metadata\":{}}\n{\"name\":\"B\",\"mes\":\"x\"}\n\n");
-        Files.writeString(chats.resolve("notes.txt"), "not a chat");
-        Files.setLastModifiedTime(chats.resolve("Empty.jsonl"), FileTime.fromMillis(1_700_000_000_500L));
-        Files.setLastModifiedTime(chats.resolve("Legacy.jsonl"), FileTime.fromMillis(1_700_000_000_000L));
+        String chats = "chats/Bramble/";
+        files().write(chats + "First.jsonl", Fixtures.bytes("chats/bramble-first-meeting.jsonl"));
+        files().write(chats + "Legacy.jsonl", Fixtures.bytes("chats/legacy-header.jsonl"));
+        files().write(chats + "Corrupt.jsonl", "{\"chat_metadata\":{}}\n{\"mes\":\"no name\"}");
+        files().write(chats + "Empty.jsonl", "");
+        files().write(chats + "Trailing.jsonl", "{\"chat_metadata\":{}}\n{\"name\":\"B\",\"mes\":\"x\"}\n\n");
+        files().write(chats + "notes.txt", "not a chat"); // on PostgreSQL a file of the user's folder, on no list
+        files().setModified(chats + "Empty.jsonl", 1_700_000_000_500L);
+        files().setModified(chats + "Legacy.jsonl", 1_700_000_000_000L);
 
         Map<String, JsonNode> simple = new HashMap<>();
         json(client.post("/api/characters/chats", "{\"avatar_url\":\"Bramble.png\",\"simple\":true}"))

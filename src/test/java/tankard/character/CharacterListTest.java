@@ -6,12 +6,12 @@ import org.junit.jupiter.api.Test;
 import tankard.json.JsJson;
 import tankard.testing.Fixtures;
 import tankard.testing.TestServer;
+import tankard.testing.UserFiles;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -41,22 +41,31 @@ class CharacterListTest {
         }
     }
 
-    /** (Re)starts the server on the same work folder, so the data root and its index survive. */
+    /**
+     * (Re)starts the server on the same work folder and, on PostgreSQL, the same database, so the data and the
+     * card index survive.
+     */
     private void start(String configYaml) throws IOException {
         if (server != null) {
-            server.vertx.close().toCompletionStage().toCompletableFuture().join();
+            server = server.restart(configYaml == null ? "" : configYaml);
+        } else {
+            Files.createDirectories(work.resolve("public"));
+            Files.writeString(work.resolve("public/index.html"), "<!doctype html>");
+            if (configYaml != null) {
+                Files.writeString(work.resolve("config.yaml"), configYaml);
+            }
+            server = TestServer.startIn(work);
         }
-        Files.createDirectories(work.resolve("public"));
-        Files.writeString(work.resolve("public/index.html"), "<!doctype html>");
-        if (configYaml != null) {
-            Files.writeString(work.resolve("config.yaml"), configYaml);
-        }
-        server = TestServer.startIn(work);
         client = server.client();
     }
 
-    private Path card(String name) {
-        return server.userDir().resolve("characters").resolve(name);
+    /** The card file of that name, in ST's layout ({@link UserFiles}). */
+    private static String card(String name) {
+        return "characters/" + name;
+    }
+
+    private UserFiles files() {
+        return server.files();
     }
 
     private byte[] all() {
@@ -86,29 +95,29 @@ class CharacterListTest {
     @Test
     void anUnchangedCardIsNotReparsedAfterARestart() throws Exception {
         start(null);
-        Path file = card("Bramble.png");
-        Files.write(file, Fixtures.card(BRAMBLE));
-        FileTime mtime = FileTime.fromMillis(1_650_000_000_000L);
-        Files.setLastModifiedTime(file, mtime);
+        String file = card("Bramble.png");
+        files().write(file, Fixtures.card(BRAMBLE));
+        long mtime = 1_650_000_000_000L;
+        files().setModified(file, mtime);
         assertEquals(List.of("Bramble"), names());
         awaitIndexSaved(100);
 
         // The trick: new content of the same size under the same mtime. A server that re-parsed the card would
         // answer the new name; one that trusts its index (keyed by name, size and mtime) answers the old one.
         start(null);
-        Files.write(file, Fixtures.card(BRAMBLE.replace("Bramble", "Brambla")));
-        Files.setLastModifiedTime(file, mtime);
+        files().write(file, Fixtures.card(BRAMBLE.replace("Bramble", "Brambla")));
+        files().setModified(file, mtime);
         assertEquals(List.of("Bramble"), names());
 
         // A new mtime is a new version, after a restart too.
-        Files.setLastModifiedTime(file, FileTime.fromMillis(1_650_000_001_000L));
+        files().setModified(file, 1_650_000_001_000L);
         assertEquals(List.of("Brambla"), names());
     }
 
     @Test
     void aStoppingServerSavesTheIndexAtOnce() throws Exception {
         start(null);
-        Files.write(card("Bramble.png"), Fixtures.card(BRAMBLE));
+        files().write(card("Bramble.png"), Fixtures.card(BRAMBLE));
         assertEquals(List.of("Bramble"), names());
         assertFalse(Files.exists(index()), "saved a moment after the list, not yet");
         server.tankard.close().toCompletionStage().toCompletableFuture().join();
@@ -118,26 +127,26 @@ class CharacterListTest {
     @Test
     void filesAddedChangedOrRemovedBehindTheServersBackArePickedUp() throws Exception {
         start(null);
-        Files.write(card("Bramble.png"), Fixtures.card(BRAMBLE));
-        Files.write(card("Juniper.png"), Fixtures.card(JUNIPER));
+        files().write(card("Bramble.png"), Fixtures.card(BRAMBLE));
+        files().write(card("Juniper.png"), Fixtures.card(JUNIPER));
         assertEquals(Set.of("Bramble", "Juniper"), new HashSet<>(names()));
 
-        Files.write(card("Osric.png"), Fixtures.card(OSRIC));
-        Files.delete(card("Juniper.png"));
-        Files.write(card("Bramble.png"), Fixtures.card(BRAMBLE.replace("Bramble", "Bramblewood")));
+        files().write(card("Osric.png"), Fixtures.card(OSRIC));
+        files().delete(card("Juniper.png"));
+        files().write(card("Bramble.png"), Fixtures.card(BRAMBLE.replace("Bramble", "Bramblewood")));
         assertEquals(Set.of("Bramblewood", "Osric"), new HashSet<>(names()));
 
         // and after a restart from the saved index
         awaitIndexSaved(100);
         start(null);
-        Files.delete(card("Osric.png"));
+        files().delete(card("Osric.png"));
         assertEquals(List.of("Bramblewood"), names());
     }
 
     @Test
     void aBrokenIndexIsIgnored() throws Exception {
         start(null);
-        Files.write(card("Bramble.png"), Fixtures.card(BRAMBLE));
+        files().write(card("Bramble.png"), Fixtures.card(BRAMBLE));
         Files.createDirectories(index().getParent());
         Files.writeString(index(), "not an index at all");
         start(null);
@@ -153,19 +162,18 @@ class CharacterListTest {
     @Test
     void theStreamedListHasTheBytesOfTheCharactersTrees() throws Exception {
         start(null);
-        Files.write(card("Bramble.png"), Fixtures.card(BRAMBLE));
-        Files.write(card("Juniper.png"), Fixtures.card(BRAMBLE, JUNIPER));
-        Files.write(card("Osric.png"), Fixtures.card(OSRIC.replaceFirst("\\{", "{\"chat\":\"Osric - fixed\",")));
+        files().write(card("Bramble.png"), Fixtures.card(BRAMBLE));
+        files().write(card("Juniper.png"), Fixtures.card(BRAMBLE, JUNIPER));
+        files().write(card("Osric.png"), Fixtures.card(OSRIC.replaceFirst("\\{", "{\"chat\":\"Osric - fixed\",")));
         // a card text with what its json_data must escape or keep: line breaks and tabs between tokens, escapes,
         // non-ASCII text, and bytes that are not UTF-8 (read as replacement characters)
         byte[] odd = ("{\r\n\t\"name\": \"Élodie \\\"🍺\\\" \\u0001\\\\\",\n\t\"description\": \"\u2028 x\\n" + "é".repeat(300)
                 + "\", \"chat\": \"Élodie - fixed\", \"bad\": \"\u00ff\"\n}").getBytes(StandardCharsets.UTF_8);
         odd[odd.length - 5] = (byte) 0xC3; // the ÿ's first byte alone
         odd[odd.length - 4] = '!';
-        Files.write(card("Elodie.png"), Fixtures.withText(Fixtures.plainPng(), "chara", java.util.Base64.getEncoder().encodeToString(odd)));
-        Path chats = Files.createDirectories(server.userDir().resolve("chats/Juniper"));
-        Files.writeString(chats.resolve("a.jsonl"), "{}\n{\"mes\":\"hi\"}\n");
-        Files.setLastModifiedTime(chats.resolve("a.jsonl"), FileTime.fromMillis(1_700_000_000_123L));
+        files().write(card("Elodie.png"), Fixtures.withText(Fixtures.plainPng(), "chara", java.util.Base64.getEncoder().encodeToString(odd)));
+        files().write("chats/Juniper/a.jsonl", "{}\n{\"mes\":\"hi\"}\n");
+        files().setModified("chats/Juniper/a.jsonl", 1_700_000_000_123L);
 
         String list = withoutNow(new String(all(), StandardCharsets.UTF_8));
         StringBuilder expected = new StringBuilder("[");
@@ -191,7 +199,7 @@ class CharacterListTest {
     void listsAskedForAtOnceParseEachCardOnce() throws Exception {
         start(null);
         for (int i = 0; i < 400; i++) {
-            Files.write(card("c" + i + ".png"), Fixtures.card(cardJson(i, "d".repeat(2000))));
+            files().write(card("c" + i + ".png"), Fixtures.card(cardJson(i, "d".repeat(2000))));
         }
         List<java.util.concurrent.CompletableFuture<byte[]>> lists = new ArrayList<>();
         for (int i = 0; i < 8; i++) {
@@ -215,7 +223,7 @@ class CharacterListTest {
     void aLibraryFoundAtStartIsParsedBeforeTheFirstList() throws Exception {
         start(null);
         for (int i = 0; i < 300; i++) {
-            Files.write(card("c" + i + ".png"), Fixtures.card(cardJson(i, "d".repeat(2000))));
+            files().write(card("c" + i + ".png"), Fixtures.card(cardJson(i, "d".repeat(2000))));
         }
         start(null);
         awaitIndexSaved(300 * 2000);
@@ -234,7 +242,7 @@ class CharacterListTest {
         for (int i = 0; i < 2000; i++) {
             String json = "{\"name\":\"C" + i + "\",\"chat\":\"c\",\"spec\":\"chara_card_v2\",\"data\":{\"name\":\"C" + i
                     + "\",\"description\":\"" + "d".repeat(4000 + i % 50) + "\"}}";
-            Files.write(card("c" + i + ".png"), Fixtures.card(json));
+            files().write(card("c" + i + ".png"), Fixtures.card(json));
         }
         byte[] cold = all();
         assertEquals(2000, JsJson.parse(cold).size());
@@ -255,7 +263,7 @@ class CharacterListTest {
         String config = "performance:\n  memoryCacheCapacity: 1kb\n";
         start(config);
         for (int i = 0; i < 300; i++) {
-            Files.write(card("c" + i + ".png"), Fixtures.card(cardJson(i, "d".repeat(4000))));
+            files().write(card("c" + i + ".png"), Fixtures.card(cardJson(i, "d".repeat(4000))));
         }
         all();
         server.tankard.close().toCompletionStage().toCompletableFuture().join(); // saves the index now
@@ -265,7 +273,7 @@ class CharacterListTest {
         for (int round = 1; round <= 4; round++) {
             start(config);
             for (int i = 0; i < 150; i++) {
-                Files.write(card("c" + i + ".png"), Fixtures.card(cardJson(i, "r".repeat(4000 + round))));
+                files().write(card("c" + i + ".png"), Fixtures.card(cardJson(i, "r".repeat(4000 + round))));
             }
             all();
             server.tankard.close().toCompletionStage().toCompletableFuture().join();

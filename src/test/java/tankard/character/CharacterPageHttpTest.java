@@ -11,9 +11,6 @@ import tankard.testing.Fixtures;
 import tankard.testing.ServerTest;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -57,8 +54,9 @@ class CharacterPageHttpTest extends ServerTest {
     }
 
     private void chat(String folder, String file, int bytes, long mtime) throws IOException {
-        Path chat = put("chats/" + folder + "/" + file, "x".repeat(bytes).getBytes());
-        Files.setLastModifiedTime(chat, FileTime.fromMillis(mtime));
+        String chat = "chats/" + folder + "/" + file;
+        put(chat, "x".repeat(bytes).getBytes());
+        server.files().setModified(chat, mtime);
     }
 
     /**
@@ -250,7 +248,7 @@ class CharacterPageHttpTest extends ServerTest {
     void aChangedOrRemovedCardIsSeenByTheNextPage() throws Exception {
         library();
         assertEquals(5, page("{}").get("total").intValue());
-        Files.delete(user("characters/Twin-b.png"));
+        assertTrue(server.files().delete("characters/Twin-b.png"));
         card("Juniper.png", "Juniper Berry", "Rowan", "Rewritten.", "false", "berry");
         JsonNode page = page("{}");
         assertEquals(List.of("Bramble.png", "Juniper.png", "Osric.png", "Twin-a.png"), avatars(page));

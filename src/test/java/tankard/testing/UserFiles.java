@@ -23,7 +23,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /**
  * A user's files by their path in ST's layout ({@code settings.json}, {@code chats/Alice/x.jsonl},
@@ -285,6 +287,77 @@ public final class UserFiles {
     public List<String> backupNames(String prefix) {
         try {
             return tankard.chats().backups(user, prefix).stream().map(ChatFile::name).toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Creates a folder: a chat folder ({@code chats/Alice}) in the chat store, any other on disk. */
+    public void createFolder(String folder) {
+        try {
+            if (isCharacterChatFolder(folder)) {
+                tankard.chats().create(user, chatFolder(folder));
+            } else {
+                Files.createDirectories(root.resolve(folder));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Whether the folder exists: a chat folder ({@code chats/Alice}) in the chat store, any other on disk. */
+    public boolean hasFolder(String folder) {
+        return isCharacterChatFolder(folder) ? chatFolderExists(folder) : Files.isDirectory(root.resolve(folder));
+    }
+
+    private static boolean isCharacterChatFolder(String folder) {
+        return folder.startsWith(CHATS) && folder.indexOf('/', CHATS.length()) < 0 && folder.length() > CHATS.length();
+    }
+
+    /**
+     * The names in a folder, sorted: the cards of {@code characters}, the chat folders and chats of {@code chats},
+     * the chats of a chat folder ({@code chats/Alice}, {@code group chats}), else the folder's entries on disk.
+     */
+    public List<String> list(String folder) {
+        try {
+            if (folder.equals("characters")) {
+                return tankard.cards().list(user).stream().map(CardFile::name).sorted().toList();
+            } else if (folder.equals("chats")) {
+                TreeSet<String> names = new TreeSet<>(tankard.chats().characterFolders(user));
+                names.addAll(chatNames("chats"));
+                return List.copyOf(names);
+            } else if (isCharacterChatFolder(folder) || folder.equals("group chats")) {
+                return chatNames(folder).stream().sorted().toList();
+            }
+            Path dir = root.resolve(folder);
+            if (!Files.isDirectory(dir)) {
+                return List.of();
+            }
+            try (Stream<Path> entries = Files.list(dir)) {
+                return entries.map(p -> p.getFileName().toString()).sorted().toList();
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Every file of the user as paths in ST's layout, from each store and the user's folder on disk, sorted. */
+    public List<String> paths() {
+        try {
+            TreeSet<String> paths = new TreeSet<>();
+            if (Files.isDirectory(root)) {
+                try (Stream<Path> files = Files.walk(root)) {
+                    files.filter(Files::isRegularFile).forEach(file -> paths.add(root.relativize(file).toString()));
+                }
+            }
+            for (DocumentStore.Folder folder : DocumentStore.Folder.values()) {
+                tankard.documents().list(user, folder).forEach(e -> paths.add(DocumentStore.path(folder, e.name())));
+            }
+            paths.addAll(chatPaths());
+            tankard.chats().backups(user, "").forEach(backup -> paths.add(BACKUPS + backup.name()));
+            tankard.groups().files(user).forEach(group -> paths.add(GROUPS + group.name()));
+            tankard.cards().list(user).forEach(card -> paths.add(CHARACTERS + card.name()));
+            return List.copyOf(paths);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
