@@ -2,6 +2,7 @@ package tankard.character;
 
 import java.io.IOException;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -47,6 +48,15 @@ public interface CardStore {
      * file as the format allows.
      */
     byte[] readCardText(String user, String name) throws IOException;
+
+    /**
+     * The card texts of these cards ({@link #readCardText}), by name; a card that is gone or whose text cannot be
+     * read this way is left out (read it alone to learn why). Null where the store reads a card as cheaply alone
+     * as in a batch (files, read in parallel by the parsers): only a store behind a network answers.
+     */
+    default Map<String, byte[]> readCardTexts(String user, List<String> names) throws IOException {
+        return null;
+    }
 
     /** The card in the file, parsed. */
     default CardData readCard(String user, String name) throws IOException {

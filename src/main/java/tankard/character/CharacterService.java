@@ -92,11 +92,11 @@ public final class CharacterService {
      */
     public void prepare(String user) throws IOException, InterruptedException {
         CardIndex index = indexes.of(user);
+        List<CardFile> unknown = cards.list(user).stream().filter(file -> index.get(file) == null).toList();
+        CardTexts texts = new CardTexts(cards, user, unknown.stream().map(CardFile::name).toList());
         List<Future<CardIndex.Entry>> parses = new ArrayList<>();
-        for (CardFile file : cards.list(user)) {
-            if (index.get(file) == null) {
-                parses.add(parse(user, index, file));
-            }
+        for (CardFile file : unknown) {
+            parses.add(parse(user, index, file, texts));
         }
         for (Future<CardIndex.Entry> parse : parses) {
             try {
@@ -135,26 +135,32 @@ public final class CharacterService {
     private ParsedInOrder entries(String user, List<CardFile> files, CardIndex index) {
         List<CardIndex.Entry> known = new ArrayList<>(files.size());
         Set<String> names = new HashSet<>();
+        List<String> unknown = new ArrayList<>();
         for (CardFile file : files) {
             names.add(file.name());
-            known.add(index.get(file));
+            CardIndex.Entry entry = index.get(file);
+            known.add(entry);
+            if (entry == null) {
+                unknown.add(file.name());
+            }
         }
         index.retain(names);
-        return new ParsedInOrder(files, known, file -> parse(user, index, file), PARSE_WINDOW);
+        CardTexts texts = new CardTexts(cards, user, unknown);
+        return new ParsedInOrder(files, known, file -> parse(user, index, file, texts), PARSE_WINDOW);
     }
 
     /**
      * Starts the parse of a card the index did not know when the list began, or joins the one another list has
      * under way; the entry goes to the index when it is parsed.
      */
-    private Future<CardIndex.Entry> parse(String user, CardIndex index, CardFile file) {
+    private Future<CardIndex.Entry> parse(String user, CardIndex index, CardFile file, CardTexts texts) {
         CardCache.Key key = file.key(user);
         FutureTask<CardIndex.Entry> mine = new FutureTask<>(() -> {
             CardIndex.Entry known = index.get(file); // parsed by a list since, its task over
             if (known != null) {
                 return known;
             }
-            CardIndex.Entry entry = entry(user, file);
+            CardIndex.Entry entry = entry(file, texts);
             index.put(entry);
             return entry;
         }) {
@@ -184,10 +190,10 @@ public final class CharacterService {
     }
 
     /** A card's list entry, with placeholders where the per-list values go; unlisted when it cannot be read. */
-    private CardIndex.Entry entry(String user, CardFile file) {
+    private CardIndex.Entry entry(CardFile file, CardTexts texts) {
         parsed.incrementAndGet();
         try {
-            ListTemplate.Pair templates = listTemplates(cards.readCardText(user, file.name()), file.name());
+            ListTemplate.Pair templates = listTemplates(texts.text(file.name()), file.name());
             if (templates != null) {
                 return new CardIndex.Entry(file.name(), file.size(), file.modifiedMs(), templates.full(), templates.shallow());
             }

@@ -10,7 +10,9 @@ import tankard.util.Sanitize;
 import java.nio.file.NoSuchFileException;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -109,6 +111,19 @@ public final class PgCardStore implements CardStore {
         Tuple key = key(user, name);
         return db.call(c -> c.preparedQuery("DELETE FROM cards WHERE handle = $1 AND name = $2").execute(key)
                 .map(rows -> rows.rowCount() > 0));
+    }
+
+    /** One statement for the batch: a first list of a big library takes one round trip per batch, not per card. */
+    @Override
+    public Map<String, byte[]> readCardTexts(String user, List<String> names) {
+        return db.call(c -> c.preparedQuery("SELECT name, card_text FROM cards WHERE handle = $1 AND name = ANY($2)"
+                        + " AND card_text IS NOT NULL")
+                .execute(Tuple.of(user).addArrayOfString(names.toArray(String[]::new)))
+                .map(rows -> {
+                    Map<String, byte[]> texts = new HashMap<>();
+                    rows.forEach(row -> texts.put(row.getString(0), row.getBuffer(1).getBytes()));
+                    return texts;
+                }));
     }
 
     @Override

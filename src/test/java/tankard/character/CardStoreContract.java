@@ -7,7 +7,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.NoSuchFileException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -52,6 +54,21 @@ abstract class CardStoreContract {
         store.write("alice", "plain.png", Fixtures.plainPng());
         assertThrows(CardFormatException.class, () -> store.readCardText("alice", "plain.png"));
         assertArrayEquals(Fixtures.plainPng(), store.read("alice", "plain.png"), "any PNG is stored as it is");
+    }
+
+    @Test
+    void aBatchOfCardTextsIsEachCardsTextOrNothingWhereTheStoreReadsThemAlone() throws Exception {
+        CardStore store = open();
+        store.write("alice", "a.png", card("Aqua"));
+        store.write("alice", "b.png", card("Bree"));
+        store.write("alice", "broken.png", new byte[]{1, 2, 3});
+        store.write("bob", "c.png", card("Cole"));
+        Map<String, byte[]> texts = store.readCardTexts("alice", List.of("a.png", "b.png", "broken.png", "c.png", "gone.png"));
+        if (texts != null) {
+            assertEquals(Set.of("a.png", "b.png"), texts.keySet(), "another user's card, a broken one and a gone one are left out");
+            assertArrayEquals(store.readCardText("alice", "a.png"), texts.get("a.png"));
+            assertArrayEquals(store.readCardText("alice", "b.png"), texts.get("b.png"));
+        }
     }
 
     @Test
