@@ -99,7 +99,7 @@ record Stores(AccountStore accounts, DocumentStore documents, CardStore cards, C
             }
             String inUser = path.substring(slash + 1);
             return parts.length == 3 && parts[1].equals(GROUPS_FOLDER) && parts[2].endsWith(".json")
-                    || parts.length == 3 && parts[1].equals(CHARACTERS_FOLDER) && parts[2].endsWith(".png")
+                    || parts.length == 3 && parts[1].equals(CHARACTERS_FOLDER) && CardFile.isCardName(parts[2])
                     || DocumentStore.isDocument(inUser) || ChatStore.isChatFile(inUser);
         };
     }

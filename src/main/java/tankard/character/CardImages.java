@@ -33,9 +33,12 @@ public final class CardImages {
         this.storeIsFiles = storeIsFiles;
     }
 
-    /** The file of the user's card of that name (a plain file name); a missing file when there is no such card. */
+    /**
+     * The file of the user's card of that name (a plain file name); a missing file when there is no such card. A
+     * name that is no card's ({@link CardFile#isCardName}) is the file of that name in {@code characters/}.
+     */
     public Path file(String user, String name) throws IOException {
-        if (storeIsFiles) {
+        if (storeIsFiles || !CardFile.isCardName(name)) {
             return UserDirs.of(dataRoot, user).characters().resolve(name);
         }
         Path copy = dataRoot.resolve(CACHE_FOLDER).resolve(user).resolve(name);

@@ -33,7 +33,7 @@ public final class FileCardStore implements CardStore {
         List<CardFile> cards = new ArrayList<>();
         try (DirectoryStream<Path> files = Files.newDirectoryStream(folder)) {
             for (Path file : files) {
-                if (file.getFileName().toString().endsWith(".png")) { // as the glob *.png would, without a regex
+                if (CardFile.isCardName(file.getFileName().toString())) {
                     stat(file).ifPresent(cards::add);
                 }
             }

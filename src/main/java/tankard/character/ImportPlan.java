@@ -79,7 +79,7 @@ final class ImportPlan {
         for (Path file : files) {
             if (file.startsWith(characters) && file.getNameCount() > depth + 1) {
                 String folder = file.getName(depth).toString();
-                if (folder.endsWith(".png") && cards.find(user, folder).isPresent()) {
+                if (CardFile.isCardName(folder) && cards.find(user, folder).isPresent()) {
                     throw new NotDirectoryException(characters.resolve(folder).toString());
                 }
             }

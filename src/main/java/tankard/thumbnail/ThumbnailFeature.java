@@ -24,7 +24,7 @@ public final class ThumbnailFeature implements Feature {
     private final Thumbnails thumbnails;
     private final CardFiles cardFiles;
 
-    /** A card's PNG as a file of this node ({@code character.CardImages#file}); blocking. */
+    /** A file of {@code characters/}: a card from wherever cards are kept (character.CardImages#file); blocking. */
     @FunctionalInterface
     public interface CardFiles {
         Path file(String user, String name) throws IOException;
@@ -74,9 +74,7 @@ public final class ThumbnailFeature implements Feature {
     /** The image a thumbnail is made of: a card from wherever the cards are, a background or persona image file. */
     private Path original(UserDirs dirs, User user, ThumbnailType type, String file) throws IOException {
         return switch (type) {
-            // only a *.png is a card (as FileCardStore lists them); anything else there was put there by hand
-            case AVATAR -> file.endsWith(".png") ? cardFiles.file(user.handle(), file)
-                    : dirs.characters().resolve(file);
+            case AVATAR -> cardFiles.file(user.handle(), file);
             case BG -> dirs.backgrounds().resolve(file);
             case PERSONA -> dirs.avatars().resolve(file);
         };

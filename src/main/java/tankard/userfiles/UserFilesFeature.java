@@ -60,7 +60,7 @@ public record UserFilesFeature(TankardConfig config, CardImages cardImages) impl
             return;
         }
         String name = file.getFileName().toString();
-        Future<Path> source = folder.equals(file.getParent()) && name.endsWith(".png")
+        Future<Path> source = folder.equals(file.getParent())
                 ? ctx.vertx().executeBlocking(() -> cardImages.file(user.handle(), name), false)
                 : Future.succeededFuture(file);
         source.compose(path -> FileSender.send(ctx, path, true)).onSuccess(notFoundUnlessSent(ctx)).onFailure(ctx::fail);
