@@ -7,9 +7,7 @@ import tankard.character.CardCodec;
 import tankard.json.JsJson;
 import tankard.testing.Browser;
 import tankard.testing.TestServer;
-import tankard.user.FileAccountStore;
-import tankard.user.Passwords;
-import tankard.user.User;
+import tankard.testing.UserFiles;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -21,7 +19,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -52,7 +49,7 @@ class StFrontendBootUiTest {
              Browser browser = Browser.launch()) {
             Browser.Page page = browser.newPage();
             page.navigate(server.url("/"));
-            useTheFrontend(page, server.userDir(), "st-default-user");
+            useTheFrontend(page, server.files(), "st-default-user");
         }
     }
 
@@ -60,20 +57,19 @@ class StFrontendBootUiTest {
     void worksAfterLoggingInThroughTheLoginPage() throws IOException {
         Path work = TestServer.tempDir();
         Files.writeString(work.resolve("config.yaml"), "enableUserAccounts: true\nskipContentCheck: false\n");
-        // Two accounts, so the login page lists them instead of logging the only user in automatically.
-        var accounts = new FileAccountStore(work.resolve("data").resolve("_storage"));
-        String salt = Passwords.newSalt();
-        long now = System.currentTimeMillis();
-        accounts.save(new User("alice", "Alice", now, Passwords.hash("wonderland", salt), salt, true, true));
-        accounts.save(new User("bob", "Bob", now + 1, "", "", false, true));
-
         try (TestServer server = TestServer.startIn(work, "--frontend", stDir.resolve("public").toString());
              Browser browser = Browser.launch()) {
+            // More than one account, so the login page lists them instead of logging the only user in automatically.
+            TestServer.Client admin = server.client();
+            assertEquals(200, admin.post("/api/users/login", "{\"handle\":\"default-user\",\"password\":\"\"}").statusCode());
+            assertEquals(200, admin.post("/api/users/create", "{\"handle\":\"alice\",\"name\":\"Alice\","
+                    + "\"password\":\"wonderland\",\"admin\":true}").statusCode());
+            assertEquals(200, admin.post("/api/users/create", "{\"handle\":\"bob\",\"name\":\"Bob\"}").statusCode());
             Browser.Page page = browser.newPage();
             page.navigate(server.url("/"));
             StUi.withScreenshot(page, "st-accounts-0-login", () -> {
                 assertEquals("/login", page.eval("location.pathname").asText());
-                page.waitFor("document.querySelectorAll('#userList .userSelect').length === 2", STEP_TIMEOUT);
+                page.waitFor("document.querySelectorAll('#userList .userSelect').length === 3", STEP_TIMEOUT);
                 int alice = page.eval("[...document.querySelectorAll('#userList .userHandle')]"
                         + ".findIndex(e => e.textContent === 'alice')").asInt();
                 assertTrue(alice >= 0, "alice is not listed");
@@ -83,13 +79,13 @@ class StFrontendBootUiTest {
                 page.click("#loginButton");
                 page.waitFor("location.pathname === '/'", STEP_TIMEOUT);
             });
-            useTheFrontend(page, server.dataRoot.resolve("alice"), "st-accounts");
+            useTheFrontend(page, server.files("alice"), "st-accounts");
             assertEquals("alice", page.eval("fetch('/api/users/me').then(r => r.json()).then(u => u.handle)").asText());
         }
     }
 
     /** The steps both scenarios share, from the first boot of a fresh user to the reopened chat. */
-    private void useTheFrontend(Browser.Page page, Path userDir, String name) throws IOException {
+    private void useTheFrontend(Browser.Page page, UserFiles files, String name) throws IOException {
         List<String> characters = defaultCharacterAvatars();
         assertFalse(characters.isEmpty(), "the ST install lists no default character");
         String character = characters.get(0);
@@ -98,13 +94,13 @@ class StFrontendBootUiTest {
         bootAndCheck(page, characters, name + "-1-boot");
         checkAvatarsShow(page, characters, name + "-2-avatars");
         openCharacter(page, character, greeting, name + "-3-chat");
-        checkChatSaved(userDir, character, greeting);
-        turnTimestampsOff(page, userDir, name + "-4-setting");
+        checkChatSaved(files, character, greeting);
+        turnTimestampsOff(page, files, name + "-4-setting");
         page.reload();
         bootAndCheck(page, characters, name + "-5-reload");
         checkTimestampsStayOff(page, name + "-6-setting-kept");
         reopenRecentChat(page, character, greeting, name + "-7-chat-reopened");
-        checkChatSaved(userDir, character, greeting); // reopening made no second chat
+        checkChatSaved(files, character, greeting); // reopening made no second chat
     }
 
     /** Waits for the end of ST's boot (answering the first-run dialog), then checks it went cleanly. */
@@ -153,17 +149,18 @@ class StFrontendBootUiTest {
     }
 
     /** ST saved the new chat (/api/chats/save): a JSONL file in the character's chat folder, greeting first. */
-    private static void checkChatSaved(Path userDir, String avatar, String greeting) {
-        Path folder = userDir.resolve("chats").resolve(avatar.substring(0, avatar.lastIndexOf('.')));
-        List<Path> chats = list(folder);
+    private static void checkChatSaved(UserFiles files, String avatar, String greeting) {
+        String folder = "chats/" + avatar.substring(0, avatar.lastIndexOf('.'));
+        List<String> chats = files.chatNames(folder);
         assertEquals(1, chats.size(), "chat files in " + folder + ": " + chats);
-        List<JsonNode> lines = readJsonLines(chats.get(0));
+        List<JsonNode> lines = files.read(folder + "/" + chats.get(0)).lines().filter(line -> !line.isBlank())
+                .map(JsJson::parse).toList();
         assertEquals(2, lines.size(), "the chat file holds its header and the greeting");
         assertEquals(greeting, lines.get(1).path("mes").asText());
     }
 
     /** Unticks "Show timestamps" in User Settings and waits until ST has saved its settings. */
-    private static void turnTimestampsOff(Browser.Page page, Path userDir, String screenshot) {
+    private static void turnTimestampsOff(Browser.Page page, UserFiles files, String screenshot) {
         StUi.withScreenshot(page, screenshot, () -> {
             StUi.openDrawer(page, "user-settings-button");
             assertTrue(page.eval(checked(TIMESTAMPS_CHECKBOX)).asBoolean(), "Show timestamps is off before the click");
@@ -175,7 +172,7 @@ class StFrontendBootUiTest {
             assertEquals(200, save.status(), "saving the settings failed\n" + page.report());
             page.waitForNetworkIdle(QUIET, STEP_TIMEOUT);
             StUi.assertClean(page, "Changing a setting");
-            assertFalse(readJson(userDir.resolve("settings.json")).path("power_user").path("timestamps_enabled").asBoolean(true),
+            assertFalse(StUi.settings(files).path("power_user").path("timestamps_enabled").asBoolean(true),
                     "settings.json still has timestamps_enabled");
         });
     }
@@ -272,20 +269,4 @@ class StFrontendBootUiTest {
         }
     }
 
-    private static List<JsonNode> readJsonLines(Path file) {
-        try {
-            return Files.readAllLines(file).stream().filter(line -> !line.isBlank())
-                    .map(line -> JsJson.parse(line.getBytes(StandardCharsets.UTF_8))).toList();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static List<Path> list(Path folder) {
-        try (Stream<Path> files = Files.list(folder)) {
-            return files.toList();
-        } catch (IOException e) {
-            throw new AssertionError("no chat folder " + folder, e);
-        }
-    }
 }

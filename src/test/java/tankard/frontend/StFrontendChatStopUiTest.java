@@ -35,11 +35,11 @@ class StFrontendChatStopUiTest {
              MockCompletionServer mock = MockCompletionServer.start(server.vertx);
              MockCompletionServer stMock = MockCompletionServer.start(server.vertx);
              StServer st = StServer.start(stDir, server.vertx, "skipContentCheck: false\n",
-                     dataRoot -> StUi.writeChatSettings(stDir, dataRoot, stMock, true));
+                     stFiles -> StUi.writeChatSettings(stDir, stFiles, stMock, true));
              // one browser each: cookies are per host, not per port, and both servers name their session cookie alike
              Browser stBrowser = Browser.launch();
              Browser browser = Browser.launch()) {
-            StUi.writeChatSettings(stDir, server.dataRoot, mock, true);
+            StUi.writeChatSettings(stDir, server.files(), mock, true);
             stopAReply(stBrowser.newPage(), st.url("/"), stMock, server.vertx, "st-chat-stop-original");
             stopAReply(browser.newPage(), server.url("/"), mock, server.vertx, "st-chat-stop");
         }

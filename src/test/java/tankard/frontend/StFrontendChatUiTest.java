@@ -8,19 +8,19 @@ import tankard.testing.Browser;
 import tankard.testing.MockCompletionServer;
 import tankard.testing.StServer;
 import tankard.testing.TestServer;
+import tankard.testing.UserFiles;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static tankard.testing.Browser.jsString;
 
@@ -54,22 +54,22 @@ class StFrontendChatUiTest {
              MockCompletionServer mock = MockCompletionServer.start(server.vertx);
              MockCompletionServer stMock = MockCompletionServer.start(server.vertx);
              StServer st = StServer.start(stDir, server.vertx, "skipContentCheck: false\n",
-                     dataRoot -> StUi.writeChatSettings(stDir, dataRoot, stMock, true));
+                     stFiles -> StUi.writeChatSettings(stDir, stFiles, stMock, true));
              // one browser each: cookies are per host, not per port, and both servers name their session cookie alike
              Browser stBrowser = Browser.launch();
              Browser browser = Browser.launch()) {
-            StUi.writeChatSettings(stDir, server.dataRoot, mock, true);
-            Run original = new Run(stBrowser.newPage(), st.url("/"), st.userDir(), files, "st-chat-original");
-            Run tankard = new Run(browser.newPage(), server.url("/"), server.userDir(), files, "st-chat-stream");
+            StUi.writeChatSettings(stDir, server.files(), mock, true);
+            Run original = new Run(stBrowser.newPage(), st.url("/"), st.files(), files, "st-chat-original");
+            Run tankard = new Run(browser.newPage(), server.url("/"), server.files(), files, "st-chat-stream");
             original.chat();
             tankard.chat();
-            assertSameChats(original.userDir, tankard.userDir);
+            assertSameChats(original.userFiles, tankard.userFiles);
             original.groupChat();
             tankard.groupChat();
-            assertSameChats(original.userDir, tankard.userDir);
+            assertSameChats(original.userFiles, tankard.userFiles);
             original.manageChats();
             tankard.manageChats();
-            assertSameChats(original.userDir, tankard.userDir);
+            assertSameChats(original.userFiles, tankard.userFiles);
         } finally {
             TestServer.deleteTree(files);
             TestServer.deleteTree(work);
@@ -83,8 +83,8 @@ class StFrontendChatUiTest {
         try (TestServer server = TestServer.startIn(prepare(work), "--frontend", stDir.resolve("public").toString());
              MockCompletionServer mock = MockCompletionServer.start(server.vertx);
              Browser browser = Browser.launch()) {
-            StUi.writeChatSettings(stDir, server.dataRoot, mock, false);
-            Run run = new Run(browser.newPage(), server.url("/"), server.userDir(), files, "st-chat-plain");
+            StUi.writeChatSettings(stDir, server.files(), mock, false);
+            Run run = new Run(browser.newPage(), server.url("/"), server.files(), files, "st-chat-plain");
             run.chat();
             run.groupChat();
             run.manageChats();
@@ -103,17 +103,17 @@ class StFrontendChatUiTest {
     private static final class Run {
         private final Browser.Page page;
         private final String url;
-        private final Path userDir;
+        private final UserFiles userFiles;
         /** Where files to import are written and downloads would go. */
         private final Path files;
         private final String name;
         private int replies;
         private String mainChat;
 
-        Run(Browser.Page page, String url, Path userDir, Path files, String name) {
+        Run(Browser.Page page, String url, UserFiles userFiles, Path files, String name) {
             this.page = page;
             this.url = url;
-            this.userDir = userDir;
+            this.userFiles = userFiles;
             this.files = files;
             this.name = name;
         }
@@ -193,7 +193,7 @@ class StFrontendChatUiTest {
             page.click("#chat .last_mes .swipe_left");
             page.waitFor(CONTEXT + ".chat.at(-1).swipe_id === 0 && " + CONTEXT + ".chat.at(-1).mes === " + jsString(replyText(1)), STEP_TIMEOUT);
             page.waitForNetworkIdle(QUIET, STEP_TIMEOUT);
-            JsonNode last = lastMessage(chatFile(mainChat));
+            JsonNode last = lastMessage(userFiles, chatFile(mainChat));
             assertEquals(2, last.path("swipes").size(), "swipes saved: " + last);
             assertEquals(0, last.path("swipe_id").asInt(), "swipe_id saved: " + last);
             assertEquals(replyText(1), last.path("mes").asText());
@@ -209,7 +209,7 @@ class StFrontendChatUiTest {
             page.click("#chat .mes[mesid=\"1\"] .mes_edit_done");
             page.waitFor(CONTEXT + ".chat[1].mes === " + jsString(edited), STEP_TIMEOUT);
             page.waitForNetworkIdle(QUIET, STEP_TIMEOUT);
-            assertEquals(edited, messages(chatFile(mainChat)).get(1).path("mes").asText());
+            assertEquals(edited, messages(userFiles, chatFile(mainChat)).get(1).path("mes").asText());
             assertClean("Editing");
         }
 
@@ -234,9 +234,9 @@ class StFrontendChatUiTest {
             page.waitForNetworkIdle(QUIET, STEP_TIMEOUT);
             String branch = page.eval(CONTEXT + ".getCurrentChatId()").asText();
             assertEquals(mainChat + " - Branch #1", branch);
-            List<JsonNode> lines = readJsonLines(chatFile(branch));
+            List<JsonNode> lines = readJsonLines(userFiles, chatFile(branch));
             assertEquals(mainChat, lines.get(0).path("chat_metadata").path("main_chat").asText());
-            assertEquals(messages(chatFile(mainChat)).subList(0, 3).stream().map(m -> m.path("mes")).toList(),
+            assertEquals(messages(userFiles, chatFile(mainChat)).subList(0, 3).stream().map(m -> m.path("mes")).toList(),
                     lines.subList(1, lines.size()).stream().map(m -> m.path("mes")).toList());
             assertClean("Branching");
         }
@@ -277,7 +277,7 @@ class StFrontendChatUiTest {
             assertEquals(200, renamed.status(), page.report());
             page.waitFor(CONTEXT + ".getCurrentChatId() === 'Renamed chat'", STEP_TIMEOUT);
             page.waitForNetworkIdle(QUIET, STEP_TIMEOUT);
-            assertTrue(Files.notExists(chatFile(mainChat)), mainChat + " is still there");
+            assertFalse(userFiles.exists(chatFile(mainChat)), mainChat + " is still there");
             mainChat = "Renamed chat";
             assertChat(4);
             closeChatList();
@@ -298,7 +298,7 @@ class StFrontendChatUiTest {
                     + jsString(mainChat + ".jsonl") + ", exportfilename: 'x.jsonl', format: 'jsonl'})";
             JsonNode jsonl = page.eval("fetch('/api/chats/export', {method: 'POST', headers: " + CONTEXT
                     + ".getRequestHeaders(), body: " + body + "}).then(r => r.json())");
-            assertEquals(String.join("\n", readLines(chatFile(mainChat))), jsonl.path("result").asText());
+            assertEquals(String.join("\n", readLines(userFiles, chatFile(mainChat))), jsonl.path("result").asText());
             page.waitForNetworkIdle(QUIET, STEP_TIMEOUT);
             closeChatList();
             assertClean("Exporting");
@@ -316,16 +316,16 @@ class StFrontendChatUiTest {
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
-            List<Path> before = chatFilesOf(userDir);
+            List<String> before = chatFiles(userFiles, "chats");
             openChatList(mainChat);
             int responses = page.responses().size();
             page.setInputFiles("#chat_import_file", file);
             Browser.Response imported = page.awaitResponse(responses, r -> StUi.hasPath(r, "/api/chats/import"), STEP_TIMEOUT);
             assertEquals(200, imported.status(), page.report());
             page.waitForNetworkIdle(QUIET, STEP_TIMEOUT);
-            List<Path> added = chatFilesOf(userDir).stream().filter(f -> !before.contains(f)).toList();
+            List<String> added = chatFiles(userFiles, "chats").stream().filter(f -> !before.contains(f)).toList();
             assertEquals(1, added.size(), "new chat files: " + added);
-            List<JsonNode> messages = messages(added.get(0));
+            List<JsonNode> messages = messages(userFiles, added.get(0));
             assertEquals(List.of("Imported greeting", "Imported answer"), messages.stream().map(m -> m.path("mes").asText()).toList());
             assertEquals("a summary", messages.get(0).path("extra").path("memory").asText());
             closeChatList();
@@ -359,7 +359,7 @@ class StFrontendChatUiTest {
             int greetings = page.eval(CONTEXT + ".chat.length").asInt();
             send("Hello, everyone");
             String groupChat = page.eval(CONTEXT + ".getCurrentChatId()").asText();
-            List<JsonNode> saved = messages(userDir.resolve("group chats").resolve(groupChat + ".jsonl"));
+            List<JsonNode> saved = messages(userFiles, "group chats/" + groupChat + ".jsonl");
             assertEquals(greetings + 2, saved.size(), "messages in the group chat");
             assertEquals(replyText(replies), saved.get(saved.size() - 1).path("mes").asText());
             page.reload();
@@ -396,7 +396,7 @@ class StFrontendChatUiTest {
         /** The chat file holds the expected number of messages, and the page shows each of them. */
         private void assertChat(int count) {
             page.waitForNetworkIdle(QUIET, STEP_TIMEOUT);
-            List<JsonNode> saved = messages(chatFile(mainChat));
+            List<JsonNode> saved = messages(userFiles, chatFile(mainChat));
             assertEquals(count, saved.size(), "messages in " + mainChat);
             assertShown(saved);
         }
@@ -415,8 +415,8 @@ class StFrontendChatUiTest {
             assertEquals(expected, shown, "the page shows the saved messages");
         }
 
-        private Path chatFile(String chatName) {
-            return userDir.resolve("chats").resolve(CHARACTER_FOLDER).resolve(chatName + ".jsonl");
+        private String chatFile(String chatName) {
+            return "chats/" + CHARACTER_FOLDER + "/" + chatName + ".jsonl";
         }
     }
 
@@ -425,15 +425,14 @@ class StFrontendChatUiTest {
      * ids. Files pair by name with the digits masked: new chats take the card's chat name, and imported and
      * group chats are named by the time they were made.
      */
-    private static void assertSameChats(Path original, Path tankard) throws IOException {
+    private static void assertSameChats(UserFiles original, UserFiles tankard) {
         for (String folder : List.of("chats", "group chats")) {
-            List<Path> expected = chatFiles(original.resolve(folder));
-            List<Path> actual = chatFiles(tankard.resolve(folder));
-            assertEquals(maskedNames(original.resolve(folder), expected), maskedNames(tankard.resolve(folder), actual),
-                    "files in " + folder);
+            List<String> expected = chatFiles(original, folder);
+            List<String> actual = chatFiles(tankard, folder);
+            assertEquals(masked(expected), masked(actual), "files in " + folder);
             for (int f = 0; f < expected.size(); f++) {
-                List<String> lines = normalised(expected.get(f));
-                List<String> ours = normalised(actual.get(f));
+                List<String> lines = normalised(original, expected.get(f));
+                List<String> ours = normalised(tankard, actual.get(f));
                 for (int i = 0; i < Math.max(lines.size(), ours.size()); i++) {
                     assertEquals(i < lines.size() ? lines.get(i) : null, i < ours.size() ? ours.get(i) : null,
                             actual.get(f) + ", line " + (i + 1));
@@ -442,32 +441,21 @@ class StFrontendChatUiTest {
         }
     }
 
-    private static List<String> maskedNames(Path folder, List<Path> files) {
-        return files.stream().map(f -> folder.relativize(f).toString().replaceAll("[0-9]+", "#")).toList();
+    /** The paths with their digits masked: chats made at another time have other names. */
+    private static List<String> masked(List<String> paths) {
+        return paths.stream().map(path -> path.replaceAll("[0-9]+", "#")).toList();
     }
 
-    private static List<Path> chatFilesOf(Path userDir) {
-        try {
-            return chatFiles(userDir.resolve("chats"));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+    /** The paths of the chats under the folder ({@code chats} or {@code group chats}), by masked name. */
+    private static List<String> chatFiles(UserFiles files, String folder) {
+        return files.chatPaths().stream().filter(path -> path.startsWith(folder + "/"))
+                .sorted(Comparator.comparing(path -> path.replaceAll("[0-9]+", "#"))).toList();
     }
 
-    private static List<Path> chatFiles(Path folder) throws IOException {
-        if (!Files.isDirectory(folder)) {
-            return List.of();
-        }
-        try (Stream<Path> walk = Files.walk(folder)) {
-            return walk.filter(f -> f.toString().endsWith(".jsonl"))
-                    .sorted(Comparator.comparing(f -> folder.relativize(f).toString().replaceAll("[0-9]+", "#"))).toList();
-        }
-    }
-
-    /** The file's lines with times and ids masked (their keys kept, so their order still counts). */
-    private static List<String> normalised(Path file) {
+    /** The chat's lines with times and ids masked (their keys kept, so their order still counts). */
+    private static List<String> normalised(UserFiles files, String chat) {
         List<String> lines = new ArrayList<>();
-        for (String line : readLines(file)) {
+        for (String line : readLines(files, chat)) {
             String masked = line;
             for (String key : VOLATILE) {
                 masked = masked.replaceAll("\"" + key + "\":(\"[^\"]*\"|-?[0-9.e+]+)", "\"" + key + "\":\"*\"");
@@ -477,24 +465,21 @@ class StFrontendChatUiTest {
         return lines;
     }
 
-    private static List<String> readLines(Path file) {
-        try {
-            return List.of(Files.readString(file, StandardCharsets.UTF_8).split("\n", -1));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+    private static List<String> readLines(UserFiles files, String chat) {
+        return List.of(files.read(chat).split("\n", -1));
     }
 
-    private static List<JsonNode> readJsonLines(Path file) {
-        return readLines(file).stream().filter(l -> !l.isBlank()).map(JsJson::parse).toList();
+    private static List<JsonNode> readJsonLines(UserFiles files, String chat) {
+        return readLines(files, chat).stream().filter(l -> !l.isBlank()).map(JsJson::parse).toList();
     }
 
-    private static List<JsonNode> messages(Path file) {
-        List<JsonNode> lines = readJsonLines(file);
+    private static List<JsonNode> messages(UserFiles files, String chat) {
+        List<JsonNode> lines = readJsonLines(files, chat);
         return lines.subList(1, lines.size());
     }
 
-    private static JsonNode lastMessage(Path file) {
-        return messages(file).get(messages(file).size() - 1);
+    private static JsonNode lastMessage(UserFiles files, String chat) {
+        List<JsonNode> messages = messages(files, chat);
+        return messages.get(messages.size() - 1);
     }
 }

@@ -6,10 +6,9 @@ import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
 import tankard.json.JsJson;
 import tankard.testing.Browser;
 import tankard.testing.TestServer;
+import tankard.testing.UserFiles;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -44,11 +43,12 @@ class StFrontendChatsUiTest {
             page.navigate(server.url("/"));
             StUi.boot(page);
             String avatar = firstCharacter(page);
-            Path folder = server.userDir().resolve("chats").resolve(avatar.substring(0, avatar.lastIndexOf('.')));
-            openCharacter(page, avatar, folder);
-            Files.writeString(folder.resolve("Old tale.jsonl"), OLD_TALE);
-            Path backup = server.userDir().resolve("backups").resolve(BACKUP);
-            Files.writeString(backup, OLD_TALE);
+            UserFiles files = server.files();
+            String folder = "chats/" + avatar.substring(0, avatar.lastIndexOf('.'));
+            openCharacter(page, avatar, files, folder);
+            files.write(folder + "/Old tale.jsonl", OLD_TALE);
+            String backup = "backups/" + BACKUP;
+            files.write(backup, OLD_TALE);
 
             StUi.withScreenshot(page, "st-chats-1-list", () -> {
                 page.click("#options_button");
@@ -71,8 +71,8 @@ class StFrontendChatsUiTest {
                 page.click("dialog[open] .popup-button-ok");
                 assertEquals(200, page.awaitResponse(before, r -> StUi.hasPath(r, "/api/chats/rename"), STEP_TIMEOUT).status());
                 page.waitFor("document.querySelector(" + jsString(block("New tale")) + ") !== null", STEP_TIMEOUT);
-                assertFalse(Files.exists(folder.resolve("Old tale.jsonl")));
-                assertEquals(OLD_TALE, read(folder.resolve("New tale.jsonl")), "renamed byte for byte");
+                assertFalse(files.exists(folder + "/Old tale.jsonl"));
+                assertEquals(OLD_TALE, files.read(folder + "/New tale.jsonl"), "renamed byte for byte");
             });
             StUi.withScreenshot(page, "st-chats-4-export", () -> {
                 int before = page.responses().size();
@@ -91,16 +91,16 @@ class StFrontendChatsUiTest {
                 page.click("dialog[open] .popup-button-ok");
                 assertEquals(200, page.awaitResponse(before, r -> StUi.hasPath(r, "/api/chats/delete"), STEP_TIMEOUT).status());
                 page.waitForNetworkIdle(StUi.QUIET, STEP_TIMEOUT);
-                assertFalse(Files.exists(folder.resolve("New tale.jsonl")));
-                assertEquals(1, count(folder), "the character's own chat is kept");
+                assertFalse(files.exists(folder + "/New tale.jsonl"));
+                assertEquals(1, files.chatNames(folder).size(), "the character's own chat is kept");
                 StUi.assertClean(page, "Managing chat files");
             });
-            browseBackups(page, folder, backup);
+            browseBackups(page, files, folder, backup);
         }
     }
 
     /** The Backups view of the same dialog: lists a backup, shows it, restores it as a new chat, deletes it. */
-    private static void browseBackups(Browser.Page page, Path folder, Path backup) {
+    private static void browseBackups(Browser.Page page, UserFiles files, String folder, String backup) {
         String item = "[data-test-backup]";
         StUi.withScreenshot(page, "st-chats-6-backups", () -> {
             page.click("button.menu_button:has(.fa-box-open)");
@@ -124,7 +124,7 @@ class StFrontendChatsUiTest {
             assertEquals(200, page.awaitResponse(before, r -> StUi.hasPath(r, "/api/backups/chat/download"), STEP_TIMEOUT).status());
             assertEquals(200, page.awaitResponse(before, r -> StUi.hasPath(r, "/api/chats/import"), STEP_TIMEOUT).status());
             page.waitForNetworkIdle(StUi.QUIET, STEP_TIMEOUT);
-            assertEquals(2, count(folder), "restored as a new chat of the character");
+            assertEquals(2, files.chatNames(folder).size(), "restored as a new chat of the character");
             awaitBlocks(page, 2);
         });
         StUi.withScreenshot(page, "st-chats-9-backup-delete", () -> {
@@ -135,7 +135,7 @@ class StFrontendChatsUiTest {
             page.click("dialog[open] .popup-button-ok");
             assertEquals(200, page.awaitResponse(before, r -> StUi.hasPath(r, "/api/backups/chat/delete"), STEP_TIMEOUT).status());
             page.waitFor("document.querySelector('" + item + "') === null", STEP_TIMEOUT);
-            assertFalse(Files.exists(backup));
+            assertFalse(files.exists(backup));
             StUi.assertClean(page, "Browsing chat backups");
         });
     }
@@ -155,12 +155,12 @@ class StFrontendChatsUiTest {
     }
 
     /** Opens the character; ST saves its first chat with the greeting. */
-    private static void openCharacter(Browser.Page page, String avatar, Path folder) {
+    private static void openCharacter(Browser.Page page, String avatar, UserFiles files, String folder) {
         StUi.withScreenshot(page, "st-chats-0-open", () -> {
             page.click("#rm_print_characters_block .character_select:has(.avatar[title$=" + jsString("File: " + avatar) + "])");
             page.waitFor("document.querySelector('#chat .mes[mesid=\"0\"]') !== null", STEP_TIMEOUT);
             page.waitForNetworkIdle(StUi.QUIET, STEP_TIMEOUT);
-            assertEquals(1, count(folder), "the first chat was saved");
+            assertEquals(1, files.chatNames(folder).size(), "the first chat was saved");
         });
     }
 
@@ -173,19 +173,4 @@ class StFrontendChatsUiTest {
         return ".select_chat_block_wrapper:has(.select_chat_block[file_name=" + jsString(chat) + "])";
     }
 
-    private static String read(Path file) {
-        try {
-            return Files.readString(file, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new AssertionError(e);
-        }
-    }
-
-    private static long count(Path folder) {
-        try (var files = Files.list(folder)) {
-            return files.filter(f -> f.getFileName().toString().endsWith(".jsonl")).count();
-        } catch (IOException e) {
-            throw new AssertionError(e);
-        }
-    }
 }

@@ -49,11 +49,10 @@ class StFrontendExpressionsUiTest {
             mock.onCompletion(request -> request.response().putHeader("Content-Type", "application/json").end(
                     "{\"id\":\"mock\",\"object\":\"chat.completion\",\"model\":\"mock-model\",\"choices\":[{\"index\":0,"
                             + "\"message\":{\"role\":\"assistant\",\"content\":\"" + REPLY + "\"},\"finish_reason\":\"stop\"}]}"));
-            StUi.writeChatSettings(stDir, server.dataRoot, mock, false);
-            Path file = server.dataRoot.resolve("default-user").resolve("settings.json");
-            ObjectNode settings = (ObjectNode) JsJson.parse(Files.readAllBytes(file));
-            ((ObjectNode) settings.get("extension_settings")).set("expressions", JsJson.object().put("api", 0));
-            Files.write(file, JsJson.prettyBytes(settings));
+            StUi.writeChatSettings(stDir, server.files(), mock, false);
+            StUi.changeSettings(server.files(), settings -> {
+                ((ObjectNode) settings.get("extension_settings")).set("expressions", JsJson.object().put("api", 0));
+            });
             // the model loads on the first request (a 503 meanwhile), as a running server would have it loaded
             long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
             while (server.client().post("/api/extra/classify", "{\"text\":\"warm\"}").statusCode() != 200) {

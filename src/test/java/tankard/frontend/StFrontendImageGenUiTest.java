@@ -12,7 +12,6 @@ import tankard.testing.MockCompletionServer;
 import tankard.testing.TestServer;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Base64;
 
@@ -57,12 +56,11 @@ class StFrontendImageGenUiTest {
              Browser browser = Browser.launch()) {
             byte[] picture = Fixtures.plainPng();
             webUi(mock, Base64.getEncoder().encodeToString(picture));
-            StUi.writeChatSettings(stDir, server.dataRoot, mock, false);
-            Path file = server.dataRoot.resolve("default-user").resolve("settings.json");
-            ObjectNode settings = (ObjectNode) JsJson.parse(Files.readAllBytes(file));
-            ((ObjectNode) settings.get("extension_settings")).set("sd", JsJson.object()
-                    .put("source", "auto").put("auto_url", mock.origin() + WEBUI).put("auto_auth", "user:pass"));
-            Files.write(file, JsJson.prettyBytes(settings));
+            StUi.writeChatSettings(stDir, server.files(), mock, false);
+            StUi.changeSettings(server.files(), settings -> {
+                ((ObjectNode) settings.get("extension_settings")).set("sd", JsJson.object()
+                        .put("source", "auto").put("auto_url", mock.origin() + WEBUI).put("auto_auth", "user:pass"));
+            });
 
             Browser.Page page = browser.newPage();
             page.navigate(server.url("/"));
@@ -86,9 +84,8 @@ class StFrontendImageGenUiTest {
             // the picture ST saved for the message is the one the WebUI made
             String url = page.eval(CONTEXT + ".chat.find(m => m.extra?.media?.length > 0).extra.media[0].url").asText();
             assertTrue(url.startsWith("/user/images/"), url);
-            Path saved = server.userDir().resolve("user/images").resolve(java.net.URLDecoder.decode(url.substring("/user/images/".length()),
-                    java.nio.charset.StandardCharsets.UTF_8));
-            assertTrue(java.util.Arrays.equals(picture, Files.readAllBytes(saved)), "the saved image is the WebUI's");
+            String saved = java.net.URLDecoder.decode(url.substring(1), java.nio.charset.StandardCharsets.UTF_8);
+            assertTrue(java.util.Arrays.equals(picture, server.files().bytes(saved)), "the saved image is the WebUI's");
             StUi.assertClean(page, "Imagining");
         }
     }

@@ -8,6 +8,7 @@ import tankard.testing.Browser;
 import tankard.testing.Fixtures;
 import tankard.testing.TestImages;
 import tankard.testing.TestServer;
+import tankard.testing.UserFiles;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -50,7 +51,7 @@ class StFrontendMediaUiTest {
         try (TestServer server = StUi.startTankard(stDir);
              Browser browser = Browser.launch()) {
             Browser.Page page = browser.newPage();
-            Path user = server.userDir();
+            UserFiles user = server.files();
             page.navigate(server.url("/"));
             StUi.withScreenshot(page, "st-media-0-boot", () -> {
                 StUi.boot(page);
@@ -82,16 +83,16 @@ class StFrontendMediaUiTest {
                         STEP_TIMEOUT);
                 StUi.assertClean(page, "Reloading");
             });
-            assertArrayEquals(background, Files.readAllBytes(user.resolve("backgrounds").resolve(BACKGROUND)));
-            assertArrayEquals(joy, Files.readAllBytes(user.resolve("characters/Seraphina/joy-tankard.png")));
-            assertEquals(NOTES, Files.readString(user.resolve(attached[0].substring(1))));
+            assertArrayEquals(background, user.bytes("backgrounds/" + BACKGROUND));
+            assertArrayEquals(joy, user.bytes("characters/Seraphina/joy-tankard.png"));
+            assertEquals(NOTES, user.read(attached[0].substring(1)));
         } finally {
             TestServer.deleteTree(files);
         }
     }
 
     /** Picks the file in the backgrounds drawer: ST uploads it, selects it and saves the choice in settings.json. */
-    private static void uploadBackground(Browser.Page page, Path user, Path file) {
+    private static void uploadBackground(Browser.Page page, UserFiles user, Path file) {
         StUi.openDrawer(page, "backgrounds-button");
         int before = page.responses().size();
         page.setInputFiles("#add_bg_button", file);
@@ -100,7 +101,7 @@ class StFrontendMediaUiTest {
         page.waitFor(backgroundListed() + " && document.getElementById('bg1').style.backgroundImage.includes("
                 + jsString(urlPart(BACKGROUND)) + ")", STEP_TIMEOUT);
         page.waitForNetworkIdle(QUIET, STEP_TIMEOUT);
-        awaitOnDisk(() -> BACKGROUND.equals(settings(user).path("background").path("name").asText()), "the background saved as selected");
+        awaitSaved(() -> BACKGROUND.equals(settings(user).path("background").path("name").asText()), "the background saved as selected");
         assertTrue(metadata(user).path("images").has("backgrounds/" + BACKGROUND), "image metadata of the upload");
         StUi.closeDrawer(page, "backgrounds-button");
         StUi.assertClean(page, "Uploading a background");
@@ -115,7 +116,7 @@ class StFrontendMediaUiTest {
     }
 
     /** The sprite pack button of the Character Expressions panel, for the open character's sprite folder. */
-    private static void uploadSprites(Browser.Page page, Path user, Path zip) {
+    private static void uploadSprites(Browser.Page page, UserFiles user, Path zip) {
         page.waitFor("$('#image_list').data('name') === " + jsString(SPRITE_FOLDER), STEP_TIMEOUT);
         StUi.openDrawer(page, "extensions-settings-button");
         page.eval("$('#expression_upload_pack_button').trigger('click'), true"); // arms the input's change handler
@@ -132,7 +133,7 @@ class StFrontendMediaUiTest {
     }
 
     /** Attaches a text file to the greeting: ST stores it in the data bank folder and lists it in the message's extra.files. */
-    private static String attachFile(Browser.Page page, Path user, Path file) {
+    private static String attachFile(Browser.Page page, UserFiles user, Path file) {
         page.eval("$('#chat .mes[mesid=\"0\"] .mes_embed').trigger('click'), true"); // arms the input's change handler
         int before = page.responses().size();
         page.setInputFiles("#embed_file_input", file);
@@ -143,9 +144,9 @@ class StFrontendMediaUiTest {
         String url = page.eval(CONTEXT + ".chat[0].extra.files[0].url").asText();
         assertTrue(url.matches("/user/files/\\d+_-?\\d+\\.txt"), url);
         String chatFile = page.eval(CONTEXT + ".getCurrentChatId()").asText() + ".jsonl";
-        Path chat = user.resolve("chats/default_Seraphina").resolve(chatFile);
-        awaitOnDisk(() -> readString(chat).contains("\"url\":\"" + url + "\""), "the chat saved with the attachment");
-        JsonNode saved = JsJson.parse(readString(chat).split("\n")[1]).path("extra").path("files").get(0);
+        String chat = "chats/default_Seraphina/" + chatFile;
+        awaitSaved(() -> user.exists(chat) && user.read(chat).contains("\"url\":\"" + url + "\""), "the chat saved with the attachment");
+        JsonNode saved = JsJson.parse(user.read(chat).split("\n")[1]).path("extra").path("files").get(0);
         assertEquals("notes.txt", saved.path("name").asText());
         assertEquals(NOTES.length(), saved.path("size").intValue());
         return url;
@@ -164,32 +165,20 @@ class StFrontendMediaUiTest {
         return name.substring(name.indexOf(' ') + 1);
     }
 
-    private static List<String> spriteFiles(Path user) {
-        try (var list = Files.list(user.resolve("characters").resolve(SPRITE_FOLDER))) {
-            return list.map(p -> p.getFileName().toString()).toList();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+    private static List<String> spriteFiles(UserFiles user) {
+        return user.list("characters/" + SPRITE_FOLDER);
     }
 
-    private static JsonNode settings(Path user) {
-        return JsJson.parse(readString(user.resolve("settings.json")));
+    private static JsonNode settings(UserFiles user) {
+        return JsJson.parse(user.bytes("settings.json"));
     }
 
-    private static JsonNode metadata(Path user) {
-        return JsJson.parse(readString(user.resolve("image-metadata.json")));
+    private static JsonNode metadata(UserFiles user) {
+        return JsJson.parse(user.bytes("image-metadata.json"));
     }
 
-    private static String readString(Path file) {
-        try {
-            return Files.readString(file);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    /** Polls for a debounced save to reach the disk. */
-    private static void awaitOnDisk(BooleanSupplier condition, String what) {
+    /** Polls for a debounced save to reach the store. */
+    private static void awaitSaved(BooleanSupplier condition, String what) {
         long deadline = System.nanoTime() + STEP_TIMEOUT.toNanos();
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > deadline) {

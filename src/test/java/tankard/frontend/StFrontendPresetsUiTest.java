@@ -6,7 +6,6 @@ import tankard.testing.Browser;
 import tankard.testing.TestServer;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
@@ -84,7 +83,7 @@ class StFrontendPresetsUiTest {
             for (Kind kind : KINDS) {
                 String posted = page.eval("JSON.stringify(JSON.parse(window.tankardSaves[" + jsString(kind.apiId())
                         + "]).preset, null, 4)").asText();
-                assertEquals(posted, Files.readString(presetFile(server, kind)),
+                assertEquals(posted, server.files().read(presetFile(kind)),
                         kind.apiId() + ": the file holds the posted preset as ST writes it");
             }
 
@@ -110,7 +109,7 @@ class StFrontendPresetsUiTest {
                 assertCleanButForStatusChecks(page, "Reloading after the switch");
             });
             for (Kind kind : KINDS) {
-                assertTrue(Files.isRegularFile(presetFile(server, kind)));
+                assertTrue(server.files().exists(presetFile(kind)));
             }
         }
     }
@@ -155,7 +154,8 @@ class StFrontendPresetsUiTest {
         assertTrue(clean, step + " was not clean:\n" + page.report());
     }
 
-    private static Path presetFile(TestServer server, Kind kind) {
-        return server.userDir().resolve(kind.folder()).resolve(kind.name() + ".json");
+    /** The preset's path in the user's folder. */
+    private static String presetFile(Kind kind) {
+        return kind.folder() + "/" + kind.name() + ".json";
     }
 }

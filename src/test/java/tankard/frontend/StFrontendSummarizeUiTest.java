@@ -10,14 +10,11 @@ import tankard.summarize.onnx.BartModel;
 import tankard.testing.Browser;
 import tankard.testing.MockCompletionServer;
 import tankard.testing.TestServer;
+import tankard.testing.UserFiles;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -62,8 +59,8 @@ class StFrontendSummarizeUiTest {
                 "--summarization-model", TINY.toString(), "--extras-port", "0");
              MockCompletionServer mock = MockCompletionServer.start(server.vertx);
              Browser browser = Browser.launch()) {
-            StUi.writeChatSettings(stDir, server.dataRoot, mock, false);
-            pointExtrasAt(server.dataRoot, "http://127.0.0.1:" + server.tankard.extrasPort());
+            StUi.writeChatSettings(stDir, server.files(), mock, false);
+            pointExtrasAt(server.files(), "http://127.0.0.1:" + server.tankard.extrasPort());
 
             Browser.Page page = browser.newPage();
             page.navigate(server.url("/"));
@@ -102,20 +99,19 @@ class StFrontendSummarizeUiTest {
                 assertEquals(expected, summary);
             }
             // ST saves the summary on the message before the last: here the second long message
-            JsonNode saved = awaitSavedMemory(server.dataRoot, summary);
+            JsonNode saved = awaitSavedMemory(server.files(), summary);
             assertTrue(saved.path("is_user").asBoolean() && saved.path("mes").asText().startsWith("The mountain"), saved.toString());
             StUi.assertClean(page, "Summarizing");
         }
     }
 
     /** ST's Extras URL at Tankard's module server, connecting on boot; the Summarize source is Extras by default. */
-    private static void pointExtrasAt(Path dataRoot, String url) throws IOException {
-        Path file = dataRoot.resolve("default-user").resolve("settings.json");
-        ObjectNode settings = (ObjectNode) JsJson.parse(Files.readAllBytes(file));
-        ObjectNode extensions = (ObjectNode) settings.get("extension_settings");
-        extensions.put("apiUrl", url).put("autoConnect", true);
-        ((ObjectNode) extensions.get("memory")).put("source", "extras");
-        Files.write(file, JsJson.prettyBytes(settings));
+    private static void pointExtrasAt(UserFiles files, String url) {
+        StUi.changeSettings(files, settings -> {
+            ObjectNode extensions = (ObjectNode) settings.get("extension_settings");
+            extensions.put("apiUrl", url).put("autoConnect", true);
+            ((ObjectNode) extensions.get("memory")).put("source", "extras");
+        });
     }
 
     private static void send(Browser.Page page, String text, int reply) {
@@ -139,11 +135,11 @@ class StFrontendSummarizeUiTest {
     }
 
     /** The saved chat's message that carries the summary, once the debounced chat save has written it. */
-    private static JsonNode awaitSavedMemory(Path dataRoot, String summary) {
+    private static JsonNode awaitSavedMemory(UserFiles files, String summary) {
         long deadline = System.nanoTime() + StUi.STEP_TIMEOUT.toNanos();
         List<JsonNode> messages = new ArrayList<>();
         while (System.nanoTime() < deadline) {
-            messages = savedMessages(dataRoot.resolve("default-user").resolve("chats"));
+            messages = savedMessages(files);
             if (messages.size() >= 2 && summary.equals(messages.get(messages.size() - 2).path("extra").path("memory").asText(null))) {
                 return messages.get(messages.size() - 2);
             }
@@ -152,21 +148,13 @@ class StFrontendSummarizeUiTest {
         throw new AssertionError("no summary saved on the message before the last: " + messages);
     }
 
-    /** The messages of the only chat file (its first line is the chat's header). */
-    private static List<JsonNode> savedMessages(Path chats) {
-        if (!Files.isDirectory(chats)) {
+    /** The messages of the only chat (its first line is the chat's header). */
+    private static List<JsonNode> savedMessages(UserFiles files) {
+        List<String> chats = files.chatPaths();
+        if (chats.size() != 1) {
             return List.of();
         }
-        try (Stream<Path> files = Files.walk(chats)) {
-            List<Path> jsonl = files.filter(f -> f.toString().endsWith(".jsonl")).toList();
-            if (jsonl.size() != 1) {
-                return List.of();
-            }
-            List<String> lines = Files.readAllLines(jsonl.get(0));
-            return lines.stream().skip(1).filter(line -> !line.isBlank()).map(JsJson::parse).toList();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return files.read(chats.get(0)).lines().skip(1).filter(line -> !line.isBlank()).map(JsJson::parse).toList();
     }
 
     private static void sleep() {

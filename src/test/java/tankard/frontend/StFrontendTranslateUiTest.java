@@ -10,7 +10,6 @@ import tankard.testing.MockCompletionServer;
 import tankard.testing.TestServer;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -35,12 +34,11 @@ class StFrontendTranslateUiTest {
              Browser browser = Browser.launch()) {
             mock.route("/libre/translate", request -> request.response().putHeader("Content-Type", "application/json")
                     .end("{\"translatedText\":\"" + TRANSLATION + "\"}"));
-            StUi.writeChatSettings(stDir, server.dataRoot, mock, false);
-            Path file = server.dataRoot.resolve("default-user").resolve("settings.json");
-            ObjectNode settings = (ObjectNode) JsJson.parse(Files.readAllBytes(file));
-            ((ObjectNode) settings.get("extension_settings")).set("translate", JsJson.object()
-                    .put("provider", "libre").put("target_language", "fr").put("auto_mode", "none"));
-            Files.write(file, JsJson.prettyBytes(settings));
+            StUi.writeChatSettings(stDir, server.files(), mock, false);
+            StUi.changeSettings(server.files(), settings -> {
+                ((ObjectNode) settings.get("extension_settings")).set("translate", JsJson.object()
+                        .put("provider", "libre").put("target_language", "fr").put("auto_mode", "none"));
+            });
             server.client().post("/api/secrets/write", "{\"key\":\"libre_url\",\"value\":\"" + mock.origin() + "/libre/translate\"}");
             server.client().post("/api/secrets/write", "{\"key\":\"libre\",\"value\":\"libre-key\"}");
 

@@ -48,17 +48,16 @@ class StFrontendTtsUiTest {
              MockCompletionServer mock = MockCompletionServer.start(server.vertx);
              Browser browser = Browser.launch()) {
             mock.route("/v1/audio/speech", request -> request.response().putHeader("Content-Type", "audio/mpeg").end(Buffer.buffer(mp3)));
-            StUi.writeChatSettings(stDir, server.dataRoot, mock, false);
-            Path file = server.dataRoot.resolve("default-user").resolve("settings.json");
-            ObjectNode settings = (ObjectNode) JsJson.parse(Files.readAllBytes(file));
-            ObjectNode provider = JsJson.object().put("provider_endpoint", mock.baseUrl() + "/audio/speech").put("model", "tts-1")
-                    .put("speed", 1);
-            provider.putArray("available_voices").add("alloy");
-            provider.putObject("voiceMap").put("Seraphina", "alloy");
-            ObjectNode tts = JsJson.object().put("enabled", true).put("currentProvider", "OpenAI Compatible");
-            tts.set("OpenAI Compatible", provider);
-            ((ObjectNode) settings.get("extension_settings")).set("tts", tts);
-            Files.write(file, JsJson.prettyBytes(settings));
+            StUi.writeChatSettings(stDir, server.files(), mock, false);
+            StUi.changeSettings(server.files(), settings -> {
+                ObjectNode provider = JsJson.object().put("provider_endpoint", mock.baseUrl() + "/audio/speech").put("model", "tts-1")
+                        .put("speed", 1);
+                provider.putArray("available_voices").add("alloy");
+                provider.putObject("voiceMap").put("Seraphina", "alloy");
+                ObjectNode tts = JsJson.object().put("enabled", true).put("currentProvider", "OpenAI Compatible");
+                tts.set("OpenAI Compatible", provider);
+                ((ObjectNode) settings.get("extension_settings")).set("tts", tts);
+            });
 
             Browser.Page page = browser.newPage();
             page.navigate(server.url("/"));

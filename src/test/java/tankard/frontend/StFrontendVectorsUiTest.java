@@ -8,6 +8,7 @@ import tankard.json.JsJson;
 import tankard.testing.Browser;
 import tankard.testing.MockCompletionServer;
 import tankard.testing.TestServer;
+import tankard.testing.UserFiles;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -90,14 +91,13 @@ class StFrontendVectorsUiTest {
         try (TestServer server = StUi.startTankard(stDir);
              MockCompletionServer mock = MockCompletionServer.start(server.vertx);
              Browser browser = Browser.launch()) {
-            StUi.writeChatSettings(stDir, server.dataRoot, mock, false);
-            Path user = server.userDir();
-            Path chats = user.resolve("chats").resolve(CHARACTER.substring(0, CHARACTER.lastIndexOf('.')));
-            Files.createDirectories(chats);
-            Files.copy(CHAT_FILE, chats.resolve(CHAT + ".jsonl"));
-            Files.createDirectories(user.resolve("worlds"));
-            Files.copy(LOREBOOK, user.resolve("worlds").resolve(BOOK + ".json"));
-            activateForAllChats(user.resolve("settings.json"));
+            StUi.writeChatSettings(stDir, server.files(), mock, false);
+            UserFiles user = server.files();
+            user.write("chats/" + CHARACTER.substring(0, CHARACTER.lastIndexOf('.')) + "/" + CHAT + ".jsonl",
+                    Files.readAllBytes(CHAT_FILE));
+            user.write("worlds/" + BOOK + ".json", Files.readAllBytes(LOREBOOK));
+            StUi.changeSettings(user, settings -> // "Active World(s) for all chats", as the World Info panel saves it
+                    ((ObjectNode) settings.get("world_info_settings").get("world_info")).putArray("globalSelect").add(BOOK));
 
             Run run = new Run(browser.newPage(), mock);
             run.page.navigate(server.url("/"));
@@ -115,13 +115,6 @@ class StFrontendVectorsUiTest {
             run.step("8-data-bank-in-prompt", () -> run.askAboutTheMill(mill, paragraphs));
             run.step("9-lorebook-in-prompt", () -> run.askAboutTheArchive(archive, entries));
         }
-    }
-
-    /** ST's "Active World(s) for all chats" holding the lorebook, as the World Info panel would save it. */
-    private static void activateForAllChats(Path settingsFile) throws IOException {
-        ObjectNode settings = (ObjectNode) JsJson.parse(Files.readAllBytes(settingsFile));
-        ((ObjectNode) settings.get("world_info_settings").get("world_info")).putArray("globalSelect").add(BOOK);
-        Files.write(settingsFile, JsJson.prettyBytes(settings));
     }
 
     /** The steps in one browser tab. */

@@ -1,18 +1,16 @@
 package tankard.frontend;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import io.vertx.core.http.HttpServerRequest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
-import tankard.json.JsJson;
 import tankard.testing.Browser;
 import tankard.testing.MockCompletionServer;
 import tankard.testing.TestServer;
+import tankard.testing.UserFiles;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -66,7 +64,7 @@ class StFrontendWebSearchUiTest {
              MockCompletionServer searxng = MockCompletionServer.start(server.vertx);
              Browser browser = Browser.launch()) {
             serveSearxng(searxng);
-            StUi.writeChatSettings(stDir, server.dataRoot, mock, false);
+            StUi.writeChatSettings(stDir, server.files(), mock, false);
             markVersionSeen(server);
             Path installed = server.userDir().resolve("extensions").resolve(EXTENSION);
             Files.createDirectories(installed.getParent());
@@ -78,7 +76,7 @@ class StFrontendWebSearchUiTest {
                 StUi.boot(page);
                 page.waitFor("typeof globalThis.WebSearch_Intercept === 'function'", StUi.STEP_TIMEOUT);
                 setUpSearxng(page, searxng.origin());
-                awaitSaved(page, server.userDir().resolve("settings.json"), searxng.origin());
+                awaitSaved(page, server.files(), searxng.origin());
                 StUi.assertClean(page, "Setting up the extension");
             });
             StUi.withScreenshot(page, "st-websearch-2-answered", () -> {
@@ -139,12 +137,9 @@ class StFrontendWebSearchUiTest {
      * that ask for it, as this one does, pulling from its remote (ST: public/scripts/extensions.js,
      * loadExtensionSettings).
      */
-    private static void markVersionSeen(TestServer server) throws IOException {
+    private static void markVersionSeen(TestServer server) {
         String version = server.client().get("/version").bodyAsJsonObject().getString("pkgVersion");
-        Path file = server.userDir().resolve("settings.json");
-        ObjectNode settings = (ObjectNode) JsJson.parse(Files.readAllBytes(file));
-        settings.put("currentVersion", version);
-        Files.write(file, JsJson.prettyBytes(settings));
+        StUi.changeSettings(server.files(), settings -> settings.put("currentVersion", version));
     }
 
     /** The extension's panel: enabled, source SearXNG, with the instance's URL and a preferences string. */
@@ -163,21 +158,13 @@ class StFrontendWebSearchUiTest {
     }
 
     /** Waits until ST's debounced save has written the extension's settings into the user's settings.json. */
-    private static void awaitSaved(Browser.Page page, Path file, String url) {
+    private static void awaitSaved(Browser.Page page, UserFiles files, String url) {
         page.waitUntil(() -> {
-            JsonNode saved = JsJson.parse(read(file)).path("extension_settings").path("websearch");
+            JsonNode saved = StUi.settings(files).path("extension_settings").path("websearch");
             return saved.path("enabled").asBoolean() && saved.path("source").asText().equals("searxng")
                     && saved.path("searxng_url").asText().equals(url)
                     && saved.path("searxng_preferences").asText().equals(PREFERENCES);
-        }, StUi.STEP_TIMEOUT, () -> "the settings were not saved: " + new String(read(file)));
-    }
-
-    private static byte[] read(Path file) {
-        try {
-            return Files.readAllBytes(file);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        }, StUi.STEP_TIMEOUT, () -> "the settings were not saved: " + files.read("settings.json"));
     }
 
     /** Every message text of the last completion request the backend received. */

@@ -8,10 +8,9 @@ import tankard.testing.Browser;
 import tankard.testing.MockCompletionServer;
 import tankard.testing.StServer;
 import tankard.testing.TestServer;
+import tankard.testing.UserFiles;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -39,6 +38,7 @@ class StFrontendWorldInfoUiTest {
     private static final String BOOK = "Harbor Lore";
     private static final String KEYWORD = "lighthouse";
     private static final String CONTENT = "The lighthouse keeper of Brinemouth is a retired pirate named Odile.";
+    private static final String BOOK_FILE = "worlds/" + BOOK + ".json";
     private static final String ENTRY = "#world_popup_entries_list .world_entry";
 
     private final Path stDir = Path.of(System.getenv("TANKARD_ST_DIR")).toAbsolutePath();
@@ -49,39 +49,37 @@ class StFrontendWorldInfoUiTest {
              MockCompletionServer mock = MockCompletionServer.start(server.vertx);
              MockCompletionServer stMock = MockCompletionServer.start(server.vertx);
              StServer st = StServer.start(stDir, server.vertx, "skipContentCheck: false\n",
-                     dataRoot -> StUi.writeChatSettings(stDir, dataRoot, stMock, false));
+                     stFiles -> StUi.writeChatSettings(stDir, stFiles, stMock, false));
              // one browser each: cookies are per host, not per port, and both servers name their session cookie alike
              Browser stBrowser = Browser.launch();
              Browser browser = Browser.launch()) {
-            StUi.writeChatSettings(stDir, server.dataRoot, mock, false);
-            new Run(browser.newPage(), server.url("/"), server.userDir(), mock, "st-wi").steps();
-            new Run(stBrowser.newPage(), st.url("/"), st.userDir(), stMock, "st-wi-original").steps();
+            StUi.writeChatSettings(stDir, server.files(), mock, false);
+            new Run(browser.newPage(), server.url("/"), server.files(), mock, "st-wi").steps();
+            new Run(stBrowser.newPage(), st.url("/"), st.files(), stMock, "st-wi-original").steps();
 
-            Path file = Path.of("worlds", BOOK + ".json");
-            assertArrayEquals(Files.readAllBytes(st.userDir().resolve(file)), Files.readAllBytes(server.userDir().resolve(file)),
-                    "the lorebook file is the one ST writes:\n" + Files.readString(server.userDir().resolve(file)));
-            assertEquals(globalSelect(st.userDir()), globalSelect(server.userDir()));
+            String file = "worlds/" + BOOK + ".json";
+            assertArrayEquals(st.files().bytes(file), server.files().bytes(file),
+                    "the lorebook file is the one ST writes:\n" + server.files().read(file));
+            assertEquals(globalSelect(st.files()), globalSelect(server.files()));
         }
     }
 
-    private static JsonNode globalSelect(Path userDir) throws IOException {
-        return JsJson.parse(Files.readAllBytes(userDir.resolve("settings.json"))).at("/world_info_settings/world_info/globalSelect");
+    private static JsonNode globalSelect(UserFiles files) {
+        return StUi.settings(files).at("/world_info_settings/world_info/globalSelect");
     }
 
     /** The steps in one browser tab against one server. */
     private static final class Run {
         private final Browser.Page page;
         private final String url;
-        private final Path book;
-        private final Path settings;
+        private final UserFiles files;
         private final MockCompletionServer mock;
         private final String name;
 
-        Run(Browser.Page page, String url, Path userDir, MockCompletionServer mock, String name) {
+        Run(Browser.Page page, String url, UserFiles files, MockCompletionServer mock, String name) {
             this.page = page;
             this.url = url;
-            this.book = userDir.resolve("worlds").resolve(BOOK + ".json");
-            this.settings = userDir.resolve("settings.json");
+            this.files = files;
             this.mock = mock;
             this.name = name;
         }
@@ -115,7 +113,7 @@ class StFrontendWorldInfoUiTest {
             assertEquals(200, saved.status(), page.report());
             page.waitFor("$('#world_editor_select option:selected').text() === " + jsString(BOOK), STEP_TIMEOUT);
             page.waitForNetworkIdle(QUIET, STEP_TIMEOUT);
-            assertEquals("{\n    \"entries\": {}\n}", read(book));
+            assertEquals("{\n    \"entries\": {}\n}", files.read(BOOK_FILE));
             StUi.assertClean(page, "Creating a lorebook");
         }
 
@@ -129,8 +127,8 @@ class StFrontendWorldInfoUiTest {
             page.eval("document.querySelector(" + jsString(ENTRY + " textarea[name=\"key\"]") + ").blur()"); // commits it
             page.type(ENTRY + " textarea[name=\"content\"]", CONTENT);
             page.waitFor("document.querySelector(" + jsString(ENTRY + " textarea[name=\"content\"]") + ").value === " + jsString(CONTENT), STEP_TIMEOUT);
-            awaitFile(book, entry -> entry.contains(CONTENT) && entry.contains("\"" + KEYWORD + "\""));
-            JsonNode entry = JsJson.parse(read(book)).at("/entries/0");
+            awaitFile(BOOK_FILE, entry -> entry.contains(CONTENT) && entry.contains("\"" + KEYWORD + "\""));
+            JsonNode entry = JsJson.parse(files.read(BOOK_FILE)).at("/entries/0");
             assertEquals("[\"" + KEYWORD + "\"]", JsJson.compact(entry.get("key")));
             assertEquals(CONTENT, entry.get("content").asText());
             StUi.assertClean(page, "Adding an entry");
@@ -145,7 +143,7 @@ class StFrontendWorldInfoUiTest {
             page.waitFor("document.querySelector(" + jsString(option) + ") !== null", STEP_TIMEOUT);
             page.click(option);
             page.waitFor("$('#world_info').find(':selected').toArray().some(o => o.textContent === " + jsString(BOOK) + ")", STEP_TIMEOUT);
-            awaitFile(settings, text -> JsJson.parse(text).at("/world_info_settings/world_info/globalSelect").toString()
+            awaitFile("settings.json", text -> JsJson.parse(text).at("/world_info_settings/world_info/globalSelect").toString()
                     .equals("[\"" + BOOK + "\"]"));
             StUi.closeDrawer(page, "WI-SP-button");
             StUi.assertClean(page, "Activating the lorebook");
@@ -206,12 +204,12 @@ class StFrontendWorldInfoUiTest {
         }
 
         /** Waits until the file exists and its text passes the check (debounced saves land a moment later). */
-        private void awaitFile(Path file, java.util.function.Predicate<String> check) {
+        private void awaitFile(String file, java.util.function.Predicate<String> check) {
             long deadline = System.nanoTime() + STEP_TIMEOUT.toNanos();
-            while (!(Files.exists(file) && check.test(read(file)))) {
+            while (!(files.exists(file) && check.test(files.read(file)))) {
                 if (System.nanoTime() > deadline) {
-                    throw new AssertionError(file.getFileName() + " was not saved as expected:\n"
-                            + (Files.exists(file) ? read(file) : "(missing)") + "\n" + page.report());
+                    throw new AssertionError(file + " was not saved as expected:\n"
+                            + (files.exists(file) ? files.read(file) : "(missing)") + "\n" + page.report());
                 }
                 try {
                     Thread.sleep(200);
@@ -221,14 +219,6 @@ class StFrontendWorldInfoUiTest {
                 }
             }
             page.waitForNetworkIdle(QUIET, STEP_TIMEOUT);
-        }
-
-        private static String read(Path file) {
-            try {
-                return Files.readString(file);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
         }
     }
 }

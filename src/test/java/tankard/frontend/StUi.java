@@ -1,10 +1,12 @@
 package tankard.frontend;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import tankard.json.JsJson;
 import tankard.testing.Browser;
 import tankard.testing.MockCompletionServer;
 import tankard.testing.TestServer;
+import tankard.testing.UserFiles;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -14,6 +16,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -23,10 +26,11 @@ final class StUi {
     /** Generous: the UI tests share a small machine with other builds, and two browsers run at once in some. */
     static final Duration STEP_TIMEOUT = Duration.ofSeconds(30);
     static final Duration QUIET = Duration.ofSeconds(2);
-    /** JS: text as a reader sees it, letters and digits only, so markdown, quote styles and spacing do not matter. */
     /** The text of the chat's last message. */
     static final String LAST_MESSAGE = "(document.querySelector('#chat .last_mes .mes_text')?.textContent ?? '')";
+    /** JS: text as a reader sees it, letters and digits only, so markdown, quote styles and spacing do not matter. */
     static final String PLAIN_TEXT = "s => s.replace(/[^\\p{L}\\p{N}]+/gu, ' ').trim()";
+    private static final String SETTINGS = "settings.json";
     private static final Path SCREENSHOTS = Path.of(System.getProperty("user.dir"), "target", "ui");
 
     /**
@@ -48,7 +52,6 @@ final class StUi {
     private StUi() {
     }
 
-    /** Waits for the end of ST's boot (answering the first-run dialog), its splash and the saves that follow. */
     /** Tankard serving the ST install's frontend, seeding new users from its default content as ST does. */
     static TestServer startTankard(Path stDir, String... flags) throws IOException {
         Path work = TestServer.tempDir();
@@ -58,6 +61,7 @@ final class StUi {
         return TestServer.startIn(work, all.toArray(String[]::new));
     }
 
+    /** Waits for the end of ST's boot (answering the first-run dialog), its splash and the saves that follow. */
     static void boot(Browser.Page page) {
         page.waitFor(APP_READY + " || " + ONBOARDING, BOOT_TIMEOUT);
         if (page.eval(ONBOARDING).asBoolean()) {
@@ -95,7 +99,7 @@ final class StUi {
      * The user's settings before the first boot: ST's defaults with the first-run questions answered and the
      * main API set to Chat Completion, custom source, at the mock backend. Content seeding keeps an existing file.
      */
-    static void writeChatSettings(Path stDir, Path dataRoot, MockCompletionServer mock, boolean stream) {
+    static void writeChatSettings(Path stDir, UserFiles files, MockCompletionServer mock, boolean stream) {
         try {
             ObjectNode settings = (ObjectNode) JsJson.parse(Files.readAllBytes(stDir.resolve("default/content/settings.json")));
             settings.put("firstRun", false).put("username", "Tester").put("main_api", "openai");
@@ -103,12 +107,22 @@ final class StUi {
             ObjectNode oai = (ObjectNode) settings.get("oai_settings");
             oai.put("chat_completion_source", "custom").put("custom_url", mock.baseUrl())
                     .put("custom_model", MockCompletionServer.MODEL).put("stream_openai", stream);
-            Path file = dataRoot.resolve("default-user").resolve("settings.json");
-            Files.createDirectories(file.getParent());
-            Files.write(file, JsJson.prettyBytes(settings));
+            files.write(SETTINGS, JsJson.prettyBytes(settings));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** Changes the user's settings.json (an extension's settings, say) before the first boot. */
+    static void changeSettings(UserFiles files, Consumer<ObjectNode> change) {
+        ObjectNode settings = (ObjectNode) JsJson.parse(files.bytes(SETTINGS));
+        change.accept(settings);
+        files.write(SETTINGS, JsJson.prettyBytes(settings));
+    }
+
+    /** The user's settings.json as saved. */
+    static JsonNode settings(UserFiles files) {
+        return JsJson.parse(files.bytes(SETTINGS));
     }
 
     /** Whether the response is for an HTTP URL with that path (not for a data: or blob: URL). */

@@ -41,15 +41,15 @@ public final class StServer implements AutoCloseable {
     }
 
     public static StServer start(Path stDir, Vertx vertx) throws IOException {
-        return start(stDir, vertx, "skipContentCheck: true\n", dataRoot -> {
+        return start(stDir, vertx, "skipContentCheck: true\n", files -> {
         });
     }
 
     /**
      * Starts ST with the given config.yaml lines added to the loopback-only basics; {@code prepare} gets the
-     * data root before ST starts (e.g. to lay out a user's settings).
+     * default user's files before ST starts (e.g. to lay out its settings).
      */
-    public static StServer start(Path stDir, Vertx vertx, String extraConfig, Consumer<Path> prepare) throws IOException {
+    public static StServer start(Path stDir, Vertx vertx, String extraConfig, Consumer<UserFiles> prepare) throws IOException {
         Path home = TestServer.tempDir();
         int port;
         try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
@@ -60,7 +60,7 @@ public final class StServer implements AutoCloseable {
         Files.writeString(config, "listen: false\nwhitelistMode: true\nwhitelist:\n  - 127.0.0.1\n  - ::1\n"
                 + "enableUserAccounts: false\nbasicAuthMode: false\n"
                 + "browserLaunch:\n  enabled: false\nlogging:\n  enableAccessLog: false\n" + extraConfig);
-        prepare.accept(home.resolve("data"));
+        prepare.accept(UserFiles.onDisk(home.resolve("data"), "default-user"));
         ProcessBuilder builder = new ProcessBuilder("node", "server.js", "--port", String.valueOf(port),
                 "--listen", "false", "--configPath", config.toString(), "--dataRoot", home.resolve("data").toString())
                 .directory(stDir.toFile()).redirectErrorStream(true).redirectOutput(home.resolve("st.log").toFile());
@@ -113,6 +113,11 @@ public final class StServer implements AutoCloseable {
     /** The default user's folder. */
     public Path userDir() {
         return home.resolve("data").resolve("default-user");
+    }
+
+    /** The default user's files in ST's data root. */
+    public UserFiles files() {
+        return UserFiles.onDisk(home.resolve("data"), "default-user");
     }
 
     /** A POST to ST with its CSRF token and session cookie. */

@@ -184,12 +184,12 @@ public final class TestServer implements AutoCloseable {
 
     /** The default user's files by their path in ST's layout, through the stores that keep them. */
     public UserFiles files() {
-        return new UserFiles(tankard, User.DEFAULT_HANDLE);
+        return UserFiles.of(tankard, User.DEFAULT_HANDLE);
     }
 
     /** A user's files by their path in ST's layout, through the stores that keep them. */
     public UserFiles files(String handle) {
-        return new UserFiles(tankard, handle);
+        return UserFiles.of(tankard, handle);
     }
 
     /** A client without cookies or CSRF token: what a stranger's first request looks like. */

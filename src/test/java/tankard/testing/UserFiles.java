@@ -2,12 +2,17 @@ package tankard.testing;
 
 import tankard.Tankard;
 import tankard.character.CardFile;
+import tankard.character.CardStore;
+import tankard.character.FileCardStore;
 import tankard.chat.ChatFile;
 import tankard.chat.ChatFolder;
 import tankard.chat.ChatStore;
+import tankard.chat.FileChatStore;
+import tankard.group.FileGroupStore;
 import tankard.group.GroupStore;
 import tankard.store.AtomicFiles;
 import tankard.store.DocumentStore;
+import tankard.store.FileDocumentStore;
 import tankard.store.FileTimes;
 
 import java.io.ByteArrayInputStream;
@@ -40,14 +45,33 @@ public final class UserFiles {
     private static final String GROUPS = "groups/";
     private static final String CHARACTERS = "characters/";
 
-    private final Tankard tankard;
+    private final DocumentStore documents;
+    private final ChatStore chats;
+    private final GroupStore groups;
+    private final CardStore cards;
     private final Path root;
     private final String user;
 
-    UserFiles(Tankard tankard, String user) {
-        this.tankard = tankard;
-        this.root = tankard.config().dataRoot().resolve(user);
+    private UserFiles(DocumentStore documents, ChatStore chats, GroupStore groups, CardStore cards, Path dataRoot,
+                      String user) {
+        this.documents = documents;
+        this.chats = chats;
+        this.groups = groups;
+        this.cards = cards;
+        this.root = dataRoot.resolve(user);
         this.user = user;
+    }
+
+    /** The user's files through the stores of a running Tankard. */
+    static UserFiles of(Tankard tankard, String user) {
+        return new UserFiles(tankard.documents(), tankard.chats(), tankard.groups(), tankard.cards(),
+                tankard.config().dataRoot(), user);
+    }
+
+    /** The user's files in an ST data root on disk (an ST server's, or a Tankard's on files). */
+    public static UserFiles onDisk(Path dataRoot, String user) {
+        return new UserFiles(new FileDocumentStore(dataRoot), new FileChatStore(dataRoot), new FileGroupStore(dataRoot),
+                new FileCardStore(dataRoot), dataRoot, user);
     }
 
     private record ChatPlace(ChatFolder folder, String name) {
@@ -105,18 +129,17 @@ public final class UserFiles {
     /** Stores the bytes under the path, replacing what was there. */
     public void write(String path, byte[] content) {
         try {
-            ChatStore chats = tankard.chats();
             Optional<ChatPlace> chat = chat(path);
             if (DocumentStore.isDocument(path)) {
-                tankard.documents().write(user, folder(path), name(path), content);
+                documents.write(user, folder(path), name(path), content);
             } else if (chat.isPresent()) {
                 chats.write(user, chat.get().folder(), chat.get().name(), content);
             } else if (isChatBackup(path)) {
                 chats.writeBackup(user, name(path), new ByteArrayInputStream(content));
             } else if (isGroup(path)) {
-                tankard.groups().putFile(user, new GroupStore.GroupFile(name(path), content));
+                groups.putFile(user, new GroupStore.GroupFile(name(path), content));
             } else if (isCard(path)) {
-                tankard.cards().write(user, name(path), content);
+                cards.write(user, name(path), content);
             } else {
                 Path file = root.resolve(path);
                 Files.createDirectories(file.getParent());
@@ -130,10 +153,9 @@ public final class UserFiles {
     /** The bytes under the path, or empty when there is nothing. */
     public Optional<byte[]> find(String path) {
         try {
-            ChatStore chats = tankard.chats();
             Optional<ChatPlace> chat = chat(path);
             if (DocumentStore.isDocument(path)) {
-                return tankard.documents().read(user, folder(path), name(path));
+                return documents.read(user, folder(path), name(path));
             } else if (chat.isPresent()) {
                 Optional<InputStream> in = chats.open(user, chat.get().folder(), chat.get().name());
                 return in.isEmpty() ? Optional.empty() : Optional.of(readAll(in.get()));
@@ -142,10 +164,10 @@ public final class UserFiles {
                 return channel.isEmpty() ? Optional.empty()
                         : Optional.of(readAll(java.nio.channels.Channels.newInputStream(channel.get())));
             } else if (isGroup(path)) {
-                return tankard.groups().files(user).stream().filter(file -> file.name().equals(name(path)))
+                return groups.files(user).stream().filter(file -> file.name().equals(name(path)))
                         .map(GroupStore.GroupFile::content).findFirst();
             } else if (isCard(path)) {
-                return Optional.of(tankard.cards().read(user, name(path)));
+                return Optional.of(cards.read(user, name(path)));
             }
             return Optional.of(Files.readAllBytes(root.resolve(path)));
         } catch (NoSuchFileException e) {
@@ -180,16 +202,16 @@ public final class UserFiles {
         try {
             Optional<ChatPlace> chat = chat(path);
             if (DocumentStore.isDocument(path)) {
-                return tankard.documents().list(user, folder(path)).stream().filter(e -> e.name().equals(name(path)))
+                return documents.list(user, folder(path)).stream().filter(e -> e.name().equals(name(path)))
                         .findFirst().orElseThrow(() -> new AssertionError("Nothing at " + path)).modifiedMs();
             } else if (chat.isPresent()) {
-                return tankard.chats().find(user, chat.get().folder(), chat.get().name())
+                return chats.find(user, chat.get().folder(), chat.get().name())
                         .orElseThrow(() -> new AssertionError("Nothing at " + path)).modifiedMs();
             } else if (isChatBackup(path)) {
-                return tankard.chats().findBackup(user, name(path))
+                return chats.findBackup(user, name(path))
                         .orElseThrow(() -> new AssertionError("Nothing at " + path)).modifiedMs();
             } else if (isCard(path)) {
-                return tankard.cards().find(user, name(path))
+                return cards.find(user, name(path))
                         .orElseThrow(() -> new AssertionError("Nothing at " + path)).modifiedMs();
             }
             return FileTimes.stat(root.resolve(path)).modifiedMs();
@@ -203,15 +225,15 @@ public final class UserFiles {
         try {
             Optional<ChatPlace> chat = chat(path);
             if (DocumentStore.isDocument(path)) {
-                tankard.documents().restore(user, folder(path), new DocumentStore.Entry(name(path), 0, modifiedMs,
+                documents.restore(user, folder(path), new DocumentStore.Entry(name(path), 0, modifiedMs,
                         modifiedMs), bytes(path));
             } else if (chat.isPresent()) {
-                assertFound(tankard.chats().setModified(user, chat.get().folder(), chat.get().name(), modifiedMs), path);
+                assertFound(chats.setModified(user, chat.get().folder(), chat.get().name(), modifiedMs), path);
             } else if (isChatBackup(path)) {
-                assertFound(tankard.chats().setBackupModified(user, name(path), modifiedMs), path);
+                assertFound(chats.setBackupModified(user, name(path), modifiedMs), path);
             } else if (isCard(path)) {
-                CardFile card = tankard.cards().find(user, name(path)).orElseThrow(() -> new AssertionError("Nothing at " + path));
-                tankard.cards().restore(user, new CardFile(card.name(), card.size(), modifiedMs, card.changedMs()), bytes(path));
+                CardFile card = cards.find(user, name(path)).orElseThrow(() -> new AssertionError("Nothing at " + path));
+                cards.restore(user, new CardFile(card.name(), card.size(), modifiedMs, card.changedMs()), bytes(path));
             } else {
                 Files.setLastModifiedTime(root.resolve(path), FileTime.from(Math.round(modifiedMs * 1000), TimeUnit.MICROSECONDS));
             }
@@ -231,13 +253,13 @@ public final class UserFiles {
         try {
             Optional<ChatPlace> chat = chat(path);
             if (DocumentStore.isDocument(path)) {
-                return tankard.documents().delete(user, folder(path), name(path));
+                return documents.delete(user, folder(path), name(path));
             } else if (chat.isPresent()) {
-                return tankard.chats().delete(user, chat.get().folder(), chat.get().name());
+                return chats.delete(user, chat.get().folder(), chat.get().name());
             } else if (isChatBackup(path)) {
-                return tankard.chats().deleteBackup(user, name(path));
+                return chats.deleteBackup(user, name(path));
             } else if (isCard(path)) {
-                return tankard.cards().delete(user, name(path));
+                return cards.delete(user, name(path));
             }
             return Files.deleteIfExists(root.resolve(path));
         } catch (IOException e) {
@@ -253,7 +275,7 @@ public final class UserFiles {
     /** The names of the chats of a chat folder ({@code chats/Alice} or {@code group chats}), in listing order. */
     public List<String> chatNames(String folder) {
         try {
-            return tankard.chats().list(user, chatFolder(folder)).stream().map(ChatFile::name).toList();
+            return chats.list(user, chatFolder(folder)).stream().map(ChatFile::name).toList();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -262,7 +284,6 @@ public final class UserFiles {
     /** The paths of all the user's chats ({@code chats/x.jsonl}, {@code group chats/g.jsonl}, {@code chats/Alice/y.jsonl}), folder by folder. */
     public List<String> chatPaths() {
         try {
-            ChatStore chats = tankard.chats();
             List<String> paths = new ArrayList<>();
             for (ChatFolder folder : chats.folders(user)) {
                 String prefix = folder.group() || !folder.character().isEmpty() ? folder + "/" : CHATS;
@@ -277,7 +298,7 @@ public final class UserFiles {
     /** Whether the chat folder ({@code chats/Alice}) exists, with chats in it or none. */
     public boolean chatFolderExists(String folder) {
         try {
-            return tankard.chats().exists(user, chatFolder(folder));
+            return chats.exists(user, chatFolder(folder));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -286,7 +307,7 @@ public final class UserFiles {
     /** The names of the user's chat backups that start with the prefix. */
     public List<String> backupNames(String prefix) {
         try {
-            return tankard.chats().backups(user, prefix).stream().map(ChatFile::name).toList();
+            return chats.backups(user, prefix).stream().map(ChatFile::name).toList();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -296,7 +317,7 @@ public final class UserFiles {
     public void createFolder(String folder) {
         try {
             if (isCharacterChatFolder(folder)) {
-                tankard.chats().create(user, chatFolder(folder));
+                chats.create(user, chatFolder(folder));
             } else {
                 Files.createDirectories(root.resolve(folder));
             }
@@ -321,9 +342,9 @@ public final class UserFiles {
     public List<String> list(String folder) {
         try {
             if (folder.equals("characters")) {
-                return tankard.cards().list(user).stream().map(CardFile::name).sorted().toList();
+                return cards.list(user).stream().map(CardFile::name).sorted().toList();
             } else if (folder.equals("chats")) {
-                TreeSet<String> names = new TreeSet<>(tankard.chats().characterFolders(user));
+                TreeSet<String> names = new TreeSet<>(chats.characterFolders(user));
                 names.addAll(chatNames("chats"));
                 return List.copyOf(names);
             } else if (isCharacterChatFolder(folder) || folder.equals("group chats")) {
@@ -351,12 +372,12 @@ public final class UserFiles {
                 }
             }
             for (DocumentStore.Folder folder : DocumentStore.Folder.values()) {
-                tankard.documents().list(user, folder).forEach(e -> paths.add(DocumentStore.path(folder, e.name())));
+                documents.list(user, folder).forEach(e -> paths.add(DocumentStore.path(folder, e.name())));
             }
             paths.addAll(chatPaths());
-            tankard.chats().backups(user, "").forEach(backup -> paths.add(BACKUPS + backup.name()));
-            tankard.groups().files(user).forEach(group -> paths.add(GROUPS + group.name()));
-            tankard.cards().list(user).forEach(card -> paths.add(CHARACTERS + card.name()));
+            chats.backups(user, "").forEach(backup -> paths.add(BACKUPS + backup.name()));
+            groups.files(user).forEach(group -> paths.add(GROUPS + group.name()));
+            cards.list(user).forEach(card -> paths.add(CHARACTERS + card.name()));
             return List.copyOf(paths);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
