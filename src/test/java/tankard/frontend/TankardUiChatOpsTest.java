@@ -8,15 +8,13 @@ import tankard.json.JsJson;
 import tankard.testing.Browser;
 import tankard.testing.MockCompletionServer;
 import tankard.testing.TestServer;
+import tankard.testing.UserFiles;
 import tankard.testing.TextCompletionProtocols;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -26,6 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * edited, made now); group chats read; the card editor; the dark theme and a phone-sized window.
  */
 class TankardUiChatOpsTest {
+    private static final String WREN_CHATS = "chats/default_Wren";
     private static final Duration STEP = OwnUi.STEP;
     private static final String WREN = ".card[data-avatar='default_Wren.png']";
 
@@ -37,14 +36,13 @@ class TankardUiChatOpsTest {
         return page.eval("document.querySelectorAll(" + OwnUi.js(selector) + ").length").asInt();
     }
 
-    private static List<Path> chats(Path userDir) throws IOException {
-        try (Stream<Path> files = Files.list(userDir.resolve("chats/default_Wren"))) {
-            return files.filter(p -> p.toString().endsWith(".jsonl")).sorted().toList();
-        }
+    /** The names of Wren's chats, sorted. */
+    private static List<String> chats(UserFiles files) {
+        return files.chatNames(WREN_CHATS).stream().sorted().toList();
     }
 
-    private static List<JsonNode> lines(Path chat) throws IOException {
-        return Files.readAllLines(chat).stream().map(line -> JsJson.parse(line.getBytes())).toList();
+    private static List<JsonNode> lines(UserFiles files, String chat) {
+        return files.read(WREN_CHATS + "/" + chat).lines().map(JsJson::parse).toList();
     }
 
     /** Twenty pieces, 200 ms apart: slow enough to stop. */
@@ -89,7 +87,7 @@ class TankardUiChatOpsTest {
             TestServer server = session.server();
             MockCompletionServer mock = session.mock();
             Browser.Page page = openWren(session);
-            Path chat = chats(server.userDir()).get(0);
+            String chat = chats(server.files()).get(0);
 
             AtomicBoolean slow = new AtomicBoolean(true);
             mock.onCompletion(request -> {
@@ -108,7 +106,7 @@ class TankardUiChatOpsTest {
                 page.waitFor("document.querySelector('#messages article.streaming') === null && !document.querySelector('#send').hidden", STEP);
                 page.waitForNetworkIdle(Duration.ofMillis(300), STEP);
             });
-            String stopped = lines(chat).get(3).path("mes").asText();
+            String stopped = lines(server.files(), chat).get(3).path("mes").asText();
             assertTrue(stopped.startsWith("word0 word1 word2") && !stopped.contains("word19"), "kept as far as it came: " + stopped);
 
             slow.set(false);
@@ -118,7 +116,7 @@ class TankardUiChatOpsTest {
                         + " && !document.querySelector('#messages article.streaming')", STEP);
                 page.waitForNetworkIdle(Duration.ofMillis(300), STEP);
             });
-            assertEquals("A second telling.", lines(chat).get(3).path("mes").asText());
+            assertEquals("A second telling.", lines(server.files(), chat).get(3).path("mes").asText());
 
             StUi.withScreenshot(page, "tankard-ops-3-delete", () -> {
                 page.click("#messages article.user [aria-label='Delete']");
@@ -126,7 +124,7 @@ class TankardUiChatOpsTest {
                 page.waitFor("document.querySelectorAll('#messages article').length === 2", STEP);
                 page.waitForNetworkIdle(Duration.ofMillis(300), STEP);
             });
-            List<JsonNode> kept = lines(chat);
+            List<JsonNode> kept = lines(server.files(), chat);
             assertEquals(3, kept.size(), "the header, the greeting and the reply: " + kept);
             assertEquals("A second telling.", kept.get(2).path("mes").asText());
 
@@ -135,12 +133,12 @@ class TankardUiChatOpsTest {
                 page.waitFor("location.hash.includes('Branch')", STEP);
                 page.waitFor("document.querySelectorAll('#chatList li').length === 2 && document.querySelectorAll('#messages article').length === 1", STEP);
             });
-            List<Path> all = chats(server.userDir());
+            List<String> all = chats(server.files());
             assertEquals(2, all.size());
-            Path branch = all.stream().filter(p -> p.getFileName().toString().contains(" - Branch #1")).findFirst().orElseThrow();
-            List<JsonNode> branched = lines(branch);
+            String branch = all.stream().filter(name -> name.contains(" - Branch #1")).findFirst().orElseThrow();
+            List<JsonNode> branched = lines(server.files(), branch);
             assertEquals(2, branched.size(), "the header and the greeting: " + branched);
-            assertEquals(chat.getFileName().toString().replace(".jsonl", ""),
+            assertEquals(chat.replace(".jsonl", ""),
                     branched.get(0).path("chat_metadata").path("main_chat").asText(), "as ST marks a branch");
             StUi.assertClean(page, "The page");
         }
@@ -159,14 +157,14 @@ class TankardUiChatOpsTest {
                         + " && !document.querySelector('#messages article.streaming')", STEP);
             }
             page.waitForNetworkIdle(Duration.ofMillis(300), STEP);
-            Path chat = chats(server.userDir()).get(0);
+            String chat = chats(server.files()).get(0);
             StUi.withScreenshot(page, "tankard-ops-5-summary", () -> {
                 page.click("#summarizeNow");
                 page.waitFor("document.querySelector('#summary').value.startsWith('Mock reply')", STEP);
                 page.waitFor("document.querySelector('#memoryStatus').textContent.startsWith('Summarized')", STEP);
             });
             String made = text(page, "document.querySelector('#summary').value");
-            assertTrue(lines(chat).stream().anyMatch(m -> made.equals(m.path("extra").path("memory").asText())),
+            assertTrue(lines(server.files(), chat).stream().anyMatch(m -> made.equals(m.path("extra").path("memory").asText())),
                     "stored where ST's Summarize extension keeps it");
 
             StUi.withScreenshot(page, "tankard-ops-6-summary-edited", () -> {
@@ -192,7 +190,7 @@ class TankardUiChatOpsTest {
             TestServer server = session.server();
             MockCompletionServer mock = session.mock();
             Browser.Page page = openWren(session);
-            String chat = chats(server.userDir()).get(0).getFileName().toString().replace(".jsonl", "");
+            String chat = chats(server.files()).get(0).replace(".jsonl", "");
             // what ST's Vector Storage stores for a chat: chunks of its messages in the collection named after it,
             // embedded by the server's own model
             assertEquals(200, server.client().post("/api/vector/insert", "{\"collectionId\":" + OwnUi.js(chat)

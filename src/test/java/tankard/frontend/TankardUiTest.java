@@ -11,13 +11,12 @@ import tankard.testing.Browser;
 import tankard.testing.Fixtures;
 import tankard.testing.MockCompletionServer;
 import tankard.testing.TestServer;
+import tankard.testing.UserFiles;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -38,14 +37,10 @@ class TankardUiTest {
         return text(page, "document.querySelector('#messages article:last-of-type .text')?.textContent ?? ''");
     }
 
-    private static JsonNode chatLines(Path userDir) throws IOException {
-        try (Stream<Path> folders = Files.list(userDir.resolve("chats"))) {
-            Path folder = folders.findFirst().orElseThrow();
-            try (Stream<Path> chats = Files.list(folder)) {
-                Path chat = chats.filter(p -> p.toString().endsWith(".jsonl")).findFirst().orElseThrow();
-                return JsJson.parse(("[" + String.join(",", Files.readAllLines(chat)) + "]").getBytes());
-            }
-        }
+    /** The lines of the user's only chat, as a JSON array. */
+    private static JsonNode chatLines(UserFiles files) {
+        String chat = files.chatPaths().get(0);
+        return JsJson.parse("[" + String.join(",", files.read(chat).lines().toList()) + "]");
     }
 
     @Test
@@ -84,12 +79,12 @@ class TankardUiTest {
                 assertTrue(page.eval("document.querySelector('#connectionBadge').classList.contains('ok')").asBoolean());
                 assertTrue(text(page, "document.querySelector('#connectionBadge').textContent").contains(MockCompletionServer.MODEL));
             });
-            JsonNode settings = JsJson.parse(Files.readAllBytes(server.userDir().resolve("settings.json")));
+            JsonNode settings = JsJson.parse(server.files().bytes("settings.json"));
             assertEquals("openai", settings.path("main_api").asText(), "kept where ST keeps it");
             assertEquals("custom", settings.path("oai_settings").path("chat_completion_source").asText());
             assertEquals(mock.baseUrl(), settings.path("oai_settings").path("custom_url").asText());
             assertEquals(MockCompletionServer.MODEL, settings.path("oai_settings").path("custom_model").asText());
-            assertTrue(Files.readString(server.userDir().resolve("secrets.json")).contains("sk-mock-key"), "the key is in the secrets store");
+            assertTrue(server.files().read("secrets.json").contains("sk-mock-key"), "the key is in the secrets store");
             assertEquals("Bearer sk-mock-key", mock.lastCall("/v1/models").headers().get("Authorization"), "and goes to the backend");
 
             StUi.withScreenshot(page, "tankard-3-chat", () -> {
@@ -132,7 +127,7 @@ class TankardUiTest {
                 page.waitFor("document.querySelector('#messages article.user .text').textContent === 'Where does the old road lead?'", STEP);
                 page.waitForNetworkIdle(Duration.ofMillis(300), STEP);
             });
-            JsonNode lines = chatLines(server.userDir());
+            JsonNode lines = chatLines(server.files());
             assertEquals(4, lines.size(), "header, greeting, question, reply: " + lines);
             assertEquals("Where does the old road lead?", lines.get(2).path("mes").asText());
             assertEquals("Mock reply 1 from the mock.", lines.get(3).path("mes").asText());
@@ -164,7 +159,7 @@ class TankardUiTest {
                 page.type("#librarySearch", "ari");
                 page.waitFor("document.querySelectorAll('.card').length === 1 && document.querySelector('.card').dataset.avatar === 'Aria.png'", STEP);
             });
-            assertTrue(Files.exists(server.userDir().resolve("characters/Aria.png")));
+            assertTrue(server.files().exists("characters/Aria.png"));
             StUi.assertClean(page, "The page");
         }
     }
