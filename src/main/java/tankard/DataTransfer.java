@@ -10,6 +10,7 @@ import tankard.store.AtomicFiles;
 import tankard.character.CardFile;
 import tankard.character.CardImages;
 import tankard.character.CardStore;
+import tankard.chat.ChatCopies;
 import tankard.chat.ChatFile;
 import tankard.chat.ChatFolder;
 import tankard.chat.ChatStore;
@@ -48,7 +49,7 @@ import java.util.stream.Stream;
 final class DataTransfer {
     /** Folders of the data root that are a server's own scratch, never user data. */
     private static final Set<String> SCRATCH = Set.of("_uploads", "_cache/tankard-cards", "_cache/vector-scratch",
-            CardImages.CACHE_FOLDER);
+            CardImages.CACHE_FOLDER, ChatCopies.CACHE_FOLDER);
 
     private final PrintStream out;
 

@@ -76,7 +76,7 @@ record Stores(AccountStore accounts, DocumentStore documents, CardStore cards, C
     static Stores postgres(Vertx vertx, TankardConfig.Postgres settings, Path dataRoot) {
         PgDatabase database = PgDatabase.open(vertx, settings);
         return new Stores(new PgAccountStore(database), new PgDocumentStore(database), new PgCardStore(database),
-                new PgChatStore(database), new PgGroupStore(database), database);
+                new PgChatStore(database, dataRoot), new PgGroupStore(database), database);
     }
 
     /**

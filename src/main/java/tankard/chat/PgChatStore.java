@@ -66,9 +66,12 @@ public final class PgChatStore implements ChatStore {
     private static final String UNIQUE_VIOLATION = "23505";
 
     private final PgDatabase db;
+    private final ChatCopies copies;
 
-    public PgChatStore(PgDatabase db) {
+    /** @param dataRoot where this node keeps its copies of chats ({@link ChatCopies}) */
+    public PgChatStore(PgDatabase db, Path dataRoot) {
         this.db = db;
+        this.copies = new ChatCopies(dataRoot);
     }
 
     /** Where a chat file lives: ST's folder under the user's (area), a character's folder in chats/, its name. */
@@ -156,12 +159,12 @@ public final class PgChatStore implements ChatStore {
 
     @Override
     public Optional<InputStream> open(String user, ChatFolder folder, String name) throws IOException {
-        return view(Place.of(user, folder, name)).map(Channels::newInputStream);
+        return view(Place.of(user, folder, name), true).map(Channels::newInputStream);
     }
 
     @Override
     public Optional<SeekableByteChannel> channel(String user, ChatFolder folder, String name) throws IOException {
-        return view(Place.of(user, folder, name));
+        return view(Place.of(user, folder, name), false);
     }
 
     @Override
@@ -240,6 +243,7 @@ public final class PgChatStore implements ChatStore {
         db.transaction(c -> c.preparedQuery("DELETE FROM chats WHERE user_handle = $1").execute(where)
                 .compose(v -> c.preparedQuery("DELETE FROM chat_folders WHERE user_handle = $1").execute(where))
                 .mapEmpty());
+        copies.forgetAll(user);
     }
 
     @Override
@@ -259,8 +263,12 @@ public final class PgChatStore implements ChatStore {
     }
 
     private boolean delete(Place place) {
-        return db.call(c -> c.preparedQuery("DELETE FROM chats WHERE user_handle = $1 AND area = $2 AND folder = $3"
-                + " AND name = $4").execute(place.tuple()).map(rows -> rows.rowCount() == 1));
+        Row deleted = db.call(c -> c.preparedQuery("DELETE FROM chats WHERE user_handle = $1 AND area = $2 AND folder = $3"
+                + " AND name = $4 RETURNING chat_id").execute(place.tuple()).map(PgChatStore::first));
+        if (deleted != null) {
+            copies.forget(place.user(), deleted.getLong(0));
+        }
+        return deleted != null;
     }
 
     @Override
@@ -312,7 +320,7 @@ public final class PgChatStore implements ChatStore {
 
     @Override
     public Optional<SeekableByteChannel> backupChannel(String user, String name) throws IOException {
-        return view(Place.backup(user, name));
+        return view(Place.backup(user, name), false);
     }
 
     @Override
@@ -508,12 +516,26 @@ public final class PgChatStore implements ChatStore {
         }
     }
 
-    /** A read of a chat (see the class comment), or empty when there is no such chat. */
-    private Optional<SeekableByteChannel> view(Place place) {
+    /**
+     * A read of a chat (see the class comment), from this node's copy when it has one of the chat's version; with
+     * {@code copy}, a read from the database that makes one (a stream, which reads the chat in order). Empty when
+     * there is no such chat.
+     */
+    private Optional<SeekableByteChannel> view(Place place, boolean copy) throws IOException {
         Row chat = db.call(c -> c.preparedQuery("SELECT chat_id, size, version FROM chats WHERE user_handle = $1"
                 + " AND area = $2 AND folder = $3 AND name = $4").execute(place.tuple()).map(PgChatStore::first));
-        return chat == null ? Optional.empty()
-                : Optional.of(new View(place.user(), chat.getLong(0), chat.getLong(1), chat.getLong(2)));
+        if (chat == null) {
+            return Optional.empty();
+        }
+        long chatId = chat.getLong(0);
+        long size = chat.getLong(1);
+        long version = chat.getLong(2);
+        Optional<SeekableByteChannel> copied = copies.open(place.user(), chatId, version, size);
+        if (copied.isPresent()) {
+            return copied;
+        }
+        View view = new View(place.user(), chatId, size, version);
+        return Optional.of(copy ? copies.recording(place.user(), chatId, version, view) : view);
     }
 
     /** A chat as it was at one version, read window by window. */

@@ -3,12 +3,15 @@ package tankard.chat;
 import io.vertx.core.Vertx;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import tankard.core.Refusal;
 import tankard.store.pg.PgDatabase;
 import tankard.testing.PgScratch;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -22,12 +25,16 @@ import java.util.concurrent.CompletableFuture;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class PgChatStoreTest extends ChatStoreContract {
     private final Vertx vertx = Vertx.vertx();
     private final PgScratch scratch = PgScratch.create();
     private PgDatabase db;
+    @TempDir
+    Path copies;
 
     /** A new store on the one database: a PgChatStore keeps nothing in memory, and migrating each time is slow. */
     @Override
@@ -35,7 +42,7 @@ class PgChatStoreTest extends ChatStoreContract {
         if (db == null) {
             db = PgDatabase.open(vertx, scratch.settings());
         }
-        return new PgChatStore(db);
+        return new PgChatStore(db, copies);
     }
 
     @AfterEach
@@ -155,6 +162,80 @@ class PgChatStoreTest extends ChatStoreContract {
         try (Connection c = scratch.connect(); PreparedStatement s = c.prepareStatement(sql); ResultSet r = s.executeQuery()) {
             r.next();
             return r.getLong(1);
+        }
+    }
+
+    @Test
+    void aChatReadToItsEndIsReadFromThisNodesCopyUntilItChanges() throws Exception {
+        ChatStore store = open();
+        byte[] chat = chat(300, 3);
+        store.write("alice", SERAPHINA, "c.jsonl", chat);
+        assertArrayEquals(chat, read(store, "alice", SERAPHINA, "c.jsonl"));
+        Path copy = onlyCopy();
+        // the copy is what the next read gives: marked, it shows through
+        byte[] marked = chat.clone();
+        marked[3] = 'X';
+        Files.write(copy, marked);
+        assertArrayEquals(marked, read(store, "alice", SERAPHINA, "c.jsonl"));
+
+        byte[] longer = concat(chat, bytes("{\"mes\":\"new\"}\n"));
+        store.write("alice", SERAPHINA, "c.jsonl", longer);
+        assertArrayEquals(longer, read(store, "alice", SERAPHINA, "c.jsonl"), "a new version is read from the database");
+        assertArrayEquals(longer, Files.readAllBytes(onlyCopy()), "and copied again, the old copy gone");
+    }
+
+    @Test
+    void aCopyIsNotReadOnceAnotherNodeChangedTheChat() throws Exception {
+        ChatStore node = open();
+        ChatStore other = new PgChatStore(db, copies.resolve("other-node"));
+        byte[] chat = chat(50, 4);
+        node.write("alice", SERAPHINA, "c.jsonl", chat);
+        read(node, "alice", SERAPHINA, "c.jsonl");
+        byte[] changed = concat(chat, bytes("{\"mes\":\"from the other node\"}\n"));
+        other.write("alice", SERAPHINA, "c.jsonl", changed);
+        assertArrayEquals(changed, read(node, "alice", SERAPHINA, "c.jsonl"));
+    }
+
+    @Test
+    void aReadThatStopsHalfwayOrJumpsLeavesNoCopy() throws Exception {
+        ChatStore store = open();
+        byte[] chat = chat(300, 5);
+        store.write("alice", SERAPHINA, "c.jsonl", chat);
+        try (InputStream in = store.open("alice", SERAPHINA, "c.jsonl").orElseThrow()) {
+            in.readNBytes(1000);
+        }
+        try (var channel = store.channel("alice", SERAPHINA, "c.jsonl").orElseThrow()) {
+            readRange(channel, 5000, 100);
+            readRange(channel, 0, chat.length);
+        }
+        assertEquals(List.of(), copiesOfAlice());
+    }
+
+    @Test
+    void deletingAChatDeletesItsCopy() throws Exception {
+        ChatStore store = open();
+        store.write("alice", SERAPHINA, "c.jsonl", chat(20, 6));
+        read(store, "alice", SERAPHINA, "c.jsonl");
+        Path copy = onlyCopy();
+        assertTrue(store.delete("alice", SERAPHINA, "c.jsonl"));
+        assertFalse(Files.exists(copy));
+    }
+
+    /** The one copy of a chat of alice's on this node. */
+    private Path onlyCopy() throws IOException {
+        List<Path> all = copiesOfAlice();
+        assertEquals(1, all.size(), all.toString());
+        return all.get(0);
+    }
+
+    /** The files in this node's folder of alice's chat copies. */
+    private List<Path> copiesOfAlice() throws IOException {
+        Path folder = copies.resolve(ChatCopies.CACHE_FOLDER).resolve("alice");
+        if (!Files.isDirectory(folder)) {
+            return List.of();
+        }
+        try (var files = Files.list(folder)) {
+            return files.toList();
         }
     }
 
