@@ -347,8 +347,7 @@ public final class ChatService {
                 tail.write('\n');
             }
             lines.writeTo(tail);
-            store.replaceTail(user, chat.folder(), chat.file(), stat.get(), keep, tail.toByteArray());
-            ChatFile after = store.find(user, chat.folder(), chat.file()).orElseThrow(() -> new IOException("The saved chat vanished"));
+            ChatFile after = store.replaceTail(user, chat.folder(), chat.file(), stat.get(), keep, tail.toByteArray());
             ChatArray.Read old = known(key, stat.get());
             if (old != null) {
                 long dropped = messages.size() - truthy;

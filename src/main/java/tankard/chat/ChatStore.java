@@ -60,8 +60,9 @@ public interface ChatStore {
      * old chat or the new one), at a cost of the change, not of the chat, where the store can. The chat must still
      * be {@code expected} (its size and time, as the caller read it): else nothing is written and a conflict
      * {@link tankard.core.Refusal} is thrown, the check and the write being one unit of work of the store's.
+     * Answers the chat as it is written (its new size and time).
      */
-    void replaceTail(String user, ChatFolder folder, String name, ChatFile expected, long keep, byte[] tail)
+    ChatFile replaceTail(String user, ChatFolder folder, String name, ChatFile expected, long keep, byte[] tail)
             throws IOException;
 
     /** Replaces the chat atomically, creating its folder when needed. */

@@ -139,7 +139,7 @@ public final class FileChatStore implements ChatStore {
     }
 
     @Override
-    public void replaceTail(String user, ChatFolder folder, String name, ChatFile expected, long keep, byte[] tail)
+    public ChatFile replaceTail(String user, ChatFolder folder, String name, ChatFile expected, long keep, byte[] tail)
             throws IOException {
         Path chat = file(folder(user, folder), name);
         Path journal = TailJournal.of(chat);
@@ -168,6 +168,7 @@ public final class FileChatStore implements ChatStore {
             if (!inPlace) {
                 copyReplace(chat, keep, tail);
             }
+            return regularFile(chat, name).orElseThrow(() -> new NoSuchFileException(chat.toString()));
         } finally {
             journalLock.unlock();
         }

@@ -154,7 +154,9 @@ abstract class ChatStoreContract {
 
     /** A tail save of c.jsonl by a caller that has just read it. */
     private static void tail(ChatStore store, long keep, byte[] tail) throws IOException {
-        store.replaceTail("alice", SERAPHINA, "c.jsonl", store.find("alice", SERAPHINA, "c.jsonl").orElseThrow(), keep, tail);
+        ChatFile saved = store.replaceTail("alice", SERAPHINA, "c.jsonl", store.find("alice", SERAPHINA, "c.jsonl").orElseThrow(),
+                keep, tail);
+        assertEquals(store.find("alice", SERAPHINA, "c.jsonl").orElseThrow(), saved, "the answer is the chat as written");
     }
 
     @Test
