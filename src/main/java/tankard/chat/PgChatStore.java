@@ -52,8 +52,14 @@ import java.util.zip.CRC32C;
  * save once they are {@link #REPLACED_KEPT} old; a read opened before that and still going fails then.
  */
 public final class PgChatStore implements ChatStore {
-    /** Bytes of lines per read window and per insert batch: a few hundred typical messages per round trip. */
+    /** Bytes of lines per insert batch: a few hundred typical messages per round trip. */
     static final int WINDOW = 256 * 1024;
+    /**
+     * A read's first window: what a tail save or a page of a chat reads around one place (the header, the lines at
+     * a cursor) is a few messages, so a small window spares it a quarter megabyte of rows; a read that goes on
+     * doubles it.
+     */
+    static final int FIRST_READ_WINDOW = 32 * 1024;
     /**
      * The largest read window: a read that goes on where its last window ended (a whole chat streamed out) doubles
      * its window up to this, so a 25 MB chat takes a handful of statements, not a hundred.
@@ -596,7 +602,7 @@ public final class PgChatStore implements ChatStore {
         private final long version;
         private long windowStart;
         private byte[] window = new byte[0];
-        private int windowSize = WINDOW;
+        private int windowSize = FIRST_READ_WINDOW;
         private boolean open = true;
 
         View(String user, long chatId, long size, long version) {
@@ -609,7 +615,7 @@ public final class PgChatStore implements ChatStore {
         /** Reads the lines from the one holding {@code at} to about a window past it. */
         private void fetch(long at) throws IOException {
             boolean sequential = window.length > 0 && at == windowStart + window.length;
-            windowSize = sequential ? Math.min(windowSize * 2, MAX_WINDOW) : WINDOW;
+            windowSize = sequential ? Math.min(windowSize * 2, MAX_WINDOW) : FIRST_READ_WINDOW;
             String ofVersion = " WHERE user_handle = $1 AND chat_id = $2 AND gen <= $5"
                     + " AND (replaced_in IS NULL OR replaced_in > $5)";
             RowSet<Row> rows = db.call(c -> c.preparedQuery("SELECT byte_offset, line FROM chat_lines" + ofVersion
