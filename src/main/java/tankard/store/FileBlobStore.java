@@ -10,6 +10,7 @@ import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
@@ -45,9 +46,12 @@ public final class FileBlobStore implements BlobStore {
         try {
             FileTimes.Stat stat = FileTimes.stat(file(user, path));
             return stat.regularFile() ? Optional.of(new Entry(path, stat.size(), stat.modifiedMs())) : Optional.empty();
-        } catch (NoSuchFileException | NotDirectoryException e) {
+        } catch (NoSuchFileException e) {
             return Optional.empty();
         } catch (IOException e) {
+            if (notDirectory(e)) {
+                return Optional.empty();
+            }
             throw new UncheckedIOException("Cannot read " + path, e);
         }
     }
@@ -59,9 +63,12 @@ public final class FileBlobStore implements BlobStore {
         FileChannel channel;
         try {
             channel = FileChannel.open(file);
-        } catch (NoSuchFileException | NotDirectoryException e) {
+        } catch (NoSuchFileException e) {
             return Optional.empty();
         } catch (IOException e) {
+            if (notDirectory(e)) {
+                return Optional.empty();
+            }
             throw new UncheckedIOException("Cannot read " + path, e);
         }
         try {
@@ -140,6 +147,9 @@ public final class FileBlobStore implements BlobStore {
         for (Entry entry : walk(user, folder)) {
             deleted += delete(user, entry.path()) ? 1 : 0;
         }
+        if (!Files.isDirectory(dir)) {
+            return deleted;
+        }
         try (Stream<Path> tree = Files.walk(dir)) {
             for (Path sub : tree.filter(Files::isDirectory).sorted(Comparator.reverseOrder()).toList()) {
                 try {
@@ -148,8 +158,8 @@ public final class FileBlobStore implements BlobStore {
                     // another store's files, or a write under way
                 }
             }
-        } catch (NoSuchFileException | NotDirectoryException e) {
-            // no such folder
+        } catch (NoSuchFileException e) {
+            // deleted meanwhile
         } catch (IOException | UncheckedIOException e) {
             throw new UncheckedIOException("Cannot delete " + folder, e instanceof IOException io ? io
                     : ((UncheckedIOException) e).getCause());
@@ -167,7 +177,7 @@ public final class FileBlobStore implements BlobStore {
     @Override
     public List<Entry> list(String user, String folder) {
         List<Entry> entries = new ArrayList<>();
-        for (String name : FileNames.list(folder(user, folder))) {
+        for (String name : names(folder(user, folder))) {
             entry(user, BlobStore.child(folder, name)).ifPresent(entries::add);
         }
         return entries;
@@ -176,19 +186,23 @@ public final class FileBlobStore implements BlobStore {
     @Override
     public List<String> folders(String user, String folder) {
         Path dir = folder(user, folder);
-        return FileNames.list(dir).stream().filter(name -> Files.isDirectory(dir.resolve(name))).toList();
+        return names(dir).stream().filter(name -> Files.isDirectory(dir.resolve(name))).toList();
     }
 
     @Override
     public List<Entry> walk(String user, String folder) {
         Path home = dataRoot.resolve(DocumentStore.checkSegment(user));
+        Path dir = folder(user, folder);
+        if (!Files.isDirectory(dir)) {
+            return List.of(); // no folder, or a file
+        }
         List<Entry> entries = new ArrayList<>();
-        try (Stream<Path> tree = Files.walk(folder(user, folder))) {
+        try (Stream<Path> tree = Files.walk(dir)) {
             for (Path file : tree.filter(Files::isRegularFile).toList()) {
                 entry(user, home.relativize(file).toString().replace('\\', '/')).ifPresent(entries::add);
             }
-        } catch (NoSuchFileException | NotDirectoryException e) {
-            return List.of();
+        } catch (NoSuchFileException e) {
+            return List.of(); // deleted meanwhile
         } catch (IOException | UncheckedIOException e) {
             throw new UncheckedIOException("Cannot list " + folder, e instanceof IOException io ? io
                     : ((UncheckedIOException) e).getCause());
@@ -205,15 +219,35 @@ public final class FileBlobStore implements BlobStore {
         return stat(user, path);
     }
 
-    /** The folders on the way to a file; a file where one of them should be fails as the file system's ENOTDIR. */
+    /** The folder's names; none when there is no such folder, or a file is where it would be. */
+    private static List<String> names(Path dir) {
+        try {
+            return FileNames.list(dir);
+        } catch (UncheckedIOException e) {
+            if (notDirectory(e.getCause())) {
+                return List.of();
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * The folders on the way to a file; a file where one of them should be fails as a {@link NotDirectoryException}
+     * (what tankard.http.FailureHandler answers 400, as a path that the request's names made).
+     */
     private static void createParents(Path file, String path) {
         try {
             Files.createDirectories(file.getParent());
-        } catch (FileAlreadyExistsException e) {
-            throw new UncheckedIOException("Cannot write " + path, new NotDirectoryException(e.getFile()));
         } catch (IOException e) {
-            throw new UncheckedIOException("Cannot write " + path, e);
+            boolean notDirectory = e instanceof FileAlreadyExistsException || notDirectory(e);
+            throw new UncheckedIOException("Cannot write " + path, notDirectory ? new NotDirectoryException(path) : e);
         }
+    }
+
+    /** Whether the failure is ENOTDIR: a file where the path needs a folder (Java names it so only for listings). */
+    private static boolean notDirectory(IOException e) {
+        return e instanceof NotDirectoryException
+                || e instanceof FileSystemException failure && "Not a directory".equals(failure.getReason());
     }
 
     private static void copy(InputStream content, FileChannel channel) throws IOException {
