@@ -37,8 +37,9 @@ public interface BlobStore {
 
     /**
      * An open blob: its entry and its bytes from the offset asked for on, both of one version. The bytes are read
-     * as they are consumed; on PostgreSQL a read fails with an {@link IOException} when the blob is replaced or
-     * deleted before it is through, rather than mix two versions. Close it.
+     * as they are consumed, blocking too (on a worker thread); on PostgreSQL a read fails with an
+     * {@link IOException} when the blob is replaced or deleted before it is through, rather than mix two versions.
+     * Close it.
      */
     record Opened(Entry entry, InputStream content) implements Closeable {
         @Override

@@ -160,9 +160,8 @@ public final class FileBlobStore implements BlobStore {
             }
         } catch (NoSuchFileException e) {
             // deleted meanwhile
-        } catch (IOException | UncheckedIOException e) {
-            throw new UncheckedIOException("Cannot delete " + folder, e instanceof IOException io ? io
-                    : ((UncheckedIOException) e).getCause());
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot delete " + folder, e);
         }
         return deleted;
     }
@@ -203,9 +202,8 @@ public final class FileBlobStore implements BlobStore {
             }
         } catch (NoSuchFileException e) {
             return List.of(); // deleted meanwhile
-        } catch (IOException | UncheckedIOException e) {
-            throw new UncheckedIOException("Cannot list " + folder, e instanceof IOException io ? io
-                    : ((UncheckedIOException) e).getCause());
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot list " + folder, e);
         }
         entries.sort(Comparator.comparing(Entry::path, FileNames.BYTE_ORDER));
         return entries;

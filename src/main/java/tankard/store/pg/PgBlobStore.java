@@ -60,7 +60,7 @@ public final class PgBlobStore implements BlobStore {
     private static final String CONFLICTS = "SELECT EXISTS (SELECT 1 FROM blobs WHERE handle = $1"
             + " AND (folder, name) IN (SELECT * FROM unnest($2::text[], $3::text[]))),"
             + " EXISTS (SELECT 1 FROM blobs WHERE handle = $1 AND (folder = $4 OR folder >= $5 AND folder < $6))";
-    /** A write's new content by the key of $4, with a later time than the blob's (see {@link #write}). */
+    /** Makes the chunks of id $4 the blob's, at a time later than the old blob's (see {@link #write}). */
     private static final String SAVE = save("greatest(EXCLUDED.modified_ms, blobs.modified_ms + 0.001)");
     private static final String RESTORE = save("EXCLUDED.modified_ms");
 
@@ -269,13 +269,17 @@ public final class PgBlobStore implements BlobStore {
 
     @Override
     public List<String> folders(String user, String folder) {
+        String handle = DocumentStore.checkSegment(user);
         String prefix = folderPath(folder).isEmpty() ? "" : folder + "/";
-        List<String> paths = folder.isEmpty()
-                ? db.call(c -> c.preparedQuery("SELECT DISTINCT folder FROM blobs WHERE handle = $1 AND folder <> ''")
-                .execute(Tuple.of(DocumentStore.checkSegment(user))).map(PgBlobStore::strings))
-                : db.call(c -> c.preparedQuery("SELECT DISTINCT folder FROM blobs WHERE handle = $1 AND folder >= $2"
-                + " AND folder < $3").execute(Tuple.of(DocumentStore.checkSegment(user), prefix, folder + "0"))
-                .map(PgBlobStore::strings));
+        // the folders of the blobs under this one; the first name of each after the prefix is a subfolder
+        String sql = "SELECT DISTINCT folder FROM blobs WHERE handle = $1 AND "
+                + (folder.isEmpty() ? "folder <> ''" : "folder >= $2 AND folder < $3");
+        Tuple range = folder.isEmpty() ? Tuple.of(handle) : Tuple.of(handle, prefix, folder + "0");
+        List<String> paths = db.call(c -> c.preparedQuery(sql).execute(range).map(rows -> {
+            List<String> read = new ArrayList<>(rows.size());
+            rows.forEach(row -> read.add(row.getString(0)));
+            return read;
+        }));
         TreeSet<String> names = new TreeSet<>(FileNames.BYTE_ORDER);
         for (String path : paths) {
             int slash = path.indexOf('/', prefix.length());
@@ -286,11 +290,16 @@ public final class PgBlobStore implements BlobStore {
 
     @Override
     public List<Entry> walk(String user, String folder) {
-        String sql = "SELECT folder, name, size, modified_ms FROM blobs";
-        List<Entry> entries = folderPath(folder).isEmpty()
-                ? db.call(c -> c.preparedQuery(sql + " WHERE handle = $1").execute(Tuple.of(DocumentStore.checkSegment(user)))
-                .map(PgBlobStore::entries))
-                : db.call(c -> c.preparedQuery(sql + UNDER).execute(under(user, folder)).map(PgBlobStore::entries));
+        boolean all = folderPath(folder).isEmpty();
+        Tuple range = all ? Tuple.of(DocumentStore.checkSegment(user)) : under(user, folder);
+        String sql = "SELECT folder, name, size, modified_ms FROM blobs" + (all ? " WHERE handle = $1" : UNDER);
+        List<Entry> entries = db.call(c -> c.preparedQuery(sql).execute(range).map(rows -> {
+            List<Entry> read = new ArrayList<>(rows.size());
+            for (Row row : rows) {
+                read.add(new Entry(BlobStore.child(row.getString(0), row.getString(1)), row.getLong(2), row.getDouble(3)));
+            }
+            return read;
+        }));
         entries.sort(Comparator.comparing(Entry::path, FileNames.BYTE_ORDER));
         return entries;
     }
@@ -314,20 +323,6 @@ public final class PgBlobStore implements BlobStore {
     /** The arguments of {@link #UNDER}: the user, the folder, and the bounds of what is under it. */
     private static Tuple under(String user, String folder) {
         return Tuple.of(DocumentStore.checkSegment(user), folderPath(folder), folder + "/", folder + "0");
-    }
-
-    private static List<String> strings(RowSet<Row> rows) {
-        List<String> strings = new ArrayList<>(rows.size());
-        rows.forEach(row -> strings.add(row.getString(0)));
-        return strings;
-    }
-
-    private static List<Entry> entries(RowSet<Row> rows) {
-        List<Entry> entries = new ArrayList<>(rows.size());
-        for (Row row : rows) {
-            entries.add(new Entry(BlobStore.child(row.getString(0), row.getString(1)), row.getLong(2), row.getDouble(3)));
-        }
-        return entries;
     }
 
     private static Optional<Row> first(RowSet<Row> rows) {
