@@ -17,8 +17,11 @@ import tankard.config.TankardConfig;
 import tankard.group.FileGroupStore;
 import tankard.group.GroupStore;
 import tankard.group.PgGroupStore;
+import tankard.store.BlobStore;
 import tankard.store.DocumentStore;
+import tankard.store.FileBlobStore;
 import tankard.store.FileDocumentStore;
+import tankard.store.pg.PgBlobStore;
 import tankard.store.pg.PgDatabase;
 import tankard.store.pg.PgDocumentStore;
 import tankard.user.AccountStore;
@@ -43,7 +46,7 @@ import java.util.function.Predicate;
  * @param database the PostgreSQL database behind the stores, or null on files
  */
 record Stores(AccountStore accounts, DocumentStore documents, CardStore cards, ChatStore chats, GroupStore groups,
-              PgDatabase database)
+              BlobStore blobs, PgDatabase database)
         implements KeptData, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Stores.class);
     /** ST's node-persist folder of accounts (ST: src/users.js). */
@@ -54,6 +57,11 @@ record Stores(AccountStore accounts, DocumentStore documents, CardStore cards, C
     private static final String CHARACTERS_FOLDER = "characters";
     /** A user's folder of settings snapshots and chat backups. */
     private static final String BACKUPS_FOLDER = "backups";
+    /**
+     * The folders of a user's folder whose files stay on the node in every storage: Vector Storage's indexes (a
+     * store of their own), the extensions (code, run here) and the thumbnails (a cache, made again from the images).
+     */
+    private static final Set<String> NODE_FOLDERS = Set.of("vectors", "extensions", "thumbnails");
 
     /** Opens the configured stores; blocking (a database is migrated and checked first). */
     static Stores open(Vertx vertx, TankardConfig config) {
@@ -69,14 +77,28 @@ record Stores(AccountStore accounts, DocumentStore documents, CardStore cards, C
     /** The stores of an ST data root. */
     static Stores files(Path dataRoot) {
         return new Stores(new FileAccountStore(dataRoot.resolve(ACCOUNTS_FOLDER)), new FileDocumentStore(dataRoot),
-                new FileCardStore(dataRoot), new FileChatStore(dataRoot), new FileGroupStore(dataRoot), null);
+                new FileCardStore(dataRoot), new FileChatStore(dataRoot), new FileGroupStore(dataRoot),
+                new FileBlobStore(dataRoot, Stores::isBlob), null);
     }
 
     /** The stores of a PostgreSQL database, with what is not in the database yet in the data root. */
     static Stores postgres(Vertx vertx, TankardConfig.Postgres settings, Path dataRoot) {
         PgDatabase database = PgDatabase.open(vertx, settings);
         return new Stores(new PgAccountStore(database), new PgDocumentStore(database), new PgCardStore(database),
-                new PgChatStore(database, dataRoot), new PgGroupStore(database), database);
+                new PgChatStore(database, dataRoot), new PgGroupStore(database), new PgBlobStore(database, Stores::isBlob), database);
+    }
+
+    /**
+     * Whether a file of a user's folder (its path from that folder, with {@code /}) is a blob: one that none of the
+     * other stores keeps (a document, a chat or chat backup, a group, a card) and that is not kept on the node
+     * ({@link #NODE_FOLDERS}). Here, where every store is known: the blob store is below the stores of the features.
+     */
+    static boolean isBlob(String path) {
+        String[] parts = path.split("/", -1);
+        return !DocumentStore.isDocument(path) && !ChatStore.isChatFile(path)
+                && !(parts.length == 2 && parts[0].equals(GROUPS_FOLDER) && parts[1].endsWith(".json"))
+                && !(parts.length == 2 && parts[0].equals(CHARACTERS_FOLDER) && CardFile.isCardName(parts[1]))
+                && !(parts.length > 1 && NODE_FOLDERS.contains(parts[0]));
     }
 
     /**
@@ -120,6 +142,10 @@ record Stores(AccountStore accounts, DocumentStore documents, CardStore cards, C
                         documents.read(handle, folder, entry.name()).orElse(new byte[0]))));
             }
         }
+        for (BlobStore.Entry blob : blobs.walk(handle, "")) {
+            each.accept(new File(blob.path(), blob.modifiedMs(),
+                    () -> blobs.open(handle, blob.path()).orElseGet(InputStream::nullInputStream)));
+        }
         double now = System.currentTimeMillis();
         try {
             for (GroupStore.GroupFile group : groups.files(handle)) {
@@ -150,6 +176,7 @@ record Stores(AccountStore accounts, DocumentStore documents, CardStore cards, C
     @Override
     public void erase(String handle) {
         documents.deleteAll(handle);
+        blobs.deleteAll(handle);
         try {
             groups.deleteAll(handle);
             chats.deleteAll(handle);

@@ -218,7 +218,7 @@ public final class PgDatabase implements AutoCloseable {
                 throw new IllegalStateException("the session is closed");
             }
             return await(() -> work.apply(conn).onFailure(e -> {
-                if (e instanceof ClosedConnectionException) {
+                if (isLost(e)) {
                     lost = e;
                 }
             }));
@@ -321,9 +321,18 @@ public final class PgDatabase implements AutoCloseable {
      * it would hand it back to the pool for the next call to fail on.
      */
     private static void release(SqlConnection conn, Throwable failure) {
-        if (!(failure instanceof ClosedConnectionException)) {
+        if (!isLost(failure)) {
             conn.close();
         }
+    }
+
+    /**
+     * Whether the failure is the connection's loss: it closed under the statement, or had closed before it (a
+     * session's next step after a cut, which the client fails without a {@link ClosedConnectionException}).
+     */
+    private static boolean isLost(Throwable failure) {
+        return failure instanceof ClosedConnectionException || failure instanceof VertxException
+                && String.valueOf(failure.getMessage()).startsWith("Connection is not active now");
     }
 
     private Refusal unavailable() {
@@ -359,7 +368,7 @@ public final class PgDatabase implements AutoCloseable {
     /** Whether the failure is the database's absence rather than an answer of it. */
     static boolean isConnectionFailure(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof ClosedConnectionException || t instanceof ConnectException
+            if (isLost(t) || t instanceof ConnectException
                     || t instanceof ConnectTimeoutException || t instanceof java.util.concurrent.TimeoutException
                     || t instanceof java.io.IOException
                     || t instanceof VertxException && String.valueOf(t.getMessage()).contains("Timeout")) {

@@ -169,6 +169,22 @@ class PgDatabaseTest {
         }
     }
 
+    @Test
+    void aSessionStepAfterItsConnectionWasCutIsUnavailableAndTheDatabaseGoesOn() throws Exception {
+        try (TcpRelay relay = new TcpRelay(vertx, PgScratch.HOST, PgScratch.PORT);
+             PgDatabase db = PgDatabase.open(vertx, through(relay))) {
+            try (PgDatabase.Session s = db.session()) {
+                int one = s.call(c -> c.query("SELECT 1").execute().map(rows -> rows.iterator().next().getInteger(0)));
+                assertEquals(1, one);
+                relay.cut();
+                Thread.sleep(200); // the client has seen the connection close: the next step is never sent
+                Refusal refusal = assertThrows(Refusal.class, () -> s.call(c -> c.query("SELECT 1").execute()));
+                assertEquals(Refusal.Kind.UNAVAILABLE, refusal.kind());
+            }
+            assertEquals(1, number(db, "SELECT 1"));
+        }
+    }
+
     private TankardConfig.Postgres through(TcpRelay relay) {
         TankardConfig.Postgres s = scratch.settings();
         return new TankardConfig.Postgres("127.0.0.1", relay.port(), s.database(), s.user(), s.password(), 8,
