@@ -219,7 +219,7 @@ public final class PgVectorStore implements VectorStore {
                     long id = rows.iterator().next().getLong(0);
                     Tuple row = Tuple.of(where.getString(0), id);
                     return conn.preparedQuery("DELETE FROM vector_items WHERE handle = $1 AND collection_id = $2"
-                            + " AND hash = ANY($3)").execute(Tuple.of(where.getString(0), id, numbers)).compose(deleted -> {
+                            + " AND hash = ANY($3)").execute(Tuple.of(where.getString(0), id).addArrayOfDouble(numbers)).compose(deleted -> {
                                 if (deleted.rowCount() == 0) {
                                     return Future.succeededFuture(null);
                                 }
@@ -435,7 +435,7 @@ public final class PgVectorStore implements VectorStore {
         String handle = handle(user);
         String[] names = sources.toArray(String[]::new);
         db.call(c -> c.preparedQuery("DELETE FROM vector_collections WHERE handle = $1 AND source = ANY($2)"
-                + " AND collection = $3").execute(Tuple.of(handle, names, collection)));
+                + " AND collection = $3").execute(Tuple.of(handle).addArrayOfString(names).addString(collection)));
         forget(user, key -> sources.contains(key.source()) && key.collection().equals(collection));
     }
 
@@ -444,7 +444,7 @@ public final class PgVectorStore implements VectorStore {
         String handle = handle(user);
         String[] names = sources.toArray(String[]::new);
         db.call(c -> c.preparedQuery("DELETE FROM vector_collections WHERE handle = $1 AND source = ANY($2)")
-                .execute(Tuple.of(handle, names)));
+                .execute(Tuple.of(handle).addArrayOfString(names)));
         forget(user, key -> sources.contains(key.source()));
     }
 
