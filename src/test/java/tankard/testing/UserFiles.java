@@ -9,6 +9,8 @@ import tankard.group.GroupStore;
 import tankard.store.AtomicFiles;
 import tankard.store.DocumentStore;
 import tankard.store.FileTimes;
+import tankard.vector.store.CollectionKey;
+import tankard.vector.store.VectorStore;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -29,7 +31,8 @@ import java.util.stream.Stream;
 
 /**
  * A user's files by their path in ST's layout ({@code settings.json}, {@code chats/Alice/x.jsonl},
- * {@code backups/chat_x.jsonl}, {@code groups/1.json}, {@code characters/a.png}, {@code backgrounds/b.jpg}), read and written through the store
+ * {@code backups/chat_x.jsonl}, {@code groups/1.json}, {@code characters/a.png}, {@code backgrounds/b.jpg},
+ * {@code vectors/webllm/chat/model/index.json}), read and written through the store
  * that keeps each kind, so that a test seeds and checks the same data on files and on PostgreSQL. What no store
  * keeps yet is a file of the user's folder.
  */
@@ -79,6 +82,17 @@ public final class UserFiles {
         return path.startsWith(CHARACTERS) && path.endsWith(".png") && path.indexOf('/', CHARACTERS.length()) < 0;
     }
 
+    /** The vector index whose {@code index.json} the path is. */
+    private static Optional<CollectionKey> vectorIndex(String path) {
+        return path.endsWith("/" + CollectionKey.INDEX_FILE) ? CollectionKey.ofIndexPath(path) : Optional.empty();
+    }
+
+    /** The paths of the user's vector indexes ({@code vectors/webllm/chat/model/index.json}), sorted. */
+    public List<String> vectorIndexes() {
+        return tankard.vectors().indexes(user).stream().map(VectorStore.StoredIndex::key).map(CollectionKey::indexPath)
+                .toList();
+    }
+
     private static boolean isGroup(String path) {
         return path.startsWith(GROUPS) && path.endsWith(".json") && path.indexOf('/', GROUPS.length()) < 0;
     }
@@ -117,6 +131,9 @@ public final class UserFiles {
                 tankard.groups().putFile(user, new GroupStore.GroupFile(name(path), content));
             } else if (isCard(path)) {
                 tankard.cards().write(user, name(path), content);
+            } else if (vectorIndex(path).isPresent()) {
+                tankard.vectors().restore(user, vectorIndex(path).get(), () -> new ByteArrayInputStream(content),
+                        System.currentTimeMillis());
             } else {
                 Path file = root.resolve(path);
                 Files.createDirectories(file.getParent());
@@ -146,6 +163,9 @@ public final class UserFiles {
                         .map(GroupStore.GroupFile::content).findFirst();
             } else if (isCard(path)) {
                 return Optional.of(tankard.cards().read(user, name(path)));
+            } else if (vectorIndex(path).isPresent()) {
+                Optional<InputStream> in = tankard.vectors().open(user, vectorIndex(path).get());
+                return in.isEmpty() ? Optional.empty() : Optional.of(readAll(in.get()));
             }
             return Optional.of(Files.readAllBytes(root.resolve(path)));
         } catch (NoSuchFileException e) {
@@ -357,6 +377,7 @@ public final class UserFiles {
             tankard.chats().backups(user, "").forEach(backup -> paths.add(BACKUPS + backup.name()));
             tankard.groups().files(user).forEach(group -> paths.add(GROUPS + group.name()));
             tankard.cards().list(user).forEach(card -> paths.add(CHARACTERS + card.name()));
+            paths.addAll(vectorIndexes());
             return List.copyOf(paths);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
