@@ -249,8 +249,6 @@ public final class PgVectorStore implements VectorStore {
                     } catch (IOException | RuntimeException e) {
                         entry.drop();
                     }
-                } else if (entry.holds(written.id())) {
-                    entry.version = Math.min(entry.version, written.version() - 1); // reload at the next use
                 }
             }
         }
