@@ -81,10 +81,11 @@ final class DataCommand {
             return 2;
         }
         Vertx vertx = Vertx.vertx();
-        try (Stores database = Stores.postgres(vertx, config.storage().postgres(), config.dataRoot())) {
+        try (Stores database = Stores.postgres(vertx, config.storage().postgres(), config.dataRoot(),
+                config.vectors())) {
             Files.createDirectories(config.dataRoot());
-            return importing ? importFrom(folder, database, config.dataRoot(), force, out, err)
-                    : exportTo(folder, database, config.dataRoot(), force, out, err);
+            return importing ? importFrom(folder, database, config.dataRoot(), config.vectors(), force, out, err)
+                    : exportTo(folder, database, config.dataRoot(), config.vectors(), force, out, err);
         } catch (ConfigException e) {
             err.println("tankard: " + e.getMessage());
             return 2;
@@ -97,7 +98,8 @@ final class DataCommand {
         }
     }
 
-    private static int importFrom(Path source, Stores database, Path dataRoot, boolean force, PrintStream out,
+    private static int importFrom(Path source, Stores database, Path dataRoot, TankardConfig.Vectors vectors,
+                                  boolean force, PrintStream out,
                                   PrintStream err) {
         PgDatabase db = database.database();
         String key = source.toString();
@@ -112,14 +114,17 @@ final class DataCommand {
         db.call(c -> c.preparedQuery("INSERT INTO data_imports (source, started_ms) VALUES ($1, $2) ON CONFLICT (source)"
                 + " DO UPDATE SET finished_ms = NULL").execute(Tuple.of(key, System.currentTimeMillis())));
         out.println((resuming ? "Finishing the import of " : "Importing ") + source + " into " + db);
-        new DataTransfer(err).copy(Stores.files(source), source, database, dataRoot, database);
+        try (Stores files = Stores.files(source, vectors)) {
+            new DataTransfer(err).copy(files, source, database, dataRoot, database);
+        }
         db.call(c -> c.preparedQuery("UPDATE data_imports SET finished_ms = $2 WHERE source = $1")
                 .execute(Tuple.of(key, System.currentTimeMillis())));
         out.println("Imported " + source + " into " + db);
         return 0;
     }
 
-    private static int exportTo(Path target, Stores database, Path dataRoot, boolean force, PrintStream out,
+    private static int exportTo(Path target, Stores database, Path dataRoot, TankardConfig.Vectors vectors,
+                                boolean force, PrintStream out,
                                 PrintStream err) throws IOException {
         Path marker = target.resolve(EXPORT_MARKER);
         boolean resuming = Files.isRegularFile(marker);
@@ -130,7 +135,9 @@ final class DataCommand {
         Files.createDirectories(target);
         Files.writeString(marker, "an export of Tankard's data that has not finished; run it again to finish\n");
         out.println((resuming ? "Finishing the export of " : "Exporting ") + database.database() + " to " + target);
-        new DataTransfer(err).copy(database, dataRoot, Stores.files(target), target, database);
+        try (Stores files = Stores.files(target, vectors)) {
+            new DataTransfer(err).copy(database, dataRoot, files, target, database);
+        }
         Files.delete(marker);
         out.println("Exported " + database.database() + " to " + target);
         return 0;

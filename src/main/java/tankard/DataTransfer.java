@@ -18,6 +18,8 @@ import tankard.group.GroupStore;
 import tankard.store.DocumentStore;
 import tankard.user.AccountStore;
 import tankard.user.User;
+import tankard.vector.store.CollectionKey;
+import tankard.vector.store.VectorStore;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -67,6 +69,7 @@ final class DataTransfer {
         copyDocuments(from.documents(), to.documents(), handles);
         copyChats(from.chats(), to.chats(), handles);
         copyCards(from.cards(), to.cards(), handles);
+        copyVectors(from.vectors(), to.vectors(), handles);
         copyFiles(fromRoot, toRoot, database.keptElsewhere(handles));
     }
 
@@ -191,6 +194,27 @@ final class DataTransfer {
             }
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot copy the chats", e);
+        }
+    }
+
+    /** The vector indexes, each as its index.json's bytes, with its modification time. */
+    private void copyVectors(VectorStore from, VectorStore to, Set<String> handles) {
+        try (ProgressBar bar = bar("vectors", handles.size())) {
+            int copied = 0;
+            for (String handle : handles) {
+                Map<CollectionKey, Double> stored = new HashMap<>();
+                to.indexes(handle).forEach(index -> stored.put(index.key(), index.modifiedMs()));
+                for (VectorStore.StoredIndex index : from.indexes(handle)) {
+                    if (!Double.valueOf(index.modifiedMs()).equals(stored.get(index.key()))) {
+                        to.restore(handle, index.key(), () -> from.open(handle, index.key()).orElseThrow(
+                                () -> new IOException("The vector index " + index.key().indexPath() + " of " + handle
+                                        + " is gone")), index.modifiedMs());
+                        copied++;
+                    }
+                }
+                bar.step();
+                bar.setExtraMessage(copied + " indexes");
+            }
         }
     }
 

@@ -28,6 +28,10 @@ import tankard.user.AccountStore;
 import tankard.user.FileAccountStore;
 import tankard.user.KeptData;
 import tankard.user.PgAccountStore;
+import tankard.vector.store.CollectionKey;
+import tankard.vector.store.FileVectorStore;
+import tankard.vector.store.PgVectorStore;
+import tankard.vector.store.VectorStore;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -46,7 +50,7 @@ import java.util.function.Predicate;
  * @param database the PostgreSQL database behind the stores, or null on files
  */
 record Stores(AccountStore accounts, DocumentStore documents, CardStore cards, ChatStore chats, GroupStore groups,
-              BlobStore blobs, PgDatabase database)
+              BlobStore blobs, VectorStore vectors, PgDatabase database)
         implements KeptData, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Stores.class);
     /** ST's node-persist folder of accounts (ST: src/users.js). */
@@ -63,29 +67,36 @@ record Stores(AccountStore accounts, DocumentStore documents, CardStore cards, C
      */
     private static final Set<String> NODE_FOLDERS = Set.of("vectors", "extensions", "thumbnails");
 
+    /** Where a node keeps what its loaded vector indexes do not hold in memory (see vector.store.Scratch). */
+    private static final String VECTOR_SCRATCH = "_cache/vector-scratch";
+
     /** Opens the configured stores; blocking (a database is migrated and checked first). */
     static Stores open(Vertx vertx, TankardConfig config) {
         if (config.storage().kind() == TankardConfig.Storage.Kind.FILES) {
-            return files(config.dataRoot());
+            return files(config.dataRoot(), config.vectors());
         }
-        Stores stores = postgres(vertx, config.storage().postgres(), config.dataRoot());
-        LOG.warn("storage: postgres keeps the accounts, groups, documents, chats and cards in {}; in this version images, files and vectors are still "
-                + "kept in {} (see docs/operations.md)", stores.database, config.dataRoot());
+        Stores stores = postgres(vertx, config.storage().postgres(), config.dataRoot(), config.vectors());
+        LOG.warn("storage: postgres keeps the accounts, groups, documents, chats, cards and vector indexes in {}; in"
+                + " this version images and other files are still kept in {} (see docs/operations.md)",
+                stores.database, config.dataRoot());
         return stores;
     }
 
     /** The stores of an ST data root. */
-    static Stores files(Path dataRoot) {
+    static Stores files(Path dataRoot, TankardConfig.Vectors vectors) {
         return new Stores(new FileAccountStore(dataRoot.resolve(ACCOUNTS_FOLDER)), new FileDocumentStore(dataRoot),
                 new FileCardStore(dataRoot), new FileChatStore(dataRoot), new FileGroupStore(dataRoot),
-                new FileBlobStore(dataRoot, Stores::isBlob), null);
+                new FileBlobStore(dataRoot, Stores::isBlob),
+                new FileVectorStore(dataRoot, vectors.memoryBytes(), vectors.foldIdleMillis(),
+                        dataRoot.resolve(VECTOR_SCRATCH)), null);
     }
 
     /** The stores of a PostgreSQL database, with what is not in the database yet in the data root. */
-    static Stores postgres(Vertx vertx, TankardConfig.Postgres settings, Path dataRoot) {
+    static Stores postgres(Vertx vertx, TankardConfig.Postgres settings, Path dataRoot, TankardConfig.Vectors vectors) {
         PgDatabase database = PgDatabase.open(vertx, settings);
         return new Stores(new PgAccountStore(database), new PgDocumentStore(database), new PgCardStore(database),
-                new PgChatStore(database, dataRoot), new PgGroupStore(database), new PgBlobStore(database, Stores::isBlob), database);
+                new PgChatStore(database, dataRoot), new PgGroupStore(database), new PgBlobStore(database, Stores::isBlob),
+                new PgVectorStore(database, vectors.memoryBytes(), dataRoot.resolve(VECTOR_SCRATCH)), database);
     }
 
     /**
@@ -122,7 +133,8 @@ record Stores(AccountStore accounts, DocumentStore documents, CardStore cards, C
             String inUser = path.substring(slash + 1);
             return parts.length == 3 && parts[1].equals(GROUPS_FOLDER) && parts[2].endsWith(".json")
                     || parts.length == 3 && parts[1].equals(CHARACTERS_FOLDER) && CardFile.isCardName(parts[2])
-                    || DocumentStore.isDocument(inUser) || ChatStore.isChatFile(inUser);
+                    || DocumentStore.isDocument(inUser) || ChatStore.isChatFile(inUser)
+                    || CollectionKey.ofIndexPath(inUser).isPresent();
         };
     }
 
@@ -168,6 +180,10 @@ record Stores(AccountStore accounts, DocumentStore documents, CardStore cards, C
                             .orElseGet(InputStream::nullInputStream)));
                 }
             }
+            for (VectorStore.StoredIndex index : vectors.indexes(handle)) {
+                each.accept(new File(index.key().indexPath(), index.modifiedMs(),
+                        () -> vectors.open(handle, index.key()).orElseGet(InputStream::nullInputStream)));
+            }
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot read the data of " + handle, e);
         }
@@ -181,6 +197,8 @@ record Stores(AccountStore accounts, DocumentStore documents, CardStore cards, C
             groups.deleteAll(handle);
             chats.deleteAll(handle);
             cards.deleteAll(handle);
+            vectors.purgeAll(handle, vectors.indexes(handle).stream().map(index -> index.key().source()).distinct()
+                    .toList());
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot delete the groups of " + handle, e);
         }
@@ -188,6 +206,7 @@ record Stores(AccountStore accounts, DocumentStore documents, CardStore cards, C
 
     @Override
     public void close() {
+        vectors.close();
         if (database != null) {
             database.close();
         }

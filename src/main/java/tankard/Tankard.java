@@ -144,7 +144,6 @@ import tankard.vector.VectorService;
 import tankard.vector.source.EmbeddingSource;
 import tankard.vector.source.EmbeddingSources;
 import tankard.vector.source.RemoteSources;
-import tankard.vector.store.FileVectorStore;
 import tankard.vector.store.VectorStore;
 
 import java.nio.file.Files;
@@ -242,8 +241,7 @@ public final class Tankard {
         ChatService chatService = new ChatService(config.backups(), chats, chatLocks, Threads.timer("chat-backups"),
                 System::currentTimeMillis);
         CardCache cardCache = new CardCache(config.performance().memoryCacheCapacityBytes());
-        this.vectorStore = new FileVectorStore(config.dataRoot(), config.vectors().memoryBytes(), config.vectors().foldIdleMillis(),
-                config.dataRoot().resolve("_cache").resolve("vector-scratch"));
+        this.vectorStore = stores.vectors();
         this.cardIndexes = new CardIndexes(config.dataRoot(), config.performance().memoryCacheCapacityBytes(),
                 Threads.timer("card-index"));
         this.characterService = new CharacterService(cards, chats, cardCache,
@@ -490,6 +488,11 @@ public final class Tankard {
         return stores.cards();
     }
 
+    /** The vector indexes of Vector Storage, on files or in the database. */
+    public VectorStore vectors() {
+        return vectorStore;
+    }
+
     /** The users' groups, in whichever store {@code tankard.storage} chose. */
     public GroupStore groups() {
         return stores.groups();
@@ -571,7 +574,6 @@ public final class Tankard {
     public Future<Void> close() {
         LOG.info("Stopping Tankard");
         cardIndexes.savePending();
-        vectorStore.close();
         embeddings.close();
         classifier.close();
         captioner.close();

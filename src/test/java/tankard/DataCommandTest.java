@@ -78,7 +78,34 @@ class DataCommandTest {
         Files.createDirectories(odd.getParent());
         Files.write(odd, new byte[]{0, (byte) 0xff, '\r', '\n', (byte) 0xc3});
         Files.setLastModifiedTime(odd, FileTime.fromMillis(1_600_000_000_123L));
+        vectorIndexes(root.resolve("default-user/vectors"));
         return root;
+    }
+
+    /**
+     * Vector indexes: one as ST writes it (compact, JavaScript's numbers, doubles), a pretty-printed one without a
+     * model scope, an empty one, one that is not an index and the copy of another that the file store set aside.
+     */
+    private static void vectorIndexes(Path vectors) throws IOException {
+        write(vectors.resolve("webllm/chat-1/test-model/index.json"), "{\"version\":1,\"metadata_config\":{},\"items\":["
+                + "{\"id\":\"3f2a1b0c-9d8e-4f7a-b6c5-d4e3f2a1b0c9\",\"metadata\":{\"hash\":1923844221,\"text\":\"Hello"
+                + " \\\"there\\\" \u00e9\",\"index\":0},\"vector\":[0.012345678901234568,-0.98,1e-7,0],\"norm\":0.9800778"
+                + "056078394},{\"id\":\"7e6d5c4b-3a29-4180-97f6-e5d4c3b2a190\",\"metadata\":{\"hash\":-5,\"text\":\"x\","
+                + "\"index\":1},\"vector\":[0.5,0.5,0.5,0.5],\"norm\":1}]}", 1_650_000_000_456L);
+        write(vectors.resolve("transformers/file_1/index.json"), "{\n  \"version\": 1,\n  \"metadata_config\": {},\n"
+                + "  \"items\": [\n    {\n      \"id\": \"a\",\n      \"metadata\": {\"hash\": 7, \"text\": \"seven\"},\n"
+                + "      \"vector\": [0.25, 0.75],\n      \"norm\": 0.7905694150420949\n    }\n  ]\n}\n", 1_650_000_001_000L);
+        write(vectors.resolve("openai/empty/text-embedding-3-small/index.json"),
+                "{\"version\":1,\"metadata_config\":{},\"items\":[]}", 1_650_000_002_000L);
+        write(vectors.resolve("webllm/broken/test-model/index.json"), "{\"version\":1,\"items\":[{\"id\":\"a\",\"vec",
+                1_650_000_003_000L);
+        write(vectors.resolve("webllm/broken/test-model/index.json.unreadable-1650000000000"), "{\"items\":[", 1_650_000_004_000L);
+    }
+
+    private static void write(Path file, String content, long modifiedMs) throws IOException {
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, content);
+        Files.setLastModifiedTime(file, FileTime.fromMillis(modifiedMs));
     }
 
     @Test
@@ -104,6 +131,11 @@ class DataCommandTest {
                     assertEquals(List.of(), files.filter(Files::isRegularFile).map(file -> user.relativize(file).toString())
                             .filter(path -> DocumentStore.isDocument(path) || ChatStore.isChatFile(path)).toList(),
                             "the documents, chats and chat backups went into the database");
+                }
+                try (Stream<Path> files = Files.walk(user.resolve("vectors"))) {
+                    assertEquals(List.of("webllm/broken/test-model/index.json.unreadable-1650000000000"), files
+                            .filter(Files::isRegularFile).map(file -> user.resolve("vectors").relativize(file).toString())
+                            .toList(), "the vector indexes went into the database, a file set aside stayed a file");
                 }
             }
         }

@@ -449,6 +449,9 @@ class UsersHttpTest extends ServerTest {
         writeDocument("alice", Folder.BACKUPS, "secrets_migration_1.json", "{}");
         server.files("alice").write("backups/chat_1.jsonl", "{}");
         server.files("alice").write("chats/Bramble/talk.jsonl", "{\"chat_metadata\":{}}\n");
+        String index = "{\"version\":1,\"metadata_config\":{},\"items\":[{\"id\":\"i\",\"metadata\":{\"hash\":1},"
+                + "\"vector\":[0.5,0.25],\"norm\":0.5590169943749475}]}";
+        server.files("alice").write("vectors/webllm/chat-1/test-model/index.json", index);
         byte[] big = new byte[300_000];
         new java.util.Random(1).nextBytes(big);
         Files.write(dir.resolve("characters/big.png"), big);
@@ -465,13 +468,17 @@ class UsersHttpTest extends ServerTest {
                 if (e.getName().equals("characters/big.png")) {
                     assertTrue(java.util.Arrays.equals(big, zip.readAllBytes()));
                 }
+                if (e.getName().equals("vectors/webllm/chat-1/test-model/index.json")) {
+                    assertEquals(index, new String(zip.readAllBytes(), StandardCharsets.UTF_8));
+                }
                 if (e.getName().equals("worlds/Lore.json")) {
                     assertEquals("{\"entries\":{}}", new String(zip.readAllBytes(), StandardCharsets.UTF_8));
                 }
             }
         }
         assertTrue(names.containsAll(List.of("settings.json", ".hidden", "backups/chat_1.jsonl", "characters/big.png",
-                "characters/", "sysprompt/.migrated", "worlds/Lore.json", "chats/Bramble/talk.jsonl")), names.toString());
+                "characters/", "sysprompt/.migrated", "worlds/Lore.json", "chats/Bramble/talk.jsonl",
+                "vectors/webllm/chat-1/test-model/index.json")), names.toString());
         assertEquals(names.size(), new java.util.HashSet<>(names).size(), "each file once: " + names);
         assertFalse(names.contains("secrets.json"));
         assertFalse(names.contains("backups/secrets_migration_1.json"));
@@ -510,6 +517,7 @@ class UsersHttpTest extends ServerTest {
         create(admin(), "alice", "a", false);
         TestServer.Client alice = loggedIn("alice", "a");
         server.files("alice").write("chats/Bramble/x.jsonl", "{}");
+        server.files("alice").write("vectors/webllm/chat-1/index.json", "{\"version\":1,\"metadata_config\":{},\"items\":[]}");
         writeDocument("alice", Folder.THEMES, "Mine.json", "{}");
         String code = code(console(() -> alice.post("/api/users/reset-step1", null), 204), "account reset");
         assertError(alice.post("/api/users/reset-step2", json("code", code, "password", "b")), 400, "Incorrect password");
@@ -518,6 +526,7 @@ class UsersHttpTest extends ServerTest {
         assertTrue(server.files("alice").exists("chats/Bramble/x.jsonl"));
         assertEquals(204, alice.post("/api/users/reset-step2", json("code", code, "password", "a")).statusCode());
         assertFalse(server.files("alice").exists("chats/Bramble/x.jsonl"));
+        assertEquals(List.of(), server.files("alice").vectorIndexes(), "the vector indexes are gone too");
         assertEquals(List.of(), server.documents().list("alice", Folder.THEMES), "the documents are gone too");
         assertTrue(Files.isDirectory(server.dataRoot.resolve("alice/chats")));
         assertEquals("alice", me(alice), "the account itself stays");

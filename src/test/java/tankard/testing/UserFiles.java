@@ -14,6 +14,8 @@ import tankard.store.AtomicFiles;
 import tankard.store.DocumentStore;
 import tankard.store.FileDocumentStore;
 import tankard.store.FileTimes;
+import tankard.vector.store.CollectionKey;
+import tankard.vector.store.VectorStore;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -34,7 +36,8 @@ import java.util.stream.Stream;
 
 /**
  * A user's files by their path in ST's layout ({@code settings.json}, {@code chats/Alice/x.jsonl},
- * {@code backups/chat_x.jsonl}, {@code groups/1.json}, {@code characters/a.png}, {@code backgrounds/b.jpg}), read and written through the store
+ * {@code backups/chat_x.jsonl}, {@code groups/1.json}, {@code characters/a.png}, {@code backgrounds/b.jpg},
+ * {@code vectors/webllm/chat/model/index.json}), read and written through the store
  * that keeps each kind, so that a test seeds and checks the same data on files and on PostgreSQL. What no store
  * keeps yet is a file of the user's folder.
  */
@@ -49,29 +52,32 @@ public final class UserFiles {
     private final ChatStore chats;
     private final GroupStore groups;
     private final CardStore cards;
+    /** Null where vector indexes are the data root's files themselves (an ST server's). */
+    private final VectorStore vectors;
     private final Path root;
     private final String user;
 
-    private UserFiles(DocumentStore documents, ChatStore chats, GroupStore groups, CardStore cards, Path dataRoot,
-                      String user) {
+    private UserFiles(DocumentStore documents, ChatStore chats, GroupStore groups, CardStore cards, VectorStore vectors,
+                      Path dataRoot, String user) {
         this.documents = documents;
         this.chats = chats;
         this.groups = groups;
         this.cards = cards;
+        this.vectors = vectors;
         this.root = dataRoot.resolve(user);
         this.user = user;
     }
 
     /** The user's files through the stores of a running Tankard. */
     static UserFiles of(Tankard tankard, String user) {
-        return new UserFiles(tankard.documents(), tankard.chats(), tankard.groups(), tankard.cards(),
+        return new UserFiles(tankard.documents(), tankard.chats(), tankard.groups(), tankard.cards(), tankard.vectors(),
                 tankard.config().dataRoot(), user);
     }
 
     /** The user's files in an ST data root on disk (an ST server's, or a Tankard's on files). */
     public static UserFiles onDisk(Path dataRoot, String user) {
         return new UserFiles(new FileDocumentStore(dataRoot), new FileChatStore(dataRoot), new FileGroupStore(dataRoot),
-                new FileCardStore(dataRoot), dataRoot, user);
+                new FileCardStore(dataRoot), null, dataRoot, user);
     }
 
     private record ChatPlace(ChatFolder folder, String name) {
@@ -101,6 +107,17 @@ public final class UserFiles {
 
     private static boolean isCard(String path) {
         return path.startsWith(CHARACTERS) && path.endsWith(".png") && path.indexOf('/', CHARACTERS.length()) < 0;
+    }
+
+    /** The vector index whose {@code index.json} the path is. */
+    private static Optional<CollectionKey> vectorIndex(String path) {
+        return path.endsWith("/" + CollectionKey.INDEX_FILE) ? CollectionKey.ofIndexPath(path) : Optional.empty();
+    }
+
+    /** The paths of the user's vector indexes ({@code vectors/webllm/chat/model/index.json}), sorted. */
+    public List<String> vectorIndexes() {
+        return vectors == null ? List.of() : vectors.indexes(user).stream().map(VectorStore.StoredIndex::key).map(CollectionKey::indexPath)
+                .toList();
     }
 
     private static boolean isGroup(String path) {
@@ -140,6 +157,9 @@ public final class UserFiles {
                 groups.putFile(user, new GroupStore.GroupFile(name(path), content));
             } else if (isCard(path)) {
                 cards.write(user, name(path), content);
+            } else if (vectors != null && vectorIndex(path).isPresent()) {
+                vectors.restore(user, vectorIndex(path).get(), () -> new ByteArrayInputStream(content),
+                        System.currentTimeMillis());
             } else {
                 Path file = root.resolve(path);
                 Files.createDirectories(file.getParent());
@@ -168,6 +188,9 @@ public final class UserFiles {
                         .map(GroupStore.GroupFile::content).findFirst();
             } else if (isCard(path)) {
                 return Optional.of(cards.read(user, name(path)));
+            } else if (vectors != null && vectorIndex(path).isPresent()) {
+                Optional<InputStream> in = vectors.open(user, vectorIndex(path).get());
+                return in.isEmpty() ? Optional.empty() : Optional.of(readAll(in.get()));
             }
             return Optional.of(Files.readAllBytes(root.resolve(path)));
         } catch (NoSuchFileException e) {
@@ -378,6 +401,7 @@ public final class UserFiles {
             chats.backups(user, "").forEach(backup -> paths.add(BACKUPS + backup.name()));
             groups.files(user).forEach(group -> paths.add(GROUPS + group.name()));
             cards.list(user).forEach(card -> paths.add(CHARACTERS + card.name()));
+            paths.addAll(vectorIndexes());
             return List.copyOf(paths);
         } catch (IOException e) {
             throw new UncheckedIOException(e);

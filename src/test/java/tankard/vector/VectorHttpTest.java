@@ -6,6 +6,7 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.ext.web.client.HttpResponse;
 import org.junit.jupiter.api.Test;
 import tankard.json.JsJson;
+import tankard.testing.FileLayout;
 import tankard.testing.ServerTest;
 
 import java.io.IOException;
@@ -44,6 +45,15 @@ class VectorHttpTest extends ServerTest {
 
     private Path collectionFolder(String collection) {
         return user("vectors/webllm").resolve(collection).resolve("test-model");
+    }
+
+    private static String indexPath(String collection) {
+        return "vectors/webllm/" + collection + "/test-model/index.json";
+    }
+
+    /** The default user's indexes as the paths of their index.json, from the store that keeps them. */
+    private List<String> indexes() {
+        return server.files().vectorIndexes();
     }
 
     @Test
@@ -103,10 +113,12 @@ class VectorHttpTest extends ServerTest {
         insertThree("chat-2");
         assertEquals(200, post("purge", JsJson.object().put("collectionId", "chat-1")).statusCode());
         assertFalse(Files.exists(user("vectors/webllm/chat-1")));
+        assertEquals(List.of(indexPath("chat-2")), indexes());
         assertEquals("[]", post("list", VectorBodies.body("chat-1")).bodyAsString());
         assertEquals("[11,22,33]", post("list", VectorBodies.body("chat-2")).bodyAsString());
         assertEquals(200, post("purge-all", JsJson.object()).statusCode());
         assertFalse(Files.exists(user("vectors/webllm")));
+        assertEquals(List.of(), indexes());
         assertEquals("[]", post("list", VectorBodies.body("chat-2")).bodyAsString());
     }
 
@@ -114,17 +126,15 @@ class VectorHttpTest extends ServerTest {
     void collectionIdsAreCleanedAsStCleansThemAndEmptyNamesRefused() throws IOException {
         start(null);
         insertThree("../x");
-        assertTrue(Files.exists(collectionFolder("..x").resolve("index.json")));
-        assertFalse(Files.exists(user("vectors/x")));
+        assertEquals(List.of(indexPath("..x")), indexes());
+        assertTrue(hasDocument(indexPath("..x")));
         for (String bad : List.of("..", "con", "  ")) {
             ObjectNode body = insert(bad, new long[]{1}, new String[]{"a"}, new float[][]{cat});
             assertEquals(400, post("insert", body).statusCode(), bad);
             assertEquals(400, post("purge", JsJson.object().put("collectionId", bad)).statusCode(), bad);
         }
-        assertTrue(Files.exists(collectionFolder("..x")), "the purge of .. deleted nothing");
-        try (Stream<Path> sources = Files.list(user("vectors"))) {
-            assertEquals(List.of("webllm"), sources.map(p -> p.getFileName().toString()).toList());
-        }
+        assertEquals(List.of(indexPath("..x")), indexes(), "the purge of .. deleted nothing");
+        assertEquals("[11,22,33]", post("list", VectorBodies.body("../x")).bodyAsString());
     }
 
     @Test
@@ -165,6 +175,7 @@ class VectorHttpTest extends ServerTest {
     }
 
     @Test
+    @FileLayout
     void aRestartFoldsTheJournalIntoAVectraIndex() throws IOException {
         start(null);
         insertThree("chat-1");
@@ -191,13 +202,12 @@ class VectorHttpTest extends ServerTest {
     @Test
     void anIndexWrittenByStIsRead() throws IOException {
         start(null);
-        Path folder = collectionFolder("st-chat");
-        Files.createDirectories(folder);
-        Files.writeString(folder.resolve("index.json"), "{\"version\":1,\"metadata_config\":{},\"items\":["
+        put(indexPath("st-chat"), ("{\"version\":1,\"metadata_config\":{},\"items\":["
                 + "{\"id\":\"5b2a6c0e-0f59-4b8e-9d7c-1b1f0c3e2a11\",\"metadata\":{\"hash\":4021945675133017,"
                 + "\"text\":\"a stored cat\",\"index\":3},\"vector\":" + VectorBodies.json(cat) + ",\"norm\":1},"
                 + "{\"id\":\"8f1e2d3c-4b5a-4697-8877-665544332211\",\"metadata\":{\"hash\":77,\"text\":\"rain\","
-                + "\"index\":4},\"vector\":" + VectorBodies.json(rain) + ",\"norm\":0.9999999}]}");
+                + "\"index\":4},\"vector\":" + VectorBodies.json(rain) + ",\"norm\":0.9999999}]}")
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8));
         JsonNode found = json(post("query", query("st-chat", "kitten", near(cat, 9, 0.1), 1, 0)));
         assertEquals("[4021945675133017]", found.get("hashes").toString());
         assertEquals(3, found.get("metadata").get(0).get("index").asInt());
@@ -229,6 +239,7 @@ class VectorHttpTest extends ServerTest {
     }
 
     @Test
+    @FileLayout
     void anUnreadableIndexIsSetAsideNotDeleted() throws IOException {
         start(null);
         Path folder = collectionFolder("broken");

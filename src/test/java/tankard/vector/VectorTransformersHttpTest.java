@@ -7,7 +7,6 @@ import org.junit.jupiter.api.Test;
 import tankard.json.JsJson;
 import tankard.testing.ServerTest;
 
-import java.nio.file.Files;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -31,7 +30,7 @@ class VectorTransformersHttpTest extends ServerTest {
         var inserted = client.post("/api/vector/insert", JsJson.compact(insert));
         assertEquals(200, inserted.statusCode(), inserted.bodyAsString());
         // no model configured: no model scope, the index sits in the collection's folder, as on ST
-        assertTrue(Files.isRegularFile(user("vectors/transformers/chat-7/index.json")));
+        assertTrue(hasDocument("vectors/transformers/chat-7/index.json"));
 
         String[][] queries = {
                 {"Who looked through the telescope at the lighthouse?", "100"},

@@ -4,6 +4,7 @@ import tankard.core.Refusal;
 import tankard.util.Sanitize;
 
 import java.nio.file.Path;
+import java.util.Optional;
 
 /**
  * Where one index lives: {@code <vectors>/<source>/<collection>/<model scope>/}, each name cleaned as ST cleans it
@@ -27,6 +28,43 @@ public record CollectionKey(String source, String collection, String scope) {
             throw Refusal.badRequest("The " + what + " \"" + name + "\" is not usable as a folder name");
         }
         return cleaned;
+    }
+
+    /** The name of an index's file in its folder. */
+    public static final String INDEX_FILE = "index.json";
+    /** A user's folder of vector indexes. */
+    public static final String VECTORS_FOLDER = "vectors";
+
+    /** The path of the index's file from the user's folder, with {@code /}. */
+    public String indexPath() {
+        return folderPath() + "/" + INDEX_FILE;
+    }
+
+    /** The path of the index's folder from the user's folder, with {@code /}. */
+    public String folderPath() {
+        return VECTORS_FOLDER + "/" + source + "/" + collection + (scope.isEmpty() ? "" : "/" + scope);
+    }
+
+    /**
+     * The index whose file (or one of whose journal segments) this path of a user's folder is
+     * ({@code vectors/<source>/<collection>[/<scope>]/index.json}), each name one that ST's cleaning leaves as it is;
+     * empty for any other path.
+     */
+    public static Optional<CollectionKey> ofIndexPath(String pathInUser) {
+        String[] parts = pathInUser.split("/", -1);
+        if (parts.length < 4 || parts.length > 5 || !parts[0].equals(VECTORS_FOLDER)) {
+            return Optional.empty();
+        }
+        String file = parts[parts.length - 1];
+        if (!file.equals(INDEX_FILE) && !LoadedIndex.isSegmentName(file)) {
+            return Optional.empty();
+        }
+        for (int i = 1; i < parts.length - 1; i++) {
+            if (parts[i].isEmpty() || !Sanitize.filename(parts[i]).equals(parts[i])) {
+                return Optional.empty();
+            }
+        }
+        return Optional.of(new CollectionKey(parts[1], parts[2], parts.length == 5 ? parts[3] : ""));
     }
 
     /** The index's folder under a user's vectors folder. */

@@ -5,24 +5,30 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tankard.core.Refusal;
 import tankard.store.AtomicFiles;
+import tankard.store.FileTimes;
 import tankard.user.UserDirs;
 import tankard.util.Threads;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.channels.Channels;
 import java.nio.channels.ClosedChannelException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /**
  * The vector store on disk in ST's layout: a Vectra {@code index.json} per index, kept in memory within a byte
@@ -168,6 +174,94 @@ public final class FileVectorStore implements VectorStore {
         for (String source : sources) {
             deleteFolder(vectors(user).resolve(source));
         }
+    }
+
+    @Override
+    public List<StoredIndex> indexes(String user) {
+        Path vectors = vectors(user);
+        List<StoredIndex> found = new ArrayList<>();
+        if (!Files.isDirectory(vectors)) {
+            return found;
+        }
+        try (Stream<Path> files = Files.walk(vectors, 4)) {
+            for (Path file : (Iterable<Path>) files::iterator) {
+                String path = CollectionKey.VECTORS_FOLDER + "/" + vectors.relativize(file).toString().replace('\\', '/');
+                Optional<CollectionKey> key = CollectionKey.ofIndexPath(path);
+                if (key.isEmpty() || !file.getFileName().toString().equals(CollectionKey.INDEX_FILE)
+                        || !Files.isRegularFile(file)) {
+                    continue;
+                }
+                foldPending(file.getParent());
+                found.add(new StoredIndex(key.get(), FileTimes.stat(file).modifiedMs()));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot list the vector indexes of " + user, e);
+        }
+        found.sort(Comparator.comparing((StoredIndex index) -> index.key().indexPath(),
+                tankard.util.FileNames.BYTE_ORDER));
+        return found;
+    }
+
+    @Override
+    public Optional<InputStream> open(String user, CollectionKey key) {
+        Path at = key.folder(vectors(user));
+        foldPending(at);
+        try {
+            return Optional.of(Files.newInputStream(at.resolve(CollectionKey.INDEX_FILE)));
+        } catch (java.nio.file.NoSuchFileException e) {
+            return Optional.empty();
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot read the vector index in " + at, e);
+        }
+    }
+
+    /** Writes what the index's journal holds into its {@code index.json} (a journal a crash left too). */
+    private void foldPending(Path at) {
+        try {
+            if (loaded.containsKey(at) || !LoadedIndex.segments(at).isEmpty()) {
+                open(at).fold();
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot fold the vector journal into " + at, e);
+        }
+    }
+
+    @Override
+    public void restore(String user, CollectionKey key, IndexContent content, double modifiedMs) {
+        Path at = key.folder(vectors(user));
+        LoadedIndex index = unload(at);
+        try {
+            for (int n : LoadedIndex.segments(at)) {
+                Files.deleteIfExists(at.resolve(LoadedIndex.segmentName(n)));
+            }
+            Files.createDirectories(at);
+            Path file = at.resolve(CollectionKey.INDEX_FILE);
+            AtomicFiles.write(file, channel -> {
+                try (InputStream in = content.open()) {
+                    in.transferTo(Channels.newOutputStream(channel));
+                }
+            });
+            Files.setLastModifiedTime(file, FileTime.from(Math.round(modifiedMs * 1000), TimeUnit.MICROSECONDS));
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot write the vector index in " + at, e);
+        } finally {
+            if (index != null) {
+                index.folding.unlock();
+            }
+        }
+    }
+
+    /** Takes one index out of memory, waiting for its fold; it is returned with its fold lock held (null: none). */
+    private LoadedIndex unload(Path at) {
+        CompletableFuture<LoadedIndex> entry = loaded.remove(at);
+        lastUse.remove(at);
+        if (entry == null || entry.isCompletedExceptionally()) {
+            return null;
+        }
+        LoadedIndex index = entry.join();
+        index.folding.lock();
+        index.close();
+        return index;
     }
 
     /** Takes the indexes under the folder out of memory, waiting for any fold of theirs, and deletes it. */

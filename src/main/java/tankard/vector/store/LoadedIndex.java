@@ -211,6 +211,33 @@ final class LoadedIndex {
         }
     }
 
+    /**
+     * An index that lives in memory only, without a folder or a journal: what a store that keeps the items elsewhere
+     * (PostgreSQL) loads them into with {@link #add} and changes with {@link #add} and {@link #remove} once they are
+     * stored there.
+     */
+    static LoadedIndex inMemory(Path scratchFolder) throws IOException {
+        return new LoadedIndex(null, Scratch.create(scratchFolder));
+    }
+
+    /** Adds the items at the end, as they are stored elsewhere (no journal, no dimension check). */
+    synchronized void add(List<VectorItem> items) throws IOException {
+        if (closed) {
+            throw Refusal.unavailable("The vector index is being deleted or closed; try again");
+        }
+        for (VectorItem item : items) {
+            append(item);
+        }
+    }
+
+    /** Removes the items whose hash is one of these, as they were deleted elsewhere (no journal). */
+    synchronized void remove(Set<Double> hashes) throws IOException {
+        if (closed) {
+            throw Refusal.unavailable("The vector index is being deleted or closed; try again");
+        }
+        removeAll(hashes, false);
+    }
+
     /** Reads the index and replays its journal; a folder without one is an empty index. */
     static LoadedIndex load(Path folder, Path scratchFolder) throws IOException {
         LoadedIndex index = new LoadedIndex(folder, Scratch.create(scratchFolder));
@@ -521,11 +548,16 @@ final class LoadedIndex {
         }
     }
 
-    private static String segmentName(int n) {
+    /** Whether a file name is that of a journal segment. */
+    static boolean isSegmentName(String name) {
+        return SEGMENT.matcher(name).matches();
+    }
+
+    static String segmentName(int n) {
         return "journal." + n + ".jsonl";
     }
 
-    private static List<Integer> segments(Path folder) throws IOException {
+    static List<Integer> segments(Path folder) throws IOException {
         List<Integer> found = new ArrayList<>();
         if (!Files.isDirectory(folder)) {
             return found;

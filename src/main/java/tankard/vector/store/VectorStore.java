@@ -1,6 +1,9 @@
 package tankard.vector.store;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -32,6 +35,36 @@ public interface VectorStore extends AutoCloseable {
 
     /** Deletes every collection of each of the sources. */
     void purgeAll(String user, List<String> sources);
+
+    /** One index of a user as the file {@code index.json} it stands for: its key and modification time. */
+    record StoredIndex(CollectionKey key, double modifiedMs) {
+    }
+
+    /** The bytes of an {@code index.json}, opened when they are read (they may be large); openable again. */
+    @FunctionalInterface
+    interface IndexContent {
+        InputStream open() throws IOException;
+    }
+
+    /**
+     * Every index of the user, sorted by its path ({@link CollectionKey#indexPath()}), for moving a user's data
+     * between stores. Pending changes are written into the index first, so the time is that of what
+     * {@link #open} reads.
+     */
+    List<StoredIndex> indexes(String user);
+
+    /**
+     * The index as the bytes of its {@code index.json}: exactly the file it was restored from as long as nothing
+     * changed it, else Vectra's form. Empty when there is no such index. Close the stream.
+     */
+    Optional<InputStream> open(String user, CollectionKey key);
+
+    /**
+     * Replaces the index with the one of these bytes and this modification time, which {@link #open} and
+     * {@link #indexes} then give back as they are. Bytes that are not an index this store can read are kept too,
+     * and the index answers as empty until its first change.
+     */
+    void restore(String user, CollectionKey key, IndexContent content, double modifiedMs);
 
     /** Writes what is only in journals into the indexes; waits for it. */
     @Override

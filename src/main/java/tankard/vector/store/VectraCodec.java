@@ -46,6 +46,100 @@ final class VectraCodec {
         return STREAMS.createGenerator(out);
     }
 
+    /** What a new index holds before its items ({@code …"items":[}) and after them ({@code ]}}), as Vectra writes it. */
+    static final byte[] EMPTY_HEAD = Arrays.copyOf(EMPTY_INDEX, EMPTY_INDEX.length - 2);
+    static final byte[] EMPTY_TAIL = {']', '}'};
+
+    /** An item as the bytes of its JSON, with where its vector's array is in them ({@code [from, to)}). */
+    record ItemJson(byte[] bytes, int vectorFrom, int vectorTo) {
+    }
+
+    /** An item's JSON exactly as {@link #write(OutputStream, Header, int, ItemAt)} writes it into an index. */
+    static ItemJson itemJson(VectorItem item) {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(64 + 12 * item.vector().length);
+        int from;
+        int to;
+        try (JsonGenerator json = STREAMS.createGenerator(out)) {
+            json.writeStartObject();
+            json.writeStringField("id", item.id());
+            json.writeFieldName("metadata");
+            json.writeTree(item.metadata());
+            json.writeArrayFieldStart("vector");
+            json.flush();
+            from = out.size() - 1;
+            for (float v : item.vector()) {
+                json.writeNumber(v);
+            }
+            json.writeEndArray();
+            json.flush();
+            to = out.size();
+            json.writeNumberField("norm", item.norm());
+            json.writeEndObject();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return new ItemJson(out.toByteArray(), from, to);
+    }
+
+    /** An item read from its JSON bytes, and where its vector's array is in them. */
+    record ParsedItem(VectorItem item, int vectorFrom, int vectorTo) {
+    }
+
+    /** Reads one item's JSON (one object, nothing after it). */
+    static ParsedItem parseItem(byte[] json) throws IOException {
+        try (JsonParser parser = STREAMS.createParser(json)) {
+            expect(parser.nextToken(), JsonToken.START_OBJECT);
+            String id = null;
+            ObjectNode metadata = null;
+            float[] vector = null;
+            int from = -1;
+            int to = -1;
+            double norm = Double.NaN;
+            while (parser.nextToken() == JsonToken.FIELD_NAME) {
+                String field = parser.currentName();
+                JsonToken value = parser.nextToken();
+                switch (field) {
+                    case "id" -> id = parser.getValueAsString();
+                    case "metadata" -> {
+                        expect(value, JsonToken.START_OBJECT);
+                        metadata = parser.readValueAsTree();
+                    }
+                    case "vector" -> {
+                        from = (int) parser.currentTokenLocation().getByteOffset();
+                        vector = vector(parser);
+                        to = (int) parser.currentTokenLocation().getByteOffset() + 1;
+                    }
+                    case "norm" -> norm = value.isNumeric() ? parser.getDoubleValue() : Double.NaN;
+                    default -> parser.skipChildren();
+                }
+            }
+            expect(parser.currentToken(), JsonToken.END_OBJECT);
+            if (parser.nextToken() != null) {
+                throw new IOException("more after an item");
+            }
+            if (id == null || vector == null) {
+                throw new IOException("an item without an id or a vector");
+            }
+            if (from < 0 || to <= from || json[from] != '[' || json[to - 1] != ']') {
+                throw new IOException("cannot tell where an item's vector is");
+            }
+            return new ParsedItem(new VectorItem(id, metadata == null ? JsJson.object() : metadata, vector,
+                    Double.isNaN(norm) ? VectorItem.norm(vector) : norm), from, to);
+        }
+    }
+
+    /**
+     * An item from its JSON whose vector was left out (written as {@code []}), with the vector and norm kept
+     * beside it.
+     */
+    static VectorItem itemWithout(byte[] json, float[] vector, double norm) throws IOException {
+        try (JsonParser parser = STREAMS.createParser(json)) {
+            parser.nextToken();
+            VectorItem read = item(parser);
+            return new VectorItem(read.id(), read.metadata(), vector, norm);
+        }
+    }
+
     /** Reads an index, handing each item over as it is read. */
     static Header read(InputStream in, Consumer<VectorItem> items) throws IOException {
         JsonNode version = Header.EMPTY.version();

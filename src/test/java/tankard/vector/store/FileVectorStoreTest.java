@@ -1,6 +1,5 @@
 package tankard.vector.store;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tankard.json.JsJson;
@@ -14,34 +13,30 @@ import java.util.List;
 import java.util.Set;
 import java.util.stream.Stream;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-class FileVectorStoreTest {
-    private static final CollectionKey KEY = new CollectionKey("webllm", "chat", "model");
-
+/** The contract on files, and what is the file store's own: its journals and the files on disk. */
+class FileVectorStoreTest extends VectorStoreContract {
     @TempDir
     Path root;
 
-    private static String user() {
-        return "someone";
-    }
-
-    private static VectorItem item(long hash) {
-        return VectorItem.create(JsJson.object().put("hash", hash).put("text", "t" + hash).put("index", 0),
-                new float[]{hash, 1, 2});
+    @Override
+    VectorStore open(long budgetBytes) {
+        return new FileVectorStore(root, budgetBytes, 60_000, root.resolve("scratch")); // folds only at close
     }
 
     private FileVectorStore store() {
-        return new FileVectorStore(root, 1 << 30, 60_000, root.resolve("scratch")); // folds only at close
+        return (FileVectorStore) open();
     }
 
-    private List<Long> hashes(FileVectorStore store) {
-        return store.hashes(user(), KEY).stream().map(JsonNode::asLong).toList();
+    private List<Long> hashes(VectorStore store) {
+        return hashes(store, KEY);
     }
 
     private Path folder() {
-        return KEY.folder(UserDirs.of(root, user()).vectors());
+        return KEY.folder(UserDirs.of(root, USER).vectors());
     }
 
     private List<String> files() throws IOException {
@@ -53,9 +48,9 @@ class FileVectorStoreTest {
     @Test
     void changesSurviveAReopenThroughTheJournalAndAfterTheFold() throws IOException {
         FileVectorStore store = store();
-        store.insert(user(), KEY, List.of(item(1), item(2)));
-        store.delete(user(), KEY, Set.of(1.0));
-        store.insert(user(), KEY, List.of(item(3)));
+        store.insert(USER, KEY, List.of(item(1), item(2)));
+        store.delete(USER, KEY, Set.of(1.0));
+        store.insert(USER, KEY, List.of(item(3)));
         assertEquals(List.of("index.json", "journal.0.jsonl"), files());
         // a second store on the same folder, as after a crash: the journal is replayed
         assertEquals(List.of(2L, 3L), hashes(store()));
@@ -69,9 +64,9 @@ class FileVectorStoreTest {
     @Test
     void aJournalReplayedOverTheIndexItWasFoldedIntoChangesNothing() throws IOException {
         FileVectorStore store = store();
-        store.insert(user(), KEY, List.of(item(1), item(2)));
-        store.delete(user(), KEY, Set.of(2.0));
-        store.insert(user(), KEY, List.of(item(2), item(4)));
+        store.insert(USER, KEY, List.of(item(1), item(2)));
+        store.delete(USER, KEY, Set.of(2.0));
+        store.insert(USER, KEY, List.of(item(2), item(4)));
         byte[] journal = Files.readAllBytes(folder().resolve("journal.0.jsonl"));
         store.close();
         // as if the crash came after the index was renamed and before the journal was deleted
@@ -84,15 +79,15 @@ class FileVectorStoreTest {
     @Test
     void aTornLastLineIsCutOffAndTheRestKept() throws IOException {
         FileVectorStore store = store();
-        store.insert(user(), KEY, List.of(item(1)));
-        store.insert(user(), KEY, List.of(item(2)));
+        store.insert(USER, KEY, List.of(item(1)));
+        store.insert(USER, KEY, List.of(item(2)));
         Path journal = folder().resolve("journal.0.jsonl");
         long whole = Files.size(journal);
         Files.writeString(journal, "{\"add\":[{\"id\":\"x\",\"metadata\":{\"hash\":3},\"vec", StandardOpenOption.APPEND);
         FileVectorStore reopened = store();
         assertEquals(List.of(1L, 2L), hashes(reopened));
         assertEquals(whole, Files.size(journal));
-        reopened.insert(user(), KEY, List.of(item(5)));
+        reopened.insert(USER, KEY, List.of(item(5)));
         assertEquals(List.of(1L, 2L, 5L), hashes(store()));
     }
 
@@ -100,15 +95,43 @@ class FileVectorStoreTest {
     void theLeastRecentlyUsedIndexLeavesMemoryOnceFolded() throws Exception {
         FileVectorStore store = new FileVectorStore(root, 1, 0, root.resolve("scratch")); // every index over budget, folded at once
         CollectionKey other = new CollectionKey("webllm", "other", "model");
-        store.insert(user(), KEY, List.of(item(1)));
-        store.insert(user(), other, List.of(item(7)));
+        store.insert(USER, KEY, List.of(item(1)));
+        store.insert(USER, other, List.of(item(7)));
         long deadline = System.nanoTime() + 10_000_000_000L;
         while (Files.exists(folder().resolve("journal.0.jsonl")) && System.nanoTime() < deadline) {
             Thread.sleep(10);
         }
         assertTrue(Files.notExists(folder().resolve("journal.0.jsonl")), "folded when idle");
         assertEquals(List.of(1L), hashes(store));
-        assertEquals(List.of(7L), store.hashes(user(), other).stream().map(JsonNode::asLong).toList());
+        assertEquals(List.of(7L), hashes(store, other));
         store.close();
+    }
+
+    @Test
+    void whatAJournalHoldsIsFoldedBeforeAnIndexIsListedOrRead() throws IOException {
+        FileVectorStore store = store();
+        store.insert(USER, KEY, List.of(item(1), item(2)));
+        assertEquals(List.of("index.json", "journal.0.jsonl"), files());
+        byte[] read = read(store, KEY);
+        assertEquals(List.of("index.json"), files());
+        assertArrayEquals(Files.readAllBytes(folder().resolve("index.json")), read);
+        assertEquals(2, JsJson.parse(read).get("items").size());
+
+        store.insert(USER, KEY, List.of(item(3)));
+        // a store that did not write it: what a crash left in the journal
+        assertEquals(1, store().indexes(USER).size());
+        assertEquals(List.of("index.json"), files());
+        assertEquals(3, JsJson.parse(Files.readAllBytes(folder().resolve("index.json"))).get("items").size());
+    }
+
+    @Test
+    void aRestoreWritesTheFileWithItsTimeAndDropsAJournal() throws IOException {
+        FileVectorStore store = store();
+        store.insert(USER, KEY, List.of(item(1)));
+        restore(store, KEY, utf8(ST_INDEX), 1_600_000_000_123.5);
+        assertEquals(List.of("index.json"), files());
+        assertArrayEquals(utf8(ST_INDEX), Files.readAllBytes(folder().resolve("index.json")));
+        assertEquals(1_600_000_000_123L, Files.getLastModifiedTime(folder().resolve("index.json")).toMillis());
+        assertEquals(3, store().hashes(USER, KEY).size());
     }
 }
