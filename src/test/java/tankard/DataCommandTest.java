@@ -16,6 +16,9 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Statement;
+import java.sql.ResultSet;
+import java.sql.Connection;
 import java.nio.file.attribute.FileTime;
 import java.util.HashMap;
 import java.util.List;
@@ -121,6 +124,10 @@ class DataCommandTest {
                 assertEquals(0, DataCommand.run(false, concat(new String[]{"--to", fixture + "-out"}, server), env, work,
                         out, out), printed());
                 assertEquals(DataTrees.tree(source), DataTrees.tree(work.resolve(fixture + "-out")), fixture);
+                try (Connection c = fresh.connect(); Statement s = c.createStatement(); ResultSet analyzed = s.executeQuery(
+                        "SELECT last_analyze IS NOT NULL FROM pg_stat_user_tables WHERE relname = 'chat_lines'")) {
+                    assertTrue(analyzed.next() && analyzed.getBoolean(1), "the import leaves the planner statistics");
+                }
                 Path serverRoot = work.resolve("server-" + fixture);
                 assertFalse(Files.exists(serverRoot.resolve("_storage")),
                         "the accounts went into the database, not the server's data root");
