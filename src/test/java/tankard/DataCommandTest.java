@@ -125,8 +125,8 @@ class DataCommandTest {
                         out, out), printed());
                 assertEquals(DataTrees.tree(source), DataTrees.tree(work.resolve(fixture + "-out")), fixture);
                 try (Connection c = fresh.connect(); Statement s = c.createStatement(); ResultSet analyzed = s.executeQuery(
-                        "SELECT last_analyze IS NOT NULL FROM pg_stat_user_tables WHERE relname = 'chat_lines'")) {
-                    assertTrue(analyzed.next() && analyzed.getBoolean(1), "the import leaves the planner statistics");
+                        "SELECT last_analyze IS NOT NULL AND last_vacuum IS NOT NULL FROM pg_stat_user_tables WHERE relname = 'chat_lines'")) {
+                    assertTrue(analyzed.next() && analyzed.getBoolean(1), "the import leaves the planner statistics and a visibility map");
                 }
                 Path serverRoot = work.resolve("server-" + fixture);
                 assertFalse(Files.exists(serverRoot.resolve("_storage")),
