@@ -130,11 +130,7 @@ public final class FileVectorStore implements VectorStore {
             if (snapshot.size() == 0) {
                 return List.of();
             }
-            if (vector.length != snapshot.dimensions()) {
-                throw Refusal.badRequest("This collection holds vectors of " + snapshot.dimensions()
-                        + " dimensions, the query's has " + vector.length + ": the embedding model changed; purge "
-                        + "the collection and vectorize it again");
-            }
+            Similarity.checkDimensions(snapshot, vector);
             try {
                 return Similarity.top(snapshot, vector, topK);
             } catch (ClosedChannelException e) {

@@ -1,6 +1,7 @@
 package tankard.vector.store;
 
 import com.sun.management.HotSpotDiagnosticMXBean;
+import tankard.core.Refusal;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -45,6 +46,14 @@ final class Similarity {
     }
 
     private record Scored(int index, double score) {
+    }
+
+    /** Refuses a query whose vector is not as long as the collection's: the embedding model changed. */
+    static void checkDimensions(LoadedIndex.Snapshot index, float[] query) {
+        if (query.length != index.dimensions()) {
+            throw Refusal.badRequest("This collection holds vectors of " + index.dimensions() + " dimensions, the query's"
+                    + " has " + query.length + ": the embedding model changed; purge the collection and vectorize it again");
+        }
     }
 
     static List<Match> top(LoadedIndex.Snapshot index, float[] query, int topK) throws IOException {
