@@ -56,6 +56,7 @@ import tankard.http.CsrfFeature;
 import tankard.http.security.SecurityChain;
 import tankard.http.security.SessionCookies;
 import tankard.store.AtomicFiles;
+import tankard.store.BlobStore;
 import tankard.store.DocumentStore;
 import tankard.extras.ExtrasApiKey;
 import tankard.extras.ExtrasServer;
@@ -489,6 +490,10 @@ public final class Tankard {
     }
 
     /** The vector indexes of Vector Storage, on files or in the database. */
+    public BlobStore blobs() {
+        return stores.blobs();
+    }
+
     public VectorStore vectors() {
         return vectorStore;
     }

@@ -87,6 +87,9 @@ public interface BlobStore {
         return folder.isEmpty() ? name : folder + "/" + name;
     }
 
+    /** Whether a file of a user's folder (its path from that folder, with {@code /}) is one this store keeps. */
+    boolean keeps(String path);
+
     /** The blob at the path; empty when there is none (also when the path is a folder). */
     Optional<Entry> stat(String user, String path);
 

@@ -42,6 +42,11 @@ public final class FileBlobStore implements BlobStore {
     }
 
     @Override
+    public boolean keeps(String path) {
+        return isBlob.test(path);
+    }
+
+    @Override
     public Optional<Entry> stat(String user, String path) {
         try {
             FileTimes.Stat stat = FileTimes.stat(file(user, path));

@@ -11,6 +11,7 @@ import tankard.chat.FileChatStore;
 import tankard.group.FileGroupStore;
 import tankard.group.GroupStore;
 import tankard.store.AtomicFiles;
+import tankard.store.BlobStore;
 import tankard.store.DocumentStore;
 import tankard.store.FileDocumentStore;
 import tankard.store.FileTimes;
@@ -38,8 +39,8 @@ import java.util.stream.Stream;
  * A user's files by their path in ST's layout ({@code settings.json}, {@code chats/Alice/x.jsonl},
  * {@code backups/chat_x.jsonl}, {@code groups/1.json}, {@code characters/a.png}, {@code backgrounds/b.jpg},
  * {@code vectors/webllm/chat/model/index.json}), read and written through the store
- * that keeps each kind, so that a test seeds and checks the same data on files and on PostgreSQL. What no store
- * keeps yet is a file of the user's folder.
+ * that keeps each kind (images and other files through the blob store), so that a test seeds and checks the same
+ * data on files and on PostgreSQL. What stays on the node (thumbnails, extensions) is a file of the user's folder.
  */
 public final class UserFiles {
     private static final String CHATS = "chats/";
@@ -54,16 +55,19 @@ public final class UserFiles {
     private final CardStore cards;
     /** Null where vector indexes are the data root's files themselves (an ST server's). */
     private final VectorStore vectors;
+    /** Null where blobs are the data root's files themselves (an ST server's). */
+    private final BlobStore blobs;
     private final Path root;
     private final String user;
 
     private UserFiles(DocumentStore documents, ChatStore chats, GroupStore groups, CardStore cards, VectorStore vectors,
-                      Path dataRoot, String user) {
+                      BlobStore blobs, Path dataRoot, String user) {
         this.documents = documents;
         this.chats = chats;
         this.groups = groups;
         this.cards = cards;
         this.vectors = vectors;
+        this.blobs = blobs;
         this.root = dataRoot.resolve(user);
         this.user = user;
     }
@@ -71,13 +75,13 @@ public final class UserFiles {
     /** The user's files through the stores of a running Tankard. */
     static UserFiles of(Tankard tankard, String user) {
         return new UserFiles(tankard.documents(), tankard.chats(), tankard.groups(), tankard.cards(), tankard.vectors(),
-                tankard.config().dataRoot(), user);
+                tankard.blobs(), tankard.config().dataRoot(), user);
     }
 
     /** The user's files in an ST data root on disk (an ST server's, or a Tankard's on files). */
     public static UserFiles onDisk(Path dataRoot, String user) {
         return new UserFiles(new FileDocumentStore(dataRoot), new FileChatStore(dataRoot), new FileGroupStore(dataRoot),
-                new FileCardStore(dataRoot), null, dataRoot, user);
+                new FileCardStore(dataRoot), null, null, dataRoot, user);
     }
 
     private record ChatPlace(ChatFolder folder, String name) {
@@ -120,6 +124,11 @@ public final class UserFiles {
                 .toList();
     }
 
+    /** Whether the path is a blob's, kept by the blob store (on files too: the same files, through that store). */
+    private boolean isBlob(String path) {
+        return blobs != null && blobs.keeps(path);
+    }
+
     private static boolean isGroup(String path) {
         return path.startsWith(GROUPS) && path.endsWith(".json") && path.indexOf('/', GROUPS.length()) < 0;
     }
@@ -160,6 +169,8 @@ public final class UserFiles {
             } else if (vectors != null && vectorIndex(path).isPresent()) {
                 vectors.restore(user, vectorIndex(path).get(), () -> new ByteArrayInputStream(content),
                         System.currentTimeMillis());
+            } else if (isBlob(path)) {
+                blobs.write(user, path, new ByteArrayInputStream(content));
             } else {
                 Path file = root.resolve(path);
                 Files.createDirectories(file.getParent());
@@ -190,6 +201,9 @@ public final class UserFiles {
                 return Optional.of(cards.read(user, name(path)));
             } else if (vectors != null && vectorIndex(path).isPresent()) {
                 Optional<InputStream> in = vectors.open(user, vectorIndex(path).get());
+                return in.isEmpty() ? Optional.empty() : Optional.of(readAll(in.get()));
+            } else if (isBlob(path)) {
+                Optional<InputStream> in = blobs.open(user, path);
                 return in.isEmpty() ? Optional.empty() : Optional.of(readAll(in.get()));
             }
             return Optional.of(Files.readAllBytes(root.resolve(path)));
@@ -236,6 +250,8 @@ public final class UserFiles {
             } else if (isCard(path)) {
                 return cards.find(user, name(path))
                         .orElseThrow(() -> new AssertionError("Nothing at " + path)).modifiedMs();
+            } else if (isBlob(path)) {
+                return blobs.stat(user, path).orElseThrow(() -> new AssertionError("Nothing at " + path)).modifiedMs();
             }
             return FileTimes.stat(root.resolve(path)).modifiedMs();
         } catch (IOException e) {
@@ -257,6 +273,9 @@ public final class UserFiles {
             } else if (isCard(path)) {
                 CardFile card = cards.find(user, name(path)).orElseThrow(() -> new AssertionError("Nothing at " + path));
                 cards.restore(user, new CardFile(card.name(), card.size(), modifiedMs, card.changedMs()), bytes(path));
+            } else if (isBlob(path)) {
+                byte[] content = bytes(path);
+                blobs.restore(user, new BlobStore.Entry(path, content.length, modifiedMs), new ByteArrayInputStream(content));
             } else {
                 Files.setLastModifiedTime(root.resolve(path), FileTime.from(Math.round(modifiedMs * 1000), TimeUnit.MICROSECONDS));
             }
@@ -283,6 +302,8 @@ public final class UserFiles {
                 return chats.deleteBackup(user, name(path));
             } else if (isCard(path)) {
                 return cards.delete(user, name(path));
+            } else if (isBlob(path)) {
+                return blobs.delete(user, path);
             }
             return Files.deleteIfExists(root.resolve(path));
         } catch (IOException e) {
@@ -349,9 +370,17 @@ public final class UserFiles {
         }
     }
 
-    /** Whether the folder exists: a chat folder ({@code chats/Alice}) in the chat store, any other on disk. */
+    /**
+     * Whether the folder exists: a chat folder ({@code chats/Alice}) in the chat store, a folder of blobs in the blob
+     * store (on PostgreSQL, while a blob is under it), any other on disk.
+     */
     public boolean hasFolder(String folder) {
-        return isCharacterChatFolder(folder) ? chatFolderExists(folder) : Files.isDirectory(root.resolve(folder));
+        if (isCharacterChatFolder(folder)) {
+            return chatFolderExists(folder);
+        }
+        int slash = folder.lastIndexOf('/');
+        return Files.isDirectory(root.resolve(folder)) || blobs != null
+                && blobs.folders(user, slash < 0 ? "" : folder.substring(0, slash)).contains(folder.substring(slash + 1));
     }
 
     private static boolean isCharacterChatFolder(String folder) {
@@ -373,13 +402,18 @@ public final class UserFiles {
             } else if (isCharacterChatFolder(folder) || folder.equals("group chats")) {
                 return chatNames(folder).stream().sorted().toList();
             }
+            TreeSet<String> names = new TreeSet<>();
+            if (blobs != null) {
+                blobs.list(user, folder).forEach(blob -> names.add(blob.name()));
+                names.addAll(blobs.folders(user, folder));
+            }
             Path dir = root.resolve(folder);
-            if (!Files.isDirectory(dir)) {
-                return List.of();
+            if (Files.isDirectory(dir)) {
+                try (Stream<Path> entries = Files.list(dir)) {
+                    entries.forEach(p -> names.add(p.getFileName().toString()));
+                }
             }
-            try (Stream<Path> entries = Files.list(dir)) {
-                return entries.map(p -> p.getFileName().toString()).sorted().toList();
-            }
+            return List.copyOf(names);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -402,6 +436,9 @@ public final class UserFiles {
             groups.files(user).forEach(group -> paths.add(GROUPS + group.name()));
             cards.list(user).forEach(card -> paths.add(CHARACTERS + card.name()));
             paths.addAll(vectorIndexes());
+            if (blobs != null) {
+                blobs.walk(user, "").forEach(blob -> paths.add(blob.path()));
+            }
             return List.copyOf(paths);
         } catch (IOException e) {
             throw new UncheckedIOException(e);

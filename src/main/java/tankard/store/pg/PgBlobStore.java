@@ -90,6 +90,11 @@ public final class PgBlobStore implements BlobStore {
     }
 
     @Override
+    public boolean keeps(String path) {
+        return isBlob.test(path);
+    }
+
+    @Override
     public Optional<Entry> stat(String user, String path) {
         Place place = place(user, path, false);
         return db.call(c -> c.preparedQuery("SELECT size, modified_ms FROM blobs" + KEY).execute(place.tuple())
