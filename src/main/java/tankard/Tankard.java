@@ -315,7 +315,7 @@ public final class Tankard {
                         new ChatExport(chats)),
                 new RecentChatsFeature(new RecentChats(chats, chatService, cards, groups)),
                 new ChatBackupFeature(new ChatBackupFiles(chats)),
-                new UserFilesFeature(config, stores.cardImages(config.dataRoot())),
+                new UserFilesFeature(config, stores.cardImages(config.dataRoot()), stores.blobs()),
                 new ChatImagesFeature(),
                 new DataBankFeature(),
                 new ThumbnailFeature(config, stores.cardImages(config.dataRoot())::file),

@@ -23,16 +23,7 @@ public final class ConfinedPath {
         if (relative == null) {
             return folder.toAbsolutePath().normalize();
         }
-        if (relative.indexOf('\0') >= 0 || relative.startsWith("/") || relative.startsWith("\\")) {
-            throw Refusal.forbidden("Path outside the folder");
-        }
-        boolean hidden = false;
-        for (String segment : relative.split("[/\\\\]")) {
-            if (segment.equals("..")) {
-                throw Refusal.forbidden("Path outside the folder");
-            }
-            hidden |= segment.length() > 1 && segment.startsWith(".");
-        }
+        boolean hidden = check(relative);
         Path base = folder.toAbsolutePath().normalize();
         Path file;
         try {
@@ -47,5 +38,38 @@ public final class ConfinedPath {
             throw Refusal.notFound("Not found");
         }
         return file;
+    }
+
+    /**
+     * The path of the blob {@code relative} names inside a folder of a user's blobs ({@code backgrounds}), normalised
+     * as {@link #resolve} normalises a file's ({@code a//./b} is {@code a/b}), with the same refusals; the folder's
+     * own path when {@code relative} names no file in it.
+     */
+    public static String blobPath(String folder, String relative) {
+        StringBuilder path = new StringBuilder(folder);
+        if (relative != null && check(relative)) {
+            throw Refusal.notFound("Not found");
+        }
+        for (String segment : relative == null ? new String[0] : relative.split("/")) {
+            if (!segment.isEmpty() && !segment.equals(".")) {
+                path.append('/').append(segment);
+            }
+        }
+        return path.toString();
+    }
+
+    /** Refuses a path that tries to leave its folder; whether it has a hidden segment. */
+    private static boolean check(String relative) {
+        if (relative.indexOf('\0') >= 0 || relative.startsWith("/") || relative.startsWith("\\")) {
+            throw Refusal.forbidden("Path outside the folder");
+        }
+        boolean hidden = false;
+        for (String segment : relative.split("[/\\\\]")) {
+            if (segment.equals("..")) {
+                throw Refusal.forbidden("Path outside the folder");
+            }
+            hidden |= segment.length() > 1 && segment.startsWith(".");
+        }
+        return hidden;
     }
 }

@@ -9,13 +9,16 @@ import tankard.testing.TestServer.Client;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Map;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-class UserFilesTest extends ServerTest {
+/** The user's files over plain GET, from the blob store (on files and on PostgreSQL) and, for extensions, the node. */
+class UserFilesHttpTest extends ServerTest {
     private static final String SECRET = "SECRET-OUTSIDE";
 
     /** Route prefix → folder under the user directory. */
@@ -33,9 +36,7 @@ class UserFilesTest extends ServerTest {
     void everyRouteServesItsFolder() throws IOException {
         Client client = start(null);
         for (var route : ROUTES.entrySet()) {
-            Path folder = server.userDir().resolve(route.getValue());
-            Files.createDirectories(folder.resolve("sub dir"));
-            Files.writeString(folder.resolve("sub dir/a b.txt"), "content of " + route.getValue());
+            server.files().write(route.getValue() + "/sub dir/a b.txt", "content of " + route.getValue());
             HttpResponse<Buffer> r = client.get(route.getKey() + "sub%20dir/a%20b.txt");
             assertEquals(200, r.statusCode(), route.getKey());
             assertEquals("content of " + route.getValue(), r.bodyAsString());
@@ -57,7 +58,7 @@ class UserFilesTest extends ServerTest {
     @Test
     void traversalIsRefusedOnEveryRoute() throws IOException {
         Client client = start(null);
-        Files.writeString(server.userDir().resolve("secrets.json"), SECRET);
+        server.files().write("secrets.json", SECRET);
         Files.writeString(server.dataRoot.resolve("outside.txt"), SECRET);
         for (String prefix : ROUTES.keySet()) {
             String[] attacks = {
@@ -83,7 +84,7 @@ class UserFilesTest extends ServerTest {
     @Test
     void pathsAreDecodedOnce() throws IOException {
         Client client = start(null);
-        Files.writeString(server.userDir().resolve("characters/a%41.txt"), "literal percent");
+        server.files().write("characters/a%41.txt", "literal percent");
         assertEquals("literal percent", client.get("/characters/a%2541.txt").bodyAsString());
         assertEquals(404, client.get("/characters/a%252541.txt").statusCode());
     }
@@ -134,8 +135,8 @@ class UserFilesTest extends ServerTest {
     @Test
     void userFilesNeedASignedInUser() throws IOException {
         start("enableUserAccounts: true\n");
-        Files.writeString(server.userDir().resolve("characters/card.png"), "png");
-        HttpResponse<Buffer> r = Client.send(server.plainClient().get("/characters/card.png"), null);
+        server.files().write("characters/Seraphina/joy.png", "png");
+        HttpResponse<Buffer> r = Client.send(server.plainClient().get("/characters/Seraphina/joy.png"), null);
         assertEquals(403, r.statusCode());
         assertFalse(r.bodyAsString().contains("png"));
     }
@@ -143,9 +144,56 @@ class UserFilesTest extends ServerTest {
     @Test
     void headIsAnsweredToo() throws IOException {
         Client client = start(null);
-        Files.writeString(server.userDir().resolve("user/files/doc.txt"), "12345");
+        server.files().write("user/files/doc.txt", "12345");
         HttpResponse<Buffer> r = Client.send(client.request(io.vertx.core.http.HttpMethod.HEAD, "/user/files/doc.txt"), null);
         assertEquals(200, r.statusCode());
         assertEquals("5", r.getHeader("Content-Length"));
+    }
+
+    @Test
+    void aBlobIsSentAsExpressSendsAFile() {
+        Client client = start(null);
+        byte[] image = new byte[300_000]; // more than one chunk of the PostgreSQL store
+        for (int i = 0; i < image.length; i++) {
+            image[i] = (byte) (i * 7);
+        }
+        server.files().write("backgrounds/sea.png", image);
+        server.files().setModified("backgrounds/sea.png", 1_700_000_000_123.0);
+
+        HttpResponse<Buffer> whole = client.get("/backgrounds/sea.png");
+        assertEquals(200, whole.statusCode());
+        assertArrayEquals(image, whole.body().getBytes());
+        assertEquals("image/png", whole.getHeader("Content-Type"));
+        assertEquals("W/\"493e0-18bcfe5687b\"", whole.getHeader("ETag"), "size and mtime in hex");
+        assertEquals("Tue, 14 Nov 2023 22:13:20 GMT", whole.getHeader("Last-Modified"));
+
+        assertEquals(304, Client.send(client.request(io.vertx.core.http.HttpMethod.GET, "/backgrounds/sea.png").putHeader("If-None-Match", whole.getHeader("ETag")), null)
+                .statusCode());
+        assertEquals(412, Client.send(client.request(io.vertx.core.http.HttpMethod.GET, "/backgrounds/sea.png").putHeader("If-Match", "\"other\""), null)
+                .statusCode());
+
+        HttpResponse<Buffer> range = Client.send(client.request(io.vertx.core.http.HttpMethod.GET, "/backgrounds/sea.png").putHeader("Range", "bytes=262140-262149"), null);
+        assertEquals(206, range.statusCode());
+        assertEquals("bytes 262140-262149/300000", range.getHeader("Content-Range"));
+        assertArrayEquals(Arrays.copyOfRange(image, 262_140, 262_150), range.body().getBytes(), "across a chunk's end");
+
+        HttpResponse<Buffer> past = Client.send(client.request(io.vertx.core.http.HttpMethod.GET, "/backgrounds/sea.png").putHeader("Range", "bytes=300000-"), null);
+        assertEquals(416, past.statusCode());
+        assertEquals("bytes */300000", past.getHeader("Content-Range"));
+    }
+
+    @Test
+    void aReplacedBlobIsSentAnew() {
+        Client client = start(null);
+        server.files().write("user/images/Alice/a.png", "first");
+        HttpResponse<Buffer> first = client.get("/user/images/Alice/a.png");
+        server.files().write("user/images/Alice/a.png", "second version");
+        server.files().setModified("user/images/Alice/a.png", 1_800_000_000_000.0);
+        HttpResponse<Buffer> second = Client.send(client.request(io.vertx.core.http.HttpMethod.GET, "/user/images/Alice/a.png")
+                .putHeader("If-None-Match", first.getHeader("ETag")), null);
+        assertEquals(200, second.statusCode());
+        assertEquals("second version", second.bodyAsString());
+        server.files().delete("user/images/Alice/a.png");
+        assertEquals(404, client.get("/user/images/Alice/a.png").statusCode());
     }
 }
