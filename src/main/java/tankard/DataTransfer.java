@@ -15,6 +15,7 @@ import tankard.chat.ChatFile;
 import tankard.chat.ChatFolder;
 import tankard.chat.ChatStore;
 import tankard.group.GroupStore;
+import tankard.store.BlobStore;
 import tankard.store.DocumentStore;
 import tankard.user.AccountStore;
 import tankard.user.User;
@@ -37,6 +38,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Predicate;
@@ -70,6 +72,7 @@ final class DataTransfer {
         copyChats(from.chats(), to.chats(), handles);
         copyCards(from.cards(), to.cards(), handles);
         copyVectors(from.vectors(), to.vectors(), handles);
+        copyBlobs(from.blobs(), to.blobs(), handles);
         copyFiles(fromRoot, toRoot, database.keptElsewhere(handles));
     }
 
@@ -215,6 +218,30 @@ final class DataTransfer {
                 bar.step();
                 bar.setExtraMessage(copied + " indexes");
             }
+        }
+    }
+
+    /** The images and other files, streamed, with their modification times. */
+    private void copyBlobs(BlobStore from, BlobStore to, Set<String> handles) {
+        try (ProgressBar bar = bar("images and files", handles.size())) {
+            long copied = 0;
+            for (String handle : handles) {
+                for (BlobStore.Entry blob : from.walk(handle, "")) {
+                    if (!blob.equals(to.stat(handle, blob.path()).orElse(null))) {
+                        Optional<InputStream> content = from.open(handle, blob.path());
+                        if (content.isPresent()) { // else deleted since the walk
+                            try (InputStream in = content.get()) {
+                                to.restore(handle, blob, in);
+                            }
+                            copied += blob.size();
+                            bar.setExtraMessage(bytes(copied));
+                        }
+                    }
+                }
+                bar.step();
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot copy the images and files", e);
         }
     }
 

@@ -134,7 +134,7 @@ record Stores(AccountStore accounts, DocumentStore documents, CardStore cards, C
             return parts.length == 3 && parts[1].equals(GROUPS_FOLDER) && parts[2].endsWith(".json")
                     || parts.length == 3 && parts[1].equals(CHARACTERS_FOLDER) && CardFile.isCardName(parts[2])
                     || DocumentStore.isDocument(inUser) || ChatStore.isChatFile(inUser)
-                    || CollectionKey.ofIndexPath(inUser).isPresent();
+                    || CollectionKey.ofIndexPath(inUser).isPresent() || blobs.keeps(inUser);
         };
     }
 

@@ -5,6 +5,7 @@ import tankard.util.Sanitize;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Predicate;
@@ -50,15 +51,16 @@ public interface BlobStore {
 
     /** The path, when it is one or more path segments joined with {@code /}; else an {@link IllegalArgumentException}. */
     static String checkPath(String path) {
-        if (path == null || path.isEmpty()) {
+        if (!isPath(path)) {
             throw new IllegalArgumentException("Not a path in a user's folder: " + path);
         }
-        for (String segment : path.split("/", -1)) {
-            if (!Sanitize.isSafeSegment(segment)) {
-                throw new IllegalArgumentException("Not a path in a user's folder: " + path);
-            }
-        }
         return path;
+    }
+
+    /** Whether the text is one or more path segments joined with {@code /}. */
+    static boolean isPath(String path) {
+        return path != null && !path.isEmpty()
+                && Arrays.stream(path.split("/", -1)).allMatch(Sanitize::isSafeSegment);
     }
 
     /** The path of a blob by the store's rule ({@link #checkPath}, and a file the rule says is a blob). */
@@ -87,7 +89,10 @@ public interface BlobStore {
         return folder.isEmpty() ? name : folder + "/" + name;
     }
 
-    /** Whether a file of a user's folder (its path from that folder, with {@code /}) is one this store keeps. */
+    /**
+     * Whether a file of a user's folder (its path from that folder, with {@code /}) is one this store keeps: a
+     * {@link #isPath path} that the store's rule says is a blob's.
+     */
     boolean keeps(String path);
 
     /** The blob at the path; empty when there is none (also when the path is a folder). */

@@ -43,7 +43,7 @@ public final class FileBlobStore implements BlobStore {
 
     @Override
     public boolean keeps(String path) {
-        return isBlob.test(path);
+        return BlobStore.isPath(path) && isBlob.test(path);
     }
 
     @Override
@@ -216,7 +216,7 @@ public final class FileBlobStore implements BlobStore {
 
     /** The file's entry when it is a blob; not a write under way, nor another store's file, nor a folder. */
     private Optional<Entry> entry(String user, String path) {
-        if (AtomicFiles.isOwnTemp(path.substring(path.lastIndexOf('/') + 1)) || !isBlob.test(path)) {
+        if (AtomicFiles.isOwnTemp(path.substring(path.lastIndexOf('/') + 1)) || !keeps(path)) {
             return Optional.empty();
         }
         return stat(user, path);

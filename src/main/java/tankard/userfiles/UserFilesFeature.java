@@ -85,21 +85,12 @@ public record UserFilesFeature(TankardConfig config, CardImages cardImages, Blob
     }
 
     private void sendBlob(RoutingContext ctx, String path) {
-        if (!isBlobPath(path)) {
+        if (!blobs.keeps(path)) {
             Reply.status(404).writeTo(ctx.response()); // a folder, a name no blob can have, a file of another store
             return;
         }
         BlobSender.send(ctx, blobs, SecurityChain.user(ctx).handle(), path, true)
                 .onSuccess(notFoundUnlessSent(ctx)).onFailure(ctx::fail);
-    }
-
-    private boolean isBlobPath(String path) {
-        try {
-            BlobStore.checkPath(path);
-            return blobs.keeps(path);
-        } catch (IllegalArgumentException e) {
-            return false;
-        }
     }
 
     /** The user's own extension first, then the global one of the frontend (ST serves both under one path). */

@@ -91,7 +91,7 @@ public final class PgBlobStore implements BlobStore {
 
     @Override
     public boolean keeps(String path) {
-        return isBlob.test(path);
+        return BlobStore.isPath(path) && isBlob.test(path);
     }
 
     @Override
