@@ -73,7 +73,7 @@ public final class ExtensionFeature implements Feature {
             }
         });
         router.get("/api/extensions/discover").handler(routes.blocking(request ->
-                Reply.json(discover(request.dirs()))));
+                Reply.json(discover(userExtensions(request)))));
         router.post("/api/extensions/install").handler(routes.blocking(gitThreads, this::install));
         router.post("/api/extensions/update").handler(routes.blocking(gitThreads, request ->
                 Reply.json(locked(existing(request, "update"), git::update))));
@@ -87,14 +87,14 @@ public final class ExtensionFeature implements Feature {
     }
 
     /** Built-in folders, then the user's, then global ones that no user folder shadows. Blocking. */
-    ArrayNode discover(UserDirs dirs) {
+    ArrayNode discover(Path userExtensions) {
         ArrayNode out = JsJson.array();
         for (String name : folders(builtIn)) {
             if (!name.equals("third-party")) {
                 out.addObject().put("type", "system").put("name", name);
             }
         }
-        List<String> local = folders(dirs.extensions());
+        List<String> local = folders(userExtensions);
         for (String name : local) {
             out.addObject().put("type", "local").put("name", "third-party/" + name);
         }
@@ -126,7 +126,7 @@ public final class ExtensionFeature implements Feature {
             throw Refusal.badRequest("Could not determine the extension name from the URL. "
                     + "Please provide a valid git repository URL.");
         }
-        Path base = toGlobal ? global : request.dirs().extensions();
+        Path base = toGlobal ? global : userExtensions(request);
         Path target = base.resolve(name);
         try (StripedLocks.Held held = locks.lockAll(target.toString())) {
             if (Files.exists(target)) {
@@ -182,8 +182,8 @@ public final class ExtensionFeature implements Feature {
         if (!request.user().admin()) {
             throw Refusal.forbidden("Forbidden: No permission to move extensions.");
         }
-        Path from = scope(source, request.dirs()).resolve(name);
-        Path to = scope(destination, request.dirs()).resolve(name);
+        Path from = scope(source, request).resolve(name);
+        Path to = scope(destination, request).resolve(name);
         try (StripedLocks.Held held = locks.lockAll(from.toString(), to.toString())) {
             if (!Files.isDirectory(from)) {
                 throw Refusal.notFound("Source directory does not exist.");
@@ -198,8 +198,13 @@ public final class ExtensionFeature implements Feature {
         return Reply.noContent();
     }
 
-    private Path scope(JsonNode value, UserDirs dirs) {
-        return value.isTextual() && value.textValue().equals("global") ? global : dirs.extensions();
+    private Path scope(JsonNode value, Request request) {
+        return value.isTextual() && value.textValue().equals("global") ? global : userExtensions(request);
+    }
+
+    /** The user's own extensions: code, kept on the node in every storage (docs/operations.md). */
+    private Path userExtensions(Request request) {
+        return UserDirs.of(config.dataRoot(), request.user().handle()).extensions();
     }
 
     /**
@@ -249,7 +254,7 @@ public final class ExtensionFeature implements Feature {
         if (inGlobal && verb != null && !request.user().admin()) {
             throw Refusal.forbidden("Forbidden: No permission to " + verb + " global extensions.");
         }
-        Path folder = (inGlobal ? global : request.dirs().extensions()).resolve(name);
+        Path folder = (inGlobal ? global : userExtensions(request)).resolve(name);
         if (!Files.isDirectory(folder)) {
             throw Refusal.notFound("Directory does not exist at " + folder);
         }
