@@ -64,7 +64,8 @@ class ImageMetadataIndexPgTest {
     void aChangedBlobGetsItsMetadataAgain() {
         blobs.write("alice", "backgrounds/a.png", new ByteArrayInputStream(TestImages.image("png", 4, 3)));
         JsonNode first = index.getOrGenerate("alice", List.of("backgrounds/a.png"), 0).get("backgrounds/a.png");
-        assertEquals(first, index.getOrGenerate("alice", List.of("backgrounds/a.png"), 0).get("backgrounds/a.png"));
+        assertEquals(JsJson.compact(first),
+                JsJson.compact(index.getOrGenerate("alice", List.of("backgrounds/a.png"), 0).get("backgrounds/a.png")));
         blobs.write("alice", "backgrounds/a.png", new ByteArrayInputStream(TestImages.image("png", 8, 2)));
         JsonNode second = index.getOrGenerate("alice", List.of("backgrounds/a.png"), 0).get("backgrounds/a.png");
         assertEquals(4.0, second.path("aspectRatio").doubleValue());
