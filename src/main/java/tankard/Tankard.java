@@ -124,6 +124,7 @@ import tankard.tokenizer.TokenizerFeature;
 import tankard.tokenizer.TokenizerFiles;
 import tankard.tokenizer.Tokenizers;
 import tankard.worldinfo.WorldInfoFeature;
+import tankard.thumbnail.NodeImages;
 import tankard.thumbnail.ThumbnailFeature;
 import tankard.userfiles.ChatImagesFeature;
 import tankard.userfiles.DataBankFeature;
@@ -259,7 +260,9 @@ public final class Tankard {
         this.speechRecognizer = new LocalSpeechRecognizer(config, upstream);
         Tokenizers tokenizers = new Tokenizers(TokenizerFiles.of(config));
         PresetService presets = new PresetService(documents, DefaultContent.of(config));
-        ImageMetadataIndex imageMetadata = new ImageMetadataIndex(documents);
+        NodeImages nodeImages = new NodeImages(stores.blobs(), stores.cardImages(config.dataRoot())::file,
+                config.dataRoot());
+        ImageMetadataIndex imageMetadata = new ImageMetadataIndex(documents, nodeImages);
         ChatSummarizer chatSummarizer = new ChatSummarizer(chatService, new Completions(config, secrets, upstream),
                 tokenizers);
         Supplier<byte[]> defaultAvatar = AvatarImages.defaultAvatar(config.frontendDir());
@@ -318,9 +321,9 @@ public final class Tankard {
                 new UserFilesFeature(config, stores.cardImages(config.dataRoot()), stores.blobs()),
                 new ChatImagesFeature(),
                 new DataBankFeature(),
-                new ThumbnailFeature(config, stores.cardImages(config.dataRoot())::file),
-                new AvatarsFeature(),
-                new BackgroundsFeature(config, imageMetadata),
+                new ThumbnailFeature(config, nodeImages),
+                new AvatarsFeature(config, stores.blobs()),
+                new BackgroundsFeature(config, stores.blobs(), imageMetadata),
                 new ImageMetadataFeature(config, imageMetadata),
                 new SearchFeature(new SearchService(secrets, upstream, textBackends), new YouTubeTranscripts(upstream),
                         new PageVisits(upstream)),

@@ -2,29 +2,37 @@ package tankard.avatars;
 
 import io.vertx.ext.web.FileUpload;
 import io.vertx.ext.web.Router;
+import tankard.config.TankardConfig;
 import tankard.http.Feature;
 import tankard.http.Reply;
 import tankard.http.Routes;
 import tankard.image.AvatarImages;
 import tankard.image.ImageFiles;
 import tankard.json.JsJson;
-import tankard.store.AtomicFiles;
+import tankard.store.BlobStore;
 import tankard.thumbnail.ThumbnailType;
 import tankard.thumbnail.Thumbnails;
+import tankard.user.UserDirs;
 import tankard.util.SafeNames;
 import tankard.util.Sanitize;
 
+import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** Persona images (ST: src/endpoints/avatars.js): list, upload (crop/resize, overwrite) and delete. */
-public final class AvatarsFeature implements Feature {
+/**
+ * Persona images (ST: src/endpoints/avatars.js), the blobs of {@code User Avatars/}: list, upload (crop/resize,
+ * overwrite) and delete.
+ */
+public record AvatarsFeature(TankardConfig config, BlobStore blobs) implements Feature {
+    private static final String FOLDER = "User Avatars";
+
     @Override
     public void mount(Router router, Routes routes) {
         router.post("/api/avatars/get").handler(routes.blocking(request -> {
             request.body(); // malformed JSON is a 400, as with ST's body parser
-            return Reply.json(ImageFiles.list(request.dirs().avatars()));
+            return Reply.json(ImageFiles.list(blobs, request.user().handle(), FOLDER));
         }));
         router.post("/api/avatars/upload").handler(routes.blocking(request -> {
             FileUpload file = request.upload();
@@ -35,17 +43,17 @@ public final class AvatarsFeature implements Feature {
             if (overwrite != null && (overwrite.indexOf('/') >= 0 || overwrite.indexOf('\0') >= 0)) {
                 return Reply.status(400);
             }
-            Path target = SafeNames.sanitizedFile(request.dirs().avatars(), overwrite == null || overwrite.isEmpty()
+            String name = SafeNames.sanitizedName(overwrite == null || overwrite.isEmpty()
                     ? System.currentTimeMillis() + ".png" : overwrite, "overwrite_name");
-            String name = target.getFileName().toString();
             byte[] png = AvatarImages.toPng(Files.readAllBytes(Path.of(file.uploadedFileName())),
                     AvatarImages.Crop.parse(request.query("crop")));
             if (png == null) {
                 return new Reply.Body(400, "text/html; charset=utf-8", "Is not a valid image".getBytes(StandardCharsets.UTF_8));
             }
-            AtomicFiles.write(target, png);
+            String user = request.user().handle();
+            blobs.write(user, FOLDER + "/" + name, new ByteArrayInputStream(png));
             if (overwrite != null && !overwrite.isEmpty()) {
-                Thumbnails.invalidate(request.dirs(), ThumbnailType.PERSONA, name);
+                invalidateThumbnail(user, name);
             }
             return Reply.json(JsJson.object().put("path", name));
         }));
@@ -60,13 +68,16 @@ public final class AvatarsFeature implements Feature {
             if (!avatar.equals(Sanitize.filename(avatar)) || avatar.isEmpty()) {
                 return Reply.status(403);
             }
-            Path file = request.dirs().avatars().resolve(avatar);
-            if (!Files.isRegularFile(file)) {
+            String user = request.user().handle();
+            if (!blobs.delete(user, FOLDER + "/" + avatar)) {
                 return Reply.status(404);
             }
-            Files.delete(file);
-            Thumbnails.invalidate(request.dirs(), ThumbnailType.PERSONA, avatar);
+            invalidateThumbnail(user, avatar);
             return Reply.json(JsJson.object().put("result", "ok"));
         }));
+    }
+
+    private void invalidateThumbnail(String user, String name) {
+        Thumbnails.invalidate(UserDirs.of(config.dataRoot(), user), ThumbnailType.PERSONA, name);
     }
 }

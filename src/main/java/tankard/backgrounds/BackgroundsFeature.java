@@ -17,7 +17,7 @@ import tankard.image.MediaSniff;
 import tankard.image.MediaUploads;
 import tankard.imagemetadata.ImageMetadataIndex;
 import tankard.json.JsJson;
-import tankard.store.AtomicFiles;
+import tankard.store.BlobStore;
 import tankard.thumbnail.ThumbnailType;
 import tankard.thumbnail.Thumbnails;
 import tankard.user.UserDirs;
@@ -26,20 +26,23 @@ import tankard.util.SafeNames;
 import tankard.util.Sanitize;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 
 /**
- * The backgrounds of ST's src/endpoints/backgrounds.js: listings, upload, rename and delete. Each change also
- * invalidates the bg thumbnail and keeps {@code image-metadata.json} in step.
+ * The backgrounds of ST's src/endpoints/backgrounds.js: listings, upload, rename and delete of the blobs of
+ * {@code backgrounds/}. Each change also invalidates the bg thumbnail (of this node: another node's cache sees the
+ * change by the blob's time) and keeps {@code image-metadata.json} in step.
  */
-public record BackgroundsFeature(TankardConfig config, ImageMetadataIndex metadata) implements Feature {
+public record BackgroundsFeature(TankardConfig config, BlobStore blobs, ImageMetadataIndex metadata) implements Feature {
     private static final Logger LOG = LoggerFactory.getLogger(BackgroundsFeature.class);
+    private static final String FOLDER = "backgrounds";
 
     /** ST takes uploads of any size; an animated background converted from a video stays well below this. */
     static final long MAX_UPLOAD_BYTES = 64L << 20;
@@ -49,25 +52,25 @@ public record BackgroundsFeature(TankardConfig config, ImageMetadataIndex metada
         // The bodies are read only to refuse malformed JSON with 400, as ST's body parser does.
         router.post("/api/backgrounds/all").handler(routes.blocking(request -> {
             request.body();
-            return Reply.json(all(request.dirs()));
+            return Reply.json(all(request.user().handle()));
         }));
         router.post("/api/backgrounds/folders").handler(routes.blocking(request -> {
             request.body();
-            return Reply.json(folders(request.dirs()));
+            return Reply.json(folders(request.user().handle()));
         }));
         router.post("/api/backgrounds/upload").handler(routes.blocking(request -> {
             FileUpload upload = request.upload();
             if (upload == null) {
                 throw Refusal.badRequest("No background image uploaded");
             }
-            return Reply.text(upload(request.dirs(), upload));
+            return Reply.text(upload(request.user().handle(), upload));
         }));
         router.post("/api/backgrounds/delete").handler(routes.blocking(request -> {
-            delete(request.dirs(), request.body().get("bg"));
+            delete(request.user().handle(), request.body().get("bg"));
             return Reply.text("ok");
         }));
         router.post("/api/backgrounds/rename").handler(routes.blocking(request -> {
-            rename(request.dirs(), request.body().get("old_bg"), request.body().get("new_bg"));
+            rename(request.user().handle(), request.body().get("old_bg"), request.body().get("new_bg"));
             return Reply.text("ok");
         }));
     }
@@ -76,19 +79,20 @@ public record BackgroundsFeature(TankardConfig config, ImageMetadataIndex metada
      * Stores the upload as {@code backgrounds/<sanitize(original name)>}, replacing a file of that name, and
      * answers that name. Unlike ST, only an image or video within the size limit is taken. Blocking.
      */
-    private String upload(UserDirs dirs, FileUpload upload) throws IOException {
-        Path target = SafeNames.sanitizedFile(dirs.backgrounds(), FileNames.uploadName(upload.fileName()), "file name");
-        String name = target.getFileName().toString();
+    private String upload(String user, FileUpload upload) throws IOException {
+        String name = SafeNames.sanitizedName(FileNames.uploadName(upload.fileName()), "file name");
         Path source = MediaUploads.check(upload, MAX_UPLOAD_BYTES, EnumSet.allOf(MediaSniff.Kind.class));
-        MediaUploads.copy(source, target);
-        Thumbnails.invalidate(dirs, ThumbnailType.BG, name);
+        try (InputStream content = Files.newInputStream(source)) {
+            blobs.write(user, path(name), content); // Vert.x's spooled temp file: no wait on the client
+        }
+        invalidateThumbnail(user, name);
         int[] bg = config.thumbnails().bg();
-        metadata.getOrGenerate(dirs, List.of("backgrounds/" + name), (long) bg[0] * bg[1]);
+        metadata.getOrGenerate(user, List.of(path(name)), (long) bg[0] * bg[1]);
         return name;
     }
 
     /** ST's statuses: 400 for a name with a separator or a missing file, 403 for one that sanitizing changes. */
-    private void delete(UserDirs dirs, JsonNode bg) throws IOException {
+    private void delete(String user, JsonNode bg) {
         if (bg == null || !bg.isTextual() || Sanitize.hasForbiddenChars(bg.textValue())) {
             throw Refusal.badRequest("Invalid background name");
         }
@@ -96,60 +100,70 @@ public record BackgroundsFeature(TankardConfig config, ImageMetadataIndex metada
         if (!Sanitize.isPlainFileName(name)) {
             throw Refusal.forbidden("Invalid background name");
         }
-        Path file = dirs.backgrounds().resolve(name);
-        if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
+        if (!blobs.delete(user, path(name))) {
             throw Refusal.badRequest("Background not found");
         }
-        Files.delete(file);
-        Thumbnails.invalidate(dirs, ThumbnailType.BG, name);
-        metadata.remove(dirs.handle(), "backgrounds/" + name);
+        invalidateThumbnail(user, name);
+        metadata.remove(user, path(name));
     }
 
     /**
      * Renames a background (both names sanitized); 400 when the source is missing or the target exists. The
      * move cannot replace a file that appears meanwhile, where ST's copy would overwrite it.
      */
-    private void rename(UserDirs dirs, JsonNode oldBg, JsonNode newBg) throws IOException {
-        Path source = sanitizedFile(dirs, oldBg);
-        Path target = sanitizedFile(dirs, newBg);
-        String oldName = source.getFileName().toString();
-        String newName = target.getFileName().toString();
-        if (!Files.isRegularFile(source, LinkOption.NOFOLLOW_LINKS)) {
+    private void rename(String user, JsonNode oldBg, JsonNode newBg) {
+        String oldName = sanitizedName(oldBg);
+        String newName = sanitizedName(newBg);
+        boolean renamed;
+        try {
+            renamed = blobs.rename(user, path(oldName), path(newName));
+        } catch (UncheckedIOException e) {
+            if (e.getCause() instanceof FileAlreadyExistsException) {
+                throw Refusal.badRequest("A background with the new name already exists");
+            }
+            throw e;
+        }
+        if (!renamed) {
             throw Refusal.badRequest("Background not found");
         }
-        if (!AtomicFiles.moveNoReplace(source, target)) {
-            throw Refusal.badRequest("A background with the new name already exists");
-        }
-        Thumbnails.invalidate(dirs, ThumbnailType.BG, oldName);
-        Thumbnails.invalidate(dirs, ThumbnailType.BG, newName);
-        metadata.rename(dirs.handle(), "backgrounds/" + oldName, "backgrounds/" + newName);
+        invalidateThumbnail(user, oldName);
+        invalidateThumbnail(user, newName);
+        metadata.rename(user, path(oldName), path(newName));
     }
 
-    private static Path sanitizedFile(UserDirs dirs, JsonNode name) {
-        return SafeNames.sanitizedFile(dirs.backgrounds(), name != null && name.isTextual() ? name.textValue() : null,
-                "background name");
+    private static String sanitizedName(JsonNode name) {
+        return SafeNames.sanitizedName(name != null && name.isTextual() ? name.textValue() : null, "background name");
+    }
+
+    /** The blob of a background (a plain file name). */
+    private static String path(String name) {
+        return FOLDER + "/" + name;
+    }
+
+    private void invalidateThumbnail(String user, String name) {
+        Thumbnails.invalidate(UserDirs.of(config.dataRoot(), user), ThumbnailType.BG, name);
     }
 
     /**
      * {@code {images: [{filename, isAnimated}], config: {width, height}}}, config being the bg thumbnail size.
      * As in ST, the metadata of new or changed backgrounds is generated and saved on the way.
      */
-    private ObjectNode all(UserDirs dirs) {
+    private ObjectNode all(String user) {
         int[] bg = config.thumbnails().bg();
         Map<String, JsonNode> found;
         List<String> names;
         try {
-            names = ImageFiles.list(dirs.backgrounds());
-            found = metadata.getOrGenerate(dirs,
-                    names.stream().map(name -> "backgrounds/" + name).toList(), (long) bg[0] * bg[1]);
+            names = ImageFiles.list(blobs, user, FOLDER);
+            found = metadata.getOrGenerate(user, names.stream().map(BackgroundsFeature::path).toList(),
+                    (long) bg[0] * bg[1]);
         } catch (UncheckedIOException e) {
-            LOG.warn("Cannot list the backgrounds of {}", dirs.root(), e);
+            LOG.warn("Cannot list the backgrounds of {}", user, e);
             throw Refusal.failed("Failed to fetch backgrounds");
         }
         ObjectNode result = JsJson.object();
         ArrayNode images = result.putArray("images");
         for (String name : names) {
-            JsonNode animated = found.getOrDefault("backgrounds/" + name, JsJson.object()).path("isAnimated");
+            JsonNode animated = found.getOrDefault(path(name), JsJson.object()).path("isAnimated");
             images.addObject().put("filename", name).put("isAnimated", animated.isBoolean() && animated.booleanValue());
         }
         result.putObject("config").put("width", bg[0]).put("height", bg[1]);
@@ -157,8 +171,8 @@ public record BackgroundsFeature(TankardConfig config, ImageMetadataIndex metada
     }
 
     /** {@code {folders, imageFolderMap}}: the virtual folders, and the folder ids of each image file name that has some. */
-    private ObjectNode folders(UserDirs dirs) {
-        ObjectNode index = metadata.read(dirs.handle());
+    private ObjectNode folders(String user) {
+        ObjectNode index = metadata.read(user);
         ObjectNode result = JsJson.object();
         JsonNode folders = index.get("folders");
         result.set("folders", folders instanceof ArrayNode ? folders : JsJson.array());

@@ -1,12 +1,9 @@
 package tankard.image;
 
-import tankard.util.FileNames;
+import tankard.store.BlobStore;
 import tankard.util.JsLocale;
 import tankard.util.MimeTypes;
 
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
-import java.nio.file.Path;
 import java.util.List;
 
 /** ST's image listings (persona images, backgrounds): plain files with an image/* type, in locale collation order. */
@@ -14,12 +11,12 @@ public final class ImageFiles {
     private ImageFiles() {
     }
 
-    /** The image file names directly in {@code folder} (none when it does not exist). Blocking. */
-    public static List<String> list(Path folder) {
-        // Node's stable sort keeps readdir order for names the collator deems equal.
-        return FileNames.list(folder).stream()
+    /** The names of the user's image blobs directly in the folder (none when it does not exist). Blocking. */
+    public static List<String> list(BlobStore blobs, String user, String folder) {
+        // Node's stable sort keeps readdir order (the store's listing order) for names the collator deems equal.
+        return blobs.list(user, folder).stream()
+                .map(BlobStore.Entry::name)
                 .filter(MimeTypes::isImage)
-                .filter(name -> Files.isRegularFile(folder.resolve(name), LinkOption.NOFOLLOW_LINKS))
                 .sorted(JsLocale.comparator())
                 .toList();
     }

@@ -4,10 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import tankard.core.Refusal;
-import tankard.user.UserDirs;
 import tankard.util.Sanitize;
 
-import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -76,7 +74,7 @@ final class ImageFolders {
      * Every path must stay under {@code backgrounds/}: one that does not fails the whole request (400, where
      * ST answers 500) before anything changes.
      */
-    static void assign(ImageMetadataIndex metadata, UserDirs dirs, String id, List<String> paths) {
+    static void assign(ImageMetadataIndex metadata, String user, String id, List<String> paths) {
         List<String> normalized = new ArrayList<>();
         for (String path : paths) {
             String clean = normalizePosix(path);
@@ -84,12 +82,12 @@ final class ImageFolders {
             if (!clean.startsWith("backgrounds/") || !Sanitize.isPlainFileName(clean.substring("backgrounds/".length()))) {
                 throw Refusal.badRequest("Invalid background path: '" + path + "'");
             }
-            // only existing files, looked at before the update, which must not wait on the disk
-            if (Files.isRegularFile(dirs.root().resolve(clean))) {
+            // only existing files, looked at before the update, which must not wait on the store
+            if (metadata.isFile(user, clean)) {
                 normalized.add(clean);
             }
         }
-        metadata.update(dirs.handle(), index -> {
+        metadata.update(user, index -> {
             find(index, id);
             ObjectNode images = ImageMetadataIndex.images(index);
             for (String path : normalized) {

@@ -5,21 +5,16 @@ import tankard.image.AverageColor;
 import tankard.image.ImageSniff;
 import tankard.image.Images;
 import tankard.json.JsJson;
-import tankard.store.FileTimes;
 import tankard.util.Hashes;
 
 import java.awt.image.BufferedImage;
-import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Arrays;
 
 /**
  * The metadata ST keeps for one image (ST: src/endpoints/image-metadata.js, generateImageMetadata), generated from
- * the file.
+ * the image's bytes.
  */
 final class ImageMetadata {
     private static final String NEUTRAL = "#808080";
@@ -29,17 +24,17 @@ final class ImageMetadata {
 
     /**
      * {@code {hash, aspectRatio, isAnimated, dominantColor, folderIds: [], addedTimestamp, thumbnailResolution}},
-     * or null when the image's size cannot be read (ST then keeps no metadata for it). Blocking.
+     * or null when the image's size cannot be read (ST then keeps no metadata for it).
+     *
+     * @param addedMs when the image's file came to be (Node's {@code birthtimeMs})
      */
-    static ObjectNode generate(Path file, long thumbnailResolution) throws IOException {
-        byte[] data = Files.readAllBytes(file);
+    static ObjectNode generate(byte[] data, double addedMs, long thumbnailResolution) {
         int[] size = Images.dimensions(data);
         if (size == null || size[0] <= 0 || size[1] <= 0) {
             return null;
         }
         boolean animated = ImageSniff.isAnimated(Arrays.copyOf(data, Math.min(data.length, ImageSniff.HEAD_BYTES)));
         BufferedImage image = animated ? null : Images.decode(data);
-        BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class);
         ObjectNode metadata = JsJson.object();
         metadata.put("hash", Hashes.sha256Hex(data));
         // parseFloat(ratio.toFixed(4)): toFixed rounds the exact binary value, halves up.
@@ -47,8 +42,7 @@ final class ImageMetadata {
         metadata.put("isAnimated", animated);
         metadata.put("dominantColor", image == null ? NEUTRAL : AverageColor.of(image));
         metadata.putArray("folderIds");
-        // Node's birthtimeMs, or mtimeMs where the file system keeps no birth time (Java then reports mtime).
-        metadata.put("addedTimestamp", (long) Math.floor(FileTimes.millis(attributes.creationTime())));
+        metadata.put("addedTimestamp", (long) Math.floor(addedMs));
         metadata.put("thumbnailResolution", thumbnailResolution);
         return metadata;
     }

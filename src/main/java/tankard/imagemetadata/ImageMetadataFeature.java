@@ -13,11 +13,7 @@ import tankard.http.Routes;
 import tankard.json.Js;
 import tankard.json.JsJson;
 import tankard.thumbnail.ThumbnailType;
-import tankard.user.UserDirs;
 
-import java.nio.file.Files;
-import java.nio.file.InvalidPathException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.HashSet;
@@ -36,7 +32,7 @@ public record ImageMetadataFeature(TankardConfig config, ImageMetadataIndex meta
         post(router, routes, "/api/image-metadata/all", this::all);
         post(router, routes, "/api/image-metadata", this::metadata);
         post(router, routes, "/api/image-metadata/cleanup", request -> {
-            List<String> removed = cleanup(request.dirs());
+            List<String> removed = cleanup(request.user().handle());
             ObjectNode result = JsJson.object();
             removed.forEach(result.putArray("removed")::add);
             return Reply.json(result.put("count", removed.size()));
@@ -64,7 +60,7 @@ public record ImageMetadataFeature(TankardConfig config, ImageMetadataIndex meta
         });
         post(router, routes, "/api/image-metadata/folders/assign", request -> {
             String id = id(request);
-            ImageFolders.assign(metadata, request.dirs(), id, paths(request));
+            ImageFolders.assign(metadata, request.user().handle(), id, paths(request));
             return ok();
         });
         post(router, routes, "/api/image-metadata/folders/unassign", request -> {
@@ -111,20 +107,20 @@ public record ImageMetadataFeature(TankardConfig config, ImageMetadataIndex meta
         if (!Js.truthy(single) && !Js.truthy(many)) {
             throw Refusal.badRequest("Either \"path\" or \"paths\" is required.");
         }
-        UserDirs dirs = request.dirs();
+        String user = request.user().handle();
         long resolution = resolution(body.get("type"));
         if (Js.truthy(single) && !Js.truthy(many)) {
             if (!single.isTextual()) {
                 throw Refusal.badRequest("\"path\" must be text");
             }
             String path = single.textValue();
-            if (!insideUserFolder(dirs, path)) {
+            if (!insideUserFolder(path)) {
                 throw Refusal.badRequest("Path \"" + path + "\" is outside the user data directory.");
             }
-            if (!Files.exists(dirs.root().resolve(path))) {
+            if (!metadata.exists(user, path)) {
                 throw Refusal.notFound("File not found.");
             }
-            JsonNode found = metadata.getOrGenerate(dirs, List.of(path), resolution).get(path);
+            JsonNode found = metadata.getOrGenerate(user, List.of(path), resolution).get(path);
             if (found == null) {
                 throw Refusal.notFound("Could not generate metadata for file.");
             }
@@ -137,14 +133,14 @@ public record ImageMetadataFeature(TankardConfig config, ImageMetadataIndex meta
         List<String> valid = new ArrayList<>();
         for (JsonNode item : array) {
             String path = Js.string(item);
-            if (!item.isTextual() || !insideUserFolder(dirs, path)) {
+            if (!item.isTextual() || !insideUserFolder(path)) {
                 results.put(path, JsJson.object().put("error",
                         "Path \"" + path + "\" is outside the user data directory."));
             } else {
                 valid.add(path);
             }
         }
-        Map<String, JsonNode> generated = metadata.getOrGenerate(dirs, valid, resolution);
+        Map<String, JsonNode> generated = metadata.getOrGenerate(user, valid, resolution);
         for (String path : valid) {
             results.put(path, generated.containsKey(path) ? generated.get(path)
                     : JsJson.object().put("error", "File not found or could not process."));
@@ -166,16 +162,16 @@ public record ImageMetadataFeature(TankardConfig config, ImageMetadataIndex meta
      * Removes the entries whose file is missing or lies outside the user folder; their keys. The files are looked
      * at before the update, which must not wait on the disk.
      */
-    List<String> cleanup(UserDirs dirs) {
+    List<String> cleanup(String user) {
         Set<String> gone = new HashSet<>();
-        for (String path : keys(ImageMetadataIndex.images(metadata.read(dirs.handle())))) {
-            if (!insideUserFolder(dirs, path) || !Files.exists(dirs.root().resolve(path))) {
+        for (String path : keys(ImageMetadataIndex.images(metadata.read(user)))) {
+            if (!insideUserFolder(path) || !metadata.exists(user, path)) {
                 gone.add(path);
             }
         }
         List<String> removed = new ArrayList<>();
         if (!gone.isEmpty()) {
-            metadata.update(dirs.handle(), index -> {
+            metadata.update(user, index -> {
                 removed.clear();
                 ObjectNode images = ImageMetadataIndex.images(index);
                 for (String path : keys(images)) {
@@ -197,16 +193,10 @@ public record ImageMetadataFeature(TankardConfig config, ImageMetadataIndex meta
     }
 
     /** ST's isPathUnderParent of the resolved path: inside the user folder (or the folder itself). */
-    private static boolean insideUserFolder(UserDirs dirs, String relative) {
-        if (relative.indexOf('\0') >= 0) {
-            return false;
-        }
-        Path root = dirs.root().toAbsolutePath().normalize();
-        try {
-            return root.resolve(relative).normalize().startsWith(root);
-        } catch (InvalidPathException e) {
-            return false;
-        }
+    private static boolean insideUserFolder(String relative) {
+        String normalized = ImageFolders.normalizePosix(relative);
+        return relative.indexOf('\0') < 0 && !normalized.startsWith("/") && !normalized.equals("..")
+                && !normalized.startsWith("../");
     }
 
     private ObjectNode readWithFolders(String user) {

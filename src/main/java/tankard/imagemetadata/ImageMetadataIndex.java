@@ -10,7 +10,7 @@ import tankard.store.DocumentStore;
 import tankard.store.DocumentStore.Folder;
 import tankard.store.DocumentStore.Outcome;
 import tankard.store.FileTimes;
-import tankard.user.UserDirs;
+import tankard.thumbnail.NodeImages;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -32,9 +32,12 @@ public final class ImageMetadataIndex {
     static final String FILE = "image-metadata.json";
 
     private final DocumentStore documents;
+    private final NodeImages images;
 
-    public ImageMetadataIndex(DocumentStore documents) {
+    /** @param images where the images are read: the index itself is a document, the images are blobs and cards */
+    public ImageMetadataIndex(DocumentStore documents, NodeImages images) {
         this.documents = documents;
+        this.images = images;
     }
 
     /**
@@ -74,32 +77,34 @@ public final class ImageMetadataIndex {
      * saved. Files that are missing or whose size cannot be read are left out. Blocking: the images are read before
      * the index is updated, so the update itself never waits on them.
      */
-    public Map<String, JsonNode> getOrGenerate(UserDirs dirs, List<String> relativePaths, long thumbnailResolution) {
-        ObjectNode images = images(read(dirs.handle()));
+    public Map<String, JsonNode> getOrGenerate(String user, List<String> relativePaths, long thumbnailResolution) {
+        ObjectNode known = images(read(user));
         Map<String, JsonNode> results = new LinkedHashMap<>();
         Map<String, ObjectNode> generated = new LinkedHashMap<>();
         for (String relative : relativePaths) {
-            Path file = dirs.root().resolve(relative);
             try {
-                double mtime = FileTimes.modifiedMs(Files.readAttributes(file, BasicFileAttributes.class));
-                JsonNode cached = images.get(relative);
+                Path file = images.file(user, storePath(relative));
+                BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class);
+                double mtime = FileTimes.modifiedMs(attributes);
+                JsonNode cached = known.get(relative);
                 if (cached != null && cached.path("mtime").isNumber() && cached.get("mtime").doubleValue() == mtime) {
                     results.put(relative, cached);
                     continue;
                 }
-                ObjectNode metadata = ImageMetadata.generate(file, thumbnailResolution);
+                ObjectNode metadata = ImageMetadata.generate(Files.readAllBytes(file), images.addedMs(attributes),
+                        thumbnailResolution);
                 if (metadata == null) {
                     continue;
                 }
                 metadata.put("mtime", mtime);
                 generated.put(relative, metadata);
                 results.put(relative, metadata);
-            } catch (IOException e) {
+            } catch (IOException | IllegalArgumentException e) {
                 LOG.debug("No metadata for {}: {}", relative, e.toString());
             }
         }
         if (!generated.isEmpty()) {
-            update(dirs.handle(), index -> {
+            update(user, index -> {
                 ObjectNode current = images(index);
                 generated.forEach((relative, metadata) -> {
                     JsonNode stored = current.get(relative);
@@ -112,6 +117,33 @@ public final class ImageMetadataIndex {
             });
         }
         return results;
+    }
+
+    /** Whether there is a file or folder at the path (relative to the user folder, inside it), as ST's existsSync. */
+    public boolean exists(String user, String relative) {
+        try {
+            return images.exists(user, storePath(relative));
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot look at " + relative, e);
+        }
+    }
+
+    /** Whether the path (relative to the user folder, inside it) is an image file of the user's. */
+    boolean isFile(String user, String relative) {
+        try {
+            return images.isFile(user, storePath(relative));
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot look at " + relative, e);
+        }
+    }
+
+    /** A path inside the user folder as the stores name it: Node's posix normalize, no trailing /, "" for the folder. */
+    private static String storePath(String relative) {
+        String normalized = ImageFolders.normalizePosix(relative);
+        if (normalized.equals(".")) {
+            return "";
+        }
+        return normalized.endsWith("/") ? normalized.substring(0, normalized.length() - 1) : normalized;
     }
 
     /** A change to the index: true when it changed something and the index is to be saved. It must not block. */

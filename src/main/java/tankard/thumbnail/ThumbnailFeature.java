@@ -14,26 +14,18 @@ import tankard.user.User;
 import tankard.user.UserDirs;
 import tankard.util.Sanitize;
 
-import java.io.IOException;
-import java.nio.file.Path;
 import java.util.List;
 
 /** {@code GET /thumbnail?type=bg|avatar|persona&file=<name>[&animated=true]} (ST: src/endpoints/thumbnails.js). */
 public final class ThumbnailFeature implements Feature {
     private final TankardConfig config;
     private final Thumbnails thumbnails;
-    private final CardFiles cardFiles;
+    private final NodeImages images;
 
-    /** A file of {@code characters/}: a card from wherever cards are kept (character.CardImages#file); blocking. */
-    @FunctionalInterface
-    public interface CardFiles {
-        Path file(String user, String name) throws IOException;
-    }
-
-    public ThumbnailFeature(TankardConfig config, CardFiles cardFiles) {
+    public ThumbnailFeature(TankardConfig config, NodeImages images) {
         this.config = config;
         this.thumbnails = new Thumbnails(config.thumbnails());
-        this.cardFiles = cardFiles;
+        this.images = images;
     }
 
     @Override
@@ -61,7 +53,8 @@ public final class ThumbnailFeature implements Feature {
         boolean animated = "true".equals(request.getParam("animated"));
         User user = SecurityChain.user(ctx);
         UserDirs dirs = UserDirs.of(config.dataRoot(), user.handle());
-        ctx.vertx().executeBlocking(() -> thumbnails.fileFor(original(dirs, user, type, file), dirs, type, animated), false)
+        ctx.vertx().executeBlocking(() -> thumbnails.fileFor(images.file(user.handle(), type.original(file)), dirs, type,
+                        animated), false)
                 .compose(path -> FileSender.send(ctx, path, true))
                 .onSuccess(outcome -> {
                     if (outcome != FileSender.Outcome.SENT) {
@@ -69,15 +62,6 @@ public final class ThumbnailFeature implements Feature {
                     }
                 })
                 .onFailure(ctx::fail);
-    }
-
-    /** The image a thumbnail is made of: a card from wherever the cards are, a background or persona image file. */
-    private Path original(UserDirs dirs, User user, ThumbnailType type, String file) throws IOException {
-        return switch (type) {
-            case AVATAR -> cardFiles.file(user.handle(), file);
-            case BG -> dirs.backgrounds().resolve(file);
-            case PERSONA -> dirs.avatars().resolve(file);
-        };
     }
 
     /** A query parameter given exactly once (Express makes repeated ones an array, which ST refuses). */

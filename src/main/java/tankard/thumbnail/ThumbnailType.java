@@ -6,18 +6,21 @@ import tankard.user.UserDirs;
 import java.nio.file.Path;
 import java.util.function.Function;
 
-/** The three thumbnail kinds: where their thumbnails are cached, and their size. */
+/** The three thumbnail kinds: where their originals are, where their thumbnails are cached, and their size. */
 public enum ThumbnailType {
-    BG("bg", UserDirs::thumbnailsBg, TankardConfig.Thumbnails::bg),
-    AVATAR("avatar", UserDirs::thumbnailsAvatar, TankardConfig.Thumbnails::avatar),
-    PERSONA("persona", UserDirs::thumbnailsPersona, TankardConfig.Thumbnails::persona);
+    BG("bg", "backgrounds", UserDirs::thumbnailsBg, TankardConfig.Thumbnails::bg),
+    AVATAR("avatar", "characters", UserDirs::thumbnailsAvatar, TankardConfig.Thumbnails::avatar),
+    PERSONA("persona", "User Avatars", UserDirs::thumbnailsPersona, TankardConfig.Thumbnails::persona);
 
     private final String id;
+    private final String originals;
     private final Function<UserDirs, Path> cache;
     private final Function<TankardConfig.Thumbnails, int[]> dimensions;
 
-    ThumbnailType(String id, Function<UserDirs, Path> cache, Function<TankardConfig.Thumbnails, int[]> dimensions) {
+    ThumbnailType(String id, String originals, Function<UserDirs, Path> cache,
+                  Function<TankardConfig.Thumbnails, int[]> dimensions) {
         this.id = id;
+        this.originals = originals;
         this.cache = cache;
         this.dimensions = dimensions;
     }
@@ -30,6 +33,11 @@ public enum ThumbnailType {
             }
         }
         return null;
+    }
+
+    /** The path (from the user's folder) of the image a thumbnail of this type is made of. */
+    public String original(String file) {
+        return originals + "/" + file;
     }
 
     public Path cacheFolder(UserDirs dirs) {

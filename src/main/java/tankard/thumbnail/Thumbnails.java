@@ -8,13 +8,17 @@ import tankard.util.Sanitize;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
 import java.util.Locale;
 import java.util.Set;
 
 /**
- * The thumbnail cache of ST's src/endpoints/thumbnails.js: {@code thumbnails/<type>/<file>}, made on first request
- * and then served as it is until {@link #invalidate} deletes it because its source changed.
+ * The thumbnail cache of ST's src/endpoints/thumbnails.js: {@code thumbnails/<type>/<file>}, a cache of this node in
+ * every storage, made on first request and then served as it is until its original changes, or {@link #invalidate}
+ * deletes it because its original changed here, was renamed or deleted.
  */
 public final class Thumbnails {
     /** Served as originals, never thumbnailed (animated or video formats). */
@@ -29,9 +33,13 @@ public final class Thumbnails {
     }
 
     /**
-     * The file that answers a thumbnail request for the image {@code original} (named by a plain file name, already
-     * validated): the cached thumbnail, a newly made one, or the original when there is to be no thumbnail. The
-     * returned file may not exist (then the original is missing). Blocking.
+     * The file that answers a thumbnail request for the image {@code original} (a file of this node, {@link NodeImages},
+     * named by a plain file name, already validated): the cached thumbnail, a newly made one, or the original when
+     * there is to be no thumbnail. The returned file may not exist (then the original is missing). Blocking.
+     * <p>
+     * A thumbnail carries its original's modification time, so one whose original changed since, here or on another
+     * node, is made again (ST: src/endpoints/thumbnails.js, generateThumbnail, compares the original's mtime with the
+     * thumbnail's ctime). As in ST, a thumbnail is served while its original is missing.
      *
      * @param animated the client can show animated formats, which are then served as originals
      */
@@ -42,10 +50,11 @@ public final class Thumbnails {
             return original;
         }
         Path cached = type.cacheFolder(dirs).resolve(file);
-        if (Files.isRegularFile(cached)) {
+        FileTime originalTime = modifiedTime(original);
+        if (Files.isRegularFile(cached) && (originalTime == null || originalTime.equals(modifiedTime(cached)))) {
             return cached;
         }
-        if (SKIPPED.contains(extension) || !Files.isRegularFile(original) || isAnimated(original, extension)) {
+        if (SKIPPED.contains(extension) || originalTime == null || isAnimated(original, extension)) {
             return original;
         }
         byte[] thumbnail = renderer.render(original, type);
@@ -54,7 +63,18 @@ public final class Thumbnails {
         }
         // Concurrent requests may both render: each write is whole (temp file + rename), the last one stays.
         AtomicFiles.write(cached, thumbnail);
+        Files.setLastModifiedTime(cached, originalTime);
         return cached;
+    }
+
+    /** The regular file's modification time; null when there is none. */
+    private static FileTime modifiedTime(Path file) throws IOException {
+        try {
+            BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class);
+            return attributes.isRegularFile() ? attributes.lastModifiedTime() : null;
+        } catch (NoSuchFileException e) {
+            return null;
+        }
     }
 
     /** Deletes the cached thumbnail of a source image that changed, was renamed or deleted. Blocking. */

@@ -15,7 +15,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.Arrays;
 import java.util.List;
-import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -36,10 +35,8 @@ class BackgroundUploadHttpTest extends ServerTest {
                 MultipartForm.create().binaryFileUpload("avatar", fileName, Buffer.buffer(bytes), type));
     }
 
-    private List<String> backgrounds() throws IOException {
-        try (Stream<java.nio.file.Path> files = Files.list(user("backgrounds"))) {
-            return files.map(p -> p.getFileName().toString()).sorted().toList();
-        }
+    private List<String> backgrounds() {
+        return server.files().list("backgrounds");
     }
 
     /** The image metadata index, image-metadata.json: a document of the server's store. */
@@ -55,7 +52,7 @@ class BackgroundUploadHttpTest extends ServerTest {
         assertEquals(200, r.statusCode(), r.bodyAsString());
         assertTrue(r.getHeader("Content-Type").startsWith("text/html"));
         assertEquals("sea view.png", r.bodyAsString());
-        assertArrayEquals(png, Files.readAllBytes(user("backgrounds/sea view.png")));
+        assertArrayEquals(png, documentBytes("backgrounds/sea view.png"));
         assertFalse(Files.exists(user("thumbnails/bg/sea view.png")), "stale thumbnail deleted");
         JsonNode entry = metadata().path("images").path("backgrounds/sea view.png");
         assertEquals(1.7778, entry.path("aspectRatio").doubleValue());
@@ -71,7 +68,7 @@ class BackgroundUploadHttpTest extends ServerTest {
                 .contains("{\"filename\":\"loop.gif\",\"isAnimated\":true}"));
         HttpResponse<Buffer> video = upload("clip.webm", WEBM_HEAD, "video/webm");
         assertEquals(200, video.statusCode(), video.bodyAsString());
-        assertArrayEquals(WEBM_HEAD, Files.readAllBytes(user("backgrounds/clip.webm")));
+        assertArrayEquals(WEBM_HEAD, documentBytes("backgrounds/clip.webm"));
     }
 
     @Test
@@ -80,8 +77,9 @@ class BackgroundUploadHttpTest extends ServerTest {
         HttpResponse<Buffer> r = upload("../../evil.png", TestImages.image("png", 4, 4), "image/png");
         assertEquals(200, r.statusCode());
         assertEquals("evil.png", r.bodyAsString(), "multer keeps what follows the last separator");
-        assertTrue(Files.exists(user("backgrounds/evil.png")));
+        assertTrue(hasDocument("backgrounds/evil.png"));
         assertFalse(Files.exists(server.userDir().getParent().resolve("evil.png")));
+        assertFalse(hasDocument("evil.png"));
         assertEquals(before.size() + 1, backgrounds().size());
     }
 
@@ -128,7 +126,7 @@ class BackgroundUploadHttpTest extends ServerTest {
         HttpResponse<Buffer> r = client.post("/api/backgrounds/delete", "{\"bg\":\"gone.png\"}");
         assertEquals(200, r.statusCode());
         assertEquals("ok", r.bodyAsString());
-        assertFalse(Files.exists(user("backgrounds/gone.png")));
+        assertFalse(hasDocument("backgrounds/gone.png"));
         assertFalse(Files.exists(user("thumbnails/bg/gone.png")));
         assertTrue(metadata().path("images").path("backgrounds/gone.png").isMissingNode());
         assertEquals("", metadata().path("folders").get(0).path("thumbnailFile").asText());
@@ -144,8 +142,8 @@ class BackgroundUploadHttpTest extends ServerTest {
         assertEquals(400, client.post("/api/backgrounds/delete", "{\"bg\":\"missing.png\"}").statusCode());
         assertEquals(400, client.post("/api/backgrounds/delete", "{\"bg\":7}").statusCode());
         assertEquals(400, client.post("/api/backgrounds/delete", "{}").statusCode());
-        assertTrue(Files.exists(user("secret.png")));
-        assertTrue(Files.exists(user("backgrounds/a.png")));
+        assertTrue(hasDocument("secret.png"));
+        assertTrue(hasDocument("backgrounds/a.png"));
     }
 
     @Test
@@ -158,8 +156,8 @@ class BackgroundUploadHttpTest extends ServerTest {
         HttpResponse<Buffer> r = client.post("/api/backgrounds/rename", "{\"old_bg\":\"old.png\",\"new_bg\":\"new.png\"}");
         assertEquals(200, r.statusCode());
         assertEquals("ok", r.bodyAsString());
-        assertFalse(Files.exists(user("backgrounds/old.png")));
-        assertArrayEquals(png, Files.readAllBytes(user("backgrounds/new.png")));
+        assertFalse(hasDocument("backgrounds/old.png"));
+        assertArrayEquals(png, documentBytes("backgrounds/new.png"));
         assertFalse(Files.exists(user("thumbnails/bg/old.png")));
         assertTrue(metadata().path("images").has("backgrounds/new.png"));
         assertFalse(metadata().path("images").has("backgrounds/old.png"));
@@ -178,10 +176,10 @@ class BackgroundUploadHttpTest extends ServerTest {
         assertEquals(400, client.post("/api/backgrounds/rename", "{\"old_bg\":\"a.png\"}").statusCode());
         assertEquals(400, client.post("/api/backgrounds/rename", "{\"old_bg\":\"a.png\",\"new_bg\":\"lpt1.png\"}").statusCode());
         assertEquals(400, client.post("/api/backgrounds/rename", "{\"old_bg\":\"a.png\",\"new_bg\":\"" + "é".repeat(150) + "\"}").statusCode());
-        assertArrayEquals(a, Files.readAllBytes(user("backgrounds/a.png")));
-        assertArrayEquals(b, Files.readAllBytes(user("backgrounds/b.png")));
+        assertArrayEquals(a, documentBytes("backgrounds/a.png"));
+        assertArrayEquals(b, documentBytes("backgrounds/b.png"));
         // A traversal target is sanitized into a plain name in the folder, as in ST.
         assertEquals(200, client.post("/api/backgrounds/rename", "{\"old_bg\":\"a.png\",\"new_bg\":\"../../x.png\"}").statusCode());
-        assertArrayEquals(a, Files.readAllBytes(user("backgrounds/....x.png")));
+        assertArrayEquals(a, documentBytes("backgrounds/....x.png"));
     }
 }

@@ -11,8 +11,6 @@ import tankard.testing.UserDocuments;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 
@@ -34,11 +32,10 @@ class ImageListingsTest extends ServerTest {
             }""";
 
 
-    private void emptyFolder(String relative) throws IOException {
-        try (var files = Files.list(server.userDir().resolve(relative))) {
-            for (Path file : files.toList()) {
-                Files.delete(file);
-            }
+    /** Deletes the folder's files (the images the new user was given), through the store that keeps them. */
+    private void emptyFolder(String folder) {
+        for (String name : server.files().list(folder)) {
+            server.files().delete(folder + "/" + name);
         }
     }
 
@@ -105,12 +102,11 @@ class ImageListingsTest extends ServerTest {
         JsonObject wide = images.getJsonObject("backgrounds/wide.png");
         assertEquals(List.of("hash", "aspectRatio", "isAnimated", "dominantColor", "folderIds", "addedTimestamp",
                 "thumbnailResolution", "mtime"), List.copyOf(wide.fieldNames()));
-        assertEquals(sha256(Files.readAllBytes(server.userDir().resolve("backgrounds/wide.png"))), wide.getString("hash"));
+        assertEquals(sha256(documentBytes("backgrounds/wide.png")), wide.getString("hash"));
         assertEquals(1.7778, wide.getDouble("aspectRatio"));
         assertEquals(new JsonArray().add("f1"), wide.getJsonArray("folderIds"));
         assertEquals(14400, wide.getInteger("thumbnailResolution"));
-        assertEquals((double) Files.getLastModifiedTime(server.userDir().resolve("backgrounds/wide.png")).toMillis(),
-                wide.getDouble("mtime"), 1.0);
+        assertEquals(server.files().modifiedMs("backgrounds/wide.png"), wide.getDouble("mtime"), 0.001);
 
         // Jimp's one-pixel resize: halves round up, a one-row image truncates, transparent pixels do not count.
         assertEquals("#800080", images.getJsonObject("backgrounds/halves.png").getString("dominantColor"));

@@ -14,7 +14,9 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -31,6 +33,8 @@ class ThumbnailTest extends ServerTest {
             + "/v+AtI/LBKV+DmL2ahH37tX//7a54ilyuYtMqNvBsf+84e9X3U3/3e082P+qzjpoTw6xex1kB4GbQ4Ud9v4YU/q0N/73PxlorfS1vNyd"
             + "UGba6ivzWzBJKCRgpZBEIK92Rwq8Q8s6SbIRwdWzWNOwA+gAicA0asjC7rLgAAA=";
 
+
+    private static final int GREEN = 0xff00ff00;
 
     private HttpResponse<Buffer> thumbnail(String type, String file) {
         return client.get("/thumbnail?type=" + type + "&file=" + file);
@@ -91,15 +95,50 @@ class ThumbnailTest extends ServerTest {
     }
 
     @Test
-    void theCachedFileIsServedAsItIs() throws IOException {
+    void theCachedFileIsServedAsItIsWhileItsOriginalIsUnchanged() throws IOException {
         start(null);
         put("characters/Bob.png", TestImages.image("png", 100, 100));
         image(thumbnail("avatar", "Bob.png"));
+        Path cached = user("thumbnails/avatar/Bob.png");
+        FileTime originalTime = Files.getLastModifiedTime(cached); // a thumbnail carries its original's time
         byte[] marker = TestImages.image("png", 7, 3);
-        Files.write(user("thumbnails/avatar/Bob.png"), marker);
+        Files.write(cached, marker);
+        Files.setLastModifiedTime(cached, originalTime);
         HttpResponse<Buffer> again = thumbnail("avatar", "Bob.png");
         assertArrayEquals(marker, again.body().getBytes());
         assertTrue(again.getHeader("ETag").startsWith("W/\""));
+    }
+
+    @Test
+    void aThumbnailIsMadeAgainWhenItsOriginalChanged() throws IOException {
+        start(null);
+        put("backgrounds/sky.png", TestImages.image("png", 320, 180));
+        put("User Avatars/me.png", TestImages.image("png", 50, 50));
+        put("characters/Eve.png", TestImages.image("png", 300, 200));
+        assertSize(image(thumbnail("bg", "sky.png")), 160, 90);
+        byte[] me = thumbnail("persona", "me.png").body().getBytes();
+        byte[] eve = thumbnail("avatar", "Eve.png").body().getBytes();
+        // Changed through the stores, as another node would change them: no invalidation reaches this node's cache.
+        put("backgrounds/sky.png", TestImages.image("png", 200, 200));
+        server.files().setModified("backgrounds/sky.png", server.files().modifiedMs("backgrounds/sky.png") + 5000);
+        assertSize(image(thumbnail("bg", "sky.png")), 120, 120);
+        put("User Avatars/me.png", TestImages.argbPng(2, 2, GREEN, GREEN, GREEN, GREEN));
+        server.files().setModified("User Avatars/me.png", server.files().modifiedMs("User Avatars/me.png") + 5000);
+        assertFalse(Arrays.equals(me, thumbnail("persona", "me.png").body().getBytes()), "not the stale thumbnail");
+        put("characters/Eve.png", TestImages.image("png", 200, 300));
+        server.files().setModified("characters/Eve.png", server.files().modifiedMs("characters/Eve.png") + 5000);
+        HttpResponse<Buffer> remade = thumbnail("avatar", "Eve.png");
+        assertFalse(Arrays.equals(eve, remade.body().getBytes()));
+        assertArrayEquals(Files.readAllBytes(user("thumbnails/avatar/Eve.png")), remade.body().getBytes());
+    }
+
+    @Test
+    void aThumbnailOutlivesItsDeletedOriginalAsInSt() throws IOException {
+        start(null);
+        put("backgrounds/old.png", TestImages.image("png", 320, 180));
+        byte[] thumb = thumbnail("bg", "old.png").body().getBytes();
+        server.files().delete("backgrounds/old.png");
+        assertArrayEquals(thumb, thumbnail("bg", "old.png").body().getBytes());
     }
 
     @Test
