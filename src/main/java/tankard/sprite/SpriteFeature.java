@@ -44,7 +44,8 @@ public record SpriteFeature(BlobStore blobs) implements Feature {
                 throw Refusal.badRequest("A sprite upload needs an image file, a label and a character folder name");
             }
             String spriteName = request.formField("spriteName");
-            SpriteUploads.upload(blobs, request.user().handle(), name, spriteName == null || spriteName.isEmpty() ? label : spriteName, upload);
+            SpriteUploads.upload(blobs, request.user().handle(), name,
+                    spriteName == null || spriteName.isEmpty() ? label : spriteName, upload);
             return Reply.json(JsJson.object().put("ok", true));
         }));
         router.post("/api/sprites/upload-zip").handler(routes.blocking(request -> {

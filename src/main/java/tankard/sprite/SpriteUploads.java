@@ -39,7 +39,8 @@ final class SpriteUploads {
     }
 
     /** Stores the upload as {@code sanitize(spriteName + its extension)}, replacing the sprites of that name. Blocking. */
-    static void upload(BlobStore blobs, String user, String name, String spriteName, FileUpload upload) throws IOException {
+    static void upload(BlobStore blobs, String user, String name, String spriteName, FileUpload upload)
+            throws IOException {
         String folder = SpriteFeature.folder(name);
         String fileName = SafeNames.sanitizedName(spriteName + FileNames.ext(upload.fileName()), "sprite name");
         Path source = MediaUploads.check(upload, MAX_SPRITE_BYTES, IMAGE);
@@ -73,7 +74,8 @@ final class SpriteUploads {
             List<String> existing = existingFiles(blobs, user, folder);
             for (Staged sprite : sprites) {
                 String base = FileNames.base(sprite.entryName());
-                write(blobs, user, folder + "/" + sprite.fileName(), sprite.file()); // the new one in place before the old goes
+                // the new one in place before the old goes
+                write(blobs, user, folder + "/" + sprite.fileName(), sprite.file());
                 existing.stream().filter(file -> FileNames.base(file).equals(base)).findFirst().ifPresent(file -> {
                     existing.remove(file);
                     if (!file.equals(sprite.fileName())) {
@@ -116,7 +118,10 @@ final class SpriteUploads {
         return sprites;
     }
 
-    /** Deletes the sprites whose name without extension is {@code spriteName}; 404 when there is no folder. Blocking. */
+    /**
+     * Deletes the sprites whose name without extension is {@code spriteName}; 404 when there is no folder (on
+     * PostgreSQL, none with a blob under it). Blocking.
+     */
     static void delete(BlobStore blobs, String user, String name, String spriteName) {
         String folder;
         try {

@@ -53,7 +53,8 @@ public record DataBankFeature(BlobStore blobs) implements Feature {
                 throw Refusal.badRequest(problem);
             }
             String file = FOLDER + "/" + SafeNames.segment(name.textValue(), "upload name");
-            blobs.write(request.user().handle(), file, new ByteArrayInputStream(LenientBase64.decode(data.textValue())));
+            byte[] content = LenientBase64.decode(data.textValue());
+            blobs.write(request.user().handle(), file, new ByteArrayInputStream(content));
             return Reply.json(JsJson.object().put("path", "/" + file));
         }));
         router.post("/api/files/delete").handler(routes.blocking(request -> {

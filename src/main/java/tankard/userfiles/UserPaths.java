@@ -42,7 +42,8 @@ final class UserPaths {
 
     /** Whether there is a blob or a folder at a path {@link #inside} a folder (Node's {@code existsSync}). Blocking. */
     static boolean exists(BlobStore blobs, String user, String path) {
-        return isPlain(path) && (blobs.keeps(path) && blobs.stat(user, path).isPresent() || isFolder(blobs, user, path));
+        return isPlain(path)
+                && (blobs.keeps(path) && blobs.stat(user, path).isPresent() || isFolder(blobs, user, path));
     }
 
     /** Deletes the blob a request's {@code path} names inside {@code folder}, answering ST's errors. Blocking. */

@@ -72,7 +72,7 @@ class AssetsHttpTest extends ServerTest {
     }
 
     @Test
-    void getListsEveryCategoryButTemp() throws IOException {
+    void getListsEveryCategoryButTemp() {
         startWhitelisting("");
         put("assets/bgm/song.mp3", SONG);
         put("assets/bgm/.placeholder", new byte[0]);
@@ -110,7 +110,7 @@ class AssetsHttpTest extends ServerTest {
 
     @Test
     @FileLayout
-    void getListsNothingWithoutAnAssetsFolder() throws IOException {
+    void getListsNothingWithoutAnAssetsFolder() {
         startWhitelisting("");
         TestServer.deleteTree(user("assets"));
         assertEquals(new JsonObject(), client.post("/api/assets/get", "{}").bodyAsJsonObject());
@@ -163,7 +163,7 @@ class AssetsHttpTest extends ServerTest {
     }
 
     @Test
-    void downloadsGoThroughTheOutboundFilter() throws IOException {
+    void downloadsGoThroughTheOutboundFilter() {
         startWhitelisting("privateAddressWhitelist:\n  enabled: true\n  allowedRanges: []\n");
         assertError(client.post("/api/assets/download", download("/files/song.mp3", "bgm", "song.mp3")), 500,
                 "Blocked request to private IP address: 127.0.0.1");
@@ -172,7 +172,7 @@ class AssetsHttpTest extends ServerTest {
     }
 
     @Test
-    void anUnreachableHostIsAClearError() throws IOException {
+    void anUnreachableHostIsAClearError() {
         startWhitelisting("");
         String url = mock.origin() + "/files/song.mp3";
         mock.close();
@@ -183,7 +183,7 @@ class AssetsHttpTest extends ServerTest {
     }
 
     @Test
-    void deleteValidatesItsInput() throws IOException {
+    void deleteValidatesItsInput() {
         startWhitelisting("");
         put("assets/bgm/keep.mp3", SONG);
         put("keep.mp3", SONG);

@@ -53,7 +53,7 @@ class SpriteUploadHttpTest extends ServerTest {
     }
 
     @Test
-    void uploadStoresTheSpriteAndReplacesOthersOfTheSameName() throws IOException {
+    void uploadStoresTheSpriteAndReplacesOthersOfTheSameName() {
         put("characters/Bob/joy.gif", gif);
         put("characters/Bob/joy-2.png", gif);
         HttpResponse<Buffer> r = upload("Bob", "joy", null, "happy.png", png);
@@ -68,7 +68,7 @@ class SpriteUploadHttpTest extends ServerTest {
     }
 
     @Test
-    void badSpriteUploadsWriteNothing() throws IOException {
+    void badSpriteUploadsWriteNothing() {
         assertEquals(400, upload("..", "joy", null, "a.png", png).statusCode());
         assertEquals(400, upload("a/b/c", "joy", null, "a.png", png).statusCode());
         HttpResponse<Buffer> noLabel = upload("Bob", "", null, "a.png", png);
@@ -89,7 +89,7 @@ class SpriteUploadHttpTest extends ServerTest {
     }
 
     @Test
-    void zipUploadWritesItsImagesFlat() throws IOException {
+    void zipUploadWritesItsImagesFlat() {
         put("characters/Ann/joy.gif", gif);
         put("characters/Ann/anger.png", gif);
         Map<String, byte[]> entries = new LinkedHashMap<>();
@@ -151,7 +151,7 @@ class SpriteUploadHttpTest extends ServerTest {
     }
 
     @Test
-    void deleteRemovesTheSpritesOfThatName() throws IOException {
+    void deleteRemovesTheSpritesOfThatName() {
         put("characters/Bob/joy.png", png);
         put("characters/Bob/joy.gif", gif);
         put("characters/Bob/joy-2.png", png);
