@@ -9,36 +9,44 @@ import tankard.http.Reply;
 import tankard.http.Request;
 import tankard.http.Routes;
 import tankard.json.JsJson;
-import tankard.json.JsonFiles;
-import tankard.store.AtomicFiles;
+import tankard.store.BlobStore;
 import tankard.util.FileNames;
 import tankard.util.JsLocale;
 import tankard.util.SafeNames;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * ComfyUI workflow files in {@code user/workflows/} (ST: src/endpoints/stable-diffusion.js, the {@code comfy}
- * router): list, read, save, delete, rename.
+ * router): list, read, save, delete, rename. They are blobs ({@code Stores.isBlob}: not documents).
  */
-public final class ComfyWorkflowFeature implements Feature {
+public record ComfyWorkflowFeature(BlobStore blobs) implements Feature {
+    /** The folder of the workflows, from the user's folder. */
+    private static final String FOLDER = "user/workflows";
     private static final String DEFAULT_WORKFLOW = "Default_Comfy_Workflow.json";
-
 
     @Override
     public void mount(Router router, Routes routes) {
         router.post("/api/sd/comfy/workflows").handler(routes.blocking(request ->
-                Reply.json(list(request.dirs().comfyWorkflows()))));
+                Reply.json(list(request.user().handle()))));
         router.post("/api/sd/comfy/workflow").handler(routes.blocking(request -> {
-            Path file = file(request, "file_name");
-            if (!Files.exists(file)) {
-                file = request.dirs().comfyWorkflows().resolve(DEFAULT_WORKFLOW);
+            String user = request.user().handle();
+            Optional<InputStream> found = blobs.open(user, file(request, "file_name"));
+            if (found.isEmpty()) {
+                found = blobs.open(user, FOLDER + "/" + DEFAULT_WORKFLOW);
             }
-            String text = JsonFiles.readText(file);
-            if (text == null) {
+            if (found.isEmpty()) {
                 throw Refusal.notFound("Workflow not found");
+            }
+            String text;
+            try (InputStream in = found.get()) {
+                text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
             }
             // The frontend reads this with response.json(): the file text as a JSON string.
             StringBuilder quoted = new StringBuilder();
@@ -50,52 +58,64 @@ public final class ComfyWorkflowFeature implements Feature {
             if (workflow == null || !workflow.isTextual()) {
                 throw Refusal.badRequest("The workflow must be a string");
             }
-            Path file = file(request, "file_name");
-            AtomicFiles.write(file, workflow.textValue());
-            return Reply.json(list(file.getParent()));
+            String user = request.user().handle();
+            blobs.write(user, file(request, "file_name"),
+                    new ByteArrayInputStream(workflow.textValue().getBytes(StandardCharsets.UTF_8)));
+            return Reply.json(list(user));
         }));
         router.post("/api/sd/comfy/delete-workflow").handler(routes.blocking(request -> {
-            Files.deleteIfExists(file(request, "file_name"));
+            blobs.delete(request.user().handle(), file(request, "file_name"));
             return Reply.ok();
         }));
         router.post("/api/sd/comfy/rename-workflow").handler(routes.blocking(request -> {
             // Only here does ST check the names for separators first (getFileNameValidationFunction).
-            Path from = file(request, SafeNames.noSeparators(request.text("old_name"), "old_name"), "old_name");
-            Path to = file(request, SafeNames.noSeparators(request.text("new_name"), "new_name"), "new_name");
+            String from = file(SafeNames.noSeparators(request.text("old_name"), "old_name"), "old_name");
+            String to = file(SafeNames.noSeparators(request.text("new_name"), "new_name"), "new_name");
             if (!isJson(from) || !isJson(to)) {
                 throw Refusal.badRequest("Only JSON workflow files are allowed");
             }
-            if (!Files.exists(from)) {
+            String user = request.user().handle();
+            if (blobs.stat(user, from).isEmpty()) {
                 throw Refusal.notFound("Workflow not found");
             }
-            if (Files.exists(to)) {
-                throw Refusal.conflict("A workflow with that name already exists");
+            if (blobs.stat(user, to).isPresent()) {
+                throw taken();
             }
-            Files.move(from, to);
+            try {
+                if (!blobs.rename(user, from, to)) {
+                    throw Refusal.notFound("Workflow not found"); // deleted since
+                }
+            } catch (UncheckedIOException e) {
+                throw e.getCause() instanceof FileAlreadyExistsException ? taken() : e; // a folder, or written since
+            }
             return Reply.noContent();
         }));
     }
 
-    /** Workflow names: {@code .json} files (any case) not starting with a dot, in locale order. */
-    private static ArrayNode list(Path dir) {
+    /** Workflow names: {@code .json} files (any case) not starting with a dot, in locale order. Blocking. */
+    private ArrayNode list(String user) {
         ArrayNode out = JsJson.array();
-        FileNames.list(dir).stream()
+        blobs.list(user, FOLDER).stream().map(BlobStore.Entry::name)
                 .filter(name -> !name.startsWith(".") && name.toLowerCase(Locale.ROOT).endsWith(".json"))
                 .sorted(JsLocale.comparator())
                 .forEach(out::add);
         return out;
     }
 
-    /** {@code comfyWorkflows/sanitize(file_name)}, as ST names it: {@code ../a.json} is {@code ..a.json}. */
-    private static Path file(Request request, String field) {
-        return file(request, request.text(field), field);
+    /** {@code user/workflows/sanitize(file_name)}, as ST names it: {@code ../a.json} is {@code ..a.json}. */
+    private static String file(Request request, String field) {
+        return file(request.text(field), field);
     }
 
-    private static Path file(Request request, String name, String field) {
-        return SafeNames.sanitizedFile(request.dirs().comfyWorkflows(), name, field);
+    private static String file(String name, String field) {
+        return FOLDER + "/" + SafeNames.sanitizedName(name, field);
     }
 
-    private static boolean isJson(Path file) {
-        return FileNames.ext(file.getFileName().toString()).equalsIgnoreCase(".json");
+    private static boolean isJson(String file) {
+        return FileNames.ext(file.substring(file.lastIndexOf('/') + 1)).equalsIgnoreCase(".json");
+    }
+
+    private static Refusal taken() {
+        return Refusal.conflict("A workflow with that name already exists");
     }
 }

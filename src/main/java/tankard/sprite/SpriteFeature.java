@@ -10,15 +10,12 @@ import tankard.http.Reply;
 import tankard.http.Routes;
 import tankard.json.Js;
 import tankard.json.JsJson;
-import tankard.user.UserDirs;
+import tankard.store.BlobStore;
 import tankard.util.FileNames;
 import tankard.util.MimeTypes;
 import tankard.util.Sanitize;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.Locale;
@@ -26,17 +23,18 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** {@code /api/sprites/*} (ST: src/endpoints/sprites.js): the expression images of a character's sprite folder. */
-public final class SpriteFeature implements Feature {
+public record SpriteFeature(BlobStore blobs) implements Feature {
+    /** The folder of the characters' sprite folders, from the user's folder. */
+    private static final String CHARACTERS = "characters";
     /** A label is the name up to the first {@code -}, {@code .} or {@code \} after at least one character. */
     private static final Pattern LABEL = Pattern.compile("^(.+?)(?:[-\\\\.].*?)?$");
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMddHHmmss").withZone(ZoneOffset.UTC);
-
 
     @Override
     public void mount(Router router, Routes routes) {
         router.get("/api/sprites/get").handler(routes.blocking(request -> {
             String name = request.query("name");
-            return Reply.json(list(request.dirs(), name == null ? "undefined" : name));
+            return Reply.json(list(request.user().handle(), name == null ? "undefined" : name));
         }));
         router.post("/api/sprites/upload").handler(routes.blocking(request -> {
             FileUpload upload = request.upload();
@@ -46,7 +44,8 @@ public final class SpriteFeature implements Feature {
                 throw Refusal.badRequest("A sprite upload needs an image file, a label and a character folder name");
             }
             String spriteName = request.formField("spriteName");
-            SpriteUploads.upload(request.dirs(), name, spriteName == null || spriteName.isEmpty() ? label : spriteName, upload);
+            SpriteUploads.upload(blobs, request.user().handle(), name,
+                    spriteName == null || spriteName.isEmpty() ? label : spriteName, upload);
             return Reply.json(JsJson.object().put("ok", true));
         }));
         router.post("/api/sprites/upload-zip").handler(routes.blocking(request -> {
@@ -55,7 +54,7 @@ public final class SpriteFeature implements Feature {
             if (upload == null || name == null || name.isEmpty()) {
                 throw Refusal.badRequest("A sprite pack upload needs a zip file and a character folder name");
             }
-            int count = SpriteUploads.uploadZip(request.dirs(), name, upload);
+            int count = SpriteUploads.uploadZip(blobs, request.user().handle(), name, upload);
             return Reply.json(JsJson.object().put("ok", true).put("count", count));
         }));
         router.post("/api/sprites/delete").handler(routes.blocking(request -> {
@@ -64,27 +63,24 @@ public final class SpriteFeature implements Feature {
             if (!Js.truthy(spriteName) || !spriteName.isTextual()) {
                 throw Refusal.badRequest("No sprite to delete: give its spriteName or label");
             }
-            SpriteUploads.delete(request.dirs(), Js.string(body.get("name")), spriteName.textValue());
+            SpriteUploads.delete(blobs, request.user().handle(), Js.string(body.get("name")), spriteName.textValue());
             return Reply.ok();
         }));
     }
 
     /** {@code [{label, path}]} for the image files of the folder; a missing folder lists as empty. Blocking. */
-    static ArrayNode list(UserDirs dirs, String name) {
-        Path folder = folder(dirs, name);
+    private ArrayNode list(String user, String name) {
         ArrayNode out = JsJson.array();
-        if (!Files.isDirectory(folder)) {
-            return out;
-        }
-        for (String file : FileNames.list(folder)) {
-            if (!MimeTypes.isImage(file)) {
+        for (BlobStore.Entry file : blobs.list(user, folder(name))) {
+            if (!MimeTypes.isImage(file.name())) {
                 continue;
             }
-            String base = FileNames.base(file).toLowerCase(Locale.ROOT);
+            String base = FileNames.base(file.name()).toLowerCase(Locale.ROOT);
             Matcher label = LABEL.matcher(base);
+            Instant modified = Instant.ofEpochMilli((long) Math.floor(file.modifiedMs()));
             out.addObject()
                     .put("label", label.matches() ? label.group(1) : base)
-                    .put("path", "/characters/" + name + "/" + file + "?t=" + STAMP.format(mtime(folder.resolve(file))));
+                    .put("path", "/characters/" + name + "/" + file.name() + "?t=" + STAMP.format(modified));
         }
         return out;
     }
@@ -94,27 +90,19 @@ public final class SpriteFeature implements Feature {
      * A part that sanitizes to nothing is refused (ST: src/endpoints/sprites.js, getSpritesPath); so is deeper
      * nesting, whose extra parts ST ignores.
      */
-    static Path folder(UserDirs dirs, String name) {
+    static String folder(String name) {
         String[] parts = name.split("/", -1);
         if (parts.length > 2) {
             throw Refusal.badRequest("Invalid sprite folder name");
         }
-        Path folder = dirs.characters();
+        String folder = CHARACTERS;
         for (String part : parts) {
             String clean = Sanitize.filename(part);
             if (clean.isEmpty()) {
                 throw Refusal.badRequest("Invalid sprite folder name");
             }
-            folder = folder.resolve(clean);
+            folder = folder + "/" + clean;
         }
         return folder;
-    }
-
-    private static java.time.Instant mtime(Path file) {
-        try {
-            return Files.getLastModifiedTime(file).toInstant();
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot read " + file.getFileName(), e);
-        }
     }
 }

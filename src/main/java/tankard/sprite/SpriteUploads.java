@@ -5,7 +5,7 @@ import tankard.core.Refusal;
 import tankard.image.MediaSniff;
 import tankard.image.MediaUploads;
 import tankard.store.AtomicFiles;
-import tankard.user.UserDirs;
+import tankard.store.BlobStore;
 import tankard.util.FileNames;
 import tankard.util.MimeTypes;
 import tankard.util.SafeZip;
@@ -13,10 +13,11 @@ import tankard.util.SafeNames;
 import tankard.util.Sanitize;
 
 import java.io.IOException;
-import java.nio.file.AtomicMoveNotSupportedException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -38,16 +39,16 @@ final class SpriteUploads {
     }
 
     /** Stores the upload as {@code sanitize(spriteName + its extension)}, replacing the sprites of that name. Blocking. */
-    static void upload(UserDirs dirs, String name, String spriteName, FileUpload upload) throws IOException {
-        Path folder = SpriteFeature.folder(dirs, name);
-        Path target = SafeNames.sanitizedFile(folder, spriteName + FileNames.ext(upload.fileName()), "sprite name");
-        String fileName = target.getFileName().toString();
+    static void upload(BlobStore blobs, String user, String name, String spriteName, FileUpload upload)
+            throws IOException {
+        String folder = SpriteFeature.folder(name);
+        String fileName = SafeNames.sanitizedName(spriteName + FileNames.ext(upload.fileName()), "sprite name");
         Path source = MediaUploads.check(upload, MAX_SPRITE_BYTES, IMAGE);
-        List<String> existing = existingFiles(folder);
-        MediaUploads.copy(source, target);
+        List<String> existing = existingFiles(blobs, user, folder);
+        write(blobs, user, folder + "/" + fileName, source);
         for (String file : existing) {
             if (FileNames.base(file).equals(spriteName) && !file.equals(fileName)) {
-                AtomicFiles.deleteQuietly(folder.resolve(file));
+                blobs.delete(user, folder + "/" + file);
             }
         }
     }
@@ -61,8 +62,8 @@ final class SpriteUploads {
      * base name (ST's rule); the count of images. The pack is unpacked into {@code staging} first, so a bad
      * archive is a 400 with nothing written. Blocking.
      */
-    static int uploadZip(UserDirs dirs, String name, FileUpload upload) throws IOException {
-        Path folder = SpriteFeature.folder(dirs, name);
+    static int uploadZip(BlobStore blobs, String user, String name, FileUpload upload) throws IOException {
+        String folder = SpriteFeature.folder(name);
         if (upload.size() > MAX_PACK_BYTES) {
             throw Refusal.tooLarge("The sprite pack is too large: at most " + (MAX_PACK_BYTES >> 20) + " MB");
         }
@@ -70,14 +71,15 @@ final class SpriteUploads {
         Path staging = Files.createTempDirectory(pack.getParent(), "sprites");
         try {
             List<Staged> sprites = unpack(pack, staging);
-            List<String> existing = existingFiles(folder);
+            List<String> existing = existingFiles(blobs, user, folder);
             for (Staged sprite : sprites) {
                 String base = FileNames.base(sprite.entryName());
-                move(sprite.file(), folder.resolve(sprite.fileName())); // the new one in place before the old goes
+                // the new one in place before the old goes
+                write(blobs, user, folder + "/" + sprite.fileName(), sprite.file());
                 existing.stream().filter(file -> FileNames.base(file).equals(base)).findFirst().ifPresent(file -> {
                     existing.remove(file);
                     if (!file.equals(sprite.fileName())) {
-                        AtomicFiles.deleteQuietly(folder.resolve(file));
+                        blobs.delete(user, folder + "/" + file);
                     }
                 });
             }
@@ -101,6 +103,7 @@ final class SpriteUploads {
                 if (fileName.isEmpty()) {
                     throw Refusal.badRequest("The sprite pack has an entry with an invalid name: " + path);
                 }
+                SafeNames.requireFits(fileName, "sprite pack entry name");
                 byte[] bytes = zip.read(entry);
                 if (MediaSniff.of(bytes) != MediaSniff.Kind.IMAGE) {
                     throw Refusal.badRequest("The sprite pack entry " + path + " is not an image");
@@ -115,38 +118,49 @@ final class SpriteUploads {
         return sprites;
     }
 
-    /** Deletes the sprites whose name without extension is {@code spriteName}; 404 when there is no folder. Blocking. */
-    static void delete(UserDirs dirs, String name, String spriteName) throws IOException {
-        Path folder;
+    /**
+     * Deletes the sprites whose name without extension is {@code spriteName}; 404 when there is no folder (on
+     * PostgreSQL, none with a blob under it). Blocking.
+     */
+    static void delete(BlobStore blobs, String user, String name, String spriteName) {
+        String folder;
         try {
-            folder = SpriteFeature.folder(dirs, name);
+            folder = SpriteFeature.folder(name);
         } catch (Refusal invalidName) {
             throw Refusal.notFound("No sprite folder " + name); // ST's status for a name it cannot use
         }
-        if (!Files.isDirectory(folder)) {
+        int slash = folder.lastIndexOf('/');
+        if (!blobs.folders(user, folder.substring(0, slash)).contains(folder.substring(slash + 1))) {
             throw Refusal.notFound("No sprite folder " + name);
         }
-        for (String file : FileNames.list(folder)) {
-            if (FileNames.base(file).equals(spriteName)) {
-                Files.deleteIfExists(folder.resolve(file));
+        for (BlobStore.Entry file : blobs.list(user, folder)) {
+            if (FileNames.base(file.name()).equals(spriteName)) {
+                blobs.delete(user, file.path());
             }
         }
     }
 
-    /** The folder's file names, creating it; 404 when the path is taken by something that is not a folder. */
-    private static List<String> existingFiles(Path folder) throws IOException {
-        if (Files.exists(folder) && !Files.isDirectory(folder)) {
-            throw Refusal.notFound("The sprite folder is not a folder");
+    /** The folder's file names; 404 when the path is taken by something that is not a folder. Blocking. */
+    private static List<String> existingFiles(BlobStore blobs, String user, String folder) {
+        if (blobs.keeps(folder) && blobs.stat(user, folder).isPresent()) {
+            throw notAFolder();
         }
-        Files.createDirectories(folder);
-        return new ArrayList<>(FileNames.list(folder));
+        return new ArrayList<>(blobs.list(user, folder).stream().map(BlobStore.Entry::name).toList());
     }
 
-    private static void move(Path staged, Path target) throws IOException {
-        try {
-            Files.move(staged, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        } catch (AtomicMoveNotSupportedException e) {
-            Files.move(staged, target, StandardCopyOption.REPLACE_EXISTING);
+    /** Stores the file as the sprite; 404 when a file stands where one of its folders should be. */
+    private static void write(BlobStore blobs, String user, String path, Path file) throws IOException {
+        try (InputStream content = Files.newInputStream(file)) {
+            blobs.write(user, path, content);
+        } catch (UncheckedIOException e) {
+            if (e.getCause() instanceof NotDirectoryException) {
+                throw notAFolder();
+            }
+            throw e;
         }
+    }
+
+    private static Refusal notAFolder() {
+        return Refusal.notFound("The sprite folder is not a folder");
     }
 }

@@ -11,35 +11,27 @@ import tankard.http.Routes;
 import tankard.image.MediaSniff;
 import tankard.json.Js;
 import tankard.json.JsJson;
-import tankard.store.AtomicFiles;
-import tankard.store.FileTimes;
-import tankard.user.UserDirs;
-import tankard.util.FileNames;
+import tankard.store.BlobStore;
 import tankard.util.JsLocale;
 import tankard.util.LenientBase64;
 import tankard.util.MimeTypes;
 import tankard.util.SafeNames;
 import tankard.util.Sanitize;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
-import java.nio.file.Path;
-import java.nio.file.attribute.BasicFileAttributes;
+import java.io.ByteArrayInputStream;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
  * {@code /api/images/*} (ST: src/endpoints/images.js): images (and other media) attached to messages or used as chat
  * backgrounds, in {@code user/images/[<character>/]} (served by {@link UserFilesFeature}).
  */
-public final class ChatImagesFeature implements Feature {
+public record ChatImagesFeature(BlobStore blobs) implements Feature {
+    /** The folder of the chat images, from the user's folder. */
+    private static final String FOLDER = "user/images";
     /** ST's accepted formats (MEDIA_EXTENSIONS). */
     private static final List<String> FORMATS = List.of("bmp", "png", "jpg", "webp", "jpeg", "jfif", "gif", "mp4",
             "avi", "mov", "wmv", "flv", "webm", "3gp", "mkv", "mpg", "mp3", "wav", "ogg", "flac", "aac", "m4a", "aiff");
@@ -49,23 +41,20 @@ public final class ChatImagesFeature implements Feature {
     private static final int VIDEO = 2;
     private static final int AUDIO = 4;
 
-
     @Override
     public void mount(Router router, Routes routes) {
         router.post("/api/images/upload").handler(routes.blocking(this::upload));
         router.post("/api/images/list").handler(routes.blocking(request -> list(request, null)));
-        router.post("/api/images/list/:folder").handler(routes.blocking(                request -> list(request, request.ctx().pathParam("folder"))));
+        router.post("/api/images/list/:folder").handler(routes.blocking(
+                request -> list(request, request.ctx().pathParam("folder"))));
         router.post("/api/images/folders").handler(routes.blocking(request -> {
             request.body();
-            Path images = request.dirs().userImages();
-            Files.createDirectories(images);
             ArrayNode folders = JsJson.array();
-            FileNames.list(images).stream().filter(name -> Files.isDirectory(images.resolve(name), LinkOption.NOFOLLOW_LINKS))
-                    .forEach(folders::add);
+            blobs.folders(request.user().handle(), FOLDER).forEach(folders::add);
             return Reply.json(folders);
         }));
         router.post("/api/images/delete").handler(routes.blocking(request -> {
-            UserPaths.deleteInside(request.dirs(), request.dirs().userImages(), request.body().get("path"));
+            UserPaths.deleteInside(blobs, request.user().handle(), FOLDER, request.body().get("path"));
             return Reply.ok();
         }));
     }
@@ -95,16 +84,14 @@ public final class ChatImagesFeature implements Feature {
         if (IMAGE_FORMATS.contains(format.textValue()) && MediaSniff.of(data) != MediaSniff.Kind.IMAGE) {
             throw Refusal.badRequest("The image data is not an image");
         }
-        UserDirs dirs = request.dirs();
-        Path folder = Js.truthy(character) ? dirs.userImages().resolve(Sanitize.filename(character.textValue())) : dirs.userImages();
-        Path file = SafeNames.sanitizedFile(folder, wanted, "file name");
-        AtomicFiles.write(file, data);
-        String path = "/" + dirs.root().relativize(file).toString().replace('\\', '/');
-        return Reply.json(JsJson.object().put("path", path));
+        String folder = Js.truthy(character) ? folder(character.textValue()) : FOLDER;
+        String file = folder + "/" + SafeNames.sanitizedName(wanted, "file name");
+        blobs.write(request.user().handle(), file, new ByteArrayInputStream(data));
+        return Reply.json(JsJson.object().put("path", "/" + file));
     }
 
     /** The media file names of a folder, filtered by the type mask and sorted by date (default) or name. */
-    private Reply list(Request request, String urlFolder) throws IOException {
+    private Reply list(Request request, String urlFolder) {
         JsonNode body = request.body();
         JsonNode folder = body.get("folder");
         if (urlFolder != null && Js.truthy(folder)) {
@@ -114,32 +101,34 @@ public final class ChatImagesFeature implements Feature {
         if (name == null || name.isEmpty()) {
             throw Refusal.badRequest("No folder specified");
         }
-        Path dir = request.dirs().userImages().resolve(Sanitize.filename(name));
-        Files.createDirectories(dir);
         int type = typeMask(body.get("type"));
-        List<String> files = new ArrayList<>(FileNames.list(dir).stream()
-                .filter(file -> Files.isRegularFile(dir.resolve(file), LinkOption.NOFOLLOW_LINKS))
-                .filter(file -> matches(MimeTypes.forFileName(file), type))
+        // ST creates the folder it lists; a folder of blobs is there once an image is (docs/compatibility.md)
+        List<BlobStore.Entry> files = new ArrayList<>(blobs.list(request.user().handle(), folder(name)).stream()
+                .filter(file -> matches(MimeTypes.forFileName(file.name()), type))
                 .toList());
         JsonNode sortField = body.get("sortField");
         String sort = Js.truthy(sortField) ? Js.string(sortField) : "date";
         if (sort.equals("name")) {
-            files.sort(JsLocale.comparator());
+            files.sort(Comparator.comparing(BlobStore.Entry::name, JsLocale.comparator()));
         } else if (sort.equals("date")) {
-            // One stat per file, not one per comparison.
-            Map<String, Double> modified = new HashMap<>();
-            for (String file : files) {
-                modified.put(file, modifiedMs(dir.resolve(file)));
-            }
-            files.sort(Comparator.comparingDouble(modified::get));
+            files.sort(Comparator.comparingDouble(BlobStore.Entry::modifiedMs));
         }
         JsonNode order = body.get("sortOrder");
         if (Js.truthy(order) && Js.string(order).equals("desc")) {
             Collections.reverse(files);
         }
         ArrayNode out = JsJson.array();
-        files.forEach(out::add);
+        files.forEach(file -> out.add(file.name()));
         return Reply.json(out);
+    }
+
+    /**
+     * {@code user/images/sanitize(name)}, as ST joins it: a name that cleans to nothing ({@code ..}, {@code con}) is
+     * the images folder itself.
+     */
+    private static String folder(String name) {
+        String clean = Sanitize.filename(name);
+        return clean.isEmpty() ? FOLDER : FOLDER + "/" + clean;
     }
 
     /** {@code Number(type ?? 1)} as a 32-bit mask: anything that is not a number selects nothing. */
@@ -156,13 +145,5 @@ public final class ChatImagesFeature implements Feature {
         return mime != null && ((type & IMAGES) != 0 && mime.startsWith("image/")
                 || (type & VIDEO) != 0 && mime.startsWith("video/")
                 || (type & AUDIO) != 0 && mime.startsWith("audio/"));
-    }
-
-    private static double modifiedMs(Path file) {
-        try {
-            return FileTimes.modifiedMs(Files.readAttributes(file, BasicFileAttributes.class));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

@@ -10,22 +10,23 @@ import tankard.http.Reply;
 import tankard.http.Routes;
 import tankard.json.Js;
 import tankard.json.JsJson;
-import tankard.store.AtomicFiles;
-import tankard.user.UserDirs;
+import tankard.store.BlobStore;
 import tankard.util.AssetNames;
 import tankard.util.SafeNames;
 import tankard.util.LenientBase64;
 import tankard.util.Sanitize;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
+import java.io.ByteArrayInputStream;
 
 /**
  * {@code /api/files/*} (ST: src/endpoints/files.js): file-name sanitising, and the data bank files in
  * {@code user/files/} (served by {@link UserFilesFeature}). Refusals are ST's text replies; malformed fields are 400
  * where ST fails with 500.
  */
-public final class DataBankFeature implements Feature {
+public record DataBankFeature(BlobStore blobs) implements Feature {
+    /** The folder of the data bank's files, from the user's folder. */
+    private static final String FOLDER = "user/files";
+
     @Override
     public void mount(Router router, Routes routes) {
         router.post("/api/files/sanitize-filename").handler(routes.blocking(request -> {
@@ -51,24 +52,24 @@ public final class DataBankFeature implements Feature {
             if (problem != null) {
                 throw Refusal.badRequest(problem);
             }
-            Path file = SafeNames.fileIn(request.dirs().userFiles(), name.textValue(), "upload name");
-            AtomicFiles.write(file, LenientBase64.decode(data.textValue()));
-            return Reply.json(JsJson.object().put("path", "/user/files/" + name.textValue()));
+            String file = FOLDER + "/" + SafeNames.segment(name.textValue(), "upload name");
+            byte[] content = LenientBase64.decode(data.textValue());
+            blobs.write(request.user().handle(), file, new ByteArrayInputStream(content));
+            return Reply.json(JsJson.object().put("path", "/" + file));
         }));
         router.post("/api/files/delete").handler(routes.blocking(request -> {
-            UserPaths.deleteInside(request.dirs(), request.dirs().userFiles(), request.body().get("path"));
+            UserPaths.deleteInside(blobs, request.user().handle(), FOLDER, request.body().get("path"));
             return Reply.ok();
         }));
         router.post("/api/files/verify").handler(routes.blocking(request -> {
             if (!(request.body().get("urls") instanceof ArrayNode urls)) {
                 throw Refusal.badRequest("No URLs specified");
             }
-            UserDirs dirs = request.dirs();
             ObjectNode verified = JsJson.object();
             for (JsonNode url : urls) {
-                Path file = url.isTextual() ? UserPaths.inside(dirs.root(), dirs.userFiles(), url.textValue()) : null;
+                String file = url.isTextual() ? UserPaths.inside(FOLDER, url.textValue()) : null;
                 if (file != null) {
-                    verified.put(url.textValue(), Files.exists(file));
+                    verified.put(url.textValue(), UserPaths.exists(blobs, request.user().handle(), file));
                 }
             }
             return Reply.json(verified);

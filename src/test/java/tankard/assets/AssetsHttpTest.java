@@ -9,6 +9,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tankard.testing.MockCompletionServer;
+import tankard.testing.FileLayout;
 import tankard.testing.ServerTest;
 import tankard.testing.TestServer;
 
@@ -52,13 +53,16 @@ class AssetsHttpTest extends ServerTest {
         return new JsonObject().put("url", mock.origin() + path).put("category", category).put("filename", filename).encode();
     }
 
-    private List<String> tree(String relative) throws IOException {
-        Path root = user(relative);
-        if (!Files.isDirectory(root)) {
-            return List.of();
-        }
-        try (Stream<Path> walk = Files.walk(root)) {
-            return walk.filter(Files::isRegularFile).map(p -> root.relativize(p).toString()).sorted().toList();
+    /** The user's files under a folder, by path from it, sorted. */
+    private List<String> tree(String relative) {
+        return server.files().paths().stream().filter(path -> path.startsWith(relative + "/"))
+                .map(path -> path.substring(relative.length() + 1)).sorted().toList();
+    }
+
+    /** No download is left spooled. */
+    private void assertNoSpool() throws IOException {
+        try (Stream<Path> uploads = Files.list(server.dataRoot.resolve("_uploads"))) {
+            assertEquals(List.of(), uploads.map(Path::toString).filter(name -> name.contains("asset-")).toList());
         }
     }
 
@@ -68,7 +72,7 @@ class AssetsHttpTest extends ServerTest {
     }
 
     @Test
-    void getListsEveryCategoryButTemp() throws IOException {
+    void getListsEveryCategoryButTemp() {
         startWhitelisting("");
         put("assets/bgm/song.mp3", SONG);
         put("assets/bgm/.placeholder", new byte[0]);
@@ -77,16 +81,39 @@ class AssetsHttpTest extends ServerTest {
         put("assets/vrm/model/bob.vrm", new byte[1]);
         put("assets/vrm/animation/.placeholder", new byte[0]);
         put("assets/temp/leftover", new byte[1]);
-        Files.writeString(user("assets/blip"), "a file where a folder belongs");
+        put("assets/blip", "a file where a folder belongs".getBytes(StandardCharsets.UTF_8));
+        put("assets/bgm.txt", new byte[1]);
+        put("assets/custom/x.mp3", SONG);
 
         HttpResponse<Buffer> r = client.post("/api/assets/get", "{}");
         assertEquals(200, r.statusCode());
         assertEquals(new JsonObject().put("ambient", new JsonArray()).put("bgm", new JsonArray().add("assets/bgm/song.mp3"))
                 .put("blip", new JsonArray()).put("character", new JsonArray())
+                .put("custom", new JsonArray().add("assets/custom/x.mp3"))
                 .put("live2d", new JsonArray().add("/assets/live2d/alice/alice.model3.json"))
                 .put("vrm", new JsonObject().put("model", new JsonArray().add("/assets/vrm/model/bob.vrm"))
                         .put("animation", new JsonArray())), r.bodyAsJsonObject());
-        assertTrue(Files.isDirectory(user("assets/blip")));
+        assertEquals("[\"ambient\",\"bgm\",\"blip\",\"character\",\"custom\",\"live2d\",\"vrm\"]",
+                new JsonArray(List.copyOf(r.bodyAsJsonObject().fieldNames())).encode(), "in readdir order");
+        assertFalse(hasDocument("assets/blip"), "the file where a category folder belongs is gone, as in ST");
+        assertTrue(hasDocument("assets/bgm.txt"));
+    }
+
+    @Test
+    void getListsEveryCategoryForAUserWithNoAssets() {
+        startWhitelisting("");
+        assertEquals(new JsonObject().put("ambient", new JsonArray()).put("bgm", new JsonArray())
+                .put("blip", new JsonArray()).put("character", new JsonArray()).put("live2d", new JsonArray())
+                .put("vrm", new JsonObject().put("model", new JsonArray()).put("animation", new JsonArray())),
+                client.post("/api/assets/get", "{}").bodyAsJsonObject());
+    }
+
+    @Test
+    @FileLayout
+    void getListsNothingWithoutAnAssetsFolder() {
+        startWhitelisting("");
+        TestServer.deleteTree(user("assets"));
+        assertEquals(new JsonObject(), client.post("/api/assets/get", "{}").bodyAsJsonObject());
     }
 
     @Test
@@ -95,7 +122,7 @@ class AssetsHttpTest extends ServerTest {
         HttpResponse<Buffer> r = client.post("/api/assets/download", download("/files/song.mp3", "bgm", "song.mp3"));
         assertEquals(200, r.statusCode(), r.bodyAsString());
         assertEquals("OK", r.bodyAsString());
-        assertArrayEquals(SONG, Files.readAllBytes(user("assets/bgm/song.mp3")));
+        assertArrayEquals(SONG, documentBytes("assets/bgm/song.mp3"));
 
         r = client.post("/api/assets/download", download("/files/song.mp3", "character", "voice.mp3"));
         assertEquals(200, r.statusCode(), r.bodyAsString());
@@ -108,6 +135,7 @@ class AssetsHttpTest extends ServerTest {
         assertEquals(List.of(), tree("assets"));
         assertError(client.post("/api/assets/delete", new JsonObject().put("category", "bgm").put("filename", "song.mp3").encode()),
                 400, "not found");
+        assertNoSpool();
     }
 
     @Test
@@ -122,19 +150,20 @@ class AssetsHttpTest extends ServerTest {
         put("assets/bgm/album.mp3/track.mp3", SONG);
         assertError(client.post("/api/assets/download", download("/files/song.mp3", "bgm", "album.mp3")), 400,
                 "Not an asset file");
-        Files.delete(user("assets/bgm/album.mp3/track.mp3"));
-        Files.delete(user("assets/bgm/album.mp3"));
-        for (String name : List.of("../song.mp3", "..", ".hidden.mp3", "evil.js", "a/b.mp3", "", "con.mp3x/..")) {
+        server.files().delete("assets/bgm/album.mp3/track.mp3");
+        for (String name : List.of("../song.mp3", "..", ".hidden.mp3", "evil.js", "a/b.mp3", "", "con.mp3x/..",
+                "y".repeat(240) + ".mp3")) {
             assertEquals(400, client.post("/api/assets/download", download("/files/song.mp3", "bgm", name)).statusCode(), name);
         }
         assertError(client.post("/api/assets/download", download("/files/missing.mp3", "bgm", "missing.mp3")), 500, "404");
         assertError(client.post("/api/assets/download", download("/files/huge.vrm", "vrm", "huge.vrm")), 500, "larger than");
         assertEquals(List.of(), tree("assets"));
+        assertNoSpool();
         assertEquals(0, mock.calls().stream().filter(c -> c.path().contains("song")).count(), "refused before any request");
     }
 
     @Test
-    void downloadsGoThroughTheOutboundFilter() throws IOException {
+    void downloadsGoThroughTheOutboundFilter() {
         startWhitelisting("privateAddressWhitelist:\n  enabled: true\n  allowedRanges: []\n");
         assertError(client.post("/api/assets/download", download("/files/song.mp3", "bgm", "song.mp3")), 500,
                 "Blocked request to private IP address: 127.0.0.1");
@@ -143,7 +172,7 @@ class AssetsHttpTest extends ServerTest {
     }
 
     @Test
-    void anUnreachableHostIsAClearError() throws IOException {
+    void anUnreachableHostIsAClearError() {
         startWhitelisting("");
         String url = mock.origin() + "/files/song.mp3";
         mock.close();
@@ -154,7 +183,7 @@ class AssetsHttpTest extends ServerTest {
     }
 
     @Test
-    void deleteValidatesItsInput() throws IOException {
+    void deleteValidatesItsInput() {
         startWhitelisting("");
         put("assets/bgm/keep.mp3", SONG);
         put("keep.mp3", SONG);
@@ -165,19 +194,22 @@ class AssetsHttpTest extends ServerTest {
         put("assets/bgm/album.mp3/track.mp3", SONG);
         assertError(client.post("/api/assets/delete", new JsonObject().put("category", "bgm").put("filename", "album.mp3").encode()),
                 400, "Not an asset file");
-        assertTrue(Files.exists(user("assets/bgm/album.mp3/track.mp3")));
-        assertTrue(Files.exists(user("assets/bgm/keep.mp3")));
-        assertTrue(Files.exists(user("keep.mp3")));
+        assertTrue(hasDocument("assets/bgm/album.mp3/track.mp3"));
+        assertTrue(hasDocument("assets/bgm/keep.mp3"));
+        assertTrue(hasDocument("keep.mp3"));
+        assertEquals(200, client.post("/api/assets/delete", new JsonObject().put("category", "bgm").put("filename", "keep.mp3").encode()).statusCode());
+        assertFalse(hasDocument("assets/bgm/keep.mp3"));
     }
 
     @Test
-    void characterListsACharactersOwnAssets() throws IOException {
+    void characterListsACharactersOwnAssets() {
         startWhitelisting("");
         put("characters/Alice/bgm/theme.mp3", SONG);
+        put("characters/Alice/bgm/album/a.mp3", SONG);
         put("characters/Alice/bgm/.placeholder", new byte[0]);
         put("characters/Alice/live2d/m/alice.model3.json", "{}".getBytes());
         put("characters/Alice/live2d/m/moc.bin", new byte[1]);
-        assertEquals(new JsonArray().add("/characters/Alice/bgm/theme.mp3"),
+        assertEquals(new JsonArray().add("/characters/Alice/bgm/album").add("/characters/Alice/bgm/theme.mp3"),
                 client.post("/api/assets/character?name=Alice&category=bgm", "{}").bodyAsJsonArray());
         assertEquals(new JsonArray().add("characters/Alice/live2d/m/alice.model3.json"),
                 client.post("/api/assets/character?name=Alice&category=live2d", "{}").bodyAsJsonArray());
@@ -186,6 +218,6 @@ class AssetsHttpTest extends ServerTest {
         assertEquals(new JsonArray(), client.post("/api/assets/character?name=..%2FAlice&category=bgm", "{}").bodyAsJsonArray());
         assertEquals(400, client.post("/api/assets/character?category=bgm", "{}").statusCode());
         assertEquals(400, client.post("/api/assets/character?name=Alice&category=nope", "{}").statusCode());
-        assertFalse(Files.exists(user("characters/Bob")));
+        assertFalse(server.files().hasFolder("characters/Bob"));
     }
 }

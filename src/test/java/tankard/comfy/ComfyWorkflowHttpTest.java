@@ -8,28 +8,32 @@ import org.junit.jupiter.api.Test;
 import tankard.testing.ServerTest;
 import tankard.testing.StNames;
 
-import java.io.IOException;
-import java.nio.file.Files;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.HashSet;
 import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+/** The workflows of {@code user/workflows/}, blobs. */
 class ComfyWorkflowHttpTest extends ServerTest {
-    private Path workflows;
+    private static final String WORKFLOWS = "user/workflows/";
 
     @BeforeEach
-    void start() throws IOException {
+    void start() {
         start(null);
-        workflows = server.userDir().resolve("user/workflows");
-        Files.writeString(workflows.resolve("Default_Comfy_Workflow.json"), "{\"default\":\"\\\"x\\\"\"}");
-        Files.writeString(workflows.resolve("a b.JSON"), "{}");
-        Files.writeString(workflows.resolve("ab.json"), "{}");
-        Files.writeString(workflows.resolve(".hidden.json"), "{}");
-        Files.writeString(workflows.resolve("notes.txt"), "");
+        workflow("Default_Comfy_Workflow.json", "{\"default\":\"\\\"x\\\"\"}");
+        workflow("a b.JSON", "{}");
+        workflow("ab.json", "{}");
+        workflow(".hidden.json", "{}");
+        workflow("notes.txt", "");
+    }
+
+    private void workflow(String name, String content) {
+        put(WORKFLOWS + name, content.getBytes(StandardCharsets.UTF_8));
     }
 
     @Test
@@ -49,29 +53,31 @@ class ComfyWorkflowHttpTest extends ServerTest {
     }
 
     @Test
-    void saveDeleteAndRename() throws IOException {
+    void saveDeleteAndRename() {
         HttpResponse<Buffer> saved = client.post("/api/sd/comfy/save-workflow",
                 "{\"file_name\":\"new.json\",\"workflow\":\"{\\\"1\\\": {}}\"}");
         assertEquals(200, saved.statusCode());
         assertTrue(saved.bodyAsJsonArray().contains("new.json"));
-        assertEquals("{\"1\": {}}", Files.readString(workflows.resolve("new.json")));
+        assertEquals("{\"1\": {}}", document(WORKFLOWS + "new.json"));
 
         assertEquals(409, client.post("/api/sd/comfy/rename-workflow", "{\"old_name\":\"new.json\",\"new_name\":\"ab.json\"}").statusCode());
         assertEquals(404, client.post("/api/sd/comfy/rename-workflow", "{\"old_name\":\"zz.json\",\"new_name\":\"yy.json\"}").statusCode());
         assertEquals(400, client.post("/api/sd/comfy/rename-workflow", "{\"old_name\":\"new.json\",\"new_name\":\"x.txt\"}").statusCode());
         assertEquals(204, client.post("/api/sd/comfy/rename-workflow", "{\"old_name\":\"new.json\",\"new_name\":\"renamed.json\"}").statusCode());
-        assertTrue(Files.exists(workflows.resolve("renamed.json")));
+        assertEquals("{\"1\": {}}", document(WORKFLOWS + "renamed.json"));
+        assertFalse(hasDocument(WORKFLOWS + "new.json"));
 
         assertEquals(200, client.post("/api/sd/comfy/delete-workflow", "{\"file_name\":\"renamed.json\"}").statusCode());
-        assertFalse(Files.exists(workflows.resolve("renamed.json")));
+        assertFalse(hasDocument(WORKFLOWS + "renamed.json"));
         assertEquals(200, client.post("/api/sd/comfy/delete-workflow", "{\"file_name\":\"renamed.json\"}").statusCode());
     }
 
     @Test
-    void namesAreCleanedAsStCleansThemAndNothingIsWrittenOutsideTheFolder() throws IOException {
-        Files.delete(workflows.resolve("ab.json")); // the name "a/b" writes it
-        Set<Path> before = StNames.files(server.workDir);
-        Set<Path> written = new HashSet<>();
+    void namesAreCleanedAsStCleansThemAndNothingIsWrittenOutsideTheFolder() {
+        server.files().delete(WORKFLOWS + "ab.json"); // the name "a/b" writes it
+        Set<String> before = Set.copyOf(server.files().paths());
+        Set<Path> outside = filesOutsideTheUsersFolder();
+        Set<String> written = new TreeSet<>(before);
         for (StNames.Case c : StNames.CASES) {
             String fileName = StNames.json(c.name() + ".json");
             HttpResponse<Buffer> saved = client.post("/api/sd/comfy/save-workflow",
@@ -83,31 +89,37 @@ class ComfyWorkflowHttpTest extends ServerTest {
                 continue;
             }
             assertEquals(200, saved.statusCode(), c.name());
-            assertEquals("{}", Files.readString(workflows.resolve(c.withJson())));
+            assertEquals("{}", document(WORKFLOWS + c.withJson()));
             assertEquals("\"{}\"", client.post("/api/sd/comfy/workflow", "{\"file_name\":" + fileName + "}").bodyAsString());
-            written.add(workflows.resolve(c.withJson()));
+            written.add(WORKFLOWS + c.withJson());
         }
-        StNames.assertOnlyAdded(server.workDir, before, written);
+        assertEquals(written, new TreeSet<>(server.files().paths()));
         for (StNames.Case c : StNames.CASES) {
             if (c.withJson() != null) {
                 assertEquals(200, client.post("/api/sd/comfy/delete-workflow",
                         "{\"file_name\":" + StNames.json(c.name() + ".json") + "}").statusCode());
             }
         }
-        StNames.assertOnlyAdded(server.workDir, before, Set.of());
+        assertEquals(before, Set.copyOf(server.files().paths()));
+        assertEquals(outside, filesOutsideTheUsersFolder());
+    }
+
+    private Set<Path> filesOutsideTheUsersFolder() {
+        Path user = server.workDir.relativize(server.userDir());
+        return StNames.files(server.workDir).stream().filter(file -> !file.startsWith(user)).collect(Collectors.toSet());
     }
 
     @Test
-    void renameRefusesSeparatorsAndBadBodiesAre400() throws IOException {
-        Files.writeString(server.userDir().resolve("settings.json"), "{}");
+    void renameRefusesSeparatorsAndBadBodiesAre400() {
+        put("settings.json", "{}".getBytes(StandardCharsets.UTF_8));
         // only rename checks the names for separators before cleaning them (ST: getFileNameValidationFunction)
         assertEquals(400, client.post("/api/sd/comfy/rename-workflow", "{\"old_name\":\"../../settings.json\",\"new_name\":\"s.json\"}").statusCode());
         assertEquals(400, client.post("/api/sd/comfy/rename-workflow", "{\"old_name\":\"ab.json\",\"new_name\":\"../s.json\"}").statusCode());
         assertEquals(400, client.post("/api/sd/comfy/save-workflow", "{\"file_name\":\"x.json\",\"workflow\":{}}").statusCode());
         assertEquals(400, client.post("/api/sd/comfy/save-workflow", "{\"workflow\":\"{}\"}").statusCode());
-        assertTrue(Files.exists(server.userDir().resolve("settings.json")));
-        assertTrue(Files.exists(workflows.resolve("ab.json")));
-        assertFalse(Files.exists(workflows.resolve("x.json")));
-        assertFalse(Files.exists(workflows.resolve("s.json")));
+        assertTrue(hasDocument("settings.json"));
+        assertTrue(hasDocument(WORKFLOWS + "ab.json"));
+        assertFalse(hasDocument(WORKFLOWS + "x.json"));
+        assertFalse(hasDocument(WORKFLOWS + "s.json"));
     }
 }

@@ -47,25 +47,20 @@ class SpriteUploadHttpTest extends ServerTest {
                 .binaryFileUpload("avatar", "pack.zip", Buffer.buffer(zip), "application/zip"));
     }
 
-    private List<String> files(String relative) throws IOException {
-        Path folder = user(relative);
-        if (!Files.exists(folder)) {
-            return List.of();
-        }
-        try (Stream<Path> list = Files.list(folder)) {
-            return list.map(p -> p.getFileName().toString()).sorted().toList();
-        }
+    /** The names in a folder of the user's, sorted; none when there is no such folder. */
+    private List<String> files(String relative) {
+        return server.files().list(relative);
     }
 
     @Test
-    void uploadStoresTheSpriteAndReplacesOthersOfTheSameName() throws IOException {
+    void uploadStoresTheSpriteAndReplacesOthersOfTheSameName() {
         put("characters/Bob/joy.gif", gif);
         put("characters/Bob/joy-2.png", gif);
         HttpResponse<Buffer> r = upload("Bob", "joy", null, "happy.png", png);
         assertEquals(200, r.statusCode(), r.bodyAsString());
         assertEquals(new JsonObject().put("ok", true), r.bodyAsJsonObject());
         assertEquals(List.of("joy-2.png", "joy.png"), files("characters/Bob"));
-        assertArrayEquals(png, Files.readAllBytes(user("characters/Bob/joy.png")));
+        assertArrayEquals(png, documentBytes("characters/Bob/joy.png"));
 
         assertEquals(200, upload("Bob/outfit", "joy", "joy-2", "x.gif", gif).statusCode());
         assertEquals(List.of("joy-2.gif"), files("characters/Bob/outfit"));
@@ -73,7 +68,7 @@ class SpriteUploadHttpTest extends ServerTest {
     }
 
     @Test
-    void badSpriteUploadsWriteNothing() throws IOException {
+    void badSpriteUploadsWriteNothing() {
         assertEquals(400, upload("..", "joy", null, "a.png", png).statusCode());
         assertEquals(400, upload("a/b/c", "joy", null, "a.png", png).statusCode());
         HttpResponse<Buffer> noLabel = upload("Bob", "", null, "a.png", png);
@@ -87,14 +82,14 @@ class SpriteUploadHttpTest extends ServerTest {
         HttpResponse<Buffer> big = upload("Bob", "joy", null, "a.png",
                 java.util.Arrays.copyOf(png, (int) SpriteUploads.MAX_SPRITE_BYTES + 1));
         assertEquals(413, big.statusCode());
-        assertFalse(Files.exists(user("characters/Bob")));
+        assertFalse(server.files().hasFolder("characters/Bob"));
         // A traversal in the sprite name is sanitized into a plain file name, as in ST.
         assertEquals(200, upload("Bob", "joy", "../../evil", "a.png", png).statusCode());
         assertEquals(List.of("....evil.png"), files("characters/Bob"));
     }
 
     @Test
-    void zipUploadWritesItsImagesFlat() throws IOException {
+    void zipUploadWritesItsImagesFlat() {
         put("characters/Ann/joy.gif", gif);
         put("characters/Ann/anger.png", gif);
         Map<String, byte[]> entries = new LinkedHashMap<>();
@@ -107,7 +102,7 @@ class SpriteUploadHttpTest extends ServerTest {
         assertEquals(200, r.statusCode(), r.bodyAsString());
         assertEquals(new JsonObject().put("ok", true).put("count", 3), r.bodyAsJsonObject());
         assertEquals(List.of("anger.png", "fear.webp", "joy.png"), files("characters/Ann"));
-        assertArrayEquals(png, Files.readAllBytes(user("characters/Ann/anger.png")));
+        assertArrayEquals(png, documentBytes("characters/Ann/anger.png"));
         assertEquals(3, client.get("/api/sprites/get?name=Ann").bodyAsJsonArray().size());
     }
 
@@ -129,16 +124,34 @@ class SpriteUploadHttpTest extends ServerTest {
         }
         assertEquals(400, uploadZip("../x", Fixtures.zip(Map.of("joy.png", png))).statusCode());
         assertEquals(List.of("joy.png"), files("characters/Ann"));
-        assertArrayEquals(gif, Files.readAllBytes(user("characters/Ann/joy.png")));
+        assertArrayEquals(gif, documentBytes("characters/Ann/joy.png"));
         assertFalse(Files.exists(server.dataRoot.resolve("evil.png")));
-        assertFalse(Files.exists(user("characters/x")));
+        assertFalse(server.files().hasFolder("characters/x"));
         try (Stream<Path> uploads = Files.list(server.dataRoot.resolve("_uploads"))) {
             assertEquals(0, uploads.filter(p -> p.getFileName().toString().startsWith("sprites")).count(), "staging removed");
         }
     }
 
     @Test
-    void deleteRemovesTheSpritesOfThatName() throws IOException {
+    void aFileWhereTheSpriteFolderShouldBeIs404WithNothingWritten() {
+        put("characters/Bob", gif);
+        assertEquals(404, upload("Bob", "joy", null, "a.png", png).statusCode());
+        assertEquals(404, upload("Bob/outfit", "joy", null, "a.png", png).statusCode());
+        assertEquals(404, uploadZip("Bob", Fixtures.zip(Map.of("joy.png", png))).statusCode());
+        assertEquals(404, client.post("/api/sprites/delete", "{\"name\":\"Bob\",\"label\":\"joy\"}").statusCode());
+        assertArrayEquals(gif, documentBytes("characters/Bob"));
+        assertEquals(new io.vertx.core.json.JsonArray(), client.get("/api/sprites/get?name=Bob").bodyAsJsonArray());
+    }
+
+    @Test
+    void aPackEntryNameTooLongToStoreIs400() {
+        HttpResponse<Buffer> r = uploadZip("Ann", Fixtures.zip(Map.of("a.png", png, "y".repeat(240) + ".png", png)));
+        assertEquals(400, r.statusCode(), r.bodyAsString());
+        assertFalse(server.files().hasFolder("characters/Ann"));
+    }
+
+    @Test
+    void deleteRemovesTheSpritesOfThatName() {
         put("characters/Bob/joy.png", png);
         put("characters/Bob/joy.gif", gif);
         put("characters/Bob/joy-2.png", png);

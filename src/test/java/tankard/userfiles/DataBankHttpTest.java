@@ -6,17 +6,16 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tankard.testing.ServerTest;
 
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.util.Base64;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** {@code /api/files/*}: sanitize-filename and the data bank files, served at {@code /user/files/}. */
+/** {@code /api/files/*}: sanitize-filename and the data bank files (blobs), served at {@code /user/files/}. */
 class DataBankHttpTest extends ServerTest {
     @BeforeEach
     void start() {
@@ -40,26 +39,43 @@ class DataBankHttpTest extends ServerTest {
     }
 
     @Test
-    void uploadServeVerifyDelete() throws IOException {
+    void uploadVerifyDelete() {
         HttpResponse<Buffer> r = client.post("/api/files/upload", "{\"name\":\"notes-1.txt\",\"data\":\"" + b64("hello data bank") + "\"}");
         assertEquals(200, r.statusCode(), r.bodyAsString());
         assertEquals("{\"path\":\"/user/files/notes-1.txt\"}", r.bodyAsString());
-        assertEquals("hello data bank", Files.readString(user("user/files/notes-1.txt")));
-        assertEquals("hello data bank", client.get("/user/files/notes-1.txt").bodyAsString());
+        assertEquals("hello data bank", document("user/files/notes-1.txt"));
 
         HttpResponse<Buffer> verify = client.post("/api/files/verify",
                 "{\"urls\":[\"/user/files/notes-1.txt\",\"/user/files/gone.txt\",\"/user/images/x.png\",\"/user/files_x/a\",7]}");
         assertEquals("{\"/user/files/notes-1.txt\":true,\"/user/files/gone.txt\":false}", verify.bodyAsString());
 
         assertEquals(200, client.post("/api/files/delete", "{\"path\":\"/user/files/notes-1.txt\"}").statusCode());
-        assertFalse(Files.exists(user("user/files/notes-1.txt")));
+        assertFalse(hasDocument("user/files/notes-1.txt"));
         HttpResponse<Buffer> again = client.post("/api/files/delete", "{\"path\":\"/user/files/notes-1.txt\"}");
         assertEquals(404, again.statusCode());
         assertEquals(error("File not found"), again.bodyAsString());
     }
 
     @Test
-    void badUploadsWriteNothing() throws IOException {
+    void anUploadedFileIsServed() {
+        client.post("/api/files/upload", "{\"name\":\"notes-1.txt\",\"data\":\"" + b64("hello data bank") + "\"}");
+        assertEquals("hello data bank", client.get("/user/files/notes-1.txt").bodyAsString());
+    }
+
+    @Test
+    void verifyReadsPathsAsNodeJoinsThem() {
+        put("user/files/sub/a.txt", new byte[] {1});
+        HttpResponse<Buffer> verify = client.post("/api/files/verify", "{\"urls\":[\"user/files/./sub//a.txt\","
+                + "\"/user/files/x/../sub/a.txt\",\"/user/files/sub\",\"/user/files/sub/a.txt/b\",\"/user/files/a\\\\b\","
+                + "\"/user/files/" + "n".repeat(300) + "\",\"/user/files/../files/sub/a.txt\",\"/user/files/\"]}");
+        assertEquals(new io.vertx.core.json.JsonObject().put("user/files/./sub//a.txt", true)
+                .put("/user/files/x/../sub/a.txt", true).put("/user/files/sub", true).put("/user/files/sub/a.txt/b", false)
+                .put("/user/files/a\\b", false).put("/user/files/" + "n".repeat(300), false)
+                .put("/user/files/../files/sub/a.txt", true), verify.bodyAsJsonObject());
+    }
+
+    @Test
+    void badUploadsWriteNothing() {
         String data = b64("x");
         String[][] cases = {
                 {"{\"data\":\"" + data + "\"}", "No upload name specified"},
@@ -79,13 +95,11 @@ class DataBankHttpTest extends ServerTest {
             assertEquals(400, r.statusCode(), c[0]);
             assertEquals(error(c[1]), r.bodyAsString(), c[0]);
         }
-        try (var files = Files.list(user("user/files"))) {
-            assertEquals(0, files.count());
-        }
+        assertEquals(List.of(), server.files().list("user/files"));
     }
 
     @Test
-    void deleteAndVerifyStayInsideTheFilesFolder() throws IOException {
+    void deleteAndVerifyStayInsideTheFilesFolder() {
         put("user/files_evil/a.txt", new byte[] {1});
         put("secrets.json", "{}".getBytes(StandardCharsets.UTF_8));
         put("user/files/sub/a.txt", new byte[] {1});
@@ -98,10 +112,11 @@ class DataBankHttpTest extends ServerTest {
         assertEquals(error("No path specified"), client.post("/api/files/delete", "{}").bodyAsString());
         assertEquals(400, client.post("/api/files/delete", "{\"path\":{}}").statusCode());
         assertEquals(400, client.post("/api/files/verify", "{\"urls\":\"/user/files/a\"}").statusCode());
-        assertTrue(Files.exists(user("user/files_evil/a.txt")));
+        assertEquals(404, client.post("/api/files/delete", "{\"path\":\"/user/files/a\\\\b\"}").statusCode());
+        assertEquals(404, client.post("/api/files/delete", "{\"path\":\"/user/files/" + "n".repeat(300) + "\"}").statusCode());
+        assertTrue(hasDocument("user/files_evil/a.txt"));
         assertTrue(hasDocument("secrets.json"));
-        assertTrue(Files.exists(user("user/files/sub/a.txt")));
-        assertArrayEquals(new byte[] {1}, Files.readAllBytes(user("user/files/sub/a.txt")));
+        assertArrayEquals(new byte[] {1}, documentBytes("user/files/sub/a.txt"));
     }
 
     /** The JSON error body Tankard answers a bad request with. */
