@@ -10,12 +10,13 @@ import tankard.group.GroupStore;
 import tankard.core.Refusal;
 import tankard.json.Js;
 import tankard.json.JsJson;
+import tankard.store.BlobStore;
 import tankard.store.DocumentStore;
-import tankard.user.UserDirs;
 import tankard.util.Hashes;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -38,21 +39,30 @@ public final class DataMaid {
     private final ChatFiles chatFiles;
     private final DocumentStore documents;
     private final CardStore cards;
+    private final BlobStore blobs;
+    private final Path dataRoot;
     private final SecureRandom random = new SecureRandom();
     private final Map<String, Report> tokens = new ConcurrentHashMap<>();
 
-    /** @param chatFiles how a loose chat is deleted, after any save under way */
-    public DataMaid(ChatStore chats, ChatFiles chatFiles, GroupStore groups, DocumentStore documents, CardStore cards) {
+    /**
+     * @param chatFiles how a loose chat is deleted, after any save under way
+     * @param dataRoot  where the users' thumbnails are, on this node
+     */
+    public DataMaid(ChatStore chats, ChatFiles chatFiles, GroupStore groups, DocumentStore documents, CardStore cards,
+                    BlobStore blobs, Path dataRoot) {
         this.groups = groups;
         this.cards = cards;
         this.chats = chats;
         this.chatFiles = chatFiles;
         this.documents = documents;
+        this.blobs = blobs;
+        this.dataRoot = dataRoot;
     }
 
     /** {@code {report, token}}; the token replaces the user's older ones. */
-    public ObjectNode report(UserDirs dirs, String handle) {
-        Map<String, List<Loose>> found = new DataMaidScan(dirs, handle, chats, chatFiles, groups, documents, cards).scan();
+    public ObjectNode report(String handle) {
+        Map<String, List<Loose>> found = new DataMaidScan(handle, chats, chatFiles, groups, documents, cards, blobs,
+                dataRoot).scan();
         ObjectNode report = JsJson.object();
         Map<String, Loose> byHash = new LinkedHashMap<>();
         found.forEach((category, files) -> {

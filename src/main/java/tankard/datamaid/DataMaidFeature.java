@@ -11,7 +11,7 @@ public record DataMaidFeature(DataMaid maid) implements Feature {
     @Override
     public void mount(Router router, Routes routes) {
         router.post("/api/data-maid/report").handler(routes.blocking(request ->
-                Reply.json(maid.report(request.dirs(), request.user().handle()))));
+                Reply.json(maid.report(request.user().handle()))));
         router.post("/api/data-maid/finalize").handler(routes.blocking(request -> {
             maid.finalize(request.body().get("token"), request.user().handle());
             return Reply.noContent();

@@ -14,9 +14,9 @@ import tankard.json.Js;
 import tankard.json.JsJson;
 import tankard.settings.SettingsBackups;
 import tankard.settings.SettingsService;
+import tankard.store.BlobStore;
 import tankard.store.DocumentStore;
 import tankard.store.DocumentStore.Folder;
-import tankard.user.UserDirs;
 import tankard.util.FileNames;
 import tankard.util.Sanitize;
 
@@ -34,43 +34,51 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.function.Predicate;
 
 /**
  * Finds the user's loose files as ST's Data Maid does (src/endpoints/data-maid.js, DataMaidService.getReport):
  * images and data-bank files no chat or setting refers to, chats of characters that are gone, group chats no
- * group lists, thumbnails without their image, and all chat and settings backups. Chats and chat backups are
- * the chat store's, read and listed through it. Where ST's scan fails on data it cannot read (a reference that
+ * group lists, thumbnails without their image, and all chat and settings backups. Each kind is listed through the
+ * store that keeps it (images and data-bank files are blobs); the thumbnails are files of this node. Where ST's scan fails on data it cannot read (a reference that
  * is not text), that category reports nothing, as ST's does; references are also matched URL-decoded, so a file
  * a chat points to is never offered for deletion. Blocking.
  */
 final class DataMaidScan {
     /** A category whose scan must report nothing, as ST's throws and reports nothing. */
+    /** The folder of chat images (ST: src/constants.js, USER_DIRECTORY_TEMPLATE, userImages). */
+    private static final String IMAGES = "user/images";
+
     private static final class Abandoned extends Exception {
         Abandoned() {
             super(null, null, false, false);
         }
     }
 
-    private final UserDirs dirs;
+    /** The user's folder as a path, which references are resolved against as ST resolves them. */
     private final Path root;
+    /** The user's thumbnails, kept on this node in every storage. */
+    private final Path thumbnails;
     private final String handle;
     private final ChatStore chats;
     private final GroupStore groupStore;
     private final ChatFiles chatFiles;
     private final DocumentStore documents;
     private final CardStore cards;
+    private final BlobStore blobs;
     /** The truthy lines of every chat, read once for all categories. */
     private List<List<JsonNode>> parsedChats;
     private List<JsonNode> groups;
 
-    DataMaidScan(UserDirs dirs, String handle, ChatStore chats, ChatFiles chatFiles, GroupStore groupStore,
-                 DocumentStore documents, CardStore cards) {
+    DataMaidScan(String handle, ChatStore chats, ChatFiles chatFiles, GroupStore groupStore, DocumentStore documents,
+                 CardStore cards, BlobStore blobs, Path dataRoot) {
         this.groupStore = groupStore;
         this.cards = cards;
-        this.dirs = dirs;
+        this.blobs = blobs;
         this.documents = documents;
-        this.root = dirs.root().toAbsolutePath().normalize();
+        this.root = dataRoot.resolve(handle).toAbsolutePath().normalize();
+        this.thumbnails = root.resolve("thumbnails");
         this.handle = handle;
         this.chats = chats;
         this.chatFiles = chatFiles;
@@ -79,16 +87,16 @@ final class DataMaidScan {
     /** Category → its loose files. */
     Map<String, List<Loose>> scan() {
         Map<String, List<Loose>> report = new LinkedHashMap<>();
-        report.put("images", orNothing(() -> inFolder(images())));
-        report.put("files", orNothing(() -> inFolder(files())));
+        report.put("images", orNothing(this::images));
+        report.put("files", orNothing(this::files));
         report.put("chats", orNothing(this::chats));
         report.put("groupChats", orNothing(this::groupChats));
-        report.put("avatarThumbnails", orNothing(() -> inFolder(orphans(
-                name -> cards.find(handle, name).isPresent(), dirs.thumbnailsAvatar()))));
-        report.put("backgroundThumbnails", orNothing(() -> inFolder(orphans(
-                name -> isFile(dirs.backgrounds().resolve(name)), dirs.thumbnailsBg()))));
-        report.put("personaThumbnails", orNothing(() -> inFolder(orphans(
-                name -> isFile(dirs.avatars().resolve(name)), dirs.thumbnailsPersona()))));
+        report.put("avatarThumbnails", orNothing(() -> orphans(
+                name -> cards.find(handle, name).isPresent(), thumbnails.resolve("avatar"))));
+        report.put("backgroundThumbnails", orNothing(() -> orphans(
+                name -> isBlob("backgrounds", name), thumbnails.resolve("bg"))));
+        report.put("personaThumbnails", orNothing(() -> orphans(
+                name -> isBlob("User Avatars", name), thumbnails.resolve("persona"))));
         report.put("chatBackups", orNothing(this::chatBackups));
         report.put("settingsBackups", orNothing(this::settingsBackups));
         return report;
@@ -107,9 +115,15 @@ final class DataMaidScan {
                 .toList();
     }
 
-    /** Files of the user's folder. */
-    private List<Loose> inFolder(List<Path> paths) {
-        return paths.stream().<Loose>map(path -> new Loose.UserFile(path, root)).toList();
+    /** Whether the user has a blob of that name in the folder (an image a thumbnail was made of). */
+    private boolean isBlob(String folder, String name) {
+        return Sanitize.isSafeSegment(name) && blobs.stat(handle, BlobStore.child(folder, name)).isPresent();
+    }
+
+    /** The blobs of the folder that no reference is known for. */
+    private List<Loose> unknownBlobs(String folder, Set<Path> known) {
+        return blobs.list(handle, folder).stream().filter(blob -> !known.contains(root.resolve(blob.path())))
+                .<Loose>map(blob -> new Loose.Blob(blobs, handle, blob)).toList();
     }
 
     private static List<Loose> orNothing(Category category) {
@@ -120,7 +134,7 @@ final class DataMaidScan {
         }
     }
 
-    private List<Path> images() throws IOException, Abandoned {
+    private List<Loose> images() throws IOException, Abandoned {
         List<JsonNode> references = new ArrayList<>();
         for (JsonNode message : messages()) {
             JsonNode extra = message.path("extra");
@@ -147,25 +161,20 @@ final class DataMaidScan {
                 addKnown(known, url);
             }
         }
-        List<Path> loose = new ArrayList<>();
-        Path images = dirs.userImages().toAbsolutePath().normalize();
-        for (String name : FileNames.list(images)) {
-            Path entry = images.resolve(name);
-            if (isFile(entry) && !known.contains(entry)) {
-                loose.add(entry);
-            } else if (Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS)) {
-                for (String inner : FileNames.list(entry)) {
-                    Path file = entry.resolve(inner);
-                    if (isFile(file) && !known.contains(file)) {
-                        loose.add(file);
-                    }
-                }
+        // the images and the folders' images, in the order of the folder's readdir: by name, files and folders mixed
+        Map<String, List<Loose>> byName = new TreeMap<>(FileNames.BYTE_ORDER);
+        for (Loose image : unknownBlobs(IMAGES, known)) {
+            byName.put(image.name(), List.of(image));
+        }
+        for (String folder : blobs.folders(handle, IMAGES)) {
+            if (Sanitize.isSafeSegment(folder)) {
+                byName.put(folder, unknownBlobs(BlobStore.child(IMAGES, folder), known));
             }
         }
-        return loose;
+        return byName.values().stream().flatMap(List::stream).toList();
     }
 
-    private List<Path> files() throws IOException, Abandoned {
+    private List<Loose> files() throws IOException, Abandoned {
         List<JsonNode> references = new ArrayList<>();
         for (JsonNode message : messages()) {
             JsonNode extra = message.path("extra");
@@ -196,15 +205,7 @@ final class DataMaidScan {
         for (JsonNode reference : references) {
             addKnown(known, text(reference));
         }
-        List<Path> loose = new ArrayList<>();
-        Path files = dirs.userFiles().toAbsolutePath().normalize();
-        for (String name : FileNames.list(files)) {
-            Path file = files.resolve(name);
-            if (isFile(file) && !known.contains(file)) {
-                loose.add(file);
-            }
-        }
-        return loose;
+        return unknownBlobs("user/files", known);
     }
 
     /** The chats in folders whose character card is gone. */
@@ -260,12 +261,12 @@ final class DataMaidScan {
     }
 
     /** Thumbnails whose name is no source image. */
-    private static List<Path> orphans(Source source, Path thumbnails) throws IOException {
-        List<Path> loose = new ArrayList<>();
-        Path folder = thumbnails.toAbsolutePath().normalize();
+    private List<Loose> orphans(Source source, Path folder) throws IOException {
+        List<Loose> loose = new ArrayList<>();
         for (String name : FileNames.list(folder)) {
-            if (isFile(folder.resolve(name)) && !source.exists(name)) {
-                loose.add(folder.resolve(name));
+            Path thumbnail = folder.resolve(name);
+            if (Files.isRegularFile(thumbnail, LinkOption.NOFOLLOW_LINKS) && !source.exists(name)) {
+                loose.add(new Loose.NodeFile(thumbnail, root));
             }
         }
         return loose;
@@ -362,14 +363,6 @@ final class DataMaidScan {
         return lines;
     }
 
-    private static JsonNode parseFile(Path file) {
-        try {
-            return JsJson.tryParse(Files.readAllBytes(file));
-        } catch (IOException e) {
-            return null;
-        }
-    }
-
     private static void addIfTruthy(List<JsonNode> references, JsonNode value) {
         if (Js.truthy(value)) {
             references.add(value);
@@ -401,9 +394,5 @@ final class DataMaidScan {
         } catch (java.nio.file.InvalidPathException e) {
             return root;
         }
-    }
-
-    private static boolean isFile(Path path) {
-        return Files.isRegularFile(path, LinkOption.NOFOLLOW_LINKS);
     }
 }

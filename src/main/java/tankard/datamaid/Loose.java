@@ -4,6 +4,7 @@ import tankard.chat.ChatFile;
 import tankard.chat.ChatFiles;
 import tankard.chat.ChatFolder;
 import tankard.chat.ChatStore;
+import tankard.store.BlobStore;
 import tankard.store.DocumentStore;
 import tankard.store.DocumentStore.Folder;
 import tankard.store.FileTimes;
@@ -19,8 +20,9 @@ import java.nio.file.Path;
 import java.util.Optional;
 
 /**
- * A loose file of a report: one of the user's folder, a chat or chat backup, which only the chat store
- * reaches, or a document, which only the document store reaches. Each is listed, viewed and deleted where it lives.
+ * A loose file of a report: a blob (an image, a Data Bank file), a chat or chat backup, a document, each reached
+ * only through the store that keeps it, or a thumbnail, a file of this node. Each is listed, viewed and deleted where
+ * it lives.
  */
 interface Loose {
     /** What the report's hash is made of, unique among the user's files. */
@@ -53,8 +55,8 @@ interface Loose {
         void writeTo(OutputStream out) throws IOException;
     }
 
-    /** A regular file (not a link) of the user's folder, never outside {@code root}. */
-    record UserFile(Path path, Path root) implements Loose {
+    /** A regular file (not a link) of the user's folder on this node (a thumbnail), never outside {@code root}. */
+    record NodeFile(Path path, Path root) implements Loose {
         @Override
         public String key() {
             return path.toString();
@@ -95,6 +97,45 @@ interface Loose {
 
         private boolean isThere() {
             return path.startsWith(root) && !path.equals(root) && Files.isRegularFile(path, LinkOption.NOFOLLOW_LINKS);
+        }
+    }
+
+    /** A blob of the user's, as it was listed. */
+    record Blob(BlobStore store, String user, BlobStore.Entry entry) implements Loose {
+        @Override
+        public String key() {
+            return entry.path();
+        }
+
+        @Override
+        public String name() {
+            return entry.name();
+        }
+
+        @Override
+        public String parent() {
+            String folder = entry.path().substring(0, entry.path().lastIndexOf('/'));
+            return folder.substring(folder.lastIndexOf('/') + 1);
+        }
+
+        @Override
+        public Optional<Stat> stat() {
+            return Optional.of(new Stat(entry.size(), entry.modifiedMs()));
+        }
+
+        @Override
+        public Optional<View> view() {
+            return store.open(user, entry.path(), 0).map(opened -> new View(entry.name(), opened.entry().size(),
+                    out -> {
+                        try (opened) {
+                            opened.content().transferTo(out);
+                        }
+                    }));
+        }
+
+        @Override
+        public void delete() {
+            store.delete(user, entry.path());
         }
     }
 

@@ -11,9 +11,9 @@ import tankard.http.Routes;
 public record StatsFeature(StatsService stats) implements Feature {
     @Override
     public void mount(Router router, Routes routes) {
-        router.post("/api/stats/get").handler(routes.blocking(request -> Reply.json(stats.get(request.dirs()))));
+        router.post("/api/stats/get").handler(routes.blocking(request -> Reply.json(stats.get(request.user().handle()))));
         router.post("/api/stats/recreate").handler(routes.blocking(request -> {
-            stats.recreate(request.dirs());
+            stats.recreate(request.user().handle());
             return Reply.ok();
         }));
         router.post("/api/stats/update").handler(routes.blocking(request -> {

@@ -11,7 +11,6 @@ import tankard.chat.FolderUsage;
 import tankard.chat.format.ChatLines;
 import tankard.json.Js;
 import tankard.json.JsJson;
-import tankard.user.UserDirs;
 import tankard.util.JsDates;
 import tankard.util.Sanitize;
 
@@ -55,7 +54,7 @@ public final class StatsRebuilder {
     }
 
     /** The whole stats object for the user of that handle, stamped with {@code now}. */
-    public ObjectNode rebuild(UserDirs dirs, String user, long now) throws IOException {
+    public ObjectNode rebuild(String user, long now) throws IOException {
         ObjectNode stats = JsJson.object();
         for (CardFile card : cards.list(user)) {
             stats.set(card.name(), character(user, ChatFolder.nameOf(card.name())).toJson());

@@ -5,7 +5,6 @@ import tankard.json.JsJson;
 import tankard.json.JsonFiles;
 import tankard.store.DocumentStore;
 import tankard.store.DocumentStore.Folder;
-import tankard.user.UserDirs;
 
 import java.io.IOException;
 import java.util.function.LongSupplier;
@@ -31,17 +30,17 @@ public final class StatsService {
     }
 
     /** The stored statistics, or those rebuilt from the chats when there are none (or they are not an object). */
-    public ObjectNode get(UserDirs dirs) throws IOException {
-        if (documents.read(dirs.handle(), Folder.ROOT, FILE).map(JsonFiles::tryParse).orElse(null)
+    public ObjectNode get(String user) throws IOException {
+        if (documents.read(user, Folder.ROOT, FILE).map(JsonFiles::tryParse).orElse(null)
                 instanceof ObjectNode stats) {
             return stats;
         }
-        return rebuilder.rebuild(dirs, dirs.handle(), clock.getAsLong());
+        return rebuilder.rebuild(user, clock.getAsLong());
     }
 
     /** Rebuilds the statistics from the chats and stores them. */
-    public void recreate(UserDirs dirs) throws IOException {
-        store(dirs.handle(), rebuilder.rebuild(dirs, dirs.handle(), clock.getAsLong()));
+    public void recreate(String user) throws IOException {
+        store(user, rebuilder.rebuild(user, clock.getAsLong()));
     }
 
     /** Stores the frontend's statistics, stamped now (ST: setCharStats). */

@@ -11,10 +11,10 @@ import tankard.chat.ChatLocks;
 import tankard.chat.FileChatStore;
 import tankard.json.JsJson;
 import tankard.store.DocumentStore.Folder;
+import tankard.store.FileBlobStore;
 import tankard.group.FileGroupStore;
 import tankard.testing.PgDocuments;
 import tankard.testing.TestServer;
-import tankard.user.UserDirs;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -29,7 +29,8 @@ class DataMaidPgTest {
     private final Path root = TestServer.tempDir();
     private final FileChatStore chats = new FileChatStore(root);
     private final DataMaid maid = new DataMaid(chats, new ChatFiles(chats, new ChatLocks(), System::currentTimeMillis),
-            new FileGroupStore(root), pg.store, new FileCardStore(root));
+            new FileGroupStore(root), pg.store, new FileCardStore(root),
+            new FileBlobStore(root, path -> true), root);
 
     @AfterEach
     void cleanUp() {
@@ -43,7 +44,7 @@ class DataMaidPgTest {
         pg.store.write("alice", Folder.BACKUPS, "settings_alice_20240101-000000.json", snapshot);
         pg.store.write("alice", Folder.BACKUPS, "settings_bob_20240101-000000.json", snapshot);
 
-        ObjectNode answer = maid.report(UserDirs.of(root, "alice"), "alice");
+        ObjectNode answer = maid.report("alice");
         JsonNode found = answer.path("report").path("settingsBackups");
         assertEquals(1, found.size(), found.toString());
         assertEquals("settings_alice_20240101-000000.json", found.path(0).path("name").asText());

@@ -8,7 +8,6 @@ import tankard.json.JsJson;
 import tankard.store.DocumentStore.Folder;
 import tankard.testing.PgDocuments;
 import tankard.testing.TestServer;
-import tankard.user.UserDirs;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -21,7 +20,7 @@ class StatsServicePgTest {
     private final Path root = TestServer.tempDir();
     private final StatsService stats = new StatsService(pg.store, new StatsRebuilder(new FileChatStore(root), new tankard.character.FileCardStore(root)),
             () -> 42);
-    private final UserDirs alice = UserDirs.of(root, "alice");
+    private final String alice = "alice";
 
     @AfterEach
     void cleanUp() {

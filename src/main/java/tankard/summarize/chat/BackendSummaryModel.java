@@ -7,7 +7,6 @@ import tankard.backend.Completions;
 import tankard.json.JsJson;
 import tankard.summarize.SummaryModel;
 import tankard.tokenizer.Tokenizer;
-import tankard.user.UserDirs;
 
 import java.util.List;
 
@@ -27,7 +26,7 @@ final class BackendSummaryModel implements SummaryModel {
             "num_predict");
 
     private final Completions completions;
-    private final UserDirs dirs;
+    private final String user;
     private final SummaryOptions options;
     private final Tokenizer tokenizer;
     private final InstructTemplate template;
@@ -35,10 +34,10 @@ final class BackendSummaryModel implements SummaryModel {
     private final int maxTokens;
     private final int contextSize;
 
-    BackendSummaryModel(Completions completions, UserDirs dirs, SummaryOptions options, Tokenizer tokenizer,
+    BackendSummaryModel(Completions completions, String user, SummaryOptions options, Tokenizer tokenizer,
                         String userName, String charName) {
         this.completions = completions;
-        this.dirs = dirs;
+        this.user = user;
         this.options = options;
         this.tokenizer = tokenizer;
         this.template = options.instruct() == null ? null : new InstructTemplate(options.instruct(), userName, charName);
@@ -96,8 +95,8 @@ final class BackendSummaryModel implements SummaryModel {
         String content = SummaryPrompt.content(previous, text);
         Completions.Answer answer;
         try {
-            answer = options.textCompletion() ? completions.text(dirs.handle(), textBody(instruction, content))
-                    : completions.chat(dirs.handle(), chatBody(instruction, content));
+            answer = options.textCompletion() ? completions.text(user, textBody(instruction, content))
+                    : completions.chat(user, chatBody(instruction, content));
         } catch (Completions.Unreachable e) {
             throw new SummaryFailure(SummaryFailure.Reason.UPSTREAM, "The backend could not be reached: " + e.getMessage());
         }

@@ -16,7 +16,6 @@ import tankard.summarize.Summarizer;
 import tankard.summarize.SummaryModel;
 import tankard.summarize.SummaryOfSummaries;
 import tankard.tokenizer.Tokenizers;
-import tankard.user.UserDirs;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -64,7 +63,7 @@ public final class ChatSummarizer {
      * the message it was stored on, how many messages it took in, and whether summary of summaries was needed.
      * Throws {@link SummaryFailure} (nothing stored) when the backend gives no usable summary, Refusal on bad input.
      */
-    public ObjectNode summarize(String user, UserDirs dirs, SummaryOptions options) throws Exception {
+    public ObjectNode summarize(String user, SummaryOptions options) throws Exception {
         ChatTail read = chats.tail(user, options.chat(), Integer.MAX_VALUE);
         ArrayNode messages = read.messages();
         JsonNode header = read.header();
@@ -85,7 +84,7 @@ public final class ChatSummarizer {
             throw Refusal.badRequest("No messages to summarize: none after the latest summary, before the "
                     + options.excludeLast() + " newest");
         }
-        BackendSummaryModel model = new BackendSummaryModel(completions, dirs, options,
+        BackendSummaryModel model = new BackendSummaryModel(completions, user, options,
                 tokenizers.forModel(options.model()), name(header, "user_name", "User"),
                 name(header, "character_name", "Assistant"));
         String conversation = String.join("\n\n", lines);

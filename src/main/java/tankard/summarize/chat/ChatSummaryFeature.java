@@ -64,7 +64,7 @@ public final class ChatSummaryFeature implements Feature {
                     String user = request.user().handle();
                     SummaryOptions options = SummaryOptions.parse(request.body(),
                             name -> presets.read(user, "instruct", name), summarizer::knowsSource);
-                    reply = Reply.json(summarizer.summarize(request.user().handle(), request.dirs(), options));
+                    reply = Reply.json(summarizer.summarize(request.user().handle(), options));
                 } catch (SummaryFailure failure) {
                     reply = Reply.json(FailureHandler.status(failure), failure.json());
                 } catch (Exception | Error e) {

@@ -21,7 +21,6 @@ import tankard.secrets.SecretStore;
 import tankard.store.FileDocumentStore;
 import tankard.tokenizer.TokenizerFiles;
 import tankard.tokenizer.Tokenizers;
-import tankard.user.UserDirs;
 import tankard.util.Sanitize;
 
 import java.io.IOException;
@@ -102,9 +101,9 @@ public final class SummarizeCommand {
             err.print(USAGE);
             return 2;
         }
-        UserDirs dirs = UserDirs.of(config.dataRoot(), user);
-        if (!Files.isDirectory(dirs.root())) {
-            err.println("tankard summarize: no user " + user + " in " + config.dataRoot());
+        String handle = user;
+        if (!Files.isDirectory(config.dataRoot().resolve(handle))) {
+            err.println("tankard summarize: no user " + handle + " in " + config.dataRoot());
             return 2;
         }
         Vertx vertx = Vertx.vertx();
@@ -112,8 +111,8 @@ public final class SummarizeCommand {
         try {
             ChatSummarizer summarizer = summarizer(config, vertx, timer);
             PresetService presets = new PresetService(new FileDocumentStore(config.dataRoot()), DefaultContent.of(config));
-            JsonNode answer = summarizer.summarize(user, dirs, SummaryOptions.parse(body,
-                    name -> presets.read(dirs.handle(), "instruct", name), summarizer::knowsSource));
+            JsonNode answer = summarizer.summarize(handle, SummaryOptions.parse(body,
+                    name -> presets.read(handle, "instruct", name), summarizer::knowsSource));
             out.println(answer.path("summary").asText());
             err.println("Stored on message " + answer.path("index").asInt() + " (" + answer.path("messages").asInt()
                     + " messages summarized" + (answer.path("fallback").asBoolean() ? ", part by part" : "") + ")");

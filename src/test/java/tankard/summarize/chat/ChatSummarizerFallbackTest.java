@@ -9,6 +9,7 @@ import tankard.backend.Completions;
 import tankard.outbound.OutboundPolicy;
 import tankard.outbound.ProviderOrigins;
 import tankard.outbound.UpstreamClient;
+import tankard.chat.ChatFolder;
 import tankard.chat.ChatLocks;
 import tankard.chat.ChatService;
 import tankard.chat.FileChatStore;
@@ -22,10 +23,9 @@ import tankard.testing.MockCompletionServer;
 import tankard.testing.TestServer;
 import tankard.tokenizer.TokenizerFiles;
 import tankard.tokenizer.Tokenizers;
-import tankard.user.UserDirs;
 
 import java.io.IOException;
-import java.nio.file.Files;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,7 +45,7 @@ class ChatSummarizerFallbackTest {
     private Vertx vertx;
     private MockCompletionServer mock;
     private Path work;
-    private UserDirs dirs;
+    private FileChatStore chatStore;
     private ChatSummarizer summarizer;
     private final List<SummaryModel> models = new ArrayList<>();
     private final List<String> texts = new ArrayList<>();
@@ -57,8 +57,8 @@ class ChatSummarizerFallbackTest {
         mock = MockCompletionServer.start(vertx);
         work = TestServer.tempDir();
         TankardConfig config = ConfigLoader.load(new String[] {"--dataRoot", "data"}, Map.of(), work);
-        dirs = UserDirs.of(config.dataRoot(), "default-user");
-        ChatService chats = new ChatService(config.backups(), new FileChatStore(config.dataRoot()), new ChatLocks(), timer,
+        chatStore = new FileChatStore(config.dataRoot());
+        ChatService chats = new ChatService(config.backups(), chatStore, new ChatLocks(), timer,
                 System::currentTimeMillis);
         Completions completions = new Completions(config, new SecretStore(new FileDocumentStore(config.dataRoot()), false), new UpstreamClient(vertx,
                 new OutboundPolicy(config), new ProviderOrigins(config.backends().providerOrigins())));
@@ -79,13 +79,12 @@ class ChatSummarizerFallbackTest {
     }
 
     private JsonNode summarize(List<String> messages, String fields) throws Exception {
-        Path chat = dirs.chats().resolve("Bramble/Hollow Oak.jsonl");
-        Files.createDirectories(chat.getParent());
-        Files.writeString(chat, ChatSummaryHttpTest.chat(messages));
+        chatStore.write("default-user", ChatFolder.character("Bramble"), "Hollow Oak.jsonl",
+                ChatSummaryHttpTest.chat(messages).getBytes(StandardCharsets.UTF_8));
         JsonNode body = JsJson.parse("{\"avatar_url\":\"Bramble.png\","
                 + "\"file_name\":\"Hollow Oak\",\"backend\":{\"chat_completion_source\":\"custom\",\"custom_url\":\""
                 + mock.baseUrl() + "\",\"model\":\"gpt-4-0613\"}" + fields + "}");
-        return summarizer.summarize("default-user", dirs, SummaryOptions.parse(body, name -> Optional.empty(),
+        return summarizer.summarize("default-user", SummaryOptions.parse(body, name -> Optional.empty(),
                 summarizer::knowsSource));
     }
 
