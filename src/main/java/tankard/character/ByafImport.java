@@ -12,14 +12,13 @@ import tankard.chat.format.ChatMessage;
 import tankard.chat.format.LineWriter;
 import tankard.json.Js;
 import tankard.json.JsJson;
-import tankard.user.UserDirs;
+import tankard.store.BlobStore;
 import tankard.util.SafeZip;
 import tankard.util.Sanitize;
 
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -32,7 +31,6 @@ import java.util.regex.Pattern;
 
 /** Backyard AI archives (src/byaf.js, ByafParser): manifest, character, scenarios, images. */
 final class ByafImport {
-    private final UserDirs dirs;
     private final CardImporter importer;
     private JsonNode character;
     private List<JsonNode> scenarios;
@@ -52,8 +50,7 @@ final class ByafImport {
         }
     }
 
-    ByafImport(UserDirs dirs, CardImporter importer) {
-        this.dirs = dirs;
+    ByafImport(CardImporter importer) {
         this.importer = importer;
     }
 
@@ -121,12 +118,12 @@ final class ByafImport {
     /** Chats, backgrounds and alternate icons of a new import; sets the card's {@code chat} to the first chat. */
     void planExtras(String internal, String userName, ObjectNode card, ImportPlan plan) {
         String cardName = Js.string(card.get("name"));
-        Path bgFolder = dirs.userImages().resolve(internal);
+        String bgFolder = BlobStore.child(ImportPlan.USER_IMAGES, internal);
         for (Background bg : backgrounds) {
             String first = bg.paths.get(0);
             String ext = extension(first);
             String file = unique(internal + "_bg", ext, bgFolder, plan);
-            plan.write(bgFolder.resolve(file), bg.bytes);
+            plan.write(BlobStore.child(bgFolder, file), bg.bytes);
             bg.name = "/user/images/" + internal + "/" + file;
         }
         List<String> chats = new ArrayList<>();
@@ -139,11 +136,13 @@ final class ByafImport {
         if (!chats.isEmpty()) {
             card.put("chat", CardNames.baseName(chats.get(0)));
         }
-        Path altFolder = dirs.characters().resolve(Sanitize.filename(cardName));
+        String spriteFolder = Sanitize.filename(cardName);
+        String altFolder = spriteFolder.isEmpty() ? ImportPlan.CHARACTERS
+                : BlobStore.child(ImportPlan.CHARACTERS, spriteFolder);
         for (Image icon : images.subList(Math.min(1, images.size()), images.size())) {
             String label = Sanitize.filename(Sanitize.filename(icon.label(), "_"));
-            plan.write(altFolder.resolve(unique(label.isEmpty() ? "alt" : label, extension(icon.filename()), altFolder, plan)),
-                    icon.bytes());
+            String name = unique(label.isEmpty() ? "alt" : label, extension(icon.filename()), altFolder, plan);
+            plan.write(BlobStore.child(altFolder, name), icon.bytes());
         }
     }
 
@@ -380,11 +379,11 @@ final class ByafImport {
     }
 
     /** ST's getUniqueName with its default builder: {@code base (1)}, {@code base (2)}, … */
-    private static String unique(String base, String ext, Path folder, ImportPlan plan) {
+    private static String unique(String base, String ext, String folder, ImportPlan plan) {
+        Set<String> taken = plan.names(folder);
         for (int i = 1; ; i++) {
             String name = base + " (" + i + ")" + ext;
-            Path file = folder.resolve(name);
-            if (!Files.exists(file) && !plan.writes(file)) {
+            if (!taken.contains(name) && !plan.writes(BlobStore.child(folder, name))) {
                 return name;
             }
         }

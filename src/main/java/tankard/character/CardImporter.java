@@ -12,6 +12,7 @@ import tankard.chat.ChatStore;
 import tankard.image.AvatarImages;
 import tankard.json.Js;
 import tankard.json.JsJson;
+import tankard.store.BlobStore;
 import tankard.thumbnail.ThumbnailType;
 import tankard.thumbnail.Thumbnails;
 import tankard.user.UserDirs;
@@ -41,17 +42,24 @@ public final class CardImporter {
 
     private final CardStore cards;
     private final ChatStore chats;
+    private final BlobStore blobs;
+    private final Path dataRoot;
     private final LongSupplier clock;
     private final Supplier<byte[]> defaultAvatar;
 
     /**
      * @param cards         where the card goes
      * @param chats         where the chats that come with a card go
+     * @param blobs         where the sprites and images that come with a card go
+     * @param dataRoot      where the users' thumbnails are, on this node
      * @param defaultAvatar the prepared image of cards that come without one
      */
-    public CardImporter(CardStore cards, ChatStore chats, LongSupplier clock, Supplier<byte[]> defaultAvatar) {
+    public CardImporter(CardStore cards, ChatStore chats, BlobStore blobs, Path dataRoot, LongSupplier clock,
+                        Supplier<byte[]> defaultAvatar) {
         this.cards = cards;
         this.chats = chats;
+        this.blobs = blobs;
+        this.dataRoot = dataRoot;
         this.clock = clock;
         this.defaultAvatar = defaultAvatar;
     }
@@ -68,9 +76,9 @@ public final class CardImporter {
      * Imports the file into the folder of the user of that handle and returns the card's internal name (file name
      * without {@code .png}). Blocking.
      */
-    public String importCard(UserDirs dirs, String user, Upload upload) throws IOException {
+    public String importCard(String user, Upload upload) throws IOException {
         String format = upload.format() == null ? "" : upload.format().toLowerCase(Locale.ROOT);
-        ImportPlan plan = new ImportPlan(chats, cards, dirs.characters(), user);
+        ImportPlan plan = new ImportPlan(chats, cards, blobs, user);
         ObjectNode card;
         byte[] image;
         ByafImport byaf = null;
@@ -80,12 +88,12 @@ public final class CardImporter {
                 byte[] png = Files.readAllBytes(upload.file());
                 CardData data = CardCodec.readPng(png);
                 checkSize(data.utf8().length);
-                card = fromCardJson(dirs, data.json().deepCopy(), plan, true);
+                card = fromCardJson(data.json().deepCopy(), plan, true);
                 image = png;
                 keepUndecodable = true; // ST keeps an uploaded file it cannot decode (e.g. APNG) as it is
             }
             case "json" -> {
-                card = fromCardJson(dirs, parseObject(readBytes(upload.file())), plan, false);
+                card = fromCardJson(parseObject(readBytes(upload.file())), plan, false);
                 image = null;
             }
             case "yaml", "yml" -> {
@@ -93,12 +101,12 @@ public final class CardImporter {
                 image = null;
             }
             case "charx" -> {
-                Prepared prepared = new CharxImport(dirs, this).read(upload.file(), plan);
+                Prepared prepared = new CharxImport(this).read(upload.file(), plan);
                 card = prepared.card();
                 image = prepared.image();
             }
             case "byaf" -> {
-                byaf = new ByafImport(dirs, this);
+                byaf = new ByafImport(this);
                 Prepared prepared = byaf.read(upload.file());
                 card = prepared.card();
                 image = prepared.image();
@@ -113,7 +121,7 @@ public final class CardImporter {
             String internal = upload.preservedName();
             plan.commit();
             cards.write(user, internal + ".png", CardWriter.write(avatar, JsJson.compact(card)));
-            Thumbnails.invalidate(dirs, ThumbnailType.AVATAR, internal + ".png");
+            Thumbnails.invalidate(UserDirs.of(dataRoot, user), ThumbnailType.AVATAR, internal + ".png");
             return internal;
         }
         // The name is taken by storing the card; a BYAF card then gets its extras, named after it, and is stored
@@ -134,10 +142,10 @@ public final class CardImporter {
     }
 
     /** The rules shared by PNG and JSON (and CharX) cards: V2/V3 with {@code spec}, else V1 with {@code name}. */
-    private ObjectNode fromCardJson(UserDirs dirs, ObjectNode json, ImportPlan plan, boolean png) {
+    private ObjectNode fromCardJson(ObjectNode json, ImportPlan plan, boolean png) {
         if (json.has("spec")) {
             sanitizeNames(json);
-            RisuSprites.plan(dirs, json, plan);
+            RisuSprites.plan(json, plan);
             CardNormalizer.unsetPrivateFields(json);
             ObjectNode card = CardNormalizer.normalize(json, humanizedNow());
             card.put("create_date", isoNow());
@@ -306,7 +314,7 @@ public final class CardImporter {
         private RisuSprites() {
         }
 
-        static void plan(UserDirs dirs, ObjectNode card, ImportPlan plan) {
+        static void plan(ObjectNode card, ImportPlan plan) {
             JsonNode risu = Js.get(card, "data.extensions.risuai");
             JsonNode name = Js.get(card, "data.name");
             if (!(risu instanceof ObjectNode risuData) || !Js.truthy(name)) {
@@ -322,8 +330,9 @@ public final class CardImporter {
             if (images.isEmpty() || folderName.isEmpty()) {
                 return;
             }
-            Path folder = dirs.characters().resolve(folderName);
-            java.util.Set<String> existing = existingBaseNames(folder);
+            String folder = BlobStore.child(ImportPlan.CHARACTERS, folderName);
+            java.util.Set<String> existing = new java.util.HashSet<>();
+            plan.names(folder).forEach(existingName -> existing.add(CardNames.baseName(existingName)));
             for (JsonNode pair : images) {
                 if (!pair.isArray() || pair.size() < 2 || !pair.get(1).isTextual()) {
                     continue;
@@ -333,20 +342,10 @@ public final class CardImporter {
                 if (existing.contains(label) || file.isEmpty()) {
                     continue;
                 }
-                plan.write(folder.resolve(file), LenientBase64.decode(pair.get(1).textValue()));
+                plan.write(BlobStore.child(folder, file), LenientBase64.decode(pair.get(1).textValue()));
             }
             risuData.remove("additionalAssets");
             risuData.remove("emotions");
-        }
-
-        private static java.util.Set<String> existingBaseNames(Path folder) {
-            java.util.Set<String> names = new java.util.HashSet<>();
-            try (var files = Files.list(folder)) {
-                files.forEach(f -> names.add(CardNames.baseName(f.getFileName().toString())));
-            } catch (IOException e) {
-                // no folder yet
-            }
-            return names;
         }
     }
 }

@@ -31,7 +31,7 @@ public record CharacterImportFeature(CardImporter importer) implements Feature {
                 String preserved = CardImporter.preservedName(request.formField("preserved_name"));
                 CardImporter.Upload upload = new CardImporter.Upload(Path.of(file.uploadedFileName()),
                         request.formField("file_type"), preserved, request.formField("user_name"));
-                String name = importer.importCard(request.dirs(), request.user().handle(), upload);
+                String name = importer.importCard(request.user().handle(), upload);
                 return Reply.json(JsJson.object().put("file_name", name));
             } catch (CardFormatException | SafeZip.BadZipException e) {
                 LOG.warn("Could not import {}: {}", file.fileName(), e.getMessage());

@@ -3,7 +3,7 @@ package tankard.character;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import tankard.json.Js;
-import tankard.user.UserDirs;
+import tankard.store.BlobStore;
 import tankard.util.SafeZip;
 import tankard.util.Sanitize;
 
@@ -19,11 +19,9 @@ final class CharxImport {
     private static final List<String> EMBEDDED_PREFIXES = List.of("embeded://", "embedded://", "__asset:");
     private static final Set<String> IMAGE_EXTENSIONS = Set.of("png", "jpg", "jpeg", "webp", "gif", "apng", "avif", "bmp", "jfif");
 
-    private final UserDirs dirs;
     private final CardImporter importer;
 
-    CharxImport(UserDirs dirs, CardImporter importer) {
-        this.dirs = dirs;
+    CharxImport(CardImporter importer) {
         this.importer = importer;
     }
 
@@ -56,6 +54,7 @@ final class CharxImport {
                 avatar = zip.readExact(icon.zipPath());
             }
             String folder = Js.string(card.get("name"));
+            String sprites = BlobStore.child(ImportPlan.CHARACTERS, folder);
             for (Asset asset : assets) {
                 if (!IMAGE_EXTENSIONS.contains(asset.ext()) || asset.type().equals("icon") || asset.type().equals("user_icon")) {
                     continue;
@@ -66,12 +65,12 @@ final class CharxImport {
                 }
                 String stripped = stripImageExtension(asset.name(), asset.ext());
                 switch (asset.type()) {
-                    case "emotion", "expression" -> plan.replaceSameBase(dirs.characters().resolve(folder)
-                            .resolve(baseName(stripped, "sprite-" + asset.order(), "-") + "." + asset.ext()), bytes);
-                    case "background" -> plan.replaceSameBase(dirs.characters().resolve(folder).resolve("backgrounds")
-                            .resolve(baseName(stripped, "background-" + asset.order(), "_") + "." + asset.ext()), bytes);
-                    default -> plan.write(dirs.userImages().resolve(folder)
-                            .resolve(baseName(stripped, "misc-" + asset.order(), "_") + "." + asset.ext()), bytes);
+                    case "emotion", "expression" -> plan.replaceSameBase(BlobStore.child(sprites,
+                            baseName(stripped, "sprite-" + asset.order(), "-") + "." + asset.ext()), bytes);
+                    case "background" -> plan.replaceSameBase(BlobStore.child(sprites + "/backgrounds",
+                            baseName(stripped, "background-" + asset.order(), "_") + "." + asset.ext()), bytes);
+                    default -> plan.write(BlobStore.child(BlobStore.child(ImportPlan.USER_IMAGES, folder),
+                            baseName(stripped, "misc-" + asset.order(), "_") + "." + asset.ext()), bytes);
                 }
             }
             return new CardImporter.Prepared(card, avatar);

@@ -211,8 +211,8 @@ class CardImportHttpTest extends ServerTest {
         String card = V2.replace("\"custom\":{\"kept\":1}", "\"custom\":{\"kept\":1},\"risuai\":{\"emotions\":[[\"joy\",\"" + sprite
                 + "\"]],\"additionalAssets\":[[\"../evil\",\"" + sprite + "\"]],\"other\":1}");
         assertEquals(200, upload("r.json", utf8(card), "json").statusCode());
-        assertTrue(Files.isRegularFile(user("characters/MiraVale/joy.png")));
-        assertTrue(Files.isRegularFile(user("characters/MiraVale/..evil.png")));
+        assertTrue(server.files().exists("characters/MiraVale/joy.png"));
+        assertTrue(server.files().exists("characters/MiraVale/..evil.png"));
         JsonNode stored = storedCard("MiraVale");
         assertFalse(stored.at("/data/extensions/risuai").has("emotions"));
         assertEquals(1, stored.at("/data/extensions/risuai/other").asInt());
@@ -244,10 +244,10 @@ class CardImportHttpTest extends ServerTest {
         assertEquals("zip", stored.at("/data/description").asText());
         assertFalse(stored.has("chat"));
         assertEquals(30, TestImages.decode(documentBytes("characters/Zed.png")).getWidth()); // the "main" icon
-        assertTrue(Files.isRegularFile(user("characters/Zed/very-happy.png")));
-        assertFalse(Files.exists(user("characters/Zed/very-happy.webp")));
-        assertTrue(Files.isRegularFile(user("characters/Zed/backgrounds/forest.jpg")));
-        assertTrue(Files.isRegularFile(user("user/images/Zed/misc-4.webp")));
+        assertTrue(server.files().exists("characters/Zed/very-happy.png"));
+        assertFalse(server.files().exists("characters/Zed/very-happy.webp"));
+        assertTrue(server.files().exists("characters/Zed/backgrounds/forest.jpg"));
+        assertTrue(server.files().exists("user/images/Zed/misc-4.webp"));
     }
 
     @Test
@@ -296,8 +296,8 @@ class CardImportHttpTest extends ServerTest {
         assertEquals("nsfw", card.at("/data/tags/0").asText());
         assertEquals("Bo the Brave", card.at("/data/extensions/display_name").asText());
         assertEquals("https://example.test/ann", card.at("/data/creator_notes").asText());
-        assertTrue(Files.isRegularFile(user("user/images/Bo the Brave/Bo the Brave_bg (1).png")));
-        assertTrue(Files.isRegularFile(user("characters/Bo/smile (1).png")));
+        assertTrue(server.files().exists("user/images/Bo the Brave/Bo the Brave_bg (1).png"));
+        assertTrue(server.files().exists("characters/Bo/smile (1).png"));
         List<String> files = server.files().chatNames("chats/Bo the Brave");
         assertEquals(2, files.size());
         String gate = document("chats/Bo the Brave/" + files.stream().filter(f -> f.startsWith("Gate - ")).findFirst().orElseThrow());
@@ -314,6 +314,53 @@ class CardImportHttpTest extends ServerTest {
         assertTrue(card.get("chat").asText().startsWith("Gate - "));
     }
 
+    /** A BYAF archive of the character {@code name} (display name {@code displayName}), two images and a background. */
+    private static byte[] byaf(String name, String displayName) {
+        Map<String, byte[]> entries = new LinkedHashMap<>();
+        entries.put("manifest.json", utf8("{\"characters\":[\"c/character.json\"],\"scenarios\":[\"s.json\"]}"));
+        entries.put("c/character.json", utf8("{\"name\":\"" + name + "\",\"displayName\":\"" + displayName
+                + "\",\"images\":[{\"path\":\"a.png\",\"label\":\"\"},{\"path\":\"b.png\",\"label\":\"smile\"}]}"));
+        entries.put("c/a.png", TestImages.image("png", 4, 4));
+        entries.put("c/b.png", TestImages.image("png", 6, 6));
+        entries.put("s.json", utf8("{\"backgroundImage\":\"gate.png\",\"messages\":[]}"));
+        entries.put("gate.png", TestImages.image("png", 5, 5));
+        return Fixtures.zip(entries);
+    }
+
+    @Test
+    void byafAssetsTakeNamesNotYetTakenInTheirFolders() throws IOException {
+        put("characters/Bo/smile (1).png", utf8("older smile"));
+        put("user/images/Bo/Bo_bg (1).png", utf8("older background"));
+        HttpResponse<Buffer> response = upload("b.byaf", byaf("Bo", "Bo"), "byaf");
+        assertEquals("Bo", json(response).get("file_name").asText(), response.bodyAsString());
+        assertEquals("older smile", document("characters/Bo/smile (1).png"));
+        assertEquals(6, TestImages.decode(documentBytes("characters/Bo/smile (2).png")).getWidth());
+        assertEquals("older background", document("user/images/Bo/Bo_bg (1).png"));
+        assertEquals(5, TestImages.decode(documentBytes("user/images/Bo/Bo_bg (2).png")).getWidth());
+    }
+
+    @Test
+    void aByafWhoseIconsWouldLandAmongTheCardsIsRefusedAndWritesNothing() throws IOException {
+        // the name "..." sanitizes to nothing: ST puts the alternate icons in characters/ itself, where the cards are
+        List<String> before = userFiles();
+        HttpResponse<Buffer> response = upload("b.byaf", byaf("...", "Bo"), "byaf");
+        assertEquals(400, response.statusCode(), response.bodyAsString());
+        assertTrue(json(response).get("error").asBoolean(), response.bodyAsString());
+        assertEquals(before, userFiles(), "a refused import writes nothing");
+    }
+
+    @Test
+    void risuSpritesKeepTheSpritesTheCharacterHas() throws IOException {
+        put("characters/MiraVale/joy.webp", utf8("older joy"));
+        String sprite = Base64.getEncoder().encodeToString(TestImages.image("png", 4, 4));
+        String card = V2.replace("\"custom\":{\"kept\":1}", "\"custom\":{\"kept\":1},\"risuai\":{\"emotions\":[[\"joy\",\""
+                + sprite + "\"],[\"calm\",\"" + sprite + "\"]]}");
+        assertEquals(200, upload("r.json", utf8(card), "json").statusCode());
+        assertEquals("older joy", document("characters/MiraVale/joy.webp"));
+        assertFalse(server.files().exists("characters/MiraVale/joy.png"));
+        assertTrue(server.files().exists("characters/MiraVale/calm.png"));
+    }
+
     @Test
     void preservedNameReplacesTheCardAndItsThumbnail() throws IOException {
         put("characters/Keep.png", utf8("old"));
@@ -321,7 +368,7 @@ class CardImportHttpTest extends ServerTest {
         HttpResponse<Buffer> response = upload("c.json", utf8(V2), "json", "preserved_name", "Keep.png");
         assertEquals("Keep", json(response).get("file_name").asText());
         assertEquals("MiraVale", storedCard("Keep").get("name").asText());
-        assertFalse(Files.exists(user("thumbnails/avatar/Keep.png")));
+        assertFalse(server.files().exists("thumbnails/avatar/Keep.png"));
     }
 
     private void assertRefused(String fileName, byte[] bytes, String type, String messagePart, String... fields) throws IOException {

@@ -174,7 +174,7 @@ class CharacterEditHttpTest extends ServerTest {
         assertEquals(400, client.post("/api/characters/create", "{\"ch_name\":").statusCode());
         assertEquals(List.of(), files("characters"));
         assertEquals(List.of(), files("chats"));
-        assertFalse(Files.exists(user("evil.png")));
+        assertFalse(server.files().exists("evil.png"));
     }
 
     // --- edit
