@@ -220,15 +220,14 @@ public final class Tankard {
                     task.run();
                     return null;
                 }, false)), System::currentTimeMillis);
-        this.contentSeeder = new ContentSeeder(config, documents, stores.cards());
+        this.contentSeeder = new ContentSeeder(config, documents, stores.cards(), stores.blobs());
         if (!config.skipContentCheck()) {
             contentSeeder.seedGlobal();
         }
         for (User user : accounts.users()) {
-            UserDirs dirs = UserDirs.of(config.dataRoot(), user.handle());
-            dirs.createAll();
+            UserDirs.of(config.dataRoot(), user.handle()).createAll();
             if (!config.skipContentCheck()) {
-                contentSeeder.seedUser(dirs, Set.of());
+                contentSeeder.seedUser(user.handle(), Set.of());
             }
             settingsBackups.backup(user.handle(), true);
         }
@@ -273,7 +272,8 @@ public final class Tankard {
                 new CsrfFeature(config),
                 new SystemFeature(),
                 new DeprecatedEndpointsFeature(),
-                new UsersFeature(config, accounts, documents, stores, contentSeeder, security.basicAuth()),
+                new UsersFeature(config, accounts, documents, stores.blobs(), stores, contentSeeder,
+                        security.basicAuth()),
                 new SettingsFeature(new SettingsService(config, documents, settingsBackups)),
                 new SecretsFeature(config, secrets),
                 new PresetFeature(presets),

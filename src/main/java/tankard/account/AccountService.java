@@ -16,15 +16,17 @@ import tankard.core.Refusal;
 import tankard.json.JsJson;
 import tankard.settings.SettingsService;
 import tankard.store.AtomicFiles;
+import tankard.store.BlobStore;
 import tankard.store.DocumentStore;
 import tankard.store.DocumentStore.Folder;
 import tankard.util.Sanitize;
 
 import java.io.IOException;
-import java.nio.file.Files;
+import java.io.InputStream;
 import java.nio.file.Path;
 import java.util.Base64;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.UnaryOperator;
 
@@ -36,18 +38,22 @@ import java.util.function.UnaryOperator;
 public final class AccountService {
     private static final Logger LOG = LoggerFactory.getLogger(AccountService.class);
     private static final String DEFAULT_AVATAR = "/img/default-user.png";
+    /** The user's folder of persona images (ST: src/constants.js, USER_DIRECTORY_TEMPLATE, avatars). */
+    private static final String AVATARS = "User Avatars/";
 
     private final Path dataRoot;
     private final AccountStore accounts;
     private final DocumentStore documents;
+    private final BlobStore blobs;
     private final KeptData kept;
     private final ContentSeeder seeder;
 
-    public AccountService(TankardConfig config, AccountStore accounts, DocumentStore documents, KeptData kept,
-                          ContentSeeder seeder) {
+    public AccountService(TankardConfig config, AccountStore accounts, DocumentStore documents, BlobStore blobs,
+                          KeptData kept, ContentSeeder seeder) {
         this.dataRoot = config.dataRoot();
         this.accounts = accounts;
         this.documents = documents;
+        this.blobs = blobs;
         this.kept = kept;
         this.seeder = seeder;
     }
@@ -65,8 +71,9 @@ public final class AccountService {
         return accounts.update(handle, change).orElseThrow(() -> Refusal.notFound("User not found"));
     }
 
-    public UserDirs dirs(User user) {
-        return UserDirs.of(dataRoot, user.handle());
+    /** The user's folder on this node: all the user's data on files, what stays on the node on PostgreSQL. */
+    public Path folder(User user) {
+        return UserDirs.of(dataRoot, user.handle()).root();
     }
 
     // ---- view models
@@ -99,21 +106,21 @@ public final class AccountService {
         if (custom.isPresent()) {
             return custom.get();
         }
-        UserDirs dirs = UserDirs.of(dataRoot, handle);
         try {
             JsonNode settings = documents.read(handle, Folder.ROOT, SettingsService.FILE).map(JsJson::tryParse).orElse(null);
             String file = settings == null ? null : firstText(settings.path("power_user").path("default_persona"),
                     settings.path("user_avatar"));
-            if (file == null) {
+            String name = file == null ? "" : Sanitize.filename(file);
+            Optional<InputStream> image = Sanitize.isSafeSegment(name) ? blobs.open(handle, AVATARS + name)
+                    : Optional.empty();
+            if (image.isEmpty()) {
                 return DEFAULT_AVATAR;
             }
-            Path image = dirs.avatars().resolve(Sanitize.filename(file));
-            if (!Files.isRegularFile(image) || !image.getParent().equals(dirs.avatars())) {
-                return DEFAULT_AVATAR;
+            String mime = MimeMapping.mimeTypeForFilename(name);
+            try (InputStream in = image.get()) {
+                return "data:" + (mime == null ? "application/octet-stream" : mime) + ";base64,"
+                        + Base64.getEncoder().encodeToString(in.readAllBytes());
             }
-            String mime = MimeMapping.mimeTypeForFilename(image.getFileName().toString());
-            return "data:" + (mime == null ? "application/octet-stream" : mime) + ";base64,"
-                    + Base64.getEncoder().encodeToString(Files.readAllBytes(image));
         } catch (IOException | RuntimeException e) {
             return DEFAULT_AVATAR;
         }
@@ -221,7 +228,7 @@ public final class AccountService {
             throw Refusal.conflict("User already exists");
         }
         LOG.info("Creating data directories for {}", slug);
-        prepareFolder(UserDirs.of(dataRoot, slug), Set.of("settings"));
+        prepareFolder(slug, Set.of("settings"));
         return user;
     }
 
@@ -253,22 +260,21 @@ public final class AccountService {
             throw Refusal.forbidden("Incorrect password");
         }
         documents.delete(user.handle(), Folder.ROOT, SettingsService.FILE);
-        seeder.seedUser(dirs(user), Set.of("settings"));
+        seeder.seedUser(user.handle(), Set.of("settings"));
     }
 
     /** Deletes the whole user folder and recreates it with default content. */
     public void resetData(User user) {
         LOG.info("Resetting account data: {}", user.handle());
-        UserDirs dirs = dirs(user);
         kept.erase(user.handle());
-        AtomicFiles.deleteTree(dirs.root());
-        prepareFolder(dirs, Set.of());
+        AtomicFiles.deleteTree(folder(user));
+        prepareFolder(user.handle(), Set.of());
     }
 
     /** The folder tree, the "system prompts already migrated" marker ST expects, and default content. */
-    private void prepareFolder(UserDirs dirs, Set<String> forcedTypes) {
-        dirs.createAll();
-        seeder.markSyspromptsMigrated(dirs.handle());
-        seeder.seedUser(dirs, forcedTypes);
+    private void prepareFolder(String handle, Set<String> forcedTypes) {
+        UserDirs.of(dataRoot, handle).createAll();
+        seeder.markSyspromptsMigrated(handle);
+        seeder.seedUser(handle, forcedTypes);
     }
 }

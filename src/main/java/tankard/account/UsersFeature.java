@@ -13,6 +13,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tankard.config.TankardConfig;
 import tankard.content.ContentSeeder;
+import tankard.store.BlobStore;
 import tankard.store.DocumentStore;
 import tankard.core.Refusal;
 import tankard.http.Feature;
@@ -47,11 +48,11 @@ public final class UsersFeature implements Feature {
     private final OneTimeCodes recoveryCodes = new OneTimeCodes();
     private final OneTimeCodes resetCodes = new OneTimeCodes();
 
-    public UsersFeature(TankardConfig config, AccountStore store, DocumentStore documents, KeptData kept,
-                        ContentSeeder seeder, BasicAuth basicAuth) {
+    public UsersFeature(TankardConfig config, AccountStore store, DocumentStore documents, BlobStore blobs,
+                        KeptData kept, ContentSeeder seeder, BasicAuth basicAuth) {
         this.config = config;
         this.kept = kept;
-        this.accounts = new AccountService(config, store, documents, kept, seeder);
+        this.accounts = new AccountService(config, store, documents, blobs, kept, seeder);
         this.autoLogin = new AutoLogin(config, store, basicAuth);
         this.clientIp = new ClientIp(config.security());
         this.loginLimiter = new RateLimiter(config.security().loginMaxAttempts(), 60);
@@ -278,7 +279,7 @@ public final class UsersFeature implements Feature {
         User user = accounts.require(handle);
         LOG.info("Backup requested for {}", handle);
         return Reply.attachment(BackupArchive.fileName(handle), Reply.stream("application/zip",
-                out -> BackupArchive.write(accounts.dirs(user).root(), each -> kept.forEach(handle, each),
+                out -> BackupArchive.write(accounts.folder(user), each -> kept.forEach(handle, each),
                         config.allowKeysExposure(), out)));
     }
 

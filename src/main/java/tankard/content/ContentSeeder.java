@@ -7,13 +7,15 @@ import tankard.character.CardStore;
 import tankard.config.TankardConfig;
 import tankard.json.JsJson;
 import tankard.store.AtomicFiles;
+import tankard.store.BlobStore;
 import tankard.store.DocumentStore;
 import tankard.store.DocumentStore.Folder;
 import tankard.store.DocumentStore.Outcome;
-import tankard.user.UserDirs;
 import tankard.util.Sanitize;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -25,6 +27,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -35,8 +38,9 @@ import java.util.stream.Stream;
  * src/endpoints/content-manager.js, seedContent): items already named in the folder's {@code content.log} are skipped
  * (unless their type is forced), existing files are never overwritten, and the log is rewritten only when it changed,
  * so a data root that is up to date is left byte- and mtime-identical. A user's JSON documents (settings, presets,
- * themes, lorebooks, …) are seeded into the {@link DocumentStore}; the other items (characters, backgrounds, avatars,
- * workflows) and the content.log stay files. Blocking; call from a worker.
+ * themes, lorebooks, …) are seeded into the {@link DocumentStore}, the cards into the {@link CardStore}, the other
+ * items (sprites, backgrounds, avatars, workflows) and the user's content.log into the {@link BlobStore}; the global
+ * content and its log are files of the data root. Blocking; call from a worker.
  */
 public final class ContentSeeder {
     private static final Logger LOG = LoggerFactory.getLogger(ContentSeeder.class);
@@ -49,25 +53,30 @@ public final class ContentSeeder {
     static final String OWN_CONTENT_MARKER = "#tankard-default-content";
     /** ST's "system prompts migrated" marker in the user's {@code sysprompt/} (ST: src/users.js, migrateSystemPrompts). */
     private static final String SYSPROMPTS_MIGRATED = ".migrated";
+    /** A folder's log of the default content copied into it (ST: src/endpoints/content-manager.js, contentLogPath). */
+    private static final String CONTENT_LOG = "content.log";
     private final Path dataRoot;
     private final DefaultContent content;
     private final DocumentStore documents;
     private final CardStore cards;
+    private final BlobStore blobs;
 
-    public ContentSeeder(TankardConfig config, DocumentStore documents, CardStore cards) {
-        this(config.dataRoot(), DefaultContent.of(config), documents, cards);
+    public ContentSeeder(TankardConfig config, DocumentStore documents, CardStore cards, BlobStore blobs) {
+        this(config.dataRoot(), DefaultContent.of(config), documents, cards, blobs);
     }
 
-    public ContentSeeder(Path dataRoot, DefaultContent content, DocumentStore documents, CardStore cards) {
+    public ContentSeeder(Path dataRoot, DefaultContent content, DocumentStore documents, CardStore cards,
+                         BlobStore blobs) {
         this.dataRoot = dataRoot;
         this.content = content;
         this.documents = documents;
         this.cards = cards;
+        this.blobs = blobs;
     }
 
     /** Global content: error pages and user.css under the data root, logged in the data root's content.log. */
     public synchronized void seedGlobal() {
-        seed(GLOBAL_TYPES::contains, dataRoot.resolve("content.log"), type -> fileTarget(globalTarget(type)),
+        seed(GLOBAL_TYPES::contains, fileLog(dataRoot.resolve(CONTENT_LOG)), type -> fileTarget(globalTarget(type)),
                 Set.of());
     }
 
@@ -77,9 +86,60 @@ public final class ContentSeeder {
      * the system-prompt migration marker (ST: src/users.js, migrateSystemPrompts), which ST's migration writes before
      * seeding.
      */
-    public synchronized void seedUser(UserDirs dirs, Set<String> forcedTypes) {
-        markSyspromptsMigrated(dirs);
-        seed(type -> !GLOBAL_TYPES.contains(type), dirs.contentLog(), type -> userTarget(type, dirs), forcedTypes);
+    public synchronized void seedUser(String user, Set<String> forcedTypes) {
+        markSyspromptsMigratedOnStart(user);
+        seed(type -> !GLOBAL_TYPES.contains(type), blobLog(user), type -> userTarget(type, user), forcedTypes);
+    }
+
+    /** A folder's content.log: its text (null when there is none yet), written whole. */
+    private interface ContentLog {
+        String read() throws IOException;
+
+        void write(String text) throws IOException;
+    }
+
+    private static ContentLog fileLog(Path file) {
+        return new ContentLog() {
+            @Override
+            public String read() throws IOException {
+                return Files.exists(file) ? Files.readString(file, StandardCharsets.UTF_8) : null;
+            }
+
+            @Override
+            public void write(String text) throws IOException {
+                AtomicFiles.write(file, text);
+            }
+
+            @Override
+            public String toString() {
+                return file.toString();
+            }
+        };
+    }
+
+    private ContentLog blobLog(String user) {
+        return new ContentLog() {
+            @Override
+            public String read() throws IOException {
+                Optional<InputStream> log = blobs.open(user, CONTENT_LOG);
+                if (log.isEmpty()) {
+                    return null;
+                }
+                try (InputStream in = log.get()) {
+                    return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+                }
+            }
+
+            @Override
+            public void write(String text) {
+                blobs.write(user, CONTENT_LOG, new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)));
+            }
+
+            @Override
+            public String toString() {
+                return "the content.log of " + user;
+            }
+        };
     }
 
     /** Where an item is copied to: a new name in a folder (a file or a document), never replacing what is there. */
@@ -89,10 +149,11 @@ public final class ContentSeeder {
         boolean copyNew(Path source, String name) throws IOException;
     }
 
-    private void seed(Predicate<String> scope, Path logFile, Function<String, Target> targets, Set<String> forcedTypes) {
+    private void seed(Predicate<String> scope, ContentLog logFile, Function<String, Target> targets,
+                      Set<String> forcedTypes) {
         try {
             List<DefaultContent.Item> items = content.items().stream().filter(i -> scope.test(i.type())).toList();
-            String before = Files.exists(logFile) ? new String(Files.readAllBytes(logFile), StandardCharsets.UTF_8) : null;
+            String before = logFile.read();
             // JavaScript's split: an empty file is one empty entry, and it is written back as such.
             List<String> log = new ArrayList<>(before == null ? List.of() : Arrays.asList(before.split("\n", -1)));
             boolean foreignFolder = content.isBundled() && before != null && !log.contains(OWN_CONTENT_MARKER);
@@ -122,11 +183,11 @@ public final class ContentSeeder {
             }
             String after = String.join("\n", log);
             if (!after.equals(before)) {
-                AtomicFiles.write(logFile, after);
+                logFile.write(after);
             }
         } catch (IOException | RuntimeException e) {
             // Like ST, any error abandons the check and leaves the log as it was.
-            LOG.error("Default content check for {} failed", logFile.getParent(), e);
+            LOG.error("Default content check for {} failed", logFile, e);
         }
     }
 
@@ -142,6 +203,37 @@ public final class ContentSeeder {
             addOwnerWrite(target);
             return true;
         };
+    }
+
+    /**
+     * Files and folder trees copied into a folder of the user's blobs, unless it has a file or folder of that name.
+     * The copies are the store's own new files, so ST's owner-write fix of the copied modes is not needed.
+     */
+    private Target blobTarget(String user, String folder) {
+        return (source, name) -> {
+            String target = BlobStore.child(folder, name);
+            if (blobs.keeps(target) && blobs.stat(user, target).isPresent() || blobs.folders(user, folder).contains(name)) {
+                return false;
+            }
+            if (!Files.isDirectory(source)) {
+                copyToBlob(user, source, target);
+                return true;
+            }
+            try (Stream<Path> walk = Files.walk(source)) {
+                for (Path from : (Iterable<Path>) walk::iterator) {
+                    if (!Files.isDirectory(from)) {
+                        copyToBlob(user, from, target + "/" + source.relativize(from).toString().replace('\\', '/'));
+                    }
+                }
+            }
+            return true;
+        };
+    }
+
+    private void copyToBlob(String user, Path source, String path) throws IOException {
+        try (InputStream in = Files.newInputStream(source)) {
+            blobs.write(user, path, in);
+        }
     }
 
     /** A document of the user's, stored only when there is none of that name: one unit of work, as on any node. */
@@ -205,21 +297,22 @@ public final class ContentSeeder {
     }
 
     /** ST: src/endpoints/content-manager.js, getUserTargetByType. */
-    private Target userTarget(String type, UserDirs dirs) {
+    private Target userTarget(String type, String user) {
         Folder folder = DefaultContent.documentFolder(type);
         if (folder != null) {
-            return documentTarget(dirs.handle(), folder);
+            return documentTarget(user, folder);
         }
         if (type.equals("character")) {
-            return cardTarget(dirs.handle());
+            return cardTarget(user);
         }
-        return fileTarget(switch (type) {
-            case "sprites" -> dirs.characters();
-            case "background" -> dirs.backgrounds();
-            case "avatar" -> dirs.avatars();
-            case "workflow" -> dirs.comfyWorkflows();
+        String blobFolder = switch (type) {
+            case "sprites" -> "characters";
+            case "background" -> "backgrounds";
+            case "avatar" -> "User Avatars";
+            case "workflow" -> "user/workflows";
             default -> null;
-        });
+        };
+        return blobFolder == null ? null : blobTarget(user, blobFolder);
     }
 
     /**
@@ -228,14 +321,14 @@ public final class ContentSeeder {
      * migration its whole effect is the marker, so Tankard writes it; otherwise the marker is left for ST to
      * write once it has migrated.
      */
-    private void markSyspromptsMigrated(UserDirs dirs) {
-        String user = dirs.handle();
+    private void markSyspromptsMigratedOnStart(String user) {
         try {
             if (documents.read(user, Folder.SYSPROMPT, SYSPROMPTS_MIGRATED).isPresent()
                     || needsSyspromptMigration(user)) {
                 return;
             }
-            Files.createDirectories(dirs.backups().resolve("_sysprompt"));
+            // an empty folder, which only a file system keeps: made on this node, as the user's other folders are
+            Files.createDirectories(dataRoot.resolve(user).resolve("backups/_sysprompt"));
             markSyspromptsMigrated(user);
         } catch (IOException | UncheckedIOException e) {
             LOG.warn("Cannot write the system-prompt migration marker for {}", user, e);

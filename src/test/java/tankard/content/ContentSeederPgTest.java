@@ -26,7 +26,7 @@ class ContentSeederPgTest {
     private final Path root = TestServer.tempDir();
     private final UserDirs dirs = UserDirs.of(root, "alice");
     private final ContentSeeder seeder = new ContentSeeder(root, new DefaultContent(List.of(BUNDLED)), pg.store,
-            new FileCardStore(root));
+            new FileCardStore(root), ContentSeederTest.blobs(root));
 
     @AfterEach
     void cleanUp() {
@@ -36,7 +36,7 @@ class ContentSeederPgTest {
 
     @Test
     void documentsAreSeededIntoTheStoreOnceAndNeverOverwritten() throws Exception {
-        seeder.seedUser(dirs, Set.of());
+        seeder.seedUser(dirs.handle(), Set.of());
 
         assertArrayEquals(Files.readAllBytes(BUNDLED.resolve("settings.json")),
                 pg.store.read("alice", Folder.ROOT, "settings.json").orElseThrow());
@@ -47,7 +47,7 @@ class ContentSeederPgTest {
 
         byte[] mine = "{\"mine\":true}".getBytes(StandardCharsets.UTF_8);
         pg.store.write("alice", Folder.ROOT, "settings.json", mine);
-        seeder.seedUser(dirs, Set.of("settings"));
+        seeder.seedUser(dirs.handle(), Set.of("settings"));
         assertArrayEquals(mine, pg.store.read("alice", Folder.ROOT, "settings.json").orElseThrow());
     }
 }

@@ -6,6 +6,8 @@ import org.junit.jupiter.api.Test;
 import tankard.config.ConfigLoader;
 import tankard.config.TankardConfig;
 import tankard.testing.TestServer;
+import tankard.store.DocumentStore;
+import tankard.store.FileBlobStore;
 import tankard.store.FileDocumentStore;
 import tankard.user.UserDirs;
 
@@ -34,6 +36,11 @@ class ContentSeederTest {
     @AfterEach
     void cleanUp() {
         TestServer.deleteTree(work);
+    }
+
+    /** The blobs of a data root: a user's files that are no document or card (tankard.Stores.isBlob in short). */
+    static FileBlobStore blobs(Path root) {
+        return new FileBlobStore(root, path -> !DocumentStore.isDocument(path) && !path.matches("characters/[^/]+\\.png"));
     }
 
     @Test
@@ -74,19 +81,19 @@ class ContentSeederTest {
         UserDirs dirs = UserDirs.of(root, "default-user");
         Files.createDirectories(dirs.root());
         Files.writeString(dirs.contentLog(), "settings.json\ncharacters/default_Someone.png");
-        ContentSeeder seeder = new ContentSeeder(root, DefaultContent.tankards(), new FileDocumentStore(root), new FileCardStore(root));
+        ContentSeeder seeder = new ContentSeeder(root, DefaultContent.tankards(), new FileDocumentStore(root), new FileCardStore(root), blobs(root));
 
-        seeder.seedUser(dirs, Set.of());
+        seeder.seedUser(dirs.handle(), Set.of());
         assertFalse(Files.exists(dirs.characters().resolve("default_Wren.png")));
         assertFalse(Files.exists(dirs.settingsFile()));
         assertEquals("settings.json\ncharacters/default_Someone.png", read(dirs.contentLog()));
 
-        seeder.seedUser(dirs, Set.of("settings"));
+        seeder.seedUser(dirs.handle(), Set.of("settings"));
         assertArrayEquals(bundled("settings.json"), Files.readAllBytes(dirs.settingsFile()));
         assertFalse(Files.exists(dirs.characters().resolve("default_Wren.png")));
 
         UserDirs fresh = UserDirs.of(root, "new-user");
-        seeder.seedUser(fresh, Set.of());
+        seeder.seedUser(fresh.handle(), Set.of());
         assertTrue(Files.exists(fresh.characters().resolve("default_Wren.png")));
         assertTrue(read(fresh.contentLog()).startsWith(ContentSeeder.OWN_CONTENT_MARKER + "\n"));
     }
@@ -95,10 +102,10 @@ class ContentSeederTest {
     void aSeededDataRootIsLeftByteAndMtimeIdentical() throws IOException {
         Path root = work.resolve("data");
         ContentSeeder seeder = new ContentSeeder(root, new DefaultContent(List.of(BUNDLED)),
-                new FileDocumentStore(root), new FileCardStore(root));
+                new FileDocumentStore(root), new FileCardStore(root), blobs(root));
         UserDirs dirs = UserDirs.of(root, "default-user");
         seeder.seedGlobal();
-        seeder.seedUser(dirs, Set.of());
+        seeder.seedUser(dirs.handle(), Set.of());
         // Age every file so that any rewrite, even with the same bytes, shows as a new mtime.
         FileTime old = FileTime.fromMillis(1_500_000_000_000L);
         for (String file : files(root).keySet()) {
@@ -107,7 +114,7 @@ class ContentSeederTest {
         Map<String, Snapshot> before = snapshot(root);
 
         seeder.seedGlobal();
-        seeder.seedUser(dirs, Set.of());
+        seeder.seedUser(dirs.handle(), Set.of());
 
         assertEquals(before, snapshot(root));
     }
@@ -116,19 +123,19 @@ class ContentSeederTest {
     void aDeletedDefaultStaysDeletedUntilTheLogIsDeleted() throws IOException {
         Path root = work.resolve("data");
         ContentSeeder seeder = new ContentSeeder(root, new DefaultContent(List.of(BUNDLED)),
-                new FileDocumentStore(root), new FileCardStore(root));
+                new FileDocumentStore(root), new FileCardStore(root), blobs(root));
         UserDirs dirs = UserDirs.of(root, "default-user");
-        seeder.seedUser(dirs, Set.of());
+        seeder.seedUser(dirs.handle(), Set.of());
         String log = read(dirs.contentLog());
         Path card = dirs.characters().resolve("default_Wren.png");
         Files.delete(card);
 
-        seeder.seedUser(dirs, Set.of());
+        seeder.seedUser(dirs.handle(), Set.of());
         assertFalse(Files.exists(card));
         assertEquals(log, read(dirs.contentLog()));
 
         Files.delete(dirs.contentLog());
-        seeder.seedUser(dirs, Set.of());
+        seeder.seedUser(dirs.handle(), Set.of());
         assertArrayEquals(bundled("characters/default_Wren.png"), Files.readAllBytes(card));
         assertEquals(log, read(dirs.contentLog()));
     }
@@ -137,15 +144,15 @@ class ContentSeederTest {
     void aForcedTypeIsCopiedAgainWhenMissingAndLoggedAgain() throws IOException {
         Path root = work.resolve("data");
         ContentSeeder seeder = new ContentSeeder(root, new DefaultContent(List.of(BUNDLED)),
-                new FileDocumentStore(root), new FileCardStore(root));
+                new FileDocumentStore(root), new FileCardStore(root), blobs(root));
         UserDirs dirs = UserDirs.of(root, "default-user");
-        seeder.seedUser(dirs, Set.of());
+        seeder.seedUser(dirs.handle(), Set.of());
         String log = read(dirs.contentLog());
         Files.delete(dirs.settingsFile());
         Path preset = dirs.instruct().resolve("ChatML.json");
         Files.delete(preset);
 
-        seeder.seedUser(dirs, Set.of("settings"));
+        seeder.seedUser(dirs.handle(), Set.of("settings"));
 
         assertArrayEquals(bundled("settings.json"), Files.readAllBytes(dirs.settingsFile()));
         assertFalse(Files.exists(preset));
@@ -160,8 +167,8 @@ class ContentSeederTest {
         Files.createDirectories(dirs.root());
         Files.writeString(dirs.settingsFile(), "{\"mine\":true}");
 
-        new ContentSeeder(root, new DefaultContent(List.of(BUNDLED)), new FileDocumentStore(root), new FileCardStore(root))
-                .seedUser(dirs, Set.of("settings"));
+        new ContentSeeder(root, new DefaultContent(List.of(BUNDLED)), new FileDocumentStore(root), new FileCardStore(root), blobs(root))
+                .seedUser(dirs.handle(), Set.of("settings"));
 
         assertEquals("{\"mine\":true}", read(dirs.settingsFile()));
         assertEquals("settings.json", read(dirs.contentLog()).split("\n")[0]);
@@ -207,10 +214,10 @@ class ContentSeederTest {
         TankardConfig config = ConfigLoader.load(new String[0], Map.of(), st);
         assertEquals(st.toAbsolutePath().normalize(), config.stInstall());
         ContentSeeder seeder = new ContentSeeder(config, new FileDocumentStore(config.dataRoot()),
-                new FileCardStore(config.dataRoot()));
+                new FileCardStore(config.dataRoot()), blobs(config.dataRoot()));
         UserDirs dirs = UserDirs.of(config.dataRoot(), "default-user");
         seeder.seedGlobal();
-        seeder.seedUser(dirs, Set.of());
+        seeder.seedUser(dirs.handle(), Set.of());
 
         assertEquals("{\"from\":\"scaffold\"}", read(dirs.settingsFile()));
         assertEquals("{\"name\":\"Night\"}", read(dirs.themes().resolve("Night.json")));
@@ -239,7 +246,8 @@ class ContentSeederTest {
         UserDirs dirs = UserDirs.of(work.resolve("data"), "u");
 
         new ContentSeeder(work.resolve("data"), new DefaultContent(List.of(folder)),
-                new FileDocumentStore(work.resolve("data")), new FileCardStore(work.resolve("data"))).seedUser(dirs, Set.of());
+                new FileDocumentStore(work.resolve("data")), new FileCardStore(work.resolve("data")),
+                blobs(work.resolve("data"))).seedUser(dirs.handle(), Set.of());
 
         assertFalse(Files.exists(dirs.settingsFile()));
         assertFalse(Files.exists(dirs.contentLog()));
@@ -249,15 +257,15 @@ class ContentSeederTest {
     void theSyspromptMarkerWaitsWhileAnInstructTemplateStillCarriesASystemPrompt() throws IOException {
         Path root = work.resolve("data");
         ContentSeeder seeder = new ContentSeeder(root, new DefaultContent(List.of(work.resolve("none"))),
-                new FileDocumentStore(root), new FileCardStore(root));
+                new FileDocumentStore(root), new FileCardStore(root), blobs(root));
         UserDirs old = UserDirs.of(root, "old");
         write(old.instruct().resolve("Mine.json"), "{\"name\":\"Mine\",\"system_prompt\":\"Be brief.\"}");
         UserDirs migrated = UserDirs.of(root, "migrated");
         write(migrated.instruct().resolve("Mine.json"), "{\"name\":\"Mine\",\"system_prompt\":\"Be brief.\"}");
         write(migrated.sysprompt().resolve("Mine.json"), "{\"name\":\"Mine\",\"content\":\"Be brief.\"}");
 
-        seeder.seedUser(old, Set.of());
-        seeder.seedUser(migrated, Set.of());
+        seeder.seedUser(old.handle(), Set.of());
+        seeder.seedUser(migrated.handle(), Set.of());
 
         assertFalse(Files.exists(old.sysprompt().resolve(".migrated")));
         assertEquals("", read(migrated.sysprompt().resolve(".migrated")));
