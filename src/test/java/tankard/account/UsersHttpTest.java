@@ -224,6 +224,9 @@ class UsersHttpTest extends ServerTest {
         Path bob = server.dataRoot.resolve("bob-smith");
         assertTrue(Files.isDirectory(bob.resolve("characters")));
         assertTrue(Files.isDirectory(bob.resolve("User Avatars")));
+        assertTrue(server.files("bob-smith").exists("backgrounds/tankard-dusk-road.png"), "default content");
+        assertTrue(server.files("bob-smith").exists("User Avatars/user-default.png"), "default content");
+        assertTrue(server.files("bob-smith").read("content.log").contains("\nbackgrounds/tankard-dusk-road.png\n"));
         assertEquals(0, server.documents().read("bob-smith", Folder.SYSPROMPT, ".migrated").orElseThrow().length);
 
         assertError(admin.post("/api/users/create", json("handle", "bob smith", "name", "Again")), 409, "User already exists");
@@ -278,6 +281,33 @@ class UsersHttpTest extends ServerTest {
         assertTrue(Files.isDirectory(server.dataRoot.resolve("kept")), "without purge the data stays");
         assertEquals(1, server.documents().list("kept", Folder.WORLDS).size(), "without purge the documents stay");
         assertEquals(403, server.client().post("/api/users/login", json("handle", "kept")).statusCode());
+    }
+
+    @Test
+    void aPurgedOrResetUserLosesTheImagesAndFilesAndAKeptOneKeepsThem() throws Exception {
+        startWithAccounts("");
+        TestServer.Client admin = admin();
+        create(admin, "gone", "", false);
+        create(admin, "kept", "", false);
+        create(admin, "reset", "r", false);
+        for (String handle : List.of("gone", "kept", "reset")) {
+            server.files(handle).write("user/images/Bramble/x.png", new byte[]{1});
+            server.files(handle).write("user/files/notes.txt", "notes");
+        }
+        assertEquals(204, admin.post("/api/users/delete", json("handle", "gone", "purge", true)).statusCode());
+        assertEquals(204, admin.post("/api/users/delete", json("handle", "kept")).statusCode());
+        TestServer.Client reset = loggedIn("reset", "r");
+        String code = code(console(() -> reset.post("/api/users/reset-step1", null), 204), "account reset");
+        assertEquals(204, reset.post("/api/users/reset-step2", json("code", code, "password", "r")).statusCode());
+
+        for (String handle : List.of("gone", "reset")) {
+            assertFalse(server.files(handle).exists("user/images/Bramble/x.png"), handle);
+            assertFalse(server.files(handle).exists("user/files/notes.txt"), handle);
+        }
+        assertEquals(List.of(), server.files("gone").paths().stream().filter(p -> !p.startsWith("thumbnails/")).toList());
+        assertTrue(server.files("reset").exists("backgrounds/tankard-dusk-road.png"), "the default content again");
+        assertTrue(server.files("kept").exists("user/images/Bramble/x.png"));
+        assertEquals("notes", server.files("kept").read("user/files/notes.txt"));
     }
 
     // ---- login page, sessions
@@ -421,8 +451,7 @@ class UsersHttpTest extends ServerTest {
         TestServer.Client admin = admin();
         create(admin, "alice", "a", false);
         TestServer.Client alice = loggedIn("alice", "a");
-        Path dir = server.dataRoot.resolve("alice");
-        Files.write(dir.resolve("User Avatars/me.png"), new byte[]{1, 2, 3});
+        server.files("alice").write("User Avatars/me.png", new byte[]{1, 2, 3});
         writeDocument("alice", Folder.ROOT, "settings.json", "{\"user_avatar\":\"me.png\",\"power_user\":{\"default_persona\":\"\"}}");
         assertEquals("data:image/png;base64,AQID", alice.get("/api/users/me").bodyAsJsonObject().getString("avatar"));
         writeDocument("alice", Folder.ROOT, "settings.json", "{\"user_avatar\":\"../../secret.png\"}");
@@ -441,11 +470,10 @@ class UsersHttpTest extends ServerTest {
         TestServer.Client admin = admin();
         create(admin, "alice", "a", false);
         TestServer.Client alice = loggedIn("alice", "a");
-        Path dir = server.dataRoot.resolve("alice");
         writeDocument("alice", Folder.ROOT, "settings.json", "{}");
         writeDocument("alice", Folder.ROOT, "secrets.json", "{\"api_key\":\"sk\"}");
         writeDocument("alice", Folder.WORLDS, "Lore.json", "{\"entries\":{}}");
-        Files.writeString(dir.resolve(".hidden"), "dot");
+        server.files("alice").write(".hidden", "dot");
         writeDocument("alice", Folder.BACKUPS, "secrets_migration_1.json", "{}");
         server.files("alice").write("backups/chat_1.jsonl", "{}");
         server.files("alice").write("chats/Bramble/talk.jsonl", "{\"chat_metadata\":{}}\n");
@@ -454,7 +482,7 @@ class UsersHttpTest extends ServerTest {
         server.files("alice").write("vectors/webllm/chat-1/test-model/index.json", index);
         byte[] big = new byte[300_000];
         new java.util.Random(1).nextBytes(big);
-        Files.write(dir.resolve("characters/big.png"), big);
+        server.files("alice").write("characters/big.png", big);
 
         HttpResponse<Buffer> r = alice.post("/api/users/backup", json("handle", "alice"));
         assertEquals(200, r.statusCode());
