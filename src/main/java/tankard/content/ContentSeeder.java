@@ -102,7 +102,7 @@ public final class ContentSeeder {
         return new ContentLog() {
             @Override
             public String read() throws IOException {
-                return Files.exists(file) ? Files.readString(file, StandardCharsets.UTF_8) : null;
+                return Files.exists(file) ? new String(Files.readAllBytes(file), StandardCharsets.UTF_8) : null;
             }
 
             @Override
