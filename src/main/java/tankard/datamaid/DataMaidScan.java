@@ -41,15 +41,15 @@ import java.util.function.Predicate;
  * Finds the user's loose files as ST's Data Maid does (src/endpoints/data-maid.js, DataMaidService.getReport):
  * images and data-bank files no chat or setting refers to, chats of characters that are gone, group chats no
  * group lists, thumbnails without their image, and all chat and settings backups. Each kind is listed through the
- * store that keeps it (images and data-bank files are blobs); the thumbnails are files of this node. Where ST's scan fails on data it cannot read (a reference that
- * is not text), that category reports nothing, as ST's does; references are also matched URL-decoded, so a file
- * a chat points to is never offered for deletion. Blocking.
+ * store that keeps it (images and data-bank files are blobs); the thumbnails are files of this node. Where ST's
+ * scan fails on data it cannot read (a reference that is not text), that category reports nothing, as ST's does;
+ * references are also matched URL-decoded, so a file a chat points to is never offered for deletion. Blocking.
  */
 final class DataMaidScan {
-    /** A category whose scan must report nothing, as ST's throws and reports nothing. */
     /** The folder of chat images (ST: src/constants.js, USER_DIRECTORY_TEMPLATE, userImages). */
     private static final String IMAGES = "user/images";
 
+    /** A category whose scan must report nothing, as ST's throws and reports nothing. */
     private static final class Abandoned extends Exception {
         Abandoned() {
             super(null, null, false, false);
@@ -94,9 +94,9 @@ final class DataMaidScan {
         report.put("avatarThumbnails", orNothing(() -> orphans(
                 name -> cards.find(handle, name).isPresent(), thumbnails.resolve("avatar"))));
         report.put("backgroundThumbnails", orNothing(() -> orphans(
-                name -> isBlob("backgrounds", name), thumbnails.resolve("bg"))));
+                name -> hasBlob("backgrounds", name), thumbnails.resolve("bg"))));
         report.put("personaThumbnails", orNothing(() -> orphans(
-                name -> isBlob("User Avatars", name), thumbnails.resolve("persona"))));
+                name -> hasBlob("User Avatars", name), thumbnails.resolve("persona"))));
         report.put("chatBackups", orNothing(this::chatBackups));
         report.put("settingsBackups", orNothing(this::settingsBackups));
         return report;
@@ -116,8 +116,9 @@ final class DataMaidScan {
     }
 
     /** Whether the user has a blob of that name in the folder (an image a thumbnail was made of). */
-    private boolean isBlob(String folder, String name) {
-        return Sanitize.isSafeSegment(name) && blobs.stat(handle, BlobStore.child(folder, name)).isPresent();
+    private boolean hasBlob(String folder, String name) {
+        String path = BlobStore.child(folder, name);
+        return blobs.keeps(path) && blobs.stat(handle, path).isPresent();
     }
 
     /** The blobs of the folder that no reference is known for. */
