@@ -17,6 +17,7 @@ import tankard.chat.ChatStore;
 import tankard.group.GroupStore;
 import tankard.store.BlobStore;
 import tankard.store.DocumentStore;
+import tankard.thumbnail.NodeImages;
 import tankard.user.AccountStore;
 import tankard.user.User;
 import tankard.vector.store.CollectionKey;
@@ -53,7 +54,7 @@ import java.util.stream.Stream;
 final class DataTransfer {
     /** Folders of the data root that are a server's own scratch, never user data. */
     private static final Set<String> SCRATCH = Set.of("_uploads", "_cache/tankard-cards", "_cache/vector-scratch",
-            CardImages.CACHE_FOLDER, ChatCopies.CACHE_FOLDER);
+            CardImages.CACHE_FOLDER, ChatCopies.CACHE_FOLDER, NodeImages.CACHE_FOLDER);
 
     private final PrintStream out;
 

@@ -76,9 +76,8 @@ record Stores(AccountStore accounts, DocumentStore documents, CardStore cards, C
             return files(config.dataRoot(), config.vectors());
         }
         Stores stores = postgres(vertx, config.storage().postgres(), config.dataRoot(), config.vectors());
-        LOG.warn("storage: postgres keeps the accounts, groups, documents, chats, cards and vector indexes in {}; in"
-                + " this version images and other files are still kept in {} (see docs/operations.md)",
-                stores.database, config.dataRoot());
+        LOG.info("storage: postgres keeps the users' data in {}; {} holds what stays on this node (extensions,"
+                + " caches; see docs/operations.md)", stores.database, config.dataRoot());
         return stores;
     }
 

@@ -12,7 +12,6 @@ import tankard.json.JsJson;
 import tankard.store.BlobStore;
 import tankard.thumbnail.ThumbnailType;
 import tankard.thumbnail.Thumbnails;
-import tankard.user.UserDirs;
 import tankard.util.SafeNames;
 import tankard.util.Sanitize;
 
@@ -78,6 +77,6 @@ public record AvatarsFeature(TankardConfig config, BlobStore blobs) implements F
     }
 
     private void invalidateThumbnail(String user, String name) {
-        Thumbnails.invalidate(UserDirs.of(config.dataRoot(), user), ThumbnailType.PERSONA, name);
+        Thumbnails.invalidate(config.dataRoot(), user, ThumbnailType.PERSONA, name);
     }
 }

@@ -20,7 +20,6 @@ import tankard.json.JsJson;
 import tankard.store.BlobStore;
 import tankard.thumbnail.ThumbnailType;
 import tankard.thumbnail.Thumbnails;
-import tankard.user.UserDirs;
 import tankard.util.FileNames;
 import tankard.util.SafeNames;
 import tankard.util.Sanitize;
@@ -141,7 +140,7 @@ public record BackgroundsFeature(TankardConfig config, BlobStore blobs, ImageMet
     }
 
     private void invalidateThumbnail(String user, String name) {
-        Thumbnails.invalidate(UserDirs.of(config.dataRoot(), user), ThumbnailType.BG, name);
+        Thumbnails.invalidate(config.dataRoot(), user, ThumbnailType.BG, name);
     }
 
     /**

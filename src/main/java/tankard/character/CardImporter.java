@@ -15,7 +15,6 @@ import tankard.json.JsJson;
 import tankard.store.BlobStore;
 import tankard.thumbnail.ThumbnailType;
 import tankard.thumbnail.Thumbnails;
-import tankard.user.UserDirs;
 import tankard.util.LenientBase64;
 import tankard.util.Sanitize;
 import tankard.util.StTime;
@@ -121,7 +120,7 @@ public final class CardImporter {
             String internal = upload.preservedName();
             plan.commit();
             cards.write(user, internal + ".png", CardWriter.write(avatar, JsJson.compact(card)));
-            Thumbnails.invalidate(UserDirs.of(dataRoot, user), ThumbnailType.AVATAR, internal + ".png");
+            Thumbnails.invalidate(dataRoot, user, ThumbnailType.AVATAR, internal + ".png");
             return internal;
         }
         // The name is taken by storing the card; a BYAF card then gets its extras, named after it, and is stored

@@ -13,7 +13,6 @@ import tankard.store.DocumentStore;
 import tankard.store.DocumentStore.Folder;
 import tankard.thumbnail.ThumbnailType;
 import tankard.thumbnail.Thumbnails;
-import tankard.user.UserDirs;
 import tankard.util.Sanitize;
 import tankard.util.StTime;
 
@@ -306,14 +305,14 @@ public final class CharacterEditor {
     private void written(String user, String name, boolean imageChanged) {
         cache.invalidate(user, name);
         if (imageChanged) {
-            Thumbnails.invalidate(dirs(user), ThumbnailType.AVATAR, name);
+            Thumbnails.invalidate(dataRoot, user, ThumbnailType.AVATAR, name);
         }
     }
 
     private void delete(String user, String avatar) throws IOException {
         cards.delete(user, avatar);
         cache.invalidate(user, avatar);
-        Thumbnails.invalidate(dirs(user), ThumbnailType.AVATAR, avatar);
+        Thumbnails.invalidate(dataRoot, user, ThumbnailType.AVATAR, avatar);
     }
 
     /** The card file's bytes; 404 when it does not exist. */
@@ -390,10 +389,6 @@ public final class CharacterEditor {
     /** The user's lorebooks by document name, for the one a card embeds. */
     private Function<String, Optional<byte[]>> worlds(String user) {
         return name -> documents.read(user, Folder.WORLDS, name);
-    }
-
-    private UserDirs dirs(String user) {
-        return UserDirs.of(dataRoot, user);
     }
 
     private String humanizedNow() {

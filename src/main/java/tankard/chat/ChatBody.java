@@ -8,6 +8,7 @@ import tankard.json.Js;
 import tankard.json.JsRestringify;
 import tankard.json.JsonSyntaxException;
 
+import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Arrays;
@@ -19,7 +20,10 @@ import java.util.Map;
  * {@code chat} array written one by one as the lines of the chat file, so a chat of any size never sits in
  * memory. Each line is what ST writes, {@code JSON.stringify(element)} (src/endpoints/chats.js, trySaveChat): an
  * element already in that form (all a browser sends) is copied as it is, anything else is parsed and printed the
- * way JavaScript would.
+ * way JavaScript would. An element that repeats, byte for byte, the line of a stored chat at its place (the chat
+ * as this node has it at hand: {@link ChatStore#openAtHand}) was in that form when it was stored, and is copied
+ * without checking it again: a save of a long chat that adds one message checks one message
+ * (docs/compatibility.md).
  *
  * @param fields  top-level members other than {@code chat}
  * @param isArray whether {@code chat} is an array (else nothing was written)
@@ -31,7 +35,7 @@ record ChatBody(Map<String, JsonNode> fields, boolean isArray, byte[] header, Ch
      * Reads the body (null: not a JSON request, read as {@code {}} like Express), writing the chat's lines to
      * the draft; a body that is not JSON throws {@link JsonSyntaxException} and leaves the draft unusable.
      */
-    static ChatBody read(InputStream json, ChatStore.Draft draft) throws IOException {
+    static ChatBody read(InputStream json, ChatStore.Draft draft, StoredChat stored) throws IOException {
         ChatBody empty = new ChatBody(new HashMap<>(), false, null, new ChatArray.Read(0, 0, false));
         if (json == null) {
             return empty;
@@ -62,7 +66,7 @@ record ChatBody(Map<String, JsonNode> fields, boolean isArray, byte[] header, Ch
             boolean array = in.skipWhitespace() == '[';
             if (name.equals("chat")) {
                 fields.remove(name);
-                chat = array ? elements(in, draft, fields) : empty; // the last "chat" wins, as in JSON.parse
+                chat = array ? elements(in, draft, fields, stored.lines(fields)) : empty; // the last "chat" wins, as in JSON.parse
             }
             if (!name.equals("chat") || !array) {
                 fields.put(name, JsRestringify.parse(in.capture(), 0, in.captured()));
@@ -81,7 +85,29 @@ record ChatBody(Map<String, JsonNode> fields, boolean isArray, byte[] header, Ch
         return new ChatBody(fields, chat.isArray, chat.header, chat.lines);
     }
 
-    private static ChatBody elements(Source in, ChatStore.Draft draft, Map<String, JsonNode> fields) throws IOException {
+    /** The stored chat whose lines the request's elements may repeat, chosen by the members read before {@code chat}. */
+    @FunctionalInterface
+    interface StoredChat {
+        StoredChat NONE = fields -> null;
+
+        /** The chat's bytes, or null when there is none at hand. */
+        InputStream open(Map<String, JsonNode> fieldsBefore) throws IOException;
+
+        private StoredLines lines(Map<String, JsonNode> fieldsBefore) throws IOException {
+            InputStream chat = open(fieldsBefore);
+            return chat == null ? null : new StoredLines(chat);
+        }
+    }
+
+    private static ChatBody elements(Source in, ChatStore.Draft draft, Map<String, JsonNode> fields,
+                                     StoredLines stored) throws IOException {
+        try (stored) {
+            return writeElements(in, draft, fields, stored);
+        }
+    }
+
+    private static ChatBody writeElements(Source in, ChatStore.Draft draft, Map<String, JsonNode> fields,
+                                          StoredLines stored) throws IOException {
         draft.restart();
         LineWriter out = new LineWriter(draft.out());
         byte[] header = null;
@@ -91,7 +117,10 @@ record ChatBody(Map<String, JsonNode> fields, boolean isArray, byte[] header, Ch
         while (c != ']') {
             // a canonical element (nearly all) is found and checked in one pass over the buffered body, and
             // written from there; any other is captured and checked on its own
-            int length = in.canonical();
+            int length = stored != null && stored.next() ? in.repeated(stored) : -1;
+            if (length < 0) {
+                length = in.canonical();
+            }
             byte[] element = in.buffered();
             int offset = in.position() - length;
             boolean truthy = true;
@@ -180,12 +209,7 @@ record ChatBody(Map<String, JsonNode> fields, boolean isArray, byte[] header, Ch
          * buffer filled behind it first when less is left.
          */
         int canonical() throws IOException {
-            if (limit - position < AHEAD && !ended) {
-                System.arraycopy(buffer, position, buffer, 0, limit - position);
-                limit -= position;
-                position = 0;
-                readMore();
-            }
+            readAhead();
             int end = JsRestringify.canonicalEnd(buffer, position, limit);
             if (end < 0) {
                 return -1;
@@ -193,6 +217,35 @@ record ChatBody(Map<String, JsonNode> fields, boolean isArray, byte[] header, Ch
             int length = end - position;
             position = end;
             return length;
+        }
+
+        /**
+         * The length of the object at the current position, consumed, when it is the stored line's bytes and the
+         * array goes on or ends after it; -1, nothing consumed, otherwise.
+         */
+        int repeated(StoredLines line) throws IOException {
+            readAhead();
+            int length = line.end() - line.start();
+            if (length <= 0 || line.array()[line.start()] != '{' || limit - position <= length) {
+                return -1;
+            }
+            byte after = buffer[position + length];
+            if (after != ',' && after != ']'
+                    || !Arrays.equals(buffer, position, position + length, line.array(), line.start(), line.end())) {
+                return -1;
+            }
+            position += length;
+            return length;
+        }
+
+        /** Makes sure at least {@link #AHEAD} bytes are buffered from the position on, where the body has them. */
+        private void readAhead() throws IOException {
+            if (limit - position < AHEAD && !ended) {
+                System.arraycopy(buffer, position, buffer, 0, limit - position);
+                limit -= position;
+                position = 0;
+                readMore();
+            }
         }
 
         /** The next byte that is not JSON whitespace, not consumed; -1 at the end. */
@@ -288,6 +341,72 @@ record ChatBody(Map<String, JsonNode> fields, boolean isArray, byte[] header, Ch
             }
             System.arraycopy(buffer, from, value, captured, n);
             captured += n;
+        }
+    }
+
+    /**
+     * A stored chat's lines, one by one beside the elements of a save: {@code array()[start(), end())} is the line
+     * of the element being read. A line too long for the buffer is passed over (an element that long is never
+     * whole in the body's buffer either).
+     */
+    private static final class StoredLines implements Closeable {
+        private static final int BUFFER = 1 << 17;
+
+        private final InputStream in;
+        private final byte[] buffer = new byte[BUFFER];
+        private int limit;
+        private boolean ended;
+        private int start;
+        private int end;
+        /** Where the next line starts. */
+        private int next;
+
+        StoredLines(InputStream in) {
+            this.in = in;
+        }
+
+        /** Moves to the next line; false when there is none. */
+        boolean next() throws IOException {
+            boolean passingOver = false;
+            while (true) {
+                int lineFeed = ByteScan.indexOf(buffer, next, limit, (byte) '\n');
+                if (lineFeed < limit || ended && next < limit) {
+                    start = passingOver ? lineFeed : next;
+                    end = lineFeed;
+                    next = Math.min(lineFeed + 1, limit);
+                    return true;
+                }
+                if (ended) {
+                    return false;
+                }
+                if (next == 0 && limit == buffer.length) {
+                    passingOver = true; // a line longer than the buffer
+                    limit = 0;
+                }
+                System.arraycopy(buffer, next, buffer, 0, limit - next);
+                limit -= next;
+                next = 0;
+                int n = in.readNBytes(buffer, limit, buffer.length - limit);
+                limit += n;
+                ended = limit < buffer.length;
+            }
+        }
+
+        byte[] array() {
+            return buffer;
+        }
+
+        int start() {
+            return start;
+        }
+
+        int end() {
+            return end;
+        }
+
+        @Override
+        public void close() throws IOException {
+            in.close();
         }
     }
 }

@@ -62,6 +62,29 @@ public final class ChatCopies {
         return Optional.of(channel);
     }
 
+    /** The copy of the chat at the latest version this node has one of, whatever that is. */
+    Optional<SeekableByteChannel> latest(String user, long chatId) throws IOException {
+        Path latest = null;
+        long latestVersion = Long.MIN_VALUE;
+        try (DirectoryStream<Path> copies = Files.newDirectoryStream(folder(user), chatId + "-*" + SUFFIX)) {
+            for (Path copy : copies) {
+                String name = copy.getFileName().toString();
+                String version = name.substring(name.indexOf('-') + 1, name.length() - SUFFIX.length());
+                if (version.chars().allMatch(Character::isDigit) && Long.parseLong(version) > latestVersion) {
+                    latestVersion = Long.parseLong(version);
+                    latest = copy;
+                }
+            }
+        } catch (NoSuchFileException none) {
+            return Optional.empty();
+        }
+        try {
+            return latest == null ? Optional.empty() : Optional.of(FileChannel.open(latest, StandardOpenOption.READ));
+        } catch (NoSuchFileException deletedMeanwhile) {
+            return Optional.empty();
+        }
+    }
+
     /**
      * The source, which reads the chat at that version, recording what it reads into a copy of it as long as it is
      * read in order from its start; a copy is made when it reaches the end.

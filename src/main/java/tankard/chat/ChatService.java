@@ -27,6 +27,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.LongSupplier;
@@ -136,7 +137,12 @@ public final class ChatService {
     /** Saves a character chat from the JSON request body, streamed (null: not a JSON request). */
     public void save(String user, InputStream json) throws IOException {
         try (ChatStore.Draft draft = store.draft(user)) {
-            ChatBody body = ChatBody.read(json, draft);
+            ChatBody body = ChatBody.read(json, draft, fields -> {
+                // ST's body names the card after the chat; its folder is most often the character's name
+                JsonNode avatar = fields.containsKey("avatar_url") ? fields.get("avatar_url") : fields.get("ch_name");
+                return atHand(user, () -> ChatRef.character(Js.string(avatar).replaceFirst("(\\.png)?$", ".png"),
+                        Js.string(fields.get("file_name"))));
+            });
             JsonNode avatar = body.field("avatar_url");
             JsonNode chatName = body.field("file_name");
             if (Js.isUndefined(avatar) || avatar.isContainerNode() || Js.isUndefined(chatName)) {
@@ -148,13 +154,24 @@ public final class ChatService {
 
     public void saveGroup(String user, InputStream json) throws IOException {
         try (ChatStore.Draft draft = store.draft(user)) {
-            ChatBody body = ChatBody.read(json, draft);
+            ChatBody body = ChatBody.read(json, draft, fields -> atHand(user, () -> ChatRef.group(Js.string(fields.get("id")))));
             JsonNode id = body.field("id");
             if (!Js.truthy(id)) {
                 throw Refusal.badRequest("Missing group chat id");
             }
             write(user, ChatRef.group(Js.string(id)), body, draft);
         }
+    }
+
+    /** The chat the members before a save's {@code chat} name, as this node has it at hand; null when none is. */
+    private InputStream atHand(String user, Supplier<ChatRef> named) throws IOException {
+        ChatRef chat;
+        try {
+            chat = named.get();
+        } catch (Refusal notAChatName) {
+            return null;
+        }
+        return store.openAtHand(user, chat.folder(), chat.file()).orElse(null);
     }
 
     private void write(String user, ChatRef chat, ChatBody body, ChatStore.Draft draft) throws IOException {

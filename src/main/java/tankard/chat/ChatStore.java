@@ -56,6 +56,14 @@ public interface ChatStore {
     Optional<InputStream> open(String user, ChatFolder folder, String name) throws IOException;
 
     /**
+     * Lines this chat held at some version, when this node has them at hand without reading the store's lines: the
+     * file store's file, the database's latest copy on this node ({@link ChatCopies}) whatever its version; empty
+     * otherwise. For what only needs lines that were once stored, whichever they are (a whole save's shortcut past
+     * checking the elements it repeats: {@link ChatBody}).
+     */
+    Optional<InputStream> openAtHand(String user, ChatFolder folder, String name) throws IOException;
+
+    /**
      * Replaces the chat's bytes from {@code keep} on by {@code tail}, atomically and durably (a crash leaves the
      * old chat or the new one), at a cost of the change, not of the chat, where the store can. The chat must still
      * be {@code expected} (its size and time, as the caller read it): else nothing is written and a conflict

@@ -139,6 +139,11 @@ public final class FileChatStore implements ChatStore {
     }
 
     @Override
+    public Optional<InputStream> openAtHand(String user, ChatFolder folder, String name) throws IOException {
+        return open(user, folder, name);
+    }
+
+    @Override
     public ChatFile replaceTail(String user, ChatFolder folder, String name, ChatFile expected, long keep, byte[] tail)
             throws IOException {
         Path chat = file(folder(user, folder), name);

@@ -170,6 +170,14 @@ public final class PgChatStore implements ChatStore {
     }
 
     @Override
+    public Optional<InputStream> openAtHand(String user, ChatFolder folder, String name) throws IOException {
+        Long chatId = db.call(c -> c.preparedQuery("SELECT chat_id FROM chats WHERE user_handle = $1 AND area = $2"
+                + " AND folder = $3 AND name = $4").execute(Place.of(user, folder, name).tuple())
+                .map(rows -> rows.size() == 0 ? null : rows.iterator().next().getLong(0)));
+        return chatId == null ? Optional.empty() : copies.latest(user, chatId).map(Channels::newInputStream);
+    }
+
+    @Override
     public Optional<SeekableByteChannel> channel(String user, ChatFolder folder, String name) throws IOException {
         return view(Place.of(user, folder, name), false);
     }

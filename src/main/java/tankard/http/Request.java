@@ -11,7 +11,6 @@ import tankard.http.security.SessionCookies;
 import tankard.json.JsJson;
 import tankard.json.JsonSyntaxException;
 import tankard.user.User;
-import tankard.user.UserDirs;
 
 import java.util.List;
 
@@ -44,10 +43,6 @@ public final class Request {
     /** The signed-in (or, with accounts off, the default) user. Routes behind the gate always have one. */
     public User user() {
         return SecurityChain.user(ctx);
-    }
-
-    public UserDirs dirs() {
-        return UserDirs.of(config.dataRoot(), user().handle());
     }
 
     public Session session() {

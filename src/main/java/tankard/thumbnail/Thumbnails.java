@@ -77,11 +77,14 @@ public final class Thumbnails {
         }
     }
 
-    /** Deletes the cached thumbnail of a source image that changed, was renamed or deleted. Blocking. */
-    public static void invalidate(UserDirs dirs, ThumbnailType type, String file) {
+    /**
+     * Deletes this node's cached thumbnail (under the data root) of a user's image that changed, was renamed or
+     * deleted. Blocking.
+     */
+    public static void invalidate(Path dataRoot, String user, ThumbnailType type, String file) {
         String name = Sanitize.filename(file);
         if (!name.isEmpty()) {
-            AtomicFiles.deleteQuietly(type.cacheFolder(dirs).resolve(name));
+            AtomicFiles.deleteQuietly(type.cacheFolder(UserDirs.of(dataRoot, user)).resolve(name));
         }
     }
 

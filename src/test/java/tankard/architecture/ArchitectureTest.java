@@ -27,6 +27,19 @@ class ArchitectureTest {
     }
 
     @Test
+    void onlyTheFileStoresAndTheNodesOwnFilesUseTheUsersFolders() {
+        FloorPlan.userFoldersOnlyInFileStores("tankard").check(TANKARD);
+    }
+
+    @Test
+    void aFeatureReadingAUsersFolderIsReportedButAFileStoreIsNot() {
+        String root = FIXTURE + ".folders";
+        String report = FloorPlan.userFoldersOnlyInFileStores(root).evaluate(fixture(root)).getFailureReport().toString();
+        assertTrue(report.contains("SpriteFeature"), report);
+        assertFalse(report.contains("FileChatStore"), report);
+    }
+
+    @Test
     void aCycleBetweenTwoPackagesIsReported() {
         EvaluationResult result = FloorPlan.noPackageCycles(FIXTURE + ".cycle").evaluate(fixture(FIXTURE + ".cycle"));
         assertTrue(result.hasViolation());

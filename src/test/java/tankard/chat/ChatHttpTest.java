@@ -110,6 +110,41 @@ class ChatHttpTest extends ServerTest {
     }
 
     @Test
+    void aLineTheSaveRepeatsAtItsPlaceIsKeptAsStoredWithoutBeingCheckedAgain() {
+        TestServer.Client client = start(null);
+        String header = "{\"user_name\":\"You\",\"character_name\":\"Bramble\",\"chat_metadata\":{}}";
+        String handEdited = "{\"name\": \"Bramble\", \"mes\": \"spaced by hand\"}";
+        files().write("chats/Bramble/c.jsonl", header + "\n" + handEdited);
+        // a read leaves the chat at hand on this node (on PostgreSQL a copy: ChatStore#openAtHand)
+        assertEquals(200, client.post("/api/chats/get", "{\"avatar_url\":\"Bramble.png\",\"file_name\":\"c\"}").statusCode());
+        String added = "{\"name\": \"You\", \"mes\": \"new\"}";
+        // as ST's frontend orders the members: the card's avatar after the chat (its folder is guessed from ch_name)
+        assertEquals(200, client.post("/api/chats/save", "{\"ch_name\":\"Bramble\",\"file_name\":\"c\",\"chat\":["
+                + header + "," + handEdited + "," + added + "],\"avatar_url\":\"Bramble.png\"}").statusCode());
+        assertEquals(header + "\n" + handEdited + "\n{\"name\":\"You\",\"mes\":\"new\"}", files().read("chats/Bramble/c.jsonl"),
+                "the repeated line as it was stored, the new one as JSON.stringify writes it");
+
+        assertEquals(200, client.post("/api/chats/save", saveBody("Bramble.png", "c",
+                header + "\n" + added + "\n" + handEdited, "")).statusCode());
+        assertEquals(header + "\n{\"name\":\"You\",\"mes\":\"new\"}\n{\"name\":\"Bramble\",\"mes\":\"spaced by hand\"}",
+                files().read("chats/Bramble/c.jsonl"), "a line stored elsewhere in the chat is checked and printed anew");
+    }
+
+    @Test
+    void aSaveRepeatingStoredLinesIsStillRefusedWhenItIsNotJson() {
+        TestServer.Client client = start(null);
+        String header = "{\"user_name\":\"You\",\"chat_metadata\":{}}";
+        String line = "{\"name\":\"Bramble\",\"mes\":\"hello\"}";
+        files().write("chats/Bramble/c.jsonl", header + "\n" + line);
+        assertEquals(200, client.post("/api/chats/get", "{\"avatar_url\":\"Bramble.png\",\"file_name\":\"c\"}").statusCode());
+        for (String broken : new String[]{header + "," + line + " x", header + "," + line + "}", header + "," + line}) {
+            assertEquals(400, client.post("/api/chats/save", "{\"avatar_url\":\"Bramble.png\",\"file_name\":\"c\",\"chat\":["
+                    + broken + "]" + (broken.endsWith(line) ? "" : "}")).statusCode(), broken);
+        }
+        assertEquals(header + "\n" + line, files().read("chats/Bramble/c.jsonl"));
+    }
+
+    @Test
     void getSkipsLinesThatDoNotParse() throws IOException {
         TestServer.Client client = start(null);
         files().write("chats/Bramble/mixed.jsonl",

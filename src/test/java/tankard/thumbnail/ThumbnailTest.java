@@ -7,7 +7,6 @@ import tankard.testing.ServerTest;
 import tankard.testing.TestImages;
 import tankard.testing.TestServer;
 import tankard.testing.TestServer.Client;
-import tankard.user.UserDirs;
 
 import java.awt.image.BufferedImage;
 import java.io.IOException;
@@ -148,11 +147,11 @@ class ThumbnailTest extends ServerTest {
         image(thumbnail("bg", "sky.png"));
         Path cached = user("thumbnails/bg/sky.png");
         assertTrue(Files.exists(cached));
-        Thumbnails.invalidate(new UserDirs(server.userDir()), ThumbnailType.BG, "sky.png");
+        Thumbnails.invalidate(server.dataRoot, server.userDir().getFileName().toString(), ThumbnailType.BG, "sky.png");
         assertFalse(Files.exists(cached));
         // Nothing to delete is fine, and an empty name never touches the folder itself.
-        Thumbnails.invalidate(new UserDirs(server.userDir()), ThumbnailType.BG, "sky.png");
-        Thumbnails.invalidate(new UserDirs(server.userDir()), ThumbnailType.BG, "");
+        Thumbnails.invalidate(server.dataRoot, server.userDir().getFileName().toString(), ThumbnailType.BG, "sky.png");
+        Thumbnails.invalidate(server.dataRoot, server.userDir().getFileName().toString(), ThumbnailType.BG, "");
         assertTrue(Files.isDirectory(user("thumbnails/bg")));
     }
 
