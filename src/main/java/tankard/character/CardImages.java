@@ -1,16 +1,14 @@
 package tankard.character;
 
 import tankard.store.AtomicFiles;
+import tankard.store.FileTimes;
 import tankard.user.UserDirs;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.attribute.BasicFileAttributes;
-import java.nio.file.attribute.FileTime;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A card's PNG as a file of this node, for what sends or reads files (the {@code /characters/} route, thumbnails):
@@ -47,8 +45,7 @@ public final class CardImages {
             Files.deleteIfExists(copy);
             return copy;
         }
-        FileTime stamp = FileTime.from(Math.round(card.get().modifiedMs() * 1000), TimeUnit.MICROSECONDS);
-        if (!isCopyOf(copy, card.get(), stamp)) {
+        if (!FileTimes.isCopy(copy, card.get().size(), card.get().modifiedMs())) {
             byte[] bytes;
             try {
                 bytes = cards.read(user, name);
@@ -59,17 +56,8 @@ public final class CardImages {
             Files.createDirectories(copy.getParent());
             AtomicFiles.write(copy, bytes);
             // A card changed between its stat and its read is copied again at the next look, its time differing.
-            Files.setLastModifiedTime(copy, stamp);
+            Files.setLastModifiedTime(copy, FileTimes.stamp(card.get().modifiedMs()));
         }
         return copy;
-    }
-
-    private static boolean isCopyOf(Path copy, CardFile card, FileTime stamp) throws IOException {
-        try {
-            BasicFileAttributes attributes = Files.readAttributes(copy, BasicFileAttributes.class);
-            return attributes.size() == card.size() && attributes.lastModifiedTime().equals(stamp);
-        } catch (NoSuchFileException e) {
-            return false;
-        }
     }
 }

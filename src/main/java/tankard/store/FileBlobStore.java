@@ -51,14 +51,17 @@ public final class FileBlobStore implements BlobStore {
         try {
             FileTimes.Stat stat = FileTimes.stat(file(user, path));
             return stat.regularFile() ? Optional.of(new Entry(path, stat.size(), stat.modifiedMs())) : Optional.empty();
-        } catch (NoSuchFileException e) {
-            return Optional.empty();
         } catch (IOException e) {
-            if (notDirectory(e)) {
-                return Optional.empty();
-            }
-            throw new UncheckedIOException("Cannot read " + path, e);
+            return absent(e, path);
         }
+    }
+
+    /** Empty when the failure says there is no such file (none, or a file where a folder is needed); else throws it. */
+    private static <T> Optional<T> absent(IOException failure, String path) {
+        if (failure instanceof NoSuchFileException || notDirectory(failure)) {
+            return Optional.empty();
+        }
+        throw new UncheckedIOException("Cannot read " + path, failure);
     }
 
     @Override
@@ -68,13 +71,8 @@ public final class FileBlobStore implements BlobStore {
         FileChannel channel;
         try {
             channel = FileChannel.open(file);
-        } catch (NoSuchFileException e) {
-            return Optional.empty();
         } catch (IOException e) {
-            if (notDirectory(e)) {
-                return Optional.empty();
-            }
-            throw new UncheckedIOException("Cannot read " + path, e);
+            return absent(e, path);
         }
         try {
             FileTimes.Stat stat = FileTimes.stat(file);

@@ -2,6 +2,7 @@ package tankard.store;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
@@ -39,6 +40,24 @@ public final class FileTimes {
         } catch (UnsupportedOperationException | IllegalArgumentException e) {
             BasicFileAttributes a = Files.readAttributes(file, BasicFileAttributes.class);
             return new Stat(a.isRegularFile(), a.size(), modifiedMs(a), millis(a.creationTime()));
+        }
+    }
+
+    /** A time as a node's copy of stored bytes carries it: to the microsecond, which the file systems keep. */
+    public static FileTime stamp(double modifiedMs) {
+        return FileTime.from(Math.round(modifiedMs * 1000), TimeUnit.MICROSECONDS);
+    }
+
+    /**
+     * Whether the file is a node's copy of stored bytes of that size and time ({@link #stamp}): what a copy is
+     * checked by before it is used instead of the store's bytes.
+     */
+    public static boolean isCopy(Path copy, long size, double modifiedMs) throws IOException {
+        try {
+            BasicFileAttributes attributes = Files.readAttributes(copy, BasicFileAttributes.class);
+            return attributes.size() == size && attributes.lastModifiedTime().equals(stamp(modifiedMs));
+        } catch (NoSuchFileException e) {
+            return false;
         }
     }
 

@@ -9,12 +9,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.channels.Channels;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.nio.file.attribute.FileTime;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A user's images as files of this node, for what decodes, sniffs or sends files (thumbnails, image metadata): a card
@@ -62,7 +59,7 @@ public final class NodeImages {
         Optional<BlobStore.Entry> blob = blobs.stat(user, path);
         if (blob.isEmpty()) {
             Files.deleteIfExists(file);
-        } else if (!isCopyOf(file, blob.get())) {
+        } else if (!FileTimes.isCopy(file, blob.get().size(), blob.get().modifiedMs())) {
             copy(user, path, file);
         }
         return file;
@@ -127,21 +124,7 @@ public final class NodeImages {
             Files.createDirectories(file.getParent());
             AtomicFiles.write(file, channel -> in.transferTo(Channels.newOutputStream(channel)));
             // A blob replaced between this open and the next look is copied again then, its time differing.
-            Files.setLastModifiedTime(file, stamp(blob.entry().modifiedMs()));
+            Files.setLastModifiedTime(file, FileTimes.stamp(blob.entry().modifiedMs()));
         }
-    }
-
-    private static boolean isCopyOf(Path copy, BlobStore.Entry blob) throws IOException {
-        try {
-            BasicFileAttributes attributes = Files.readAttributes(copy, BasicFileAttributes.class);
-            return attributes.size() == blob.size() && attributes.lastModifiedTime().equals(stamp(blob.modifiedMs()));
-        } catch (NoSuchFileException e) {
-            return false;
-        }
-    }
-
-    /** A time as a file keeps it, to the microsecond (as character.CardImages stamps its copies). */
-    private static FileTime stamp(double modifiedMs) {
-        return FileTime.from(Math.round(modifiedMs * 1000), TimeUnit.MICROSECONDS);
     }
 }
