@@ -21,9 +21,6 @@ public record UserDirs(Path root) {
     }
 
     public Path settingsFile() { return root.resolve("settings.json"); }
-    public Path secretsFile() { return root.resolve("secrets.json"); }
-    public Path statsFile() { return root.resolve("stats.json"); }
-    public Path imageMetadataFile() { return root.resolve("image-metadata.json"); }
     public Path contentLog() { return root.resolve("content.log"); }
     public Path characters() { return root.resolve("characters"); }
     public Path chats() { return root.resolve("chats"); }
