@@ -14,6 +14,8 @@ import tankard.store.BlobStore;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.FileSystemException;
 import java.util.Optional;
 
 /**
@@ -46,7 +48,16 @@ public final class BlobSender {
                                         String user, String path, boolean firefoxRule) throws IOException {
         for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
             // Most requests are for the whole blob: open it from the start and decide on the entry it comes with.
-            Optional<BlobStore.Opened> opened = blobs.open(user, path, 0);
+            Optional<BlobStore.Opened> opened;
+            try {
+                opened = blobs.open(user, path, 0);
+            } catch (UncheckedIOException refused) {
+                if (refused.getCause() instanceof FileSystemException name
+                        && "File name too long".equals(name.getReason())) {
+                    return Outcome.MISSING; // names no file, which Express's send answers 404
+                }
+                throw refused;
+            }
             if (opened.isEmpty()) {
                 return Outcome.MISSING;
             }

@@ -196,4 +196,15 @@ class UserFilesHttpTest extends ServerTest {
         server.files().delete("user/images/Alice/a.png");
         assertEquals(404, client.get("/user/images/Alice/a.png").statusCode());
     }
+
+    @Test
+    void aNameLongerThanAnyFileCanHaveIsNotFound() {
+        Client client = start(null);
+        String name = "x".repeat(300) + ".png";
+        for (String prefix : new String[]{"/backgrounds/", "/user/images/", "/characters/Alice/"}) {
+            HttpResponse<Buffer> r = client.get(prefix + name);
+            assertEquals(404, r.statusCode(), prefix);
+            assertEquals("Not Found", r.bodyAsString(), prefix);
+        }
+    }
 }
