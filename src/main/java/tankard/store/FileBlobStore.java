@@ -98,8 +98,13 @@ public final class FileBlobStore implements BlobStore {
     public Entry write(String user, String path, InputStream content) {
         Path file = file(user, path);
         createParents(file, path);
-        AtomicFiles.write(file, channel -> copy(content, channel));
-        return stat(user, path).orElseThrow(() -> new UncheckedIOException(new NoSuchFileException(path)));
+        long[] size = new long[1];
+        AtomicFiles.write(file, channel -> {
+            copy(content, channel);
+            size[0] = channel.size();
+        });
+        // A delete by another request between the rename and the stat leaves the entry of what was written.
+        return stat(user, path).orElseGet(() -> new Entry(path, size[0], System.currentTimeMillis()));
     }
 
     @Override

@@ -110,10 +110,10 @@ class PgVectorStoreTest extends VectorStoreContract {
                 insert = CompletableFuture.supplyAsync(() -> assertThrows(Refusal.class,
                         () -> cut.insert(USER, KEY, List.of(item(3), item(4)))));
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-                while (!waitingOnALock(statement) && System.nanoTime() < deadline) {
+                while (!insertWaitsOnALock() && System.nanoTime() < deadline) {
                     Thread.sleep(20);
                 }
-                assertTrue(waitingOnALock(statement), "the insert never reached its items");
+                assertTrue(insertWaitsOnALock(), "the insert never reached its items");
                 relay.cut();
                 assertEquals(Refusal.Kind.UNAVAILABLE, insert.get(30, TimeUnit.SECONDS).kind());
                 lock.rollback();
@@ -134,12 +134,13 @@ class PgVectorStoreTest extends VectorStoreContract {
         }
     }
 
-    private static boolean waitingOnALock(Statement statement) throws Exception {
-        try (ResultSet rows = statement.executeQuery("SELECT count(*) FROM pg_stat_activity WHERE"
-                + " datname = current_database() AND wait_event_type = 'Lock' AND query LIKE 'INSERT INTO vector_items%'")) {
-            rows.next();
-            return rows.getLong(1) > 0;
-        }
+    /**
+     * Asked on a connection of its own each time: within one transaction pg_stat_activity is a snapshot taken at its
+     * first read, so the locking transaction would never see the insert start waiting.
+     */
+    private boolean insertWaitsOnALock() throws Exception {
+        return count("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+                + " AND wait_event_type = 'Lock' AND query LIKE 'INSERT INTO vector_items%'") > 0;
     }
 
     private long version() throws Exception {
