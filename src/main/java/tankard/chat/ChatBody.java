@@ -91,10 +91,10 @@ record ChatBody(Map<String, JsonNode> fields, boolean isArray, byte[] header, Ch
         StoredChat NONE = fields -> null;
 
         /** The chat's bytes, or null when there is none at hand. */
-        InputStream open(Map<String, JsonNode> fieldsBefore) throws IOException;
+        ChatStore.AtHand open(Map<String, JsonNode> fieldsBefore) throws IOException;
 
         private StoredLines lines(Map<String, JsonNode> fieldsBefore) throws IOException {
-            InputStream chat = open(fieldsBefore);
+            ChatStore.AtHand chat = open(fieldsBefore);
             return chat == null ? null : new StoredLines(chat);
         }
     }
@@ -112,12 +112,16 @@ record ChatBody(Map<String, JsonNode> fields, boolean isArray, byte[] header, Ch
         LineWriter out = new LineWriter(draft.out());
         byte[] header = null;
         long kept = 0;
+        // the bytes of the leading elements that repeat the stored lines, each with the LF after it in both
+        long repeatedBytes = 0;
+        boolean repeating = stored != null;
         in.next();
         int c = in.skipWhitespace();
         while (c != ']') {
             // a canonical element (nearly all) is found and checked in one pass over the buffered body, and
             // written from there; any other is captured and checked on its own
             int length = stored != null && stored.next() ? in.repeated(stored) : -1;
+            boolean repeated = length >= 0;
             if (length < 0) {
                 length = in.canonical();
             }
@@ -141,6 +145,8 @@ record ChatBody(Map<String, JsonNode> fields, boolean isArray, byte[] header, Ch
             out.line(element, offset, offset + length);
             kept += truthy ? 1 : 0;
             c = in.skipWhitespace();
+            repeating = repeating && repeated && stored.endsInLineFeed() && c == ',';
+            repeatedBytes += repeating ? length + 1 : 0;
             if (c == ',') {
                 in.next();
                 c = in.skipWhitespace();
@@ -149,6 +155,9 @@ record ChatBody(Map<String, JsonNode> fields, boolean isArray, byte[] header, Ch
             }
         }
         in.next();
+        if (repeatedBytes > 0) {
+            draft.repeats(stored.version(), repeatedBytes);
+        }
         long dropped = out.lines() - kept;
         return new ChatBody(fields, true, header, new ChatArray.Read(kept, dropped, dropped == 0 && kept > 0));
     }
@@ -353,6 +362,7 @@ record ChatBody(Map<String, JsonNode> fields, boolean isArray, byte[] header, Ch
         private static final int BUFFER = 1 << 17;
 
         private final InputStream in;
+        private final Object version;
         private final byte[] buffer = new byte[BUFFER];
         private int limit;
         private boolean ended;
@@ -361,8 +371,18 @@ record ChatBody(Map<String, JsonNode> fields, boolean isArray, byte[] header, Ch
         /** Where the next line starts. */
         private int next;
 
-        StoredLines(InputStream in) {
-            this.in = in;
+        StoredLines(ChatStore.AtHand chat) {
+            this.in = chat.lines();
+            this.version = chat.version();
+        }
+
+        Object version() {
+            return version;
+        }
+
+        /** Whether the current line is followed by an LF (all but a chat's last line are). */
+        boolean endsInLineFeed() {
+            return end < limit;
         }
 
         /** Moves to the next line; false when there is none. */

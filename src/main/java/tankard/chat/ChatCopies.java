@@ -15,6 +15,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /**
  * Whole chats of a store elsewhere (the database) as files of this node, under the data root's
@@ -30,11 +32,30 @@ public final class ChatCopies {
     /** The data root's folder of copies (a node's own scratch, never moved with the data). */
     public static final String CACHE_FOLDER = "_cache/tankard-chats";
     private static final String SUFFIX = ".jsonl";
+    private static final String TEMP_SUFFIX = ".tmp";
 
     private final Path root;
 
     ChatCopies(Path dataRoot) {
         this.root = dataRoot.resolve(CACHE_FOLDER);
+        sweepLeftovers();
+    }
+
+    /** Deletes the temp files that a crash left (copies and drafts being written), any an hour old. */
+    private void sweepLeftovers() {
+        long before = System.currentTimeMillis() - TimeUnit.HOURS.toMillis(1);
+        try (Stream<Path> files = Files.walk(root, 2)) {
+            for (Path file : (Iterable<Path>) files::iterator) {
+                if (file.getFileName().toString().endsWith(TEMP_SUFFIX)
+                        && Files.getLastModifiedTime(file).toMillis() < before) {
+                    Files.deleteIfExists(file);
+                }
+            }
+        } catch (NoSuchFileException none) {
+            // no copies yet
+        } catch (IOException | UncheckedIOException e) {
+            // a cache only: what is left stays until the next start
+        }
     }
 
     private Path folder(String user) {
@@ -62,8 +83,12 @@ public final class ChatCopies {
         return Optional.of(channel);
     }
 
+    /** A copy of a chat and the version it is of. */
+    record Copy(long version, SeekableByteChannel channel) {
+    }
+
     /** The copy of the chat at the latest version this node has one of, whatever that is. */
-    Optional<SeekableByteChannel> latest(String user, long chatId) throws IOException {
+    Optional<Copy> latest(String user, long chatId) throws IOException {
         Path latest = null;
         long latestVersion = Long.MIN_VALUE;
         try (DirectoryStream<Path> copies = Files.newDirectoryStream(folder(user), chatId + "-*" + SUFFIX)) {
@@ -79,7 +104,8 @@ public final class ChatCopies {
             return Optional.empty();
         }
         try {
-            return latest == null ? Optional.empty() : Optional.of(FileChannel.open(latest, StandardOpenOption.READ));
+            return latest == null ? Optional.empty()
+                    : Optional.of(new Copy(latestVersion, FileChannel.open(latest, StandardOpenOption.READ)));
         } catch (NoSuchFileException deletedMeanwhile) {
             return Optional.empty();
         }
@@ -91,6 +117,28 @@ public final class ChatCopies {
      */
     SeekableByteChannel recording(String user, long chatId, long version, SeekableByteChannel source) {
         return new Recording(source, user, chatId, version);
+    }
+
+    /**
+     * A new file in the user's folder of copies, for a chat on its way to the database: once saved, it is
+     * {@link #keep kept} as the copy of the version it made, with a rename.
+     */
+    Path newSpool(String user) throws IOException {
+        Files.createDirectories(folder(user));
+        return Files.createTempFile(folder(user), "draft", TEMP_SUFFIX);
+    }
+
+    /**
+     * Makes the file (of {@link #newSpool}, complete) the copy of the chat at that version, in place of its
+     * copies of other versions; a file that cannot be moved stays where it is.
+     */
+    void keep(String user, long chatId, long version, Path file) {
+        try {
+            forget(user, chatId);
+            Files.move(file, copy(user, chatId, version), StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException | UncheckedIOException e) {
+            // a cache only: the next read of that version makes the copy
+        }
     }
 
     /** Deletes the copies of a chat, every version. */
@@ -159,7 +207,7 @@ public final class ChatCopies {
                         return;
                     }
                     Files.createDirectories(folder(user));
-                    tempPath = Files.createTempFile(folder(user), "copy", ".tmp");
+                    tempPath = Files.createTempFile(folder(user), "copy", TEMP_SUFFIX);
                     temp = FileChannel.open(tempPath, StandardOpenOption.WRITE);
                 }
                 if (temp.position() != position) {
@@ -199,7 +247,7 @@ public final class ChatCopies {
                 temp.close();
                 Files.deleteIfExists(tempPath);
             } catch (IOException ignored) {
-                // a leftover temp file is swept with the folder's next forgetAll
+                // a leftover temp file is swept at the next start
             }
             temp = null;
         }

@@ -164,7 +164,7 @@ public final class ChatService {
     }
 
     /** The chat the members before a save's {@code chat} name, as this node has it at hand; null when none is. */
-    private InputStream atHand(String user, Supplier<ChatRef> named) throws IOException {
+    private ChatStore.AtHand atHand(String user, Supplier<ChatRef> named) throws IOException {
         ChatRef chat;
         try {
             chat = named.get();

@@ -61,7 +61,14 @@ public interface ChatStore {
      * otherwise. For what only needs lines that were once stored, whichever they are (a whole save's shortcut past
      * checking the elements it repeats: {@link ChatBody}).
      */
-    Optional<InputStream> openAtHand(String user, ChatFolder folder, String name) throws IOException;
+    Optional<AtHand> openAtHand(String user, ChatFolder folder, String name) throws IOException;
+
+    /**
+     * A chat's bytes at one version: {@code version} names the chat and its version for {@link Draft#repeats}
+     * (compared with equals; a store that keeps no versions gives any).
+     */
+    record AtHand(InputStream lines, Object version) {
+    }
 
     /**
      * Replaces the chat's bytes from {@code keep} on by {@code tail}, atomically and durably (a crash leaves the
@@ -139,6 +146,14 @@ public interface ChatStore {
 
         /** Drops everything written so far. */
         void restart() throws IOException;
+
+        /**
+         * Tells the draft that its first {@code bytes} are the first bytes of the chat at that {@link AtHand}
+         * version, and that a line starts there in both: a store whose chat is still at that version when the
+         * draft is committed may keep those lines as they are. Until the next {@link #restart}.
+         */
+        default void repeats(Object version, long bytes) {
+        }
 
         /** Makes the written bytes the chat, durably and atomically, creating its folder when needed. */
         void commit(ChatFolder folder, String name) throws IOException;

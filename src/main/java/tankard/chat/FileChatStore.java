@@ -139,8 +139,8 @@ public final class FileChatStore implements ChatStore {
     }
 
     @Override
-    public Optional<InputStream> openAtHand(String user, ChatFolder folder, String name) throws IOException {
-        return open(user, folder, name);
+    public Optional<AtHand> openAtHand(String user, ChatFolder folder, String name) throws IOException {
+        return open(user, folder, name).map(in -> new AtHand(in, name)); // the file is rewritten whole anyway
     }
 
     @Override

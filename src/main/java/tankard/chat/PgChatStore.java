@@ -170,11 +170,20 @@ public final class PgChatStore implements ChatStore {
     }
 
     @Override
-    public Optional<InputStream> openAtHand(String user, ChatFolder folder, String name) throws IOException {
+    public Optional<AtHand> openAtHand(String user, ChatFolder folder, String name) throws IOException {
         Long chatId = db.call(c -> c.preparedQuery("SELECT chat_id FROM chats WHERE user_handle = $1 AND area = $2"
                 + " AND folder = $3 AND name = $4").execute(Place.of(user, folder, name).tuple())
                 .map(rows -> rows.size() == 0 ? null : rows.iterator().next().getLong(0)));
-        return chatId == null ? Optional.empty() : copies.latest(user, chatId).map(Channels::newInputStream);
+        return chatId == null ? Optional.empty() : copies.latest(user, chatId).map(copy ->
+                new AtHand(Channels.newInputStream(copy.channel()), new Revision(chatId, copy.version())));
+    }
+
+    /** A chat's row and one of its versions: what {@link AtHand#version()} names here. */
+    private record Revision(long chatId, long version) {
+    }
+
+    /** The draft's first bytes are those of the chat at that revision ({@link Draft#repeats}). */
+    private record Repeat(Object revision, long bytes) {
     }
 
     @Override
@@ -184,8 +193,7 @@ public final class PgChatStore implements ChatStore {
 
     @Override
     public void write(String user, ChatFolder folder, String name, byte[] content) throws IOException {
-        save(Place.of(user, folder, name), from -> new ByteArrayInputStream(content, Math.toIntExact(from),
-                content.length - Math.toIntExact(from)), false);
+        save(Place.of(user, folder, name), new Content(null, content), false, null);
     }
 
     /**
@@ -332,7 +340,7 @@ public final class PgChatStore implements ChatStore {
 
     @Override
     public boolean create(String user, ChatFolder folder, String name, InputStream content) throws IOException {
-        return spooled(content, spool -> save(Place.of(user, folder, name), spool, true));
+        return spooled(content, spool -> save(Place.of(user, folder, name), spool, true, null) != null);
     }
 
     @Override
@@ -340,19 +348,36 @@ public final class PgChatStore implements ChatStore {
         return new PgDraft(user);
     }
 
-    /** The draft is spooled to a temp file: its body arrives at the client's pace, with no connection held. */
+    /**
+     * The draft is spooled to a temp file: its body arrives at the client's pace, with no connection held. Once
+     * saved, the file is this node's copy of the version it made ({@link ChatCopies#keep}), so that the next save
+     * from here finds its lines at hand at the chat's current version.
+     */
     private final class PgDraft extends SpooledDraft {
         private final String user;
+        private Repeat repeat;
 
         PgDraft(String user) throws IOException {
-            super(new SpoolFile(Files.createTempFile("tankard-draft", ".jsonl")));
+            super(new SpoolFile(copies.newSpool(user)));
             this.user = user;
+        }
+
+        @Override
+        public void restart() throws IOException {
+            super.restart();
+            repeat = null;
+        }
+
+        @Override
+        public void repeats(Object version, long bytes) {
+            repeat = new Repeat(version, bytes);
         }
 
         @Override
         public void commit(ChatFolder folder, String name) throws IOException {
             spool.finish(false);
-            save(Place.of(user, folder, name), fileFrom(spool.path()), false);
+            Revision saved = save(Place.of(user, folder, name), new Content(spool.path(), null), false, repeat);
+            copies.keep(user, saved.chatId(), saved.version(), spool.path());
         }
 
         @Override
@@ -369,7 +394,7 @@ public final class PgChatStore implements ChatStore {
 
     @Override
     public void writeBackup(String user, String name, InputStream content) throws IOException {
-        spooled(content, spool -> save(Place.backup(user, name), spool, false));
+        spooled(content, spool -> save(Place.backup(user, name), spool, false, null));
     }
 
     @Override
@@ -429,18 +454,20 @@ public final class PgChatStore implements ChatStore {
         }
     }
 
-    /** New content, readable from any line start on. */
-    @FunctionalInterface
-    private interface Content {
-        InputStream from(long offset) throws IOException;
-    }
-
-    private static Content fileFrom(Path file) {
-        return offset -> {
+    /** New content, a file's or in memory, readable from any line start on. */
+    private record Content(Path file, byte[] bytes) {
+        InputStream from(long offset) throws IOException {
+            if (bytes != null) {
+                return new ByteArrayInputStream(bytes, Math.toIntExact(offset), bytes.length - Math.toIntExact(offset));
+            }
             FileChannel channel = FileChannel.open(file);
             channel.position(offset);
             return new BufferedInputStream(Channels.newInputStream(channel), 1 << 16);
-        };
+        }
+
+        long size() throws IOException {
+            return bytes != null ? bytes.length : Files.size(file);
+        }
     }
 
     @FunctionalInterface
@@ -455,7 +482,7 @@ public final class PgChatStore implements ChatStore {
             try (OutputStream out = Files.newOutputStream(temp)) {
                 content.transferTo(out);
             }
-            return work.run(fileFrom(temp));
+            return work.run(new Content(temp, null));
         } finally {
             Files.deleteIfExists(temp);
         }
@@ -463,15 +490,13 @@ public final class PgChatStore implements ChatStore {
 
     /**
      * Makes the content the chat (creating it, and its folder), writing only the lines from the first one that
-     * differs from the stored chat; with {@code createOnly}, false and nothing written when the chat exists.
+     * differs from the stored chat; with {@code createOnly}, null and nothing written when the chat exists. Where
+     * the chat is still at the revision the content repeats the start of, the lines from there on; else the
+     * content's lines are compared with the stored ones by hash. Answers the revision made.
      */
-    private boolean save(Place place, Content content, boolean createOnly) throws IOException {
+    private Revision save(Place place, Content content, boolean createOnly, Repeat repeat) throws IOException {
         PgDatabase.fileName(place.name(), true);
-        List<Line> lines = new ArrayList<>();
-        long size;
-        try (InputStream in = content.from(0)) {
-            size = index(in, lines);
-        }
+        List<Line> lines = repeat == null ? index(content) : null; // hashed before the transaction, when needed
         try (PgDatabase.Session s = db.session()) {
             // Inserting the chat's row, or locking the one there (the no-op update), serialises its writers.
             String upsert = "INSERT INTO chats (user_handle, area, folder, name, size, modified_ms, version)"
@@ -479,37 +504,44 @@ public final class PgChatStore implements ChatStore {
                     + (createOnly ? "NOTHING" : "UPDATE SET version = chats.version") + " RETURNING chat_id, version";
             Row chat = s.call(c -> c.preparedQuery(upsert).execute(place.tuple()).map(PgChatStore::first));
             if (chat == null) {
-                return false;
+                return null;
             }
             long chatId = chat.getLong(0);
+            long version = chat.getLong(1);
             s.call(c -> c.preparedQuery("INSERT INTO chat_folders (user_handle, area, folder) VALUES ($1, $2, $3)"
                     + " ON CONFLICT DO NOTHING").execute(Tuple.of(place.user(), place.area(), place.folder())));
-            Iterator<Line> stored = s.call(c -> c.preparedQuery("SELECT byte_offset, hash FROM chat_lines"
-                            + " WHERE user_handle = $1 AND chat_id = $2 AND replaced_in IS NULL ORDER BY byte_offset")
-                    .execute(Tuple.of(place.user(), chatId))
-                    .map(rows -> {
-                        List<Line> read = new ArrayList<>(rows.size());
-                        rows.forEach(row -> read.add(new Line(row.getLong(0), row.getBuffer(1).getBytes())));
-                        return read.iterator();
-                    }));
-            long from = size;
-            for (Line line : lines) {
-                if (!stored.hasNext() || !stored.next().equals(line)) {
-                    from = line.offset();
-                    break;
-                }
-            }
+            long size = content.size();
+            long from = repeat != null && repeat.revision().equals(new Revision(chatId, version)) ? repeat.bytes()
+                    : firstChange(s, place.user(), chatId, lines != null ? lines : index(content), size);
             try (InputStream rest = content.from(from)) {
                 if (size - from <= WINDOW) { // one new message, an edit near the end: one statement
-                    Tuple change = lineChange(place.user(), chatId, chat.getLong(1), from, rest.readAllBytes(), size);
+                    Tuple change = lineChange(place.user(), chatId, version, from, rest.readAllBytes(), size);
                     s.call(c -> c.preparedQuery(REPLACE_LINES).execute(change));
                 } else {
-                    replaceFrom(s, place.user(), chatId, chat.getLong(1) + 1, from, rest, size);
+                    replaceFrom(s, place.user(), chatId, version + 1, from, rest, size);
                 }
             }
             s.commit();
-            return true;
+            return new Revision(chatId, version + 1);
         }
+    }
+
+    /** The offset of the first of the content's lines that the stored chat does not hold at its place. */
+    private static long firstChange(PgDatabase.Session s, String user, long chatId, List<Line> lines, long size) {
+        Iterator<Line> stored = s.call(c -> c.preparedQuery("SELECT byte_offset, hash FROM chat_lines"
+                            + " WHERE user_handle = $1 AND chat_id = $2 AND replaced_in IS NULL ORDER BY byte_offset")
+                .execute(Tuple.of(user, chatId))
+                .map(rows -> {
+                    List<Line> read = new ArrayList<>(rows.size());
+                    rows.forEach(row -> read.add(new Line(row.getLong(0), row.getBuffer(1).getBytes())));
+                    return read.iterator();
+                }));
+        for (Line line : lines) {
+            if (!stored.hasNext() || !stored.next().equals(line)) {
+                return line.offset();
+            }
+        }
+        return size;
     }
 
     /** A line of a chat: where it starts and its {@link #lineHash}. */
@@ -525,15 +557,18 @@ public final class PgChatStore implements ChatStore {
         }
     }
 
-    /** Lists the content's lines into {@code lines}; answers its size. */
-    private static long index(InputStream in, List<Line> lines) throws IOException {
+    /** The content's lines. */
+    private static List<Line> index(Content content) throws IOException {
+        List<Line> lines = new ArrayList<>();
         long[] offset = {0};
-        ChatLines.splitKeepingBreaks(in, (bytes, from, to) -> {
-            lines.add(new Line(offset[0], lineHash(bytes, from, to)));
-            offset[0] += to - from;
-            return true;
-        });
-        return offset[0];
+        try (InputStream in = content.from(0)) {
+            ChatLines.splitKeepingBreaks(in, (bytes, from, to) -> {
+                lines.add(new Line(offset[0], lineHash(bytes, from, to)));
+                offset[0] += to - from;
+                return true;
+            });
+        }
+        return lines;
     }
 
     /**

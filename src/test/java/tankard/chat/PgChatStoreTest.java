@@ -73,6 +73,53 @@ class PgChatStoreTest extends ChatStoreContract {
     }
 
     @Test
+    void aSavedDraftIsThisNodesCopyOfTheVersionItMade() throws Exception {
+        ChatStore store = open();
+        byte[] chat = chat(50, 4);
+        commit(store, chat, null, 0);
+        ChatStore.AtHand atHand = store.openAtHand("alice", SERAPHINA, "c.jsonl").orElseThrow();
+        try (InputStream lines = atHand.lines()) {
+            assertArrayEquals(chat, lines.readAllBytes());
+        }
+        byte[] next = concat(chat, bytes("{\"mes\":\"new\"}"));
+        commit(store, next, atHand.version(), chat.length);
+        ChatStore.AtHand nextAtHand = store.openAtHand("alice", SERAPHINA, "c.jsonl").orElseThrow();
+        try (InputStream lines = nextAtHand.lines()) {
+            assertArrayEquals(next, lines.readAllBytes());
+        }
+        assertFalse(atHand.version().equals(nextAtHand.version()), "the copy is of the new version");
+        try (InputStream stored = open().open("alice", SERAPHINA, "c.jsonl").orElseThrow()) {
+            assertArrayEquals(next, stored.readAllBytes());
+        }
+    }
+
+    @Test
+    void aDraftRepeatingAVersionThatAnotherNodeReplacedIsComparedLineByLine() throws Exception {
+        ChatStore store = open();
+        String start = "{\"mes\":\"A\"}\n{\"mes\":\"B\"}\n";
+        commit(store, bytes(start + "{\"mes\":\"C\"}"), null, 0);
+        Object revision = store.openAtHand("alice", SERAPHINA, "c.jsonl").orElseThrow().version();
+        ChatStore otherNode = new PgChatStore(db, Files.createDirectories(copies.resolve("other")));
+        otherNode.write("alice", SERAPHINA, "c.jsonl", bytes("{\"mes\":\"X\"}\n{\"mes\":\"B\"}\n{\"mes\":\"C\"}"));
+        byte[] draft = bytes(start + "{\"mes\":\"C\"}\n{\"mes\":\"D\"}");
+        commit(store, draft, revision, start.length());
+        try (InputStream stored = otherNode.open("alice", SERAPHINA, "c.jsonl").orElseThrow()) {
+            assertArrayEquals(draft, stored.readAllBytes(), "the lines the other node changed are written again");
+        }
+    }
+
+    /** Commits the content as a draft that repeats the chat at that revision up to {@code repeated} bytes. */
+    private static void commit(ChatStore store, byte[] content, Object revision, long repeated) throws IOException {
+        try (ChatStore.Draft draft = store.draft("alice")) {
+            draft.out().write(content);
+            if (revision != null) {
+                draft.repeats(revision, repeated);
+            }
+            draft.commit(SERAPHINA, "c.jsonl");
+        }
+    }
+
+    @Test
     void replaceTailInsideTheLastLineRewritesOnlyThatLine() throws Exception {
         ChatStore store = open();
         byte[] chat = chat(100, 2);
