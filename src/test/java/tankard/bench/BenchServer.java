@@ -44,7 +44,11 @@ final class BenchServer implements AutoCloseable {
 
     /** Tankard on the working folder with these JVM options (none: the JVM's defaults), then TANKARD_JAVA_OPTS. */
     static BenchServer tankard(Path work, List<String> jvmOptions) throws Exception {
-        int port = freePort();
+        return tankard(work, jvmOptions, freePort());
+    }
+
+    /** Tankard on the working folder and that port, with these JVM options, then TANKARD_JAVA_OPTS. */
+    static BenchServer tankard(Path work, List<String> jvmOptions, int port) throws Exception {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
         command.addAll(jvmOptions);
         String opts = System.getenv("TANKARD_JAVA_OPTS");
@@ -55,6 +59,37 @@ final class BenchServer implements AutoCloseable {
         ProcessBuilder builder = new ProcessBuilder(command).directory(work.toFile());
         builder.environment().put("SILLYTAVERN_SKIPCONTENTCHECK", "true");
         return new BenchServer(builder, port, work.resolve("server.log"));
+    }
+
+    /**
+     * nginx (Debian's package) on a free loopback port before the servers on those ports, as docs/operations.md
+     * sets it up: each request on a connection of its own to the next server, a refused one passed to the other.
+     */
+    static BenchServer nginx(Path work, int... upstreams) throws Exception {
+        int port = freePort();
+        Files.createDirectories(work.resolve("temp"));
+        StringBuilder servers = new StringBuilder();
+        for (int upstream : upstreams) {
+            servers.append("    server 127.0.0.1:").append(upstream).append(" max_fails=1 fail_timeout=2s;\n");
+        }
+        Path conf = work.resolve("nginx.conf");
+        Files.writeString(conf, "daemon off;\nworker_processes 1;\npid " + work.resolve("nginx.pid") + ";\n"
+                + "error_log " + work.resolve("nginx-error.log") + " warn;\nevents { worker_connections 4096; }\n"
+                + "http {\n  access_log off;\n  client_max_body_size 1g;\n"
+                + "  client_body_temp_path " + work.resolve("temp") + ";\n  proxy_temp_path " + work.resolve("temp") + ";\n"
+                + "  fastcgi_temp_path " + work.resolve("temp") + ";\n  uwsgi_temp_path " + work.resolve("temp") + ";\n"
+                + "  scgi_temp_path " + work.resolve("temp") + ";\n  upstream tankard {\n" + servers + "  }\n"
+                + "  server {\n    listen 127.0.0.1:" + port + ";\n    location / {\n      proxy_pass http://tankard;\n"
+                + "      proxy_set_header Host $host;\n      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;\n"
+                + "      proxy_buffering off;\n      proxy_request_buffering off;\n      proxy_read_timeout 600s;\n"
+                + "      proxy_next_upstream error timeout;\n    }\n  }\n}\n");
+        ProcessBuilder builder = new ProcessBuilder(System.getenv().getOrDefault("NGINX", "/usr/sbin/nginx"),
+                "-p", work.toString(), "-c", conf.toString());
+        return new BenchServer(builder, port, work.resolve("nginx.log"));
+    }
+
+    int port() {
+        return port;
     }
 
     /** A SillyTavern install (read only) serving the data root, or null when {@code stDir} is null. */

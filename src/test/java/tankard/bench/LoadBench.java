@@ -1,8 +1,10 @@
 package tankard.bench;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -48,7 +50,7 @@ public final class LoadBench {
     }
 
     /** The library, one chat of 200 messages per client, settings of about 40 KB, Tankard's own UI to load. */
-    private static void prepare(Path work, int clients, int cards) throws Exception {
+    static void prepare(Path work, int clients, int cards) throws Exception {
         StringBuilder settings = new StringBuilder("{\"firstRun\":false,\"power_user\":{\"theme\":\"Bench\"},\"notes\":[");
         for (int i = 0; i < 400; i++) {
             settings.append(i == 0 ? "" : ",").append("\"setting ").append(i).append(" of the bench's user, some text to carry\"");
@@ -62,14 +64,18 @@ public final class LoadBench {
         for (int c = 0; c < clients; c++) {
             Files.write(chats.resolve("load" + c + ".jsonl"), chat);
         }
-        Path ui = work.resolve("public");
-        try (Stream<Path> files = Files.walk(Path.of("public"))) {
+        copyTree(Path.of("public"), work.resolve("public"));
+    }
+
+    /** Copies a folder's files over those of another. */
+    static void copyTree(Path from, Path to) throws IOException {
+        try (Stream<Path> files = Files.walk(from)) {
             for (Path file : (Iterable<Path>) files::iterator) {
-                Path target = ui.resolve(Path.of("public").relativize(file).toString());
+                Path target = to.resolve(from.relativize(file).toString());
                 if (Files.isDirectory(file)) {
                     Files.createDirectories(target);
                 } else {
-                    Files.copy(file, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                    Files.copy(file, target, StandardCopyOption.REPLACE_EXISTING);
                 }
             }
         }
@@ -77,46 +83,76 @@ public final class LoadBench {
 
     private static void run(String name, Path work, List<String> jvm, int clients, int seconds) throws Exception {
         try (BenchServer server = BenchServer.tankard(work, jvm)) {
-            byte[][] saves = new byte[clients][];
-            for (int c = 0; c < clients; c++) {
-                saves[c] = ChatBench.saveBody("load" + c, ChatBench.chatBytes(200));
-            }
             System.out.printf("%n%s: RSS at start %d MB%n", name, server.rssMb());
-            long end = System.nanoTime() + seconds * 1_000_000_000L;
-            AtomicInteger errors = new AtomicInteger();
-            List<ConcurrentLinkedQueue<Long>> thirds = List.of(new ConcurrentLinkedQueue<>(),
-                    new ConcurrentLinkedQueue<>(), new ConcurrentLinkedQueue<>());
-            Map<String, ConcurrentLinkedQueue<Long>> byRequest = new ConcurrentHashMap<>();
-            ExecutorService pool = Executors.newFixedThreadPool(clients);
-            long start = System.nanoTime();
-            for (int c = 0; c < clients; c++) {
-                int client = c;
-                long arrival = start + RAMP_MS * 1_000_000 * c / clients;
-                pool.execute(() -> client(server, client, saves[client], start, arrival, end, seconds, thirds,
-                        byRequest, errors));
-            }
-            long[] rss = new long[3];
-            for (int third = 0; third < 3; third++) {
-                Thread.sleep(seconds * 1000L / 3);
-                rss[third] = server.rssMb();
-            }
-            pool.shutdown();
-            pool.awaitTermination(5, TimeUnit.MINUTES);
-            for (int third = 0; third < 3; third++) {
-                long[] ms = thirds.get(third).stream().mapToLong(Long::longValue).sorted().toArray();
-                System.out.printf("%s  %-6s %6.0f requests/s  p50 %6.1f ms  p99 %6.1f ms  RSS %4d MB%n", name,
-                        List.of("start", "middle", "end").get(third), ms.length / (seconds / 3.0),
-                        percentile(ms, 50), percentile(ms, 99), rss[third]);
-            }
-            byRequest.forEach((request, micros) -> {
-                long[] ms = micros.stream().mapToLong(Long::longValue).sorted().toArray();
-                System.out.printf("%s    %-22s p50 %6.1f ms  p99 %6.1f ms%n", name, request, percentile(ms, 50),
-                        percentile(ms, 99));
-            });
-            System.out.printf("%s  errors %d; ", name, errors.get());
+            Measured measured = drive(server, server, clients, seconds);
+            measured.print(name);
             Thread.sleep(Long.getLong("bench.idleMs", 30_000));
             System.out.printf("RSS after 30 s idle %d MB%n", server.rssMb());
         }
+    }
+
+    /** What a run of the clients measured: latencies in microseconds by third of the run and by request. */
+    record Measured(List<long[]> thirds, long[] rss, Map<String, long[]> byRequest, int errors, int seconds) {
+        /** Requests per second over the whole run. */
+        double throughput() {
+            return thirds.stream().mapToLong(ms -> ms.length).sum() / (double) seconds;
+        }
+
+        /** The percentile over the whole run, in ms. */
+        double percentile(int p) {
+            return LoadBench.percentile(thirds.stream().flatMapToLong(java.util.Arrays::stream).sorted().toArray(), p);
+        }
+
+        void print(String name) {
+            for (int third = 0; third < 3; third++) {
+                long[] ms = thirds.get(third);
+                System.out.printf("%s  %-6s %6.0f requests/s  p50 %6.1f ms  p99 %6.1f ms  RSS %4d MB%n", name,
+                        List.of("start", "middle", "end").get(third), ms.length / (seconds / 3.0),
+                        LoadBench.percentile(ms, 50), LoadBench.percentile(ms, 99), rss[third]);
+            }
+            byRequest.forEach((request, ms) -> System.out.printf("%s    %-22s p50 %6.1f ms  p99 %6.1f ms%n", name,
+                    request, LoadBench.percentile(ms, 50), LoadBench.percentile(ms, 99)));
+            System.out.printf("%s  errors %d; ", name, errors);
+        }
+    }
+
+    /**
+     * The clients' rounds against the target (a server, or a proxy before servers) for that long, each on its own
+     * chat {@code load<client>}; the resident memory sampled at the end of each third is {@code measured}'s (-1
+     * with none).
+     */
+    static Measured drive(BenchServer target, BenchServer measured, int clients, int seconds) throws Exception {
+        byte[][] saves = new byte[clients][];
+        for (int c = 0; c < clients; c++) {
+            saves[c] = ChatBench.saveBody("load" + c, ChatBench.chatBytes(200));
+        }
+        long end = System.nanoTime() + seconds * 1_000_000_000L;
+        AtomicInteger errors = new AtomicInteger();
+        List<ConcurrentLinkedQueue<Long>> thirds = List.of(new ConcurrentLinkedQueue<>(),
+                new ConcurrentLinkedQueue<>(), new ConcurrentLinkedQueue<>());
+        Map<String, ConcurrentLinkedQueue<Long>> byRequest = new ConcurrentHashMap<>();
+        ExecutorService pool = Executors.newFixedThreadPool(clients);
+        long start = System.nanoTime();
+        for (int c = 0; c < clients; c++) {
+            int client = c;
+            long arrival = start + RAMP_MS * 1_000_000 * c / clients;
+            pool.execute(() -> client(target, client, saves[client], start, arrival, end, seconds, thirds,
+                    byRequest, errors));
+        }
+        long[] rss = new long[3];
+        for (int third = 0; third < 3; third++) {
+            Thread.sleep(seconds * 1000L / 3);
+            rss[third] = measured == null ? -1 : measured.rssMb();
+        }
+        pool.shutdown();
+        pool.awaitTermination(5, TimeUnit.MINUTES);
+        Map<String, long[]> requests = new java.util.TreeMap<>();
+        byRequest.forEach((request, micros) -> requests.put(request, sorted(micros)));
+        return new Measured(thirds.stream().map(LoadBench::sorted).toList(), rss, requests, errors.get(), seconds);
+    }
+
+    private static long[] sorted(ConcurrentLinkedQueue<Long> micros) {
+        return micros.stream().mapToLong(Long::longValue).sorted().toArray();
     }
 
     private static void client(BenchServer server, int client, byte[] save, long start, long arrival, long end,

@@ -121,7 +121,7 @@ public final class PostgresBench {
         return out.toString();
     }
 
-    private static int dataCommand(Path work, String... command) throws Exception {
+    static int dataCommand(Path work, String... command) throws Exception {
         List<String> line = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-cp", System.getProperty("java.class.path"), "tankard.Main"));
         line.addAll(List.of(command));
@@ -150,7 +150,7 @@ public final class PostgresBench {
         }
     }
 
-    private static void admin(String sql, String user, String password) throws Exception {
+    static void admin(String sql, String user, String password) throws Exception {
         try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/postgres", user, password);
              Statement s = c.createStatement()) {
             s.execute(sql);
