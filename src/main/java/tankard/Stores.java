@@ -16,6 +16,8 @@ import tankard.chat.PgChatStore;
 import tankard.config.TankardConfig;
 import tankard.group.FileGroupStore;
 import tankard.group.GroupStore;
+import tankard.extension.ExtensionRecords;
+import tankard.extension.PgExtensionRecords;
 import tankard.group.PgGroupStore;
 import tankard.store.BlobStore;
 import tankard.store.DocumentStore;
@@ -96,6 +98,11 @@ record Stores(AccountStore accounts, DocumentStore documents, CardStore cards, C
         return new Stores(new PgAccountStore(database), new PgDocumentStore(database), new PgCardStore(database),
                 new PgChatStore(database, dataRoot), new PgGroupStore(database), new PgBlobStore(database, Stores::isBlob),
                 new PgVectorStore(database, vectors.memoryBytes(), dataRoot.resolve(VECTOR_SCRATCH)), database);
+    }
+
+    /** Where the extensions installed through any node are recorded: nowhere on files, where there is one node. */
+    ExtensionRecords extensionRecords() {
+        return database == null ? ExtensionRecords.NONE : new PgExtensionRecords(database);
     }
 
     /**

@@ -278,7 +278,7 @@ public final class Tankard {
                 new SecretsFeature(config, secrets),
                 new PresetFeature(presets),
                 new UiPresetFeature(new UiPresets(documents)),
-                new ExtensionFeature(config, outbound, vertx.createSharedWorkerExecutor("git-remote", GIT_THREADS,
+                new ExtensionFeature(config, stores.extensionRecords(), outbound, vertx.createSharedWorkerExecutor("git-remote", GIT_THREADS,
                         GIT_MAX_MINUTES, TimeUnit.MINUTES)),
                 new AssetsFeature(config, upstream, stores.blobs()),
                 new ContentImportFeature(config, upstream, defaultAvatar),

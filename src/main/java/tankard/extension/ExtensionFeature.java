@@ -41,6 +41,10 @@ import java.util.stream.Stream;
  * extensions, and their management with git ({@link GitExtensions}): install from an http(s) URL, update,
  * version, branches, switch, move between the user's and the global folder, delete. Global extensions are
  * changed by admins only. Everything answers 404 when extensions are disabled in config.yaml.
+ * <p>
+ * Extension folders are each node's own; what was done to them through any node is recorded
+ * ({@link ExtensionRecords}), and a discovery (what ST's frontend asks first, before it loads any extension's files)
+ * brings this node's folders of the user and the global ones to the recorded checkouts and deletes those removed.
  */
 public final class ExtensionFeature implements Feature {
     private static final Logger LOG = LoggerFactory.getLogger(ExtensionFeature.class);
@@ -49,12 +53,15 @@ public final class ExtensionFeature implements Feature {
     private final Path builtIn;
     private final Path global;
     private final GitExtensions git;
+    private final ExtensionRecords records;
     /** Where the calls to git remotes wait, rather than on the shared workers. */
     private final WorkerExecutor gitThreads;
     /** One git operation at a time per extension folder. */
     private final StripedLocks locks = new StripedLocks(64);
 
-    public ExtensionFeature(TankardConfig config, OutboundPolicy policy, WorkerExecutor gitThreads) {
+    public ExtensionFeature(TankardConfig config, ExtensionRecords records, OutboundPolicy policy,
+                            WorkerExecutor gitThreads) {
+        this.records = records;
         this.config = config;
         this.builtIn = config.frontendDir().resolve("scripts").resolve("extensions");
         this.global = builtIn.resolve("third-party");
@@ -72,11 +79,19 @@ public final class ExtensionFeature implements Feature {
                 Reply.status(404).writeTo(ctx.response());
             }
         });
-        router.get("/api/extensions/discover").handler(routes.blocking(request ->
-                Reply.json(discover(userExtensions(request)))));
+        router.get("/api/extensions/discover").handler(routes.blocking(gitThreads, request -> {
+            String user = request.user().handle();
+            catchUp(ExtensionRecords.GLOBAL, global);
+            catchUp(user, userExtensions(request));
+            return Reply.json(discover(userExtensions(request)));
+        }));
         router.post("/api/extensions/install").handler(routes.blocking(gitThreads, this::install));
-        router.post("/api/extensions/update").handler(routes.blocking(gitThreads, request ->
-                Reply.json(locked(existing(request, "update"), git::update))));
+        router.post("/api/extensions/update").handler(routes.blocking(gitThreads, request -> {
+            Path folder = existing(request, "update");
+            ObjectNode answer = locked(folder, git::update);
+            record(request, folder);
+            return Reply.json(answer);
+        }));
         router.post("/api/extensions/version").handler(routes.blocking(gitThreads, request ->
                 Reply.json(locked(existing(request, null), git::version))));
         router.post("/api/extensions/branches").handler(routes.blocking(gitThreads, request ->
@@ -134,6 +149,7 @@ public final class ExtensionFeature implements Feature {
             }
             createFolders(base);
             ObjectNode answer = git.install(url.toString(), branch, target);
+            record(request, target);
             return Reply.json(answer.put("extensionPath", target.toString()).put("folderName", name));
         }
     }
@@ -168,6 +184,7 @@ public final class ExtensionFeature implements Feature {
             git.switchBranch(dir, branch.isTextual() ? branch.textValue() : JsJson.stringifyAsJs(branch));
             return null;
         });
+        record(request, folder);
         return Reply.noContent();
     }
 
@@ -193,6 +210,8 @@ public final class ExtensionFeature implements Feature {
             }
             createFolders(to.getParent());
             moveFolder(from, to);
+            records.removed(scopeOf(from.getParent(), request), name);
+            record(request, to);
             LOG.info("Extension has been moved from {} to {}", from, to);
         }
         return Reply.noContent();
@@ -200,6 +219,47 @@ public final class ExtensionFeature implements Feature {
 
     private Path scope(JsonNode value, Request request) {
         return value.isTextual() && value.textValue().equals("global") ? global : userExtensions(request);
+    }
+
+    /** The scope of the records of an extensions folder (the global one, or the user's). */
+    private String scopeOf(Path extensionsFolder, Request request) {
+        return extensionsFolder.equals(global) ? ExtensionRecords.GLOBAL : request.user().handle();
+    }
+
+    /** Records the extension folder's checkout for the other nodes; a folder that is not one is not recorded. */
+    private void record(Request request, Path folder) {
+        ExtensionRecords.Checkout checkout = git.checkout(folder);
+        if (checkout != null) {
+            records.installed(scopeOf(folder.getParent(), request), folder.getFileName().toString(), checkout);
+        }
+    }
+
+    /**
+     * Brings this node's extensions folder of the scope to what the records say: a recorded checkout this node lacks
+     * or has at another commit is cloned or moved there, a removed one deleted. A failure (the remote down) is
+     * logged and leaves the folder as it was: the node serves what it has.
+     */
+    private void catchUp(String scope, Path base) {
+        for (ExtensionRecords.Extension recorded : records.extensions(scope)) {
+            if (!Sanitize.filename(recorded.name()).equals(recorded.name())) {
+                continue; // never a name an install made
+            }
+            Path folder = base.resolve(recorded.name());
+            try (StripedLocks.Held held = locks.lockAll(folder.toString())) {
+                if (recorded.removed()) {
+                    if (Files.isDirectory(folder)) {
+                        AtomicFiles.deleteTree(folder);
+                        LOG.info("Extension removed through another node has been deleted at {}", folder);
+                    }
+                } else if (!recorded.checkout().equals(git.checkout(folder))) {
+                    createFolders(base);
+                    git.bringTo(folder, recorded.checkout());
+                    LOG.info("Extension at {} brought to commit {} as recorded", folder, recorded.checkout().commit());
+                }
+            } catch (Refusal | UncheckedIOException e) {
+                LOG.warn("Cannot bring the extension at {} to its recorded state", folder, e);
+            }
+        }
     }
 
     /** The user's own extensions: code, kept on the node in every storage (docs/operations.md). */
@@ -239,6 +299,7 @@ public final class ExtensionFeature implements Feature {
             AtomicFiles.deleteTree(dir);
             return null;
         });
+        records.removed(scopeOf(folder.getParent(), request), folder.getFileName().toString());
         LOG.info("Extension has been deleted at {}", folder);
         return Reply.text("Extension has been deleted at " + folder);
     }

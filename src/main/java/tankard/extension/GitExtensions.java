@@ -8,6 +8,7 @@ import org.eclipse.jgit.api.CreateBranchCommand;
 import org.eclipse.jgit.api.Git;
 import org.eclipse.jgit.api.ListBranchCommand;
 import org.eclipse.jgit.api.PullResult;
+import org.eclipse.jgit.api.ResetCommand;
 import org.eclipse.jgit.api.TransportCommand;
 import org.eclipse.jgit.api.errors.GitAPIException;
 import org.eclipse.jgit.api.errors.InvalidRefNameException;
@@ -231,6 +232,74 @@ final class GitExtensions {
             throw Refusal.badRequest("Invalid branch name: " + branch);
         } catch (GitAPIException | IOException | RuntimeException e) {
             throw rethrow("Switching branches", e);
+        }
+    }
+
+    /** The checkout in the folder, read from it alone (no network); null when the folder is not one. */
+    ExtensionRecords.Checkout checkout(Path folder) {
+        try (Git git = open(folder)) {
+            ObjectId head = git == null ? null : git.getRepository().resolve(Constants.HEAD);
+            if (head == null) {
+                return null;
+            }
+            Repository repo = git.getRepository();
+            String url = repo.getConfig().getString("remote", ORIGIN, "url");
+            String branch = repo.getFullBranch().startsWith(Constants.R_HEADS) ? repo.getBranch() : ""; // else detached
+            return new ExtensionRecords.Checkout(url == null ? "" : url, branch, head.name());
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("Cannot read the checkout at {}", folder, e);
+            return null;
+        }
+    }
+
+    /**
+     * Brings the folder to the checkout another node recorded: cloned when missing, else fetched from origin, then
+     * on its branch at its commit.
+     */
+    void bringTo(Path folder, ExtensionRecords.Checkout wanted) {
+        try {
+            if (!Files.isDirectory(folder)) {
+                Path staging = folder.resolveSibling(STAGING_PREFIX + UUID.randomUUID());
+                try {
+                    CloneCommand clone = network(Git.cloneRepository()).setURI(wanted.url())
+                            .setDirectory(staging.toFile()).setDepth(1);
+                    if (!wanted.branch().isEmpty()) {
+                        clone.setBranch(wanted.branch());
+                    }
+                    try (Git git = clone.call()) {
+                        moveTo(git, wanted);
+                    }
+                    Files.move(staging, folder);
+                } finally {
+                    deleteQuietly(staging);
+                }
+                return;
+            }
+            try (Git git = openOrFail(folder)) {
+                network(git.fetch()).setRemote(ORIGIN).call();
+                moveTo(git, wanted);
+            }
+        } catch (GitAPIException | IOException | RuntimeException e) {
+            throw rethrow("Bringing the extension to commit " + wanted.commit(), e);
+        }
+    }
+
+    /** Checks out the wanted branch (tracking origin's when missing) and resets it to the wanted commit. */
+    private void moveTo(Git git, ExtensionRecords.Checkout wanted) throws GitAPIException, IOException {
+        Repository repo = git.getRepository();
+        ObjectId commit = ObjectId.fromString(wanted.commit());
+        if (!repo.getObjectDatabase().has(commit) && !repo.getObjectDatabase().getShallowCommits().isEmpty()) {
+            network(git.fetch()).setRemote(ORIGIN).setUnshallow(true).call();
+        }
+        String branch = wanted.branch();
+        if (!branch.isEmpty() && !branch.equals(repo.getBranch())) {
+            boolean exists = repo.exactRef(Constants.R_HEADS + branch) != null;
+            git.checkout().setName(branch).setCreateBranch(!exists)
+                    .setStartPoint(exists ? null : ORIGIN + "/" + branch)
+                    .setUpstreamMode(exists ? null : CreateBranchCommand.SetupUpstreamMode.TRACK).call();
+        }
+        if (!commit.equals(repo.resolve(Constants.HEAD))) {
+            git.reset().setMode(ResetCommand.ResetType.HARD).setRef(wanted.commit()).call();
         }
     }
 
