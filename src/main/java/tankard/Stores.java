@@ -199,6 +199,7 @@ record Stores(AccountStore accounts, DocumentStore documents, CardStore cards, C
     public void erase(String handle) {
         documents.deleteAll(handle);
         blobs.deleteAll(handle);
+        extensionRecords().forgetAll(handle);
         try {
             groups.deleteAll(handle);
             chats.deleteAll(handle);

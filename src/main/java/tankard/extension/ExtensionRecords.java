@@ -25,6 +25,10 @@ public interface ExtensionRecords {
         @Override
         public void removed(String scope, String name) {
         }
+
+        @Override
+        public void forgetAll(String scope) {
+        }
     };
 
     /** What a checkout is at: where it came from, its branch (empty when detached) and its commit. */
@@ -43,4 +47,7 @@ public interface ExtensionRecords {
 
     /** Records that the folder was deleted (or moved away). */
     void removed(String scope, String name);
+
+    /** Drops every record of the scope (a user erased). */
+    void forgetAll(String scope);
 }

@@ -38,4 +38,9 @@ public final class PgExtensionRecords implements ExtensionRecords {
         db.call(c -> c.preparedQuery("UPDATE extensions SET removed = true WHERE scope = $1 AND name = $2")
                 .execute(Tuple.of(scope, name)).mapEmpty());
     }
+
+    @Override
+    public void forgetAll(String scope) {
+        db.call(c -> c.preparedQuery("DELETE FROM extensions WHERE scope = $1").execute(Tuple.of(scope)).mapEmpty());
+    }
 }
