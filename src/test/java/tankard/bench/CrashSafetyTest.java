@@ -35,8 +35,8 @@ class CrashSafetyTest {
     private static final int KILLS = 8;
     private static final String PADDING = "The lantern swung over the wet cobbles. ".repeat(40);
 
-    /** What a writer had acknowledged, and what it was sending when the server went. */
-    private static final class Progress {
+    /** What a writer had acknowledged, and what it was sending when the server went (or it last failed). */
+    static final class Progress {
         volatile int acknowledged;
         volatile int sending;
     }

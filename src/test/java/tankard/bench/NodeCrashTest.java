@@ -34,19 +34,13 @@ class NodeCrashTest {
     private static final int WRITERS = 3;
     private static final String PADDING = "Rain drummed on the inn's shutters all night. ".repeat(30);
 
-    /** What a writer had acknowledged, and what it was sending when it last failed or stopped. */
-    private static final class Progress {
-        volatile int acknowledged;
-        volatile int sending;
-    }
-
     @Test
     void aKilledNodeLosesNoAcknowledgedSaveAndTheOtherRidesOutACutDatabase(@TempDir Path work) throws Exception {
         try (PgScratch database = PgScratch.create()) {
             Path a = node(work.resolve("a"), database.settings());
             Path b = node(work.resolve("b"), database.settings());
-            Progress[] onA = progress();
-            Progress[] onB = progress();
+            CrashSafetyTest.Progress[] onA = progress();
+            CrashSafetyTest.Progress[] onB = progress();
             BenchServer nodeA = BenchServer.tankard(a);
             try (BenchServer nodeB = BenchServer.tankard(b)) {
                 AtomicBoolean stop = new AtomicBoolean();
@@ -79,17 +73,17 @@ class NodeCrashTest {
         }
     }
 
-    private static Progress[] progress() {
-        Progress[] all = new Progress[WRITERS];
+    private static CrashSafetyTest.Progress[] progress() {
+        CrashSafetyTest.Progress[] all = new CrashSafetyTest.Progress[WRITERS];
         for (int w = 0; w < WRITERS; w++) {
-            all[w] = new Progress();
+            all[w] = new CrashSafetyTest.Progress();
         }
         return all;
     }
 
-    private static int acknowledged(Progress[] writers) {
+    private static int acknowledged(CrashSafetyTest.Progress[] writers) {
         int sum = 0;
-        for (Progress writer : writers) {
+        for (CrashSafetyTest.Progress writer : writers) {
             sum += writer.acknowledged;
         }
         return sum;
@@ -110,7 +104,7 @@ class NodeCrashTest {
      * writer, or with {@code retry} is sent again (a cut connection may fail a save that went through: then the
      * chat holds the state under way).
      */
-    private static void write(BenchServer server, String chat, Progress progress, AtomicBoolean stop, boolean retry) {
+    private static void write(BenchServer server, String chat, CrashSafetyTest.Progress progress, AtomicBoolean stop, boolean retry) {
         for (int n = 1; !stop.get(); ) {
             progress.sending = n;
             try {
@@ -139,10 +133,10 @@ class NodeCrashTest {
     }
 
     /** Every chat holds its writer's acknowledged state or the one under way, each message whole. */
-    private static void verify(BenchServer server, Progress[] onA, Progress[] onB) throws Exception {
+    private static void verify(BenchServer server, CrashSafetyTest.Progress[] onA, CrashSafetyTest.Progress[] onB) throws Exception {
         for (String node : List.of("a", "b")) {
             for (int w = 0; w < WRITERS; w++) {
-                Progress progress = (node.equals("a") ? onA : onB)[w];
+                CrashSafetyTest.Progress progress = (node.equals("a") ? onA : onB)[w];
                 JsonNode chat;
                 try (InputStream in = server.open("/api/chats/get",
                         "{\"ch_name\":\"Crash\",\"avatar_url\":\"Crash.png\",\"file_name\":\"" + node + w + "\"}")) {
