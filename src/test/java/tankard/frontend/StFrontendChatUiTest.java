@@ -38,7 +38,7 @@ class StFrontendChatUiTest {
     private static final Duration QUIET = StUi.QUIET;
     private static final String CHARACTER = "default_Seraphina.png";
     private static final String CHARACTER_FOLDER = "default_Seraphina";
-    private static final String CONTEXT = "SillyTavern.getContext()";
+    private static final String CONTEXT = StUi.CONTEXT;
     private static final String PLAIN_TEXT = StUi.PLAIN_TEXT;
     /** Keys whose values are times, durations or random ids: they differ between two runs of the same steps. */
     private static final List<String> VOLATILE = List.of("create_date", "send_date", "gen_started", "gen_finished",
@@ -158,19 +158,14 @@ class StFrontendChatUiTest {
         }
 
         private void openCharacter() {
-            StUi.openDrawer(page, "rightNavHolder");
-            page.click("#rm_print_characters_block .character_select:has(.avatar[title$=\"File: " + CHARACTER + "\"])");
-            page.waitFor(CONTEXT + ".chat.length === 1 && " + CONTEXT + ".characterId !== undefined", STEP_TIMEOUT);
-            page.waitForNetworkIdle(QUIET, STEP_TIMEOUT);
-            StUi.closeDrawer(page, "rightNavHolder");
+            StUi.openCharacter(page, CHARACTER);
             mainChat = page.eval(CONTEXT + ".getCurrentChatId()").asText();
             assertClean("Opening the character");
         }
 
         /** Types a message, sends it, and waits for the mock's reply to be shown and saved. */
         private void send(String text) {
-            page.type("#send_textarea", text);
-            page.click("#send_but");
+            StUi.send(page, text);
             awaitReply(replyText(++replies));
         }
 
@@ -180,10 +175,7 @@ class StFrontendChatUiTest {
 
         /** Waits until the last message is the reply, the generation is over and the chat is saved. */
         private void awaitReply(String reply) {
-            page.waitFor(CONTEXT + ".chat.at(-1).mes === " + jsString(reply)
-                    + " && !$('#mes_stop').is(':visible') && (" + PLAIN_TEXT + ")($('#chat .last_mes .mes_text').text()) === ("
-                    + PLAIN_TEXT + ")(" + jsString(reply) + ")", STEP_TIMEOUT);
-            page.waitForNetworkIdle(QUIET, STEP_TIMEOUT);
+            StUi.awaitReply(page, reply);
         }
 
         /** The last reply swiped right (a new generation) and back. */

@@ -30,6 +30,8 @@ final class StUi {
     static final String LAST_MESSAGE = "(document.querySelector('#chat .last_mes .mes_text')?.textContent ?? '')";
     /** JS: text as a reader sees it, letters and digits only, so markdown, quote styles and spacing do not matter. */
     static final String PLAIN_TEXT = "s => s.replace(/[^\\p{L}\\p{N}]+/gu, ' ').trim()";
+    /** JS: ST's context object. */
+    static final String CONTEXT = "SillyTavern.getContext()";
     private static final String SETTINGS = "settings.json";
     private static final Path SCREENSHOTS = Path.of(System.getProperty("user.dir"), "target", "ui");
 
@@ -70,6 +72,29 @@ final class StUi {
             page.waitFor(APP_READY, BOOT_TIMEOUT);
         }
         page.waitFor("document.getElementById('preloader') === null", STEP_TIMEOUT);
+        page.waitForNetworkIdle(QUIET, STEP_TIMEOUT);
+    }
+
+    /** Opens the character of that avatar file from the character list and waits for its new chat. */
+    static void openCharacter(Browser.Page page, String avatar) {
+        openDrawer(page, "rightNavHolder");
+        page.click("#rm_print_characters_block .character_select:has(.avatar[title$=\"File: " + avatar + "\"])");
+        page.waitFor(CONTEXT + ".chat.length === 1 && " + CONTEXT + ".characterId !== undefined", STEP_TIMEOUT);
+        page.waitForNetworkIdle(QUIET, STEP_TIMEOUT);
+        closeDrawer(page, "rightNavHolder");
+    }
+
+    /** Types a message and sends it. */
+    static void send(Browser.Page page, String text) {
+        page.type("#send_textarea", text);
+        page.click("#send_but");
+    }
+
+    /** Waits until the last message is the reply, the generation is over and the chat is saved. */
+    static void awaitReply(Browser.Page page, String reply) {
+        page.waitFor(CONTEXT + ".chat.at(-1).mes === " + Browser.jsString(reply)
+                + " && !$('#mes_stop').is(':visible') && (" + PLAIN_TEXT + ")($('#chat .last_mes .mes_text').text()) === ("
+                + PLAIN_TEXT + ")(" + Browser.jsString(reply) + ")", STEP_TIMEOUT);
         page.waitForNetworkIdle(QUIET, STEP_TIMEOUT);
     }
 
