@@ -26,6 +26,13 @@ import tankard.store.FileDocumentStore;
 import tankard.store.pg.PgBlobStore;
 import tankard.store.pg.PgDatabase;
 import tankard.store.pg.PgDocumentStore;
+import tankard.store.pg.PgLocks;
+import tankard.store.pg.PgTicketStore;
+import tankard.store.Locks;
+import tankard.store.MemoryTicketStore;
+import tankard.store.StripedLocks;
+import tankard.store.TicketStore;
+import tankard.http.security.SessionCookies;
 import tankard.user.AccountStore;
 import tankard.user.FileAccountStore;
 import tankard.user.KeptData;
@@ -49,10 +56,14 @@ import java.util.function.Predicate;
  * The stores of user data, chosen once from {@code tankard.storage}: the one place that knows which kind there is.
  * Features are handed these and never choose.
  *
+ * @param locks    what orders units of work on one key: this JVM's locks on files, advisory locks in the database
+ *                 (which hold across nodes) on PostgreSQL
+ * @param tickets  users' short-lived values (one-time codes, Data Maid reports): in memory on files, in the database
+ *                 (so that any node continues with them) on PostgreSQL
  * @param database the PostgreSQL database behind the stores, or null on files
  */
 record Stores(AccountStore accounts, DocumentStore documents, CardStore cards, ChatStore chats, GroupStore groups,
-              BlobStore blobs, VectorStore vectors, PgDatabase database)
+              BlobStore blobs, VectorStore vectors, Locks locks, TicketStore tickets, PgDatabase database)
         implements KeptData, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Stores.class);
     /** ST's node-persist folder of accounts (ST: src/users.js). */
@@ -68,6 +79,9 @@ record Stores(AccountStore accounts, DocumentStore documents, CardStore cards, C
      * store of their own), the extensions (code, run here) and the thumbnails (a cache, made again from the images).
      */
     private static final Set<String> NODE_FOLDERS = Set.of("vectors", "extensions", "thumbnails");
+
+    /** The JVM locks of the file stores' units of work: unrelated keys rarely share one. */
+    private static final int LOCK_STRIPES = 64;
 
     /** Where a node keeps what its loaded vector indexes do not hold in memory (see vector.store.Scratch). */
     private static final String VECTOR_SCRATCH = "_cache/vector-scratch";
@@ -89,7 +103,8 @@ record Stores(AccountStore accounts, DocumentStore documents, CardStore cards, C
                 new FileCardStore(dataRoot), new FileChatStore(dataRoot), new FileGroupStore(dataRoot),
                 new FileBlobStore(dataRoot, Stores::isBlob),
                 new FileVectorStore(dataRoot, vectors.memoryBytes(), vectors.foldIdleMillis(),
-                        dataRoot.resolve(VECTOR_SCRATCH)), null);
+                        dataRoot.resolve(VECTOR_SCRATCH)), new StripedLocks(LOCK_STRIPES),
+                new MemoryTicketStore(System::currentTimeMillis), null);
     }
 
     /** The stores of a PostgreSQL database, with what is not in the database yet in the data root. */
@@ -97,7 +112,21 @@ record Stores(AccountStore accounts, DocumentStore documents, CardStore cards, C
         PgDatabase database = PgDatabase.open(vertx, settings);
         return new Stores(new PgAccountStore(database), new PgDocumentStore(database), new PgCardStore(database),
                 new PgChatStore(database, dataRoot), new PgGroupStore(database), new PgBlobStore(database, Stores::isBlob),
-                new PgVectorStore(database, vectors.memoryBytes(), dataRoot.resolve(VECTOR_SCRATCH)), database);
+                new PgVectorStore(database, vectors.memoryBytes(), dataRoot.resolve(VECTOR_SCRATCH)),
+                new PgLocks(database), new PgTicketStore(database, System::currentTimeMillis), database);
+    }
+
+    /**
+     * The key session cookies are signed with: ST's {@code cookie-secret.txt} on files; on PostgreSQL the database's
+     * one for every node, made by the first node that starts (from its {@code cookie-secret.txt} when it has one,
+     * so that moving a node to the database keeps its sessions).
+     */
+    String cookieSecret(Path dataRoot) {
+        if (database == null) {
+            return SessionCookies.fileSecret(dataRoot);
+        }
+        return database.secret("cookie-secret",
+                () -> SessionCookies.existingFileSecret(dataRoot).orElseGet(SessionCookies::newSecret));
     }
 
     /** Where the extensions installed through any node are recorded: nowhere on files, where there is one node. */

@@ -215,7 +215,7 @@ public final class Tankard {
         }
         checkListenSecurity();
         DocumentStore documents = stores.documents();
-        SettingsBackups settingsBackups = new SettingsBackups(documents, config.backups().numberOfBackups(),
+        SettingsBackups settingsBackups = new SettingsBackups(documents, stores.locks(), config.backups().numberOfBackups(),
                 (delayMs, task) -> vertx.setTimer(delayMs, id -> vertx.executeBlocking(() -> {
                     task.run();
                     return null;
@@ -231,13 +231,14 @@ public final class Tankard {
             }
             settingsBackups.backup(user.handle(), true);
         }
-        SessionCookies sessions = new SessionCookies(config.dataRoot(), config.security().sessionTimeoutSeconds());
+        SessionCookies sessions = new SessionCookies(stores.cookieSecret(config.dataRoot()),
+                config.security().sessionTimeoutSeconds());
         this.security = new SecurityChain(config, accounts, sessions);
         this.frontend = new FrontendFeature(config);
         CardStore cards = stores.cards();
         ChatStore chats = stores.chats();
         GroupStore groups = stores.groups();
-        ChatLocks chatLocks = new ChatLocks();
+        ChatLocks chatLocks = new ChatLocks(stores.locks());
         ChatFiles chatFiles = new ChatFiles(chats, chatLocks, System::currentTimeMillis);
         ChatService chatService = new ChatService(config.backups(), chats, chatLocks, Threads.timer("chat-backups"),
                 System::currentTimeMillis);
@@ -272,7 +273,7 @@ public final class Tankard {
                 new CsrfFeature(config),
                 new SystemFeature(),
                 new DeprecatedEndpointsFeature(),
-                new UsersFeature(config, accounts, documents, stores.blobs(), stores, contentSeeder,
+                new UsersFeature(config, accounts, documents, stores.blobs(), stores.tickets(), stores, contentSeeder,
                         security.basicAuth()),
                 new SettingsFeature(new SettingsService(config, documents, settingsBackups)),
                 new SecretsFeature(config, secrets),
@@ -307,7 +308,7 @@ public final class Tankard {
                 new StatsFeature(new StatsService(documents, new StatsRebuilder(chats, cards),
                         System::currentTimeMillis)),
                 new DataMaidFeature(new DataMaid(chats, chatFiles, groups, documents, cards, stores.blobs(),
-                        config.dataRoot())),
+                        stores.tickets(), config.dataRoot())),
                 new TokenizerFeature(tokenizers),
                 new ChatSummaryFeature(chatSummarizer, presets),
                 new CharacterFeature(config, characterService, chatService),
@@ -315,7 +316,7 @@ public final class Tankard {
                         defaultAvatar, System::currentTimeMillis)),
                 new CharacterImportFeature(new CardImporter(cards, chats, stores.blobs(), config.dataRoot(),
                         System::currentTimeMillis, defaultAvatar)),
-                new ChatFeature(chatService, new ChatImporter(chats, System::currentTimeMillis),
+                new ChatFeature(chatService, new ChatImporter(chats, stores.locks(), System::currentTimeMillis),
                         chatFiles, new ChatSearch(chats, groups::chats),
                         new ChatExport(chats)),
                 new RecentChatsFeature(new RecentChats(chats, chatService, cards, groups)),

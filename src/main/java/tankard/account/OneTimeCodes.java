@@ -1,24 +1,31 @@
 package tankard.account;
 
-import java.security.SecureRandom;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
+import tankard.store.TicketStore;
 
-/** Short-lived codes per account (password recovery, account reset), valid five minutes as in ST. */
+import java.security.MessageDigest;
+import java.security.SecureRandom;
+import java.util.Optional;
+
+/**
+ * Short-lived codes per account (password recovery, account reset), valid five minutes as in ST, kept in the
+ * ticket store so that the node a code was made on need not be the one it is given to.
+ */
 final class OneTimeCodes {
     private static final long LIFETIME_MILLIS = 5 * 60 * 1000;
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    private record Code(String value, long expiresAt) {
-    }
+    private final TicketStore tickets;
+    /** The ticket kind of these codes. */
+    private final String kind;
 
-    private final Map<String, Code> codes = new ConcurrentHashMap<>();
+    OneTimeCodes(TicketStore tickets, String kind) {
+        this.tickets = tickets;
+        this.kind = kind;
+    }
 
     /** A new random number from {@code min} (inclusive) to {@code max} (exclusive) for the handle. */
     String issue(String handle, int min, int max) {
-        String value = String.valueOf(min + RANDOM.nextInt(max - min));
-        codes.put(handle, new Code(value, System.currentTimeMillis() + LIFETIME_MILLIS));
-        return value;
+        return keep(handle, String.valueOf(min + RANDOM.nextInt(max - min)));
     }
 
     /** A new code of {@code digits} random digits (leading zeros kept). */
@@ -27,17 +34,18 @@ final class OneTimeCodes {
         for (int i = 0; i < digits; i++) {
             value.append(RANDOM.nextInt(10));
         }
-        codes.put(handle, new Code(value.toString(), System.currentTimeMillis() + LIFETIME_MILLIS));
-        return value.toString();
+        return keep(handle, value.toString());
     }
 
-    boolean matches(String handle, String given) {
-        Code code = codes.get(handle);
-        return code != null && given != null && code.expiresAt() > System.currentTimeMillis()
-                && java.security.MessageDigest.isEqual(code.value().getBytes(), given.getBytes());
+    private String keep(String handle, String code) {
+        tickets.put(handle, kind, code, LIFETIME_MILLIS);
+        return code;
     }
 
-    void forget(String handle) {
-        codes.remove(handle);
+    /** Whether the given code is the handle's live one, which it uses up: of two requests with it, one wins. */
+    boolean use(String handle, String given) {
+        Optional<String> code = tickets.find(handle, kind);
+        return code.isPresent() && given != null && MessageDigest.isEqual(code.get().getBytes(), given.getBytes())
+                && tickets.remove(handle, kind, code.get());
     }
 }

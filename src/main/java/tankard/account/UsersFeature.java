@@ -15,6 +15,7 @@ import tankard.config.TankardConfig;
 import tankard.content.ContentSeeder;
 import tankard.store.BlobStore;
 import tankard.store.DocumentStore;
+import tankard.store.TicketStore;
 import tankard.core.Refusal;
 import tankard.http.Feature;
 import tankard.http.Reply;
@@ -45,12 +46,14 @@ public final class UsersFeature implements Feature {
     private final ClientIp clientIp;
     private final RateLimiter loginLimiter;
     private final RateLimiter recoverLimiter;
-    private final OneTimeCodes recoveryCodes = new OneTimeCodes();
-    private final OneTimeCodes resetCodes = new OneTimeCodes();
+    private final OneTimeCodes recoveryCodes;
+    private final OneTimeCodes resetCodes;
 
     public UsersFeature(TankardConfig config, AccountStore store, DocumentStore documents, BlobStore blobs,
-                        KeptData kept, ContentSeeder seeder, BasicAuth basicAuth) {
+                        TicketStore tickets, KeptData kept, ContentSeeder seeder, BasicAuth basicAuth) {
         this.config = config;
+        this.recoveryCodes = new OneTimeCodes(tickets, "recovery-code");
+        this.resetCodes = new OneTimeCodes(tickets, "reset-code");
         this.kept = kept;
         this.accounts = new AccountService(config, store, documents, blobs, kept, seeder);
         this.autoLogin = new AutoLogin(config, store, basicAuth);
@@ -232,7 +235,7 @@ public final class UsersFeature implements Feature {
             throw tooManyAttempts(request, blocked, "Too many attempts. Try again later or contact your admin.");
         }
         User user = enabledAccount(handle);
-        if (!code.isTextual() || !recoveryCodes.matches(user.handle(), code.textValue())) {
+        if (!code.isTextual() || !recoveryCodes.use(user.handle(), code.textValue())) {
             long retryAfter = recoverLimiter.consume(ip);
             if (retryAfter > 0) {
                 throw tooManyAttempts(request, retryAfter, "Too many attempts. Try again later or contact your admin.");
@@ -242,7 +245,6 @@ public final class UsersFeature implements Feature {
         User changed = accounts.setPassword(user.handle(), request.text("newPassword"));
         keepSessionValid(request.session(), changed);
         recoverLimiter.reset(ip);
-        recoveryCodes.forget(user.handle());
         return Reply.noContent();
     }
 
@@ -292,11 +294,10 @@ public final class UsersFeature implements Feature {
         if (!Passwords.matches(user, request.text("password"))) {
             throw Refusal.badRequest("Incorrect password");
         }
-        if (!code.isTextual() || !resetCodes.matches(user.handle(), code.textValue())) {
+        if (!code.isTextual() || !resetCodes.use(user.handle(), code.textValue())) {
             throw Refusal.badRequest("Incorrect code");
         }
         accounts.resetData(user);
-        resetCodes.forget(user.handle());
         return Reply.noContent();
     }
 

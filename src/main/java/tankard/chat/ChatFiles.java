@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import tankard.core.Refusal;
 import tankard.json.Js;
 import tankard.json.JsJson;
-import tankard.store.StripedLocks;
+import tankard.store.Locks;
 import tankard.util.FileNames;
 import tankard.util.Sanitize;
 import tankard.util.StTime;
@@ -58,7 +58,7 @@ public final class ChatFiles {
     /** Renames a character's or a group's chat. */
     public Renamed rename(String user, Rename rename) throws IOException {
         boolean moved;
-        try (StripedLocks.Held lock = locks.lock(user, rename.folder(), rename.from(), rename.to())) {
+        try (Locks.Held lock = locks.lock(user, rename.folder(), rename.from(), rename.to())) {
             moved = store.rename(user, rename.folder(), rename.from(), rename.to());
         }
         if (!moved) {
@@ -94,7 +94,7 @@ public final class ChatFiles {
 
     /** Deletes a chat after any save of it under way; false when there is none. */
     public boolean delete(String user, ChatFolder folder, String file) throws IOException {
-        try (StripedLocks.Held lock = locks.lock(user, folder, file)) {
+        try (Locks.Held lock = locks.lock(user, folder, file)) {
             return store.delete(user, folder, file);
         }
     }

@@ -2,7 +2,7 @@ package tankard.chat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import tankard.core.Refusal;
-import tankard.store.StripedLocks;
+import tankard.store.Locks;
 import tankard.util.SafeNames;
 import tankard.util.Sanitize;
 import tankard.util.StTime;
@@ -12,7 +12,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
 
 /**
@@ -30,14 +29,16 @@ public final class ChatImporter {
     private final ChatStore store;
     private final LongSupplier clock;
     private final long maxJsonBytes;
-    private final StripedLocks locks = new StripedLocks(16);
+    /** The stores' locks: a folder's imports choose their names one at a time, on any node. */
+    private final Locks locks;
 
-    public ChatImporter(ChatStore store, LongSupplier clock) {
-        this(store, clock, MAX_JSON_BYTES);
+    public ChatImporter(ChatStore store, Locks locks, LongSupplier clock) {
+        this(store, locks, clock, MAX_JSON_BYTES);
     }
 
-    ChatImporter(ChatStore store, LongSupplier clock, long maxJsonBytes) {
+    ChatImporter(ChatStore store, Locks locks, LongSupplier clock, long maxJsonBytes) {
         this.store = store;
+        this.locks = locks;
         this.clock = clock;
         this.maxJsonBytes = maxJsonBytes;
     }
@@ -93,8 +94,7 @@ public final class ChatImporter {
 
     private List<String> store(String user, ChatFolder folder, String characterName, int count, Storing storing)
             throws IOException {
-        ReentrantLock lock = locks.lock(user + '\0' + folder);
-        try {
+        try (Locks.Held lock = locks.lockAll("chat-import\0" + user + '\0' + folder)) {
             List<String> names = new ArrayList<>();
             long time = clock.getAsLong();
             for (int i = 0; i < count; i++) {
@@ -109,8 +109,6 @@ public final class ChatImporter {
                 storing.store(i, names.get(i));
             }
             return names;
-        } finally {
-            lock.unlock();
         }
     }
 

@@ -14,7 +14,7 @@ import tankard.config.TankardConfig;
 import tankard.core.Refusal;
 import tankard.json.Js;
 import tankard.json.JsJson;
-import tankard.store.StripedLocks;
+import tankard.store.Locks;
 import tankard.util.Sanitize;
 
 import java.io.BufferedInputStream;
@@ -183,7 +183,7 @@ public final class ChatService {
         JsonNode integrity = checkIntegrity && !Js.truthy(body.field("force")) ? integrity(body.header()) : null;
         String key = key(user, folder, file);
         InputStream saved;
-        StripedLocks.Held lock = locks.lock(user, folder, file);
+        Locks.Held lock = locks.lock(user, folder, file);
         try {
             if (Js.truthy(integrity) && !intact(user, folder, file, integrity)) {
                 throw Refusal.badRequest("integrity");
@@ -337,7 +337,7 @@ public final class ChatService {
         String key = key(user, chat.folder(), chat.file());
         InputStream saved;
         ChatWindow.Cursor next;
-        StripedLocks.Held lock = locks.lock(user, chat.folder(), chat.file());
+        Locks.Held lock = locks.lock(user, chat.folder(), chat.file());
         try {
             Optional<ChatFile> stat = store.find(user, chat.folder(), chat.file());
             if (stat.isEmpty() || !cursor.isOf(stat.get())) {
@@ -393,7 +393,7 @@ public final class ChatService {
     public void replaceMessage(String user, ChatRef chat, ChatTail read, int fromEnd, JsonNode expected,
                                JsonNode message) throws IOException {
         InputStream saved;
-        StripedLocks.Held lock = locks.lock(user, chat.folder(), chat.file());
+        Locks.Held lock = locks.lock(user, chat.folder(), chat.file());
         try {
             Optional<ChatFile> stat = store.find(user, chat.folder(), chat.file());
             if (stat.isEmpty() || !read.cursor().isOf(stat.get())) {

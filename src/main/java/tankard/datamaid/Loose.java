@@ -4,6 +4,8 @@ import tankard.chat.ChatFile;
 import tankard.chat.ChatFiles;
 import tankard.chat.ChatFolder;
 import tankard.chat.ChatStore;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import tankard.json.JsJson;
 import tankard.store.BlobStore;
 import tankard.store.DocumentStore;
 import tankard.store.DocumentStore.Folder;
@@ -41,6 +43,9 @@ interface Loose {
 
     /** Deletes it, if it is still there. */
     void delete() throws IOException;
+
+    /** Where it is, as a report kept for other requests holds it (DataMaid.resolve finds it again from this). */
+    ObjectNode reference();
 
     /** A size in bytes and an mtime in ms, as Node's stat gives it. */
     record Stat(long size, double modifiedMs) {
@@ -95,6 +100,11 @@ interface Loose {
             }
         }
 
+        @Override
+        public ObjectNode reference() {
+            return JsJson.object().put("kind", "thumbnail").put("path", root.relativize(path).toString());
+        }
+
         private boolean isThere() {
             return path.startsWith(root) && !path.equals(root) && Files.isRegularFile(path, LinkOption.NOFOLLOW_LINKS);
         }
@@ -137,6 +147,11 @@ interface Loose {
         public void delete() {
             store.delete(user, entry.path());
         }
+
+        @Override
+        public ObjectNode reference() {
+            return JsJson.object().put("kind", "blob").put("path", entry.path());
+        }
     }
 
     /** A chat, as it was listed; deleted as a chat is (ChatFiles), after any save under way. */
@@ -169,6 +184,12 @@ interface Loose {
         @Override
         public void delete() throws IOException {
             files.delete(user, folder, file.name());
+        }
+
+        @Override
+        public ObjectNode reference() {
+            return JsJson.object().put("kind", "chat").put("group", folder.group()).put("character", folder.character())
+                    .put("name", file.name());
         }
     }
 
@@ -203,6 +224,11 @@ interface Loose {
         public void delete() throws IOException {
             store.deleteBackup(user, file.name());
         }
+
+        @Override
+        public ObjectNode reference() {
+            return JsJson.object().put("kind", "backup").put("name", file.name());
+        }
     }
 
     /** A document of the user's (a settings snapshot), as it was listed. */
@@ -236,6 +262,11 @@ interface Loose {
         @Override
         public void delete() {
             store.delete(user, folder, entry.name());
+        }
+
+        @Override
+        public ObjectNode reference() {
+            return JsJson.object().put("kind", "document").put("folder", folder.name()).put("name", entry.name());
         }
     }
 

@@ -17,6 +17,7 @@ import tankard.http.Routes;
 import tankard.json.Js;
 import tankard.json.JsJson;
 import tankard.store.AtomicFiles;
+import tankard.store.Locks;
 import tankard.store.StripedLocks;
 import tankard.user.UserDirs;
 import tankard.util.FileNames;
@@ -143,7 +144,7 @@ public final class ExtensionFeature implements Feature {
         }
         Path base = toGlobal ? global : userExtensions(request);
         Path target = base.resolve(name);
-        try (StripedLocks.Held held = locks.lockAll(target.toString())) {
+        try (Locks.Held held = locks.lockAll(target.toString())) {
             if (Files.exists(target)) {
                 throw Refusal.conflict("Directory already exists at " + target);
             }
@@ -201,7 +202,7 @@ public final class ExtensionFeature implements Feature {
         }
         Path from = scope(source, request).resolve(name);
         Path to = scope(destination, request).resolve(name);
-        try (StripedLocks.Held held = locks.lockAll(from.toString(), to.toString())) {
+        try (Locks.Held held = locks.lockAll(from.toString(), to.toString())) {
             if (!Files.isDirectory(from)) {
                 throw Refusal.notFound("Source directory does not exist.");
             }
@@ -333,7 +334,7 @@ public final class ExtensionFeature implements Feature {
     }
 
     private <T> T locked(Path folder, Function<Path, T> action) {
-        try (StripedLocks.Held held = locks.lockAll(folder.toString())) {
+        try (Locks.Held held = locks.lockAll(folder.toString())) {
             return action.apply(folder);
         }
     }

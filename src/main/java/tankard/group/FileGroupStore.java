@@ -10,6 +10,7 @@ import tankard.util.FileNames;
 import tankard.util.SafeNames;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -65,6 +66,13 @@ public final class FileGroupStore implements GroupStore {
         Path file = file(user, id);
         Files.createDirectories(file.getParent());
         AtomicFiles.write(file, JsJson.prettyBytes(group));
+    }
+
+    @Override
+    public boolean create(String user, String id, ObjectNode group) throws IOException {
+        Path file = file(user, id);
+        Files.createDirectories(file.getParent());
+        return AtomicFiles.create(file, AtomicFiles.bytes(ByteBuffer.wrap(JsJson.prettyBytes(group))));
     }
 
     @Override

@@ -21,8 +21,6 @@ import java.util.Set;
 /** Groups (ST: src/endpoints/groups.js): the list with ST's computed fields, create, edit and delete. Blocking. */
 public final class GroupService {
     private final GroupStore groups;
-    /** A user's creations one at a time, so two in one millisecond get different ids; other users go on. */
-    private final StripedLocks creating = new StripedLocks(16);
     private final ChatStore chats;
     private final ChatFiles chatFiles;
 
@@ -61,18 +59,15 @@ public final class GroupService {
 
     /**
      * A new group as ST's /create makes it: id from the clock, stored and returned. Unlike ST, a second group
-     * created in the same millisecond takes the next free one instead of overwriting the first.
+     * created in the same millisecond (on any node) takes the next free one instead of overwriting the first: each
+     * id is tried with the store's atomic create.
      */
     public ObjectNode create(String user, NewGroup draft, long nowMs) throws IOException {
-        try (StripedLocks.Held held = creating.lockAll(user)) {
-            long idMs = nowMs;
-            while (groups.find(user, String.valueOf(idMs)).isPresent()) {
-                idMs++;
+        for (long idMs = nowMs; ; idMs++) {
+            ObjectNode group = draft.json(String.valueOf(idMs));
+            if (groups.create(user, String.valueOf(idMs), group)) {
+                return group;
             }
-            String id = String.valueOf(idMs);
-            ObjectNode group = draft.json(id);
-            groups.save(user, id, group);
-            return group;
         }
     }
 

@@ -18,6 +18,12 @@ public interface GroupStore {
     /** Writes the group object under the id's file name (sanitized), replacing any group of that id. */
     void save(String user, String id, ObjectNode group) throws IOException;
 
+    /**
+     * Stores a new group under the id's file name (sanitized); false, and nothing written, when that name is taken.
+     * The check and the write are one step, on one node or many.
+     */
+    boolean create(String user, String id, ObjectNode group) throws IOException;
+
     /** The group stored under the id's file name (sanitized); empty when missing or unreadable. */
     Optional<ObjectNode> find(String user, String id) throws IOException;
 

@@ -52,6 +52,14 @@ public final class PgGroupStore implements GroupStore {
     }
 
     @Override
+    public boolean create(String user, String id, ObjectNode group) {
+        Tuple row = Tuple.of(user, fileName(id), Buffer.buffer(JsJson.prettyBytes(group)),
+                (double) System.currentTimeMillis());
+        return db.call(c -> c.preparedQuery("INSERT INTO groups (handle, name, content, created_ms) VALUES ($1, $2, $3, $4)"
+                + " ON CONFLICT (handle, name) DO NOTHING").execute(row).map(rows -> rows.rowCount() == 1));
+    }
+
+    @Override
     public List<GroupFile> files(String user) {
         List<GroupFile> files = db.call(c -> c.preparedQuery("SELECT name, content FROM groups WHERE handle = $1")
                 .execute(Tuple.of(user)).map(rows -> {

@@ -4,6 +4,7 @@ import tankard.store.BackupFiles;
 import tankard.store.DocumentStore;
 import tankard.store.DocumentStore.Entry;
 import tankard.store.DocumentStore.Folder;
+import tankard.store.Locks;
 
 import java.util.Arrays;
 import java.util.Comparator;
@@ -30,14 +31,17 @@ public final class SettingsBackups {
     static final long INTERVAL_MS = 10 * 60 * 1000;
 
     private final DocumentStore documents;
+    /** The stores' locks: one snapshot of a user's at a time, on any node (nodes starting together take one). */
+    private final Locks locks;
     private final int keep;
     private final Scheduler scheduler;
     private final LongSupplier clock;
     private final Map<String, Long> lastRun = new HashMap<>();
     private final Set<String> pending = new HashSet<>();
 
-    public SettingsBackups(DocumentStore documents, int keep, Scheduler scheduler, LongSupplier clock) {
+    public SettingsBackups(DocumentStore documents, Locks locks, int keep, Scheduler scheduler, LongSupplier clock) {
         this.documents = documents;
+        this.locks = locks;
         this.keep = keep;
         this.scheduler = scheduler;
         this.clock = clock;
@@ -71,16 +75,18 @@ public final class SettingsBackups {
 
     /** Copies settings.json to a new snapshot; with {@code skipDuplicate}, not when the newest one is identical. */
     public void backup(String handle, boolean skipDuplicate) {
-        byte[] settings = documents.read(handle, Folder.ROOT, SettingsService.FILE).orElse(null);
-        if (settings == null) {
-            return;
+        try (Locks.Held held = locks.lockAll("settings-backup\0" + handle)) {
+            byte[] settings = documents.read(handle, Folder.ROOT, SettingsService.FILE).orElse(null);
+            if (settings == null) {
+                return;
+            }
+            List<Entry> snapshots = snapshots(handle);
+            if (skipDuplicate && Arrays.equals(settings, newest(handle, snapshots))) {
+                return;
+            }
+            documents.write(handle, Folder.BACKUPS, prefix(handle) + BackupFiles.timestamp() + ".json", settings);
+            prune(handle);
         }
-        List<Entry> snapshots = snapshots(handle);
-        if (skipDuplicate && Arrays.equals(settings, newest(handle, snapshots))) {
-            return;
-        }
-        documents.write(handle, Folder.BACKUPS, prefix(handle) + BackupFiles.timestamp() + ".json", settings);
-        prune(handle);
     }
 
     /** The user's snapshots, in folder order. */

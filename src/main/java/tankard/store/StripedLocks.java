@@ -6,16 +6,10 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * One writer per file: a fixed set of locks picked by key hash, so read-check-write sequences on the same
  * file (the chat integrity check, for one) do not interleave. Unrelated keys may share a stripe; that only
- * costs a little waiting.
+ * costs a little waiting. The locks of one JVM: what the stores keep on files, which one node uses.
  */
-public final class StripedLocks {
+public final class StripedLocks implements Locks {
     private final ReentrantLock[] stripes;
-
-    /** Locks held together, released by {@link #close}. */
-    public interface Held extends AutoCloseable {
-        @Override
-        void close();
-    }
 
     public StripedLocks(int count) {
         stripes = new ReentrantLock[count];
@@ -31,6 +25,7 @@ public final class StripedLocks {
     }
 
     /** Locks the stripes of all the keys in stripe order, so callers locking overlapping keys never deadlock. */
+    @Override
     public Held lockAll(String... keys) {
         int[] held = Arrays.stream(keys).mapToInt(this::stripe).distinct().sorted().toArray();
         for (int stripe : held) {

@@ -1,6 +1,7 @@
 package tankard.user;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.vertx.core.Future;
 
 import java.util.List;
 import java.util.Optional;
@@ -12,6 +13,12 @@ public interface AccountStore {
     List<User> users();
 
     Optional<User> find(String handle);
+
+    /**
+     * {@link #find} for a caller that must not block: the security chain, which looks the signed-in account up on
+     * an event loop for every request. As fresh as {@link #find}: a change made on any node is seen at once.
+     */
+    Future<Optional<User>> lookup(String handle);
 
     void save(User user);
 

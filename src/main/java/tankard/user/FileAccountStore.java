@@ -2,6 +2,7 @@ package tankard.user;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.vertx.core.Future;
 import tankard.json.JsJson;
 import tankard.store.AtomicFiles;
 import tankard.util.Hashes;
@@ -71,6 +72,11 @@ public final class FileAccountStore implements AccountStore {
     @Override
     public Optional<User> find(String handle) {
         return Optional.ofNullable(values.get(USER_PREFIX + handle)).map(AccountRecords::fromJson);
+    }
+
+    @Override
+    public Future<Optional<User>> lookup(String handle) {
+        return Future.succeededFuture(find(handle));
     }
 
     @Override

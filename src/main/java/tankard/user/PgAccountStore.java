@@ -3,56 +3,66 @@ package tankard.user;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.core.Future;
 import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.RowSet;
 import io.vertx.sqlclient.Tuple;
 import tankard.json.JsJson;
 import tankard.store.pg.PgDatabase;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
 
 /**
- * Accounts in PostgreSQL ({@code accounts}, {@code account_avatars}). The security chain looks accounts up on the
- * event loop for every request, where nothing may wait on the database, so the accounts (not the avatars) are
- * read from a snapshot: loaded at start, loaded again after each write, and by {@link #refresh} when another node
- * may have written.
+ * Accounts in PostgreSQL ({@code accounts}, {@code account_avatars}). Every lookup reads the database, so that an
+ * account disabled or given a new password on one node is refused on every other at once; the security chain,
+ * which looks the signed-in account up for every request on an event loop, does so without blocking
+ * ({@link #lookup}).
  */
 public final class PgAccountStore implements AccountStore {
+    private static final String BY_HANDLE = "SELECT record FROM accounts WHERE handle = $1";
+
     private final PgDatabase db;
-    /** Every account by handle, oldest first. Replaced whole, never changed. */
-    private volatile Map<String, User> snapshot;
 
     public PgAccountStore(PgDatabase db) {
         this.db = db;
-        refresh();
-    }
-
-    /** Reads every account again. Blocking. */
-    public void refresh() {
-        List<User> users = db.call(c -> c.preparedQuery("SELECT record FROM accounts ORDER BY created, handle")
-                .execute().map(rows -> {
-                    List<User> read = new ArrayList<>();
-                    for (Row row : rows) {
-                        read.add(AccountRecords.fromJson(JsJson.parse(row.getString(0))));
-                    }
-                    return read;
-                }));
-        Map<String, User> byHandle = new LinkedHashMap<>();
-        users.stream().filter(AccountRecords::named).forEach(u -> byHandle.put(u.handle(), u));
-        snapshot = byHandle;
     }
 
     @Override
     public List<User> users() {
-        return List.copyOf(snapshot.values());
+        return db.call(c -> c.preparedQuery("SELECT record FROM accounts ORDER BY created, handle")
+                .execute().map(rows -> {
+                    List<User> read = new ArrayList<>();
+                    for (Row row : rows) {
+                        User user = AccountRecords.fromJson(JsJson.parse(row.getString(0)));
+                        if (AccountRecords.named(user)) {
+                            read.add(user);
+                        }
+                    }
+                    return read;
+                }));
     }
 
     @Override
     public Optional<User> find(String handle) {
-        return Optional.ofNullable(snapshot.get(handle));
+        if (!PgDatabase.storable(handle)) {
+            return Optional.empty();
+        }
+        return db.call(c -> c.preparedQuery(BY_HANDLE).execute(Tuple.of(handle)).map(PgAccountStore::account));
+    }
+
+    @Override
+    public Future<Optional<User>> lookup(String handle) {
+        if (!PgDatabase.storable(handle)) {
+            return Future.succeededFuture(Optional.empty());
+        }
+        return db.ask(c -> c.preparedQuery(BY_HANDLE).execute(Tuple.of(handle)).map(PgAccountStore::account));
+    }
+
+    private static Optional<User> account(RowSet<Row> rows) {
+        return rows.size() == 0 ? Optional.empty()
+                : Optional.of(AccountRecords.fromJson(JsJson.parse(rows.iterator().next().getString(0))))
+                .filter(AccountRecords::named);
     }
 
     @Override
@@ -66,7 +76,6 @@ public final class PgAccountStore implements AccountStore {
                         + " ON CONFLICT (handle) DO NOTHING")
                 .execute(Tuple.of(user.handle(), user.created(), JsJson.compact(AccountRecords.toJson(user))))
                 .map(rows -> rows.rowCount() == 1));
-        refresh();
         return created;
     }
 
@@ -85,7 +94,6 @@ public final class PgAccountStore implements AccountStore {
                             .execute(Tuple.of(handle, user.created(), JsJson.compact(AccountRecords.toJson(user))))
                             .map(Optional.of(user));
                 }));
-        refresh();
         return changed;
     }
 
@@ -111,7 +119,6 @@ public final class PgAccountStore implements AccountStore {
         db.call(c -> c.preparedQuery("INSERT INTO accounts (handle, created, record) VALUES ($1, $2, $3)"
                         + " ON CONFLICT (handle) DO UPDATE SET created = excluded.created, record = excluded.record")
                 .execute(Tuple.of(user.handle(), user.created(), record)));
-        refresh();
     }
 
     @Override
@@ -121,7 +128,6 @@ public final class PgAccountStore implements AccountStore {
         }
         db.transaction(c -> c.preparedQuery("DELETE FROM accounts WHERE handle = $1").execute(Tuple.of(handle))
                 .compose(v -> c.preparedQuery("DELETE FROM account_avatars WHERE handle = $1").execute(Tuple.of(handle))));
-        refresh();
     }
 
     @Override

@@ -1,5 +1,6 @@
 package tankard.chat;
 
+import tankard.store.StripedLocks;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tankard.core.Refusal;
@@ -27,7 +28,7 @@ class ChatImporterTest {
 
     @Test
     void chatsOfOneMillisecondGetSuccessiveTimesAndNeverReplaceAChat() throws IOException {
-        ChatImporter importer = new ChatImporter(new FileChatStore(root), () -> NOW);
+        ChatImporter importer = new ChatImporter(new FileChatStore(root), new StripedLocks(16), () -> NOW);
         Path chats = root.resolve("default-user/chats/Bramble");
         Files.createDirectories(chats);
         String taken = "Bramble - " + StTime.humanized(NOW) + " imported.jsonl";
@@ -43,7 +44,7 @@ class ChatImporterTest {
 
     @Test
     void aJsonUploadOverTheLimitIsRefusedUnread() throws IOException {
-        ChatImporter importer = new ChatImporter(new FileChatStore(root), () -> NOW, 16);
+        ChatImporter importer = new ChatImporter(new FileChatStore(root), new StripedLocks(16), () -> NOW, 16);
         Refusal error = assertThrows(Refusal.class, () -> importer.importChat("default-user", new ChatImporter.Upload(
                 upload("{\"messages\":[{\"msg\":\"hello\"}]}"), "json", "Bramble.png", "Bramble", "Wren")));
         assertEquals(Refusal.Kind.TOO_LARGE, error.kind());

@@ -1,5 +1,6 @@
 package tankard.chat;
 
+import tankard.store.StripedLocks;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import tankard.core.Refusal;
@@ -50,7 +51,7 @@ class UnreadableChatTest {
         Files.writeString(root.resolve("u/chats/Bramble/c.jsonl"), "{\"chat_metadata\":{}}");
         ChatStore store = unreadableStore();
 
-        Refusal info = assertThrows(Refusal.class, () -> new ChatFiles(store, new ChatLocks(), () -> 0).groupInfo("u",
+        Refusal info = assertThrows(Refusal.class, () -> new ChatFiles(store, new ChatLocks(new StripedLocks(64)), () -> 0).groupInfo("u",
                 ChatRef.groupOf(JsJson.parse("{\"id\":\"g\"}"))));
         assertEquals(Refusal.Kind.FAILED, info.kind());
         assertTrue(info.getMessage().contains("group chats/g.jsonl"), info.getMessage());

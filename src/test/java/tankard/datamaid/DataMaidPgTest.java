@@ -1,5 +1,7 @@
 package tankard.datamaid;
 
+import tankard.store.MemoryTicketStore;
+import tankard.store.StripedLocks;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
@@ -28,9 +30,9 @@ class DataMaidPgTest {
     private final PgDocuments pg = new PgDocuments();
     private final Path root = TestServer.tempDir();
     private final FileChatStore chats = new FileChatStore(root);
-    private final DataMaid maid = new DataMaid(chats, new ChatFiles(chats, new ChatLocks(), System::currentTimeMillis),
+    private final DataMaid maid = new DataMaid(chats, new ChatFiles(chats, new ChatLocks(new StripedLocks(64)), System::currentTimeMillis),
             new FileGroupStore(root), pg.store, new FileCardStore(root),
-            new FileBlobStore(root, path -> true), root);
+            new FileBlobStore(root, path -> true), new MemoryTicketStore(System::currentTimeMillis), root);
 
     @AfterEach
     void cleanUp() {

@@ -13,6 +13,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -42,6 +43,16 @@ abstract class GroupStoreContract {
         assertTrue(listed.get(0).createdMs() >= before - 1000 && listed.get(0).createdMs() <= System.currentTimeMillis() + 1000,
                 String.valueOf(listed.get(0).createdMs()));
         assertEquals(Optional.empty(), store.find("alice", "missing"));
+    }
+
+    @Test
+    void creatingATakenIdWritesNothingAndSaysSo() throws Exception {
+        GroupStore store = open();
+        assertTrue(store.create("alice", "1", group("1", "first")));
+        assertFalse(open().create("alice", "1", group("1", "second")));
+        assertTrue(store.create("bob", "1", group("1", "bob's")));
+        assertEquals("first", open().find("alice", "1").orElseThrow().get("name").asText());
+        assertEquals(1, open().list("alice").size());
     }
 
     @Test

@@ -1,5 +1,6 @@
 package tankard.settings;
 
+import tankard.store.StripedLocks;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import tankard.store.DocumentStore;
@@ -17,7 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class SettingsBackupsPgTest {
     private final PgDocuments pg = new PgDocuments();
     private final DocumentStore documents = pg.store;
-    private final SettingsBackups backups = new SettingsBackups(documents, 1, (delay, task) -> task.run(),
+    private final SettingsBackups backups = new SettingsBackups(documents, new StripedLocks(4), 1, (delay, task) -> task.run(),
             System::currentTimeMillis);
 
     @AfterEach

@@ -25,14 +25,18 @@ class PgAccountStoreTest extends AccountStoreContract {
     }
 
     @Test
-    void anotherNodesWriteIsSeenAfterARefresh() {
-        PgAccountStore a = (PgAccountStore) open();
-        PgAccountStore b = (PgAccountStore) open();
+    void anotherNodesWriteIsSeenAtOnceByFindAndLookup() {
+        AccountStore a = open();
+        AccountStore b = open();
+        assertEquals(Optional.empty(), b.lookup("alice").await());
         User alice = new User("alice", "Alice", 1, "", "", false, true);
         a.save(alice);
-        assertEquals(Optional.empty(), b.find("alice"));
-        b.refresh();
         assertEquals(Optional.of(alice), b.find("alice"));
+        assertEquals(Optional.of(alice), b.lookup("alice").await());
+        User disabled = a.update("alice", u -> new User(u.handle(), u.name(), u.created(), "p", "s", false, false))
+                .orElseThrow();
+        assertEquals(Optional.of(disabled), b.lookup("alice").await());
+        assertEquals(java.util.List.of(disabled), b.users());
     }
 
     @Test

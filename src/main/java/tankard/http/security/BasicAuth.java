@@ -100,11 +100,22 @@ public final class BasicAuth implements Handler<RoutingContext> {
             return;
         }
         String cached = verified.get(digest(header));
-        if (cached != null && accounts.find(credentials.username()).filter(User::enabled)
-                .map(Passwords::versionTag).filter(cached::equals).isPresent()) {
-            decide(ctx, key, true);
+        if (cached == null) {
+            check(ctx, key, header, credentials);
             return;
         }
+        // the account as it is now (another node may have changed it), without waiting on an event loop
+        accounts.lookup(credentials.username()).onComplete(found -> {
+            if (found.filter(User::enabled).map(Passwords::versionTag).filter(cached::equals).isPresent()) {
+                decide(ctx, key, true);
+            } else {
+                check(ctx, key, header, credentials);
+            }
+        }, ctx::fail);
+    }
+
+    /** Checks the credentials on a worker (scrypt), remembering them when they are right. */
+    private void check(RoutingContext ctx, String key, String header, Credentials credentials) {
         ctx.vertx().executeBlocking(() -> account(credentials), false).onComplete(result -> {
             Optional<User> user = result.succeeded() ? result.result() : Optional.empty();
             user.ifPresent(u -> {

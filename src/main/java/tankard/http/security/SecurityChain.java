@@ -75,15 +75,28 @@ public final class SecurityChain {
         });
     }
 
+    /**
+     * Puts the session's account on the request, read from the account store for every request (not from a copy
+     * of this node's), so that an account disabled or given a new password on another node is refused here at once.
+     */
     private void resolveUser(RoutingContext ctx) {
         Session session = sessions.attach(ctx);
         if (!config.security().enableUserAccounts()) {
-            ctx.put(USER_KEY, accounts.find(User.DEFAULT_HANDLE).orElse(User.defaultUser(0)));
-            ctx.next();
+            accounts.lookup(User.DEFAULT_HANDLE).onComplete(found -> {
+                ctx.put(USER_KEY, found.orElse(User.defaultUser(0)));
+                ctx.next();
+            }, ctx::fail);
             return;
         }
         String handle = session.handle();
-        Optional<User> user = handle == null ? Optional.empty() : accounts.find(handle).filter(User::enabled);
+        if (handle == null) {
+            ctx.next();
+            return;
+        }
+        accounts.lookup(handle).onComplete(found -> signedIn(ctx, session, found.filter(User::enabled)), ctx::fail);
+    }
+
+    private void signedIn(RoutingContext ctx, Session session, Optional<User> user) {
         if (user.isPresent()) {
             String version = Passwords.versionTag(user.get());
             if (session.version() == null) {

@@ -21,24 +21,28 @@ import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.util.Base64;
+import java.util.Optional;
 
 /**
  * ST's cookie-session format (ST: src/server-main.js; src/users.js, getCookieSessionName): cookie
  * {@code session-<8 hex>} holds base64 JSON, and {@code <name>.sig} an HMAC-SHA1 (base64url) of {@code name=value}
- * keyed by {@code cookie-secret.txt}. Stateless, so every node that shares the data root accepts the same cookies.
+ * keyed by {@code cookie-secret.txt} on files and by the database's one secret on PostgreSQL. Stateless, so every
+ * node that has the same secret accepts the same cookies.
  */
 public final class SessionCookies {
     public static final String CONTEXT_KEY = "tankard.session";
     private static final long FOUR_HUNDRED_DAYS = 400L * 24 * 3600;
+    private static final String SECRET_FILE = "cookie-secret.txt";
 
     private final String name;
     /** One keyed HMAC per thread: looking up and keying a Mac costs more than signing a cookie with it. */
     private final ThreadLocal<Mac> hmac;
     private final long timeoutSeconds;
 
-    public SessionCookies(Path dataRoot, long timeoutSeconds) {
+    /** @param secret the key the cookies are signed with (see {@link #fileSecret}) */
+    public SessionCookies(String secret, long timeoutSeconds) {
         this.name = "session-" + hostHash();
-        SecretKeySpec key = new SecretKeySpec(loadOrCreateSecret(dataRoot.resolve("cookie-secret.txt")), "HmacSHA1");
+        SecretKeySpec key = new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA1");
         this.hmac = ThreadLocal.withInitial(() -> {
             try {
                 Mac mac = Mac.getInstance("HmacSHA1");
@@ -65,22 +69,32 @@ public final class SessionCookies {
         return Hashes.sha256Hex(host).substring(0, 8);
     }
 
-    private static byte[] loadOrCreateSecret(Path file) {
+    /** ST's {@code cookie-secret.txt} of the data root, made when there is none. */
+    public static String fileSecret(Path dataRoot) {
+        Path file = dataRoot.resolve(SECRET_FILE);
+        return existingFileSecret(dataRoot).orElseGet(() -> {
+            String secret = newSecret();
+            AtomicFiles.write(file, secret);
+            return secret;
+        });
+    }
+
+    /** The data root's {@code cookie-secret.txt}, when it has one that is not empty. */
+    public static Optional<String> existingFileSecret(Path dataRoot) {
+        Path file = dataRoot.resolve(SECRET_FILE);
         try {
-            if (Files.isRegularFile(file)) {
-                String text = Files.readString(file).trim();
-                if (!text.isEmpty()) {
-                    return text.getBytes(StandardCharsets.UTF_8);
-                }
-            }
-            byte[] random = new byte[64];
-            new SecureRandom().nextBytes(random);
-            String text = Base64.getEncoder().encodeToString(random);
-            AtomicFiles.write(file, text);
-            return text.getBytes(StandardCharsets.UTF_8);
+            String text = Files.isRegularFile(file) ? Files.readString(file).trim() : "";
+            return text.isEmpty() ? Optional.empty() : Optional.of(text);
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot read " + file, e);
         }
+    }
+
+    /** A new random secret, as ST makes one. */
+    public static String newSecret() {
+        byte[] random = new byte[64];
+        new SecureRandom().nextBytes(random);
+        return Base64.getEncoder().encodeToString(random);
     }
 
     /** Reads the request's session (empty when absent or badly signed) and arranges for it to be written back. */

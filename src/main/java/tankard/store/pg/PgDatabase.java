@@ -3,6 +3,7 @@ package tankard.store.pg;
 import io.netty.channel.ConnectTimeoutException;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.VertxException;
 import io.vertx.core.Vertx;
 import io.vertx.core.internal.VertxInternal;
@@ -16,6 +17,7 @@ import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.PoolOptions;
 import io.vertx.sqlclient.SqlClient;
 import io.vertx.sqlclient.SqlConnection;
+import io.vertx.sqlclient.Tuple;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.FlywayException;
 import org.flywaydb.core.api.MigrationInfo;
@@ -35,6 +37,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * The PostgreSQL database of {@code storage: postgres}: its schema (Flyway migrations under
@@ -55,6 +58,11 @@ public final class PgDatabase implements AutoCloseable {
     private static final long CHECK_TIMEOUT_MS = 2_000;
 
     private final Pool pool;
+    /**
+     * The connections that hold advisory locks ({@link PgLocks}) while their unit of work runs on {@link #pool}: a
+     * pool of their own, so that lock holders waiting for a connection to work on never take them all.
+     */
+    private final Pool lockPool;
     /** How many connections a call checks at most: every pooled one, and then a new one. */
     private final int checks;
     private final Context context;
@@ -62,8 +70,9 @@ public final class PgDatabase implements AutoCloseable {
     private long lastAnswerNanos;
     private final String description;
 
-    private PgDatabase(Pool pool, int poolSize, Context context, String description) {
+    private PgDatabase(Pool pool, Pool lockPool, int poolSize, Context context, String description) {
         this.pool = pool;
+        this.lockPool = lockPool;
         this.checks = poolSize + 1;
         this.context = context;
         this.description = description;
@@ -102,15 +111,24 @@ public final class PgDatabase implements AutoCloseable {
                 .setShared(false);
         Pool pool = PgBuilder.pool().with(poolOptions)
                 .with(new NetClientOptions().setConnectTimeout(CONNECT_TIMEOUT_MS)).connectingTo(connect).using(vertx).build();
-        PgDatabase db = new PgDatabase(pool, settings.poolSize(), ((VertxInternal) vertx).createEventLoopContext(), settings.describe());
+        Pool lockPool = PgBuilder.pool().with(new PoolOptions(poolOptions).setName("tankard-pg-locks")
+                        .setMaxSize(lockPoolSize(settings.poolSize())))
+                .with(new NetClientOptions().setConnectTimeout(CONNECT_TIMEOUT_MS)).connectingTo(connect).using(vertx).build();
+        PgDatabase db = new PgDatabase(pool, lockPool, settings.poolSize(), ((VertxInternal) vertx).createEventLoopContext(),
+                settings.describe());
         try {
             db.call(client -> client.preparedQuery("SELECT 1").execute());
         } catch (RuntimeException e) {
-            pool.close();
+            db.close();
             throw new ConfigException("tankard.postgres: cannot use the database " + settings.describe() + ": "
                     + rootMessage(e));
         }
         return db;
+    }
+
+    /** The connections that hold locks: half as many as work, at least two. */
+    static int lockPoolSize(int poolSize) {
+        return Math.max(2, poolSize / 2);
     }
 
     /** Applies the migrations this code has; refuses a database that has more. */
@@ -159,13 +177,58 @@ public final class PgDatabase implements AutoCloseable {
 
     /** One unit of work on a pooled connection (a single statement, or several without a transaction). */
     public <T> T call(Function<SqlClient, Future<T>> work) {
-        return await(() -> checkedConnection(checks)
-                .compose(conn -> started(work, conn).andThen(done -> release(conn, done.cause()))));
+        return await(() -> unit(work));
+    }
+
+    private <T> Future<T> unit(Function<SqlClient, Future<T>> work) {
+        return checkedConnection(pool, checks)
+                .compose(conn -> started(work, conn).andThen(done -> release(conn, done.cause())));
+    }
+
+    /**
+     * {@link #call} for a caller that must not block (an event loop, such as the security chain's): the answer
+     * completes on the caller's context, and a failure of the database itself is the same 503 refusal.
+     */
+    public <T> Future<T> ask(Function<SqlClient, Future<T>> work) {
+        Context caller = Vertx.currentContext();
+        Promise<T> answer = Promise.promise();
+        context.runOnContext(v -> unit(work).onComplete(done -> {
+            if (done.succeeded()) {
+                lastAnswerNanos = System.nanoTime();
+            }
+            Runnable settle = () -> {
+                if (done.succeeded()) {
+                    answer.complete(done.result());
+                } else {
+                    answer.fail(isConnectionFailure(done.cause()) ? unavailable() : done.cause());
+                }
+            };
+            if (caller == null) {
+                settle.run();
+            } else {
+                caller.runOnContext(x -> settle.run());
+            }
+        }));
+        return answer.future();
+    }
+
+    /**
+     * The server-wide secret of that name ({@code server_secrets}): made by the first node that asks, from what
+     * {@code proposed} gives it, and the same for every node after; two nodes asking at once get the same one.
+     * Blocking.
+     */
+    public String secret(String name, Supplier<String> proposed) {
+        String value = proposed.get();
+        return call(c -> c.preparedQuery("INSERT INTO server_secrets (name, value) VALUES ($1, $2)"
+                        + " ON CONFLICT (name) DO NOTHING").execute(Tuple.of(name, value))
+                .compose(inserted -> c.preparedQuery("SELECT value FROM server_secrets WHERE name = $1")
+                        .execute(Tuple.of(name)))
+                .map(rows -> rows.iterator().next().getString(0)));
     }
 
     /** One unit of work in one transaction: committed when the work's future succeeds, else rolled back. */
     public <T> T transaction(Function<SqlConnection, Future<T>> work) {
-        return await(() -> checkedConnection(checks).compose(conn -> conn.begin()
+        return await(() -> checkedConnection(pool, checks).compose(conn -> conn.begin()
                 .compose(tx -> started(work, conn).compose(
                         result -> tx.commit().map(result),
                         failure -> tx.rollback().transform((v, e) -> Future.<T>failedFuture(failure))))
@@ -190,7 +253,16 @@ public final class PgDatabase implements AutoCloseable {
      * database's context. Close it to give the connection back (rolled back unless committed).
      */
     public Session session() {
-        SqlConnection conn = await(() -> checkedConnection(checks));
+        return session(pool);
+    }
+
+    /** A {@link #session} on a connection of the lock pool, for holding transaction-scoped advisory locks. */
+    Session lockSession() {
+        return session(lockPool);
+    }
+
+    private Session session(Pool from) {
+        SqlConnection conn = await(() -> checkedConnection(from, checks));
         Session session = new Session(conn);
         try {
             session.call(c -> c.query("BEGIN").execute());
@@ -257,8 +329,8 @@ public final class PgDatabase implements AutoCloseable {
      * database goes unseen) each connection is asked {@code SELECT 1} first, and one that does not answer is
      * closed and the next one taken.
      */
-    private Future<SqlConnection> checkedConnection(int tries) {
-        return pool.getConnection().compose(conn -> {
+    private Future<SqlConnection> checkedConnection(Pool from, int tries) {
+        return from.getConnection().compose(conn -> {
             if (System.nanoTime() - lastAnswerNanos < TRUSTED_NANOS) {
                 return Future.succeededFuture(conn);
             }
@@ -269,7 +341,8 @@ public final class PgDatabase implements AutoCloseable {
                     })
                     .recover(e -> {
                         release(conn, e);
-                        return tries > 1 && isConnectionFailure(e) ? checkedConnection(tries - 1) : Future.failedFuture(e);
+                        return tries > 1 && isConnectionFailure(e) ? checkedConnection(from, tries - 1)
+                                : Future.failedFuture(e);
                     });
         });
     }
@@ -279,7 +352,7 @@ public final class PgDatabase implements AutoCloseable {
      * (unreachable, connection lost, no connection free in time) is a 503 refusal; a refusal or an error of the
      * work's own passes through.
      */
-    private <T> T await(java.util.function.Supplier<Future<T>> work) {
+    private <T> T await(Supplier<Future<T>> work) {
         if (Context.isOnEventLoopThread()) {
             throw new IllegalStateException("a store call blocks: not on an event loop");
         }
@@ -395,6 +468,7 @@ public final class PgDatabase implements AutoCloseable {
 
     @Override
     public void close() {
+        lockPool.close();
         pool.close();
     }
 }
