@@ -46,14 +46,17 @@ public final class TestServer implements AutoCloseable {
      */
     private static final boolean ON_POSTGRES = "postgres".equals(System.getProperty("tankard.test.storage"));
 
-    /** The scratch database of this server on PostgreSQL, dropped when it closes; null on files. */
+    /** The scratch database of this server on PostgreSQL; null on files. */
     private final PgScratch database;
+    /** Whether closing this server drops {@link #database}: not for a further node ({@link #startNode}). */
+    private final boolean ownsDatabase;
 
-    private TestServer(Vertx vertx, Tankard tankard, Path workDir, PgScratch database) {
+    private TestServer(Vertx vertx, Tankard tankard, Path workDir, PgScratch database, boolean ownsDatabase) {
         this.vertx = vertx;
         this.tankard = tankard;
         this.workDir = workDir;
         this.database = database;
+        this.ownsDatabase = ownsDatabase;
         this.dataRoot = tankard.config().dataRoot();
         this.plain = WebClient.create(vertx, new WebClientOptions().setDefaultHost("127.0.0.1")
                 .setDefaultPort(tankard.port()).setFollowRedirects(false));
@@ -67,6 +70,51 @@ public final class TestServer implements AutoCloseable {
 
     /** Starts a server with the given extra command-line flags and config.yaml text (may be null). */
     public static TestServer start(String configYaml, String... flags) {
+        return startIn(workDir(configYaml), flags);
+    }
+
+    /**
+     * Starts a server on a scratch database of its own, whatever {@code tankard.test.storage} says: the first node
+     * of a test of several ({@link #startNode}).
+     */
+    public static TestServer startOnPostgres(String configYaml, String... flags) {
+        return startIn(workDir(configYaml), Map.of(), PgScratch.create(), true, flags);
+    }
+
+    /**
+     * Another node on this server's database: a work folder (and data root) of its own, with this server's
+     * config.yaml and {@code public/}, as a second machine behind a proxy would have. Closing it leaves the database
+     * to this server.
+     */
+    public TestServer startNode(String... flags) {
+        if (database == null) {
+            throw new IllegalStateException("Nodes share a database: start the first with startOnPostgres");
+        }
+        Path work = tempDir();
+        try {
+            Path yaml = workDir.resolve("config.yaml");
+            if (Files.exists(yaml)) {
+                Files.copy(yaml, work.resolve("config.yaml"));
+            }
+            Path frontend = workDir.resolve("public");
+            try (var files = Files.walk(frontend)) {
+                for (Path file : (Iterable<Path>) files::iterator) {
+                    Path copy = work.resolve("public").resolve(frontend.relativize(file).toString());
+                    if (Files.isDirectory(file)) {
+                        Files.createDirectories(copy);
+                    } else {
+                        Files.copy(file, copy);
+                    }
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return startIn(work, Map.of(), database, false, flags);
+    }
+
+    /** A work folder with the config.yaml text (may be null) and a minimal frontend. */
+    private static Path workDir(String configYaml) {
         Path work = tempDir();
         try {
             if (configYaml != null) {
@@ -77,7 +125,7 @@ public final class TestServer implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return startIn(work, flags);
+        return work;
     }
 
     public static TestServer start() {
@@ -99,10 +147,11 @@ public final class TestServer implements AutoCloseable {
     /** As {@link #startIn(Path, String...)}, with these environment variables added to the test ones. */
     public static TestServer startIn(Path work, Map<String, String> env, String... flags) {
         PgScratch database = ON_POSTGRES && !env.containsKey("SILLYTAVERN_TANKARD_STORAGE") ? PgScratch.create() : null;
-        return startIn(work, env, database, flags);
+        return startIn(work, env, database, true, flags);
     }
 
-    private static TestServer startIn(Path work, Map<String, String> env, PgScratch database, String... flags) {
+    private static TestServer startIn(Path work, Map<String, String> env, PgScratch database, boolean ownsDatabase,
+                                      String... flags) {
         List<String> args = new ArrayList<>(List.of("--port", "0", "--instances", "1"));
         args.addAll(List.of(flags));
         Map<String, String> environment = new java.util.HashMap<>(environment(work));
@@ -114,10 +163,10 @@ public final class TestServer implements AutoCloseable {
         try {
             TankardConfig config = ConfigLoader.load(args.toArray(String[]::new), environment, work);
             Tankard tankard = await(Tankard.start(vertx, config).toCompletionStage().toCompletableFuture());
-            return new TestServer(vertx, tankard, work, database);
+            return new TestServer(vertx, tankard, work, database, ownsDatabase);
         } catch (RuntimeException e) {
             vertx.close();
-            if (database != null) {
+            if (database != null && ownsDatabase) {
                 database.close();
             }
             throw e;
@@ -192,6 +241,16 @@ public final class TestServer implements AutoCloseable {
         return UserFiles.of(tankard, handle);
     }
 
+    /**
+     * A client of this server with another client's cookies and CSRF token: the same browser, sent to this node
+     * by a proxy.
+     */
+    public Client sameBrowser(Client other) {
+        Client client = new Client(WebClientSession.create(plain, other.session.cookieStore()));
+        client.csrf = other.csrf;
+        return client;
+    }
+
     /** A client without cookies or CSRF token: what a stranger's first request looks like. */
     public WebClient plainClient() {
         return plain;
@@ -220,13 +279,13 @@ public final class TestServer implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return startIn(workDir, Map.of(), database, new String[0]);
+        return startIn(workDir, Map.of(), database, ownsDatabase, new String[0]);
     }
 
     @Override
     public void close() {
         await(tankard.close().toCompletionStage().toCompletableFuture());
-        if (database != null) {
+        if (database != null && ownsDatabase) {
             database.close();
         }
         deleteTree(workDir);

@@ -105,13 +105,13 @@ public final class BasicAuth implements Handler<RoutingContext> {
             return;
         }
         // the account as it is now (another node may have changed it), without waiting on an event loop
-        accounts.lookup(credentials.username()).onComplete(found -> {
+        SecurityChain.whenFound(ctx, accounts.lookup(credentials.username()), found -> {
             if (found.filter(User::enabled).map(Passwords::versionTag).filter(cached::equals).isPresent()) {
                 decide(ctx, key, true);
             } else {
                 check(ctx, key, header, credentials);
             }
-        }, ctx::fail);
+        });
     }
 
     /** Checks the credentials on a worker (scrypt), remembering them when they are right. */

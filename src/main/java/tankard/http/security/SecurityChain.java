@@ -1,6 +1,9 @@
 package tankard.http.security;
 
+import io.vertx.core.Future;
+import io.vertx.core.Handler;
 import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import tankard.config.TankardConfig;
@@ -82,10 +85,10 @@ public final class SecurityChain {
     private void resolveUser(RoutingContext ctx) {
         Session session = sessions.attach(ctx);
         if (!config.security().enableUserAccounts()) {
-            accounts.lookup(User.DEFAULT_HANDLE).onComplete(found -> {
-                ctx.put(USER_KEY, found.orElse(User.defaultUser(0)));
+            whenFound(ctx, accounts.lookup(User.DEFAULT_HANDLE), user -> {
+                ctx.put(USER_KEY, user.orElse(User.defaultUser(0)));
                 ctx.next();
-            }, ctx::fail);
+            });
             return;
         }
         String handle = session.handle();
@@ -93,7 +96,21 @@ public final class SecurityChain {
             ctx.next();
             return;
         }
-        accounts.lookup(handle).onComplete(found -> signedIn(ctx, session, found.filter(User::enabled)), ctx::fail);
+        whenFound(ctx, accounts.lookup(handle), user -> signedIn(ctx, session, user.filter(User::enabled)));
+    }
+
+    /**
+     * Goes on with the account once it is found; a lookup that fails (the database does not answer) fails the
+     * request. While the lookup waits, the request's body waits too: the body handler after the chain must see all
+     * of it.
+     */
+    static void whenFound(RoutingContext ctx, Future<Optional<User>> lookup, Handler<Optional<User>> then) {
+        if (!lookup.isComplete()) {
+            HttpServerRequest request = ctx.request();
+            request.pause();
+            ctx.addEndHandler(ended -> request.resume()); // a request refused meanwhile lets its body go by
+        }
+        lookup.onComplete(then, ctx::fail);
     }
 
     private void signedIn(RoutingContext ctx, Session session, Optional<User> user) {
