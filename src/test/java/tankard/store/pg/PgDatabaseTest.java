@@ -55,6 +55,36 @@ class PgDatabaseTest {
     }
 
     @Test
+    void nodesOpeningAnEmptyDatabaseTogetherBothStartAndMigrateItOnce() throws Exception {
+        ExecutorService nodes = Executors.newFixedThreadPool(2);
+        try {
+            java.util.concurrent.CountDownLatch ready = new java.util.concurrent.CountDownLatch(2);
+            List<Future<PgDatabase>> opened = new ArrayList<>();
+            for (int i = 0; i < 2; i++) {
+                opened.add(nodes.submit(() -> {
+                    ready.countDown();
+                    ready.await();
+                    return PgDatabase.open(vertx, scratch.settings());
+                }));
+            }
+            for (Future<PgDatabase> node : opened) {
+                try (PgDatabase db = node.get(60, java.util.concurrent.TimeUnit.SECONDS)) {
+                    assertEquals(0, number(db, "SELECT count(*) FROM accounts"));
+                }
+            }
+        } finally {
+            nodes.shutdownNow();
+        }
+        try (Connection c = scratch.connect(); Statement s = c.createStatement();
+             ResultSet applied = s.executeQuery("SELECT count(*), count(DISTINCT version) FROM flyway_schema_history"
+                     + " WHERE success AND version IS NOT NULL")) {
+            applied.next();
+            assertEquals(migrationsInCode(), applied.getInt(1), "each migration applied once");
+            assertEquals(migrationsInCode(), applied.getInt(2));
+        }
+    }
+
+    @Test
     void aSchemaNewerThanTheCodeRefusesStartUpSayingSo() {
         PgDatabase.open(vertx, scratch.settings()).close();
         scratch.execute("INSERT INTO flyway_schema_history (installed_rank, version, description, type, script,"
