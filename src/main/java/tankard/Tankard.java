@@ -240,7 +240,8 @@ public final class Tankard {
         GroupStore groups = stores.groups();
         ChatLocks chatLocks = new ChatLocks(stores.locks());
         ChatFiles chatFiles = new ChatFiles(chats, chatLocks, System::currentTimeMillis);
-        ChatService chatService = new ChatService(config.backups(), chats, chatLocks, Threads.timer("chat-backups"),
+        ChatService chatService = new ChatService(config.backups(), chats, chatLocks, stores.tickets(),
+                Threads.timer("chat-backups"),
                 System::currentTimeMillis);
         CardCache cardCache = new CardCache(config.performance().memoryCacheCapacityBytes());
         this.vectorStore = stores.vectors();

@@ -3,6 +3,7 @@ package tankard.chat;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tankard.config.TankardConfig;
+import tankard.store.TicketStore;
 import tankard.util.Sanitize;
 import tankard.util.StTime;
 
@@ -21,7 +22,9 @@ import java.util.function.LongSupplier;
  * Chat backups after saves (src/endpoints/chats.js, backupChat and getBackupFunction):
  * {@code backups/chat_<key>_<timestamp>.jsonl}, throttled per user (the first save in a window is backed up at
  * once, later ones collapse into one trailing backup of the latest save), then pruned by mtime to
- * {@code backups.common.numberOfBackups} per key and {@code backups.chat.maxTotalBackups} overall.
+ * {@code backups.common.numberOfBackups} per key and {@code backups.chat.maxTotalBackups} overall. A window is a
+ * ticket the backup that opens it claims ({@link TicketStore#claim}), so that on a database the nodes share the
+ * user's windows: one backup per window in all, each node's latest save backed up in a window of its own.
  */
 final class ChatBackups {
     private static final Logger LOG = LoggerFactory.getLogger(ChatBackups.class);
@@ -38,21 +41,26 @@ final class ChatBackups {
         }
     }
 
-    /** Per-user throttle state; guarded by its own monitor. */
+    /** The ticket kind of a user's backup window; its value is when the window opened (ms). */
+    private static final String WINDOW = "chat-backup-window";
+
+    /** This node's backup of a user's waiting for a window; guarded by its own monitor. */
     private static final class Throttle {
-        long lastRun = Long.MIN_VALUE;
         Backup pending;
         ScheduledFuture<?> trailing;
     }
 
     private final ChatStore store;
+    private final TicketStore windows;
     private final TankardConfig.Backups config;
     private final ScheduledExecutorService timer;
     private final LongSupplier clock;
     private final Map<String, Throttle> throttles = new ConcurrentHashMap<>();
 
-    ChatBackups(ChatStore store, TankardConfig.Backups config, ScheduledExecutorService timer, LongSupplier clock) {
+    ChatBackups(ChatStore store, TicketStore windows, TankardConfig.Backups config, ScheduledExecutorService timer,
+                LongSupplier clock) {
         this.store = store;
+        this.windows = windows;
         this.config = config;
         this.timer = timer;
         this.clock = clock;
@@ -70,18 +78,13 @@ final class ChatBackups {
         Backup backup = new Backup(name, content);
         Throttle throttle = throttles.computeIfAbsent(user, u -> new Throttle());
         synchronized (throttle) {
-            long now = clock.getAsLong();
-            long interval = config.chatThrottleIntervalMs();
-            if (throttle.trailing == null && (throttle.lastRun == Long.MIN_VALUE || now - throttle.lastRun >= interval)) {
-                throttle.lastRun = now;
-            } else {
+            if (throttle.trailing != null || !claimWindow(user)) {
                 if (throttle.pending != null) {
                     throttle.pending.discard();
                 }
                 throttle.pending = backup;
                 if (throttle.trailing == null) {
-                    long delay = Math.max(0, throttle.lastRun + interval - now);
-                    throttle.trailing = timer.schedule(() -> runTrailing(user, throttle), delay, TimeUnit.MILLISECONDS);
+                    scheduleTrailing(user, throttle);
                 }
                 return;
             }
@@ -89,15 +92,48 @@ final class ChatBackups {
         write(user, backup);
     }
 
+    /** Backs up the latest save at the end of the current window, in a window of its own. */
     private void runTrailing(String user, Throttle throttle) {
         Backup backup;
         synchronized (throttle) {
+            if (!claimWindow(user)) { // another node's backup opened the next window first: wait for its end
+                scheduleTrailing(user, throttle);
+                return;
+            }
             backup = throttle.pending;
             throttle.pending = null;
             throttle.trailing = null;
-            throttle.lastRun = clock.getAsLong();
         }
         write(user, backup);
+    }
+
+    private void scheduleTrailing(String user, Throttle throttle) {
+        throttle.trailing = timer.schedule(() -> runTrailing(user, throttle), untilWindowEnds(user), TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * Opens a window for a backup of the user's now, unless one is open; a store that does not answer lets the
+     * backup go ahead (a backup too many harms nothing; its write then fails if the database is gone, and says so).
+     */
+    private boolean claimWindow(String user) {
+        long now = clock.getAsLong();
+        try {
+            return windows.claim(user, WINDOW, String.valueOf(now), config.chatThrottleIntervalMs());
+        } catch (RuntimeException e) {
+            LOG.warn("Could not open a backup window for {}: {}", user, e.toString());
+            return true;
+        }
+    }
+
+    /** How long until the user's open window ends. */
+    private long untilWindowEnds(String user) {
+        long now = clock.getAsLong();
+        try {
+            long opened = windows.find(user, WINDOW).map(Long::parseLong).orElse(now);
+            return Math.max(0, opened + config.chatThrottleIntervalMs() - now);
+        } catch (RuntimeException e) {
+            return config.chatThrottleIntervalMs();
+        }
     }
 
     /**

@@ -15,6 +15,7 @@ import tankard.core.Refusal;
 import tankard.json.Js;
 import tankard.json.JsJson;
 import tankard.store.Locks;
+import tankard.store.TicketStore;
 import tankard.util.Sanitize;
 
 import java.io.BufferedInputStream;
@@ -51,12 +52,13 @@ public final class ChatService {
     private final ChatLocks locks;
     private final Map<String, Known> knownChats = new ConcurrentHashMap<>();
 
-    public ChatService(TankardConfig.Backups config, ChatStore store, ChatLocks locks, ScheduledExecutorService timer,
-                       LongSupplier clock) {
+    /** @param windows where the users' backup windows are kept (see ChatBackups) */
+    public ChatService(TankardConfig.Backups config, ChatStore store, ChatLocks locks, TicketStore windows,
+                       ScheduledExecutorService timer, LongSupplier clock) {
         this.store = store;
         this.locks = locks;
         this.checkIntegrity = config.checkIntegrity();
-        this.backups = new ChatBackups(store, config, timer, clock);
+        this.backups = new ChatBackups(store, windows, config, timer, clock);
     }
 
     // ---- reading

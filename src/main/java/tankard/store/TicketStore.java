@@ -11,6 +11,12 @@ public interface TicketStore {
     /** Keeps the value for the user and kind for that long, in place of the one there was. */
     void put(String user, String kind, String value, long lifetimeMs);
 
+    /**
+     * Keeps the value for that long only if the user has no live value of that kind; true when it did, and then
+     * this caller holds the kind until the value lapses. Of two callers at once, on any node, one claims it.
+     */
+    boolean claim(String user, String kind, String value, long lifetimeMs);
+
     /** The user's value of that kind, unless it has lapsed. */
     Optional<String> find(String user, String kind);
 

@@ -1,5 +1,6 @@
 package tankard.chat;
 
+import tankard.store.MemoryTicketStore;
 import tankard.store.StripedLocks;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -83,8 +84,9 @@ class ChatSaveFailureTest {
 
     @Test
     void aFullDiskMidSaveLeavesTheOldChat() throws IOException {
-        ChatService chats = new ChatService(new TankardConfig.Backups(false, 50, true, true, -1, 0), store(), new ChatLocks(new StripedLocks(64)),
-                timer, System::currentTimeMillis);
+        ChatService chats = new ChatService(new TankardConfig.Backups(false, 50, true, true, -1, 0), store(),
+                new ChatLocks(new StripedLocks(64)), new MemoryTicketStore(System::currentTimeMillis), timer,
+                System::currentTimeMillis);
         chats.save("default-user", body(10));
         Path file = root.resolve("default-user/chats/Bramble/c.jsonl");
         byte[] before = Files.readAllBytes(file);

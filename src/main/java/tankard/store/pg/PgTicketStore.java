@@ -28,6 +28,16 @@ public final class PgTicketStore implements TicketStore {
     }
 
     @Override
+    public boolean claim(String user, String kind, String value, long lifetimeMs) {
+        long now = clock.getAsLong();
+        return db.call(c -> c.preparedQuery("INSERT INTO user_tickets (handle, kind, value, expires_ms)"
+                        + " VALUES ($1, $2, $3, $4) ON CONFLICT (handle, kind)"
+                        + " DO UPDATE SET value = excluded.value, expires_ms = excluded.expires_ms"
+                        + " WHERE user_tickets.expires_ms <= $5")
+                .execute(Tuple.of(user, kind, value, now + lifetimeMs, now)).map(rows -> rows.rowCount() == 1));
+    }
+
+    @Override
     public Optional<String> find(String user, String kind) {
         if (!PgDatabase.storable(user)) {
             return Optional.empty();

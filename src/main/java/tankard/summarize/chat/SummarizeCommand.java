@@ -1,5 +1,6 @@
 package tankard.summarize.chat;
 
+import tankard.store.MemoryTicketStore;
 import tankard.store.StripedLocks;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -133,7 +134,8 @@ public final class SummarizeCommand {
     /** The same services the server builds for the route, over the same data root. */
     private static ChatSummarizer summarizer(TankardConfig config, Vertx vertx, ScheduledExecutorService timer) {
         FileChatStore chats = new FileChatStore(config.dataRoot());
-        ChatService chatService = new ChatService(config.backups(), chats, new ChatLocks(new StripedLocks(64)), timer, System::currentTimeMillis);
+        ChatService chatService = new ChatService(config.backups(), chats, new ChatLocks(new StripedLocks(64)),
+                new MemoryTicketStore(System::currentTimeMillis), timer, System::currentTimeMillis);
         UpstreamClient upstream = new UpstreamClient(vertx, new OutboundPolicy(config),
                 new ProviderOrigins(config.backends().providerOrigins()));
         Completions completions = new Completions(config, new SecretStore(new FileDocumentStore(config.dataRoot()), config.allowKeysExposure()), upstream);

@@ -1,5 +1,6 @@
 package tankard.summarize.chat;
 
+import tankard.store.MemoryTicketStore;
 import tankard.store.StripedLocks;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.vertx.core.Vertx;
@@ -59,8 +60,8 @@ class ChatSummarizerFallbackTest {
         work = TestServer.tempDir();
         TankardConfig config = ConfigLoader.load(new String[] {"--dataRoot", "data"}, Map.of(), work);
         chatStore = new FileChatStore(config.dataRoot());
-        ChatService chats = new ChatService(config.backups(), chatStore, new ChatLocks(new StripedLocks(64)), timer,
-                System::currentTimeMillis);
+        ChatService chats = new ChatService(config.backups(), chatStore, new ChatLocks(new StripedLocks(64)),
+                new MemoryTicketStore(System::currentTimeMillis), timer, System::currentTimeMillis);
         Completions completions = new Completions(config, new SecretStore(new FileDocumentStore(config.dataRoot()), false), new UpstreamClient(vertx,
                 new OutboundPolicy(config), new ProviderOrigins(config.backends().providerOrigins())));
         summarizer = new ChatSummarizer(chats, completions, new Tokenizers(TokenizerFiles.of(config)), model -> {
