@@ -36,7 +36,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * whatever one node did, the other serves at once.
  */
 class AnyNodeTest {
-    private final TestServer a = TestServer.startOnPostgres("enableUserAccounts: true\n");
+    /** Chat backups throttled to one per ten minutes: the first save's backup opens the user's window. */
+    private final TestServer a = TestServer.startOnPostgres("enableUserAccounts: true\n"
+            + "backups:\n  chat:\n    throttleInterval: 600000\n");
     private final TestServer b = a.startNode();
     private final ExecutorService both = Executors.newFixedThreadPool(16);
 
@@ -185,6 +187,17 @@ class AnyNodeTest {
                 assertTrue(acknowledged.contains(stored), "round " + round + ": " + stored.size() + " lines stored");
             }
         }
+    }
+
+    @Test
+    void theNodesShareAUsersChatBackupWindow() throws Exception {
+        TestServer.Client onA = loggedIn(a, "default-user", "");
+        TestServer.Client onB = b.sameBrowser(onA);
+        assertEquals(200, onA.post("/api/characters/create", json("ch_name", "Ren")).statusCode());
+        assertEquals(200, onA.post("/api/chats/save", save(chat("A", 3))).statusCode());
+        assertEquals(200, onB.post("/api/chats/save", save(chat("B", 4))).statusCode());
+        assertEquals(1, a.tankard.chats().backups("default-user", "chat_").size(),
+                "B's save waits for the end of the window A's backup opened");
     }
 
     /** A chat of that many messages, each naming its writer. */

@@ -246,7 +246,7 @@ public final class ExtensionFeature implements Feature {
                 continue; // never a name an install made
             }
             Path folder = base.resolve(recorded.name());
-            try (StripedLocks.Held held = locks.lockAll(folder.toString())) {
+            try (Locks.Held held = locks.lockAll(folder.toString())) {
                 if (recorded.removed()) {
                     if (Files.isDirectory(folder)) {
                         AtomicFiles.deleteTree(folder);

@@ -192,7 +192,7 @@ public final class PgDatabase implements AutoCloseable {
     public <T> Future<T> ask(Function<SqlClient, Future<T>> work) {
         Context caller = Vertx.currentContext();
         Promise<T> answer = Promise.promise();
-        context.runOnContext(v -> unit(work).onComplete(done -> {
+        context.runOnContext(v -> unit(work).timeout(CALL_TIMEOUT_SECONDS, TimeUnit.SECONDS).onComplete(done -> {
             if (done.succeeded()) {
                 lastAnswerNanos = System.nanoTime();
             }
