@@ -211,7 +211,7 @@ public final class Tankard {
         this.stores = Stores.open(vertx, config);
         this.accounts = stores.accounts();
         if (accounts.users().isEmpty()) {
-            accounts.save(User.defaultUser(System.currentTimeMillis()));
+            accounts.create(User.defaultUser(System.currentTimeMillis())); // once, when nodes start together
         }
         checkListenSecurity();
         DocumentStore documents = stores.documents();

@@ -1,5 +1,6 @@
 package tankard.http.security;
 
+import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.ext.web.RoutingContext;
 import org.slf4j.Logger;
@@ -116,8 +117,9 @@ public final class BasicAuth implements Handler<RoutingContext> {
 
     /** Checks the credentials on a worker (scrypt), remembering them when they are right. */
     private void check(RoutingContext ctx, String key, String header, Credentials credentials) {
-        ctx.vertx().executeBlocking(() -> account(credentials), false).onComplete(result -> {
-            Optional<User> user = result.succeeded() ? result.result() : Optional.empty();
+        Future<Optional<User>> checked = ctx.vertx().executeBlocking(() -> account(credentials), false)
+                .otherwise(Optional.empty());
+        SecurityChain.whenFound(ctx, checked, user -> {
             user.ifPresent(u -> {
                 if (verified.size() > 1000) {
                     verified.clear();
