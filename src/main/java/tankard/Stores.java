@@ -125,8 +125,17 @@ record Stores(AccountStore accounts, DocumentStore documents, CardStore cards, C
         if (database == null) {
             return SessionCookies.fileSecret(dataRoot);
         }
-        return database.secret("cookie-secret",
+        return database.serverValue("cookie-secret",
                 () -> SessionCookies.existingFileSecret(dataRoot).orElseGet(SessionCookies::newSecret));
+    }
+
+    /**
+     * The session cookies' name: ST's, after this host's name, on files; on PostgreSQL the one the first node to
+     * start gave them after its host, so that nodes on other hosts read the same cookies.
+     */
+    String cookieName() {
+        return database == null ? SessionCookies.hostCookieName()
+                : database.serverValue("cookie-name", SessionCookies::hostCookieName);
     }
 
     /** Where the extensions installed through any node are recorded: nowhere on files, where there is one node. */

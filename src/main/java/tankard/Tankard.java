@@ -215,7 +215,8 @@ public final class Tankard {
         }
         checkListenSecurity();
         DocumentStore documents = stores.documents();
-        SettingsBackups settingsBackups = new SettingsBackups(documents, stores.locks(), config.backups().numberOfBackups(),
+        SettingsBackups settingsBackups = new SettingsBackups(documents, stores.locks(),
+                config.backups().numberOfBackups(),
                 (delayMs, task) -> vertx.setTimer(delayMs, id -> vertx.executeBlocking(() -> {
                     task.run();
                     return null;
@@ -231,7 +232,7 @@ public final class Tankard {
             }
             settingsBackups.backup(user.handle(), true);
         }
-        SessionCookies sessions = new SessionCookies(stores.cookieSecret(config.dataRoot()),
+        SessionCookies sessions = new SessionCookies(stores.cookieName(), stores.cookieSecret(config.dataRoot()),
                 config.security().sessionTimeoutSeconds());
         this.security = new SecurityChain(config, accounts, sessions);
         this.frontend = new FrontendFeature(config);

@@ -88,6 +88,18 @@ class AnyNodeTest {
     }
 
     @Test
+    void aNodeNamesItsSessionCookieAsTheDatabaseSaysNotAfterItsHost() {
+        a.database().execute("UPDATE server_values SET value = 'session-0e1sewhe' WHERE name = 'cookie-name'");
+        try (TestServer elsewhere = a.startNode()) {
+            HttpResponse<Buffer> login = elsewhere.client().post("/api/users/login",
+                    json("handle", "default-user", "password", ""));
+            assertEquals(200, login.statusCode());
+            assertTrue(login.cookies().stream().anyMatch(cookie -> cookie.startsWith("session-0e1sewhe=")),
+                    login.cookies().toString());
+        }
+    }
+
+    @Test
     void aUserDisabledOnACannotUseBFromTheNextRequest() {
         TestServer.Client admin = adminWithAlice();
         TestServer.Client aliceOnB = loggedIn(b, "alice", "old");

@@ -108,7 +108,8 @@ final class ChatBackups {
     }
 
     private void scheduleTrailing(String user, Throttle throttle) {
-        throttle.trailing = timer.schedule(() -> runTrailing(user, throttle), untilWindowEnds(user), TimeUnit.MILLISECONDS);
+        throttle.trailing = timer.schedule(() -> runTrailing(user, throttle), untilWindowEnds(user),
+                TimeUnit.MILLISECONDS);
     }
 
     /**

@@ -152,12 +152,14 @@ public final class DataMaid {
         String name = reference.path("name").asText();
         switch (reference.path("kind").asText()) {
             case "blob" -> {
-                return blobs.stat(handle, reference.path("path").asText()).map(entry -> new Loose.Blob(blobs, handle, entry));
+                return blobs.stat(handle, reference.path("path").asText())
+                        .map(entry -> new Loose.Blob(blobs, handle, entry));
             }
             case "chat" -> {
                 ChatFolder folder = new ChatFolder(reference.path("group").asBoolean(),
                         reference.path("character").asText());
-                return chats.find(handle, folder, name).map(file -> new Loose.Chat(chats, chatFiles, handle, folder, file));
+                return chats.find(handle, folder, name)
+                        .map(file -> new Loose.Chat(chats, chatFiles, handle, folder, file));
             }
             case "backup" -> {
                 return chats.findBackup(handle, name).map(file -> new Loose.Backup(chats, handle, file));

@@ -55,8 +55,9 @@ public final class PgGroupStore implements GroupStore {
     public boolean create(String user, String id, ObjectNode group) {
         Tuple row = Tuple.of(user, fileName(id), Buffer.buffer(JsJson.prettyBytes(group)),
                 (double) System.currentTimeMillis());
-        return db.call(c -> c.preparedQuery("INSERT INTO groups (handle, name, content, created_ms) VALUES ($1, $2, $3, $4)"
-                + " ON CONFLICT (handle, name) DO NOTHING").execute(row).map(rows -> rows.rowCount() == 1));
+        return db.call(c -> c.preparedQuery("INSERT INTO groups (handle, name, content, created_ms)"
+                + " VALUES ($1, $2, $3, $4) ON CONFLICT (handle, name) DO NOTHING").execute(row)
+                .map(rows -> rows.rowCount() == 1));
     }
 
     @Override

@@ -28,13 +28,15 @@ public final class MemoryTicketStore implements TicketStore {
     public boolean claim(String user, String kind, String value, long lifetimeMs) {
         long now = clock.getAsLong();
         Ticket fresh = new Ticket(value, now + lifetimeMs);
-        return tickets.compute(key(user, kind), (key, old) -> old == null || old.expiresMs() <= now ? fresh : old) == fresh;
+        return tickets.compute(key(user, kind),
+                (key, old) -> old == null || old.expiresMs() <= now ? fresh : old) == fresh;
     }
 
     @Override
     public Optional<String> find(String user, String kind) {
         Ticket ticket = tickets.get(key(user, kind));
-        return ticket == null || ticket.expiresMs() <= clock.getAsLong() ? Optional.empty() : Optional.of(ticket.value());
+        return ticket == null || ticket.expiresMs() <= clock.getAsLong() ? Optional.empty()
+                : Optional.of(ticket.value());
     }
 
     @Override

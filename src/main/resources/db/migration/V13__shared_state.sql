@@ -1,8 +1,9 @@
 -- What every node of one database shares beyond the users' data (docs/operations.md, several nodes).
 
--- Secrets of the server as a whole, made once by the first node that needs one (the session cookies' signing key,
--- which ST keeps in cookie-secret.txt): every node signs and checks cookies with the same key. Not a user's data.
-CREATE TABLE server_secrets (
+-- Values of the server as a whole that every node must use alike, made once by the first node that needs one: the
+-- session cookies' signing key (which ST keeps in cookie-secret.txt) and their name (ST names them after the host),
+-- so that every node reads and signs the same cookies. Not a user's data.
+CREATE TABLE server_values (
     name  text PRIMARY KEY,
     value text NOT NULL
 );

@@ -51,7 +51,8 @@ class UnreadableChatTest {
         Files.writeString(root.resolve("u/chats/Bramble/c.jsonl"), "{\"chat_metadata\":{}}");
         ChatStore store = unreadableStore();
 
-        Refusal info = assertThrows(Refusal.class, () -> new ChatFiles(store, new ChatLocks(new StripedLocks(64)), () -> 0).groupInfo("u",
+        Refusal info = assertThrows(Refusal.class, () -> new ChatFiles(store,
+                new ChatLocks(new StripedLocks(64)), () -> 0).groupInfo("u",
                 ChatRef.groupOf(JsJson.parse("{\"id\":\"g\"}"))));
         assertEquals(Refusal.Kind.FAILED, info.kind());
         assertTrue(info.getMessage().contains("group chats/g.jsonl"), info.getMessage());

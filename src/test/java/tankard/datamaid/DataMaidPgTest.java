@@ -30,7 +30,8 @@ class DataMaidPgTest {
     private final PgDocuments pg = new PgDocuments();
     private final Path root = TestServer.tempDir();
     private final FileChatStore chats = new FileChatStore(root);
-    private final DataMaid maid = new DataMaid(chats, new ChatFiles(chats, new ChatLocks(new StripedLocks(64)), System::currentTimeMillis),
+    private final DataMaid maid = new DataMaid(chats,
+            new ChatFiles(chats, new ChatLocks(new StripedLocks(64)), System::currentTimeMillis),
             new FileGroupStore(root), pg.store, new FileCardStore(root),
             new FileBlobStore(root, path -> true), new MemoryTicketStore(System::currentTimeMillis), root);
 

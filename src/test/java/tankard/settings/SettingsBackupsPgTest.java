@@ -18,8 +18,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class SettingsBackupsPgTest {
     private final PgDocuments pg = new PgDocuments();
     private final DocumentStore documents = pg.store;
-    private final SettingsBackups backups = new SettingsBackups(documents, new StripedLocks(4), 1, (delay, task) -> task.run(),
-            System::currentTimeMillis);
+    private final SettingsBackups backups = new SettingsBackups(documents, new StripedLocks(4), 1,
+            (delay, task) -> task.run(), System::currentTimeMillis);
 
     @AfterEach
     void cleanUp() {

@@ -63,6 +63,11 @@ public final class TestServer implements AutoCloseable {
         this.streaming = vertx.createHttpClient(new PoolOptions().setHttp1MaxSize(64));
     }
 
+    /** This server's scratch database (shared with its further nodes); null on files. */
+    public PgScratch database() {
+        return database;
+    }
+
     /** A raw HTTP client on this server's Vert.x, for answers a test reads as they stream. */
     public HttpClient streamingClient() {
         return streaming;

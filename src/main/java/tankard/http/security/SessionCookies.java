@@ -39,9 +39,12 @@ public final class SessionCookies {
     private final ThreadLocal<Mac> hmac;
     private final long timeoutSeconds;
 
-    /** @param secret the key the cookies are signed with (see {@link #fileSecret}) */
-    public SessionCookies(String secret, long timeoutSeconds) {
-        this.name = "session-" + hostHash();
+    /**
+     * @param name   the cookie's name (see {@link #hostCookieName})
+     * @param secret the key the cookies are signed with (see {@link #fileSecret})
+     */
+    public SessionCookies(String name, String secret, long timeoutSeconds) {
+        this.name = name;
         SecretKeySpec key = new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA1");
         this.hmac = ThreadLocal.withInitial(() -> {
             try {
@@ -57,6 +60,11 @@ public final class SessionCookies {
 
     public String cookieName() {
         return name;
+    }
+
+    /** ST's name of the session cookie: {@code session-} and 8 hex digits of the SHA-256 of the host's name. */
+    public static String hostCookieName() {
+        return "session-" + hostHash();
     }
 
     private static String hostHash() {

@@ -113,9 +113,10 @@ public final class PgDatabase implements AutoCloseable {
                 .with(new NetClientOptions().setConnectTimeout(CONNECT_TIMEOUT_MS)).connectingTo(connect).using(vertx).build();
         Pool lockPool = PgBuilder.pool().with(new PoolOptions(poolOptions).setName("tankard-pg-locks")
                         .setMaxSize(lockPoolSize(settings.poolSize())))
-                .with(new NetClientOptions().setConnectTimeout(CONNECT_TIMEOUT_MS)).connectingTo(connect).using(vertx).build();
-        PgDatabase db = new PgDatabase(pool, lockPool, settings.poolSize(), ((VertxInternal) vertx).createEventLoopContext(),
-                settings.describe());
+                .with(new NetClientOptions().setConnectTimeout(CONNECT_TIMEOUT_MS)).connectingTo(connect)
+                .using(vertx).build();
+        PgDatabase db = new PgDatabase(pool, lockPool, settings.poolSize(),
+                ((VertxInternal) vertx).createEventLoopContext(), settings.describe());
         try {
             db.call(client -> client.preparedQuery("SELECT 1").execute());
         } catch (RuntimeException e) {
@@ -213,15 +214,15 @@ public final class PgDatabase implements AutoCloseable {
     }
 
     /**
-     * The server-wide secret of that name ({@code server_secrets}): made by the first node that asks, from what
-     * {@code proposed} gives it, and the same for every node after; two nodes asking at once get the same one.
-     * Blocking.
+     * The server's value of that name ({@code server_values}), which every node uses alike: made by the first node
+     * that asks, from what {@code proposed} gives it, and the same for every node after; two nodes asking at once
+     * get the same one. Blocking.
      */
-    public String secret(String name, Supplier<String> proposed) {
+    public String serverValue(String name, Supplier<String> proposed) {
         String value = proposed.get();
-        return call(c -> c.preparedQuery("INSERT INTO server_secrets (name, value) VALUES ($1, $2)"
+        return call(c -> c.preparedQuery("INSERT INTO server_values (name, value) VALUES ($1, $2)"
                         + " ON CONFLICT (name) DO NOTHING").execute(Tuple.of(name, value))
-                .compose(inserted -> c.preparedQuery("SELECT value FROM server_secrets WHERE name = $1")
+                .compose(inserted -> c.preparedQuery("SELECT value FROM server_values WHERE name = $1")
                         .execute(Tuple.of(name)))
                 .map(rows -> rows.iterator().next().getString(0)));
     }
