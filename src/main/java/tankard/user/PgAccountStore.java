@@ -5,6 +5,7 @@ import io.vertx.core.Future;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.Tuple;
 import tankard.json.JsJson;
+import tankard.store.pg.CacheVersions;
 import tankard.store.pg.PgDatabase;
 
 import java.util.ArrayList;
@@ -17,21 +18,26 @@ import java.util.function.UnaryOperator;
 /**
  * Accounts in PostgreSQL ({@code accounts}, {@code account_avatars}). The security chain looks accounts up on the
  * event loop for every request, where nothing may wait on the database, so the accounts (not the avatars) are
- * read from a snapshot: loaded at start, loaded again after each write, and by {@link #refresh} when another node
- * may have written.
+ * read from a snapshot: loaded at start, loaded again after each write, and when another node's write moved the
+ * accounts' version on ({@link CacheVersions}: at once when its notification arrives, else at the next check).
  */
 public final class PgAccountStore implements AccountStore {
+    private static final CacheVersions.Topic ACCOUNTS = new CacheVersions.Topic("", "accounts");
+
     private final PgDatabase db;
+    private final CacheVersions.Cache cache;
     /** Every account by handle, oldest first. Replaced whole, never changed. */
     private volatile Map<String, User> snapshot;
 
     public PgAccountStore(PgDatabase db) {
         this.db = db;
+        this.cache = db.versions().cache(ACCOUNTS, this::refresh);
         refresh();
     }
 
-    /** Reads every account again. Blocking. */
-    public void refresh() {
+    /** Reads every account again. Blocking; one at a time, so the last snapshot taken is the newest. */
+    private synchronized void refresh() {
+        long version = db.versions().read(ACCOUNTS); // before the rows: a write in between makes it stale at once
         List<User> users = db.call(c -> c.preparedQuery("SELECT record FROM accounts ORDER BY created, handle")
                 .execute().map(rows -> {
                     List<User> read = new ArrayList<>();
@@ -43,6 +49,7 @@ public final class PgAccountStore implements AccountStore {
         Map<String, User> byHandle = new LinkedHashMap<>();
         users.stream().filter(AccountRecords::named).forEach(u -> byHandle.put(u.handle(), u));
         snapshot = byHandle;
+        cache.holds(version);
     }
 
     @Override
@@ -62,10 +69,10 @@ public final class PgAccountStore implements AccountStore {
 
     @Override
     public boolean create(User user) {
-        boolean created = db.call(c -> c.preparedQuery("INSERT INTO accounts (handle, created, record) VALUES ($1, $2, $3)"
-                        + " ON CONFLICT (handle) DO NOTHING")
+        boolean created = db.transaction(c -> c.preparedQuery("INSERT INTO accounts (handle, created, record)"
+                        + " VALUES ($1, $2, $3) ON CONFLICT (handle) DO NOTHING")
                 .execute(Tuple.of(user.handle(), user.created(), JsJson.compact(AccountRecords.toJson(user))))
-                .map(rows -> rows.rowCount() == 1));
+                .compose(rows -> CacheVersions.bump(c, ACCOUNTS).map(rows.rowCount() == 1)));
         refresh();
         return created;
     }
@@ -83,7 +90,7 @@ public final class PgAccountStore implements AccountStore {
                     User user = change.apply(AccountRecords.fromJson(JsJson.parse(rows.iterator().next().getString(0))));
                     return c.preparedQuery("UPDATE accounts SET created = $2, record = $3 WHERE handle = $1")
                             .execute(Tuple.of(handle, user.created(), JsJson.compact(AccountRecords.toJson(user))))
-                            .map(Optional.of(user));
+                            .compose(updated -> CacheVersions.bump(c, ACCOUNTS)).map(Optional.of(user));
                 }));
         refresh();
         return changed;
@@ -108,9 +115,9 @@ public final class PgAccountStore implements AccountStore {
     }
 
     private void write(User user, String record) {
-        db.call(c -> c.preparedQuery("INSERT INTO accounts (handle, created, record) VALUES ($1, $2, $3)"
+        db.transaction(c -> c.preparedQuery("INSERT INTO accounts (handle, created, record) VALUES ($1, $2, $3)"
                         + " ON CONFLICT (handle) DO UPDATE SET created = excluded.created, record = excluded.record")
-                .execute(Tuple.of(user.handle(), user.created(), record)));
+                .execute(Tuple.of(user.handle(), user.created(), record)).compose(written -> CacheVersions.bump(c, ACCOUNTS)));
         refresh();
     }
 
@@ -120,7 +127,8 @@ public final class PgAccountStore implements AccountStore {
             return;
         }
         db.transaction(c -> c.preparedQuery("DELETE FROM accounts WHERE handle = $1").execute(Tuple.of(handle))
-                .compose(v -> c.preparedQuery("DELETE FROM account_avatars WHERE handle = $1").execute(Tuple.of(handle))));
+                .compose(v -> c.preparedQuery("DELETE FROM account_avatars WHERE handle = $1").execute(Tuple.of(handle)))
+                .compose(v -> CacheVersions.bump(c, ACCOUNTS)));
         refresh();
     }
 

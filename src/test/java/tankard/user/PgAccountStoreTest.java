@@ -2,11 +2,14 @@ package tankard.user;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import io.vertx.core.Vertx;
 import tankard.core.Refusal;
+import tankard.store.pg.PgDatabase;
 import tankard.testing.PgScratch;
 import tankard.testing.ScratchDatabase;
 
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -25,14 +28,21 @@ class PgAccountStoreTest extends AccountStoreContract {
     }
 
     @Test
-    void anotherNodesWriteIsSeenAfterARefresh() {
-        PgAccountStore a = (PgAccountStore) open();
-        PgAccountStore b = (PgAccountStore) open();
-        User alice = new User("alice", "Alice", 1, "", "", false, true);
-        a.save(alice);
-        assertEquals(Optional.empty(), b.find("alice"));
-        b.refresh();
-        assertEquals(Optional.of(alice), b.find("alice"));
+    void anotherNodesWriteIsSeenByThisNodesSnapshot() throws InterruptedException {
+        Vertx vertx = Vertx.vertx();
+        try (PgDatabase otherNode = PgDatabase.open(vertx, scratch.settings())) {
+            PgAccountStore a = (PgAccountStore) open();
+            PgAccountStore b = new PgAccountStore(otherNode);
+            User alice = new User("alice", "Alice", 1, "", "", false, true);
+            a.save(alice);
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (b.find("alice").isEmpty() && System.nanoTime() < until) {
+                Thread.sleep(20);
+            }
+            assertEquals(Optional.of(alice), b.find("alice"));
+        } finally {
+            vertx.close().await();
+        }
     }
 
     @Test

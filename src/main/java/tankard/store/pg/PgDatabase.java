@@ -61,6 +61,8 @@ public final class PgDatabase implements AutoCloseable {
     /** When a call last succeeded; read and written on the database's context only. */
     private long lastAnswerNanos;
     private final String description;
+    /** Set once at open, right after the pool: the caches' versions need calls. */
+    private CacheVersions versions;
 
     private PgDatabase(Pool pool, int poolSize, Context context, String description) {
         this.pool = pool;
@@ -110,7 +112,13 @@ public final class PgDatabase implements AutoCloseable {
             throw new ConfigException("tankard.postgres: cannot use the database " + settings.describe() + ": "
                     + rootMessage(e));
         }
+        db.versions = CacheVersions.start(vertx, db, connect, TimeUnit.SECONDS.toMillis(settings.cacheCheckSeconds()));
         return db;
+    }
+
+    /** The versions of what this node caches from the database, checked against other nodes' writes. */
+    public CacheVersions versions() {
+        return versions;
     }
 
     /** Applies the migrations this code has; refuses a database that has more. */
@@ -395,6 +403,7 @@ public final class PgDatabase implements AutoCloseable {
 
     @Override
     public void close() {
+        versions.close();
         pool.close();
     }
 }
