@@ -48,12 +48,15 @@ public final class TestServer implements AutoCloseable {
 
     /** The scratch database of this server on PostgreSQL, dropped when it closes; null on files. */
     private final PgScratch database;
+    /** The environment variables the test gave this server (a database's settings among them, if it gave one). */
+    private final Map<String, String> givenEnv;
 
-    private TestServer(Vertx vertx, Tankard tankard, Path workDir, PgScratch database) {
+    private TestServer(Vertx vertx, Tankard tankard, Path workDir, PgScratch database, Map<String, String> givenEnv) {
         this.vertx = vertx;
         this.tankard = tankard;
         this.workDir = workDir;
         this.database = database;
+        this.givenEnv = givenEnv;
         this.dataRoot = tankard.config().dataRoot();
         this.plain = WebClient.create(vertx, new WebClientOptions().setDefaultHost("127.0.0.1")
                 .setDefaultPort(tankard.port()).setFollowRedirects(false));
@@ -67,6 +70,11 @@ public final class TestServer implements AutoCloseable {
 
     /** Starts a server with the given extra command-line flags and config.yaml text (may be null). */
     public static TestServer start(String configYaml, String... flags) {
+        return start(configYaml, Map.of(), flags);
+    }
+
+    /** {@link #start(String, String...)} with these environment variables added to the test ones. */
+    public static TestServer start(String configYaml, Map<String, String> env, String... flags) {
         Path work = tempDir();
         try {
             if (configYaml != null) {
@@ -77,7 +85,7 @@ public final class TestServer implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return startIn(work, flags);
+        return startIn(work, env, flags);
     }
 
     public static TestServer start() {
@@ -114,7 +122,7 @@ public final class TestServer implements AutoCloseable {
         try {
             TankardConfig config = ConfigLoader.load(args.toArray(String[]::new), environment, work);
             Tankard tankard = await(Tankard.start(vertx, config).toCompletionStage().toCompletableFuture());
-            return new TestServer(vertx, tankard, work, database);
+            return new TestServer(vertx, tankard, work, database, env);
         } catch (RuntimeException e) {
             vertx.close();
             if (database != null) {
@@ -150,6 +158,32 @@ public final class TestServer implements AutoCloseable {
 
     public int port() {
         return tankard.port();
+    }
+
+    /** {@link #secondNode(Map)} with this server's environment. */
+    public TestServer secondNode() {
+        return secondNode(Map.of());
+    }
+
+    /**
+     * Another Tankard on this server's PostgreSQL database, as a second node behind a proxy is: a working folder and
+     * data root of its own, this server's config.yaml, the same database. {@code env} adds to the environment (such as
+     * {@code SILLYTAVERN_TANKARD_POSTGRES_PORT} of a relay to the database). Close it before this server, whose
+     * scratch database goes with it.
+     */
+    public TestServer secondNode(Map<String, String> env) {
+        if (tankard.config().storage().kind() != TankardConfig.Storage.Kind.POSTGRES) {
+            throw new IllegalStateException("a second node shares a PostgreSQL database: start this server on one");
+        }
+        Map<String, String> environment = new java.util.HashMap<>(database == null ? Map.of() : database.environment());
+        environment.putAll(givenEnv);
+        environment.putAll(env);
+        Path yaml = workDir.resolve("config.yaml");
+        try {
+            return start(Files.exists(yaml) ? Files.readString(yaml) : null, environment);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     public String url(String path) {
