@@ -21,7 +21,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The versions of what this node keeps in memory from the database, so that no cache outlives another node's write
- * (V12__cache_versions.sql; docs/architecture.md, "Caches across nodes"). A write of cached data moves its topic's
+ * (V13__cache_versions.sql; docs/architecture.md, "Caches across nodes"). A write of cached data moves its topic's
  * version on in its own transaction ({@link #bump}), which also notifies {@value #CHANNEL} at commit. A cache
  * ({@link #cache}) reads the version before the data ({@link #read}) and says which version it holds
  * ({@link Cache#holds}); this node reads the held versions again when a notification names their topic, every poll
