@@ -6,13 +6,16 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.ext.web.client.HttpResponse;
+import io.vertx.ext.web.multipart.MultipartForm;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import tankard.json.JsJson;
 import tankard.testing.PgScratch;
 import tankard.testing.TcpRelay;
+import tankard.testing.TestImages;
 import tankard.testing.TestServer;
 
+import java.awt.image.BufferedImage;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -217,6 +220,31 @@ class TwoNodesTest {
         assertEquals(1, secrets(onB));
         assertEquals(200, onA.post("/api/secrets/write", "{\"key\":\"api_key_openai\",\"value\":\"sk-two\"}").statusCode());
         eventually(2, () -> secrets(onB), "B sees both of A's keys");
+    }
+
+    private static String uploadBackground(TestServer.Client client, int width, int height) {
+        HttpResponse<Buffer> r = client.postForm("/api/backgrounds/upload", MultipartForm.create()
+                .binaryFileUpload("avatar", "sky.png", Buffer.buffer(TestImages.image("png", width, height)), "image/png"));
+        assertEquals(200, r.statusCode(), r.bodyAsString());
+        return r.bodyAsString();
+    }
+
+    private static String thumbnailSize(TestServer.Client client) {
+        HttpResponse<Buffer> r = client.get("/thumbnail?type=bg&file=sky.png");
+        assertEquals(200, r.statusCode());
+        BufferedImage image = TestImages.decode(r.body().getBytes());
+        return image.getWidth() + "x" + image.getHeight();
+    }
+
+    @Test
+    void aThumbnailIsMadeAgainOnOneNodeWhenItsOriginalIsReplacedOnTheOther() throws InterruptedException {
+        start(null);
+        TestServer.Client onA = a.client();
+        TestServer.Client onB = b.client();
+        assertEquals("sky.png", uploadBackground(onA, 320, 180));
+        assertEquals("160x90", thumbnailSize(onB), "B makes and keeps its thumbnail");
+        assertEquals("sky.png", uploadBackground(onA, 200, 200));
+        eventually("120x120", () -> thumbnailSize(onB), "B's thumbnail of the replaced image");
     }
 
     // ---- accounts: each node keeps a snapshot of them in memory
