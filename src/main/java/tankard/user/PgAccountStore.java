@@ -25,19 +25,19 @@ public final class PgAccountStore implements AccountStore {
     private static final CacheVersions.Topic ACCOUNTS = new CacheVersions.Topic("", "accounts");
 
     private final PgDatabase db;
+    /** The snapshot's version: loaded again when another node's write moved it on. */
     private final CacheVersions.Cache cache;
     /** Every account by handle, oldest first. Replaced whole, never changed. */
     private volatile Map<String, User> snapshot;
 
     public PgAccountStore(PgDatabase db) {
         this.db = db;
-        this.cache = db.versions().cache(ACCOUNTS, this::refresh);
-        refresh();
+        this.cache = db.versions().cache(ACCOUNTS, this::load);
+        cache.reload();
     }
 
-    /** Reads every account again. Blocking; one at a time, so the last snapshot taken is the newest. */
-    private synchronized void refresh() {
-        long version = db.versions().read(ACCOUNTS); // before the rows: a write in between makes it stale at once
+    /** Reads every account. Blocking. */
+    private void load() {
         List<User> users = db.call(c -> c.preparedQuery("SELECT record FROM accounts ORDER BY created, handle")
                 .execute().map(rows -> {
                     List<User> read = new ArrayList<>();
@@ -49,7 +49,6 @@ public final class PgAccountStore implements AccountStore {
         Map<String, User> byHandle = new LinkedHashMap<>();
         users.stream().filter(AccountRecords::named).forEach(u -> byHandle.put(u.handle(), u));
         snapshot = byHandle;
-        cache.holds(version);
     }
 
     @Override
@@ -73,7 +72,7 @@ public final class PgAccountStore implements AccountStore {
                         + " VALUES ($1, $2, $3) ON CONFLICT (handle) DO NOTHING")
                 .execute(Tuple.of(user.handle(), user.created(), JsJson.compact(AccountRecords.toJson(user))))
                 .compose(rows -> CacheVersions.bump(c, ACCOUNTS).map(rows.rowCount() == 1)));
-        refresh();
+        cache.reload();
         return created;
     }
 
@@ -92,7 +91,7 @@ public final class PgAccountStore implements AccountStore {
                             .execute(Tuple.of(handle, user.created(), JsJson.compact(AccountRecords.toJson(user))))
                             .compose(updated -> CacheVersions.bump(c, ACCOUNTS)).map(Optional.of(user));
                 }));
-        refresh();
+        cache.reload();
         return changed;
     }
 
@@ -118,7 +117,7 @@ public final class PgAccountStore implements AccountStore {
         db.transaction(c -> c.preparedQuery("INSERT INTO accounts (handle, created, record) VALUES ($1, $2, $3)"
                         + " ON CONFLICT (handle) DO UPDATE SET created = excluded.created, record = excluded.record")
                 .execute(Tuple.of(user.handle(), user.created(), record)).compose(written -> CacheVersions.bump(c, ACCOUNTS)));
-        refresh();
+        cache.reload();
     }
 
     @Override
@@ -129,7 +128,7 @@ public final class PgAccountStore implements AccountStore {
         db.transaction(c -> c.preparedQuery("DELETE FROM accounts WHERE handle = $1").execute(Tuple.of(handle))
                 .compose(v -> c.preparedQuery("DELETE FROM account_avatars WHERE handle = $1").execute(Tuple.of(handle)))
                 .compose(v -> CacheVersions.bump(c, ACCOUNTS)));
-        refresh();
+        cache.reload();
     }
 
     @Override

@@ -23,10 +23,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * The versions of what this node keeps in memory from the database, so that no cache outlives another node's write
  * (V13__cache_versions.sql; docs/architecture.md, "Caches across nodes"). A write of cached data moves its topic's
  * version on in its own transaction ({@link #bump}), which also notifies {@value #CHANNEL} at commit. A cache
- * ({@link #cache}) reads the version before the data ({@link #read}) and says which version it holds
- * ({@link Cache#holds}); this node reads the held versions again when a notification names their topic, every poll
- * interval, and each time its listening connection is (re)established, and has the caches whose version moved on
- * reload. A notification is only a wake-up: a lost one costs at most one poll interval.
+ * ({@link #cache}) loads its data after reading the version, and holds that version; this node reads the held versions
+ * again when a notification names their topic, every poll interval, and each time its listening connection is
+ * (re)established, and has the caches whose version moved on load again. A notification is only a wake-up: a lost one
+ * costs at most one poll interval.
  */
 public final class CacheVersions implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(CacheVersions.class);
@@ -34,7 +34,7 @@ public final class CacheVersions implements AutoCloseable {
     public static final String CHANNEL = "tankard_changes";
     /** How long the listening connection waits before it tries again to reach the database. */
     private static final long RECONNECT_DELAY_MS = 1000;
-    /** A held version no database version equals: a cache not loaded yet, or whose reload failed, reloads at a check. */
+    /** A held version no database version equals: a cache not loaded yet, or whose load failed, loads at a check. */
     private static final long NONE = -1;
 
     private static final String BUMP = "WITH bumped AS (INSERT INTO cache_versions AS v (handle, kind, version)"
@@ -58,20 +58,26 @@ public final class CacheVersions implements AutoCloseable {
         }
     }
 
-    /** One cache of a topic's data. */
-    public static final class Cache {
+    /** One cache of a topic's data, and the version it holds. */
+    public final class Cache {
         private final Topic topic;
-        private final Runnable reload;
+        private final Runnable load;
         private volatile long version = NONE;
 
-        private Cache(Topic topic, Runnable reload) {
+        private Cache(Topic topic, Runnable load) {
             this.topic = topic;
-            this.reload = reload;
+            this.load = load;
         }
 
-        /** The cache now holds the topic's data as it was at {@code version} (read before the data). */
-        public void holds(long version) {
-            this.version = version;
+        /**
+         * Loads the data again, and holds the version read before: a write committed meanwhile leaves the cache
+         * behind the database, so that the next check loads it again. One load at a time, so the last is the newest.
+         * Blocking.
+         */
+        public synchronized void reload() {
+            long now = read(topic);
+            load.run();
+            version = now;
         }
     }
 
@@ -144,12 +150,12 @@ public final class CacheVersions implements AutoCloseable {
     }
 
     /**
-     * A cache of the topic's data, kept as long as this database: whenever the database's version differs from the
-     * one it {@link Cache#holds}, {@code reload} runs on this node's checking thread (where it may block), and is
-     * to load the data and say the version it holds again.
+     * A cache of the topic's data, kept as long as this database. Nothing is loaded until its first
+     * {@link Cache#reload}; from then on {@code load} runs again, on this node's checking thread (where it may block),
+     * whenever the database's version of the topic is not the one the cache holds.
      */
-    public Cache cache(Topic topic, Runnable reload) {
-        Cache cache = new Cache(topic, reload);
+    public Cache cache(Topic topic, Runnable load) {
+        Cache cache = new Cache(topic, load);
         caches.add(cache);
         return cache;
     }
@@ -169,7 +175,7 @@ public final class CacheVersions implements AutoCloseable {
         }
     }
 
-    /** Reads the versions of what woke it and has the caches whose version moved on reload. */
+    /** Reads the versions of what woke it and has the caches whose version moved on load again. */
     private void check() {
         checkScheduled.set(false); // a wake from now on schedules another check
         Set<Topic> topics = new HashSet<>();
@@ -192,11 +198,11 @@ public final class CacheVersions implements AutoCloseable {
         }
         for (Cache cache : checked) {
             if (cache.version != versions.getOrDefault(cache.topic, 0L)) {
-                cache.version = NONE; // until the reload says what it holds
+                cache.version = NONE; // what it holds is behind, until a load succeeds
                 try {
-                    cache.reload.run();
+                    cache.reload();
                 } catch (RuntimeException e) {
-                    LOG.warn("Cannot reload what changed in the database ({}): {}", cache.topic.payload(), e.toString());
+                    LOG.warn("Cannot load what changed in the database ({}): {}", cache.topic.payload(), e.toString());
                 }
             }
         }
