@@ -216,15 +216,17 @@ class TwoNodesTest {
         start(null);
         TestServer.Client onA = a.client();
         TestServer.Client onB = b.client();
-        assertEquals(200, onA.post("/api/secrets/write", "{\"key\":\"api_key_openai\",\"value\":\"sk-one\"}").statusCode());
+        String write = "{\"key\":\"api_key_openai\",\"value\":\"%s\"}";
+        assertEquals(200, onA.post("/api/secrets/write", write.formatted("sk-one")).statusCode());
         assertEquals(1, secrets(onB));
-        assertEquals(200, onA.post("/api/secrets/write", "{\"key\":\"api_key_openai\",\"value\":\"sk-two\"}").statusCode());
+        assertEquals(200, onA.post("/api/secrets/write", write.formatted("sk-two")).statusCode());
         eventually(2, () -> secrets(onB), "B sees both of A's keys");
     }
 
     private static String uploadBackground(TestServer.Client client, int width, int height) {
-        HttpResponse<Buffer> r = client.postForm("/api/backgrounds/upload", MultipartForm.create()
-                .binaryFileUpload("avatar", "sky.png", Buffer.buffer(TestImages.image("png", width, height)), "image/png"));
+        Buffer image = Buffer.buffer(TestImages.image("png", width, height));
+        HttpResponse<Buffer> r = client.postForm("/api/backgrounds/upload",
+                MultipartForm.create().binaryFileUpload("avatar", "sky.png", image, "image/png"));
         assertEquals(200, r.statusCode(), r.bodyAsString());
         return r.bodyAsString();
     }

@@ -440,7 +440,8 @@ public final class ConfigLoader {
                 integer("tankard.postgres.poolSize", 16, 1, 1000),
                 sslMode,
                 optionalPath("tankard.postgres.sslRootCert").orElse(null),
-                integer("tankard.postgres.cacheCheckSeconds", TankardConfig.Postgres.DEFAULT_CACHE_CHECK_SECONDS, 1, 3600)));
+                integer("tankard.postgres.cacheCheckSeconds", TankardConfig.Postgres.DEFAULT_CACHE_CHECK_SECONDS, 1,
+                        3600)));
     }
 
     /** The Extras-compatible module server: its modules, port, model and key. */

@@ -116,7 +116,8 @@ public final class PgAccountStore implements AccountStore {
     private void write(User user, String record) {
         db.transaction(c -> c.preparedQuery("INSERT INTO accounts (handle, created, record) VALUES ($1, $2, $3)"
                         + " ON CONFLICT (handle) DO UPDATE SET created = excluded.created, record = excluded.record")
-                .execute(Tuple.of(user.handle(), user.created(), record)).compose(written -> CacheVersions.bump(c, ACCOUNTS)));
+                .execute(Tuple.of(user.handle(), user.created(), record))
+                .compose(written -> CacheVersions.bump(c, ACCOUNTS)));
         cache.reload();
     }
 

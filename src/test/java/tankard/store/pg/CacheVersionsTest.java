@@ -126,9 +126,10 @@ class CacheVersionsTest {
     void aRolledBackWriteLeavesTheVersionAsItWas() {
         try (PgDatabase a = node(PgScratch.PORT, NO_POLL)) {
             bump(a, TOPIC);
-            assertThrows(IllegalStateException.class, () -> a.transaction(c -> CacheVersions.bump(c, TOPIC).compose(v -> {
-                throw new IllegalStateException("the write fails after the bump");
-            })));
+            assertThrows(IllegalStateException.class, () -> a.transaction(c -> CacheVersions.bump(c, TOPIC)
+                    .compose(v -> {
+                        throw new IllegalStateException("the write fails after the bump");
+                    })));
             assertEquals(1, a.versions().read(TOPIC));
             assertEquals(0, a.versions().read(new CacheVersions.Topic("bob", "things")), "another user's is its own");
         }
