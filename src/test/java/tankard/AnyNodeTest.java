@@ -9,6 +9,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import tankard.json.JsJson;
 import tankard.store.DocumentStore.Folder;
+import tankard.testing.PgScratch;
 import tankard.testing.TestServer;
 
 import java.io.ByteArrayOutputStream;
@@ -36,10 +37,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * whatever one node did, the other serves at once.
  */
 class AnyNodeTest {
+    private final PgScratch database = PgScratch.create();
     /** Chat backups throttled to one per ten minutes: the first save's backup opens the user's window. */
-    private final TestServer a = TestServer.startOnPostgres("enableUserAccounts: true\n"
-            + "backups:\n  chat:\n    throttleInterval: 600000\n");
-    private final TestServer b = a.startNode();
+    private final TestServer a = TestServer.start("enableUserAccounts: true\n"
+            + "backups:\n  chat:\n    throttleInterval: 600000\n", database.environment());
+    private final TestServer b = a.secondNode();
     private final ExecutorService both = Executors.newFixedThreadPool(16);
 
     @AfterEach
@@ -47,6 +49,7 @@ class AnyNodeTest {
         both.shutdownNow();
         b.close();
         a.close();
+        database.close();
     }
 
     private static String json(Object... pairs) {
@@ -89,8 +92,8 @@ class AnyNodeTest {
 
     @Test
     void aNodeNamesItsSessionCookieAsTheDatabaseSaysNotAfterItsHost() {
-        a.database().execute("UPDATE server_values SET value = 'session-0e1sewhe' WHERE name = 'cookie-name'");
-        try (TestServer elsewhere = a.startNode()) {
+        database.execute("UPDATE server_values SET value = 'session-0e1sewhe' WHERE name = 'cookie-name'");
+        try (TestServer elsewhere = a.secondNode()) {
             HttpResponse<Buffer> login = elsewhere.client().post("/api/users/login",
                     json("handle", "default-user", "password", ""));
             assertEquals(200, login.statusCode());

@@ -439,7 +439,9 @@ public final class ConfigLoader {
                 password,
                 integer("tankard.postgres.poolSize", 16, 1, 1000),
                 sslMode,
-                optionalPath("tankard.postgres.sslRootCert").orElse(null)));
+                optionalPath("tankard.postgres.sslRootCert").orElse(null),
+                integer("tankard.postgres.cacheCheckSeconds", TankardConfig.Postgres.DEFAULT_CACHE_CHECK_SECONDS, 1,
+                        3600)));
     }
 
     /** The Extras-compatible module server: its modules, port, model and key. */

@@ -238,9 +238,19 @@ public record TankardConfig(
      * @param poolSize    how many connections the node keeps at most
      * @param sslMode     {@code disable}, {@code require} (encrypted, server not verified) or {@code verify-full}
      * @param sslRootCert the CA certificate (PEM) that {@code verify-full} checks the server against; null: the JVM's
+     * @param cacheCheckSeconds how often the node compares what it caches with the database's versions, in case it
+     *                    missed another node's notification (store.pg.CacheVersions)
      */
     public record Postgres(String host, int port, String database, String user, String password, int poolSize,
-                           String sslMode, Path sslRootCert) {
+                           String sslMode, Path sslRootCert, int cacheCheckSeconds) {
+        public static final int DEFAULT_CACHE_CHECK_SECONDS = 5;
+
+        /** With the default {@code cacheCheckSeconds}. */
+        public Postgres(String host, int port, String database, String user, String password, int poolSize,
+                        String sslMode, Path sslRootCert) {
+            this(host, port, database, user, password, poolSize, sslMode, sslRootCert, DEFAULT_CACHE_CHECK_SECONDS);
+        }
+
         /** Names the database for messages, never the password. */
         public String describe() {
             return user + "@" + host + ":" + port + "/" + database;

@@ -6,41 +6,58 @@ import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.RowSet;
 import io.vertx.sqlclient.Tuple;
 import tankard.json.JsJson;
+import tankard.store.pg.CacheVersions;
 import tankard.store.pg.PgDatabase;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
 
 /**
- * Accounts in PostgreSQL ({@code accounts}, {@code account_avatars}). Every lookup reads the database, so that an
- * account disabled or given a new password on one node is refused on every other at once; the security chain,
- * which looks the signed-in account up for every request on an event loop, does so without blocking
- * ({@link #lookup}).
+ * Accounts in PostgreSQL ({@code accounts}, {@code account_avatars}). An account is looked up in the database every
+ * time ({@link #find}; {@link #lookup} for the security chain, which looks the signed-in account up on an event loop
+ * for every request, without blocking), so that an account disabled or given a new password on one node is refused
+ * on every other at once. The list of accounts ({@link #users}: the login page's and the admin's lists) is read from
+ * a snapshot: loaded at start, loaded again after each write, and when another node's write moved the accounts'
+ * version on ({@link CacheVersions}: at once when its notification arrives, else at the next check).
  */
 public final class PgAccountStore implements AccountStore {
+    private static final CacheVersions.Topic ACCOUNTS = new CacheVersions.Topic("", "accounts");
     private static final String BY_HANDLE = "SELECT record FROM accounts WHERE handle = $1";
 
     private final PgDatabase db;
+    /** The snapshot's version: loaded again when another node's write moved it on. */
+    private final CacheVersions.Cache cache;
+    /** Every account by handle, oldest first. Replaced whole, never changed. */
+    private volatile Map<String, User> snapshot;
 
     public PgAccountStore(PgDatabase db) {
         this.db = db;
+        this.cache = db.versions().cache(ACCOUNTS, this::load);
+        cache.reload();
+    }
+
+    /** Reads every account. Blocking. */
+    private void load() {
+        List<User> users = db.call(c -> c.preparedQuery("SELECT record FROM accounts ORDER BY created, handle")
+                .execute().map(rows -> {
+                    List<User> read = new ArrayList<>();
+                    for (Row row : rows) {
+                        read.add(AccountRecords.fromJson(JsJson.parse(row.getString(0))));
+                    }
+                    return read;
+                }));
+        Map<String, User> byHandle = new LinkedHashMap<>();
+        users.stream().filter(AccountRecords::named).forEach(u -> byHandle.put(u.handle(), u));
+        snapshot = byHandle;
     }
 
     @Override
     public List<User> users() {
-        return db.call(c -> c.preparedQuery("SELECT record FROM accounts ORDER BY created, handle")
-                .execute().map(rows -> {
-                    List<User> read = new ArrayList<>();
-                    for (Row row : rows) {
-                        User user = AccountRecords.fromJson(JsJson.parse(row.getString(0)));
-                        if (AccountRecords.named(user)) {
-                            read.add(user);
-                        }
-                    }
-                    return read;
-                }));
+        return List.copyOf(snapshot.values());
     }
 
     @Override
@@ -72,10 +89,11 @@ public final class PgAccountStore implements AccountStore {
 
     @Override
     public boolean create(User user) {
-        boolean created = db.call(c -> c.preparedQuery("INSERT INTO accounts (handle, created, record) VALUES ($1, $2, $3)"
-                        + " ON CONFLICT (handle) DO NOTHING")
+        boolean created = db.transaction(c -> c.preparedQuery("INSERT INTO accounts (handle, created, record)"
+                        + " VALUES ($1, $2, $3) ON CONFLICT (handle) DO NOTHING")
                 .execute(Tuple.of(user.handle(), user.created(), JsJson.compact(AccountRecords.toJson(user))))
-                .map(rows -> rows.rowCount() == 1));
+                .compose(rows -> CacheVersions.bump(c, ACCOUNTS).map(rows.rowCount() == 1)));
+        cache.reload();
         return created;
     }
 
@@ -92,8 +110,9 @@ public final class PgAccountStore implements AccountStore {
                     User user = change.apply(AccountRecords.fromJson(JsJson.parse(rows.iterator().next().getString(0))));
                     return c.preparedQuery("UPDATE accounts SET created = $2, record = $3 WHERE handle = $1")
                             .execute(Tuple.of(handle, user.created(), JsJson.compact(AccountRecords.toJson(user))))
-                            .map(Optional.of(user));
+                            .compose(updated -> CacheVersions.bump(c, ACCOUNTS)).map(Optional.of(user));
                 }));
+        cache.reload();
         return changed;
     }
 
@@ -116,9 +135,11 @@ public final class PgAccountStore implements AccountStore {
     }
 
     private void write(User user, String record) {
-        db.call(c -> c.preparedQuery("INSERT INTO accounts (handle, created, record) VALUES ($1, $2, $3)"
+        db.transaction(c -> c.preparedQuery("INSERT INTO accounts (handle, created, record) VALUES ($1, $2, $3)"
                         + " ON CONFLICT (handle) DO UPDATE SET created = excluded.created, record = excluded.record")
-                .execute(Tuple.of(user.handle(), user.created(), record)));
+                .execute(Tuple.of(user.handle(), user.created(), record))
+                .compose(written -> CacheVersions.bump(c, ACCOUNTS)));
+        cache.reload();
     }
 
     @Override
@@ -127,7 +148,9 @@ public final class PgAccountStore implements AccountStore {
             return;
         }
         db.transaction(c -> c.preparedQuery("DELETE FROM accounts WHERE handle = $1").execute(Tuple.of(handle))
-                .compose(v -> c.preparedQuery("DELETE FROM account_avatars WHERE handle = $1").execute(Tuple.of(handle))));
+                .compose(v -> c.preparedQuery("DELETE FROM account_avatars WHERE handle = $1").execute(Tuple.of(handle)))
+                .compose(v -> CacheVersions.bump(c, ACCOUNTS)));
+        cache.reload();
     }
 
     @Override

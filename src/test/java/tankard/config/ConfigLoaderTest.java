@@ -342,10 +342,11 @@ class ConfigLoaderTest {
                     poolSize: 8
                     ssl: verify-full
                     sslRootCert: ca.pem
+                    cacheCheckSeconds: 2
                 """, Map.of()).storage();
         assertEquals(TankardConfig.Storage.Kind.POSTGRES, pg.kind());
         assertEquals(new TankardConfig.Postgres("db.internal", 6543, "family", "tavern", "s3cret", 8, "verify-full",
-                work.resolve("ca.pem")), pg.postgres());
+                work.resolve("ca.pem"), 2), pg.postgres());
         assertEquals("tavern@db.internal:6543/family", pg.postgres().describe());
 
         TankardConfig.Postgres fromEnv = load("", Map.of("SILLYTAVERN_TANKARD_STORAGE", "postgres",
@@ -366,5 +367,8 @@ class ConfigLoaderTest {
         ConfigException file = assertThrows(ConfigException.class,
                 () -> load("tankard:\n  storage: postgres\n  postgres:\n    passwordFile: missing\n", Map.of()));
         assertTrue(file.getMessage().startsWith("tankard.postgres.passwordFile"), file.getMessage());
+        ConfigException never = assertThrows(ConfigException.class,
+                () -> load("tankard:\n  storage: postgres\n  postgres:\n    cacheCheckSeconds: 0\n", Map.of()));
+        assertTrue(never.getMessage().contains("'tankard.postgres.cacheCheckSeconds'"), never.getMessage());
     }
 }

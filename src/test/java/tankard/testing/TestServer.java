@@ -46,26 +46,21 @@ public final class TestServer implements AutoCloseable {
      */
     private static final boolean ON_POSTGRES = "postgres".equals(System.getProperty("tankard.test.storage"));
 
-    /** The scratch database of this server on PostgreSQL; null on files. */
+    /** The scratch database of this server on PostgreSQL, dropped when it closes; null on files. */
     private final PgScratch database;
-    /** Whether closing this server drops {@link #database}: not for a further node ({@link #startNode}). */
-    private final boolean ownsDatabase;
+    /** The environment variables the test gave this server (a database's settings among them, if it gave one). */
+    private final Map<String, String> givenEnv;
 
-    private TestServer(Vertx vertx, Tankard tankard, Path workDir, PgScratch database, boolean ownsDatabase) {
+    private TestServer(Vertx vertx, Tankard tankard, Path workDir, PgScratch database, Map<String, String> givenEnv) {
         this.vertx = vertx;
         this.tankard = tankard;
         this.workDir = workDir;
         this.database = database;
-        this.ownsDatabase = ownsDatabase;
+        this.givenEnv = givenEnv;
         this.dataRoot = tankard.config().dataRoot();
         this.plain = WebClient.create(vertx, new WebClientOptions().setDefaultHost("127.0.0.1")
                 .setDefaultPort(tankard.port()).setFollowRedirects(false));
         this.streaming = vertx.createHttpClient(new PoolOptions().setHttp1MaxSize(64));
-    }
-
-    /** This server's scratch database (shared with its further nodes); null on files. */
-    public PgScratch database() {
-        return database;
     }
 
     /** A raw HTTP client on this server's Vert.x, for answers a test reads as they stream. */
@@ -75,51 +70,11 @@ public final class TestServer implements AutoCloseable {
 
     /** Starts a server with the given extra command-line flags and config.yaml text (may be null). */
     public static TestServer start(String configYaml, String... flags) {
-        return startIn(workDir(configYaml), flags);
+        return start(configYaml, Map.of(), flags);
     }
 
-    /**
-     * Starts a server on a scratch database of its own, whatever {@code tankard.test.storage} says: the first node
-     * of a test of several ({@link #startNode}).
-     */
-    public static TestServer startOnPostgres(String configYaml, String... flags) {
-        return startIn(workDir(configYaml), Map.of(), PgScratch.create(), true, flags);
-    }
-
-    /**
-     * Another node on this server's database: a work folder (and data root) of its own, with this server's
-     * config.yaml and {@code public/}, as a second machine behind a proxy would have. Closing it leaves the database
-     * to this server.
-     */
-    public TestServer startNode(String... flags) {
-        if (database == null) {
-            throw new IllegalStateException("Nodes share a database: start the first with startOnPostgres");
-        }
-        Path work = tempDir();
-        try {
-            Path yaml = workDir.resolve("config.yaml");
-            if (Files.exists(yaml)) {
-                Files.copy(yaml, work.resolve("config.yaml"));
-            }
-            Path frontend = workDir.resolve("public");
-            try (var files = Files.walk(frontend)) {
-                for (Path file : (Iterable<Path>) files::iterator) {
-                    Path copy = work.resolve("public").resolve(frontend.relativize(file).toString());
-                    if (Files.isDirectory(file)) {
-                        Files.createDirectories(copy);
-                    } else {
-                        Files.copy(file, copy);
-                    }
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return startIn(work, Map.of(), database, false, flags);
-    }
-
-    /** A work folder with the config.yaml text (may be null) and a minimal frontend. */
-    private static Path workDir(String configYaml) {
+    /** {@link #start(String, String...)} with these environment variables added to the test ones. */
+    public static TestServer start(String configYaml, Map<String, String> env, String... flags) {
         Path work = tempDir();
         try {
             if (configYaml != null) {
@@ -130,7 +85,7 @@ public final class TestServer implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return work;
+        return startIn(work, env, flags);
     }
 
     public static TestServer start() {
@@ -152,11 +107,10 @@ public final class TestServer implements AutoCloseable {
     /** As {@link #startIn(Path, String...)}, with these environment variables added to the test ones. */
     public static TestServer startIn(Path work, Map<String, String> env, String... flags) {
         PgScratch database = ON_POSTGRES && !env.containsKey("SILLYTAVERN_TANKARD_STORAGE") ? PgScratch.create() : null;
-        return startIn(work, env, database, true, flags);
+        return startIn(work, env, database, flags);
     }
 
-    private static TestServer startIn(Path work, Map<String, String> env, PgScratch database, boolean ownsDatabase,
-                                      String... flags) {
+    private static TestServer startIn(Path work, Map<String, String> env, PgScratch database, String... flags) {
         List<String> args = new ArrayList<>(List.of("--port", "0", "--instances", "1"));
         args.addAll(List.of(flags));
         Map<String, String> environment = new java.util.HashMap<>(environment(work));
@@ -168,10 +122,10 @@ public final class TestServer implements AutoCloseable {
         try {
             TankardConfig config = ConfigLoader.load(args.toArray(String[]::new), environment, work);
             Tankard tankard = await(Tankard.start(vertx, config).toCompletionStage().toCompletableFuture());
-            return new TestServer(vertx, tankard, work, database, ownsDatabase);
+            return new TestServer(vertx, tankard, work, database, env);
         } catch (RuntimeException e) {
             vertx.close();
-            if (database != null && ownsDatabase) {
+            if (database != null) {
                 database.close();
             }
             throw e;
@@ -204,6 +158,32 @@ public final class TestServer implements AutoCloseable {
 
     public int port() {
         return tankard.port();
+    }
+
+    /** {@link #secondNode(Map)} with this server's environment. */
+    public TestServer secondNode() {
+        return secondNode(Map.of());
+    }
+
+    /**
+     * Another Tankard on this server's PostgreSQL database, as a second node behind a proxy is: a working folder and
+     * data root of its own, this server's config.yaml, the same database. {@code env} adds to the environment (such as
+     * {@code SILLYTAVERN_TANKARD_POSTGRES_PORT} of a relay to the database). Close it before this server, whose
+     * scratch database goes with it.
+     */
+    public TestServer secondNode(Map<String, String> env) {
+        if (tankard.config().storage().kind() != TankardConfig.Storage.Kind.POSTGRES) {
+            throw new IllegalStateException("a second node shares a PostgreSQL database: start this server on one");
+        }
+        Map<String, String> environment = new java.util.HashMap<>(database == null ? Map.of() : database.environment());
+        environment.putAll(givenEnv);
+        environment.putAll(env);
+        Path yaml = workDir.resolve("config.yaml");
+        try {
+            return start(Files.exists(yaml) ? Files.readString(yaml) : null, environment);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     public String url(String path) {
@@ -284,13 +264,13 @@ public final class TestServer implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return startIn(workDir, Map.of(), database, ownsDatabase, new String[0]);
+        return startIn(workDir, Map.of(), database, new String[0]);
     }
 
     @Override
     public void close() {
         await(tankard.close().toCompletionStage().toCompletableFuture());
-        if (database != null && ownsDatabase) {
+        if (database != null) {
             database.close();
         }
         deleteTree(workDir);

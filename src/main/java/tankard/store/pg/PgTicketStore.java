@@ -6,7 +6,7 @@ import tankard.store.TicketStore;
 import java.util.Optional;
 import java.util.function.LongSupplier;
 
-/** The {@link TicketStore} of every node of a database: {@code user_tickets} (V13__shared_state.sql). */
+/** The {@link TicketStore} of every node of a database: {@code user_tickets} (V14__shared_state.sql). */
 public final class PgTicketStore implements TicketStore {
     private final PgDatabase db;
     private final LongSupplier clock;
