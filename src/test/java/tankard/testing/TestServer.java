@@ -49,8 +49,8 @@ public final class TestServer implements AutoCloseable {
     /** The scratch database of this server on PostgreSQL, dropped when it closes; null on files. */
     private final PgScratch database;
 
-    private TestServer(Vertx vertx, Tankard tankard, Path workDir, PgScratch database) {
-        this.vertx = vertx;
+    private TestServer(Tankard tankard, Path workDir, PgScratch database) {
+        this.vertx = tankard.vertx();
         this.tankard = tankard;
         this.workDir = workDir;
         this.database = database;
@@ -110,13 +110,11 @@ public final class TestServer implements AutoCloseable {
             environment.putAll(database.environment());
         }
         environment.putAll(env);
-        Vertx vertx = Vertx.vertx();
         try {
             TankardConfig config = ConfigLoader.load(args.toArray(String[]::new), environment, work);
-            Tankard tankard = await(Tankard.start(vertx, config).toCompletionStage().toCompletableFuture());
-            return new TestServer(vertx, tankard, work, database);
+            Tankard tankard = await(Tankard.start(config).toCompletionStage().toCompletableFuture());
+            return new TestServer(tankard, work, database);
         } catch (RuntimeException e) {
-            vertx.close();
             if (database != null) {
                 database.close();
             }

@@ -10,6 +10,7 @@ import io.vertx.core.net.NetClientOptions;
 import io.vertx.core.net.PemTrustOptions;
 import io.vertx.pgclient.PgBuilder;
 import io.vertx.pgclient.PgConnectOptions;
+import io.vertx.pgclient.PgException;
 import io.vertx.pgclient.SslMode;
 import io.vertx.sqlclient.ClosedConnectionException;
 import io.vertx.sqlclient.Pool;
@@ -34,6 +35,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 
 /**
@@ -53,6 +55,8 @@ public final class PgDatabase implements AutoCloseable {
     private static final long TRUSTED_NANOS = TimeUnit.SECONDS.toNanos(2);
     /** How long a connection's check may take before the connection is given up. */
     private static final long CHECK_TIMEOUT_MS = 2_000;
+    /** SQLSTATE class of integrity constraint violations, which stores use as answers (a name taken). */
+    private static final String CONSTRAINT_CLASS = "23";
 
     private final Pool pool;
     /** How many connections a call checks at most: every pooled one, and then a new one. */
@@ -61,6 +65,10 @@ public final class PgDatabase implements AutoCloseable {
     /** When a call last succeeded; read and written on the database's context only. */
     private long lastAnswerNanos;
     private final String description;
+    /** Calls refused because the database did not answer (the 503s), for the metrics. */
+    private final LongAdder unanswered = new LongAdder();
+    /** Statements the database failed with an error other than a constraint's, for the metrics. */
+    private final LongAdder failedStatements = new LongAdder();
 
     private PgDatabase(Pool pool, int poolSize, Context context, String description) {
         this.pool = pool;
@@ -309,6 +317,9 @@ public final class PgDatabase implements AutoCloseable {
             if (isConnectionFailure(cause)) {
                 throw unavailable();
             }
+            if (cause instanceof PgException failed && !String.valueOf(failed.getSqlState()).startsWith(CONSTRAINT_CLASS)) {
+                failedStatements.increment();
+            }
             if (cause instanceof RuntimeException runtime) {
                 throw runtime;
             }
@@ -336,7 +347,26 @@ public final class PgDatabase implements AutoCloseable {
     }
 
     private Refusal unavailable() {
+        unanswered.increment();
         return new Refusal(Refusal.Kind.UNAVAILABLE, "The database is not answering; try again in a moment");
+    }
+
+    /** How many calls were refused with 503 because the database did not answer, since the start. */
+    public long unansweredCalls() {
+        return unanswered.sum();
+    }
+
+    /** How many statements the database failed, constraint violations aside, since the start. */
+    public long failedStatements() {
+        return failedStatements.sum();
+    }
+
+    /**
+     * Whether the database answers a query now, within a connection check's time: the readiness check of
+     * {@code /health/ready}. Non-blocking; the schema is this code's since {@link #open} migrated it.
+     */
+    public Future<Void> ping() {
+        return pool.preparedQuery("SELECT 1").execute().timeout(CHECK_TIMEOUT_MS, TimeUnit.MILLISECONDS).mapEmpty();
     }
 
     /**
