@@ -1,6 +1,5 @@
 package tankard;
 
-import io.vertx.core.Vertx;
 import tankard.config.ConfigException;
 import tankard.config.ConfigLoader;
 import tankard.config.TankardConfig;
@@ -16,6 +15,9 @@ import java.util.concurrent.TimeUnit;
  * {@code import-data} / {@code export-data} to move data between an ST data root and the database (DataCommand).
  */
 public final class Main {
+    /** How long the close after a graceful stop's drain may take before the process exits anyway. */
+    private static final long CLOSE_SECONDS = 10;
+
     private Main() {
     }
 
@@ -38,8 +40,7 @@ public final class Main {
             System.exit(2);
             return;
         }
-        Vertx vertx = Vertx.vertx();
-        Tankard.start(vertx, config)
+        Tankard.start(config)
                 .onSuccess(t -> {
                     String scheme = config.ssl().enabled() ? "https" : "http";
                     String host = config.listen() ? config.listenAddressIpv4() : "127.0.0.1";
@@ -50,15 +51,17 @@ public final class Main {
                 .onFailure(e -> {
                     Throwable cause = e instanceof ConfigException ? e : e.getCause() instanceof ConfigException c ? c : e;
                     System.err.println("Tankard cannot start: " + cause.getMessage());
-                    vertx.close();
                     System.exit(cause instanceof ConfigException ? 2 : 1);
                 });
     }
 
-    /** On SIGTERM / Ctrl-C: a clean stop (pending saves done), within bounds. */
+    /**
+     * On SIGTERM / Ctrl-C: the graceful stop (requests under way finish for up to tankard.shutdownGraceSeconds),
+     * then a clean close (pending saves done) within bounds.
+     */
     private static void stop(Tankard tankard) {
         try {
-            tankard.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+            tankard.stop().toCompletionStage().toCompletableFuture().get(CLOSE_SECONDS, TimeUnit.SECONDS);
         } catch (Exception e) {
             System.err.println("Tankard did not stop cleanly: " + e);
         }

@@ -1,6 +1,8 @@
 package tankard;
 
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.WorkerExecutor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tankard.character.CardFile;
@@ -47,6 +49,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.channels.Channels;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -247,6 +250,21 @@ record Stores(AccountStore accounts, DocumentStore documents, CardStore cards, C
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot delete the groups of " + handle, e);
         }
+    }
+
+    /**
+     * Whether the stores can serve, for {@code /health/ready}: the data root is a folder this node may write (on
+     * both kinds: caches, extensions, uploads), and on PostgreSQL the database answers a query. The folder is looked
+     * at on {@code probes}, so that a hung disk holds none of the shared workers.
+     */
+    Future<Void> answer(WorkerExecutor probes, Path dataRoot) {
+        Future<Void> root = probes.executeBlocking(() -> {
+            if (!Files.isDirectory(dataRoot) || !Files.isWritable(dataRoot)) {
+                throw new IOException("The data root is not a writable folder");
+            }
+            return null;
+        }, false);
+        return database == null ? root : root.compose(v -> database.ping());
     }
 
     @Override

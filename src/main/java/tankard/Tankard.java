@@ -3,6 +3,7 @@ package tankard;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.WorkerExecutor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tankard.character.CardCache;
@@ -28,6 +29,9 @@ import tankard.backend.openrouter.OpenRouterService;
 import tankard.backend.common.UpstreamJson;
 import tankard.backend.text.TextCompletionBackends;
 import tankard.backend.text.TextCompletionsFeature;
+import tankard.ops.GracefulStop;
+import tankard.ops.Metrics;
+import tankard.ops.OpsFeature;
 import tankard.outbound.OutboundPolicy;
 import tankard.outbound.ProviderOrigins;
 import tankard.outbound.RequestOverrides;
@@ -58,6 +62,7 @@ import tankard.http.security.SessionCookies;
 import tankard.store.AtomicFiles;
 import tankard.store.BlobStore;
 import tankard.store.DocumentStore;
+import tankard.store.pg.PgDatabase;
 import tankard.extras.ExtrasApiKey;
 import tankard.extras.ExtrasServer;
 import tankard.summarize.SummaryOfSummaries;
@@ -174,6 +179,8 @@ public final class Tankard {
     private static final long GIT_MAX_MINUTES = 10;
     /** The users' libraries are prepared this long after the start (see prepareLibraries). */
     private static final long PREPARE_DELAY_MS = 2000;
+    /** The threads that look at the data root for /health/ready: a hung disk holds these, never the shared workers. */
+    private static final int HEALTH_PROBE_THREADS = 1;
 
     private final Vertx vertx;
     private final TankardConfig config;
@@ -203,12 +210,19 @@ public final class Tankard {
     private final LocalSpeechSynthesizer synthesizer;
     /** The local Whisper speech recognizer of ST's STT extension: loaded on first use. */
     private final LocalSpeechRecognizer speechRecognizer;
+    /** Refuses new requests once a stop begins and tells when those under way are done. */
+    private final GracefulStop gracefulStop = new GracefulStop();
+    /** The close under way or done, so that a second close (a test's, after a stop) waits for the same one. */
+    private Future<Void> closing;
 
-    private Tankard(Vertx vertx, TankardConfig config) {
+    private Tankard(Vertx vertx, TankardConfig config, Metrics metrics) {
         this.vertx = vertx;
         this.config = config;
         prepareDataRoot(config.dataRoot());
         this.stores = Stores.open(vertx, config);
+        if (metrics != null) {
+            watch(metrics);
+        }
         this.accounts = stores.accounts();
         if (accounts.users().isEmpty()) {
             accounts.create(User.defaultUser(System.currentTimeMillis())); // once, when nodes start together
@@ -271,7 +285,10 @@ public final class Tankard {
         TextCompletionBackends textBackends = new TextCompletionBackends(config.backends());
         UpstreamJson upstreamJson = new UpstreamJson(vertx, upstream);
         ServiceCalls serviceCalls = new ServiceCalls(upstream);
+        WorkerExecutor healthProbes = vertx.createSharedWorkerExecutor("health-probe", HEALTH_PROBE_THREADS);
         this.features = List.of(
+                // first: its gate sees every request before another feature's handlers
+                new OpsFeature(config, gracefulStop, () -> stores.answer(healthProbes, config.dataRoot()), metrics),
                 new CsrfFeature(config),
                 new SystemFeature(),
                 new DeprecatedEndpointsFeature(),
@@ -337,10 +354,20 @@ public final class Tankard {
                 new CorsProxyFeature(config, upstream));
     }
 
-    /** Prepares the data root and starts listening; fails with a {@link ConfigException} on unusable settings. */
-    public static Future<Tankard> start(Vertx vertx, TankardConfig config) {
+    /**
+     * Makes this node's Vert.x (reporting to the metrics when {@code tankard.metrics.enabled}), prepares the data
+     * root and starts listening; fails with a {@link ConfigException} on unusable settings, its Vert.x closed.
+     */
+    public static Future<Tankard> start(TankardConfig config) {
+        Metrics metrics = config.operations().metricsEnabled() ? new Metrics() : null;
+        Vertx vertx = metrics == null ? Vertx.vertx() : metrics.newVertx();
+        // closed in the background: a close awaited here would wait on the very Vert.x it closes
+        return start(vertx, config, metrics).onFailure(failure -> vertx.close());
+    }
+
+    private static Future<Tankard> start(Vertx vertx, TankardConfig config, Metrics metrics) {
         long startedMs = System.currentTimeMillis();
-        return vertx.executeBlocking(() -> new Tankard(vertx, config), false)
+        return vertx.executeBlocking(() -> new Tankard(vertx, config, metrics), false)
                 .compose(tankard -> tankard.listen()
                         .compose(v -> tankard.startExtras())
                         .map(v -> {
@@ -470,8 +497,26 @@ public final class Tankard {
                 });
     }
 
+    /** Tankard's own meters, beside Vert.x's. */
+    private void watch(Metrics metrics) {
+        metrics.gauge("tankard.streams.open", "Backend streams being relayed to browsers", UpstreamClient::openStreams);
+        metrics.gauge("tankard.requests.running", "Requests under way, streams included", gracefulStop::running);
+        PgDatabase database = stores.database();
+        if (database != null) {
+            metrics.counter("tankard.database.errors", "Database calls refused because it did not answer (503)",
+                    "unavailable", database::unansweredCalls);
+            metrics.counter("tankard.database.errors", "Statements the database failed, constraint violations aside",
+                    "statement", database::failedStatements);
+        }
+    }
+
     public int port() {
         return port;
+    }
+
+    /** This node's Vert.x, closed with it. */
+    public Vertx vertx() {
+        return vertx;
     }
 
     public int extrasPort() {
@@ -581,10 +626,26 @@ public final class Tankard {
     }
 
     /**
-     * Stops the server, pending card index saves first, and frees the summarization model once no summary uses it
-     * (file I/O and waiting: call it from a plain thread, not an event loop).
+     * The graceful stop of SIGTERM (Main's shutdown hook; docs/operations.md): from now on new requests are refused
+     * with 503 and {@code /health/ready} answers 503, the requests and streams under way may finish for up to
+     * {@code tankard.shutdownGraceSeconds}, then the node {@link #close closes}. Waits for the requests: call it
+     * from a plain thread, not an event loop.
      */
-    public Future<Void> close() {
+    public Future<Void> stop() {
+        int grace = config.operations().shutdownGraceSeconds();
+        LOG.info("Stopping: new requests are refused; those under way may finish for up to {} s", grace);
+        gracefulStop.drain(vertx, Duration.ofSeconds(grace)).toCompletionStage().toCompletableFuture().join();
+        return close();
+    }
+
+    /**
+     * Stops the server, pending card index saves first, and frees the summarization model once no summary uses it
+     * (file I/O and waiting: call it from a plain thread, not an event loop). Once: a second call answers the first's.
+     */
+    public synchronized Future<Void> close() {
+        if (closing != null) {
+            return closing;
+        }
         LOG.info("Stopping Tankard");
         cardIndexes.savePending();
         embeddings.close();
@@ -602,6 +663,7 @@ public final class Tankard {
             }
         }
         stores.close();
-        return vertx.close();
+        closing = vertx.close();
+        return closing;
     }
 }

@@ -401,7 +401,10 @@ public final class ConfigLoader {
                         string("extensions.models.speechToText", "").strip(),
                         integer("tankard.speech.recognitionQueueSize", 8, 1, 10_000)),
                 string("deepl.formality", "default"),
-                storage());
+                storage(),
+                new TankardConfig.Operations(integer("tankard.shutdownGraceSeconds", 30, 0, 24 * 3600),
+                        bool("tankard.metrics.enabled", false),
+                        stringList("tankard.metrics.whitelist", List.of("127.0.0.1", "::1"))));
     }
 
     /** {@code tankard.storage} and, for {@code postgres}, the database it names. */

@@ -42,7 +42,8 @@ public record TankardConfig(
         Vectors vectors,
         Models models,
         String deeplFormality,
-        Storage storage) {
+        Storage storage,
+        Operations operations) {
 
     public record Ssl(boolean enabled, Path certPath, Path keyPath, String keyPassphrase) {
     }
@@ -255,6 +256,18 @@ public record TankardConfig(
         public String describe() {
             return user + "@" + host + ":" + port + "/" + database;
         }
+    }
+
+    /**
+     * How a node is run behind a load balancer (docs/operations.md).
+     *
+     * @param shutdownGraceSeconds {@code tankard.shutdownGraceSeconds}: how long a stopping node lets the requests
+     *                             and streams under way finish before it closes
+     * @param metricsEnabled       {@code tankard.metrics.enabled}: Prometheus metrics at {@code /metrics}
+     * @param metricsWhitelist     {@code tankard.metrics.whitelist}: the addresses (as ST's {@code whitelist}
+     *                             entries: CIDRs, ranges, wildcards) that may read them without an admin's session
+     */
+    public record Operations(int shutdownGraceSeconds, boolean metricsEnabled, List<String> metricsWhitelist) {
     }
 
     /** One {@code requestOverrides} entry: these headers for calls to these {@code host[:port]} values. */

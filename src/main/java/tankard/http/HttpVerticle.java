@@ -16,7 +16,10 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
-/** The ST-shaped HTTP surface on one event loop. Router order follows ST's src/server-main.js. */
+/**
+ * The ST-shaped HTTP surface on one event loop. Router order follows ST's src/server-main.js, after what answers
+ * before the security chain (health checks, the graceful stop's gate: {@link Feature#mountFirst}).
+ */
 public final class HttpVerticle extends VerticleBase {
     /** A multipart text field (a card's description, a chat in a form) may be as large as ST's multer allows. */
     private static final int FORM_FIELD_LIMIT = 500 * 1024 * 1024;
@@ -72,6 +75,10 @@ public final class HttpVerticle extends VerticleBase {
         router.route().handler(surface.idle());
         router.route().failureHandler(new FailureHandler());
         router.route().handler(HttpVerticle::refuseBadlyEncodedPaths);
+        Routes routes = new Routes(config);
+        for (Feature feature : surface.features()) {
+            feature.mountFirst(router, routes);
+        }
         surface.security().installBeforePublic(router);
         BodyHandler bodies = BodyHandler.create(config.dataRoot().resolve("_uploads").toString())
                 .setBodyLimit(Request.BODY_LIMIT)
@@ -89,7 +96,6 @@ public final class HttpVerticle extends VerticleBase {
             }
         });
         router.route().handler(new UploadGuard());
-        Routes routes = new Routes(config);
         for (Feature feature : surface.features()) {
             feature.mountPublic(router, routes);
         }

@@ -5,6 +5,8 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpServerResponse;
 
+import java.util.concurrent.atomic.AtomicInteger;
+
 /**
  * One upstream body relayed to the browser as it arrives. An upstream sends each SSE event as an HTTP chunk of its
  * own, and one read of its socket brings many: the pieces a read brought are gathered and written to the browser
@@ -16,6 +18,8 @@ import io.vertx.core.http.HttpServerResponse;
 final class StreamRelay {
     /** Gathered pieces go out at this size without waiting for the rest of the read: a bound on what a stream holds. */
     private static final int MAX_GATHERED = 64 * 1024;
+    /** The relays of this process under way: the metrics' streams open. */
+    private static final AtomicInteger OPEN = new AtomicInteger();
 
     private final HttpClientResponse from;
     private final HttpServerResponse to;
@@ -28,6 +32,8 @@ final class StreamRelay {
     private boolean gathering;
     /** Whether anything has been written yet. */
     private boolean started;
+    /** Whether the relay has ended, its upstream done or failed (a browser that leaves resets the upstream). */
+    private boolean finished;
 
     StreamRelay(HttpClientResponse from, HttpServerResponse to, StreamConverter converter, Context context) {
         this.from = from;
@@ -36,11 +42,17 @@ final class StreamRelay {
         this.context = context;
     }
 
+    static int open() {
+        return OPEN.get();
+    }
+
     void start() {
+        OPEN.incrementAndGet();
         from.handler(this::gather);
         from.exceptionHandler(e -> {
             pending = null;
             to.reset();
+            finish();
         });
         from.endHandler(v -> {
             if (pending != null) {
@@ -48,7 +60,15 @@ final class StreamRelay {
                 pending = null;
             }
             to.end(converter.end());
+            finish();
         });
+    }
+
+    private void finish() {
+        if (!finished) {
+            finished = true;
+            OPEN.decrementAndGet();
+        }
     }
 
     private void gather(Buffer chunk) {

@@ -450,6 +450,11 @@ public final class UpstreamClient {
         new StreamRelay(from, to, converter, Vertx.currentContext()).start();
     }
 
+    /** How many backend streams this process is relaying to browsers now. */
+    public static int openStreams() {
+        return StreamRelay.open();
+    }
+
     public static boolean isOk(HttpClientResponse response) {
         return response.statusCode() >= 200 && response.statusCode() < 300;
     }

@@ -63,7 +63,8 @@ final class BenchServer implements AutoCloseable {
 
     /**
      * nginx (Debian's package) on a free loopback port before the servers on those ports, as docs/operations.md
-     * sets it up: each request on a connection of its own to the next server, a refused one passed to the other.
+     * sets it up: each request on a connection of its own to the next server, a refused one or a stopping node's 503
+     * passed to the other (which takes the body nginx buffered).
      */
     static BenchServer nginx(Path work, int... upstreams) throws Exception {
         int port = freePort();
@@ -81,8 +82,8 @@ final class BenchServer implements AutoCloseable {
                 + "  scgi_temp_path " + work.resolve("temp") + ";\n  upstream tankard {\n" + servers + "  }\n"
                 + "  server {\n    listen 127.0.0.1:" + port + ";\n    location / {\n      proxy_pass http://tankard;\n"
                 + "      proxy_set_header Host $host;\n      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;\n"
-                + "      proxy_buffering off;\n      proxy_request_buffering off;\n      proxy_read_timeout 600s;\n"
-                + "      proxy_next_upstream error timeout;\n    }\n  }\n}\n");
+                + "      proxy_buffering off;\n      proxy_read_timeout 600s;\n"
+                + "      proxy_next_upstream error timeout http_503 non_idempotent;\n    }\n  }\n}\n");
         ProcessBuilder builder = new ProcessBuilder(System.getenv().getOrDefault("NGINX", "/usr/sbin/nginx"),
                 "-p", work.toString(), "-c", conf.toString());
         return new BenchServer(builder, port, work.resolve("nginx.log"));

@@ -327,6 +327,23 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void theOperationsSettingsHaveDefaultsAndTakeTheEnvironment() throws IOException {
+        TankardConfig.Operations absent = load(null, Map.of()).operations();
+        assertEquals(30, absent.shutdownGraceSeconds());
+        assertFalse(absent.metricsEnabled());
+        assertEquals(List.of("127.0.0.1", "::1"), absent.metricsWhitelist());
+        TankardConfig.Operations set = load("tankard:\n  shutdownGraceSeconds: 5\n  metrics:\n    whitelist: [\"10.0.0.0/8\"]\n",
+                Map.of("SILLYTAVERN_TANKARD_METRICS_ENABLED", "true", "SILLYTAVERN_TANKARD_SHUTDOWNGRACESECONDS", "90"))
+                .operations();
+        assertEquals(90, set.shutdownGraceSeconds());
+        assertTrue(set.metricsEnabled());
+        assertEquals(List.of("10.0.0.0/8"), set.metricsWhitelist());
+        ConfigException negative = assertThrows(ConfigException.class,
+                () -> load("tankard:\n  shutdownGraceSeconds: -1\n", Map.of()));
+        assertTrue(negative.getMessage().contains("tankard.shutdownGraceSeconds"), negative.getMessage());
+    }
+
+    @Test
     void storageIsFilesUnlessPostgresIsChosenWithItsDatabase() throws IOException {
         assertEquals(TankardConfig.Storage.Kind.FILES, load(null, Map.of()).storage().kind());
         Files.writeString(work.resolve("db-password"), "s3cret\nignored\n");

@@ -51,8 +51,8 @@ public final class TestServer implements AutoCloseable {
     /** The environment variables the test gave this server (a database's settings among them, if it gave one). */
     private final Map<String, String> givenEnv;
 
-    private TestServer(Vertx vertx, Tankard tankard, Path workDir, PgScratch database, Map<String, String> givenEnv) {
-        this.vertx = vertx;
+    private TestServer(Tankard tankard, Path workDir, PgScratch database, Map<String, String> givenEnv) {
+        this.vertx = tankard.vertx();
         this.tankard = tankard;
         this.workDir = workDir;
         this.database = database;
@@ -118,13 +118,11 @@ public final class TestServer implements AutoCloseable {
             environment.putAll(database.environment());
         }
         environment.putAll(env);
-        Vertx vertx = Vertx.vertx();
         try {
             TankardConfig config = ConfigLoader.load(args.toArray(String[]::new), environment, work);
-            Tankard tankard = await(Tankard.start(vertx, config).toCompletionStage().toCompletableFuture());
-            return new TestServer(vertx, tankard, work, database, env);
+            Tankard tankard = await(Tankard.start(config).toCompletionStage().toCompletableFuture());
+            return new TestServer(tankard, work, database, env);
         } catch (RuntimeException e) {
-            vertx.close();
             if (database != null) {
                 database.close();
             }

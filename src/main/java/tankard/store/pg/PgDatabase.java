@@ -11,6 +11,7 @@ import io.vertx.core.net.NetClientOptions;
 import io.vertx.core.net.PemTrustOptions;
 import io.vertx.pgclient.PgBuilder;
 import io.vertx.pgclient.PgConnectOptions;
+import io.vertx.pgclient.PgException;
 import io.vertx.pgclient.SslMode;
 import io.vertx.sqlclient.ClosedConnectionException;
 import io.vertx.sqlclient.Pool;
@@ -36,6 +37,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -56,6 +58,8 @@ public final class PgDatabase implements AutoCloseable {
     private static final long TRUSTED_NANOS = TimeUnit.SECONDS.toNanos(2);
     /** How long a connection's check may take before the connection is given up. */
     private static final long CHECK_TIMEOUT_MS = 2_000;
+    /** SQLSTATE class of integrity constraint violations, which stores use as answers (a name taken). */
+    private static final String CONSTRAINT_CLASS = "23";
 
     private final Pool pool;
     /**
@@ -71,6 +75,10 @@ public final class PgDatabase implements AutoCloseable {
     private final String description;
     /** Set once at open, right after the pool: the caches' versions need calls. */
     private CacheVersions versions;
+    /** Calls refused because the database did not answer (the 503s), for the metrics. */
+    private final LongAdder unanswered = new LongAdder();
+    /** Statements the database failed with an error other than a constraint's, for the metrics. */
+    private final LongAdder failedStatements = new LongAdder();
 
     private PgDatabase(Pool pool, Pool lockPool, int poolSize, Context context, String description) {
         this.pool = pool;
@@ -391,6 +399,9 @@ public final class PgDatabase implements AutoCloseable {
             if (isConnectionFailure(cause)) {
                 throw unavailable();
             }
+            if (cause instanceof PgException failed && !String.valueOf(failed.getSqlState()).startsWith(CONSTRAINT_CLASS)) {
+                failedStatements.increment();
+            }
             if (cause instanceof RuntimeException runtime) {
                 throw runtime;
             }
@@ -418,7 +429,26 @@ public final class PgDatabase implements AutoCloseable {
     }
 
     private Refusal unavailable() {
+        unanswered.increment();
         return new Refusal(Refusal.Kind.UNAVAILABLE, "The database is not answering; try again in a moment");
+    }
+
+    /** How many calls were refused with 503 because the database did not answer, since the start. */
+    public long unansweredCalls() {
+        return unanswered.sum();
+    }
+
+    /** How many statements the database failed, constraint violations aside, since the start. */
+    public long failedStatements() {
+        return failedStatements.sum();
+    }
+
+    /**
+     * Whether the database answers a query now, within a connection check's time: the readiness check of
+     * {@code /health/ready}. Non-blocking; the schema is this code's since {@link #open} migrated it.
+     */
+    public Future<Void> ping() {
+        return pool.preparedQuery("SELECT 1").execute().timeout(CHECK_TIMEOUT_MS, TimeUnit.MILLISECONDS).mapEmpty();
     }
 
     /**
