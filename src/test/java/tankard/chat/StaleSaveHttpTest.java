@@ -289,12 +289,12 @@ class StaleSaveHttpTest extends ServerTest {
         assertEquals(file(regenerated), document(GROUP_CHAT));
     }
 
+    /** On PostgreSQL this node's copy of the chat is then of the version before: the stored chat is read again. */
     @Test
-    void aSaveStillRefusedWhenTheChatAtHandIsNotTheStoredOne() {
+    void aChatWrittenOtherwiseThanByASaveIsComparedAsStored() {
         start(null);
         List<String> seen = started();
         List<String> tab1 = plus(seen, sent("Written behind the server's back."));
-        // the chat changed without a save of this server's (another node, or a copy no longer current)
         server.files().write(CHAT, file(tab1));
         refused(plus(seen, sent("From tab two.")), tab1, "compared with the chat as stored");
         assertTrue(server.files().backupNames("").isEmpty());
