@@ -289,6 +289,23 @@ class StaleSaveHttpTest extends ServerTest {
         assertEquals(file(regenerated), document(GROUP_CHAT));
     }
 
+    @Test
+    void aMessageLongerThanTheStoredLinesReadBufferIsComparedWhole() {
+        start(null);
+        String long1 = reply("long ".repeat(60_000)); // 300 KB: passed over where the stored chat is read beside the save
+        List<String> chat = plus(started(), sent("Tell me everything."), long1, sent("Thanks."));
+        accepted(chat, "a long answer");
+        List<String> moved = new ArrayList<>(chat);
+        moved.set(moved.size() - 2, chat.get(chat.size() - 1));
+        moved.set(moved.size() - 1, long1);
+        accepted(moved, "moved: kept, as the same message");
+        List<String> tab1 = plus(moved, sent("From tab one."));
+        accepted(tab1, "tab one sends");
+        refused(plus(moved, sent("From tab two.")), tab1, "tab two sends");
+        refused(plus(changed(moved, moved.size() - 1, m -> swiped(m, "Short now.")), sent("From tab two.")), tab1,
+                "tab two swipes the long answer and sends");
+    }
+
     /** On PostgreSQL this node's copy of the chat is then of the version before: the stored chat is read again. */
     @Test
     void aChatWrittenOtherwiseThanByASaveIsComparedAsStored() {
