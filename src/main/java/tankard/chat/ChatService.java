@@ -198,10 +198,12 @@ public final class ChatService {
                             .orElseThrow(() -> new IOException("The chat vanished")));
                 }
             } else {
-                if (version != null && divergence(user, folder, file, version, body, draft).losesMessages()) {
-                    throw Refusal.badRequest("integrity"); // a stale view: ST's frontend asks before it overwrites
+                if (checkIntegrity) { // the same setting turns off ST's check and this one
+                    if (version != null && divergence(user, folder, file, version, body, draft).losesMessages()) {
+                        throw Refusal.badRequest("integrity"); // a stale view: ST's frontend asks before it overwrites
+                    }
+                    draft.expect(version);
                 }
-                draft.expect(version);
                 keepIfLosing(user, folder, file, key, body.lines(), chat.backupName());
             }
             try {

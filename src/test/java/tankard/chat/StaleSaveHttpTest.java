@@ -189,6 +189,14 @@ class StaleSaveHttpTest extends ServerTest {
         assertEquals(file(stored), document(GROUP_CHAT));
     }
 
+    @Test
+    void theCheckIsOffWithStsOwn() {
+        start("backups:\n  chat:\n    enabled: false\n    checkIntegrity: false\n");
+        List<String> seen = started();
+        accepted(plus(seen, sent("From tab one.")), "tab one sends");
+        accepted(plus(seen, sent("From tab two.")), "the last save wins, as in ST with the check off");
+    }
+
     // ---- one tab: each flow as the saves ST's frontend makes
 
     @Test
