@@ -24,7 +24,8 @@ import java.util.zip.CRC32C;
  * way JavaScript would. An element that repeats, byte for byte, the line of a stored chat at its place (the chat
  * as this node has it at hand: {@link ChatStore#openAtHand}) was in that form when it was stored, and is copied
  * without checking it again: a save of a long chat that adds one message checks one message
- * (docs/compatibility.md).
+ * (docs/compatibility.md). From the first message that does not repeat its stored line on, the messages of both are
+ * noted for the stale-view check ({@link StaleSave}), so that a save that adds one message notes one.
  *
  * @param fields  top-level members other than {@code chat}
  * @param isArray whether {@code chat} is an array (else nothing was written)
