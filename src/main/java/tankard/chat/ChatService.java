@@ -212,7 +212,7 @@ public final class ChatService {
                 if (changed.kind() != Refusal.Kind.CONFLICT) {
                     throw changed;
                 }
-                throw Refusal.badRequest("integrity"); // another node wrote the chat since the check
+                throw Refusal.badRequest("integrity"); // written since the check, not under the chat's lock
             }
             Optional<ChatFile> stat = store.find(user, folder, file);
             if (stat.isPresent()) {

@@ -4,6 +4,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import tankard.config.TankardConfig;
 import tankard.core.Refusal;
+import tankard.store.MemoryTicketStore;
+import tankard.store.StripedLocks;
 import tankard.testing.TestServer;
 
 import java.io.ByteArrayInputStream;
@@ -29,7 +31,8 @@ class StaleSaveRaceTest {
     private final Path root = TestServer.tempDir();
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
     private final ChatService chats = new ChatService(new TankardConfig.Backups(false, 50, true, true, -1, 0),
-            new FileChatStore(root), new ChatLocks(), timer, System::currentTimeMillis);
+            new FileChatStore(root), new ChatLocks(new StripedLocks(64)), new MemoryTicketStore(System::currentTimeMillis),
+            timer, System::currentTimeMillis);
 
     @AfterEach
     void cleanUp() {

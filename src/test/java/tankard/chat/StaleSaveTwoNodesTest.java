@@ -6,10 +6,6 @@ import org.junit.jupiter.api.Test;
 import tankard.testing.PgScratch;
 import tankard.testing.TestServer;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
@@ -20,14 +16,6 @@ class StaleSaveTwoNodesTest {
     private static final String HEADER = "{\"chat_metadata\":{\"integrity\":\"2n\"},\"user_name\":\"unused\"}";
     private static final String GREETING = "{\"name\":\"Bramble\",\"is_user\":false,\"send_date\":\"2026-12-05T22:00:00.000Z\",\"mes\":\"Hi.\"}";
     private static final String SEEN = HEADER + "," + GREETING;
-
-    private static TestServer node(PgScratch database) throws IOException {
-        Path work = TestServer.tempDir();
-        Files.writeString(work.resolve("config.yaml"), "backups:\n  chat:\n    enabled: false\n");
-        Files.createDirectories(work.resolve("public"));
-        Files.writeString(work.resolve("public/index.html"), "<!doctype html><title>node</title>");
-        return TestServer.startIn(work, database.environment());
-    }
 
     private static String user(String text, int second) {
         return "{\"name\":\"You\",\"is_user\":true,\"is_system\":false,\"send_date\":\"2026-12-05T22:01:0" + second
@@ -44,10 +32,10 @@ class StaleSaveTwoNodesTest {
     }
 
     @Test
-    void aSaveOnOneNodeFromAViewOlderThanAnotherNodesSaveIsRefused() throws IOException {
+    void aSaveOnOneNodeFromAViewOlderThanAnotherNodesSaveIsRefused() {
         try (PgScratch database = PgScratch.create();
-             TestServer a = node(database);
-             TestServer b = node(database)) {
+             TestServer a = TestServer.start("backups:\n  chat:\n    enabled: false\n", database.environment());
+             TestServer b = a.secondNode()) {
             TestServer.Client onA = a.client();
             TestServer.Client onB = b.client();
             assertEquals(200, save(onA, SEEN, false).statusCode());

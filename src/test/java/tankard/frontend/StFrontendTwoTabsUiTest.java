@@ -22,29 +22,19 @@ import static tankard.testing.MockCompletionServer.deltaEvent;
  */
 @EnabledIfEnvironmentVariable(named = "TANKARD_ST_DIR", matches = ".+")
 class StFrontendTwoTabsUiTest {
-    private static final String CHAT = "SillyTavern.getContext().chat";
+    private static final String CHAT = StUi.CONTEXT + ".chat";
     private static final String INTEGRITY_PROMPT =
             "(document.querySelector('dialog[open]')?.textContent ?? '').includes('integrity check failed')";
 
+    private static final String CHARACTER = "default_Seraphina.png";
+
     private final Path stDir = Path.of(System.getenv("TANKARD_ST_DIR")).toAbsolutePath();
 
-    /** Boots ST and opens the first character's chat. */
+    /** Boots ST and opens the character's chat, new with its greeting. */
     private static void openChat(Browser.Page page, String url) {
         page.navigate(url);
-        selectCharacter(page);
-    }
-
-    private static void selectCharacter(Browser.Page page) {
         StUi.boot(page);
-        StUi.openDrawer(page, "rightNavHolder");
-        page.click("#rm_print_characters_block .character_select");
-        page.waitFor(CHAT + ".length >= 1", StUi.STEP_TIMEOUT);
-        StUi.closeDrawer(page, "rightNavHolder");
-    }
-
-    private static void send(Browser.Page page, String text) {
-        page.type("#send_textarea", text);
-        page.click("#send_but");
+        StUi.openCharacter(page, CHARACTER);
     }
 
     private static List<String> said(TestServer server, String chatId) {
@@ -63,22 +53,19 @@ class StFrontendTwoTabsUiTest {
                     .end(deltaEvent("An answer.") + "data: [DONE]\n\n"));
             Browser.Page tab1 = one.newPage();
             Browser.Page tab2 = two.newPage();
-            openChat(tab1, server.url("/"));
-            tab1.waitForNetworkIdle(StUi.QUIET, StUi.STEP_TIMEOUT); // the new chat is saved and named on the card
+            openChat(tab1, server.url("/")); // the new chat is saved and named on the card
             openChat(tab2, server.url("/"));
-            String chatId = tab1.eval("SillyTavern.getContext().getCurrentChatId()").asText();
-            assertEquals(chatId, tab2.eval("SillyTavern.getContext().getCurrentChatId()").asText(), "one chat in both");
-            int greeting = tab2.eval(CHAT + ".length").asInt();
+            String chatId = tab1.eval(StUi.CONTEXT + ".getCurrentChatId()").asText();
+            assertEquals(chatId, tab2.eval(StUi.CONTEXT + ".getCurrentChatId()").asText(), "one chat in both");
 
             StUi.withScreenshot(tab1, "st-two-tabs-1-tab-one", () -> {
-                send(tab1, "From tab one");
-                tab1.waitFor(CHAT + ".length === " + (greeting + 2) + " && " + StUi.LAST_MESSAGE + ".includes('An answer')", StUi.STEP_TIMEOUT);
-                tab1.waitForNetworkIdle(StUi.QUIET, StUi.STEP_TIMEOUT);
+                StUi.send(tab1, "From tab one");
+                StUi.awaitReply(tab1, "An answer.");
             });
             List<String> afterTabOne = said(server, chatId);
 
             StUi.withScreenshot(tab2, "st-two-tabs-2-tab-two-asked", () -> {
-                send(tab2, "From tab two");
+                StUi.send(tab2, "From tab two");
                 tab2.waitFor(INTEGRITY_PROMPT, StUi.STEP_TIMEOUT);
             });
             assertEquals(afterTabOne, said(server, chatId), "tab one's messages stay while tab two's user is asked");
@@ -89,11 +76,13 @@ class StFrontendTwoTabsUiTest {
                 tab2.eval("window.beforeReload = true");
                 tab2.click("dialog[open] .popup-button-ok"); // OK without OVERWRITE: ST reloads the page
                 tab2.waitFor("window.beforeReload === undefined", StUi.STEP_TIMEOUT);
-                selectCharacter(tab2);
-                tab2.waitFor(CHAT + ".length === " + (greeting + 2), StUi.STEP_TIMEOUT);
-                send(tab2, "From tab two");
-                tab2.waitFor(CHAT + ".length === " + (greeting + 4) + " && " + StUi.LAST_MESSAGE + ".includes('An answer')", StUi.STEP_TIMEOUT);
-                tab2.waitForNetworkIdle(StUi.QUIET, StUi.STEP_TIMEOUT);
+                StUi.boot(tab2);
+                StUi.openDrawer(tab2, "rightNavHolder"); // the chat as stored now: tab one's messages
+                tab2.click("#rm_print_characters_block .character_select:has(.avatar[title$=\"File: " + CHARACTER + "\"])");
+                tab2.waitFor(CHAT + ".length === 3", StUi.STEP_TIMEOUT); // the greeting, tab one's message and answer
+                StUi.closeDrawer(tab2, "rightNavHolder");
+                StUi.send(tab2, "From tab two");
+                StUi.awaitReply(tab2, "An answer.");
             });
             List<String> both = said(server, chatId);
             assertEquals(List.of("From tab one", "An answer.", "From tab two", "An answer."), both.subList(both.size() - 4, both.size()),
