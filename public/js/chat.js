@@ -243,12 +243,13 @@ function render(view, { character, chats, file, group, chat, lore }) {
         el('button.icon', { type: 'button', 'aria-label': 'Next swipe', disabled: !last || !!group, onclick: () => swipe(1) }, '›')) : null);
   }
 
-  async function save(from) {
+  /** Saves from message `from`; a chat changed elsewhere is read again and `refused` (or a plain note) told. */
+  async function save(from, refused = 'The chat changed in another tab or on another device; it was read again') {
     try {
       await chat.saveFrom(from);
     } catch (e) {
       if (e.status === 409) {
-        toast('The chat changed elsewhere; it was read again', 'error');
+        toast(refused, 'error');
         await chat.load();
         draw();
       } else fail('Cannot save the chat', e);
@@ -320,12 +321,22 @@ function render(view, { character, chats, file, group, chat, lore }) {
     const text = input.value.trim();
     if (running || group) return;
     if (text) {
-      chat.messages.push({ name: userName(), is_user: true, is_system: false, send_date: now(), mes: text, extra: {} });
+      const message = { name: userName(), is_user: true, is_system: false, send_date: now(), mes: text, extra: {} };
+      chat.messages.push(message);
       input.value = '';
       draw();
       try {
-        await save(chat.messages.length - 1);
+        await save(chat.messages.length - 1, 'Not sent: the chat changed in another tab or on another device. '
+          + 'It was read again, and your message is back in the box: send it again to add it after the newest messages.');
       } catch {
+        // not saved: the message goes back to the box (before anything typed since), out of the chat shown
+        const at = chat.messages.indexOf(message);
+        if (at >= 0) {
+          chat.messages.splice(at, 1);
+          draw();
+        }
+        input.value = input.value ? `${text}\n${input.value}` : text;
+        input.focus();
         return;
       }
     }

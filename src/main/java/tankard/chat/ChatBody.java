@@ -14,6 +14,7 @@ import java.io.InputStream;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.zip.CRC32C;
 
 /**
  * A chat save request read in one streaming pass: the small members as trees, and the elements of the
@@ -23,20 +24,24 @@ import java.util.Map;
  * way JavaScript would. An element that repeats, byte for byte, the line of a stored chat at its place (the chat
  * as this node has it at hand: {@link ChatStore#openAtHand}) was in that form when it was stored, and is copied
  * without checking it again: a save of a long chat that adds one message checks one message
- * (docs/compatibility.md).
+ * (docs/compatibility.md). From the first message that does not repeat its stored line on, the messages of both are
+ * noted for the stale-view check ({@link StaleSave}), so that a save that adds one message notes one.
  *
  * @param fields  top-level members other than {@code chat}
  * @param isArray whether {@code chat} is an array (else nothing was written)
  * @param header  the first line written (the chat header), or null
  * @param lines   the lines written, and how many of them ST's loader keeps (truthy) or drops
+ * @param divergence the messages of the stored chat at hand and of the save from the first message that differs at
+ *                   its place, for {@link StaleSave}; null when no chat was at hand
  */
-record ChatBody(Map<String, JsonNode> fields, boolean isArray, byte[] header, ChatArray.Read lines) {
+record ChatBody(Map<String, JsonNode> fields, boolean isArray, byte[] header, ChatArray.Read lines,
+                StaleSave.Divergence divergence) {
     /**
      * Reads the body (null: not a JSON request, read as {@code {}} like Express), writing the chat's lines to
      * the draft; a body that is not JSON throws {@link JsonSyntaxException} and leaves the draft unusable.
      */
     static ChatBody read(InputStream json, ChatStore.Draft draft, StoredChat stored) throws IOException {
-        ChatBody empty = new ChatBody(new HashMap<>(), false, null, new ChatArray.Read(0, 0, false));
+        ChatBody empty = new ChatBody(new HashMap<>(), false, null, new ChatArray.Read(0, 0, false), null);
         if (json == null) {
             return empty;
         }
@@ -82,7 +87,7 @@ record ChatBody(Map<String, JsonNode> fields, boolean isArray, byte[] header, Ch
         in.next();
         in.expectEnd();
         fields.remove("chat");
-        return new ChatBody(fields, chat.isArray, chat.header, chat.lines);
+        return new ChatBody(fields, chat.isArray, chat.header, chat.lines, chat.divergence);
     }
 
     /** The stored chat whose lines the request's elements may repeat, chosen by the members read before {@code chat}. */
@@ -115,12 +120,17 @@ record ChatBody(Map<String, JsonNode> fields, boolean isArray, byte[] header, Ch
         // the bytes of the leading elements that repeat the stored lines, each with the LF after it in both
         long repeatedBytes = 0;
         boolean repeating = stored != null;
+        // the messages from the first one that does not repeat the stored line at its place (the header aside)
+        StaleSave.Lines storedAfter = new StaleSave.Lines();
+        StaleSave.Lines savedAfter = new StaleSave.Lines();
+        boolean diverged = false;
         in.next();
         int c = in.skipWhitespace();
         while (c != ']') {
             // a canonical element (nearly all) is found and checked in one pass over the buffered body, and
             // written from there; any other is captured and checked on its own
-            int length = stored != null && stored.next() ? in.repeated(stored) : -1;
+            boolean storedLine = stored != null && stored.next();
+            int length = storedLine ? in.repeated(stored) : -1;
             boolean repeated = length >= 0;
             if (length < 0) {
                 length = in.canonical();
@@ -141,6 +151,14 @@ record ChatBody(Map<String, JsonNode> fields, boolean isArray, byte[] header, Ch
             }
             if (out.lines() == 0) {
                 header = Arrays.copyOfRange(element, offset, offset + length);
+            } else if (stored != null) {
+                diverged = diverged || !repeated;
+                if (diverged) {
+                    savedAfter.add(element, offset, offset + length);
+                    if (storedLine) {
+                        stored.addTo(storedAfter);
+                    }
+                }
             }
             out.line(element, offset, offset + length);
             kept += truthy ? 1 : 0;
@@ -158,8 +176,17 @@ record ChatBody(Map<String, JsonNode> fields, boolean isArray, byte[] header, Ch
         if (repeatedBytes > 0) {
             draft.repeats(stored.version(), repeatedBytes);
         }
+        StaleSave.Divergence divergence = null;
+        if (stored != null) {
+            while (stored.next()) { // the stored lines past the save's end
+                if (stored.index() > 0) {
+                    stored.addTo(storedAfter);
+                }
+            }
+            divergence = new StaleSave.Divergence(stored.version(), storedAfter, savedAfter);
+        }
         long dropped = out.lines() - kept;
-        return new ChatBody(fields, true, header, new ChatArray.Read(kept, dropped, dropped == 0 && kept > 0));
+        return new ChatBody(fields, true, header, new ChatArray.Read(kept, dropped, dropped == 0 && kept > 0), divergence);
     }
 
     JsonNode field(String name) {
@@ -356,7 +383,7 @@ record ChatBody(Map<String, JsonNode> fields, boolean isArray, byte[] header, Ch
     /**
      * A stored chat's lines, one by one beside the elements of a save: {@code array()[start(), end())} is the line
      * of the element being read. A line too long for the buffer is passed over (an element that long is never
-     * whole in the body's buffer either).
+     * whole in the body's buffer either): only its hash and start are kept, for {@link #addTo}.
      */
     private static final class StoredLines implements Closeable {
         private static final int BUFFER = 1 << 17;
@@ -370,6 +397,12 @@ record ChatBody(Map<String, JsonNode> fields, boolean isArray, byte[] header, Ch
         private int end;
         /** Where the next line starts. */
         private int next;
+        /** The current line's index (0: the header). */
+        private int index = -1;
+        /** The hash and start of the current line when it was passed over, else null. */
+        private CRC32C passedOver;
+        private long passedOverLength;
+        private byte[] passedOverStart;
 
         StoredLines(ChatStore.AtHand chat) {
             this.in = chat.lines();
@@ -380,6 +413,10 @@ record ChatBody(Map<String, JsonNode> fields, boolean isArray, byte[] header, Ch
             return version;
         }
 
+        int index() {
+            return index;
+        }
+
         /** Whether the current line is followed by an LF (all but a chat's last line are). */
         boolean endsInLineFeed() {
             return end < limit;
@@ -387,20 +424,31 @@ record ChatBody(Map<String, JsonNode> fields, boolean isArray, byte[] header, Ch
 
         /** Moves to the next line; false when there is none. */
         boolean next() throws IOException {
-            boolean passingOver = false;
+            passedOver = null;
             while (true) {
                 int lineFeed = ByteScan.indexOf(buffer, next, limit, (byte) '\n');
                 if (lineFeed < limit || ended && next < limit) {
-                    start = passingOver ? lineFeed : next;
+                    if (passedOver != null) {
+                        passedOver.update(buffer, next, lineFeed - next);
+                        passedOverLength += lineFeed - next;
+                    }
+                    start = passedOver != null ? lineFeed : next;
                     end = lineFeed;
                     next = Math.min(lineFeed + 1, limit);
+                    index++;
                     return true;
                 }
                 if (ended) {
                     return false;
                 }
                 if (next == 0 && limit == buffer.length) {
-                    passingOver = true; // a line longer than the buffer
+                    if (passedOver == null) { // a line longer than the buffer
+                        passedOver = new CRC32C();
+                        passedOverLength = 0;
+                        passedOverStart = Arrays.copyOf(buffer, 1 << 12);
+                    }
+                    passedOver.update(buffer, 0, limit);
+                    passedOverLength += limit;
                     limit = 0;
                 }
                 System.arraycopy(buffer, next, buffer, 0, limit - next);
@@ -409,6 +457,16 @@ record ChatBody(Map<String, JsonNode> fields, boolean isArray, byte[] header, Ch
                 int n = in.readNBytes(buffer, limit, buffer.length - limit);
                 limit += n;
                 ended = limit < buffer.length;
+            }
+        }
+
+        /** Adds the current line to the lines. */
+        void addTo(StaleSave.Lines lines) {
+            if (passedOver == null) {
+                lines.add(buffer, start, end);
+            } else {
+                lines.add(StaleSave.Lines.hash(passedOver.getValue(), passedOverLength), passedOverStart, 0,
+                        passedOverStart.length);
             }
         }
 

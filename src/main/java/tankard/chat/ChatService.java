@@ -182,7 +182,8 @@ public final class ChatService {
         if (!body.isArray()) {
             throw Refusal.badRequest("The request's body.chat is not an array.");
         }
-        JsonNode integrity = checkIntegrity && !Js.truthy(body.field("force")) ? integrity(body.header()) : null;
+        boolean force = Js.truthy(body.field("force"));
+        JsonNode integrity = checkIntegrity && !force ? integrity(body.header()) : null;
         String key = key(user, folder, file);
         InputStream saved;
         Locks.Held lock = locks.lock(user, folder, file);
@@ -190,8 +191,29 @@ public final class ChatService {
             if (Js.truthy(integrity) && !intact(user, folder, file, integrity)) {
                 throw Refusal.badRequest("integrity");
             }
-            keepIfLosing(user, folder, file, key, body.lines(), chat.backupName());
-            draft.commit(folder, file);
+            Object version = store.version(user, folder, file).orElse(null);
+            if (force) {
+                if (version != null) { // the user chose to overwrite (ST's saveChat): what was there is kept
+                    backups.keepReplaced(user, chat.backupName(), store.open(user, folder, file)
+                            .orElseThrow(() -> new IOException("The chat vanished")));
+                }
+            } else {
+                if (checkIntegrity) { // the same setting turns off ST's check and this one
+                    if (version != null && divergence(user, folder, file, version, body, draft).losesMessages()) {
+                        throw Refusal.badRequest("integrity"); // a stale view: ST's frontend asks before it overwrites
+                    }
+                    draft.expect(version);
+                }
+                keepIfLosing(user, folder, file, key, body.lines(), chat.backupName());
+            }
+            try {
+                draft.commit(folder, file);
+            } catch (Refusal changed) {
+                if (changed.kind() != Refusal.Kind.CONFLICT) {
+                    throw changed;
+                }
+                throw Refusal.badRequest("integrity"); // written since the check, not under the chat's lock
+            }
             Optional<ChatFile> stat = store.find(user, folder, file);
             if (stat.isPresent()) {
                 remember(key, stat.get(), body.lines());
@@ -201,6 +223,40 @@ public final class ChatService {
             lock.close();
         }
         backups.saved(user, chat.backupName(), saved);
+    }
+
+    /**
+     * The stored chat's messages and the save's from where they differ ({@link StaleSave}): as the save was read
+     * beside the chat at hand when that is the chat as it is now (the usual case: only the lines after the part
+     * both share were looked at), else from the chat and the draft read again whole.
+     */
+    private StaleSave.Divergence divergence(String user, ChatFolder folder, String file, Object version, ChatBody body,
+                                            ChatStore.Draft draft) throws IOException {
+        StaleSave.Divergence read = body.divergence();
+        if (read != null && version.equals(read.version())) {
+            return read;
+        }
+        StaleSave.Lines stored = new StaleSave.Lines();
+        StaleSave.Lines saved = new StaleSave.Lines();
+        try (InputStream in = store.open(user, folder, file).orElseThrow(() -> new IOException("The chat vanished"))) {
+            messages(in, stored);
+        }
+        try (InputStream in = draft.written()) {
+            messages(in, saved);
+        }
+        return new StaleSave.Divergence(version, stored, saved);
+    }
+
+    /** The lines after the header. */
+    private static void messages(InputStream chat, StaleSave.Lines lines) throws IOException {
+        boolean[] header = {true};
+        ChatLines.split(chat, (bytes, from, to) -> {
+            if (!header[0]) {
+                lines.add(bytes, from, to);
+            }
+            header[0] = false;
+            return true;
+        });
     }
 
     /** {@code chat[0].chat_metadata.integrity} of the request, or null. */

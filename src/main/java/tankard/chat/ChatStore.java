@@ -65,10 +65,16 @@ public interface ChatStore {
 
     /**
      * A chat's bytes at one version: {@code version} names the chat and its version for {@link Draft#repeats}
-     * (compared with equals; a store that keeps no versions gives any).
+     * and {@link #version} (compared with equals).
      */
     record AtHand(InputStream lines, Object version) {
     }
+
+    /**
+     * The version the chat is stored at now, comparable with {@link AtHand#version()} (equal only when the lines at
+     * hand are the chat as it is now); empty when there is no such chat.
+     */
+    Optional<Object> version(String user, ChatFolder folder, String name) throws IOException;
 
     /**
      * Replaces the chat's bytes from {@code keep} on by {@code tail}, atomically and durably (a crash leaves the
@@ -154,6 +160,17 @@ public interface ChatStore {
          */
         default void repeats(Object version, long bytes) {
         }
+
+        /**
+         * Makes the commit refuse ({@link ChatStore#changed}) unless the chat is still at that {@link #version} (null:
+         * still absent) when it is written: what a check made under the chat's lock on this node holds to across
+         * nodes. A store on one node (files) has nothing to add to the lock.
+         */
+        default void expect(Object version) {
+        }
+
+        /** The bytes written so far, to read them again before the commit. */
+        InputStream written() throws IOException;
 
         /** Makes the written bytes the chat, durably and atomically, creating its folder when needed. */
         void commit(ChatFolder folder, String name) throws IOException;

@@ -140,7 +140,19 @@ public final class FileChatStore implements ChatStore {
 
     @Override
     public Optional<AtHand> openAtHand(String user, ChatFolder folder, String name) throws IOException {
-        return open(user, folder, name).map(in -> new AtHand(in, name)); // the file is rewritten whole anyway
+        // the file's size and time before it is opened: a file written in between differs from it later
+        Object version = version(user, folder, name).orElse(null);
+        return open(user, folder, name).map(in -> new AtHand(in, version));
+    }
+
+    /** The chat's file, size and time: a save writes a new file, a tail save changes the size or the time. */
+    @Override
+    public Optional<Object> version(String user, ChatFolder folder, String name) throws IOException {
+        return stat(settled(folder(user, folder), name)).filter(BasicFileAttributes::isRegularFile)
+                .map(a -> new FileVersion(a.fileKey(), a.size(), FileTimes.modifiedMs(a)));
+    }
+
+    private record FileVersion(Object file, long size, double modifiedMs) {
     }
 
     @Override

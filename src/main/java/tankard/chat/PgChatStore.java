@@ -186,6 +186,25 @@ public final class PgChatStore implements ChatStore {
     private record Repeat(Object revision, long bytes) {
     }
 
+    /** The revision a draft may be saved over only ({@link Draft#expect}); null: the chat must not exist. */
+    private record Expected(Object revision) {
+        /** Whether the chat's row, as the save's upsert found or made it, is at that revision. */
+        boolean holds(long chatId, long version) {
+            return revision == null ? version == 0 : revision.equals(new Revision(chatId, version));
+        }
+    }
+
+    @Override
+    public Optional<Object> version(String user, ChatFolder folder, String name) {
+        return Optional.ofNullable(db.call(c -> c.preparedQuery("SELECT chat_id, version FROM chats WHERE user_handle = $1"
+                        + " AND area = $2 AND folder = $3 AND name = $4").execute(Place.of(user, folder, name).tuple())
+                .map(rows -> rows.size() == 0 ? null : revision(rows.iterator().next()))));
+    }
+
+    private static Object revision(Row row) {
+        return new Revision(row.getLong(0), row.getLong(1));
+    }
+
     @Override
     public Optional<SeekableByteChannel> channel(String user, ChatFolder folder, String name) throws IOException {
         return view(Place.of(user, folder, name), false);
@@ -193,7 +212,7 @@ public final class PgChatStore implements ChatStore {
 
     @Override
     public void write(String user, ChatFolder folder, String name, byte[] content) throws IOException {
-        save(Place.of(user, folder, name), new Content(null, content), false, null);
+        save(Place.of(user, folder, name), new Content(null, content), false, null, null);
     }
 
     /**
@@ -340,7 +359,7 @@ public final class PgChatStore implements ChatStore {
 
     @Override
     public boolean create(String user, ChatFolder folder, String name, InputStream content) throws IOException {
-        return spooled(content, spool -> save(Place.of(user, folder, name), spool, true, null) != null);
+        return spooled(content, spool -> save(Place.of(user, folder, name), spool, true, null, null) != null);
     }
 
     @Override
@@ -356,6 +375,7 @@ public final class PgChatStore implements ChatStore {
     private final class PgDraft extends SpooledDraft {
         private final String user;
         private Repeat repeat;
+        private Expected expected;
 
         PgDraft(String user) throws IOException {
             super(new SpoolFile(copies.newSpool(user)));
@@ -374,9 +394,14 @@ public final class PgChatStore implements ChatStore {
         }
 
         @Override
+        public void expect(Object version) {
+            expected = new Expected(version);
+        }
+
+        @Override
         public void commit(ChatFolder folder, String name) throws IOException {
             spool.finish(false);
-            Revision saved = save(Place.of(user, folder, name), new Content(spool.path(), null), false, repeat);
+            Revision saved = save(Place.of(user, folder, name), new Content(spool.path(), null), false, repeat, expected);
             copies.keep(user, saved.chatId(), saved.version(), spool.path());
         }
 
@@ -394,7 +419,7 @@ public final class PgChatStore implements ChatStore {
 
     @Override
     public void writeBackup(String user, String name, InputStream content) throws IOException {
-        spooled(content, spool -> save(Place.backup(user, name), spool, false, null));
+        spooled(content, spool -> save(Place.backup(user, name), spool, false, null, null));
     }
 
     @Override
@@ -492,9 +517,11 @@ public final class PgChatStore implements ChatStore {
      * Makes the content the chat (creating it, and its folder), writing only the lines from the first one that
      * differs from the stored chat; with {@code createOnly}, null and nothing written when the chat exists. Where
      * the chat is still at the revision the content repeats the start of, the lines from there on; else the
-     * content's lines are compared with the stored ones by hash. Answers the revision made.
+     * content's lines are compared with the stored ones by hash. With {@code expected}, a chat found at another
+     * revision is left as it is ({@link ChatStore#changed}). Answers the revision made.
      */
-    private Revision save(Place place, Content content, boolean createOnly, Repeat repeat) throws IOException {
+    private Revision save(Place place, Content content, boolean createOnly, Repeat repeat, Expected expected)
+            throws IOException {
         PgDatabase.fileName(place.name(), true);
         List<Line> lines = repeat == null ? index(content) : null; // hashed before the transaction, when needed
         try (PgDatabase.Session s = db.session()) {
@@ -508,6 +535,9 @@ public final class PgChatStore implements ChatStore {
             }
             long chatId = chat.getLong(0);
             long version = chat.getLong(1);
+            if (expected != null && !expected.holds(chatId, version)) {
+                throw ChatStore.changed(); // written by another node since the caller's check
+            }
             s.call(c -> c.preparedQuery("INSERT INTO chat_folders (user_handle, area, folder) VALUES ($1, $2, $3)"
                     + " ON CONFLICT DO NOTHING").execute(Tuple.of(place.user(), place.area(), place.folder())));
             long size = content.size();

@@ -71,6 +71,28 @@ abstract class ChatStoreContract {
     }
 
     @Test
+    void aChatsVersionIsThatOfItsLinesAtHandUntilItIsWrittenAgain() throws IOException {
+        ChatStore store = open();
+        assertTrue(store.version("alice", SERAPHINA, "c.jsonl").isEmpty(), "no chat, no version");
+        try (ChatStore.Draft draft = store.draft("alice")) {
+            draft.out().write(bytes("{\"mes\":\"A\"}"));
+            draft.commit(SERAPHINA, "c.jsonl");
+        }
+        Object saved = store.version("alice", SERAPHINA, "c.jsonl").orElseThrow();
+        ChatStore.AtHand atHand = store.openAtHand("alice", SERAPHINA, "c.jsonl").orElseThrow();
+        atHand.lines().close();
+        assertEquals(saved, atHand.version(), "the lines at hand are the chat as stored");
+        assertEquals(saved, open().version("alice", SERAPHINA, "c.jsonl").orElseThrow(), "a version holds across restarts");
+
+        store.write("alice", SERAPHINA, "c.jsonl", bytes("{\"mes\":\"A\"}\n{\"mes\":\"B\"}"));
+        Object written = store.version("alice", SERAPHINA, "c.jsonl").orElseThrow();
+        assertNotEquals(saved, written, "a write makes a new version");
+        ChatFile stat = store.find("alice", SERAPHINA, "c.jsonl").orElseThrow();
+        store.replaceTail("alice", SERAPHINA, "c.jsonl", stat, stat.size(), bytes("\n{\"mes\":\"C\"}"));
+        assertNotEquals(written, store.version("alice", SERAPHINA, "c.jsonl").orElseThrow(), "so does a tail save");
+    }
+
+    @Test
     void anyContentComesBackByteForByteFromTheStreamTheChannelAndTheStat() throws IOException {
         ChatStore store = open();
         byte[] hugeLine = bytes("{\"mes\":\"" + "y".repeat(700_000) + "\"}\n");

@@ -109,6 +109,34 @@ class PgChatStoreTest extends ChatStoreContract {
     }
 
     /** Commits the content as a draft that repeats the chat at that revision up to {@code repeated} bytes. */
+    @Test
+    void aDraftExpectingAVersionIsNotSavedOverAnotherNodesWrite() throws Exception {
+        ChatStore store = open();
+        ChatStore otherNode = new PgChatStore(db, Files.createDirectories(copies.resolve("other")));
+        try (ChatStore.Draft draft = store.draft("alice")) {
+            draft.out().write(bytes("{\"mes\":\"A\"}"));
+            draft.expect(null);
+            otherNode.write("alice", SERAPHINA, "c.jsonl", bytes("{\"mes\":\"made on the other node\"}"));
+            Refusal refused = assertThrows(Refusal.class, () -> draft.commit(SERAPHINA, "c.jsonl"), "expected absent");
+            assertEquals(Refusal.Kind.CONFLICT, refused.kind());
+        }
+        Object checked = store.version("alice", SERAPHINA, "c.jsonl").orElseThrow();
+        try (ChatStore.Draft draft = store.draft("alice")) {
+            draft.out().write(bytes("{\"mes\":\"A\"}\n{\"mes\":\"D\"}"));
+            draft.expect(checked);
+            otherNode.write("alice", SERAPHINA, "c.jsonl", bytes("{\"mes\":\"A\"}\n{\"mes\":\"X\"}"));
+            assertEquals(Refusal.Kind.CONFLICT, assertThrows(Refusal.class, () -> draft.commit(SERAPHINA, "c.jsonl")).kind());
+        }
+        assertArrayEquals(bytes("{\"mes\":\"A\"}\n{\"mes\":\"X\"}"), read(store, "alice", SERAPHINA, "c.jsonl"));
+        try (ChatStore.Draft draft = store.draft("alice")) {
+            draft.out().write(bytes("{\"mes\":\"A\"}\n{\"mes\":\"X\"}\n{\"mes\":\"D\"}"));
+            draft.expect(store.version("alice", SERAPHINA, "c.jsonl").orElseThrow());
+            draft.commit(SERAPHINA, "c.jsonl");
+        }
+        assertArrayEquals(bytes("{\"mes\":\"A\"}\n{\"mes\":\"X\"}\n{\"mes\":\"D\"}"), read(store, "alice", SERAPHINA, "c.jsonl"),
+                "saved at the version it expects");
+    }
+
     private static void commit(ChatStore store, byte[] content, Object revision, long repeated) throws IOException {
         try (ChatStore.Draft draft = store.draft("alice")) {
             draft.out().write(content);

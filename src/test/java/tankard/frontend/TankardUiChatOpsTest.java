@@ -145,6 +145,46 @@ class TankardUiChatOpsTest {
     }
 
     @Test
+    void aMessageWhoseSaveIsRefusedBecauseTheChatChangedElsewhereStaysInTheBox() throws IOException {
+        try (OwnUi.Session session = OwnUi.Session.start("")) {
+            TestServer server = session.server();
+            Browser.Page page = openWren(session);
+            String chat = chats(server.files()).get(0);
+            session.mock().onCompletion(request -> {
+                request.response().setChunked(true).putHeader("Content-Type", "text/event-stream")
+                        .write(MockCompletionServer.deltaEvent("Welcome back."));
+                request.response().end("data: [DONE]\n\n");
+            });
+            // another tab or device adds a message to the chat this page shows
+            String path = WREN_CHATS + "/" + chat;
+            server.files().write(path, server.files().read(path)
+                    + "\n{\"name\":\"User\",\"is_user\":true,\"is_system\":false,\"send_date\":\"2026-12-05T22:00:00.000Z\",\"mes\":\"From the other tab\",\"extra\":{}}");
+
+            StUi.withScreenshot(page, "tankard-ops-refused-send", () -> {
+                send(page, "Typed here");
+                page.waitFor("document.querySelector('#input').value === 'Typed here'"
+                        + " && [...document.querySelectorAll('#messages article .text')].some(t => t.textContent === 'From the other tab')", STEP);
+            });
+            assertTrue(text(page, "document.getElementById('toasts').textContent").contains("changed in another tab"),
+                    "the user is told why");
+            assertEquals(0, count(page, "#messages article.streaming"), "no reply was asked for");
+            assertTrue(lines(server.files(), chat).stream().noneMatch(line -> line.path("mes").asText().equals("Typed here")),
+                    "not stored");
+            assertEquals(List.of(new Browser.FailedResponse("POST", server.url("/api/tankard/chats/tail/save"), 409)),
+                    page.failedResponses(), "the refused save only");
+
+            page.click("#send");
+            page.waitFor("document.querySelector('#messages article:last-of-type .text').textContent === 'Welcome back.'"
+                    + " && !document.querySelector('#messages article.streaming')", STEP);
+            page.waitForNetworkIdle(Duration.ofMillis(300), STEP);
+            List<String> said = lines(server.files(), chat).stream().skip(1).map(line -> line.path("mes").asText()).toList();
+            assertEquals(List.of("From the other tab", "Typed here", "Welcome back."), said.subList(1, said.size()),
+                    "sent again after the other tab's message: " + said);
+            assertEquals("", text(page, "document.querySelector('#input').value"));
+        }
+    }
+
+    @Test
     void theSummaryIsShownEditedAndMadeNow() throws IOException {
         try (OwnUi.Session session = OwnUi.Session.start("")) {
             TestServer server = session.server();
