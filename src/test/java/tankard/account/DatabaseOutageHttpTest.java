@@ -10,10 +10,6 @@ import tankard.testing.PgScratch;
 import tankard.testing.TcpRelay;
 import tankard.testing.TestServer;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.HashMap;
-import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -36,12 +32,7 @@ class DatabaseOutageHttpTest {
 
     @Test
     void whileTheDatabaseIsGoneDataRoutesAnswer503AndPagesStillLoadAndOnceBackItServesWithoutARestart() throws Exception {
-        Map<String, String> env = new HashMap<>(database.environment());
-        env.put("SILLYTAVERN_TANKARD_POSTGRES_PORT", String.valueOf(relay.port()));
-        Path work = TestServer.tempDir();
-        Files.createDirectories(work.resolve("public"));
-        Files.writeString(work.resolve("public/index.html"), "<!doctype html><title>Tankard test</title>");
-        server = TestServer.startIn(work, env);
+        server = TestServer.startThrough(relay, database);
         TestServer.Client client = server.client();
         String rename = new JsonObject().put("handle", "default-user").put("name", "Before").encode();
         assertEquals(204, client.post("/api/users/change-name", rename).statusCode());

@@ -13,8 +13,6 @@ import tankard.testing.TestServer;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
-import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -57,12 +55,7 @@ class HealthHttpTest extends ServerTest {
     @Test
     void onPostgresNotReadyWhileTheDatabaseDoesNotAnswerAndReadyOnceItDoes() throws Exception {
         try (PgScratch database = PgScratch.create(); TcpRelay relay = new TcpRelay(side, PgScratch.HOST, PgScratch.PORT)) {
-            Map<String, String> env = new HashMap<>(database.environment());
-            env.put("SILLYTAVERN_TANKARD_POSTGRES_PORT", String.valueOf(relay.port()));
-            Path work = TestServer.tempDir();
-            Files.createDirectories(work.resolve("public"));
-            Files.writeString(work.resolve("public/index.html"), "<!doctype html><title>Tankard test</title>");
-            server = TestServer.startIn(work, env);
+            server = TestServer.startThrough(relay, database);
             assertEquals(200, server.plainClient().get("/health/ready").send().await().statusCode());
 
             relay.down();

@@ -104,6 +104,19 @@ public final class TestServer implements AutoCloseable {
         return startIn(work, Map.of(), flags);
     }
 
+    /**
+     * A server on the scratch database whose connections go through the relay (so that a test can take the
+     * database away), with a page of its own to load.
+     */
+    public static TestServer startThrough(TcpRelay relay, PgScratch database) throws IOException {
+        Map<String, String> env = new java.util.HashMap<>(database.environment());
+        env.put("SILLYTAVERN_TANKARD_POSTGRES_PORT", String.valueOf(relay.port()));
+        Path work = tempDir();
+        Files.createDirectories(work.resolve("public"));
+        Files.writeString(work.resolve("public/index.html"), "<!doctype html><title>Tankard test</title>");
+        return startIn(work, env);
+    }
+
     /** As {@link #startIn(Path, String...)}, with these environment variables added to the test ones. */
     public static TestServer startIn(Path work, Map<String, String> env, String... flags) {
         PgScratch database = ON_POSTGRES && !env.containsKey("SILLYTAVERN_TANKARD_STORAGE") ? PgScratch.create() : null;
