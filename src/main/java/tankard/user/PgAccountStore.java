@@ -5,6 +5,7 @@ import io.vertx.core.Future;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.RowSet;
 import io.vertx.sqlclient.Tuple;
+import tankard.core.Refusal;
 import tankard.json.JsJson;
 import tankard.store.pg.CacheVersions;
 import tankard.store.pg.PgDatabase;
@@ -20,7 +21,8 @@ import java.util.function.UnaryOperator;
  * Accounts in PostgreSQL ({@code accounts}, {@code account_avatars}). An account is looked up in the database every
  * time ({@link #find}; {@link #lookup} for the security chain, which looks the signed-in account up on an event loop
  * for every request, without blocking), so that an account disabled or given a new password on one node is refused
- * on every other at once. The list of accounts ({@link #users}: the login page's and the admin's lists) is read from
+ * on every other at once (while the database does not answer, the lookup answers from the snapshot below, so that
+ * pages still load). The list of accounts ({@link #users}: the login page's and the admin's lists) is read from
  * a snapshot: loaded at start, loaded again after each write, and when another node's write moved the accounts'
  * version on ({@link CacheVersions}: at once when its notification arrives, else at the next check).
  */
@@ -73,7 +75,11 @@ public final class PgAccountStore implements AccountStore {
         if (!PgDatabase.storable(handle)) {
             return Future.succeededFuture(Optional.empty());
         }
-        return db.ask(c -> c.preparedQuery(BY_HANDLE).execute(Tuple.of(handle)).map(PgAccountStore::account));
+        // While the database does not answer, this node's snapshot stands in: a page still loads, and the data
+        // routes answer 503 as they reach the database.
+        return db.ask(c -> c.preparedQuery(BY_HANDLE).execute(Tuple.of(handle)).map(PgAccountStore::account))
+                .recover(failure -> failure instanceof Refusal refusal && refusal.kind() == Refusal.Kind.UNAVAILABLE
+                        ? Future.succeededFuture(Optional.ofNullable(snapshot.get(handle))) : Future.failedFuture(failure));
     }
 
     private static Optional<User> account(RowSet<Row> rows) {
