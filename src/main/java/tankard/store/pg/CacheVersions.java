@@ -193,7 +193,7 @@ public final class CacheVersions implements AutoCloseable {
             versions = read(checked.stream().map(cache -> cache.topic).distinct().toList());
         } catch (RuntimeException e) {
             LOG.debug("Cannot check the cached versions now: {}", e.toString());
-            checkAll.set(true); // the next poll or reconnect checks them all
+            checkAllSoon(); // a pool whose connections were cut (the listener's too) may need a moment
             return;
         }
         for (Cache cache : checked) {
@@ -203,8 +203,16 @@ public final class CacheVersions implements AutoCloseable {
                     cache.reload();
                 } catch (RuntimeException e) {
                     LOG.warn("Cannot load what changed in the database ({}): {}", cache.topic.payload(), e.toString());
+                    checkAllSoon();
                 }
             }
+        }
+    }
+
+    /** Checks every held version again after the reconnect delay, rather than at the next poll only. */
+    private void checkAllSoon() {
+        if (!closed) {
+            vertx.setTimer(RECONNECT_DELAY_MS, t -> wake(null));
         }
     }
 
