@@ -10,6 +10,7 @@ import tankard.testing.PgScratch;
 import tankard.testing.TcpRelay;
 import tankard.testing.TestServer;
 
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -32,7 +33,7 @@ class DatabaseOutageHttpTest {
 
     @Test
     void whileTheDatabaseIsGoneDataRoutesAnswer503AndPagesStillLoadAndOnceBackItServesWithoutARestart() throws Exception {
-        server = TestServer.startThrough(relay, database);
+        server = TestServer.startThrough(relay, database, Map.of());
         TestServer.Client client = server.client();
         String rename = new JsonObject().put("handle", "default-user").put("name", "Before").encode();
         assertEquals(204, client.post("/api/users/change-name", rename).statusCode());

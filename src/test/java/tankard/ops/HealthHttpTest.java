@@ -13,6 +13,7 @@ import tankard.testing.TestServer;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -55,7 +56,7 @@ class HealthHttpTest extends ServerTest {
     @Test
     void onPostgresNotReadyWhileTheDatabaseDoesNotAnswerAndReadyOnceItDoes() throws Exception {
         try (PgScratch database = PgScratch.create(); TcpRelay relay = new TcpRelay(side, PgScratch.HOST, PgScratch.PORT)) {
-            server = TestServer.startThrough(relay, database);
+            server = TestServer.startThrough(relay, database, Map.of());
             assertEquals(200, server.plainClient().get("/health/ready").send().await().statusCode());
 
             relay.down();

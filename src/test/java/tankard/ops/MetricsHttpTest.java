@@ -17,9 +17,6 @@ import tankard.testing.StreamingClient;
 import tankard.testing.TcpRelay;
 import tankard.testing.TestServer;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -122,13 +119,7 @@ class MetricsHttpTest extends ServerTest {
     @Test
     void aDatabaseThatDoesNotAnswerCountsAsADatabaseError() throws Exception {
         try (PgScratch database = PgScratch.create(); TcpRelay relay = new TcpRelay(side, PgScratch.HOST, PgScratch.PORT)) {
-            Map<String, String> env = new HashMap<>(database.environment());
-            env.put("SILLYTAVERN_TANKARD_POSTGRES_PORT", String.valueOf(relay.port()));
-            env.put("SILLYTAVERN_TANKARD_METRICS_ENABLED", "true");
-            Path work = TestServer.tempDir();
-            Files.createDirectories(work.resolve("public"));
-            Files.writeString(work.resolve("public/index.html"), "<!doctype html><title>Tankard test</title>");
-            server = TestServer.startIn(work, env);
+            server = TestServer.startThrough(relay, database, Map.of("SILLYTAVERN_TANKARD_METRICS_ENABLED", "true"));
             client = server.client();
             assertEquals(0, databaseErrors("unavailable"));
             assertTrue(metricsText().contains("vertx_pool_queue_time_seconds_count{pool_name=\"tankard-pg\",pool_type=\"sql\"}"),

@@ -106,11 +106,13 @@ public final class TestServer implements AutoCloseable {
 
     /**
      * A server on the scratch database whose connections go through the relay (so that a test can take the
-     * database away), with a page of its own to load.
+     * database away), with a page of its own to load, and these environment variables besides.
      */
-    public static TestServer startThrough(TcpRelay relay, PgScratch database) throws IOException {
+    public static TestServer startThrough(TcpRelay relay, PgScratch database, Map<String, String> more)
+            throws IOException {
         Map<String, String> env = new java.util.HashMap<>(database.environment());
         env.put("SILLYTAVERN_TANKARD_POSTGRES_PORT", String.valueOf(relay.port()));
+        env.putAll(more);
         Path work = tempDir();
         Files.createDirectories(work.resolve("public"));
         Files.writeString(work.resolve("public/index.html"), "<!doctype html><title>Tankard test</title>");
