@@ -1,0 +1,28 @@
+package tankard.engine.prompt;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import tankard.tokenizer.Tokenizers;
+
+import java.time.ZonedDateTime;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * Everything a prompt is built from, read from the user's data once per request.
+ *
+ * @param settings   the user's settings.json
+ * @param character  the character's card (top-level fields and {@code data}); in a group, the member who speaks
+ * @param group      the group, or null for a one-on-one chat
+ * @param members    the group's member cards in the group's order (empty outside a group)
+ * @param chat       the chat's messages, oldest first, without the header line
+ * @param metadata   the chat header's {@code chat_metadata} (an empty object when there is none)
+ * @param books      reads a world info file by name; null when there is no such book
+ * @param userText   what the user typed for a send (empty otherwise)
+ * @param now        the clock for date and time macros and the new message's date
+ * @param tokenizers the tokenizers the counts use
+ */
+public record PromptInputs(ObjectNode settings, ObjectNode character, ObjectNode group, List<ObjectNode> members,
+                           ArrayNode chat, ObjectNode metadata, Function<String, ObjectNode> books, String userText,
+                           ZonedDateTime now, Tokenizers tokenizers) {
+}
