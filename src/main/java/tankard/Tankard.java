@@ -284,6 +284,8 @@ public final class Tankard {
                 config.dataRoot());
         ImageMetadataIndex imageMetadata = new ImageMetadataIndex(documents, nodeImages);
         GroupService groupService = new GroupService(groups, chats, chatFiles);
+        VectorService vectorService = new VectorService(vectorStore, embeddingSources(secrets),
+                Threads.boundedPool("vector-store", VECTOR_THREADS), config.vectors().thresholdOnHashes());
         ChatSummarizer chatSummarizer = new ChatSummarizer(chatService, new Completions(config, secrets, upstream),
                 tokenizers);
         Supplier<byte[]> defaultAvatar = AvatarImages.defaultAvatar(config.frontendDir());
@@ -336,7 +338,7 @@ public final class Tankard {
                 new TokenizerFeature(tokenizers),
                 new ChatSummaryFeature(chatSummarizer, presets),
                 new EngineFeature(new EngineService(documents, characterService, groupService, chatService, tokenizers,
-                        () -> ZonedDateTime.now(ZoneOffset.UTC))),
+                        vectorService, () -> ZonedDateTime.now(ZoneOffset.UTC))),
                 new CharacterFeature(config, characterService, chatService),
                 new CharacterEditFeature(new CharacterEditor(cards, chats, documents, cardCache, config.dataRoot(),
                         defaultAvatar, System::currentTimeMillis)),
@@ -356,8 +358,7 @@ public final class Tankard {
                 new ImageMetadataFeature(config, imageMetadata),
                 new SearchFeature(new SearchService(secrets, upstream, textBackends), new YouTubeTranscripts(upstream),
                         new PageVisits(upstream)),
-                new VectorFeature(new VectorService(vectorStore, embeddingSources(secrets),
-                        Threads.boundedPool("vector-store", VECTOR_THREADS), config.vectors().thresholdOnHashes())),
+                new VectorFeature(vectorService),
                 new CorsProxyFeature(config, upstream));
     }
 

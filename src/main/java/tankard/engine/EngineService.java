@@ -17,6 +17,7 @@ import tankard.json.JsJson;
 import tankard.store.DocumentStore;
 import tankard.tokenizer.Tokenizers;
 import tankard.util.Sanitize;
+import tankard.vector.VectorService;
 
 import java.io.IOException;
 import java.time.ZoneOffset;
@@ -37,15 +38,17 @@ public final class EngineService {
     private final GroupService groups;
     private final ChatService chats;
     private final Tokenizers tokenizers;
+    private final VectorService vectors;
     private final Supplier<ZonedDateTime> clock;
 
     public EngineService(DocumentStore documents, CharacterService characters, GroupService groups, ChatService chats,
-                         Tokenizers tokenizers, Supplier<ZonedDateTime> clock) {
+                         Tokenizers tokenizers, VectorService vectors, Supplier<ZonedDateTime> clock) {
         this.documents = documents;
         this.characters = characters;
         this.groups = groups;
         this.chats = chats;
         this.tokenizers = tokenizers;
+        this.vectors = vectors;
         this.clock = clock;
     }
 
@@ -68,25 +71,32 @@ public final class EngineService {
         List<ObjectNode> members = new ArrayList<>();
         ObjectNode character;
         ChatRef chat;
+        String chatId = requiredText(body, "file_name");
         if (body.hasNonNull("group_id")) {
             group = group(user, Js.string(body.get("group_id")));
             for (JsonNode member : group.path("members")) {
                 members.add(member(user, Js.string(member)));
             }
             character = speaker(group, members, body.get("avatar_url"));
-            chat = ChatRef.group(requiredText(body, "file_name"));
+            chat = ChatRef.group(chatId);
         } else {
             String avatar = requiredText(body, "avatar_url");
             character = characters.get(user, avatar);
-            chat = ChatRef.character(avatar, requiredText(body, "file_name"));
+            chat = ChatRef.character(avatar, chatId);
         }
         ChatTail read = chats.tail(user, chat, Integer.MAX_VALUE);
         JsonNode header = read.header();
         ObjectNode metadata = header != null && header.get("chat_metadata") instanceof ObjectNode object
                 ? object : JsJson.object();
-        ArrayNode messages = read.messages();
+        ArrayNode messages = JsJson.array();
+        read.messages().forEach(message -> {
+            if (message.isObject()) { // a line ST's frontend could not use either
+                messages.add(message);
+            }
+        });
         Function<String, ObjectNode> books = name -> book(user, name);
-        return new PromptInputs(settings, character, group, members, messages, metadata, books, text, now, tokenizers);
+        return new PromptInputs(settings, character, group, members, messages, metadata, books, text, now, tokenizers,
+                EngineVectors.of(vectors, user, settings, chatId));
     }
 
     private ObjectNode settings(String user) {

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import tankard.core.Refusal;
 import tankard.engine.macro.MacroEnv;
 import tankard.engine.macro.Macros;
+import tankard.engine.memory.VectorMemory;
 import tankard.engine.openai.ChatCompletionPrompt;
 import tankard.engine.prompt.Action;
 import tankard.engine.prompt.BuiltPrompt;
@@ -130,6 +131,12 @@ public final class PromptEngine {
         }
 
         int maxContext = maxContext(settings, chatCompletion);
+        if (inputs.vectors() != null) {
+            // ST: Generate runs the generation interceptors here; Vector Storage's is rearrangeChat
+            VectorMemory vectors = new VectorMemory(extensions.get("vectors"));
+            vectors.synchronize(list(chat), macros, inputs.vectors());
+            vectors.rearrange(coreChat, macros, inputs.vectors(), prompts);
+        }
         bias = promptBias(chat, action, powerUser, macros);
         boolean forceName2 = action != Action.IMPERSONATE
                 && (!bias.isEmpty() && !bias.equals(macros.substitute(text(powerUser.get("user_prompt_bias"))))
@@ -469,6 +476,12 @@ public final class PromptEngine {
     /** A JSON value as text: JavaScript's String(x), and empty where the value is null or missing. */
     static String text(JsonNode node) {
         return node == null || node.isNull() || node.isMissingNode() ? "" : Js.string(node);
+    }
+
+    private static List<ObjectNode> list(ArrayNode array) {
+        List<ObjectNode> list = new ArrayList<>();
+        array.forEach(node -> list.add((ObjectNode) node));
+        return list;
     }
 
     static ObjectNode object(JsonNode node) {
