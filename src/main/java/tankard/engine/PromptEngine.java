@@ -3,6 +3,7 @@ package tankard.engine;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import tankard.core.Refusal;
 import tankard.engine.macro.MacroEnv;
 import tankard.engine.macro.Macros;
@@ -42,6 +43,12 @@ public final class PromptEngine {
     private static final int PERSONA_BOTTOM_AN = 3;
     private static final int PERSONA_AT_DEPTH = 4;
     private static final int PERSONA_NONE = 9;
+    /** ST's power_user.reasoning defaults (public/scripts/power-user.js). */
+    private static final JsonNode DEFAULT_REASONING = JsJson.parse("{\"add_to_prompts\":false,\"prefix\":\"<think>\","
+            + "\"suffix\":\"</think>\",\"separator\":\"\\n\",\"max_additions\":1}");
+    /** ST's group_generation_mode (public/scripts/group-chats.js). */
+    private static final int GROUP_SWAP = 0;
+    private static final int GROUP_APPEND_DISABLED = 2;
     /** ST's depth_prompt_depth_default (public/script.js). */
     private static final int DEPTH_PROMPT_DEPTH = 4;
 
@@ -107,13 +114,20 @@ public final class PromptEngine {
         ObjectNode extensions = object(settings.get("extension_settings"));
         boolean noteScan = Js.truthy(extensions.path("note").get("allowWIScan"));
 
-        // ST: Generate, the character's depth prompt (group chats use each member's, ST getGroupDepthPrompts)
-        JsonNode depthPrompt = inputs.character() == null ? null
-                : inputs.character().path("data").path("extensions").get("depth_prompt");
-        int depthPromptDepth = depthPrompt == null || depthPrompt.path("depth").isMissingNode()
-                || depthPrompt.path("depth").isNull() ? DEPTH_PROMPT_DEPTH : depthPrompt.path("depth").asInt();
-        prompts.set(DEPTH_PROMPT, card.charDepthPrompt(), ExtensionPrompts.IN_CHAT, depthPromptDepth, noteScan,
-                role(depthPrompt == null ? null : depthPrompt.get("role")));
+        // ST: Generate, the depth prompts: each group member's (getGroupDepthPrompts), else the character's
+        List<DepthPrompt> groupDepthPrompts = groupDepthPrompts(inputs, macros, powerUser);
+        if (!groupDepthPrompts.isEmpty()) {
+            for (int i = 0; i < groupDepthPrompts.size(); i++) {
+                DepthPrompt depthPrompt = groupDepthPrompts.get(i);
+                prompts.set(DEPTH_PROMPT + "_" + i, depthPrompt.text(), ExtensionPrompts.IN_CHAT, depthPrompt.depth(),
+                        noteScan, depthPrompt.role());
+            }
+        } else {
+            JsonNode depthPrompt = inputs.character() == null ? null
+                    : inputs.character().path("data").path("extensions").get("depth_prompt");
+            prompts.set(DEPTH_PROMPT, card.charDepthPrompt(), ExtensionPrompts.IN_CHAT, depthOf(depthPrompt), noteScan,
+                    role(depthPrompt == null ? null : depthPrompt.get("role")));
+        }
 
         if (!chat.isEmpty()) {
             ObjectNode first = (ObjectNode) chat.get(0);
@@ -129,6 +143,7 @@ public final class PromptEngine {
         if (action == Action.SWIPE && !coreChat.isEmpty()) {
             coreChat.remove(coreChat.size() - 1);
         }
+        addReasoning(coreChat, action, name2, inputs.group() != null, powerUser, macros);
 
         int maxContext = maxContext(settings, chatCompletion);
         if (inputs.vectors() != null) {
@@ -195,6 +210,53 @@ public final class PromptEngine {
                 examples, worldInfo, prompts, bias);
     }
 
+    private record DepthPrompt(String text, int depth, int role) {
+    }
+
+    /** A depth prompt's {@code depth ?? depth_prompt_depth_default}. */
+    private static int depthOf(JsonNode depthPrompt) {
+        JsonNode depth = depthPrompt == null ? null : depthPrompt.get("depth");
+        return depth == null || depth.isNull() ? DEPTH_PROMPT_DEPTH : intOr(depth, DEPTH_PROMPT_DEPTH);
+    }
+
+    /** ST: public/scripts/group-chats.js getGroupDepthPrompts: enabled members' (and the speaker's) depth prompts. */
+    private static List<DepthPrompt> groupDepthPrompts(PromptInputs inputs, Macros macros, ObjectNode powerUser) {
+        List<DepthPrompt> found = new ArrayList<>();
+        ObjectNode group = inputs.group();
+        JsonNode mode = group == null ? null : group.get("generation_mode");
+        if (group == null || mode != null && mode.isNumber() && mode.asInt() == GROUP_SWAP) {
+            return found;
+        }
+        forEachMember(inputs, false, (member, card) -> {
+            JsonNode depthPrompt = card.path("data").path("extensions").path("depth_prompt");
+            String text = baseChatReplace(text(depthPrompt.get("prompt")).strip(), macros, powerUser,
+                    text(card.get("name")));
+            if (!text.isEmpty()) {
+                found.add(new DepthPrompt(text, depthOf(depthPrompt), role(depthPrompt.get("role"))));
+            }
+        });
+        return found;
+    }
+
+    /**
+     * Each member's card in the group's order, leaving out members without a card and disabled members other than
+     * the one who speaks (unless {@code withDisabled}).
+     */
+    private static void forEachMember(PromptInputs inputs, boolean withDisabled,
+                                      java.util.function.BiConsumer<String, ObjectNode> action) {
+        List<String> disabled = new ArrayList<>();
+        inputs.group().path("disabled_members").forEach(member -> disabled.add(text(member)));
+        JsonNode members = inputs.group().path("members");
+        for (int i = 0; i < members.size() && i < inputs.members().size(); i++) {
+            ObjectNode card = inputs.members().get(i);
+            String member = text(members.get(i));
+            boolean speaker = card != null && card == inputs.character();
+            if (card != null && (!disabled.contains(member) || speaker || withDisabled)) {
+                action.accept(member, card);
+            }
+        }
+    }
+
     /** The persona the chat speaks as: the chat's locked persona, else the selected one (ST: personas.js). */
     record Persona(String avatar, String name, String description, int position, int depth, int role) {
         static Persona of(ObjectNode settings, ObjectNode powerUser, ObjectNode metadata) {
@@ -227,6 +289,7 @@ public final class PromptEngine {
             return new MacroEnv.CardFields("", "", "", personaText, "", "", "", "", "", "");
         }
         JsonNode data = character.path("data");
+        GroupCards group = groupCards(inputs, metadata, macros, powerUser);
         String system = Js.truthy(metadata.get("system_prompt")) ? text(metadata.get("system_prompt"))
                 : text(data.get("system_prompt"));
         String scenario = Js.truthy(metadata.get("scenario")) ? text(metadata.get("scenario"))
@@ -234,11 +297,11 @@ public final class PromptEngine {
         String examples = Js.truthy(metadata.get("mes_example")) ? text(metadata.get("mes_example"))
                 : text(character.get("mes_example"));
         return new MacroEnv.CardFields(
-                cardText(character.get("description"), macros, powerUser),
-                cardText(character.get("personality"), macros, powerUser),
-                baseChatReplace(scenario.strip(), macros, powerUser),
+                group != null ? group.description() : cardText(character.get("description"), macros, powerUser),
+                group != null ? group.personality() : cardText(character.get("personality"), macros, powerUser),
+                group != null ? group.scenario() : baseChatReplace(scenario.strip(), macros, powerUser),
                 personaText,
-                baseChatReplace(examples.strip(), macros, powerUser),
+                group != null ? group.mesExamples() : baseChatReplace(examples.strip(), macros, powerUser),
                 Js.truthy(powerUser.get("prefer_character_prompt")) ? baseChatReplace(system.strip(), macros, powerUser) : "",
                 Js.truthy(powerUser.get("prefer_character_jailbreak"))
                         ? cardText(data.get("post_history_instructions"), macros, powerUser) : "",
@@ -247,16 +310,74 @@ public final class PromptEngine {
                 text(data.get("character_version")));
     }
 
+    private record GroupCards(String description, String personality, String scenario, String mesExamples) {
+    }
+
+    /**
+     * ST: public/scripts/group-chats.js getGroupCharacterCardsLazy: with a join generation mode, each member's
+     * field between the group's prefix and suffix ({@code <FIELDNAME>} replaced), joined by newlines; null
+     * outside a group or in swap mode.
+     */
+    private static GroupCards groupCards(PromptInputs inputs, ObjectNode metadata, Macros macros, ObjectNode powerUser) {
+        ObjectNode group = inputs.group();
+        if (group == null || !Js.truthy(group.get("generation_mode")) || group.path("members").isEmpty()) {
+            return null;
+        }
+        boolean withDisabled = intOr(group.get("generation_mode"), 0) == GROUP_APPEND_DISABLED;
+        java.util.function.BiFunction<String, String, String> collect = (fieldName, field) -> {
+            List<String> values = new ArrayList<>();
+            forEachMember(inputs, withDisabled, (member, card) -> {
+                String value = text(card.get(field)).strip();
+                if (value.isEmpty()) {
+                    return;
+                }
+                if (field.equals("mes_example") && !value.startsWith("<START>")) {
+                    value = "<START>\n" + value;
+                }
+                String name = text(card.get("name"));
+                String joined = joinPart(group.get("generation_mode_join_prefix"), fieldName, name, false, macros, powerUser)
+                        + joinPart(TextNode.valueOf(value), fieldName, name, true, macros, powerUser)
+                        + joinPart(group.get("generation_mode_join_suffix"), fieldName, name, false, macros, powerUser);
+                if (!joined.isEmpty()) {
+                    values.add(joined);
+                }
+            });
+            return String.join("\n", values);
+        };
+        String scenario = baseChatReplace(text(metadata.get("scenario")).strip(), macros, powerUser);
+        String examples = baseChatReplace(text(metadata.get("mes_example")).strip(), macros, powerUser);
+        return new GroupCards(collect.apply("Description", "description"), collect.apply("Personality", "personality"),
+                scenario.isEmpty() ? collect.apply("Scenario", "scenario") : scenario,
+                examples.isEmpty() ? collect.apply("Example Messages", "mes_example") : examples);
+    }
+
+    /** ST: getGroupCharacterCardsLazy's customTransform. */
+    private static String joinPart(JsonNode value, String fieldName, String name, boolean trim, Macros macros,
+                                   ObjectNode powerUser) {
+        if (!Js.truthy(value)) {
+            return "";
+        }
+        String text = Js.string(value).replaceAll("(?i)<FIELDNAME>", java.util.regex.Matcher.quoteReplacement(fieldName));
+        return baseChatReplace(trim ? Js.trim(text) : text, macros, powerUser, name);
+    }
+
     private static String cardText(JsonNode value, Macros macros, ObjectNode powerUser) {
         return baseChatReplace(value == null || value.isNull() ? "" : text(value).strip(), macros, powerUser);
     }
 
-    /** ST: public/script.js baseChatReplace: macros (card macros kept), newlines collapsed if set, no CR. */
     static String baseChatReplace(String value, Macros macros, ObjectNode powerUser) {
+        return baseChatReplace(value, macros, powerUser, null);
+    }
+
+    /**
+     * ST: public/script.js baseChatReplace: macros (card macros kept, the character's name overridden where
+     * given), newlines collapsed if set, no CR.
+     */
+    static String baseChatReplace(String value, Macros macros, ObjectNode powerUser, String name2) {
         if (value == null || value.isEmpty()) {
             return value == null ? "" : value;
         }
-        value = macros.substitute(value, Macros.Options.withoutCard());
+        value = macros.substitute(value, new Macros.Options(null, name2, null, null, false, Map.of()));
         if (Js.truthy(powerUser.get("collapse_newlines"))) {
             value = value.replaceAll("\n+", "\n");
         }
@@ -291,6 +412,40 @@ public final class PromptEngine {
             message.put("mes", text(message.get("mes")) + "\n\n" + String.join("\n\n", titles));
         }
         return message;
+    }
+
+    /**
+     * ST: Generate's loop over PromptReasoning.addToMessage (public/scripts/reasoning.js): the newest messages'
+     * reasoning is put before their text in the reasoning template, up to {@code max_additions} when
+     * {@code add_to_prompts} is on; the message a continue extends always keeps its reasoning.
+     */
+    private static void addReasoning(List<ObjectNode> coreChat, Action action, String name2, boolean inGroup,
+                                     ObjectNode powerUser, Macros macros) {
+        // power_user is ST's defaults with settings.json's power_user assigned over them, one level deep
+        JsonNode settings = powerUser.has("reasoning") ? powerUser.get("reasoning") : DEFAULT_REASONING;
+        boolean adding = Js.truthy(settings.get("add_to_prompts"));
+        JsonNode max = settings.get("max_additions");
+        int maxAdditions = max == null || !max.isNumber() ? Integer.MAX_VALUE : max.asInt();
+        int added = 0;
+        for (int i = coreChat.size() - 1; i >= 0; i--) {
+            ObjectNode message = coreChat.get(i);
+            boolean prefix = action == Action.CONTINUE && i == coreChat.size() - 1;
+            boolean otherMember = inGroup && !text(message.get("name")).equals(name2);
+            String reasoning = text(message.path("extra").get("reasoning"));
+            boolean add = prefix || adding && added < maxAdditions;
+            if (!otherMember && add && !reasoning.isEmpty() && !reasoning.equals("\u200B")) {
+                added++;
+                String content = text(message.get("mes"));
+                String start = macros.substitute(text(settings.get("prefix")));
+                String formatted = prefix && content.isEmpty() ? start + reasoning
+                        : start + reasoning + macros.substitute(text(settings.get("suffix")))
+                        + macros.substitute(text(settings.get("separator"))) + content;
+                message.put("mes", formatted);
+            }
+            if (!adding || added >= maxAdditions) {
+                break;
+            }
+        }
     }
 
     /** ST: public/script.js getMaxPromptTokens: the context size less the response length. */
