@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
+import tankard.backend.common.Urls;
 import tankard.core.Refusal;
 import tankard.engine.macro.MacroEnv;
 import tankard.engine.macro.Macros;
@@ -100,11 +101,11 @@ public final class PromptEngine {
             chat.remove(chat.size() - 1);
         }
 
-        MacroEnv env = new MacroEnv(name1, name2, settings, inputs.character(), MacroEnv.CardFields.EMPTY,
-                groupNames(inputs, false), groupNames(inputs, true), chat, metadata, model(settings), inputs.now());
+        MacroEnv env = macroEnv(inputs, chat);
         Macros macros = new Macros(env);
-        if (action == Action.NORMAL && inputs.userText() != null && !inputs.userText().isEmpty()) {
-            chat.add(userMessage(inputs, persona, macros.substitute(inputs.userText())));
+        ObjectNode userMessage = userMessage(inputs, action);
+        if (userMessage != null) {
+            chat.add(userMessage);
         }
 
         MacroEnv.CardFields card = cardFields(inputs, powerUser, metadata, persona, macros);
@@ -384,16 +385,43 @@ public final class PromptEngine {
         return value.replace("\r", "");
     }
 
-    /** ST: public/script.js sendMessageAsUser, the message a send adds before the prompt is built. */
-    private static ObjectNode userMessage(PromptInputs inputs, Persona persona, String text) {
+    /** What macros read before the card fields are known. */
+    private static MacroEnv macroEnv(PromptInputs inputs, ArrayNode chat) {
+        ObjectNode settings = inputs.settings();
+        Persona persona = Persona.of(settings, object(settings.get("power_user")), inputs.metadata());
+        String name2 = inputs.character() == null ? "" : text(inputs.character().get("name"));
+        return new MacroEnv(persona.name(), name2, settings, inputs.character(), MacroEnv.CardFields.EMPTY,
+                groupNames(inputs, false), groupNames(inputs, true), chat, inputs.metadata(), model(settings),
+                inputs.now());
+    }
+
+    /**
+     * ST: public/script.js sendMessageAsUser, the message a send adds before the prompt is built; null when the
+     * action adds none.
+     */
+    static ObjectNode userMessage(PromptInputs inputs, Action action) {
+        if (action != Action.NORMAL || inputs.userText() == null || inputs.userText().isEmpty()) {
+            return null;
+        }
+        ObjectNode powerUser = object(inputs.settings().get("power_user"));
+        Persona persona = Persona.of(inputs.settings(), powerUser, inputs.metadata());
         ObjectNode message = JsJson.object();
         message.put("name", persona.name());
         message.put("is_user", true);
         message.put("is_system", false);
-        message.put("send_date", inputs.now().toInstant().toEpochMilli());
-        message.put("mes", text);
+        message.put("send_date", isoTime(inputs.now()));
+        message.put("mes", new Macros(macroEnv(inputs, inputs.chat())).substitute(inputs.userText()));
         message.putObject("extra").put("isSmallSys", false);
+        if (powerUser.path("personas").has(persona.avatar())) { // ST locks the message's avatar to the persona
+            message.put("force_avatar", "/thumbnail?type=persona&file=" + Urls.encodeUriComponent(persona.avatar()));
+        }
         return message;
+    }
+
+    /** JavaScript's {@code Date.prototype.toISOString}, what ST's getMessageTimeStamp answers. */
+    static String isoTime(java.time.ZonedDateTime time) {
+        return java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'")
+                .format(time.withZoneSameInstant(java.time.ZoneOffset.UTC));
     }
 
     /** ST: Generate's coreChat map: titles of attachments the user asked to append. */

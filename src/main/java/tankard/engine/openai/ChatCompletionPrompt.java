@@ -24,6 +24,11 @@ public final class ChatCompletionPrompt {
                     .put("role", message.path("is_user").asBoolean() ? "user" : "assistant")
                     .put("content", message.path("mes").asText());
         }
+        com.fasterxml.jackson.databind.JsonNode oai = generation.inputs().settings().path("oai_settings");
+        request.put("chat_completion_source", oai.path("chat_completion_source").asText());
+        request.put("custom_url", oai.path("custom_url").asText());
+        request.put("model", oai.path("custom_model").asText());
+        request.put("stream", oai.path("stream_openai").asBoolean());
         return new BuiltPrompt(BuiltPrompt.CHAT_COMPLETIONS, request, new Itemization());
     }
 }
