@@ -1,5 +1,6 @@
 package tankard.engine.worldinfo;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -7,6 +8,7 @@ import tankard.engine.macro.MacroEnv;
 import tankard.engine.prompt.Action;
 import tankard.engine.prompt.ExtensionPrompts;
 import tankard.engine.prompt.WorldInfo;
+import tankard.json.JsJson;
 
 import java.util.List;
 import java.util.Map;
@@ -381,7 +383,7 @@ class WorldInfoScannerTest {
                 e("{'uid':1,'key':['x'],'content':'not bramble','characterFilter':{'isExclude':true,'names':['Bramble'],'tags':[]}}"),
                 e("{'uid':2,'key':['x'],'content':'tagged','characterFilter':{'isExclude':false,'names':[],'tags':['t1']}}"))
                 .chat("Alice|x");
-        fixture.character = (com.fasterxml.jackson.databind.node.ObjectNode) tankard.json.JsJson.parse(e("{'name':'Bramble','avatar':'Bramble.png'}"));
+        fixture.character = (ObjectNode) JsJson.parse(e("{'name':'Bramble','avatar':'Bramble.png'}"));
         assertEquals("for bramble", fixture.scan().before());
         fixture.settings.putObject("tag_map").putArray("Bramble.png").add("t1");
         assertEquals("tagged\nfor bramble", fixture.scan().before());
@@ -415,5 +417,21 @@ class WorldInfoScannerTest {
         timed.putObject("sticky").putObject("Lore.0").put("hash", entries.get(0).hash).put("start", 1).put("end", 4).put("protected", false);
         timed.putObject("cooldown").putObject("Lore.1").put("hash", entries.get(1).hash).put("start", 1).put("end", 4).put("protected", false);
         assertEquals("sticky", fixture.scan().before());
+    }
+
+    @Test
+    void anEndedStickyEffectStartsTheCooldownAndAnEffectFromThisChatLengthIsDropped() {
+        ScanFixture fixture = lore(
+                e("{'uid':0,'key':['x'],'content':'ended sticky','sticky':2,'cooldown':3}"),
+                e("{'uid':1,'key':['never'],'content':'not advanced','sticky':2}"))
+                .chat("Alice|x", "Bramble|y");
+        List<WorldInfoEntry> entries = WorldInfoBooks.sorted(WorldInfoSettings.read(fixture.settings), fixture.settings,
+                null, null, fixture.metadata, fixture.books::get);
+        var sticky = fixture.metadata.putObject("timedWorldInfo").putObject("sticky");
+        sticky.putObject("Lore.0").put("hash", entries.get(0).hash).put("start", 0).put("end", 2).put("protected", false);
+        sticky.putObject("Lore.1").put("hash", entries.get(1).hash).put("start", 2).put("end", 4).put("protected", false);
+        assertEquals("", fixture.scan().before());
+        ((ObjectNode) sticky.get("Lore.1")).put("protected", true);
+        assertEquals("not advanced", fixture.scan().before());
     }
 }
