@@ -1,0 +1,294 @@
+package tankard.engine.openai;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.junit.jupiter.api.Test;
+import tankard.engine.prompt.Action;
+import tankard.engine.prompt.BuiltPrompt;
+import tankard.engine.prompt.ExtensionPrompts;
+import tankard.engine.prompt.Itemization;
+import tankard.engine.prompt.WorldInfo;
+import tankard.json.JsJson;
+
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static tankard.engine.openai.ChatScene.cost;
+import static tankard.engine.openai.ChatScene.expected;
+
+class ChatCompletionPromptTest {
+    private static final String NEW_CHAT = "[Start a new Chat]";
+    private static final String MAIN = "Write Bramble's next reply to Wren.";
+    private static final String DESCRIPTION = "Bramble is a hedgehog who guards the herb garden.";
+    private static final String JAILBREAK = "Stay in character as Bramble.";
+
+    private static ChatScene shortChat() {
+        return new ChatScene()
+                .character("*Bramble bristles.* Who goes there?")
+                .user("Only me, with the watering can.")
+                .character("Hmph. Mind the mint.")
+                .user("I always do.");
+    }
+
+    @Test
+    void theDefaultOrderPlacesEachPartWhereSillyTavernDoes() {
+        ChatScene scene = shortChat();
+        scene.worldInfo = new WorldInfo("The garden has a well.", "Frost comes early.", List.of(), List.of(), Map.of());
+        scene.powerUser.put("persona_description", "Wren is a gardener.");
+        scene.examples.add("<START>\nWren: Hello?\nBramble: Hmph.\nGo away.\n");
+
+        assertEquals(expected(
+                "system", MAIN,
+                "system", "The garden has a well.",
+                "system", "Wren is a gardener.",
+                "system", DESCRIPTION,
+                "system", "Prickly but kind.",
+                "system", "Dawn in the garden.",
+                "system", "Keep it gentle.",
+                "system", "Frost comes early.",
+                "system", "[Example Chat]",
+                "system@example_user", "Hello?",
+                "system@example_assistant", "Hmph.\nGo away.",
+                "system", NEW_CHAT,
+                "assistant", "*Bramble bristles.* Who goes there?",
+                "user", "Only me, with the watering can.",
+                "assistant", "Hmph. Mind the mint.",
+                "user", "I always do.",
+                "system", JAILBREAK), scene.messages());
+    }
+
+    @Test
+    void aCustomOrderLeavesOutADisabledPromptAndInjectsAnAbsolutePromptAtItsDepth() {
+        ChatScene scene = shortChat();
+        scene.oai.withArray("prompts").add(ChatScene.prompt("style", "Write in the present tense.")
+                .put("system_prompt", false));
+        scene.oai.withArray("prompts").add(ChatScene.prompt("reminder", "Remember the frost, {{char}}.")
+                .put("system_prompt", false).put("role", "user").put("injection_position", 1).put("injection_depth", 1));
+        scene.order("main", "charDescription", "style", "-nsfw", "reminder", "chatHistory", "jailbreak");
+
+        assertEquals(expected(
+                "system", MAIN,
+                "system", DESCRIPTION,
+                "system", "Write in the present tense.",
+                "system", NEW_CHAT,
+                "assistant", "*Bramble bristles.* Who goes there?",
+                "user", "Only me, with the watering can.",
+                "assistant", "Hmph. Mind the mint.",
+                "user", "Remember the frost, Bramble.",
+                "user", "I always do.",
+                "system", JAILBREAK), scene.messages());
+    }
+
+    @Test
+    void namesGoIntoTheNameFieldOrTheTextAsNamesBehaviorSays() {
+        ChatScene scene = new ChatScene().order("chatHistory")
+                .character("Hmph.")
+                .message("Old Tom", false, "Evening, both.")
+                .user("Hello, Tom.");
+        scene.chat.get(1).put("force_avatar", "Old Tom.png");
+
+        assertEquals(expected("system", NEW_CHAT, "assistant", "Hmph.", "assistant", "Old Tom: Evening, both.",
+                "user", "Hello, Tom."), scene.messages(), "default: only messages sent as someone else");
+
+        scene.oai.put("names_behavior", 2);
+        assertEquals(expected("system", NEW_CHAT, "assistant", "Bramble: Hmph.", "assistant", "Old Tom: Evening, both.",
+                "user", "Wren: Hello, Tom."), scene.messages(), "content: every message");
+
+        scene.oai.put("names_behavior", 1);
+        assertEquals(expected("system", NEW_CHAT, "assistant@Bramble", "Hmph.", "assistant@Old_Tom", "Evening, both.",
+                "user@Wren", "Hello, Tom."), scene.messages(), "completion: the name field, sanitized");
+
+        scene.oai.put("names_behavior", -1);
+        assertEquals(expected("system", NEW_CHAT, "assistant", "Hmph.", "assistant", "Evening, both.",
+                "user", "Hello, Tom."), scene.messages(), "none");
+    }
+
+    @Test
+    void exampleDialoguesSplitAtSpeakerLinesAndGoInWhole() {
+        ChatScene scene = new ChatScene().order("dialogueExamples").user("Hi.");
+        scene.oai.put("new_example_chat_prompt", "[Example of {{char}}]");
+        scene.examples.add("<start>\nWren: Is the mint ready?\nBramble: No.\nWren: Tomorrow?\nBramble: Perhaps.\n");
+        scene.examples.add("<START>\nSome narration first.\nBramble: *sniffs*\n");
+
+        assertEquals(expected(
+                "system", "[Example of Bramble]",
+                "system@example_user", "Is the mint ready?",
+                "system@example_assistant", "No.",
+                "system@example_user", "Tomorrow?",
+                "system@example_assistant", "Perhaps.",
+                "system", "[Example of Bramble]",
+                "system@example_assistant", "Some narration first.\n *sniffs*"), scene.messages());
+
+        scene.powerUser.put("strip_examples", true);
+        assertEquals("[]", scene.messages());
+    }
+
+    @Test
+    void aChatLongerThanTheBudgetLosesItsOldestMessagesAndThenTheExamples() {
+        ChatScene scene = new ChatScene().order("main", "dialogueExamples", "chatHistory");
+        for (int i = 1; i <= 6; i++) {
+            scene.user("Question number " + i + " about the garden?").character("Answer number " + i + ", grudgingly.");
+        }
+        scene.examples.add("<START>\nWren: Hello?\nBramble: Hmph.\n");
+        int main = cost("system", MAIN);
+        int newChat = cost("system", NEW_CHAT);
+        int lastThree = cost("assistant", "Answer number 6, grudgingly.") + cost("user", "Question number 6 about the garden?")
+                + cost("assistant", "Answer number 5, grudgingly.");
+        int examples = cost("system", "[Example Chat]")
+                + cost(JsJson.object().put("role", "system").put("content", "Hello?").put("name", "example_user"))
+                + cost(JsJson.object().put("role", "system").put("content", "Hmph.").put("name", "example_assistant"));
+        scene.oai.put("openai_max_tokens", 100).put("openai_max_context", 100 + 3 + main + newChat + lastThree);
+
+        BuiltPrompt built = scene.build();
+        assertEquals(expected("system", MAIN, "system", NEW_CHAT,
+                "assistant", "Answer number 5, grudgingly.",
+                "user", "Question number 6 about the garden?",
+                "assistant", "Answer number 6, grudgingly."), JsJson.compact(built.request().get("messages")));
+        assertEquals(newChat + lastThree, built.itemization().tokens(Itemization.HISTORY));
+        assertEquals(main + newChat + lastThree, built.itemization().toJson().get("total").asInt());
+
+        scene.powerUser.put("pin_examples", true);
+        scene.oai.put("openai_max_context", 100 + 3 + main + examples + newChat + lastThree);
+        assertEquals(expected("system", MAIN, "system", "[Example Chat]", "system@example_user", "Hello?",
+                "system@example_assistant", "Hmph.", "system", NEW_CHAT,
+                "assistant", "Answer number 5, grudgingly.",
+                "user", "Question number 6 about the garden?",
+                "assistant", "Answer number 6, grudgingly."), scene.messages(), "pinned examples go in first");
+    }
+
+    @Test
+    void continueWithPrefillSendsTheLastMessageLastAndWithoutPrefillNudges() {
+        ChatScene scene = new ChatScene().order("main", "chatHistory", "jailbreak")
+                .user("What is that noise?")
+                .character("It is the frost, creeping");
+        scene.action = Action.CONTINUE;
+        scene.oai.put("continue_prefill", true);
+        assertEquals(expected("system", MAIN, "system", NEW_CHAT, "user", "What is that noise?", "system", JAILBREAK,
+                "assistant", "It is the frost, creeping"), scene.messages());
+
+        scene.oai.put("chat_completion_source", "claude").put("claude_model", "claude-sonnet-4-5")
+                .put("assistant_prefill", "{{char}} speaks:");
+        assertEquals(expected("system", MAIN, "system", NEW_CHAT, "user", "What is that noise?", "system", JAILBREAK,
+                "assistant", "Bramble speaks:\n\nIt is the frost, creeping"), scene.messages(),
+                "Claude's assistant prefill goes before the continued text");
+
+        scene.oai.put("chat_completion_source", "openai").put("continue_prefill", false);
+        assertEquals(expected("system", MAIN, "system", NEW_CHAT, "user", "What is that noise?", "system", JAILBREAK,
+                "assistant", "It is the frost, creeping",
+                "system", "[Continue your last message without repeating its original content.]"), scene.messages());
+    }
+
+    @Test
+    void impersonationEndsWithTheImpersonationPrompt() {
+        ChatScene scene = shortChat().order("main", "chatHistory", "jailbreak");
+        scene.action = Action.IMPERSONATE;
+        scene.oai.put("impersonation_prompt", "Write {{user}}'s next line.");
+        assertEquals(expected("system", MAIN, "system", NEW_CHAT,
+                "assistant", "*Bramble bristles.* Who goes there?",
+                "user", "Only me, with the watering can.",
+                "assistant", "Hmph. Mind the mint.",
+                "user", "I always do.",
+                "system", JAILBREAK,
+                "system", "Write Wren's next line."), scene.messages());
+    }
+
+    @Test
+    void extensionPromptsGoIntoTheChatAtTheirDepthOrAroundTheMainPrompt() {
+        ChatScene scene = shortChat().order("main", "charDescription", "chatHistory");
+        scene.extensionPrompts = prompts -> {
+            prompts.set("2_floating_prompt", "[Author's note: {{char}} is sleepy.]", ExtensionPrompts.IN_CHAT, 2,
+                    false, ExtensionPrompts.SYSTEM);
+            prompts.set("DEPTH_PROMPT", "{{user}} smells of mint.", ExtensionPrompts.IN_CHAT, 2, false,
+                    ExtensionPrompts.USER);
+            prompts.set("1_memory", "Summary: the mint was saved.", ExtensionPrompts.IN_PROMPT, 0, false,
+                    ExtensionPrompts.SYSTEM);
+            prompts.set("4_vectors_data_bank", "From the almanac: frost in May.", ExtensionPrompts.BEFORE_PROMPT, 0,
+                    false, ExtensionPrompts.SYSTEM);
+        };
+        BuiltPrompt built = scene.build();
+        assertEquals(expected(
+                "system", "From the almanac: frost in May.",
+                "system", MAIN,
+                "system", "Summary: the mint was saved.",
+                "system", DESCRIPTION,
+                "system", NEW_CHAT,
+                "assistant", "*Bramble bristles.* Who goes there?",
+                "user", "Only me, with the watering can.",
+                "user", "Wren smells of mint.",
+                "system", "[Author's note: Bramble is sleepy.]",
+                "assistant", "Hmph. Mind the mint.",
+                "user", "I always do."), JsJson.compact(built.request().get("messages")));
+        assertEquals(cost("system", "[Author's note: {{char}} is sleepy.]") + 2,
+                built.itemization().tokens(Itemization.AUTHORS_NOTE), "counted as a full system message");
+    }
+
+    @Test
+    void aMarkerMissingFromTheOrderIsSentAfterEverythingElse() {
+        ChatScene scene = new ChatScene().exactOrder("main", "chatHistory", "jailbreak").user("Hi.");
+        scene.card = new tankard.engine.macro.MacroEnv.CardFields("", "", "Dawn in the garden.", "", "", "", "", "",
+                "", "");
+        assertEquals(expected("system", MAIN, "system", NEW_CHAT, "user", "Hi.", "system", JAILBREAK,
+                "system", "Dawn in the garden."), scene.messages());
+    }
+
+    @Test
+    void squashingJoinsConsecutiveUnnamedSystemMessages() {
+        ChatScene scene = shortChat().order("main", "charDescription", "scenario", "chatHistory", "jailbreak");
+        scene.oai.put("squash_system_messages", true);
+        assertEquals(expected("system", MAIN + "\n" + DESCRIPTION + "\nDawn in the garden.", "system", NEW_CHAT,
+                "assistant", "*Bramble bristles.* Who goes there?",
+                "user", "Only me, with the watering can.",
+                "assistant", "Hmph. Mind the mint.",
+                "user", "I always do.",
+                "system", JAILBREAK), scene.messages());
+    }
+
+    @Test
+    void anOpenAiRequestCarriesTheSamplersAndStopStrings() {
+        ChatScene scene = new ChatScene().order("chatHistory").user("Hi.");
+        scene.oai.put("temp_openai", 0.7).put("freq_pen_openai", 0.2).put("pres_pen_openai", 0.1)
+                .put("top_p_openai", 0.9).put("openai_max_tokens", 250).put("stream_openai", true).put("seed", 42)
+                .put("reasoning_effort", "high").put("n", 3);
+        scene.powerUser.put("custom_stopping_strings", "[\"\\n{{user}}:\", \"\", \"THE END\"]");
+        ObjectNode request = scene.build().request();
+        assertEquals("{\"type\":\"normal\",\"messages\":" + expected("system", NEW_CHAT, "user", "Hi.")
+                + ",\"model\":\"gpt-4o\",\"temperature\":0.7,\"frequency_penalty\":0.2,\"presence_penalty\":0.1,"
+                + "\"top_p\":0.9,\"max_tokens\":250,\"stream\":true,\"stop\":[\"\\nWren:\",\"THE END\"],"
+                + "\"chat_completion_source\":\"openai\",\"n\":3,\"user_name\":\"Wren\",\"char_name\":\"Bramble\","
+                + "\"group_names\":[],\"include_reasoning\":true,\"reasoning_effort\":\"high\","
+                + "\"enable_web_search\":false,\"request_images\":false,\"request_image_resolution\":\"\","
+                + "\"request_image_aspect_ratio\":\"\",\"custom_prompt_post_processing\":\"\",\"seed\":42}",
+                JsJson.compact(request));
+
+        scene.oai.put("openai_model", "o3-mini");
+        ObjectNode reasoning = scene.build().request();
+        assertEquals("{\"max_completion_tokens\":250,\"temperature\":null,\"stop\":null,\"n\":3}",
+                JsJson.compact(JsJson.object().<ObjectNode>set("max_completion_tokens", reasoning.get("max_completion_tokens"))
+                        .<ObjectNode>set("temperature", reasoning.get("temperature"))
+                        .<ObjectNode>set("stop", reasoning.get("stop")).<ObjectNode>set("n", reasoning.get("n"))),
+                "o-series models take max_completion_tokens and no samplers");
+    }
+
+    @Test
+    void aCustomSourceRequestCarriesItsEndpointAndBodyFields() {
+        ChatScene scene = new ChatScene().order("chatHistory").user("Hi.");
+        scene.action = Action.CONTINUE;
+        scene.oai.put("chat_completion_source", "custom").put("custom_model", "koboldcpp/bramble-7b")
+                .put("custom_url", "http://127.0.0.1:5001/v1").put("custom_include_body", "min_p: 0.05")
+                .put("custom_exclude_body", "- frequency_penalty").put("custom_include_headers", "")
+                .put("reasoning_effort", "min").put("n", 2).put("verbosity", "low")
+                .put("custom_prompt_post_processing", "strict");
+        ObjectNode request = scene.build().request();
+        assertEquals("{\"type\":\"continue\",\"messages\":" + expected("system", NEW_CHAT, "user", "Hi.",
+                        "system", "[Continue your last message without repeating its original content.]")
+                + ",\"model\":\"koboldcpp/bramble-7b\",\"temperature\":1,\"frequency_penalty\":0,"
+                + "\"presence_penalty\":0,\"top_p\":1,\"max_tokens\":300,\"stream\":false,"
+                + "\"chat_completion_source\":\"custom\",\"user_name\":\"Wren\",\"char_name\":\"Bramble\","
+                + "\"group_names\":[],\"include_reasoning\":true,\"reasoning_effort\":\"minimal\","
+                + "\"enable_web_search\":false,\"request_images\":false,\"request_image_resolution\":\"\","
+                + "\"request_image_aspect_ratio\":\"\",\"custom_prompt_post_processing\":\"strict\","
+                + "\"verbosity\":\"low\",\"custom_url\":\"http://127.0.0.1:5001/v1\","
+                + "\"custom_include_body\":\"min_p: 0.05\",\"custom_exclude_body\":\"- frequency_penalty\","
+                + "\"custom_include_headers\":\"\"}", JsJson.compact(request));
+    }
+}
