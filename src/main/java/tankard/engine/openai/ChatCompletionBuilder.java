@@ -118,7 +118,8 @@ final class ChatCompletionBuilder {
             boolean narrator = extra.path("type").isTextual() && extra.get("type").textValue().equals(NARRATOR);
             String role = narrator ? "system" : Js.truthy(message.get("is_user")) ? "user" : "assistant";
             String content = Js.string(message.get("mes"));
-            String name = Js.isUndefined(message.get("name")) ? null : Js.string(message.get("name"));
+            JsonNode nameNode = message.get("name");
+            String name = Js.isUndefined(nameNode) || nameNode.isNull() ? null : Js.string(nameNode);
             String shownName = Js.string(message.get("name"));
             boolean notUser = !Js.strictEquals(message.get("name"), textNode(generation.name1()));
             switch (settings.namesBehavior()) {

@@ -3,8 +3,10 @@ package tankard.engine.openai;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.DoubleNode;
+import com.fasterxml.jackson.databind.node.LongNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import tankard.engine.macro.Macros;
 import tankard.engine.prompt.Generation;
 import tankard.json.Js;
@@ -12,6 +14,8 @@ import tankard.json.JsJson;
 import tankard.tokenizer.Tokenizer;
 import tankard.tokenizer.Tokenizers;
 
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeMap;
@@ -73,7 +77,7 @@ final class GenerationParameters {
         ObjectNode data = JsJson.object();
         data.put("type", type);
         data.set("messages", messages);
-        data.set("model", model == null ? NullNode.instance : JsJson.MAPPER.getNodeFactory().textNode(model));
+        data.set("model", model == null ? NullNode.instance : TextNode.valueOf(model));
         data.set("temperature", number("temp_openai"));
         data.set("frequency_penalty", number("freq_pen_openai"));
         data.set("presence_penalty", number("pres_pen_openai"));
@@ -233,14 +237,14 @@ final class GenerationParameters {
                     data.put("top_p", 0.01);
                 }
                 data.set("stop", stoppingStrings(1));
-                data.set("zai_endpoint", Js.or(settings.get("zai_endpoint"), JsJson.MAPPER.getNodeFactory().textNode("common")));
+                data.set("zai_endpoint", Js.or(settings.get("zai_endpoint"), TextNode.valueOf("common")));
                 data.remove(List.of("presence_penalty", "frequency_penalty"));
             }
             case "siliconflow" -> data.set("siliconflow_endpoint",
-                    Js.or(settings.get("siliconflow_endpoint"), JsJson.MAPPER.getNodeFactory().textNode("global")));
+                    Js.or(settings.get("siliconflow_endpoint"), TextNode.valueOf("global")));
             case "minimax" -> {
                 data.set("minimax_endpoint",
-                        Js.or(settings.get("minimax_endpoint"), JsJson.MAPPER.getNodeFactory().textNode("global")));
+                        Js.or(settings.get("minimax_endpoint"), TextNode.valueOf("global")));
                 JsonNode temperature = data.get("temperature");
                 if (temperature != null && temperature.isNumber()) {
                     data.set("temperature", clamp(temperature, Math.ulp(1.0), 1.0));
@@ -364,7 +368,7 @@ final class GenerationParameters {
         if (!Js.truthy(saved)) {
             return strings;
         }
-        JsonNode parsed = JsJson.tryParse(Js.string(saved).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        JsonNode parsed = JsJson.tryParse(Js.string(saved).getBytes(StandardCharsets.UTF_8));
         if (parsed == null || !parsed.isArray()) {
             return strings;
         }
@@ -418,7 +422,7 @@ final class GenerationParameters {
     private static long[] biasTokens(String text, Tokenizer tokenizer) {
         String trimmed = Js.trim(text);
         if (trimmed.startsWith("[") && trimmed.endsWith("]")) {
-            JsonNode ids = JsJson.tryParse(trimmed.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            JsonNode ids = JsJson.tryParse(trimmed.getBytes(StandardCharsets.UTF_8));
             if (ids != null && ids.isArray()) {
                 boolean numbers = true;
                 for (JsonNode id : ids) {
@@ -433,7 +437,7 @@ final class GenerationParameters {
                 }
             }
         }
-        return java.util.Arrays.stream(tokenizer.encode(text)).mapToLong(id -> id & 0xffffffffL).toArray();
+        return Arrays.stream(tokenizer.encode(text)).mapToLong(id -> id & 0xffffffffL).toArray();
     }
 
     private void copy(ObjectNode data, String... keys) {
@@ -466,7 +470,7 @@ final class GenerationParameters {
     /** A computed number as JSON.stringify writes it: integral values without a fraction. */
     private static JsonNode numberNode(double value) {
         return value == Math.rint(value) && Math.abs(value) < 0x1p53
-                ? JsJson.MAPPER.getNodeFactory().numberNode((long) value) : DoubleNode.valueOf(value);
+                ? LongNode.valueOf((long) value) : DoubleNode.valueOf(value);
     }
 
     /** JavaScript's {@code value > limit} for a setting. */

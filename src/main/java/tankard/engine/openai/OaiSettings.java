@@ -2,11 +2,13 @@ package tankard.engine.openai;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import tankard.json.Js;
 import tankard.json.JsJson;
 
 import java.util.Map;
+import java.util.function.Predicate;
 import java.util.regex.Pattern;
 
 /**
@@ -56,22 +58,20 @@ final class OaiSettings {
 
     /** ST: migrateChatCompletionSettings, the migrations that change what a prompt or request holds. */
     private static void migrate(ObjectNode settings) {
-        migrate(settings, "names_in_completion", v -> Js.strictEquals(v, JsJson.MAPPER.getNodeFactory().booleanNode(true)),
-                "names_behavior", JsJson.MAPPER.getNodeFactory().numberNode(NAMES_COMPLETION));
-        migrate(settings, "chat_completion_source", v -> v.isTextual() && v.textValue().equals("palm"),
-                "chat_completion_source", JsJson.MAPPER.getNodeFactory().textNode(MAKERSUITE));
-        migrate(settings, "custom_prompt_post_processing", v -> v.isTextual() && v.textValue().equals("claude"),
-                "custom_prompt_post_processing", JsJson.MAPPER.getNodeFactory().textNode("merge"));
-        migrate(settings, "ai21_model", v -> Pattern.compile("^j2-").matcher(Js.string(v)).find(),
-                "ai21_model", JsJson.MAPPER.getNodeFactory().textNode("jamba-large"));
-        migrate(settings, "claude_use_sysprompt", OaiSettings::isTrue,
-                "use_sysprompt", JsJson.MAPPER.getNodeFactory().booleanNode(true));
-        migrate(settings, "use_makersuite_sysprompt", OaiSettings::isTrue,
-                "use_sysprompt", JsJson.MAPPER.getNodeFactory().booleanNode(true));
-        migrate(settings, "mistralai_model", v -> Pattern.compile("^(mistral-medium|mistral-small)$").matcher(Js.string(v)).find(),
-                "mistralai_model", JsJson.MAPPER.getNodeFactory().textNode(Js.string(settings.get("mistralai_model")) + "-latest"));
-        migrate(settings, "deepseek_model", v -> Pattern.compile("^deepseek-(chat|reasoner|coder)$").matcher(Js.string(v)).find(),
-                "deepseek_model", JsJson.MAPPER.getNodeFactory().textNode("deepseek-v4-flash"));
+        JsonNodeFactory nodes = JsonNodeFactory.instance;
+        migrate(settings, "names_in_completion", OaiSettings::isTrue, "names_behavior",
+                nodes.numberNode(NAMES_COMPLETION));
+        migrate(settings, "chat_completion_source", v -> isText(v, "palm"), "chat_completion_source",
+                nodes.textNode(MAKERSUITE));
+        migrate(settings, "custom_prompt_post_processing", v -> isText(v, "claude"), "custom_prompt_post_processing",
+                nodes.textNode("merge"));
+        migrate(settings, "ai21_model", v -> matches(v, "^j2-"), "ai21_model", nodes.textNode("jamba-large"));
+        migrate(settings, "claude_use_sysprompt", OaiSettings::isTrue, "use_sysprompt", nodes.booleanNode(true));
+        migrate(settings, "use_makersuite_sysprompt", OaiSettings::isTrue, "use_sysprompt", nodes.booleanNode(true));
+        migrate(settings, "mistralai_model", v -> matches(v, "^(mistral-medium|mistral-small)$"), "mistralai_model",
+                nodes.textNode(Js.string(settings.get("mistralai_model")) + "-latest"));
+        migrate(settings, "deepseek_model", v -> matches(v, "^deepseek-(chat|reasoner|coder)$"), "deepseek_model",
+                nodes.textNode("deepseek-v4-flash"));
         // ST: PromptManager.js, registerPromptManagerMigration: the prompts of settings older than the prompt manager
         if (Js.truthy(settings.get("main_prompt")) || Js.truthy(settings.get("nsfw_prompt"))
                 || Js.truthy(settings.get("jailbreak_prompt"))) {
@@ -98,7 +98,16 @@ final class OaiSettings {
         return value.isBoolean() && value.booleanValue();
     }
 
-    private static void migrate(ObjectNode settings, String oldKey, java.util.function.Predicate<JsonNode> oldValue,
+    private static boolean isText(JsonNode value, String text) {
+        return value.isTextual() && value.textValue().equals(text);
+    }
+
+    /** {@code regex.test(value)}: the value as a string. */
+    private static boolean matches(JsonNode value, String regex) {
+        return Pattern.compile(regex).matcher(Js.string(value)).find();
+    }
+
+    private static void migrate(ObjectNode settings, String oldKey, Predicate<JsonNode> oldValue,
                                 String newKey, JsonNode newValue) {
         if (!settings.has(oldKey)) {
             return;

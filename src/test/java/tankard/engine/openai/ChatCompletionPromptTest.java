@@ -232,6 +232,71 @@ class ChatCompletionPromptTest {
     }
 
     @Test
+    void aGroupChatNamesItsSpeakersAndEndsWithTheGroupNudge() {
+        // ST splits example lines only where the speaker changes between the user and the characters
+        ChatScene scene = new ChatScene().order("main", "dialogueExamples", "chatHistory")
+                .user("Good morning, both.")
+                .message("Old Tom", false, "Morning.")
+                .character("Hmph.");
+        scene.group = JsJson.object().put("id", "garden").put("name", "The Garden");
+        scene.members.add(JsJson.object().put("name", "Bramble"));
+        scene.members.add(JsJson.object().put("name", "Old Tom"));
+        scene.oai.put("new_group_chat_prompt", "[A group chat with {{char}} begins]");
+        scene.examples.add("<START>\nWren: Tea?\nOld Tom: Please.\nBramble: No.\n");
+
+        ObjectNode request = scene.build().request();
+        assertEquals(expected(
+                "system", MAIN,
+                "system", "[Example Chat]",
+                "system@example_user", "Wren: Tea?",
+                "system@example_assistant", "Old Tom: Please.\nBramble: No.",
+                "system", "[A group chat with Bramble begins]",
+                "user", "Good morning, both.",
+                "assistant", "Old Tom: Morning.",
+                "assistant", "Bramble: Hmph.",
+                "system", "[Write the next reply only as Bramble.]"), JsJson.compact(request.get("messages")));
+        assertEquals("[\"Bramble\",\"Old Tom\"]", JsJson.compact(request.get("group_names")));
+    }
+
+    @Test
+    void promptsThatMustGoInButDoNotFitLeaveTheRequestAsFarAsItGot() {
+        ChatScene scene = new ChatScene().order("main", "charDescription", "chatHistory").user("Hi.");
+        scene.oai.put("openai_max_tokens", 100)
+                .put("openai_max_context", 100 + 3 + cost("system", MAIN) + cost("system", DESCRIPTION) - 1);
+        assertEquals(expected("system", MAIN), scene.messages(), "ST warns and sends what it placed");
+    }
+
+    @Test
+    void claudeOpenRouterAndGoogleRequestsCarryTheirOwnFields() {
+        ChatScene scene = new ChatScene().order("chatHistory").user("Hi.");
+        scene.powerUser.put("custom_stopping_strings", "[\"\\nWren:\", \"a stop string too long for Google\"]");
+        scene.oai.put("top_k_openai", 40).put("use_sysprompt", true).put("assistant_prefill", "{{char}}:")
+                .put("claude_model", "claude-opus-4-1").put("chat_completion_source", "claude");
+        ObjectNode claude = scene.build().request();
+        assertEquals("claude-opus-4-1|40|true|Bramble:|[\"\\nWren:\",\"a stop string too long for Google\"]|auto",
+                claude.get("model").asText() + "|" + claude.get("top_k") + "|" + claude.get("use_sysprompt") + "|"
+                        + claude.get("assistant_prefill").asText() + "|" + JsJson.compact(claude.get("stop")) + "|"
+                        + claude.get("reasoning_effort").asText());
+
+        scene.oai.put("chat_completion_source", "openrouter").put("openrouter_model", "google/gemini-2.5-flash")
+                .put("min_p_openai", 0.05).put("openrouter_middleout", "auto");
+        ObjectNode openRouter = scene.build().request();
+        assertEquals("google/gemini-2.5-flash|40|0.05|1|0|false|[]|auto|false", openRouter.get("model").asText() + "|"
+                + openRouter.get("top_k") + "|" + openRouter.get("min_p") + "|" + openRouter.get("repetition_penalty")
+                + "|" + openRouter.get("top_a") + "|" + openRouter.get("use_fallback") + "|"
+                + JsJson.compact(openRouter.get("provider")) + "|" + openRouter.get("middleout").asText() + "|"
+                + openRouter.has("assistant_prefill"));
+
+        scene.oai.put("chat_completion_source", "openrouter").put("openrouter_model", "OR_Website");
+        assertEquals("null", JsJson.compact(scene.build().request().get("model")), "OpenRouter's own choice");
+
+        scene.oai.put("chat_completion_source", "makersuite").put("google_model", "gemini-2.5-pro");
+        ObjectNode google = scene.build().request();
+        assertEquals("gemini-2.5-pro|40|[\"\\nWren:\"]|true", google.get("model").asText() + "|" + google.get("top_k")
+                + "|" + JsJson.compact(google.get("stop")) + "|" + google.get("use_sysprompt"));
+    }
+
+    @Test
     void squashingJoinsConsecutiveUnnamedSystemMessages() {
         ChatScene scene = shortChat().order("main", "charDescription", "scenario", "chatHistory", "jailbreak");
         scene.oai.put("squash_system_messages", true);
