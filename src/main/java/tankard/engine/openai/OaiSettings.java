@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import tankard.json.Js;
 import tankard.json.JsJson;
 
+import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
 import java.util.regex.Pattern;
@@ -138,7 +139,12 @@ final class OaiSettings {
                 .put("new_example_chat_prompt", "[Example Chat]")
                 .put("continue_nudge_prompt", "[Continue your last message without repeating its original content.]")
                 .put("bias_preset_selected", "Default (none)");
-        d.putObject("bias_presets").putArray("Default (none)");
+        ObjectNode biasPresets = d.putObject("bias_presets");
+        biasPresets.putArray("Default (none)");
+        ArrayNode antiBond = biasPresets.putArray("Anti-bond");
+        for (String text : List.of(" bond", " future", " bonding", " connection")) {
+            antiBond.addObject().put("text", text).put("value", text.equals(" connection") ? -25 : -50);
+        }
         d.put("wi_format", "{0}")
                 .put("group_nudge_prompt", "[Write the next reply only as {{char}}.]")
                 .put("scenario_format", "{{scenario}}")

@@ -335,6 +335,22 @@ class ChatCompletionPromptTest {
     }
 
     @Test
+    void theSelectedBiasPresetBecomesALogitBiasByToken() {
+        ChatScene scene = new ChatScene().order("chatHistory").user("Hi.");
+        scene.oai.put("bias_preset_selected", "No frost").putObject("bias_presets").putArray("No frost")
+                .add(JsJson.object().put("text", " frost").put("value", -50))
+                .add(JsJson.object().put("text", "[42, 7]").put("value", 10))
+                .add(JsJson.object().put("text", "").put("value", 99));
+        int[] frost = ChatScene.TOKENIZERS.forCount(ChatScene.MODEL).encode(" frost");
+        assertEquals(1, frost.length);
+        assertEquals("{\"7\":10,\"42\":10,\"" + frost[0] + "\":-50}",
+                JsJson.compact(scene.build().request().get("logit_bias")));
+
+        scene.oai.put("chat_completion_source", "claude");
+        assertEquals(false, scene.build().request().has("logit_bias"), "Claude takes no logit bias");
+    }
+
+    @Test
     void aCustomSourceRequestCarriesItsEndpointAndBodyFields() {
         ChatScene scene = new ChatScene().order("chatHistory").user("Hi.");
         scene.action = Action.CONTINUE;
