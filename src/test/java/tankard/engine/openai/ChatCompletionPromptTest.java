@@ -55,6 +55,25 @@ class ChatCompletionPromptTest {
                 "assistant", "Hmph. Mind the mint.",
                 "user", "I always do.",
                 "system", JAILBREAK), scene.messages());
+
+        Itemization itemization = scene.build().itemization();
+        assertEquals(cost("system", MAIN) + cost("system", "Keep it gentle.") + cost("system", JAILBREAK),
+                itemization.tokens(Itemization.SYSTEM));
+        assertEquals(cost("system", DESCRIPTION) + cost("system", "Prickly but kind.")
+                + cost("system", "Dawn in the garden."), itemization.tokens(Itemization.STORY_STRING));
+        assertEquals(cost("system", "The garden has a well.Frost comes early.") + 2,
+                itemization.tokens(Itemization.WORLD_INFO), "world info is counted as one text");
+    }
+
+    @Test
+    void settingsWithoutAnOaiSectionAreReadFromTheTopLevelAndMigrated() {
+        ChatScene scene = new ChatScene().order("main", "chatHistory").user("Hi.");
+        scene.settings.remove("oai_settings");
+        scene.settings.put("main_prompt", "Old main prompt for {{char}}.").put("names_in_completion", true)
+                .put("chat_completion_source", "openai").put("openai_model", ChatScene.MODEL);
+        scene.settings.set("prompt_order", scene.oai.get("prompt_order"));
+        assertEquals(expected("system", "Old main prompt for Bramble.", "system", NEW_CHAT, "user@Wren", "Hi."),
+                scene.messages());
     }
 
     @Test
