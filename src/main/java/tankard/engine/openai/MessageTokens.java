@@ -20,10 +20,6 @@ final class MessageTokens {
         this.model = model;
     }
 
-    String model() {
-        return model;
-    }
-
     /** A message's tokens, as Message.createAsync and setName count them. */
     int count(ObjectNode message) {
         return count(message, false);

@@ -99,6 +99,28 @@ class ChatCompletionPromptTest {
     }
 
     @Test
+    void inChatPromptsAtOneDepthGroupByOrderAndRoleWithTheHighestOrderLast() {
+        ChatScene scene = shortChat();
+        for (String[] prompt : new String[][] {{"high", "200", "High order."}, {"low", "50", "Low order."},
+                {"middle", "100", "Middle order."}}) {
+            scene.oai.withArray("prompts").add(ChatScene.prompt(prompt[0], prompt[2]).put("system_prompt", false)
+                    .put("injection_position", 1).put("injection_depth", 0)
+                    .put("injection_order", Integer.parseInt(prompt[1])));
+        }
+        scene.order("high", "low", "middle", "chatHistory");
+        scene.extensionPrompts = prompts -> prompts.set("2_floating_prompt", "Author's note.", ExtensionPrompts.IN_CHAT,
+                0, false, ExtensionPrompts.SYSTEM);
+        assertEquals(expected("system", NEW_CHAT,
+                "assistant", "*Bramble bristles.* Who goes there?",
+                "user", "Only me, with the watering can.",
+                "assistant", "Hmph. Mind the mint.",
+                "user", "I always do.",
+                "system", "Low order.",
+                "system", "Middle order.\nAuthor's note.",
+                "system", "High order."), scene.messages());
+    }
+
+    @Test
     void namesGoIntoTheNameFieldOrTheTextAsNamesBehaviorSays() {
         ChatScene scene = new ChatScene().order("chatHistory")
                 .character("Hmph.")
