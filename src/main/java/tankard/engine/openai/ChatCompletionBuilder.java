@@ -17,6 +17,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -236,8 +237,8 @@ final class ChatCompletionBuilder {
      */
     private PromptCollection preparePrompts() {
         var card = generation.card();
-        String scenario = card.scenario();
-        String personality = card.personality();
+        String scenario = Objects.toString(card.scenario(), "");
+        String personality = Objects.toString(card.personality(), "");
         String scenarioText = !scenario.isEmpty() && settings.truthy("scenario_format")
                 ? macros.substitute(settings.string("scenario_format")) : scenario;
         String personalityText = !personality.isEmpty() && settings.truthy("personality_format")
@@ -255,7 +256,7 @@ final class ChatCompletionBuilder {
         systemPrompts.add(new ManagedPrompt("impersonate", "system", impersonation));
         systemPrompts.add(new ManagedPrompt("quietPrompt", "system", ""));
         systemPrompts.add(new ManagedPrompt("groupNudge", "system", groupNudge));
-        systemPrompts.add(new ManagedPrompt("bias", "assistant", generation.promptBias()));
+        systemPrompts.add(new ManagedPrompt("bias", "assistant", bias()));
 
         ExtensionPrompts extensionPrompts = generation.extensionPrompts();
         addExtensionPrompt(systemPrompts, extensionPrompts.get("1_memory"), "summary", true);
@@ -303,6 +304,10 @@ final class ChatCompletionBuilder {
         applyOverride(prompts, "main", card.system());
         applyOverride(prompts, "jailbreak", card.jailbreak());
         return prompts;
+    }
+
+    private String bias() {
+        return Objects.toString(generation.promptBias(), "");
     }
 
     /** The persona description when it goes into the prompt (power_user's text at position IN_PROMPT), else null. */
@@ -406,7 +411,7 @@ final class ChatCompletionBuilder {
         if (prompts.has("enhanceDefinitions")) {
             addToChatCompletion(prompts, "enhanceDefinitions");
         }
-        if (!Js.trim(generation.promptBias()).isEmpty()) {
+        if (!Js.trim(bias()).isEmpty()) {
             addToChatCompletion(prompts, "bias");
         }
 

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import tankard.json.Js;
 import tankard.json.JsJson;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
@@ -48,12 +49,14 @@ final class OaiSettings {
         ObjectNode settings = saved.isObject() ? ((ObjectNode) saved).deepCopy() : JsJson.object();
         migrate(settings);
         ObjectNode values = defaults();
-        values.fieldNames().forEachRemaining(key -> {
+        List<String> keys = new ArrayList<>();
+        values.fieldNames().forEachRemaining(keys::add);
+        for (String key : keys) {
             JsonNode value = settings.get(key);
             if (!Js.isUndefined(value) && !value.isNull()) {
                 values.set(key, value);
             }
-        });
+        }
         return new OaiSettings(values);
     }
 
