@@ -10,6 +10,7 @@ import tankard.engine.macro.Macros;
 import tankard.engine.prompt.ExtensionPrompts;
 import tankard.engine.prompt.Generation;
 import tankard.json.Js;
+import tankard.json.JsJson;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -18,6 +19,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -44,6 +46,11 @@ final class ChatCompletionBuilder {
             "vectorsDataBank", "smartContext");
     private static final List<String> ROLES = List.of("system", "user", "assistant");
     private static final String EXTENSION_PROMPTS_ORDER = "100";
+    private static final Set<String> TOOL_SOURCES = Set.of("openai", "custom", "mistralai", "claude", "openrouter",
+            "aimlapi", "groq", "cohere", "deepseek", "makersuite", "vertexai", "ai21", "xai", "pollinations", "moonshot",
+            "fireworks", "cometapi", "chutes", "electronhub", "azure_openai", "zai", "siliconflow", "nanogpt",
+            "workers_ai", "minimax");
+    private static final Set<String> TOOL_POST_PROCESSING = Set.of("", "merge_tools", "semi_tools", "strict_tools");
 
     private final Generation generation;
     private final OaiSettings settings;
@@ -427,6 +434,11 @@ final class ChatCompletionBuilder {
             }
         }
 
+        if (canPerformToolCalls()) {
+            // ST reserves the tokens of the registered tools' definitions; the server registers none: "{}"
+            chatCompletion.reserveBudget(counter.count(JsJson.object().put("role", "user").put("content", "{}")));
+        }
+
         if (generation.isContinue() && settings.truthy("continue_prefill") && !messages.isEmpty()) {
             ChatPrompt continued = messages.remove(0);
             boolean assistantPrefill = continued.role().equals("assistant") && settings.sourceIs(OaiSettings.CLAUDE);
@@ -456,6 +468,17 @@ final class ChatCompletionBuilder {
         if (!controlPrompts.items().isEmpty()) {
             chatCompletion.add(controlPrompts);
         }
+    }
+
+    /**
+     * ToolManager.canPerformToolCalls: function calling on, a source that supports it (by ST's list: the model
+     * lists some sources consult are not known on the server), prompt post-processing that keeps tool calls, and a
+     * generation type that may call tools.
+     */
+    private boolean canPerformToolCalls() {
+        return settings.truthy("function_calling") && TOOL_SOURCES.contains(settings.source())
+                && TOOL_POST_PROCESSING.contains(settings.string("custom_prompt_post_processing"))
+                && !generation.isImpersonate() && !generation.isContinue();
     }
 
     /** addToChatCompletion: a prompt as its own collection at its place in the order, unless off or in-chat. */

@@ -188,6 +188,13 @@ class ChatCompletionPromptTest {
         assertEquals(newChat + lastThree, built.itemization().tokens(Itemization.HISTORY));
         assertEquals(main + newChat + lastThree, built.itemization().toJson().get("total").asInt());
 
+        scene.oai.put("function_calling", true);
+        assertEquals(expected("system", MAIN, "system", NEW_CHAT,
+                "user", "Question number 6 about the garden?",
+                "assistant", "Answer number 6, grudgingly."), scene.messages(),
+                "with function calling on, ST keeps room for tool definitions");
+        scene.oai.put("function_calling", false);
+
         scene.powerUser.put("pin_examples", true);
         scene.oai.put("openai_max_context", 100 + 3 + main + examples + newChat + lastThree);
         assertEquals(expected("system", MAIN, "system", "[Example Chat]", "system@example_user", "Hello?",
