@@ -63,7 +63,7 @@ final class ChatCompletion {
     void insert(Message message, String identifier, String position) {
         checkTokenBudget(message, message.identifier());
         MessageCollection collection = collection(identifier);
-        if (message.hasContent()) {
+        if (message.isSent()) {
             if (position.equals("start")) {
                 collection.items().add(0, message);
             } else if (position.equals("end")) {
@@ -136,11 +136,11 @@ final class ChatCompletion {
         for (ChatItem item : items) {
             if (item instanceof MessageCollection collection) {
                 for (ChatItem inner : collection.items()) {
-                    if (inner instanceof Message message && message.hasContent()) {
+                    if (inner instanceof Message message && message.isSent()) {
                         chat.add(message.toJson());
                     }
                 }
-            } else if (item instanceof Message message && message.hasContent()) {
+            } else if (item instanceof Message message && message.isSent()) {
                 chat.add(message.toJson());
             }
         }

@@ -28,8 +28,20 @@ import java.util.regex.Pattern;
  * budget (ST: public/scripts/openai.js, prepareOpenAIMessages and the functions it calls).
  */
 final class ChatCompletionBuilder {
-    /** A chat message on its way into the prompt (ST: the objects setOpenAIMessages makes). */
-    record ChatPrompt(String role, String content, String name, boolean injected, JsonNode signature) {
+    /**
+     * A chat message on its way into the prompt (ST: the objects setOpenAIMessages makes); {@code invocations} are
+     * the tool calls a message records, null for other messages.
+     */
+    record ChatPrompt(String role, String content, String name, boolean injected, JsonNode signature,
+                      List<ObjectNode> invocations, String reasoning) {
+        static ChatPrompt injected(String role, String content) {
+            return new ChatPrompt(role, content, null, true, null, null, "");
+        }
+
+        /** An assistant message with text of its own, not a tool call. */
+        boolean isAssistantText() {
+            return role.equals("assistant") && invocations == null && !Js.trim(content).isEmpty();
+        }
     }
 
     /** One message of an example dialogue (ST: parseExampleIntoIndividual's objects). */
@@ -50,6 +62,9 @@ final class ChatCompletionBuilder {
             "aimlapi", "groq", "cohere", "deepseek", "makersuite", "vertexai", "ai21", "xai", "pollinations", "moonshot",
             "fireworks", "cometapi", "chutes", "electronhub", "azure_openai", "zai", "siliconflow", "nanogpt",
             "workers_ai", "minimax");
+    private static final String TOOL_REASONING_DISABLED = "disabled";
+    private static final String SINCE_LAST_USER = "since_last_user";
+    private static final String ACTIVE_CHAIN = "active_chain";
     private static final Set<String> TOOL_POST_PROCESSING = Set.of("", "merge_tools", "semi_tools", "strict_tools");
 
     private final Generation generation;
@@ -149,10 +164,30 @@ final class ChatCompletionBuilder {
                     && Js.strictEquals(extra.get("model"), model == null ? NullNode.instance : textNode(model));
             boolean otherGroupMember = inGroup && !Js.strictEquals(message.get("name"), textNode(generation.name2()));
             JsonNode signature = sameModel && !otherGroupMember ? extra.get("reasoning_signature") : null;
-            messages.add(new ChatPrompt(role, content, name, false, signature));
+            String reasoning = sameModel && !otherGroupMember && !Js.isUndefined(extra.get("reasoning"))
+                    && !extra.get("reasoning").isNull() ? Js.string(extra.get("reasoning")) : "";
+            messages.add(new ChatPrompt(role, content, name, false, signature, invocations(extra, sameModel),
+                    reasoning));
         }
         Collections.reverse(messages);
         return messages;
+    }
+
+    /** The message's tool invocations; their signatures and reasoning only when the same model made them. */
+    private static List<ObjectNode> invocations(JsonNode extra, boolean sameModel) {
+        JsonNode saved = extra.get("tool_invocations");
+        if (saved == null || !saved.isArray()) {
+            return null;
+        }
+        List<ObjectNode> invocations = new ArrayList<>();
+        for (JsonNode invocation : saved) {
+            ObjectNode copy = invocation.isObject() ? ((ObjectNode) invocation).deepCopy() : JsJson.object();
+            if (!sameModel && (Js.truthy(copy.get("signature")) || Js.truthy(copy.get("reasoning")))) {
+                copy.remove(List.of("signature", "reasoning"));
+            }
+            invocations.add(copy);
+        }
+        return invocations;
     }
 
     private static JsonNode textNode(String text) {
@@ -476,9 +511,21 @@ final class ChatCompletionBuilder {
      * generation type that may call tools.
      */
     private boolean canPerformToolCalls() {
+        return isToolCallingSupported() && !generation.isImpersonate() && !generation.isContinue();
+    }
+
+    /** ToolManager.isToolCallingSupported. */
+    private boolean isToolCallingSupported() {
         return settings.truthy("function_calling") && TOOL_SOURCES.contains(settings.source())
-                && TOOL_POST_PROCESSING.contains(settings.string("custom_prompt_post_processing"))
-                && !generation.isImpersonate() && !generation.isContinue();
+                && TOOL_POST_PROCESSING.contains(settings.string("custom_prompt_post_processing"));
+    }
+
+    /** getEffectiveToolReasoningMode for the providers that take reasoning with tool calls (OpenRouter, custom). */
+    private String toolReasoningMode() {
+        boolean provider = settings.sourceIs(OaiSettings.OPENROUTER) || settings.sourceIs(OaiSettings.CUSTOM);
+        String mode = settings.string("tool_reasoning_mode");
+        return provider && settings.truthy("show_thoughts") && List.of(SINCE_LAST_USER, ACTIVE_CHAIN).contains(mode)
+                ? mode : TOOL_REASONING_DISABLED;
     }
 
     /** addToChatCompletion: a prompt as its own collection at its place in the order, unless off or in-chat. */
@@ -554,7 +601,7 @@ final class ChatCompletionBuilder {
                     }
                     String joint = String.join("\n", parts.stream().filter(text -> !text.isEmpty()).map(Js::trim).toList());
                     if (!joint.isEmpty()) {
-                        roleMessages.add(new ChatPrompt(role, joint, null, true, null));
+                        roleMessages.add(ChatPrompt.injected(role, joint));
                     }
                 }
             }
@@ -624,8 +671,15 @@ final class ChatCompletionBuilder {
 
         boolean includeSignature = isReasoningSignatureSupported();
         boolean namesInCompletion = settings.namesBehavior() == OaiSettings.NAMES_COMPLETION;
+        boolean canUseTools = isToolCallingSupported();
+        String toolReasoningMode = toolReasoningMode();
+        int lastUserIndex = -1;
+        for (int i = 0; i < messages.size(); i++) {
+            lastUserIndex = messages.get(i).role().equals("user") ? i : lastUserIndex;
+        }
         for (int index = 0; index < messages.size(); index++) {
-            ChatPrompt chatPrompt = messages.get(messages.size() - 1 - index);
+            int promptIndex = messages.size() - 1 - index;
+            ChatPrompt chatPrompt = messages.get(promptIndex);
             ManagedPrompt prompt = new ManagedPrompt("chatHistory-" + (messages.size() - index), chatPrompt.role(),
                     chatPrompt.content());
             prompt.name = chatPrompt.name();
@@ -633,6 +687,13 @@ final class ChatCompletionBuilder {
             if (namesInCompletion && prompt.name != null && !prompt.name.isEmpty()) {
                 chatMessage.setName(PromptManager.isValidName(prompt.name) ? prompt.name
                         : PromptManager.sanitizeName(prompt.name), counter);
+            }
+            if (canUseTools && chatPrompt.invocations() != null) {
+                if (!insertToolCalls(chatPrompt, chatMessage, messages, promptIndex, lastUserIndex, toolReasoningMode,
+                        includeSignature)) {
+                    break;
+                }
+                continue;
             }
             if (includeSignature && Js.truthy(chatPrompt.signature())) {
                 chatMessage.setSignature(chatPrompt.signature());
@@ -653,6 +714,68 @@ final class ChatCompletionBuilder {
             chatCompletion.freeBudget(continueMessages);
             chatCompletion.add(continueMessages);
         }
+    }
+
+    /**
+     * A message's tool calls and their results, before the messages placed so far; false when they do not fit.
+     * Reasoning goes with the calls made since the user's last message when the provider takes it.
+     */
+    private boolean insertToolCalls(ChatPrompt chatPrompt, Message chatMessage, List<ChatPrompt> messages,
+                                    int promptIndex, int lastUserIndex, String reasoningMode, boolean includeSignature) {
+        boolean reasoningEligible = !reasoningMode.equals(TOOL_REASONING_DISABLED) && promptIndex > lastUserIndex;
+        String previousReasoning = reasoningEligible
+                ? previousAssistantReasoning(messages, promptIndex, lastUserIndex, reasoningMode) : "";
+        List<ObjectNode> invocations = new ArrayList<>();
+        for (ObjectNode invocation : chatPrompt.invocations()) {
+            ObjectNode clone = invocation.deepCopy();
+            if (!reasoningEligible) {
+                clone.remove("reasoning");
+            } else if (!previousReasoning.isEmpty() && !Js.truthy(clone.get("reasoning"))) {
+                clone.put("reasoning", previousReasoning);
+            }
+            invocations.add(clone);
+        }
+        Message toolCallMessage = Message.create(chatMessage.role(), null, "toolCall-" + chatMessage.identifier(),
+                counter);
+        List<Message> results = new ArrayList<>();
+        for (int i = invocations.size() - 1; i >= 0; i--) {
+            ObjectNode invocation = invocations.get(i);
+            String result = Js.truthy(invocation.get("result")) ? Js.string(invocation.get("result")) : "[No content]";
+            String id = Js.isUndefined(invocation.get("id")) ? null : Js.string(invocation.get("id"));
+            results.add(Message.create("tool", result, id, counter));
+        }
+        toolCallMessage.setToolCalls(invocations, includeSignature, !reasoningMode.equals(TOOL_REASONING_DISABLED),
+                counter);
+        List<Message> all = new ArrayList<>();
+        all.add(toolCallMessage);
+        all.addAll(results);
+        if (!chatCompletion.canAffordAll(all)) {
+            return false;
+        }
+        for (Message result : results) {
+            chatCompletion.insertAtStart(result, "chatHistory");
+        }
+        chatCompletion.insertAtStart(toolCallMessage, "chatHistory");
+        return true;
+    }
+
+    /** The reasoning of the assistant's text before a tool call, looked for as the reasoning mode says. */
+    private static String previousAssistantReasoning(List<ChatPrompt> messages, int promptIndex, int lastUserIndex,
+                                                     String mode) {
+        for (int i = promptIndex - 1; i > lastUserIndex; i--) {
+            ChatPrompt candidate = messages.get(i);
+            if (mode.equals(ACTIVE_CHAIN)) {
+                if (candidate.role().equals("tool")
+                        || candidate.role().equals("assistant") && candidate.invocations() != null) {
+                    continue;
+                }
+                return candidate.isAssistantText() ? candidate.reasoning() : "";
+            }
+            if (candidate.isAssistantText() && !candidate.reasoning().isEmpty()) {
+                return candidate.reasoning();
+            }
+        }
+        return "";
     }
 
     /** isReasoningSignatureSupported: Google's models keep their reasoning signatures. */

@@ -1,8 +1,12 @@
 package tankard.engine.openai;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import tankard.json.Js;
 import tankard.json.JsJson;
+
+import java.util.List;
 
 /** One chat completion message with its token count (ST: public/scripts/openai.js, class Message). */
 final class Message implements ChatItem {
@@ -11,6 +15,8 @@ final class Message implements ChatItem {
     private String content;
     private String name;
     private JsonNode signature;
+    private ArrayNode toolCalls;
+    private String reasoning;
     private int tokens;
 
     private Message(String role, String content, String identifier) {
@@ -52,6 +58,45 @@ final class Message implements ChatItem {
         tokens = counter.count(JsJson.object().put("role", role).put("content", content));
     }
 
+    /**
+     * setToolCalls: the message carries the calls of tool invocations (and, when asked, the first invocation's
+     * reasoning), counted as their JSON.
+     */
+    void setToolCalls(List<ObjectNode> invocations, boolean includeSignature, boolean includeReasoning,
+                      MessageTokens counter) {
+        toolCalls = JsJson.array();
+        String fallbackReasoning = null;
+        for (ObjectNode invocation : invocations) {
+            ObjectNode call = toolCalls.addObject();
+            copyDefined(invocation, "id", call, "id");
+            call.put("type", "function");
+            ObjectNode function = call.putObject("function");
+            copyDefined(invocation, "parameters", function, "arguments");
+            copyDefined(invocation, "name", function, "name");
+            if (includeSignature && Js.truthy(invocation.get("signature"))) {
+                call.set("signature", invocation.get("signature"));
+            }
+            JsonNode invocationReasoning = invocation.get("reasoning");
+            if (fallbackReasoning == null && invocationReasoning != null && invocationReasoning.isTextual()
+                    && !invocationReasoning.textValue().isEmpty()) {
+                fallbackReasoning = invocationReasoning.textValue();
+            }
+        }
+        reasoning = includeReasoning ? fallbackReasoning : null;
+        ObjectNode counted = JsJson.object().put("role", role).put("tool_calls", JsJson.compact(toolCalls));
+        if (reasoning != null) {
+            counted.put("reasoning", reasoning);
+        }
+        tokens = counter.count(counted);
+    }
+
+    /** A field JSON.stringify would write: one that is not undefined. */
+    private static void copyDefined(ObjectNode from, String fromKey, ObjectNode to, String toKey) {
+        if (from.has(fromKey)) {
+            to.set(toKey, from.get(fromKey));
+        }
+    }
+
     void setSignature(JsonNode signature) {
         this.signature = signature;
     }
@@ -73,9 +118,14 @@ final class Message implements ChatItem {
         return name;
     }
 
-    /** Whether ST sends the message: a message without content is left out of the chat. */
+    /** Whether the message has text. */
     boolean hasContent() {
         return content != null && !content.isEmpty();
+    }
+
+    /** Whether ST sends the message: one without text or tool calls is left out of the chat. */
+    boolean isSent() {
+        return hasContent() || toolCalls != null;
     }
 
     @Override
@@ -83,14 +133,29 @@ final class Message implements ChatItem {
         return tokens;
     }
 
-    /** The message as the request carries it: role, content, then name and signature when set. */
+    /**
+     * The message as the request carries it (ST: MessageCollection.getChat): role and content, then what is set of
+     * name, tool calls, the id of the call a tool message answers, signature and reasoning.
+     */
     ObjectNode toJson() {
-        ObjectNode json = JsJson.object().put("role", role).put("content", content);
+        ObjectNode json = JsJson.object().put("role", role);
+        if (content != null) {
+            json.put("content", content);
+        }
         if (name != null && !name.isEmpty()) {
             json.put("name", name);
         }
-        if (signature != null && tankard.json.Js.truthy(signature)) {
+        if (toolCalls != null) {
+            json.set("tool_calls", toolCalls);
+        }
+        if (role.equals("tool") && identifier != null) {
+            json.put("tool_call_id", identifier);
+        }
+        if (Js.truthy(signature)) {
             json.set("signature", signature);
+        }
+        if (reasoning != null && !reasoning.isEmpty()) {
+            json.put("reasoning", reasoning);
         }
         return json;
     }

@@ -345,6 +345,26 @@ class ChatCompletionPromptTest {
     }
 
     @Test
+    void toolInvocationsBecomeToolCallsAndResultsWhenFunctionCallingIsOn() {
+        ChatScene scene = new ChatScene().order("chatHistory").user("Is it cold out?").character("");
+        scene.chat.get(1).put("is_system", true).putObject("extra").putArray("tool_invocations").addObject()
+                .put("id", "call_1").put("name", "weather").put("parameters", "{\"place\":\"garden\"}")
+                .put("result", "Frosty").put("reasoning", "I should check.");
+        scene.character("It is frosty.");
+        scene.oai.put("function_calling", true);
+        assertEquals("[{\"role\":\"system\",\"content\":\"[Start a new Chat]\"},"
+                + "{\"role\":\"user\",\"content\":\"Is it cold out?\"},"
+                + "{\"role\":\"assistant\",\"tool_calls\":[{\"id\":\"call_1\",\"type\":\"function\","
+                + "\"function\":{\"arguments\":\"{\\\"place\\\":\\\"garden\\\"}\",\"name\":\"weather\"}}]},"
+                + "{\"role\":\"tool\",\"content\":\"Frosty\",\"tool_call_id\":\"call_1\"},"
+                + "{\"role\":\"assistant\",\"content\":\"It is frosty.\"}]", scene.messages());
+
+        scene.oai.put("function_calling", false);
+        assertEquals(expected("system", NEW_CHAT, "user", "Is it cold out?", "assistant", "It is frosty."),
+                scene.messages(), "without function calling the invocation message is an empty message");
+    }
+
+    @Test
     void squashingJoinsConsecutiveUnnamedSystemMessages() {
         ChatScene scene = shortChat().order("main", "charDescription", "scenario", "chatHistory", "jailbreak");
         scene.oai.put("squash_system_messages", true);
