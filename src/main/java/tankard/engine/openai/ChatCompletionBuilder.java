@@ -197,7 +197,7 @@ final class ChatCompletionBuilder {
     /** setOpenAIMessageExamples: each example block as its messages; none when power_user.strip_examples. */
     private List<List<ExampleMessage>> openAiMessageExamples() {
         List<List<ExampleMessage>> examples = new ArrayList<>();
-        if (Js.truthy(generation.powerUser().get("strip_examples"))) {
+        if (Js.truthy(PowerUser.get(generation, "strip_examples"))) {
             return examples;
         }
         for (String item : generation.examples()) {
@@ -354,12 +354,10 @@ final class ChatCompletionBuilder {
 
     /** The persona description when it goes into the prompt (power_user's text at position IN_PROMPT), else null. */
     private String personaDescription() {
-        ObjectNode powerUser = generation.powerUser();
-        JsonNode position = powerUser.has("persona_description_position")
-                ? powerUser.get("persona_description_position") : IntNode.valueOf(0);
-        boolean inPrompt = position.isNumber() && position.doubleValue() == 0;
-        return Js.truthy(powerUser.get("persona_description")) && inPrompt
-                ? Js.string(powerUser.get("persona_description")) : null;
+        JsonNode position = PowerUser.get(generation, "persona_description_position");
+        boolean inPrompt = position == null || position.isNumber() && position.doubleValue() == 0;
+        JsonNode description = PowerUser.get(generation, "persona_description");
+        return Js.truthy(description) && inPrompt ? Js.string(description) : null;
     }
 
     /** A known extension prompt (summary, author's note, vectors …) as a prompt placed around the main prompt. */
@@ -491,7 +489,7 @@ final class ChatCompletionBuilder {
 
         List<ChatPrompt> withInjections = populateInjectionPrompts(absolutePrompts, messages);
 
-        if (Js.truthy(generation.powerUser().get("pin_examples"))) {
+        if (Js.truthy(PowerUser.get(generation, "pin_examples"))) {
             populateDialogueExamples(prompts, examples);
             populateChatHistory(withInjections, prompts, cyclePrompt);
         } else {

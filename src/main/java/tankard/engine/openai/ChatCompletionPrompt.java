@@ -1,5 +1,6 @@
 package tankard.engine.openai;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import tankard.engine.prompt.BuiltPrompt;
@@ -66,8 +67,8 @@ public final class ChatCompletionPrompt {
 
     /** The persona text itemized: the card fields' persona when the description goes into the prompt. */
     private static String personaInPrompt(Generation generation) {
-        var position = generation.powerUser().path("persona_description_position");
-        boolean inPrompt = position.isMissingNode() || position.isNumber() && position.doubleValue() == 0;
+        JsonNode position = PowerUser.get(generation, "persona_description_position");
+        boolean inPrompt = position == null || position.isNumber() && position.doubleValue() == 0;
         return inPrompt && generation.card().persona() != null ? generation.card().persona() : "";
     }
 }

@@ -123,7 +123,7 @@ final class GenerationParameters {
         if (settings.truthy("reverse_proxy") && PROXY_SOURCES.contains(source)) {
             copy(data, "reverse_proxy", "proxy_password");
         }
-        if (Js.truthy(generation.powerUser().get("request_token_probabilities")) && LOGPROBS_SOURCES.contains(source)) {
+        if (Js.truthy(PowerUser.get(generation, "request_token_probabilities")) && LOGPROBS_SOURCES.contains(source)) {
             data.put("logprobs", 5);
         }
         if (GPT_SOURCES.contains(source) && modelText.contains("gpt") && modelText.contains("vision")) {
@@ -364,7 +364,7 @@ final class GenerationParameters {
      */
     private ArrayNode stoppingStrings(int limit) {
         ArrayNode strings = JsJson.array();
-        JsonNode saved = generation.powerUser().get("custom_stopping_strings");
+        JsonNode saved = PowerUser.get(generation, "custom_stopping_strings");
         if (!Js.truthy(saved)) {
             return strings;
         }
@@ -372,7 +372,7 @@ final class GenerationParameters {
         if (parsed == null || !parsed.isArray()) {
             return strings;
         }
-        JsonNode substitute = generation.powerUser().get("custom_stopping_strings_macro");
+        JsonNode substitute = PowerUser.get(generation, "custom_stopping_strings_macro");
         boolean macrosOn = Js.isUndefined(substitute) || Js.truthy(substitute);
         for (JsonNode string : parsed) {
             if (string.isTextual() && !string.textValue().isEmpty()) {
