@@ -51,6 +51,7 @@ final class ChatCompletionBuilder {
     private static final String NARRATOR = "narrator";
     private static final Pattern WORLD_INFO_ARGUMENT = Pattern.compile("\\{(\\d+)}");
     private static final Pattern NOT_WORD = Pattern.compile("\\W");
+    private static final Pattern OPENROUTER_GEMINI = Pattern.compile("google/gemini", Pattern.CASE_INSENSITIVE);
     private static final Pattern START_TAG = Pattern.compile("<START>", Pattern.CASE_INSENSITIVE);
     private static final List<String> KNOWN_EXTENSION_KEYS = List.of("1_memory", "2_floating_prompt", "3_vectors",
             "4_vectors_data_bank", "chromadb", "PERSONA_DESCRIPTION", "QUIET_PROMPT", "DEPTH_PROMPT");
@@ -118,7 +119,10 @@ final class ChatCompletionBuilder {
         return number == null ? 0 : number.intValue();
     }
 
-    /** Generate's cyclePrompt for a continue: the last message's text, with the continue postfix unless it ends in a space. */
+    /**
+     * Generate's cyclePrompt for a continue: the last message's text, with the continue postfix unless it ends in
+     * a space.
+     */
     private String cyclePrompt() {
         if (!generation.isContinue()) {
             return "";
@@ -314,8 +318,9 @@ final class ChatCompletionBuilder {
 
         for (Map.Entry<String, ExtensionPrompts.Prompt> entry : extensionPrompts.all().entrySet()) {
             ExtensionPrompts.Prompt prompt = entry.getValue();
-            if (KNOWN_EXTENSION_KEYS.contains(entry.getKey()) || prompt.value().isEmpty()
-                    || prompt.position() != ExtensionPrompts.BEFORE_PROMPT && prompt.position() != ExtensionPrompts.IN_PROMPT) {
+            boolean aroundMain = prompt.position() == ExtensionPrompts.BEFORE_PROMPT
+                    || prompt.position() == ExtensionPrompts.IN_PROMPT;
+            if (KNOWN_EXTENSION_KEYS.contains(entry.getKey()) || prompt.value().isEmpty() || !aroundMain) {
                 continue;
             }
             ManagedPrompt extension = new ManagedPrompt(NOT_WORD.matcher(entry.getKey()).replaceAll("_"),
@@ -780,7 +785,7 @@ final class ChatCompletionBuilder {
     private boolean isReasoningSignatureSupported() {
         return settings.sourceIs(OaiSettings.VERTEXAI) || settings.sourceIs(OaiSettings.MAKERSUITE)
                 || settings.sourceIs(OaiSettings.OPENROUTER)
-                && Pattern.compile("google/gemini", Pattern.CASE_INSENSITIVE).matcher(settings.string("openrouter_model")).find();
+                && OPENROUTER_GEMINI.matcher(settings.string("openrouter_model")).find();
     }
 
     /** populateDialogueExamples: whole example dialogues, each after the example-chat marker, while they fit. */

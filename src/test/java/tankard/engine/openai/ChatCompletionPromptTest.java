@@ -365,6 +365,34 @@ class ChatCompletionPromptTest {
     }
 
     @Test
+    void theCardReplacesTheMainPromptAndPostHistoryInstructionsUnlessForbidden() {
+        ChatScene scene = new ChatScene().order("main", "chatHistory", "jailbreak").user("Hi.");
+        scene.card = new tankard.engine.macro.MacroEnv.CardFields("", "", "", "", "", "Card main for {{char}}.",
+                "Card instructions for {{char}}.", "", "", "");
+        assertEquals(expected("system", "Card main for Bramble.", "system", NEW_CHAT, "user", "Hi.",
+                "system", "Card instructions for Bramble."), scene.messages());
+
+        ((ObjectNode) scene.oai.withArray("prompts").get(0)).put("forbid_overrides", true);
+        assertEquals(expected("system", MAIN, "system", NEW_CHAT, "user", "Hi.",
+                "system", "Card instructions for Bramble."), scene.messages(), "the main prompt forbids overrides");
+    }
+
+    @Test
+    void aPromptWithTriggersGoesOnlyIntoThoseGenerationTypes() {
+        ChatScene scene = new ChatScene().order("main", "chatHistory", "onSwipe").user("Hi.").character("Hmph.");
+        scene.oai.withArray("prompts").add(ChatScene.prompt("onSwipe", "Try something new.")
+                .put("system_prompt", false).set("injection_trigger", JsJson.array().add("swipe")));
+        assertEquals(expected("system", MAIN, "system", NEW_CHAT, "user", "Hi.", "assistant", "Hmph."),
+                scene.messages());
+
+        scene.action = Action.SWIPE; // the chat as given stands for Generate's coreChat, swiped message already out
+        ObjectNode request = scene.build().request();
+        assertEquals(expected("system", MAIN, "system", NEW_CHAT, "user", "Hi.", "assistant", "Hmph.",
+                "system", "Try something new."), JsJson.compact(request.get("messages")));
+        assertEquals("swipe", request.get("type").asText());
+    }
+
+    @Test
     void squashingJoinsConsecutiveUnnamedSystemMessages() {
         ChatScene scene = shortChat().order("main", "charDescription", "scenario", "chatHistory", "jailbreak");
         scene.oai.put("squash_system_messages", true);
