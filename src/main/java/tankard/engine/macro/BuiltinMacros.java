@@ -152,11 +152,14 @@ final class BuiltinMacros {
                 String.valueOf(call.scope.env().maxResponse()));
         macro("reverse").args(1, "string").handle(call -> new StringBuilder(call.arg(0)).reverse().toString());
         macro("//").alias("comment").args(1, "string").list().lenient().handle(call -> "");
-        macro("outlet").args(1, "string").handle(call -> {
-            Function<String, String> outlet = call.scope.env().outlet();
-            String value = call.arg(0).isEmpty() || outlet == null ? null : outlet.apply(call.arg(0));
-            return value == null ? "" : value;
-        });
+        macro("outlet").args(1, "string").handle(call -> outlet(call.scope.env(), call.arg(0)));
+    }
+
+    /** The world info outlet prompt for a key, or "". */
+    static String outlet(MacroEnv env, String key) {
+        Function<String, String> outlet = env.outlet();
+        String value = key.isEmpty() || outlet == null ? null : outlet.apply(key);
+        return value == null ? "" : value;
     }
 
     /** {{if condition}}then{{else}}otherwise{{/if}}: resolves the condition, then only the chosen branch. */
@@ -234,34 +237,40 @@ final class BuiltinMacros {
 
     /** {{mesExamples}}: parseMesExamples, then formatInstructModeExamples in instruct mode. */
     private static String mesExamples(MacroCall call) {
-        String raw = text(card(call).mesExamples());
+        return formatMesExamples(call.scope.macros, text(card(call).mesExamples()), call.scope.user,
+                call.scope.character);
+    }
+
+    /** The card's examples as {{mesExamples}} prints them (ST: env-macros.js and substituteParamsLegacy). */
+    static String formatMesExamples(Macros macros, String raw, String user, String character) {
         if (raw.isEmpty()) {
             return "";
         }
-        boolean openai = "openai".equals(Js.string(Js.coalesce(setting(call, "main_api"), TextNode.valueOf(""))));
-        boolean instruct = Js.truthy(setting(call, "power_user.instruct.enabled")) && !openai;
-        List<String> parsed = parseMesExamples(call, raw, instruct || openai);
+        JsonNode settings = macros.env().settings();
+        boolean openai = "openai".equals(Js.string(Js.coalesce(Js.get(settings, "main_api"), TextNode.valueOf(""))));
+        boolean instruct = Js.truthy(Js.get(settings, "power_user.instruct.enabled")) && !openai;
+        List<String> parsed = parseMesExamples(macros, raw, instruct || openai);
         if (parsed.isEmpty()) {
             return "";
         }
-        MacroEnv.ExamplesFormatter formatter = call.scope.env().instructExamples();
+        MacroEnv.ExamplesFormatter formatter = macros.env().instructExamples();
         if (!instruct || formatter == null) {
             return String.join("", parsed);
         }
-        return String.join("", formatter.format(parsed, call.scope.user, call.scope.character));
+        return String.join("", formatter.format(parsed, user, character));
     }
 
     /** ST: script.js parseMesExamples; each block gets the heading and a trailing newline. */
-    private static List<String> parseMesExamples(MacroCall call, String examples, boolean startHeading) {
+    private static List<String> parseMesExamples(Macros macros, String examples, boolean startHeading) {
         if (examples.equals("<START>")) {
             return List.of();
         }
         if (!examples.startsWith("<START>")) {
             examples = "<START>\n" + Js.trim(examples);
         }
-        String separator = Js.truthy(setting(call, "power_user.context.example_separator"))
-                ? call.scope.macros.substitute(settingText(call, "power_user.context.example_separator")) + "\n"
-                : "";
+        JsonNode separatorSetting = Js.get(macros.env().settings(), "power_user.context.example_separator");
+        String separator = Js.truthy(separatorSetting)
+                ? macros.substitute(MacroVariables.normalize(separatorSetting)) + "\n" : "";
         String heading = startHeading ? "<START>\n" : separator;
         String[] blocks = Pattern.compile("<START>", Pattern.CASE_INSENSITIVE).split(examples, -1);
         List<String> parsed = new ArrayList<>();
@@ -273,40 +282,40 @@ final class BuiltinMacros {
 
     // ST: chat-macros.js registerChatMacros
     private static void registerChatMacros() {
-        macro("lastMessage").handle(call -> messageText(call, lastMessageId(call, true, message -> true)));
-        macro("lastMessageId").handle(call -> idText(lastMessageId(call, true, message -> true)));
-        macro("lastUserMessage").handle(call -> messageText(call, lastMessageId(call, true,
+        macro("lastMessage").handle(call -> messageText(call, lastMessageId(call.scope.env(), true, message -> true)));
+        macro("lastMessageId").handle(call -> idText(lastMessageId(call.scope.env(), true, message -> true)));
+        macro("lastUserMessage").handle(call -> messageText(call, lastMessageId(call.scope.env(), true,
                 message -> Js.truthy(message.get("is_user")) && !Js.truthy(message.get("is_system")))));
-        macro("lastCharMessage").handle(call -> messageText(call, lastMessageId(call, true,
+        macro("lastCharMessage").handle(call -> messageText(call, lastMessageId(call.scope.env(), true,
                 message -> !Js.truthy(message.get("is_user")) && !Js.truthy(message.get("is_system")))));
         macro("firstIncludedMessageId").handle(call -> {
             JsonNode value = Js.get(call.scope.env().chatMetadata(), "lastInContextMessageId");
             return value != null && value.isNumber() ? JsNumber.string(value) : "";
         });
         macro("lastSwipeId").handle(call -> {
-            int id = lastMessageId(call, false, message -> true);
+            int id = lastMessageId(call.scope.env(), false, message -> true);
             JsonNode swipes = id < 0 ? null : call.scope.env().chat().get(id).get("swipes");
             return swipes != null && swipes.isArray() ? String.valueOf(swipes.size()) : "";
         });
         macro("currentSwipeId").handle(call -> {
-            int id = lastMessageId(call, false, message -> true);
+            int id = lastMessageId(call.scope.env(), false, message -> true);
             JsonNode swipeId = id < 0 ? null : call.scope.env().chat().get(id).get("swipe_id");
             return swipeId != null && swipeId.isNumber() ? JsJson.jsNumber(swipeId.asDouble() + 1) : "";
         });
         macro("allChatRange").handle(call -> {
-            int size = chatSize(call);
+            int size = chatSize(call.scope.env());
             return size == 0 ? "" : "0-" + (size - 1);
         });
     }
 
-    private static int chatSize(MacroCall call) {
-        return call.scope.env().chat() == null ? 0 : call.scope.env().chat().size();
+    private static int chatSize(MacroEnv env) {
+        return env.chat() == null ? 0 : env.chat().size();
     }
 
     /** chat-macros.js getLastMessageId: -1 when no message qualifies. */
-    private static int lastMessageId(MacroCall call, boolean excludeSwipeInProgress, Predicate<JsonNode> filter) {
-        for (int i = chatSize(call) - 1; i >= 0; i--) {
-            JsonNode message = call.scope.env().chat().get(i);
+    static int lastMessageId(MacroEnv env, boolean excludeSwipeInProgress, Predicate<JsonNode> filter) {
+        for (int i = chatSize(env) - 1; i >= 0; i--) {
+            JsonNode message = env.chat().get(i);
             JsonNode swipes = message.get("swipes");
             if (excludeSwipeInProgress && swipes != null && swipes.isArray()
                     && JsNumber.of(message.get("swipe_id")) >= swipes.size()) {
@@ -350,22 +359,26 @@ final class BuiltinMacros {
         macro("isodate").handle(call -> Moment.format(call.scope.env().now(), "YYYY-MM-DD"));
         macro("datetimeformat").args(1, "string").handle(call -> Moment.format(call.scope.env().now(),
                 call.arg(0).isEmpty() ? "YYYY-MM-DDTHH:mm:ssZ" : call.arg(0)));
-        macro("idleDuration").alias("idle_duration").handle(BuiltinMacros::idleDuration);
-        macro("timeDiff").args(2, "string", "string").handle(call -> {
-            ZonedDateTime left = Moment.parseIso(call.arg(0), call.scope.env().now().getZone());
-            ZonedDateTime right = Moment.parseIso(call.arg(1), call.scope.env().now().getZone());
-            double difference = left == null || right == null ? Double.NaN
-                    : left.toInstant().toEpochMilli() - right.toInstant().toEpochMilli();
-            return Moment.humanize(difference, true);
-        });
+        macro("idleDuration").alias("idle_duration").handle(call -> idleDuration(call.scope.env()));
+        macro("timeDiff").args(2, "string", "string").handle(call ->
+                timeDiff(call.scope.env(), call.arg(0), call.arg(1)));
+    }
+
+    /** moment.duration(moment(left).diff(moment(right))).humanize(true). */
+    static String timeDiff(MacroEnv env, String left, String right) {
+        ZonedDateTime leftTime = Moment.parseIso(left, env.now().getZone());
+        ZonedDateTime rightTime = Moment.parseIso(right, env.now().getZone());
+        double difference = leftTime == null || rightTime == null ? Double.NaN
+                : leftTime.toInstant().toEpochMilli() - rightTime.toInstant().toEpochMilli();
+        return Moment.humanize(difference, true);
     }
 
     /** time-macros.js getTimeSinceLastMessage: since the user message before the latest message. */
-    private static String idleDuration(MacroCall call) {
+    static String idleDuration(MacroEnv env) {
         JsonNode last = null;
         boolean takeNext = false;
-        for (int i = chatSize(call) - 1; i >= 0; i--) {
-            JsonNode message = call.scope.env().chat().get(i);
+        for (int i = chatSize(env) - 1; i >= 0; i--) {
+            JsonNode message = env.chat().get(i);
             if (Js.truthy(message.get("is_system"))) {
                 continue;
             }
@@ -378,7 +391,7 @@ final class BuiltinMacros {
         if (last == null || !Js.truthy(last.get("send_date"))) {
             return "just now";
         }
-        ZonedDateTime now = call.scope.env().now();
+        ZonedDateTime now = env.now();
         ZonedDateTime sent = parseTimestamp(last.get("send_date"), now);
         double difference = sent == null ? Double.NaN
                 : now.toInstant().toEpochMilli() - sent.toInstant().toEpochMilli();
@@ -526,25 +539,32 @@ final class BuiltinMacros {
 
     // ST: authors-note.js registerAuthorsNoteMacros, reasoning.js registerReasoningMacros
     private static void registerPromptMacros() {
-        macro("authorsNote").handle(call ->
-                MacroVariables.normalize(Js.get(call.scope.env().chatMetadata(), "note_prompt")));
-        macro("charAuthorsNote").handle(call -> {
-            String avatar = call.scope.env().characterAvatar();
-            JsonNode notes = setting(call, "extension_settings.note.chara");
-            if (avatar == null || notes == null || !notes.isArray()) {
-                return "";
-            }
-            String fileName = avatar.replaceFirst("\\.[^/.]+$", "");
-            for (JsonNode note : notes) {
-                if (fileName.equals(Js.string(note.get("name")))) {
-                    return MacroVariables.normalize(note.get("prompt"));
-                }
-            }
-            return "";
-        });
+        macro("authorsNote").handle(call -> authorsNote(call.scope.env()));
+        macro("charAuthorsNote").handle(call -> characterAuthorsNote(call.scope.env()));
         macro("defaultAuthorsNote").handle(call -> settingText(call, "extension_settings.note.default"));
         macro("reasoningPrefix").handle(call -> settingText(call, "power_user.reasoning.prefix"));
         macro("reasoningSuffix").handle(call -> settingText(call, "power_user.reasoning.suffix"));
         macro("reasoningSeparator").handle(call -> settingText(call, "power_user.reasoning.separator"));
+    }
+
+    /** The chat's Author's Note ({@code chat_metadata.note_prompt}). */
+    static String authorsNote(MacroEnv env) {
+        return MacroVariables.normalize(Js.get(env.chatMetadata(), "note_prompt"));
+    }
+
+    /** The character's Author's Note: the {@code extension_settings.note.chara} entry named after its avatar. */
+    static String characterAuthorsNote(MacroEnv env) {
+        String avatar = env.characterAvatar();
+        JsonNode notes = Js.get(env.settings(), "extension_settings.note.chara");
+        if (avatar == null || notes == null || !notes.isArray()) {
+            return "";
+        }
+        String fileName = avatar.replaceFirst("\\.[^/.]+$", "");
+        for (JsonNode note : notes) {
+            if (fileName.equals(Js.string(note.get("name")))) {
+                return MacroVariables.normalize(note.get("prompt"));
+            }
+        }
+        return "";
     }
 }

@@ -1,5 +1,6 @@
 package tankard.engine.macro;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import tankard.json.Js;
 
 import java.util.HashMap;
@@ -12,16 +13,22 @@ import java.util.stream.Collectors;
  * ST's substituteParams (public/script.js) with the macro engine ST 1.18 uses by default
  * ({@code power_user.experimental_macro_engine}: public/scripts/macros/). One instance serves one prompt: the
  * variable macros change its copy of the chat's and the global variables, and later calls see the change, as in
- * ST. Macros that reach outside the prompt (random picks, dice, extension state) are left as written.
+ * ST. Macros that reach outside the prompt (random picks, dice, extension state) are left as written. With the
+ * switch off ({@code experimental_macro_engine: false}), the legacy regex substitution runs instead.
  */
 public final class Macros {
     private final MacroEnv env;
     private final MacroVariables variables;
+    private final boolean legacyEngine;
+    private final LegacyMacros legacy;
 
     public Macros(MacroEnv env) {
         this.env = env;
         this.variables = new MacroVariables(Js.get(env.chatMetadata(), "variables"),
                 Js.get(env.settings(), "extension_settings.variables.global"));
+        JsonNode engineSwitch = Js.get(env.settings(), "power_user.experimental_macro_engine");
+        this.legacyEngine = engineSwitch != null && !Js.truthy(engineSwitch);
+        this.legacy = new LegacyMacros(this, variables);
     }
 
     public MacroEnv env() {
@@ -37,6 +44,9 @@ public final class Macros {
     public String substitute(String content, Options options) {
         if (content == null || content.isEmpty()) {
             return "";
+        }
+        if (legacyEngine) {
+            return legacy.substitute(content, options);
         }
         String user = options.name1Override() != null ? options.name1Override() : nonNull(env.name1());
         String character = options.name2Override() != null ? options.name2Override() : nonNull(env.name2());

@@ -19,7 +19,7 @@ final class Moment {
     private static final Pattern LOCAL_FORMAT_TOKENS = Pattern.compile("(\\[[^\\[]*])|(\\\\)?(LTS|LT|LL?L?L?|l{1,4})");
     private static final Pattern FORMAT_TOKENS = Pattern.compile("(\\[[^\\[]*])|(\\\\)?([Hh]mm(ss)?|Mo|MM?M?M?|Do|DDDo"
             + "|DD?D?D?|ddd?d?|do?|w[o|w]?|W[o|W]?|Qo?|N{1,5}|YYYYYY|YYYYY|YYYY|YY|y{2,4}|yo?|gg(ggg?)?|GG(GGG?)?|e|E|a|A"
-            + "|hh?|HH?|kk?|mm?|ss?|S{1,9}|x|X|zz?|ZZ?|.)", Pattern.DOTALL);
+            + "|hh?|HH?|kk?|mm?|ss?|S{1,9}|x|X|zz?|ZZ?|[^\\n\\r\\u2028\\u2029])");
     private static final Map<String, String> LONG_FORMATS = Map.of(
             "LTS", "h:mm:ss A", "LT", "h:mm A", "L", "MM/DD/YYYY", "LL", "MMMM D, YYYY",
             "LLL", "MMMM D, YYYY h:mm A", "LLLL", "dddd, MMMM D, YYYY h:mm A",
@@ -34,7 +34,7 @@ final class Moment {
     private Moment() {
     }
 
-    /** {@code moment().format(format)} in the en locale. */
+    /** {@code moment().format(format)} in the en locale; line breaks match no token, so moment drops them. */
     static String format(ZonedDateTime time, String format) {
         String expanded = format;
         for (int i = 0; i < 5; i++) {
