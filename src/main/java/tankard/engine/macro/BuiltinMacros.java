@@ -26,15 +26,16 @@ import java.util.regex.Pattern;
 
 /**
  * The registry of built-in macros (ST: public/scripts/macros/definitions/*.js, plus the prompt macros that
- * authors-note.js and reasoning.js register). Macros that reach outside the prompt's inputs are not registered, so
- * the engine leaves them as written: {{random}}, {{pick}}, {{roll}}, {{banned}}, {{hasExtension}},
- * {{firstDisplayedMessageId}}, {{summary}}.
+ * authors-note.js and reasoning.js register). Macros that reach outside the prompt's inputs ({{random}},
+ * {{roll}}, {{banned}}, {{hasExtension}}, {{firstDisplayedMessageId}}) are registered with their arguments but
+ * fail, so the engine leaves them as written; {{summary}} (the memory extension's) is not registered at all.
  */
 final class BuiltinMacros {
     private static final Map<String, MacroDefinition> REGISTRY = new HashMap<>();
     private static final Pattern UTC_OFFSET = Pattern.compile("^UTC([+-]\\d+)$");
     private static final Pattern VARIABLE_SHORTHAND = Pattern.compile("^([.$])([a-zA-Z](?:[\\w\\-]*\\w)?)$");
     private static final Pattern LEADING_BANG = Pattern.compile("^\\s*!");
+    private static final String COMMA_PLACEHOLDER = "##\uFFFDCOMMA\uFFFD##";
     private static final Pattern LEADING_BANG_SPACE = Pattern.compile("^\\s*!\\s*");
 
     private BuiltinMacros() {
@@ -153,6 +154,66 @@ final class BuiltinMacros {
         macro("reverse").args(1, "string").handle(call -> new StringBuilder(call.arg(0)).reverse().toString());
         macro("//").alias("comment").args(1, "string").list().lenient().handle(call -> "");
         macro("outlet").args(1, "string").handle(call -> outlet(call.scope.env(), call.arg(0)));
+        macro("random").list().handle(BuiltinMacros::outOfScope);
+        macro("roll").args(1, "string").handle(BuiltinMacros::outOfScope);
+        macro("banned").args(1, "string").handle(BuiltinMacros::outOfScope);
+        macro("hasExtension").args(1, "string").handle(BuiltinMacros::outOfScope);
+        macro("firstDisplayedMessageId").handle(BuiltinMacros::outOfScope);
+        macro("pick").list().handle(BuiltinMacros::pick);
+    }
+
+    /** A macro whose value lies outside the prompt's inputs: failing leaves it as written. */
+    private static String outOfScope(MacroCall call) {
+        throw new MacroFailure("out of the server's scope");
+    }
+
+    /** {{pick::a::b}}: a choice stable for the chat, the text and the macro's place in it. */
+    private static String pick(MacroCall call) {
+        List<String> list = call.list.size() == 1 ? readSingleArgsRandomList(call.list.get(0)) : call.list;
+        if (list.isEmpty()) {
+            return "";
+        }
+        MacroEnv env = call.scope.env();
+        List<String> seed = new ArrayList<>();
+        seed.add(chatIdHash(env, false));
+        seed.add(String.valueOf(call.scope.contentHash));
+        seed.add(String.valueOf(call.globalOffset()));
+        JsonNode reroll = Js.get(env.chatMetadata(), "pick_reroll_seed");
+        if (Js.truthy(reroll)) {
+            seed.add(Js.string(reroll));
+        }
+        long finalSeed = SeededRandom.stringHash(String.join("-", seed));
+        double random = new SeededRandom(String.valueOf(finalSeed)).nextDouble();
+        return list.get((int) Math.floor(random * list.size()));
+    }
+
+    /**
+     * getChatIdHash: the hash cached in the chat's metadata, else the hash of its main chat's or its own id. The
+     * legacy macros recompute a cached 0, the new engine keeps any cached number.
+     */
+    static String chatIdHash(MacroEnv env, boolean legacy) {
+        JsonNode cached = Js.get(env.chatMetadata(), "chat_id_hash");
+        if (legacy ? Js.truthy(cached) : cached != null && cached.isNumber()) {
+            return Js.string(cached);
+        }
+        JsonNode mainChat = Js.get(env.chatMetadata(), "main_chat");
+        String chatId = mainChat != null && !mainChat.isNull() ? (mainChat.isTextual() ? mainChat.textValue() : null)
+                : env.chatId();
+        return String.valueOf(chatId == null ? 0 : SeededRandom.stringHash(chatId));
+    }
+
+    private static List<String> readSingleArgsRandomList(String list) {
+        List<String> items = new ArrayList<>();
+        if (list.contains("::")) {
+            for (String item : list.split("::", -1)) {
+                items.add(Js.trim(item));
+            }
+            return items;
+        }
+        for (String item : list.replace("\\,", COMMA_PLACEHOLDER).split(",", -1)) {
+            items.add(Js.trim(item).replace(COMMA_PLACEHOLDER, ","));
+        }
+        return items;
     }
 
     /** The world info outlet prompt for a key, or "". */

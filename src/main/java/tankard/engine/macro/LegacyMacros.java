@@ -24,9 +24,11 @@ import java.util.stream.Collectors;
  * substituteParams when {@code power_user.experimental_macro_engine} is off (ST: public/script.js
  * substituteParamsLegacy, public/scripts/macros.js evaluateMacros): a fixed sequence of regular expression
  * replacements. Out of scope as in the new engine, and left as written: {{roll}}, {{banned}}, {{random}},
- * {{pick}}, {{firstDisplayedMessageId}}.
+ * {{firstDisplayedMessageId}}.
  */
 final class LegacyMacros {
+    private static final String COMMA_PLACEHOLDER = "##\uFFFDCOMMA\uFFFD##";
+
     private record Replacement(Pattern pattern, Function<MatchResult, String> value) {
     }
 
@@ -55,6 +57,8 @@ final class LegacyMacros {
         environment.forEach((name, value) -> replacements.add(new Replacement(
                 regex("\\{\\{" + Pattern.quote(name) + "}}"), match -> value.get())));
         postEnvironmentMacros(replacements);
+        String pickSeed = BuiltinMacros.chatIdHash(env(), true) + "-" + SeededRandom.stringHash(content) + "-";
+        replacements.add(new Replacement(regex("\\{\\{pick\\s?::?([^}]+)}}"), match -> pick(match, pickSeed)));
         for (Replacement replacement : replacements) {
             if (content.isEmpty()) {
                 break;
@@ -293,6 +297,23 @@ final class LegacyMacros {
                 match -> BuiltinMacros.outlet(env(), Js.trim(match.group(1)))));
         replacements.add(new Replacement(regex("\\{\\{timeDiff::(.*?)::(.*?)}}"),
                 match -> BuiltinMacros.timeDiff(env(), match.group(1), match.group(2))));
+    }
+
+    /** getPickReplaceMacro: seeded by the chat, the text the substitution started from, and the match's offset. */
+    private static String pick(MatchResult match, String seed) {
+        String listText = match.group(1);
+        List<String> list = new ArrayList<>();
+        if (listText.contains("::")) {
+            list.addAll(List.of(listText.split("::", -1)));
+        } else {
+            for (String item : listText.replace("\\,", COMMA_PLACEHOLDER).split(",", -1)) {
+                list.add(Js.trim(item).replace(COMMA_PLACEHOLDER, ","));
+            }
+        }
+        long finalSeed = SeededRandom.stringHash(seed + match.start());
+        // seedrandom flattens a number seed to its text and a NUL
+        double random = new SeededRandom(finalSeed + "\0").nextDouble();
+        return list.get((int) Math.floor(random * list.size()));
     }
 
     private int chatSize() {

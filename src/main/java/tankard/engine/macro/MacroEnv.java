@@ -23,8 +23,10 @@ import java.util.function.Function;
  *                         null outside a group
  * @param chat             ST's {@code chat} when the prompt is built: every message, system ones too, oldest first,
  *                         the new user message already in it
- * @param chatMetadata     the chat header's {@code chat_metadata} (variables, note_prompt, lastInContextMessageId);
- *                         read only, the variable macros work on a copy
+ * @param chatMetadata     the chat header's {@code chat_metadata} (variables, note_prompt, lastInContextMessageId,
+ *                         chat_id_hash, main_chat, pick_reroll_seed); read only, the variable macros work on a copy
+ * @param chatId           getCurrentChatId: the chat file's name without {@code .jsonl} (a group's {@code chat_id}),
+ *                         which seeds {{pick}}
  * @param model            getGeneratingModel
  * @param maxContext       getMaxContextTokens
  * @param maxResponse      getMaxResponseTokens
@@ -38,7 +40,8 @@ import java.util.function.Function;
  *                         {@code customWIOutlet_<key>}), or null when there are none
  */
 public record MacroEnv(String name1, String name2, ObjectNode settings, CardFields card, String characterAvatar,
-                       List<GroupMember> groupMembers, ArrayNode chat, ObjectNode chatMetadata, String model,
+                       List<GroupMember> groupMembers, ArrayNode chat, ObjectNode chatMetadata, String chatId,
+                       String model,
                        int maxContext, int maxResponse, String input, String generationType, ZonedDateTime now,
                        ExamplesFormatter instructExamples, Function<String, String> outlet) {
 

@@ -17,12 +17,14 @@ final class MacroScope {
     final String notChar;
     final MacroEnv.CardFields card;
     final Map<String, String> dynamicMacros;
+    /** getStringHash of the text substituteParams was called with ({{pick}} seeds on it). */
+    final long contentHash;
     private final String original;
     private boolean originalTaken;
 
     MacroScope(Macros macros, MacroVariables variables, String user, String character, String group,
                String groupNotMuted, String notChar, MacroEnv.CardFields card, Map<String, String> dynamicMacros,
-               String original) {
+               String content, String original) {
         this.macros = macros;
         this.variables = variables;
         this.user = user;
@@ -32,6 +34,7 @@ final class MacroScope {
         this.notChar = notChar;
         this.card = card;
         this.dynamicMacros = dynamicMacros;
+        this.contentHash = SeededRandom.stringHash(content);
         this.original = original;
     }
 

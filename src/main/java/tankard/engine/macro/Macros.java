@@ -56,7 +56,7 @@ public final class Macros {
                 groupValue(options, character, true, false, null),
                 groupValue(options, character, false, false, null),
                 groupValue(options, character, false, true, user),
-                options.replaceCharacterCard() ? env.card() : null, dynamicMacros, options.original());
+                options.replaceCharacterCard() ? env.card() : null, dynamicMacros, content, options.original());
         return MacroEngine.evaluate(content, scope, 0);
     }
 

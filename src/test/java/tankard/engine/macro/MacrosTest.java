@@ -59,7 +59,7 @@ class MacrosTest {
     }
 
     static MacroEnv env(ObjectNode settings, List<MacroEnv.GroupMember> group, ObjectNode metadata) {
-        return new MacroEnv("Alice", "Bramble", settings, CARD, "Bramble.png", group, chat(), metadata, "gpt-4o",
+        return new MacroEnv("Alice", "Bramble", settings, CARD, "Bramble.png", group, chat(), metadata, "Bramble - chat", "gpt-4o",
                 8192, 300, "typed", "normal", NOW, (examples, user, character) -> examples.stream()
                 .map(example -> "[" + user + "/" + character + "]" + example).toList(),
                 key -> key.equals("lore") ? "LORE" : null);
@@ -381,8 +381,33 @@ class MacrosTest {
 
     @Test
     void outOfScopeMacrosAreLeftAsWritten() {
-        String text = "{{random::a::b}} {{pick::a::b}} {{roll::1d6}} {{banned::x}} {{hasExtension::x}}";
+        String text = "{{random::a::b}} {{roll::1d6}} {{banned::x}} {{hasExtension::x}} {{firstDisplayedMessageId}}";
         assertEquals(text, macros().substitute(text));
+    }
+
+    @Test
+    void pickIsSeededByTheChatTheTextAndThePlace() {
+        Macros macros = macros();
+        assertEquals("b b c", macros.substitute("{{pick::a::b::c}} {{pick::a::b::c}} {{pick::a::b::c}}"));
+        assertEquals("xd", macros.substitute("x{{pick a, b, c, d}}"));
+        assertEquals("c", macros.substitute("{{pick a\\, b, c}}"));
+        assertEquals("5", macros.substitute("{{if 1}}{{pick::1::2::3::4::5}}{{/if}}"));
+        assertEquals("q", macros.substitute("{{pick::{{user}}::{{char}}::q}}"));
+        ObjectNode metadata = metadata();
+        metadata.put("chat_id_hash", 12345);
+        Macros otherChat = new Macros(env(settings("openai", false), null, metadata));
+        assertEquals("c c b", otherChat.substitute("{{pick::a::b::c}} {{pick::a::b::c}} {{pick::a::b::c}}"));
+    }
+
+    @Test
+    void legacyPickIsSeededByTheChatTheTextAndTheOffset() {
+        ObjectNode settings = settings("openai", false);
+        ((ObjectNode) settings.path("power_user")).put("experimental_macro_engine", false);
+        Macros macros = new Macros(env(settings, null, metadata()));
+        assertEquals("b a c", macros.substitute("{{pick::a::b::c}} {{pick::a::b::c}} {{pick::a::b::c}}"));
+        assertEquals("x{{pick a, b, c, d}}", macros.substitute("x{{pick a, b, c, d}}"));
+        assertEquals("{{if 1}}4{{/if}}", macros.substitute("{{if 1}}{{pick::1::2::3::4::5}}{{/if}}"));
+        assertEquals("q", macros.substitute("{{pick::{{user}}::{{char}}::q}}"));
     }
 
     @Test
