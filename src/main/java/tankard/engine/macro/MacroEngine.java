@@ -102,7 +102,7 @@ final class MacroEngine {
 
     private static String trimStart(String text) {
         int from = 0;
-        while (from < text.length() && Js.trim(text.substring(from, from + 1)).isEmpty()) {
+        while (from < text.length() && Js.isWhitespace(text.charAt(from))) {
             from++;
         }
         return text.substring(from);
@@ -124,6 +124,10 @@ final class MacroEngine {
     }
 
     private record Range(int start, int end) {
+    }
+
+    /** An argument's (or the scoped content's) resolved value and where its raw text was. */
+    private record Evaluated(String value, int start, int end) {
     }
 
     private static final class Item {
@@ -260,7 +264,7 @@ final class MacroEngine {
         boolean delayArgResolution = definition != null && definition.delayArgResolution();
 
         List<String> args = new ArrayList<>();
-        List<Object[]> evaluated = new ArrayList<>();
+        List<Evaluated> evaluated = new ArrayList<>();
         for (Node argument : argumentNodes(macro)) {
             Range location = argumentLocation(argument);
             String raw = location != null ? slice(text, location.start(), location.end() + 1) : "";
@@ -268,7 +272,7 @@ final class MacroEngine {
                     : evaluateRawContent(raw, context.offset() + location.start(), context.scope());
             args.add(value);
             if (location != null) {
-                evaluated.add(new Object[]{value, location.start(), location.end()});
+                evaluated.add(new Evaluated(value, location.start(), location.end()));
             }
         }
         if (scoped != null) {
@@ -284,21 +288,20 @@ final class MacroEngine {
                     }
                 }
                 args.add(value);
-                evaluated.add(new Object[]{value, scoped.start(), scoped.end()});
+                evaluated.add(new Evaluated(value, scoped.start(), scoped.end()));
             }
         }
-        evaluated.sort(Comparator.comparingInt(entry -> (Integer) entry[1]));
+        evaluated.sort(Comparator.comparingInt(Evaluated::start));
 
         StringBuilder rawInner = new StringBuilder();
         if (innerStart <= innerEnd) {
             int cursor = innerStart;
-            for (Object[] entry : evaluated) {
-                int entryStart = (Integer) entry[1];
-                if (entryStart > cursor) {
-                    rawInner.append(slice(text, cursor, entryStart));
+            for (Evaluated entry : evaluated) {
+                if (entry.start() > cursor) {
+                    rawInner.append(slice(text, cursor, entry.start()));
                 }
-                rawInner.append((String) entry[0]);
-                cursor = (Integer) entry[2] + 1;
+                rawInner.append(entry.value());
+                cursor = entry.end() + 1;
             }
             if (cursor <= innerEnd) {
                 rawInner.append(slice(text, cursor, innerEnd + 1));
