@@ -90,7 +90,7 @@ final class LegacyMacros {
             });
         }
         if (options.replaceCharacterCard()) {
-            MacroEnv.CardFields card = env().card();
+            MacroEnv.CardFields card = card();
             environment.put("charPrompt", () -> text(card.system()));
             environment.put("charInstruction", () -> text(card.jailbreak()));
             environment.put("charJailbreak", () -> text(card.jailbreak()));
@@ -124,6 +124,10 @@ final class LegacyMacros {
         environment.put("defaultAuthorsNote", () -> MacroVariables.normalize(
                 Js.get(env().settings(), "extension_settings.note.default")));
         return environment;
+    }
+
+    private MacroEnv.CardFields card() {
+        return env().card() == null ? MacroEnv.CardFields.EMPTY : env().card();
     }
 
     private String groupValue(Macros.Options options, String character, boolean includeMuted) {
@@ -198,7 +202,7 @@ final class LegacyMacros {
                 Js.or(setting(sequence + "first_input_sequence"), setting(sequence + "input_sequence")));
         instructMacro(replacements, "instructLastInput|instructLastUserPrefix", instruct,
                 Js.or(setting(sequence + "last_input_sequence"), setting(sequence + "input_sequence")));
-        String characterPrompt = env().card().system();
+        String characterPrompt = card().system();
         JsonNode systemPrompt = Js.truthy(setting("power_user.prefer_character_prompt")) && characterPrompt != null
                 && !characterPrompt.isEmpty() ? TextNode.valueOf(characterPrompt)
                 : setting("power_user.sysprompt.content");

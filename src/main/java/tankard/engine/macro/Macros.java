@@ -87,6 +87,10 @@ public final class Macros {
      */
     public record Options(String name1Override, String name2Override, String original, String groupOverride,
                           boolean replaceCharacterCard, Map<String, String> dynamicMacros) {
+        public Options {
+            dynamicMacros = dynamicMacros == null ? Map.of() : dynamicMacros;
+        }
+
         public static final Options DEFAULT = new Options(null, null, null, null, true, Map.of());
 
         public static Options original(String original) {
