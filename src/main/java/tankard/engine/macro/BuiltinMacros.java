@@ -28,7 +28,8 @@ import java.util.regex.Pattern;
  * The registry of built-in macros (ST: public/scripts/macros/definitions/*.js, plus the prompt macros that
  * authors-note.js and reasoning.js register). Macros that reach outside the prompt's inputs ({{random}},
  * {{roll}}, {{banned}}, {{hasExtension}}, {{firstDisplayedMessageId}}) are registered with their arguments but
- * fail, so the engine leaves them as written; {{summary}} (the memory extension's) is not registered at all.
+ * fail, so the engine leaves them as written. {{summary}} reads the chat's latest summary rather than the
+ * Summarize panel's text box, which holds it unless the user edited it.
  */
 final class BuiltinMacros {
     private static final Map<String, MacroDefinition> REGISTRY = new HashMap<>();
@@ -602,6 +603,12 @@ final class BuiltinMacros {
     private static void registerPromptMacros() {
         macro("authorsNote").handle(call -> authorsNote(call.scope.env()));
         macro("charAuthorsNote").handle(call -> characterAuthorsNote(call.scope.env()));
+        macro("summary").handle(call -> {
+            if (!memoryEnabled(call.scope.env())) {
+                throw new MacroFailure("the memory extension is disabled");
+            }
+            return latestMemory(call.scope.env());
+        });
         macro("defaultAuthorsNote").handle(call -> settingText(call, "extension_settings.note.default"));
         macro("reasoningPrefix").handle(call -> settingText(call, "power_user.reasoning.prefix"));
         macro("reasoningSuffix").handle(call -> settingText(call, "power_user.reasoning.suffix"));
@@ -624,6 +631,30 @@ final class BuiltinMacros {
         for (JsonNode note : notes) {
             if (fileName.equals(Js.string(note.get("name")))) {
                 return MacroVariables.normalize(note.get("prompt"));
+            }
+        }
+        return "";
+    }
+
+    /** Whether the memory extension, which registers {{summary}}, is enabled. */
+    static boolean memoryEnabled(MacroEnv env) {
+        JsonNode disabled = Js.get(env.settings(), "extension_settings.disabledExtensions");
+        if (disabled != null && disabled.isArray()) {
+            for (JsonNode name : disabled) {
+                if ("memory".equals(name.asText())) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    /** extensions/memory/index.js getLatestMemoryFromChat: the newest {@code extra.memory} before the last message. */
+    static String latestMemory(MacroEnv env) {
+        for (int i = chatSize(env) - 2; i >= 0; i--) {
+            JsonNode memory = env.chat().get(i).path("extra").get("memory");
+            if (Js.truthy(memory)) {
+                return MacroVariables.normalize(memory);
             }
         }
         return "";

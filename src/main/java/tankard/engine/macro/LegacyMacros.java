@@ -123,6 +123,9 @@ final class LegacyMacros {
         environment.put("charAuthorsNote", () -> BuiltinMacros.characterAuthorsNote(env()));
         environment.put("defaultAuthorsNote", () -> MacroVariables.normalize(
                 Js.get(env().settings(), "extension_settings.note.default")));
+        if (BuiltinMacros.memoryEnabled(env())) {
+            environment.put("summary", () -> BuiltinMacros.latestMemory(env()));
+        }
         return environment;
     }
 

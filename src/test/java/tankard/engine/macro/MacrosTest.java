@@ -472,6 +472,23 @@ class MacrosTest {
     }
 
     @Test
+    void summaryIsTheLatestMemoryBeforeTheLastMessageWhileTheMemoryExtensionIsOn() {
+        ArrayNode chat = (ArrayNode) JsJson.parse("""
+                [{"mes": "a", "extra": {"memory": "old"}}, {"mes": "b", "extra": {"memory": "new"}},
+                 {"mes": "c", "extra": {"memory": "too late"}}]
+                """);
+        ObjectNode settings = settings("openai", false);
+        MacroEnv on = new MacroEnv("Alice", "Bramble", settings, CARD, null, null, chat, metadata(), "chat", "",
+                0, 0, "", "", NOW, null, null);
+        assertEquals("new", new Macros(on).substitute("{{summary}}"));
+        ObjectNode disabled = settings("openai", false);
+        ((ObjectNode) disabled.path("extension_settings")).putArray("disabledExtensions").add("memory");
+        MacroEnv off = new MacroEnv("Alice", "Bramble", disabled, CARD, null, null, chat, metadata(), "chat", "",
+                0, 0, "", "", NOW, null, null);
+        assertEquals("{{summary}}", new Macros(off).substitute("{{summary}}"));
+    }
+
+    @Test
     void instructMacrosAreEmptyOutsideInstructMode() {
         assertEquals("||", macros().substitute("{{instructUserPrefix}}|{{instructOutput}}|{{instructStop}}"));
     }
