@@ -13,6 +13,7 @@ import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
@@ -51,16 +52,20 @@ final class MacroEngine {
         return postProcess(evaluated);
     }
 
+    /** The legacy markers and the macros they stand for, in the order they are rewritten. */
+    private static final List<Map.Entry<Pattern, String>> LEGACY_MARKERS = List.of(
+            Map.entry(Pattern.compile("<USER>", Pattern.CASE_INSENSITIVE), "{{user}}"),
+            Map.entry(Pattern.compile("<BOT>", Pattern.CASE_INSENSITIVE), "{{char}}"),
+            Map.entry(Pattern.compile("<CHAR>", Pattern.CASE_INSENSITIVE), "{{char}}"),
+            Map.entry(Pattern.compile("<GROUP>", Pattern.CASE_INSENSITIVE), "{{group}}"),
+            Map.entry(Pattern.compile("<CHARIFNOTGROUP>", Pattern.CASE_INSENSITIVE), "{{charIfNotGroup}}"));
+
     private static String preProcess(String text) {
         String result = LEGACY_TIME.matcher(text).replaceAll("{{time::$1}}");
-        return replaceIgnoreCase(replaceIgnoreCase(replaceIgnoreCase(replaceIgnoreCase(replaceIgnoreCase(result,
-                "<USER>", "{{user}}"), "<BOT>", "{{char}}"), "<CHAR>", "{{char}}"), "<GROUP>", "{{group}}"),
-                "<CHARIFNOTGROUP>", "{{charIfNotGroup}}");
-    }
-
-    private static String replaceIgnoreCase(String text, String marker, String macro) {
-        return Pattern.compile(Pattern.quote(marker), Pattern.CASE_INSENSITIVE).matcher(text)
-                .replaceAll(Matcher.quoteReplacement(macro));
+        for (Map.Entry<Pattern, String> marker : LEGACY_MARKERS) {
+            result = marker.getKey().matcher(result).replaceAll(marker.getValue());
+        }
+        return result;
     }
 
     private static String postProcess(String text) {
