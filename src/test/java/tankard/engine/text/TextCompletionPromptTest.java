@@ -1,0 +1,240 @@
+package tankard.engine.text;
+
+import org.junit.jupiter.api.Test;
+import tankard.engine.prompt.Action;
+import tankard.engine.prompt.BuiltPrompt;
+import tankard.engine.prompt.ExtensionPrompts;
+import tankard.engine.prompt.Itemization;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static tankard.engine.text.TextPromptFixture.CHAR;
+import static tankard.engine.text.TextPromptFixture.USER;
+import static tankard.engine.text.TextPromptFixture.prompt;
+import static tankard.engine.text.TextPromptFixture.stops;
+
+class TextCompletionPromptTest {
+    private static final String STORY = "You are Bramble.\nBramble keeps the inn.\nWren is a traveller.\n";
+
+    @Test
+    void withoutInstructTheChatIsNamedLinesAfterTheStoryStringAndExamples() {
+        TextPromptFixture fixture = new TextPromptFixture().greetingAndRequest();
+        fixture.examples.add("<START>\nWren: Hi\nBramble: Hello\n");
+        BuiltPrompt built = fixture.build();
+
+        assertEquals(STORY + "***\nWren: Hi\nBramble: Hello\n" + "***\nBramble: Welcome in.\nWren: A room, please.\n"
+                + "Bramble:", prompt(built));
+        assertEquals(List.of("\nWren:", "<END>"), stops(built));
+        assertEquals(BuiltPrompt.TEXT_COMPLETIONS, built.route());
+    }
+
+    @Test
+    void chatMlWithoutNamesWrapsEveryTurnAndTheStoryString() {
+        TextPromptFixture fixture = new TextPromptFixture().greetingAndRequest().chatMl("none");
+        fixture.examples.add("<START>\nWren: Hi\nBramble: Hello\n");
+        BuiltPrompt built = fixture.build();
+
+        assertEquals("<|im_start|>system\n" + STORY + "<|im_end|>\n"
+                + "<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\nHello<|im_end|>\n"
+                + "<|im_start|>assistant\nWelcome in.<|im_end|>\n"
+                + "<|im_start|>user\nA room, please.<|im_end|>\n"
+                + "<|im_start|>assistant\n", prompt(built));
+        assertEquals(List.of("\nWren:", "\n<|im_end|>", "\n<|im_start|>user", "\n<|im_start|>assistant",
+                "\n<|im_start|>system", "<END>"), stops(built));
+    }
+
+    @Test
+    void alpacaWithNamesAlwaysNamesEveryTurnAndUsesTheLastOutputSequence() {
+        TextPromptFixture fixture = new TextPromptFixture().greetingAndRequest().alpaca("always");
+        fixture.examples.add("<START>\nWren: Hi\nBramble: Hello\n");
+        BuiltPrompt built = fixture.build();
+
+        assertEquals(STORY + "***\n### Instruction:\nWren: Hi\n### Response:\nBramble: Hello\n"
+                + "***\n### Response:\nBramble: Welcome in.\n### Instruction:\nWren: A room, please.\n"
+                + "### Response (2 paragraphs):\nBramble:", prompt(built));
+        assertEquals(List.of("\nWren:", "\n### Instruction:", "\n### Response:", "\n### Response (2 paragraphs):",
+                "\n***", "<END>"), stops(built));
+    }
+
+    @Test
+    void alpacaImpersonationEndsOnTheUsersInputSequence() {
+        TextPromptFixture fixture = new TextPromptFixture().greetingAndRequest().alpaca("always");
+        fixture.action = Action.IMPERSONATE;
+        BuiltPrompt built = fixture.build();
+
+        assertEquals(STORY + "***\n### Response:\nBramble: Welcome in.\n### Instruction:\nWren: A room, please.\n"
+                + "### Instruction:\nWren:", prompt(built));
+        assertEquals("\nBramble:", stops(built).get(0));
+    }
+
+    @Test
+    void llama3WithPastPersonaNamesAlignsPostHistoryAndNamesOnlyTheOldPersona() {
+        TextPromptFixture fixture = new TextPromptFixture().llama3("force");
+        fixture.instruct.put("user_alignment_message", "Let's begin.");
+        fixture.sysprompt.put("post_history", "Stay in character, {{char}}.");
+        fixture.message(CHAR, "Welcome in.");
+        fixture.chat.addObject().put("name", "Old Wren").put("is_user", true).put("force_avatar", "old.png")
+                .put("mes", "I was here before.");
+        fixture.message(USER, "A room, please.");
+        fixture.examples.add("<START>\nWren: Hi\nBramble: Hello\n");
+        BuiltPrompt built = fixture.build();
+
+        String user = "<|start_header_id|>user<|end_header_id|>\n\n";
+        String assistant = "<|start_header_id|>assistant<|end_header_id|>\n\n";
+        assertEquals("<|start_header_id|>system<|end_header_id|>\n\n" + STORY + "<|eot_id|>"
+                + user + "Wren: Hi<|eot_id|>" + assistant + "Hello<|eot_id|>"
+                + user + "Let's begin.<|eot_id|>"
+                + assistant + "Welcome in.<|eot_id|>"
+                + user + "Old Wren: I was here before.<|eot_id|>"
+                + user + "A room, please.<|eot_id|>"
+                + user + "Stay in character, Bramble.<|eot_id|>"
+                + assistant, prompt(built));
+        assertEquals(List.of("\nWren:", "<|eot_id|>", "<|start_header_id|>user<|end_header_id|>",
+                "<|start_header_id|>assistant<|end_header_id|>", "<|start_header_id|>system<|end_header_id|>", "<END>"),
+                stops(built));
+    }
+
+    @Test
+    void llama3WithNamesNeverLeavesTheOldPersonaUnnamed() {
+        TextPromptFixture fixture = new TextPromptFixture().llama3("none");
+        fixture.chat.addObject().put("name", "Old Wren").put("is_user", true).put("force_avatar", "old.png")
+                .put("mes", "I was here before.");
+        String prompt = prompt(fixture.build());
+        assertEquals("<|start_header_id|>system<|end_header_id|>\n\n" + STORY + "<|eot_id|>"
+                + "<|start_header_id|>user<|end_header_id|>\n\nI was here before.<|eot_id|>"
+                + "<|start_header_id|>assistant<|end_header_id|>\n\n", prompt);
+    }
+
+    /** Each message line below is 100 bytes, 30 tokens by ST's estimate; the answer line "\nBramble:" is 3. */
+    @Test
+    void aChatLongerThanTheContextLosesItsOldestMessagesThenItsExamples() {
+        TextPromptFixture fixture = new TextPromptFixture();
+        fixture.sysprompt.put("enabled", false);
+        fixture.description = "";
+        fixture.persona = "";
+        fixture.context.put("chat_start", "");
+        for (int i = 1; i <= 6; i++) {
+            String name = i % 2 == 0 ? USER : CHAR;
+            fixture.message(name, line(name, i));
+        }
+        fixture.examples.add("<START>\nWren: Hey\n");
+        fixture.examples.add("<START>\nWren: Hoy\n");
+        fixture.maxContext = 100;
+        BuiltPrompt built = fixture.build();
+
+        assertEquals("***\nWren: Hey\n" + "Wren: " + line(USER, 4) + "\n" + "Bramble: " + line(CHAR, 5) + "\n"
+                + "Wren: " + line(USER, 6) + "\nBramble:", prompt(built));
+    }
+
+    /** The message text that makes {@code "<name>: <text>\n"} exactly 100 bytes. */
+    private static String line(String name, int number) {
+        String start = "message " + number + " ";
+        return start + "x".repeat(100 - name.length() - 3 - start.length());
+    }
+
+    @Test
+    void continueEndsOnTheUnfinishedMessageWithoutAnAnswerLine() {
+        TextPromptFixture fixture = new TextPromptFixture().greetingAndRequest().message(CHAR, "Right this");
+        fixture.action = Action.CONTINUE;
+        fixture.forceName2 = false;
+        BuiltPrompt built = fixture.build();
+
+        assertEquals(STORY + "***\nBramble: Welcome in.\nWren: A room, please.\nBramble: Right this", prompt(built));
+        assertEquals(List.of("\nWren:", "<END>"), stops(built));
+    }
+
+    @Test
+    void chatMlContinueLeavesTheLastTurnOpen() {
+        TextPromptFixture fixture = new TextPromptFixture().greetingAndRequest().message(CHAR, "Right this")
+                .chatMl("none");
+        fixture.action = Action.CONTINUE;
+        fixture.forceName2 = false;
+
+        assertEquals("<|im_start|>system\n" + STORY + "<|im_end|>\n"
+                + "<|im_start|>assistant\nWelcome in.<|im_end|>\n"
+                + "<|im_start|>user\nA room, please.<|im_end|>\n"
+                + "<|im_start|>assistant\nRight this", prompt(fixture.build()));
+    }
+
+    @Test
+    void continueOnAUserMessageAlsoStopsOnTheCharactersName() {
+        TextPromptFixture fixture = new TextPromptFixture().greetingAndRequest();
+        fixture.action = Action.CONTINUE;
+        fixture.forceName2 = false;
+        BuiltPrompt built = fixture.build();
+
+        assertEquals(STORY + "***\nBramble: Welcome in.\nWren: A room, please.", prompt(built));
+        assertEquals(List.of("\nWren:", "\nBramble:", "<END>"), stops(built));
+    }
+
+    @Test
+    void impersonationWithoutInstructEndsOnTheUsersName() {
+        TextPromptFixture fixture = new TextPromptFixture().message(CHAR, "Welcome in.");
+        fixture.action = Action.IMPERSONATE;
+        BuiltPrompt built = fixture.build();
+
+        assertEquals(STORY + "***\nBramble: Welcome in.\nWren:", prompt(built));
+        assertEquals(List.of("\nBramble:", "\nWren:", "<END>"), stops(built));
+    }
+
+    @Test
+    void inChatPromptsAtDepthTwoGoTwoMessagesUpInRoleOrder() {
+        TextPromptFixture fixture = new TextPromptFixture().greetingAndRequest()
+                .message(CHAR, "Right this way.").message(USER, "Thanks.");
+        fixture.injections.add(prompts -> prompts.set("2_floating_prompt", "[Note: it rains]",
+                ExtensionPrompts.IN_CHAT, 2, false, ExtensionPrompts.SYSTEM));
+        fixture.injections.add(prompts -> prompts.set("zz_user", "*shakes off the rain*",
+                ExtensionPrompts.IN_CHAT, 2, false, ExtensionPrompts.USER));
+        BuiltPrompt built = fixture.build();
+
+        assertEquals(STORY + "***\nBramble: Welcome in.\nWren: A room, please.\nWren: *shakes off the rain*\n"
+                + "[Note: it rains]\nBramble: Right this way.\nWren: Thanks.\nBramble:", prompt(built));
+        assertEquals(5, built.itemization().tokens(Itemization.AUTHORS_NOTE)); // 16 bytes / 3.35, rounded up
+    }
+
+    @Test
+    void chatMlInjectionsTakeTheirRolesSequences() {
+        TextPromptFixture fixture = new TextPromptFixture().greetingAndRequest().chatMl("none");
+        fixture.injections.add(prompts -> prompts.set("2_floating_prompt", "It rains.", ExtensionPrompts.IN_CHAT, 1,
+                false, ExtensionPrompts.SYSTEM));
+        assertEquals("<|im_start|>system\n" + STORY + "<|im_end|>\n"
+                + "<|im_start|>assistant\nWelcome in.<|im_end|>\n"
+                + "<|im_start|>system\nIt rains.<|im_end|>\n"
+                + "<|im_start|>user\nA room, please.<|im_end|>\n"
+                + "<|im_start|>assistant\n", prompt(fixture.build()));
+    }
+
+    @Test
+    void theStoryStringCanBeInjectedIntoTheChat() {
+        TextPromptFixture fixture = new TextPromptFixture().greetingAndRequest();
+        fixture.context.put("story_string_position", 1).put("story_string_depth", 1).put("story_string_role", 0);
+        assertEquals("***\nBramble: Welcome in.\n" + STORY + "Wren: A room, please.\nBramble:",
+                prompt(fixture.build()));
+    }
+
+    @Test
+    void aPromptBiasFollowsTheAnswerLine() {
+        TextPromptFixture fixture = new TextPromptFixture().greetingAndRequest();
+        fixture.promptBias = "  *smiles*";
+        assertEquals(STORY + "***\nBramble: Welcome in.\nWren: A room, please.\nBramble: *smiles*",
+                prompt(fixture.build()));
+    }
+
+    @Test
+    void itemizationCountsTheStoryStringExamplesAndHistory() {
+        TextPromptFixture fixture = new TextPromptFixture().greetingAndRequest();
+        fixture.examples.add("<START>\nWren: Hi\nBramble: Hello\n");
+        Itemization itemization = fixture.build().itemization();
+
+        assertEquals(estimate(STORY), itemization.tokens(Itemization.STORY_STRING));
+        assertEquals(estimate("***\nWren: Hi\nBramble: Hello\n"), itemization.tokens(Itemization.EXAMPLES));
+        assertEquals(estimate("***\nBramble: Welcome in.\nWren: A room, please.\nBramble:"),
+                itemization.tokens(Itemization.HISTORY));
+        assertEquals(estimate("Wren is a traveller."), itemization.tokens(Itemization.PERSONA));
+    }
+
+    private static int estimate(String text) {
+        return (int) Math.ceil(text.getBytes(java.nio.charset.StandardCharsets.UTF_8).length / 3.35);
+    }
+}
