@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.BooleanNode;
 import com.fasterxml.jackson.databind.node.DoubleNode;
+import com.fasterxml.jackson.databind.node.IntNode;
 import com.fasterxml.jackson.databind.node.LongNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -268,9 +269,9 @@ final class TextGenRequest {
         }
         if (type.equals("llamacpp") || type.equals("ollama")) {
             ArrayNode biasArray = JsJson.array();
-            bias.forEach((id, value) -> biasArray.addArray().add(id).add(value));
+            bias.forEach((id, value) -> biasArray.addArray().add(integer(id)).add(value));
             for (long id : toIntArray(bans.tokens())) {
-                biasArray.addArray().add(id).add(false);
+                biasArray.addArray().add(integer(id)).add(false);
             }
             JsonNode breakers = parseSequenceBreakers(dryBreakers);
             params.put("logit_bias", biasArray);
@@ -545,7 +546,7 @@ final class TextGenRequest {
 
     private static ArrayNode intArray(String list) {
         ArrayNode array = JsJson.array();
-        toIntArray(list).forEach(array::add);
+        toIntArray(list).forEach(id -> array.add(integer(id)));
         return array;
     }
 
@@ -571,13 +572,18 @@ final class TextGenRequest {
         return number == null ? Double.NaN : number.doubleValue();
     }
 
+    /** An integer as a JSON parser reads it back: an int node where it fits, else a long one. */
+    static JsonNode integer(long value) {
+        return value == (int) value ? IntNode.valueOf((int) value) : LongNode.valueOf(value);
+    }
+
     /** A computed number as JSON.stringify writes it: integral values without a fraction, NaN as null. */
     static JsonNode number(double value) {
         if (Double.isNaN(value) || Double.isInfinite(value)) {
             return NullNode.getInstance();
         }
         if (value == Math.rint(value) && Math.abs(value) < 9.007199254740992E15) {
-            return LongNode.valueOf((long) value);
+            return integer((long) value);
         }
         return DoubleNode.valueOf(value);
     }
