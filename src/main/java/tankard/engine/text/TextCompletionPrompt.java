@@ -58,7 +58,7 @@ public final class TextCompletionPrompt {
         this.name2 = generation.name2();
         this.instruct = settings.instructEnabled();
         this.instructMode = new InstructMode(settings, macros, name1, name2, generation.inGroup(), groupNames());
-        this.counter = TextTokenCounter.of(settings, generation.inputs().tokenizers());
+        this.counter = TextTokenCounter.of(settings, generation.inputs().tokenizers(), connectedModel());
         this.padding = settings.tokenPadding();
         this.isContinue = generation.isContinue();
         this.isImpersonate = generation.isImpersonate();
@@ -311,9 +311,9 @@ public final class TextCompletionPrompt {
         }
 
         List<String> stops = stoppingStrings();
-        ObjectNode request = TextGenRequest.build(settings, macros, counter, generation.inputs().tokenizers(),
+        ObjectNode request = TextGenRequest.build(settings, macros, generation.inputs().tokenizers(),
                 new TextGenRequest.Inputs(finalPrompt, amountGen(), maxContextSetting(), isImpersonate, isContinue,
-                        generation.action().stName(), stops));
+                        generation.action().stName(), stops, connectedModel()));
 
         Itemization itemization = itemize(storyString, fit.examplesString, mesSendString, beforeAnchor, afterAnchor,
                 persona, promptBias);
@@ -595,6 +595,12 @@ public final class TextCompletionPrompt {
             }
         }
         return names;
+    }
+
+    /** The model the prompt is for (the macros' {@code {{model}}}), standing in for ST's {@code online_status}. */
+    private String connectedModel() {
+        String model = macros.env().model();
+        return model == null ? "" : model;
     }
 
     /** ST's {@code amount_gen} as Generate reads it: {@code Number(settings.amount_gen)}. */

@@ -37,7 +37,7 @@ final class TextGenRequest {
 
     /** What the request needs from the prompt being built. */
     record Inputs(String prompt, JsonNode maxTokens, JsonNode maxContext, boolean isImpersonate, boolean isContinue,
-                  String type, List<String> stoppingStrings) {
+                  String type, List<String> stoppingStrings, String connectedModel) {
     }
 
     /** A JavaScript object literal: insertion order, a null value is undefined (left out when serialized). */
@@ -105,15 +105,14 @@ final class TextGenRequest {
         return Js.isUndefined(value) || value.isNull() ? null : Js.string(value);
     }
 
-    static ObjectNode build(TextSettings text, Macros macros, TextTokenCounter counter,
-                            tankard.tokenizer.Tokenizers tokenizers, Inputs in) {
+    static ObjectNode build(TextSettings text, Macros macros, tankard.tokenizer.Tokenizers tokenizers, Inputs in) {
         ObjectNode s = text.textgen;
         String type = Js.string(s.get("type"));
         boolean ooba = type.equals("ooba");
         String model = model(s);
         boolean canMultiSwipe = !in.isContinue() && !in.isImpersonate() && !in.type().equals("quiet");
         boolean dynatemp = Js.truthy(s.get("dynatemp")) && DYNATEMP_TYPES.contains(type);
-        Tokenizer idTokenizer = idTokenizer(text, tokenizers);
+        Tokenizer idTokenizer = idTokenizer(text, tokenizers, in.connectedModel());
         TokenBans bans = tokenBans(s, macros, idTokenizer);
         JsonNode jsonSchema = jsonSchema(s);
         boolean probabilities = text.flag("request_token_probabilities", false);
@@ -469,16 +468,17 @@ final class TextGenRequest {
      * ST: getTokenizerForTokenIds, with the backend's own tokenizer (API_CURRENT) replaced by the local vocabulary
      * ST's rules pick from the model name.
      */
-    private static Tokenizer idTokenizer(TextSettings text, tankard.tokenizer.Tokenizers tokenizers) {
+    private static Tokenizer idTokenizer(TextSettings text, tankard.tokenizer.Tokenizers tokenizers,
+                                         String connectedModel) {
         String type = Js.string(text.textgen.get("type"));
         int chosen = text.tokenizer();
         int id;
         if (TEXTGEN_TOKENIZERS.contains(type)) {
-            id = TextTokenCounter.modelMatch(model(text.textgen));
+            id = TextTokenCounter.modelMatch(TextTokenCounter.modelName(text, connectedModel));
         } else if (ENCODE_TOKENIZERS.contains(chosen)) {
             id = chosen;
         } else if (type.equals("openrouter") || type.equals("dreamgen")) {
-            id = TextTokenCounter.modelMatch(model(text.textgen));
+            id = TextTokenCounter.modelMatch(TextTokenCounter.modelName(text, connectedModel));
         } else {
             id = 3;
         }

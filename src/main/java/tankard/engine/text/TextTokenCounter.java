@@ -40,11 +40,15 @@ final class TextTokenCounter implements TokenCounter {
         this.name = name;
     }
 
-    static TextTokenCounter of(TextSettings settings, Tokenizers tokenizers) {
+    /**
+     * @param connectedModel the model the backend reports (ST's {@code online_status}), for when the settings name
+     *                       none
+     */
+    static TextTokenCounter of(TextSettings settings, Tokenizers tokenizers, String connectedModel) {
         int type = settings.tokenizer();
         if (type == TextSettings.BEST_MATCH || type == API_CURRENT || type == API_TEXTGENERATIONWEBUI
                 || type == API_KOBOLD) {
-            type = modelMatch(TextGenRequest.model(settings.textgen));
+            type = modelMatch(modelName(settings, connectedModel));
         }
         if (type == NONE) {
             return new TextTokenCounter(null, "none");
@@ -55,6 +59,12 @@ final class TextTokenCounter implements TokenCounter {
         String id = LOCAL.get(type);
         Tokenizer tokenizer = id == null ? null : tokenizers.byId(id);
         return new TextTokenCounter(tokenizer, id == null ? "none" : id);
+    }
+
+    /** ST: {@code getTextGenModel() || online_status}. */
+    static String modelName(TextSettings settings, String connectedModel) {
+        String model = TextGenRequest.model(settings.textgen);
+        return model != null && !model.isEmpty() ? model : connectedModel;
     }
 
     /** ST: getTokenizerBestMatch's rules for a text completion model, when the backend does not tokenize. */
