@@ -5,8 +5,10 @@ import tankard.engine.prompt.Action;
 import tankard.engine.prompt.BuiltPrompt;
 import tankard.engine.prompt.ExtensionPrompts;
 import tankard.engine.prompt.Itemization;
+import tankard.engine.prompt.WorldInfo;
 
 import java.util.List;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static tankard.engine.text.TextPromptFixture.CHAR;
@@ -232,6 +234,77 @@ class TextCompletionPromptTest {
         assertEquals(estimate("***\nBramble: Welcome in.\nWren: A room, please.\nBramble:"),
                 itemization.tokens(Itemization.HISTORY));
         assertEquals(estimate("Wren is a traveller."), itemization.tokens(Itemization.PERSONA));
+    }
+
+    @Test
+    void chatMlWithGroupNamesNamesTheMembersButNotTheUser() {
+        TextPromptFixture fixture = new TextPromptFixture().chatMl("force")
+                .message(CHAR, "Welcome in.").message("Thistle", "Mind the cat.").message(USER, "A room, please.");
+        fixture.groupMembers.addAll(List.of(CHAR, "Thistle"));
+        fixture.examples.add("<START>\nWren: Hi\nBramble: Hello\n");
+        BuiltPrompt built = fixture.build();
+
+        assertEquals("<|im_start|>system\n" + STORY + "<|im_end|>\n"
+                + "<|im_start|>user\nWren: Hi<|im_end|>\n<|im_start|>assistant\nBramble: Hello<|im_end|>\n"
+                + "<|im_start|>assistant\nBramble: Welcome in.<|im_end|>\n"
+                + "<|im_start|>assistant\nThistle: Mind the cat.<|im_end|>\n"
+                + "<|im_start|>user\nA room, please.<|im_end|>\n"
+                + "<|im_start|>assistant\nBramble:", prompt(built));
+        assertEquals(List.of("\nWren:", "\nThistle:"), stops(built).subList(0, 2));
+    }
+
+    @Test
+    void systemSameAsUserWrapsNarrationInTheUsersSequences() {
+        TextPromptFixture fixture = new TextPromptFixture().greetingAndRequest().chatMl("none");
+        fixture.instruct.put("system_same_as_user", true);
+        fixture.injections.add(prompts -> prompts.set("2_floating_prompt", "It rains.", ExtensionPrompts.IN_CHAT, 0,
+                false, ExtensionPrompts.SYSTEM));
+        assertEquals("<|im_start|>system\n" + STORY + "<|im_end|>\n"
+                + "<|im_start|>assistant\nWelcome in.<|im_end|>\n"
+                + "<|im_start|>user\nA room, please.<|im_end|>\n"
+                + "<|im_start|>user\nIt rains.<|im_end|>\n"
+                + "<|im_start|>assistant\n", prompt(fixture.build()));
+    }
+
+    @Test
+    void pinnedExamplesStayWhileTheChatIsCut() {
+        TextPromptFixture fixture = new TextPromptFixture();
+        fixture.sysprompt.put("enabled", false);
+        fixture.description = "";
+        fixture.persona = "";
+        fixture.context.put("chat_start", "");
+        fixture.powerUser.put("pin_examples", true);
+        fixture.message(CHAR, line(CHAR, 1)).message(USER, line(USER, 2));
+        fixture.examples.add("<START>\n" + "Wren: " + "y".repeat(200) + "\n");
+        fixture.maxContext = 100;
+
+        assertEquals("***\nWren: " + "y".repeat(200) + "\n" + "Wren: " + line(USER, 2) + "\nBramble:",
+                prompt(fixture.build()));
+    }
+
+    @Test
+    void anchorsAndWorldInfoReachTheStoryStringTemplate() {
+        TextPromptFixture fixture = new TextPromptFixture().greetingAndRequest();
+        fixture.context.put("story_string", "{{#if anchorBefore}}{{anchorBefore}}\n{{/if}}{{wiBefore}}"
+                + "{{description}}\n{{loreAfter}}{{#if anchorAfter}}{{anchorAfter}}\n{{/if}}");
+        fixture.worldInfo = new WorldInfo("The inn is old.\n", "Rooms cost a coin.\n", List.of(), List.of(), Map.of());
+        fixture.injections.add(prompts -> prompts.set("1_memory", "Summary: they met.", ExtensionPrompts.IN_PROMPT, 0,
+                false, ExtensionPrompts.SYSTEM));
+        fixture.injections.add(prompts -> prompts.set("a_before", " Before all. ", ExtensionPrompts.BEFORE_PROMPT, 0,
+                false, ExtensionPrompts.SYSTEM));
+        BuiltPrompt built = fixture.build();
+
+        assertEquals("Before all.\nThe inn is old.\nBramble keeps the inn.\nRooms cost a coin.\nSummary: they met.\n"
+                + "***\nBramble: Welcome in.\nWren: A room, please.\nBramble:", prompt(built));
+        assertEquals(estimate("The inn is old.\nRooms cost a coin.\n"), built.itemization().tokens(Itemization.WORLD_INFO));
+        assertEquals(estimate("Summary: they met."), built.itemization().tokens(Itemization.SUMMARY));
+    }
+
+    @Test
+    void singleLineStopsAtTheFirstNewline() {
+        TextPromptFixture fixture = new TextPromptFixture().greetingAndRequest();
+        fixture.powerUser.put("single_line", true);
+        assertEquals(List.of("\n", "\nWren:", "<END>"), stops(fixture.build()));
     }
 
     private static int estimate(String text) {

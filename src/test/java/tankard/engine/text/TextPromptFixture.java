@@ -42,6 +42,9 @@ final class TextPromptFixture {
     String promptBias = "";
     String description = "Bramble keeps the inn.";
     String persona = "Wren is a traveller.";
+    WorldInfo worldInfo = WorldInfo.EMPTY;
+    /** Group members' names, Bramble among them; empty for a one-on-one chat. */
+    final List<String> groupMembers = new ArrayList<>();
 
     TextPromptFixture() {
         settings.put("amount_gen", 200).put("max_context", 4096);
@@ -107,11 +110,13 @@ final class TextPromptFixture {
         injections.forEach(injection -> injection.accept(extensionPrompts));
         List<ObjectNode> coreChat = new ArrayList<>();
         chat.forEach(message -> coreChat.add(((ObjectNode) message).deepCopy()));
-        PromptInputs inputs = new PromptInputs(settings, character, null, List.of(), chat, JsJson.object(),
+        ObjectNode group = groupMembers.isEmpty() ? null : JsJson.object().put("id", "inn").put("name", "The Inn");
+        List<ObjectNode> members = groupMembers.stream().map(name -> JsJson.object().put("name", name)).toList();
+        PromptInputs inputs = new PromptInputs(settings, character, group, members, chat, JsJson.object(),
                 name -> null, "", ZonedDateTime.parse("2026-01-01T10:00:00Z"),
                 new Tokenizers(new TokenizerFiles(List.of())));
         return new Generation(inputs, action, USER, CHAR, macros, card, coreChat, maxContext,
-                forceName2 && action != Action.IMPERSONATE, List.copyOf(examples), WorldInfo.EMPTY, extensionPrompts,
+                forceName2 && action != Action.IMPERSONATE, List.copyOf(examples), worldInfo, extensionPrompts,
                 promptBias);
     }
 
