@@ -49,6 +49,8 @@ public final class TextCompletionPrompt {
     private final int padding;
     private final boolean isContinue;
     private final boolean isImpersonate;
+    /** The classifier-free guidance in force, or null. */
+    private final Cfg.Active cfg;
 
     private TextCompletionPrompt(Generation generation) {
         this.generation = generation;
@@ -62,6 +64,9 @@ public final class TextCompletionPrompt {
         this.padding = settings.tokenPadding();
         this.isContinue = generation.isContinue();
         this.isImpersonate = generation.isImpersonate();
+        JsonNode avatar = generation.inputs().character() == null ? null : generation.inputs().character().get("avatar");
+        this.cfg = Cfg.active(generation.inputs().settings(), generation.inputs().metadata(),
+                avatar == null || avatar.isNull() ? null : Js.string(avatar), generation.inGroup(), macros);
     }
 
     public static BuiltPrompt build(Generation generation) {
@@ -71,6 +76,14 @@ public final class TextCompletionPrompt {
     private BuiltPrompt build() {
         ExtensionPrompts extensionPrompts = generation.extensionPrompts();
         int maxContext = generation.maxContext();
+        if (cfg != null) {
+            // ST: the context shrinks by the longer guidance prompt
+            String negative = cfg.prompt(true).value();
+            String positive = cfg.prompt(false).value();
+            if (!negative.isEmpty() || !positive.isEmpty()) {
+                maxContext -= Math.max(counter.count(negative), counter.count(positive));
+            }
+        }
 
         List<String> examples = new ArrayList<>(generation.examples().stream().map(this::exampleHeading).toList());
         List<String> rawExamples = List.copyOf(examples);
@@ -293,31 +306,73 @@ public final class TextCompletionPrompt {
             modifyLast(mesSend);
         }
 
-        // ST: getCombinedPrompt
-        List<String> finalMesSend = new ArrayList<>(mesSend);
-        String promptBias = generation.promptBias();
-        if (!instruct && !isImpersonate && !Js.trim(promptBias).isEmpty() && !finalMesSend.isEmpty()) {
-            int last = finalMesSend.size() - 1;
-            String message = finalMesSend.get(last);
-            boolean endsWithSpace = !message.isEmpty() && Js.isWhitespace(message.charAt(message.length() - 1));
-            String bias = InstructMode.trimStart(promptBias);
-            finalMesSend.set(last, message + (endsWithSpace ? bias : " " + bias));
-        }
-        String mesSendString = addChatsSeparator(String.join("", finalMesSend));
-        String finalPrompt = (combinedStoryString + mesExmString + mesSendString + generatedPromptCache)
-                .replace("\r", "");
-        if (settings.flag("collapse_newlines", false)) {
-            finalPrompt = NEWLINES.matcher(finalPrompt).replaceAll("\n");
-        }
+        Combine combine = new Combine(combinedStoryString, mesExmString, mesSend, generatedPromptCache);
+        String finalPrompt = combinedPrompt(combine, false);
+        String negativePrompt = cfg == null ? null : combinedPrompt(combine, true);
 
         List<String> stops = stoppingStrings();
         ObjectNode request = TextGenRequest.build(settings, macros, generation.inputs().tokenizers(),
                 new TextGenRequest.Inputs(finalPrompt, amountGen(), maxContextSetting(), isImpersonate, isContinue,
-                        generation.action().stName(), stops, connectedModel()));
+                        generation.action().stName(), stops, connectedModel(),
+                        cfg == null ? null : cfg.scale().value(), negativePrompt));
 
-        Itemization itemization = itemize(storyString, fit.examplesString, mesSendString, beforeAnchor, afterAnchor,
-                persona, promptBias);
+        Itemization itemization = itemize(storyString, fit.examplesString, combine.mesSendString, beforeAnchor,
+                afterAnchor, persona, generation.promptBias());
         return new BuiltPrompt(BuiltPrompt.TEXT_COMPLETIONS, request, itemization);
+    }
+
+    /** What getCombinedPrompt flattens; {@code mesSendString} is the chat part of the last prompt it made. */
+    private static final class Combine {
+        final String combinedStoryString;
+        final String mesExmString;
+        final List<String> mesSend;
+        final String generatedPromptCache;
+        String mesSendString = "";
+
+        Combine(String combinedStoryString, String mesExmString, List<String> mesSend, String generatedPromptCache) {
+            this.combinedStoryString = combinedStoryString;
+            this.mesExmString = mesExmString;
+            this.mesSend = mesSend;
+            this.generatedPromptCache = generatedPromptCache;
+        }
+    }
+
+    /** ST: getCombinedPrompt: the guidance prompt and the bias put in, the parts joined. */
+    private String combinedPrompt(Combine combine, boolean negative) {
+        List<String> messages = new ArrayList<>(combine.mesSend);
+        List<String> prefixes = new ArrayList<>(Collections.nCopies(messages.size(), ""));
+        int last = messages.size() - 1;
+        if (cfg != null) {
+            Cfg.Prompt cfgPrompt = cfg.prompt(negative);
+            if (!cfgPrompt.value().isEmpty() && last >= 0) {
+                if (cfgPrompt.depth() == 0) {
+                    messages.set(last, appendSpaced(messages.get(last), cfgPrompt.value()));
+                } else {
+                    int at = Math.max(combine.mesSend.size() - cfgPrompt.depth(), 0);
+                    if (at < messages.size()) {
+                        prefixes.set(at, prefixes.get(at) + cfgPrompt.value() + "\n");
+                    }
+                }
+            }
+        }
+        String promptBias = generation.promptBias();
+        if (!instruct && !isImpersonate && !Js.trim(promptBias).isEmpty() && last >= 0) {
+            messages.set(last, appendSpaced(messages.get(last), InstructMode.trimStart(promptBias)));
+        }
+        StringBuilder joined = new StringBuilder();
+        for (int i = 0; i < messages.size(); i++) {
+            joined.append(prefixes.get(i)).append(messages.get(i));
+        }
+        combine.mesSendString = addChatsSeparator(joined.toString());
+        String prompt = (combine.combinedStoryString + combine.mesExmString + combine.mesSendString
+                + combine.generatedPromptCache).replace("\r", "");
+        return settings.flag("collapse_newlines", false) ? NEWLINES.matcher(prompt).replaceAll("\n") : prompt;
+    }
+
+    /** The text after the message, with a space between unless the message ends in whitespace. */
+    private static String appendSpaced(String message, String text) {
+        boolean endsWithSpace = !message.isEmpty() && Js.isWhitespace(message.charAt(message.length() - 1));
+        return message + (endsWithSpace ? text : " " + text);
     }
 
     /** The strings Generate's getMessagesTokenCount joins, as they stand while the context fills. */
@@ -435,7 +490,7 @@ public final class TextCompletionPrompt {
         List<Message> injectedMessages = new ArrayList<>();
         int totalInserted = 0;
         int[] roles = {ExtensionPrompts.SYSTEM, ExtensionPrompts.USER, ExtensionPrompts.ASSISTANT};
-        for (int depth = 0; depth <= ExtensionPrompts.MAX_INJECTION_DEPTH; depth++) {
+        for (int depth : injectionDepths(extensionPrompts)) {
             List<Message> roleMessages = new ArrayList<>();
             for (int role : roles) {
                 String prompt = InstructMode.trimStart(extensionPrompts.at(ExtensionPrompts.IN_CHAT, depth, "\n",
@@ -462,6 +517,26 @@ public final class TextCompletionPrompt {
         messages.clear();
         messages.addAll(reversed);
         return indices;
+    }
+
+    /**
+     * The depths doChatInject finds prompts at, in order: ST walks every depth up to MAX_INJECTION_DEPTH, where
+     * only those some in-chat prompt has (or all of them, for a prompt without a depth) can answer.
+     */
+    private static List<Integer> injectionDepths(ExtensionPrompts extensionPrompts) {
+        java.util.TreeSet<Integer> depths = new java.util.TreeSet<>();
+        for (ExtensionPrompts.Prompt prompt : extensionPrompts.all().values()) {
+            if (prompt.position() != ExtensionPrompts.IN_CHAT || prompt.value().isEmpty()) {
+                continue;
+            }
+            if (prompt.depth() == null) {
+                return java.util.stream.IntStream.rangeClosed(0, ExtensionPrompts.MAX_INJECTION_DEPTH).boxed().toList();
+            }
+            if (prompt.depth() >= 0 && prompt.depth() <= ExtensionPrompts.MAX_INJECTION_DEPTH) {
+                depths.add(prompt.depth());
+            }
+        }
+        return List.copyOf(depths);
     }
 
     private static int indexOfIdentity(List<Message> messages, Message message) {

@@ -37,7 +37,8 @@ final class TextGenRequest {
 
     /** What the request needs from the prompt being built. */
     record Inputs(String prompt, JsonNode maxTokens, JsonNode maxContext, boolean isImpersonate, boolean isContinue,
-                  String type, List<String> stoppingStrings, String connectedModel) {
+                  String type, List<String> stoppingStrings, String connectedModel, JsonNode guidanceScale,
+                  String negativePrompt) {
     }
 
     /** A JavaScript object literal: insertion order, a null value is undefined (left out when serialized). */
@@ -187,7 +188,10 @@ final class TextGenRequest {
                 .put("adaptive_target", s.get("adaptive_target"))
                 .put("adaptive_decay", s.get("adaptive_decay"));
 
-        JsonNode guidance = Js.coalesce(s.get("guidance_scale"), number(1));
+        JsonNode guidance = in.guidanceScale() != null && !in.guidanceScale().isNull() ? in.guidanceScale()
+                : Js.coalesce(s.get("guidance_scale"), number(1));
+        String negativePrompt = in.negativePrompt() != null ? in.negativePrompt()
+                : macros.substitute(stringOrEmpty(s.get("negative_prompt")));
         JsObject nonAphrodite = new JsObject()
                 .put("rep_pen", s.get("rep_pen"))
                 .put("rep_pen_range", s.get("rep_pen_range"))
@@ -202,7 +206,7 @@ final class TextGenRequest {
                 .put("do_sample", ooba ? s.get("do_sample") : null)
                 .put("seed", seed)
                 .put("guidance_scale", guidance)
-                .put("negative_prompt", TextNode.valueOf(macros.substitute(stringOrEmpty(s.get("negative_prompt")))))
+                .put("negative_prompt", TextNode.valueOf(negativePrompt))
                 .put("grammar_string", Js.truthy(s.get("grammar_string")) ? s.get("grammar_string") : null)
                 .put("json_schema", type.equals("tabby") || type.equals("llamacpp") ? jsonSchema : null)
                 .put("repeat_penalty", s.get("rep_pen"))

@@ -307,6 +307,31 @@ class TextCompletionPromptTest {
         assertEquals(List.of("\n", "\nWren:", "<END>"), stops(fixture.build()));
     }
 
+    @Test
+    void guidanceSendsItsPositivePromptInTheChatAndItsNegativeOneAlongside() {
+        TextPromptFixture fixture = new TextPromptFixture().greetingAndRequest();
+        fixture.settings.putObject("extension_settings").putObject("cfg").putObject("global")
+                .put("guidance_scale", 1.5).put("negative_prompt", "Be dull.").put("positive_prompt", "Be vivid.");
+        BuiltPrompt built = fixture.build();
+
+        assertEquals(STORY + "***\nBramble: Welcome in.\nBe vivid.\nWren: A room, please.\nBramble:", prompt(built));
+        assertEquals(STORY + "***\nBramble: Welcome in.\nBe dull.\nWren: A room, please.\nBramble:",
+                built.request().get("negative_prompt").textValue());
+        assertEquals(1.5, built.request().get("guidance_scale").doubleValue());
+    }
+
+    @Test
+    void aCharactersGuidanceAtDepthZeroFollowsTheLastLine() {
+        TextPromptFixture fixture = new TextPromptFixture().greetingAndRequest();
+        fixture.settings.putObject("extension_settings").putObject("cfg").putArray("chara").addObject()
+                .put("name", "Bramble").put("guidance_scale", 2).put("positive_prompt", "Warmly.");
+        fixture.metadata.put("cfg_prompt_insertion_depth", 0);
+        BuiltPrompt built = fixture.build();
+
+        assertEquals(STORY + "***\nBramble: Welcome in.\nWren: A room, please.\nBramble: Warmly.", prompt(built));
+        assertEquals(2, built.request().get("guidance_scale").intValue());
+    }
+
     private static int estimate(String text) {
         return (int) Math.ceil(text.getBytes(java.nio.charset.StandardCharsets.UTF_8).length / 3.35);
     }

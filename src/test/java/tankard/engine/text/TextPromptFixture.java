@@ -34,6 +34,7 @@ final class TextPromptFixture {
     final ObjectNode instruct = powerUser.putObject("instruct");
     final ObjectNode textgen = settings.putObject("textgenerationwebui_settings");
     final ArrayNode chat = JsJson.array();
+    final ObjectNode metadata = JsJson.object();
     final List<String> examples = new ArrayList<>();
     final List<Consumer<ExtensionPrompts>> injections = new ArrayList<>();
     Action action = Action.NORMAL;
@@ -103,7 +104,7 @@ final class TextPromptFixture {
 
     Generation generation() {
         MacroEnv.CardFields card = new MacroEnv.CardFields(description, "", "", persona, "", "", "", "", "", "");
-        ObjectNode character = JsJson.object().put("name", CHAR);
+        ObjectNode character = JsJson.object().put("name", CHAR).put("avatar", "Bramble.png");
         Macros macros = new Macros(new MacroEnv(USER, CHAR, settings, character, card, null, null, chat,
                 JsJson.object(), "", ZonedDateTime.parse("2026-01-01T10:00:00Z")));
         ExtensionPrompts extensionPrompts = new ExtensionPrompts(macros);
@@ -112,7 +113,7 @@ final class TextPromptFixture {
         chat.forEach(message -> coreChat.add(((ObjectNode) message).deepCopy()));
         ObjectNode group = groupMembers.isEmpty() ? null : JsJson.object().put("id", "inn").put("name", "The Inn");
         List<ObjectNode> members = groupMembers.stream().map(name -> JsJson.object().put("name", name)).toList();
-        PromptInputs inputs = new PromptInputs(settings, character, group, members, chat, JsJson.object(),
+        PromptInputs inputs = new PromptInputs(settings, character, group, members, chat, metadata,
                 name -> null, "", ZonedDateTime.parse("2026-01-01T10:00:00Z"),
                 new Tokenizers(new TokenizerFiles(List.of())));
         return new Generation(inputs, action, USER, CHAR, macros, card, coreChat, maxContext,
