@@ -116,7 +116,7 @@ public final class TextCompletionPrompt {
         params.put("mesExamplesRaw", String.join("", rawExamples));
 
         boolean storyInChat = settings.contextNumber("story_string_position", 0) == ExtensionPrompts.IN_CHAT;
-        String storyString = StoryString.render(Js.string(settings.context.get("story_string")), params, macros,
+        String storyString = StoryString.render(settings.contextText("story_string"), params, macros,
                 name1, name2, storyInChat, instruct, settings.instructFlag("wrap"),
                 !settings.instructText("story_string_suffix").isEmpty());
         String combinedStoryString = instruct ? instructMode.formatStoryString(storyString) : storyString;
@@ -137,44 +137,9 @@ public final class TextCompletionPrompt {
         List<Integer> injectedIndices = doChatInject(coreChat, extensionPrompts);
         postHistoryInstructions(coreChat, injectedIndices);
 
-        // ST: the chat2 loop, newest message first
-        int size = coreChat.size();
-        String[] chat2Array = new String[size];
-        String continueMag = "";
-        List<Integer> userMessageIndices = new ArrayList<>();
-        int lastUserMessageIndex = -1;
-        for (int k = size - 1; k >= 0; k--) {
-            if (coreChat.get(k).isUser()) {
-                lastUserMessageIndex = k;
-                break;
-            }
-        }
-        for (int i = size - 1, j = 0; i >= 0; i--, j++) {
-            Message item = coreChat.get(j);
-            chat2Array[i] = formatMessageHistoryItem(item, InstructMode.Force.NONE);
-            if (j == 0 && instruct) {
-                chat2Array[i] = formatMessageHistoryItem(item, InstructMode.Force.FIRST);
-            }
-            if (lastUserMessageIndex >= 0 && j == lastUserMessageIndex && instruct && !isImpersonate) {
-                chat2Array[i] = formatMessageHistoryItem(item, InstructMode.Force.LAST);
-            }
-            if (i == 0 && isContinue) {
-                if (instruct) {
-                    String marked = item.mes().replace(FORMAT_TOKEN, "") + FORMAT_TOKEN;
-                    chat2Array[i] = formatMessageHistoryItem(item.withMes(marked), InstructMode.Force.LAST);
-                }
-                String formatted = chat2Array[i];
-                chat2Array[i] = formatted.contains(FORMAT_TOKEN)
-                        ? formatted.substring(0, formatted.lastIndexOf(FORMAT_TOKEN))
-                        : jsSlice(formatted, formatted.lastIndexOf(item.mes()) + item.mes().length());
-                continueMag = item.mes();
-                continue;
-            }
-            if (item.isUser()) {
-                userMessageIndices.add(i);
-            }
-        }
-        List<String> chat2 = new ArrayList<>(List.of(chat2Array));
+        History history = history(coreChat);
+        List<String> chat2 = history.chat2();
+        List<Integer> userMessageIndices = history.userMessageIndices();
 
         boolean addUserAlignment = instruct && !settings.instructText("user_alignment_message").isEmpty();
         String userAlignmentMessage = "";
@@ -204,58 +169,11 @@ public final class TextCompletionPrompt {
             userMessageIndices = shiftDown(userMessageIndices);
         }
 
-        // ST: collect enough messages to fill the context, injections first
-        List<String> arrMes = new ArrayList<>(Collections.nCopies(chat2.size(), (String) null));
-        int tokenCount = messagesTokenCount(fit);
-        int lastAddedIndex = 0;
-        for (int index : injectedIndices) {
-            if (index < 0 || index >= chat2.size()) {
-                continue;
-            }
-            String item = chat2.get(index);
-            tokenCount += counter.count(item.replace("\r", ""));
-            if (tokenCount < maxContext) {
-                fit.chatString += item;
-                arrMes.set(index, item);
-                lastAddedIndex = Math.max(lastAddedIndex, index);
-            } else {
-                break;
-            }
-        }
-        for (int i = 0; i < chat2.size(); i++) {
-            if (arrMes.get(i) != null) {
-                continue;
-            }
-            String item = chat2.get(i);
-            tokenCount += counter.count(item.replace("\r", ""));
-            if (tokenCount < maxContext) {
-                fit.chatString += item;
-                arrMes.set(i, item);
-                lastAddedIndex = Math.max(lastAddedIndex, i);
-            } else {
-                break;
-            }
-        }
-        List<Integer> injected = new ArrayList<>(injectedIndices);
-        boolean stoppedAtUser = userMessageIndices.contains(lastAddedIndex);
-        if (addUserAlignment && !stoppedAtUser) {
-            fit.chatString = userAlignmentMessage + fit.chatString;
-            arrMes.add(userAlignmentMessage);
-            injected.add(arrMes.size() - 1);
-        }
-        List<String> packed = new ArrayList<>();
-        List<Integer> packedInjected = new ArrayList<>();
-        for (int i = 0; i < arrMes.size(); i++) {
-            if (arrMes.get(i) != null) {
-                packed.add(arrMes.get(i));
-                if (injected.contains(i)) {
-                    packedInjected.add(packed.size() - 1);
-                }
-            }
-        }
+        List<String> kept = fillContext(fit, chat2, injectedIndices, userMessageIndices, maxContext,
+                addUserAlignment);
 
         // ST: how many unpinned examples fit
-        tokenCount = messagesTokenCount(fit);
+        int tokenCount = messagesTokenCount(fit);
         int examplesToAdd = 0;
         if (pinExmString == null) {
             for (String example : examples) {
@@ -271,10 +189,10 @@ public final class TextCompletionPrompt {
 
         String generatedPromptCache = fit.cyclePrompt;
         List<String> mesSend = new ArrayList<>();
-        Collections.reverse(packed);
-        for (int i = 0; i < packed.size(); i++) {
-            String item = packed.get(i);
-            if (i == packed.size() - 1 && !isContinue
+        Collections.reverse(kept);
+        for (int i = 0; i < kept.size(); i++) {
+            String item = kept.get(i);
+            if (i == kept.size() - 1 && !isContinue
                     && (!instruct || settings.instructFlag("wrap"))) {
                 item = item.endsWith("\n") ? item.substring(0, item.length() - 1) : item;
             }
@@ -319,6 +237,93 @@ public final class TextCompletionPrompt {
         Itemization itemization = itemize(storyString, fit.examplesString, combine.mesSendString, beforeAnchor,
                 afterAnchor, persona, generation.promptBias());
         return new BuiltPrompt(BuiltPrompt.TEXT_COMPLETIONS, request, itemization);
+    }
+
+    /** Generate's chat2 (the formatted messages, newest first) and which of them are the user's. */
+    private record History(List<String> chat2, List<Integer> userMessageIndices) {
+    }
+
+    /** ST: Generate's chat2 loop: each message formatted, first and last sequences applied, a continued one cut. */
+    private History history(List<Message> coreChat) {
+        int size = coreChat.size();
+        String[] chat2 = new String[size];
+        List<Integer> userMessageIndices = new ArrayList<>();
+        int lastUserMessageIndex = -1;
+        for (int k = size - 1; k >= 0 && lastUserMessageIndex < 0; k--) {
+            lastUserMessageIndex = coreChat.get(k).isUser() ? k : -1;
+        }
+        for (int i = size - 1, j = 0; i >= 0; i--, j++) {
+            Message item = coreChat.get(j);
+            chat2[i] = formatMessageHistoryItem(item, InstructMode.Force.NONE);
+            if (j == 0 && instruct) {
+                chat2[i] = formatMessageHistoryItem(item, InstructMode.Force.FIRST);
+            }
+            if (lastUserMessageIndex >= 0 && j == lastUserMessageIndex && instruct && !isImpersonate) {
+                chat2[i] = formatMessageHistoryItem(item, InstructMode.Force.LAST);
+            }
+            if (i == 0 && isContinue) {
+                // the continued message ends where its text does, without the suffix
+                if (instruct) {
+                    String marked = item.mes().replace(FORMAT_TOKEN, "") + FORMAT_TOKEN;
+                    chat2[i] = formatMessageHistoryItem(item.withMes(marked), InstructMode.Force.LAST);
+                }
+                String formatted = chat2[i];
+                chat2[i] = formatted.contains(FORMAT_TOKEN)
+                        ? formatted.substring(0, formatted.lastIndexOf(FORMAT_TOKEN))
+                        : jsSlice(formatted, formatted.lastIndexOf(item.mes()) + item.mes().length());
+                continue;
+            }
+            if (item.isUser()) {
+                userMessageIndices.add(i);
+            }
+        }
+        return new History(new ArrayList<>(List.of(chat2)), userMessageIndices);
+    }
+
+    /**
+     * ST: Generate's loops that collect enough messages to fill the context, injections first, then the user
+     * alignment message where the kept chat does not start with the user. Answers the kept messages, newest first.
+     */
+    private List<String> fillContext(Fit fit, List<String> chat2, List<Integer> injectedIndices,
+                                     List<Integer> userMessageIndices, int maxContext, boolean addUserAlignment) {
+        String[] kept = new String[chat2.size()];
+        int tokenCount = messagesTokenCount(fit);
+        int lastAddedIndex = 0;
+        for (int index : injectedIndices) {
+            if (index < 0 || index >= chat2.size()) {
+                continue;
+            }
+            tokenCount += counter.count(chat2.get(index).replace("\r", ""));
+            if (tokenCount >= maxContext) {
+                break;
+            }
+            fit.chatString += chat2.get(index);
+            kept[index] = chat2.get(index);
+            lastAddedIndex = Math.max(lastAddedIndex, index);
+        }
+        for (int i = 0; i < chat2.size(); i++) {
+            if (kept[i] != null) {
+                continue;
+            }
+            tokenCount += counter.count(chat2.get(i).replace("\r", ""));
+            if (tokenCount >= maxContext) {
+                break;
+            }
+            fit.chatString += chat2.get(i);
+            kept[i] = chat2.get(i);
+            lastAddedIndex = Math.max(lastAddedIndex, i);
+        }
+        List<String> messages = new ArrayList<>();
+        for (String message : kept) {
+            if (message != null) {
+                messages.add(message);
+            }
+        }
+        if (addUserAlignment && !userMessageIndices.contains(lastAddedIndex)) {
+            fit.chatString = fit.userAlignmentMessage + fit.chatString;
+            messages.add(fit.userAlignmentMessage);
+        }
+        return messages;
     }
 
     /** What getCombinedPrompt flattens; {@code mesSendString} is the chat part of the last prompt it made. */
