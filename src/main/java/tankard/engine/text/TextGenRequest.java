@@ -476,17 +476,18 @@ final class TextGenRequest {
                                          String connectedModel) {
         String type = Js.string(text.textgen.get("type"));
         int chosen = text.tokenizer();
+        String model = TextTokenCounter.modelName(text, connectedModel);
         int id;
         if (TEXTGEN_TOKENIZERS.contains(type)) {
-            id = TextTokenCounter.modelMatch(TextTokenCounter.modelName(text, connectedModel));
+            id = TextTokenCounter.modelMatch(model);
         } else if (ENCODE_TOKENIZERS.contains(chosen)) {
             id = chosen;
         } else if (type.equals("openrouter") || type.equals("dreamgen")) {
-            id = TextTokenCounter.modelMatch(TextTokenCounter.modelName(text, connectedModel));
+            id = TextTokenCounter.bestMatch(type, model);
         } else {
             id = 3;
         }
-        return tokenizers == null ? null : tokenizers.byId(TextTokenCounter.localId(id));
+        return TextTokenCounter.vocabulary(id, tokenizers);
     }
 
     /** ST: replaceMacrosInList. */

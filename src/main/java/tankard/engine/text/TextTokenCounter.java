@@ -17,7 +17,6 @@ import java.util.Map;
  */
 final class TextTokenCounter implements TokenCounter {
     private static final double BYTES_PER_TOKEN = 3.35;
-    private static final int NONE = 0;
     private static final int GPT2 = 1;
     private static final int OPENAI = 2;
     private static final int API_CURRENT = 6;
@@ -46,25 +45,48 @@ final class TextTokenCounter implements TokenCounter {
      */
     static TextTokenCounter of(TextSettings settings, Tokenizers tokenizers, String connectedModel) {
         int type = settings.tokenizer();
-        if (type == TextSettings.BEST_MATCH || type == API_CURRENT || type == API_TEXTGENERATIONWEBUI
-                || type == API_KOBOLD) {
-            type = modelMatch(modelName(settings, connectedModel));
+        String model = modelName(settings, connectedModel);
+        if (type == TextSettings.BEST_MATCH) {
+            type = bestMatch(tankard.json.Js.string(settings.textgen.get("type")), model);
+        } else if (type == API_CURRENT || type == API_TEXTGENERATIONWEBUI || type == API_KOBOLD) {
+            type = modelMatch(model);
         }
-        if (type == NONE) {
-            return new TextTokenCounter(null, "none");
-        }
-        if (type == OPENAI) {
-            return new TextTokenCounter(tokenizers.forModel(""), "openai");
-        }
-        String id = LOCAL.get(type);
-        Tokenizer tokenizer = id == null ? null : tokenizers.byId(id);
-        return new TextTokenCounter(tokenizer, id == null ? "none" : id);
+        String name = type == OPENAI ? "openai" : LOCAL.getOrDefault(type, "none");
+        return new TextTokenCounter(vocabulary(type, tokenizers), name);
     }
 
     /** ST: {@code getTextGenModel() || online_status}. */
     static String modelName(TextSettings settings, String connectedModel) {
         String model = TextGenRequest.model(settings.textgen);
         return model != null && !model.isEmpty() ? model : connectedModel;
+    }
+
+    /** The vocabulary behind one of ST's tokenizer ids, or null for none (estimated counts, no ids). */
+    static Tokenizer vocabulary(int type, Tokenizers tokenizers) {
+        if (type == OPENAI) {
+            return tokenizers.forModel(""); // ST's count route names no model
+        }
+        String id = LOCAL.get(type);
+        return id == null ? null : tokenizers.byId(id);
+    }
+
+    /**
+     * ST: getTokenizerBestMatch for text completion: the backend's tokenizer where it has one (here the model name's
+     * vocabulary), OpenRouter's and DreamGen's by model, else the model name's.
+     */
+    static int bestMatch(String type, String model) {
+        String lower = model == null ? "" : model.toLowerCase(Locale.ROOT);
+        if (type.equals("openrouter")) {
+            // ST reads the tokenizer from OpenRouter's model list, which a server does not keep: the name decides,
+            // and ST's answer for a model it does not know is OpenAI's
+            int family = modelMatch(model);
+            return lower.contains("jamba") ? 14 : family != 3 || lower.contains("llama") ? family : OPENAI;
+        }
+        if (type.equals("dreamgen")) {
+            String id = model == null ? "" : model;
+            return id.startsWith("lucid-v1-extra-large") || id.startsWith("lucid-v1-max") ? 12 : 7;
+        }
+        return modelMatch(model);
     }
 
     /** ST: getTokenizerBestMatch's rules for a text completion model, when the backend does not tokenize. */
@@ -103,18 +125,8 @@ final class TextTokenCounter implements TokenCounter {
         return 3;
     }
 
-    /** The vocabulary id of Tankard's tokenizer routes for one of ST's tokenizer ids, or null. */
-    static String localId(int type) {
-        return LOCAL.get(type);
-    }
-
     String name() {
         return name;
-    }
-
-    /** The tokenizer token ids come from (banned tokens), or null when counts are only estimated. */
-    Tokenizer tokenizer() {
-        return tokenizer;
     }
 
     /** getTokenCountAsync(text): 0 for an empty text. */

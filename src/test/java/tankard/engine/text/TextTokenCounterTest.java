@@ -45,4 +45,13 @@ class TextTokenCounterTest {
         assertEquals("llama3", counter(9, "ooba", null, "llama-3.1-70b").name());
         assertEquals("gemma", counter(13, "llamacpp", "Meta-Llama-3-8B", "").name());
     }
+
+    @Test
+    void bestMatchForOpenRouterAndDreamGenFollowsTheirModels() {
+        assertEquals("llama3", counter(99, "openrouter", "meta-llama/llama-3-70b-instruct", "").name());
+        assertEquals("openai", counter(99, "openrouter", "anthropic/claude-3-haiku", "").name());
+        assertEquals("jamba", counter(99, "openrouter", "ai21/jamba-1.5", "").name());
+        assertEquals("llama3", counter(99, "dreamgen", "lucid-v1-extra-large/text", "").name());
+        assertEquals("mistral", counter(99, "dreamgen", "lucid-v1-medium/text", "").name());
+    }
 }
