@@ -72,38 +72,28 @@ final class TextGenRequest {
     private TextGenRequest() {
     }
 
-    /** ST: getTextGenModel. */
+    /** ST: getTextGenModel: the model the settings name for the backend, or null (undefined). */
     static String model(ObjectNode settings) {
         String type = Js.string(settings.get("type"));
-        String key = switch (type) {
-            case "ooba" -> "custom_model";
-            case "generic" -> "generic_model";
-            case "mancer" -> "mancer_model";
-            case "togetherai" -> "togetherai_model";
-            case "infermaticai" -> "infermaticai_model";
-            case "dreamgen" -> "dreamgen_model";
-            case "openrouter" -> "openrouter_model";
-            case "vllm" -> "vllm_model";
-            case "aphrodite" -> "aphrodite_model";
-            case "ollama" -> "ollama_model";
-            case "featherless" -> "featherless_model";
-            case "tabby" -> "tabby_model";
-            case "llamacpp" -> "llamacpp_model";
-            case "huggingface" -> null;
-            default -> null;
-        };
         if (type.equals("huggingface")) {
             return "tgi";
         }
+        String key = switch (type) {
+            case "ooba" -> "custom_model";
+            case "generic", "mancer", "togetherai", "infermaticai", "dreamgen", "openrouter", "vllm", "aphrodite",
+                 "ollama", "featherless", "tabby", "llamacpp" -> type + "_model";
+            default -> null;
+        };
         if (key == null) {
             return null;
         }
         JsonNode value = settings.get(key);
+        // these backends send a model only when one is named
         boolean optional = Set.of("ooba", "generic", "tabby", "llamacpp").contains(type);
-        if (optional && !Js.truthy(value)) {
+        if (optional && !Js.truthy(value) || Js.isUndefined(value) || value.isNull()) {
             return null;
         }
-        return Js.isUndefined(value) || value.isNull() ? null : Js.string(value);
+        return Js.string(value);
     }
 
     static ObjectNode build(TextSettings text, Macros macros, tankard.tokenizer.Tokenizers tokenizers, Inputs in) {
