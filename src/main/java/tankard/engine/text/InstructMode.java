@@ -6,6 +6,7 @@ import tankard.json.Js;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -66,7 +67,7 @@ final class InstructMode {
     /** ST: formatInstructModeChat. {@code name} may be null (a message without a name). */
     String formatChat(String name, String mes, boolean isUser, boolean isNarrator, boolean forceAvatar, Force force) {
         boolean includeNames = !isNarrator && namesBehavior().equals("always");
-        boolean notUser = !java.util.Objects.equals(name, name1);
+        boolean notUser = !Objects.equals(name, name1);
         if (!isNarrator && namesBehavior().equals("force") && (inGroup && notUser || forceAvatar && notUser)) {
             includeNames = true;
         }

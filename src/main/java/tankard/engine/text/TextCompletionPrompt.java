@@ -5,20 +5,25 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.IntNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import tankard.engine.macro.Macros;
 import tankard.engine.prompt.BuiltPrompt;
 import tankard.engine.prompt.ExtensionPrompts;
 import tankard.engine.prompt.Generation;
 import tankard.engine.prompt.Itemization;
 import tankard.json.Js;
+import tankard.json.JsJson;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
 import java.util.regex.Pattern;
+import java.util.stream.IntStream;
 
 /**
  * The text completion half of ST's Generate (public/script.js, from "Prepare the system prompt for Text
@@ -529,13 +534,13 @@ public final class TextCompletionPrompt {
      * only those some in-chat prompt has (or all of them, for a prompt without a depth) can answer.
      */
     private static List<Integer> injectionDepths(ExtensionPrompts extensionPrompts) {
-        java.util.TreeSet<Integer> depths = new java.util.TreeSet<>();
+        TreeSet<Integer> depths = new TreeSet<>();
         for (ExtensionPrompts.Prompt prompt : extensionPrompts.all().values()) {
             if (prompt.position() != ExtensionPrompts.IN_CHAT || prompt.value().isEmpty()) {
                 continue;
             }
             if (prompt.depth() == null) {
-                return java.util.stream.IntStream.rangeClosed(0, ExtensionPrompts.MAX_INJECTION_DEPTH).boxed().toList();
+                return IntStream.rangeClosed(0, ExtensionPrompts.MAX_INJECTION_DEPTH).boxed().toList();
             }
             if (prompt.depth() >= 0 && prompt.depth() <= ExtensionPrompts.MAX_INJECTION_DEPTH) {
                 depths.add(prompt.depth());
@@ -579,7 +584,7 @@ public final class TextCompletionPrompt {
     private static Message message(ObjectNode item) {
         JsonNode name = item.get("name");
         return new Message(Js.truthy(name) ? Js.string(name) : null, Js.string(Js.coalesce(item.get("mes"),
-                com.fasterxml.jackson.databind.node.TextNode.valueOf(""))),
+                TextNode.valueOf(""))),
                 Js.truthy(item.get("is_user")), "narrator".equals(Js.string(Js.get(item, "extra.type"))),
                 Js.truthy(item.get("force_avatar")));
     }
@@ -650,7 +655,7 @@ public final class TextCompletionPrompt {
         if (saved.isEmpty()) {
             return List.of();
         }
-        JsonNode parsed = tankard.json.JsJson.tryParse(saved.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        JsonNode parsed = JsJson.tryParse(saved.getBytes(StandardCharsets.UTF_8));
         if (parsed == null || !parsed.isArray()) {
             return List.of();
         }
@@ -695,9 +700,8 @@ public final class TextCompletionPrompt {
         if (value == null) {
             return IntNode.valueOf(2048);
         }
-        java.util.regex.Matcher digits = java.util.regex.Pattern.compile("^\\s*([+-]?\\d+)")
-                .matcher(value.isNumber() ? tankard.json.JsJson.jsNumber(value.doubleValue()) : Js.string(value));
-        return digits.find() ? TextGenRequest.number(Double.parseDouble(digits.group(1))) : NullNode.getInstance();
+        Long parsed = TextGenRequest.parseInt(value.isNumber() ? JsJson.jsNumber(value.doubleValue()) : Js.string(value));
+        return parsed == null ? NullNode.getInstance() : TextGenRequest.integer(parsed);
     }
 
     /**

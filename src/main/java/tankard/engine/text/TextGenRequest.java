@@ -13,7 +13,9 @@ import tankard.engine.macro.Macros;
 import tankard.json.Js;
 import tankard.json.JsJson;
 import tankard.tokenizer.Tokenizer;
+import tankard.tokenizer.Tokenizers;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -21,6 +23,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The body ST's frontend posts to {@code /api/backends/text-completions/generate} (public/scripts/textgen-settings.js,
@@ -33,6 +37,7 @@ final class TextGenRequest {
     /** The backends the dynamic temperature block shows for (index.html, dynatemp_block_ooba's data-tg-type). */
     private static final Set<String> DYNATEMP_TYPES = Set.of("ooba", "mancer", "koboldcpp", "tabby", "llamacpp",
             "aphrodite");
+    private static final Pattern LEADING_INTEGER = Pattern.compile("^[\\s\\ufeff]*([+-]?\\d+)");
     private static final Set<Integer> ENCODE_TOKENIZERS = Set.of(3, 7, 8, 12, 13, 14, 15, 16, 19, 17, 18);
 
     /** What the request needs from the prompt being built. */
@@ -96,7 +101,7 @@ final class TextGenRequest {
         return Js.string(value);
     }
 
-    static ObjectNode build(TextSettings text, Macros macros, tankard.tokenizer.Tokenizers tokenizers, Inputs in) {
+    static ObjectNode build(TextSettings text, Macros macros, Tokenizers tokenizers, Inputs in) {
         ObjectNode s = text.textgen;
         String type = Js.string(s.get("type"));
         boolean ooba = type.equals("ooba");
@@ -382,7 +387,7 @@ final class TextGenRequest {
         for (String raw : lines) {
             String line = macros.substitute(raw);
             if (line.startsWith("[") && line.endsWith("]")) {
-                JsonNode ids = JsJson.tryParse(line.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                JsonNode ids = JsJson.tryParse(line.getBytes(StandardCharsets.UTF_8));
                 if (ids != null && ids.isArray() && allIntegers(ids)) {
                     ids.forEach(id -> tokens.add(JsJson.jsNumber(id.doubleValue())));
                 }
@@ -416,7 +421,7 @@ final class TextGenRequest {
                     ids.add((long) id);
                 }
             } else if (text.startsWith("[") && text.endsWith("]")) {
-                JsonNode parsed = JsJson.tryParse(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                JsonNode parsed = JsJson.tryParse(text.getBytes(StandardCharsets.UTF_8));
                 if (parsed != null && parsed.isArray() && allIntegers(parsed)) {
                     parsed.forEach(id -> ids.add(id.longValue()));
                 }
@@ -462,7 +467,7 @@ final class TextGenRequest {
      * ST: getTokenizerForTokenIds, with the backend's own tokenizer (API_CURRENT) replaced by the local vocabulary
      * ST's rules pick from the model name.
      */
-    private static Tokenizer idTokenizer(TextSettings text, tankard.tokenizer.Tokenizers tokenizers,
+    private static Tokenizer idTokenizer(TextSettings text, Tokenizers tokenizers,
                                          String connectedModel) {
         String type = Js.string(text.textgen.get("type"));
         int chosen = text.tokenizer();
@@ -486,7 +491,7 @@ final class TextGenRequest {
             return value;
         }
         String text = value.textValue();
-        JsonNode parsed = JsJson.tryParse(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        JsonNode parsed = JsJson.tryParse(text.getBytes(StandardCharsets.UTF_8));
         if (parsed != null && parsed.isArray()) {
             ArrayNode substituted = JsJson.array();
             parsed.forEach(item -> substituted.add(macros.substitute(item.isTextual() ? item.textValue()
@@ -506,7 +511,7 @@ final class TextGenRequest {
             return null;
         }
         if (breakers.isTextual()) {
-            JsonNode parsed = JsJson.tryParse(breakers.textValue().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            JsonNode parsed = JsJson.tryParse(breakers.textValue().getBytes(StandardCharsets.UTF_8));
             return parsed != null ? parsed : strings(List.of(breakers.textValue().split(",", -1)));
         }
         return breakers; // JSON.parse(String(x)) of a number or boolean gives it back
@@ -531,12 +536,18 @@ final class TextGenRequest {
             return ids;
         }
         for (String part : list.split(",", -1)) {
-            java.util.regex.Matcher m = java.util.regex.Pattern.compile("^\\s*([+-]?\\d+)").matcher(part);
-            if (m.find()) {
-                ids.add(Long.parseLong(m.group(1)));
+            Long id = parseInt(part);
+            if (id != null) {
+                ids.add(id);
             }
         }
         return ids;
+    }
+
+    /** JavaScript's {@code parseInt(text)}: the leading integer, or null for NaN. */
+    static Long parseInt(String text) {
+        Matcher digits = LEADING_INTEGER.matcher(text);
+        return digits.find() ? Long.parseLong(digits.group(1)) : null;
     }
 
     private static ArrayNode intArray(String list) {

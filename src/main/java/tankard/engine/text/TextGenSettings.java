@@ -3,6 +3,7 @@ package tankard.engine.text;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import tankard.json.Js;
 import tankard.json.JsJson;
 
 import java.util.Iterator;
@@ -40,12 +41,12 @@ final class TextGenSettings {
             }
         }
         JsonNode legacyServer = settings.get("api_server_textgenerationwebui");
-        if (legacyServer != null && tankard.json.Js.truthy(legacyServer)) {
+        if (legacyServer != null && Js.truthy(legacyServer)) {
             ObjectNode urls = textgen.path("server_urls").isObject() ? (ObjectNode) textgen.get("server_urls")
                     : textgen.putObject("server_urls");
             SERVER_TYPES.forEach(type -> urls.set(type, legacyServer));
         }
-        if (tankard.json.Js.truthy(settings.get("api_use_mancer_webui"))) {
+        if (Js.truthy(settings.get("api_use_mancer_webui"))) {
             textgen.put("type", "mancer");
         }
         // ST: setSettingByName, for the settings whose value it rewrites
@@ -60,7 +61,7 @@ final class TextGenSettings {
         if (logitBias != null && !logitBias.isNull() && !logitBias.isArray()) {
             textgen.putArray("logit_bias");
         }
-        if (textgen.get("extensions") == null || !tankard.json.Js.truthy(textgen.get("extensions"))) {
+        if (textgen.get("extensions") == null || !Js.truthy(textgen.get("extensions"))) {
             textgen.putObject("extensions");
         }
         if (!textgen.has("json_schema")) {

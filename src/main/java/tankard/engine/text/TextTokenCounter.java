@@ -1,6 +1,7 @@
 package tankard.engine.text;
 
 import tankard.engine.prompt.TokenCounter;
+import tankard.json.Js;
 import tankard.tokenizer.Tokenizer;
 import tankard.tokenizer.Tokenizers;
 
@@ -47,7 +48,7 @@ final class TextTokenCounter implements TokenCounter {
         int type = settings.tokenizer();
         String model = modelName(settings, connectedModel);
         if (type == TextSettings.BEST_MATCH) {
-            type = bestMatch(tankard.json.Js.string(settings.textgen.get("type")), model);
+            type = bestMatch(Js.string(settings.textgen.get("type")), model);
         } else if (type == API_CURRENT || type == API_TEXTGENERATIONWEBUI || type == API_KOBOLD) {
             type = modelMatch(model);
         }
