@@ -289,9 +289,13 @@ final class InstructMode {
         return first.isEmpty() ? second : first;
     }
 
+    /** JavaScript's {@code trimStart}. */
     static String trimStart(String text) {
-        String trimmed = Js.trim(text + ".");
-        return trimmed.substring(0, trimmed.length() - 1);
+        int from = 0;
+        while (from < text.length() && Js.isWhitespace(text.charAt(from))) {
+            from++;
+        }
+        return text.substring(from);
     }
 
     private static String replaceFirst(Pattern pattern, String text, String replacement) {
