@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static tankard.engine.text.TextPromptFixture.CHAR;
 import static tankard.engine.text.TextPromptFixture.USER;
 import static tankard.engine.text.TextPromptFixture.prompt;
@@ -330,6 +331,20 @@ class TextCompletionPromptTest {
 
         assertEquals(STORY + "***\nBramble: Welcome in.\nWren: A room, please.\nBramble: Warmly.", prompt(built));
         assertEquals(2, built.request().get("guidance_scale").intValue());
+    }
+
+    @Test
+    void settingsWithoutPowerUserValuesGiveStsDefaults() {
+        TextPromptFixture fixture = new TextPromptFixture().greetingAndRequest();
+        fixture.settings.removeAll();
+        BuiltPrompt built = fixture.build();
+
+        assertEquals("Write Bramble's next reply in a fictional chat between Bramble and Wren.\n"
+                + "Bramble keeps the inn.\nWren is a traveller.\n***\nBramble: Welcome in.\nWren: A room, please.\n"
+                + "Bramble:", prompt(built));
+        assertEquals(List.of("\nWren:", "\n***"), stops(built));
+        assertEquals("ooba", built.request().get("api_type").textValue());
+        assertTrue(built.request().get("max_new_tokens").isNull(), "Number(undefined) is NaN, sent as null");
     }
 
     private static int estimate(String text) {
