@@ -23,7 +23,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
-import java.util.stream.IntStream;
 
 /**
  * The text completion half of ST's Generate (public/script.js, from "Prepare the system prompt for Text
@@ -494,7 +493,8 @@ public final class TextCompletionPrompt {
     }
 
     /** ST: doChatInject: IN_CHAT extension prompts spliced into the chat at their depth, by role. */
-    private List<Integer> doChatInject(List<Message> messages, ExtensionPrompts extensionPrompts) {
+    private List<Integer> doChatInject(List<Message> messages, ExtensionPrompts allPrompts) {
+        ExtensionPrompts extensionPrompts = inChatPrompts(allPrompts);
         List<Message> reversed = new ArrayList<>(messages);
         Collections.reverse(reversed);
         List<Message> injectedMessages = new ArrayList<>();
@@ -530,19 +530,27 @@ public final class TextCompletionPrompt {
     }
 
     /**
-     * The depths doChatInject finds prompts at, in order: ST walks every depth up to MAX_INJECTION_DEPTH, where
-     * only those some in-chat prompt has (or all of them, for a prompt without a depth) can answer.
+     * The in-chat prompts as ST stores them (setExtensionPrompt keeps {@code Number(depth)} and
+     * {@code Number(role ?? SYSTEM)}): a prompt without a depth has NaN, which no depth matches, and one without a
+     * role is a system prompt.
      */
-    private static List<Integer> injectionDepths(ExtensionPrompts extensionPrompts) {
+    private ExtensionPrompts inChatPrompts(ExtensionPrompts allPrompts) {
+        ExtensionPrompts inChat = new ExtensionPrompts(macros);
+        allPrompts.all().forEach((key, prompt) -> {
+            if (prompt.position() == ExtensionPrompts.IN_CHAT && prompt.depth() != null) {
+                inChat.set(key, prompt.value(), prompt.position(), prompt.depth(), prompt.scan(),
+                        prompt.role() == null ? ExtensionPrompts.SYSTEM : prompt.role());
+            }
+        });
+        return inChat;
+    }
+
+    /** The depths doChatInject can find prompts at, in order (ST walks every depth up to MAX_INJECTION_DEPTH). */
+    private static List<Integer> injectionDepths(ExtensionPrompts inChat) {
         TreeSet<Integer> depths = new TreeSet<>();
-        for (ExtensionPrompts.Prompt prompt : extensionPrompts.all().values()) {
-            if (prompt.position() != ExtensionPrompts.IN_CHAT || prompt.value().isEmpty()) {
-                continue;
-            }
-            if (prompt.depth() == null) {
-                return IntStream.rangeClosed(0, ExtensionPrompts.MAX_INJECTION_DEPTH).boxed().toList();
-            }
-            if (prompt.depth() >= 0 && prompt.depth() <= ExtensionPrompts.MAX_INJECTION_DEPTH) {
+        for (ExtensionPrompts.Prompt prompt : inChat.all().values()) {
+            if (!prompt.value().isEmpty() && prompt.depth() >= 0
+                    && prompt.depth() <= ExtensionPrompts.MAX_INJECTION_DEPTH) {
                 depths.add(prompt.depth());
             }
         }

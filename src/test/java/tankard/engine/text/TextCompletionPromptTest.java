@@ -347,6 +347,17 @@ class TextCompletionPromptTest {
         assertTrue(built.request().get("max_new_tokens").isNull(), "Number(undefined) is NaN, sent as null");
     }
 
+    @Test
+    void anInChatPromptWithoutDepthIsLeftOutAndOneWithoutRoleIsNarration() {
+        TextPromptFixture fixture = new TextPromptFixture().greetingAndRequest();
+        fixture.injections.add(prompts -> prompts.set("no_depth", "Never shown.", ExtensionPrompts.IN_CHAT, null,
+                false, ExtensionPrompts.SYSTEM));
+        fixture.injections.add(prompts -> prompts.set("no_role", "It rains.", ExtensionPrompts.IN_CHAT, 1, false,
+                null));
+        assertEquals(STORY + "***\nBramble: Welcome in.\nIt rains.\nWren: A room, please.\nBramble:",
+                prompt(fixture.build()));
+    }
+
     private static int estimate(String text) {
         return (int) Math.ceil(text.getBytes(java.nio.charset.StandardCharsets.UTF_8).length / 3.35);
     }
