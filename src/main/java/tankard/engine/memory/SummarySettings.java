@@ -50,11 +50,6 @@ record SummarySettings(JsonNode source, boolean frozen, JsonNode prompt, JsonNod
         return JsNumber.of(interval);
     }
 
-    /** {@code promptForceWords} when it is set (truthy), else 0. */
-    double forceWordsNumber() {
-        return Js.truthy(forceWords) ? JsNumber.of(forceWords) : 0;
-    }
-
     /** The response length the summary asks for, when set: a number above 0 (ST checks {@code typeof}). */
     JsonNode responseLength() {
         return overrideResponseLength.isNumber() && overrideResponseLength.asDouble() > 0 ? overrideResponseLength : null;
