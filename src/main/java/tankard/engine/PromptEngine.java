@@ -7,6 +7,7 @@ import tankard.backend.common.Urls;
 import tankard.core.Refusal;
 import tankard.engine.macro.MacroEnv;
 import tankard.engine.macro.Macros;
+import tankard.engine.memory.SummaryMemory;
 import tankard.engine.memory.VectorMemory;
 import tankard.engine.openai.ChatCompletionPrompt;
 import tankard.engine.prompt.Action;
@@ -514,14 +515,7 @@ public final class PromptEngine {
      */
     private static void memory(ExtensionPrompts prompts, ArrayNode chat, ObjectNode extensions, Macros macros) {
         JsonNode memory = extensions.path("memory");
-        String summary = "";
-        for (int i = chat.size() - 2; i >= 0; i--) {
-            JsonNode value = chat.get(i).path("extra").get("memory");
-            if (Js.truthy(value)) {
-                summary = text(value);
-                break;
-            }
-        }
+        String summary = SummaryMemory.latestMemory(chat);
         String formatted = "";
         if (!summary.isEmpty()) {
             summary = Js.trim(summary);
