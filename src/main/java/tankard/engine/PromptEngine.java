@@ -90,7 +90,8 @@ public final class PromptEngine {
         String name1 = persona.name();
         String name2 = inputs.character() == null ? "" : text(inputs.character().get("name"));
 
-        ArrayNode chat = inputs.chat().deepCopy();
+        // copies one level deep, as ST's spreads do: the engine changes messages' fields, never what is inside them
+        ArrayNode chat = JsJson.array().addAll(inputs.chat());
         String bias = "";
         if (action == Action.REGENERATE && !chat.isEmpty() && !Js.truthy(chat.get(chat.size() - 1).get("is_user"))) {
             chat.remove(chat.size() - 1);
@@ -125,14 +126,15 @@ public final class PromptEngine {
         }
 
         if (!chat.isEmpty()) {
-            ObjectNode first = (ObjectNode) chat.get(0);
+            ObjectNode first = shallowCopy(chat.get(0));
             first.put("mes", macros.substitute(text(first.get("mes"))));
+            chat.set(0, first);
         }
 
         List<ObjectNode> coreChat = new ArrayList<>();
         for (JsonNode message : chat) {
             if (!Js.truthy(message.get("is_system"))) {
-                coreChat.add(withTitles((ObjectNode) message.deepCopy()));
+                coreChat.add(withTitles(shallowCopy(message)));
             }
         }
         if (action == Action.SWIPE && !coreChat.isEmpty()) {
@@ -575,6 +577,11 @@ public final class PromptEngine {
         List<ObjectNode> list = new ArrayList<>();
         array.forEach(node -> list.add((ObjectNode) node));
         return list;
+    }
+
+    /** A message's fields in a new object ({@code {...message}}): nested values are shared. */
+    private static ObjectNode shallowCopy(JsonNode message) {
+        return JsJson.object().setAll((ObjectNode) message);
     }
 
     static ObjectNode object(JsonNode node) {
