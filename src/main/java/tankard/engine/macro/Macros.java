@@ -68,8 +68,13 @@ public final class Macros {
      * or else-marker in it. Most chat messages are plain, and a prompt substitutes every one of them.
      */
     private static boolean plain(String content) {
-        return !content.contains("{{") && content.indexOf('<') < 0 && content.indexOf('\\') < 0
-                && content.indexOf('\u0000') < 0;
+        for (int i = 0; i < content.length(); i++) {
+            char c = content.charAt(i);
+            if (c == '<' || c == '\\' || c == '\u0000' || c == '{' && i + 1 < content.length() && content.charAt(i + 1) == '{') {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static String nonNull(String value) {
