@@ -7,6 +7,7 @@ import tankard.engine.macro.Macros;
 import tankard.engine.prompt.ExtensionPrompts;
 import tankard.engine.prompt.VectorIndex;
 import tankard.json.Js;
+import tankard.util.StringHash;
 
 import java.util.ArrayList;
 import java.util.HashMap;
