@@ -1,6 +1,7 @@
 package tankard.engine;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import tankard.engine.macro.MacroEnv;
@@ -23,6 +24,26 @@ final class GroupMembers {
     private static final int DEPTH_PROMPT_DEPTH = 4;
 
     private GroupMembers() {
+    }
+
+    /**
+     * ST: regenerateGroup: how many messages at the chat's end a group's regenerate deletes: the replies of the
+     * last round (the last message's {@code extra.gen_id}), or every reply after the last user or system
+     * message when they carry none.
+     */
+    static int lastRound(ArrayNode chat) {
+        JsonNode generationId = chat.isEmpty() ? null : chat.get(chat.size() - 1).path("extra").get("gen_id");
+        int count = 0;
+        for (int i = chat.size() - 1; i >= 0; i--) {
+            JsonNode message = chat.get(i);
+            JsonNode thisId = message.path("extra").get("gen_id");
+            if (Js.truthy(generationId) && Js.truthy(thisId) && !Js.strictEquals(generationId, thisId)
+                    || Js.truthy(message.get("is_user")) || Js.truthy(message.get("is_system"))) {
+                break;
+            }
+            count++;
+        }
+        return count;
     }
 
     record DepthPrompt(String text, int depth, int role) {

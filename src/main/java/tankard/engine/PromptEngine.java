@@ -93,7 +93,13 @@ public final class PromptEngine {
         // copies one level deep, as ST's spreads do: the engine changes messages' fields, never what is inside them
         ArrayNode chat = JsJson.array().addAll(inputs.chat());
         String bias = "";
-        if (action == Action.REGENERATE && !chat.isEmpty() && !Js.truthy(chat.get(chat.size() - 1).get("is_user"))) {
+        if (action == Action.REGENERATE && inputs.group() != null) {
+            // ST: group-chats.js regenerateGroup: the last round's replies go, then a normal generation
+            for (int drop = GroupMembers.lastRound(chat); drop > 0; drop--) {
+                chat.remove(chat.size() - 1);
+            }
+            action = Action.NORMAL;
+        } else if (action == Action.REGENERATE && !chat.isEmpty() && !Js.truthy(chat.get(chat.size() - 1).get("is_user"))) {
             chat.remove(chat.size() - 1);
         }
 

@@ -73,13 +73,31 @@ final class Turns {
                 if (reply.inGroup()) {
                     message.put("force_avatar", "/thumbnail?type=avatar&file=" + Urls.encodeUriComponent(reply.avatar()));
                     message.put("original_avatar", reply.avatar());
+                    ((ObjectNode) message.get("extra")).put("gen_id", reply.started().toInstant().toEpochMilli());
                 }
                 keepSwipe(message, false);
+                if (reply.inGroup() && reply.action() == Action.REGENERATE) {
+                    replaceLastRound(user, reply.chat(), message);
+                    return message;
+                }
                 replaceLast = reply.action() == Action.REGENERATE && lastIsReply;
             }
         }
         saveLast(user, reply.chat(), tail, replaceLast, message);
         return message;
+    }
+
+    /**
+     * A group's regenerate (ST: regenerateGroup): the last round's replies give way to the new one, with one tail
+     * save from the first of them; refused (409) if the chat changed since it was read.
+     */
+    private void replaceLastRound(String user, ChatRef chat, ObjectNode message) throws IOException {
+        ChatTail read = chats.tail(user, chat, Integer.MAX_VALUE);
+        int round = GroupMembers.lastRound(read.messages());
+        ChatWindow.Cursor at = read.cursor();
+        long from = round == 0 ? at.size() : read.offsets()[read.offsets().length - round];
+        chats.saveTail(user, new ChatWindow.Save(chat, new ChatWindow.Cursor(from, at.size(), at.modifiedMs()),
+                JsJson.array().add(message)));
     }
 
     /** ST: saveReply's fields of a generated message. */

@@ -133,6 +133,23 @@ class PromptEngineTest {
     }
 
     @Test
+    void aGroupsRegenerateDropsTheLastRoundAndGeneratesAsANormalTurn() {
+        ObjectNode thorn = object("{\"name\":\"Thorn\",\"avatar\":\"thorn.png\",\"data\":{}}");
+        ObjectNode group = object("{\"id\":\"g1\",\"members\":[\"bramble.png\",\"thorn.png\"],\"disabled_members\":[]}");
+        ArrayNode chat = chat(
+                message("Bramble", false, "Earlier.", "\"gen_id\":1"),
+                message("Wren", true, "Hello, both.", ""),
+                message("Bramble", false, "Hi.", "\"gen_id\":2"),
+                message("Thorn", false, "Hey.", "\"gen_id\":2"));
+        Generation generation = PromptEngine.prepare(new PromptInputs(settings("", ""), thorn, group,
+                List.of(card(""), thorn), chat, JsJson.object(), name -> null, "",
+                ZonedDateTime.parse("2026-01-01T10:00:00Z"), TOKENIZERS), Action.REGENERATE);
+        assertEquals(List.of("Earlier.", "Hello, both."), texts(generation));
+        assertEquals(Action.NORMAL, generation.action(), "ST's regenerateGroup generates a normal turn");
+        assertEquals(2, GroupMembers.lastRound(chat));
+    }
+
+    @Test
     void aGroupJoinsItsMembersCardsAndDepthPrompts() {
         ObjectNode bramble = card("\"depth_prompt\":{\"prompt\":\"Bramble hums.\",\"depth\":2}");
         ObjectNode thorn = object("{\"name\":\"Thorn\",\"description\":\"A fox.\",\"data\":{\"extensions\":"
