@@ -111,6 +111,9 @@ class StPromptParityUiTest {
                 Target.character(BRAMBLE, BRAMBLE_CHAT), Action.SEND, TYPED, 31));
         all.add(new Scenario("tc-overflow-send", (st, mock) -> overflow(text(alpaca()).apply(st, mock), false),
                 Target.character(BRAMBLE, BRAMBLE_CHAT), Action.SEND, TYPED, 31));
+        // Vector Storage (local transformers source) recalls an old message into the prompt
+        all.add(new Scenario("cc-vectors-send", (st, mock) -> vectors(chatCompletion(st, mock)),
+                bramble, Action.SEND, "Where did you say the telescope is kept?", 13, ParityRun::vectorizeAll));
         return all;
     }
 
@@ -290,6 +293,33 @@ class StPromptParityUiTest {
     private static ObjectNode member(String name, String avatar, String sendDate, String text) {
         return message(name, false, sendDate, text).put("original_avatar", avatar).put("force_avatar",
                 "/thumbnail?type=avatar&file=" + avatar);
+    }
+
+    /**
+     * Vector Storage on for chats, recalling into the chat at depth 2: an early message about the telescope, out of
+     * the five protected last ones, answers the question.
+     */
+    private static UserData vectors(UserData data) {
+        ObjectNode vectors = JsJson.object().put("source", "transformers").put("enabled_chats", true)
+                .put("template", "Past events:\n{{text}}").put("depth", 2).put("position", 1).put("protect", 5)
+                .put("insert", 3).put("query", 2).put("score_threshold", 0.25).put("message_chunk_size", 400)
+                .put("include_wi", false);
+        data.extensionSettings().set("vectors", vectors);
+        List<ObjectNode> chat = new ArrayList<>(brambleChat());
+        String[][] more = {
+                {"true", "Do you keep anything besides maps?"},
+                {"false", "The brass telescope is kept in the north tower, under a velvet cloth."},
+                {"true", "Who cleans the shelves?"},
+                {"false", "The mice do, every Tuesday, in exchange for crumbs."},
+                {"true", "What is the oldest book here?"},
+                {"false", "A herbal from the year the river froze, bound in birch bark."},
+                {"true", "May I read it?"},
+                {"false", "Only with gloves on, and only by lamplight."}};
+        for (int i = 0; i < more.length; i++) {
+            boolean user = Boolean.parseBoolean(more[i][0]);
+            chat.add(message(user ? UserData.USER : "Bramble", user, "2026-03-14T14:%02d:00.000Z".formatted(10 + i), more[i][1]));
+        }
+        return data.chat("Bramble", BRAMBLE_CHAT, UserData.metadata("parity-bramble"), chat);
     }
 
     /** Thirty messages and a context too small for them: the oldest are left out. */

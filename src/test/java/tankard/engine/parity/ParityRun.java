@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.function.BiFunction;
+import java.util.function.Consumer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -78,10 +79,16 @@ public final class ParityRun {
 
     /**
      * A scenario: its name (the capture's file name), the user data it writes (given the ST install and the mock),
-     * the chat it opens and the action, with the typed text for a send.
+     * the chat it opens (with that many messages) and the action, with the typed text for a send; {@code prepare}
+     * runs in the open chat before the action.
      */
     public record Scenario(String name, BiFunction<Path, MockCompletionServer, UserData> data, Target target,
-                           Action action, String typed, int messagesBefore) {
+                           Action action, String typed, int messagesBefore, Consumer<ParityBrowser.Tab> prepare) {
+        public Scenario(String name, BiFunction<Path, MockCompletionServer, UserData> data, Target target,
+                        Action action, String typed, int messagesBefore) {
+            this(name, data, target, action, typed, messagesBefore, tab -> { });
+        }
+
         @Override
         public String toString() {
             return name;
@@ -112,18 +119,19 @@ public final class ParityRun {
             TextCompletionProtocols.install(mock);
             scenario.data().apply(stDir, mock).writeTo(server.files());
             TestServer.Client client = server.client();
-            RouteAnswer before = askTankard(client, scenario.target(), scenario.action(), scenario.typed());
+            RouteAnswer[] before = new RouteAnswer[1];
             ParityBrowser.Generation captured;
             try (ParityBrowser.Tab tab = browser.open(NOW)) {
                 try {
-                    captured = captureInSt(tab, server.url("/"), scenario);
+                    captured = captureInSt(tab, server.url("/"), scenario, () -> before[0] =
+                            askTankard(client, scenario.target(), scenario.action(), scenario.typed()));
                 } catch (RuntimeException | Error e) {
                     screenshot(tab, scenario.name(), e);
                     throw e;
                 }
             }
             writeCapture(scenario.name(), captured);
-            assertSame(scenario.name() + " (" + scenario.action().routeName + " on the chat before)", captured, before);
+            assertSame(scenario.name() + " (" + scenario.action().routeName + " on the chat before)", captured, before[0]);
             if (scenario.action() == Action.SEND) {
                 RouteAnswer after = askTankard(client, scenario.target(), Action.REGENERATE, "");
                 assertSame(scenario.name() + " (regenerate on the chat ST saved)", asRegenerate(captured), after);
@@ -151,14 +159,20 @@ public final class ParityRun {
         return RouteAnswer.of(client.post("/api/tankard/prompt", JsJson.compact(body)));
     }
 
-    /** Boots ST, opens the chat, does the action and returns the first body posted to a generate route. */
-    private static ParityBrowser.Generation captureInSt(ParityBrowser.Tab tab, String url, Scenario scenario) {
+    /**
+     * Boots ST, opens the chat, prepares it, asks Tankard ({@code askTankard}: the chat and its vector index are
+     * then as the action finds them), does the action and returns the first body posted to a generate route.
+     */
+    private static ParityBrowser.Generation captureInSt(ParityBrowser.Tab tab, String url, Scenario scenario,
+                                                        Runnable askTankard) {
         tab.navigate(url);
         tab.waitFor(APP_READY, BOOT_TIMEOUT);
         tab.waitFor("document.getElementById('preloader') === null", STEP_TIMEOUT);
         tab.waitFor(CONTEXT + ".onlineStatus !== 'no_connection'", STEP_TIMEOUT);
         tab.waitForNetworkIdle(QUIET, STEP_TIMEOUT);
         openChat(tab, scenario.target(), scenario.messagesBefore());
+        scenario.prepare().accept(tab);
+        askTankard.run();
         if (!tab.generations().isEmpty()) {
             throw new AssertionError("ST generated before the action: " + tab.generations());
         }
@@ -184,6 +198,20 @@ public final class ParityRun {
                 + ".chat.length === " + messages + " && document.querySelectorAll('#chat .mes').length === " + messages,
                 STEP_TIMEOUT, "[" + CONTEXT + ".getCurrentChatId(), " + CONTEXT + ".chat.length, "
                         + "document.querySelectorAll('#chat .mes').length]");
+        tab.waitForNetworkIdle(QUIET, STEP_TIMEOUT);
+    }
+
+    /**
+     * Vector Storage's "Vectorize All" on the open chat, waited for until its progress line goes: the chat's
+     * messages are then in Tankard's vector index, for ST's recall and Tankard's alike.
+     */
+    public static void vectorizeAll(ParityBrowser.Tab tab) {
+        // the progress line is shown or hidden in the closed extensions drawer: its own display tells
+        String inProgress = "$('#vectorize_progress').css('display') !== 'none'";
+        if (!tab.eval("$('#vectors_vectorize_all').trigger('click'); " + inProgress).asBoolean()) {
+            throw new AssertionError("Vectorize All did not start (is the chat setting on?)");
+        }
+        tab.waitFor("!(" + inProgress + ")", Duration.ofMinutes(3));
         tab.waitForNetworkIdle(QUIET, STEP_TIMEOUT);
     }
 
