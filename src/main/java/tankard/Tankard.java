@@ -29,6 +29,8 @@ import tankard.backend.openrouter.OpenRouterService;
 import tankard.backend.common.UpstreamJson;
 import tankard.backend.text.TextCompletionBackends;
 import tankard.backend.text.TextCompletionsFeature;
+import tankard.engine.EngineFeature;
+import tankard.engine.EngineService;
 import tankard.ops.GracefulStop;
 import tankard.ops.Metrics;
 import tankard.ops.OpsFeature;
@@ -156,6 +158,8 @@ import tankard.vector.store.VectorStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -279,6 +283,9 @@ public final class Tankard {
         NodeImages nodeImages = new NodeImages(stores.blobs(), stores.cardImages(config.dataRoot())::file,
                 config.dataRoot());
         ImageMetadataIndex imageMetadata = new ImageMetadataIndex(documents, nodeImages);
+        GroupService groupService = new GroupService(groups, chats, chatFiles);
+        VectorService vectorService = new VectorService(vectorStore, embeddingSources(secrets),
+                Threads.boundedPool("vector-store", VECTOR_THREADS), config.vectors().thresholdOnHashes());
         ChatSummarizer chatSummarizer = new ChatSummarizer(chatService, new Completions(config, secrets, upstream),
                 tokenizers);
         Supplier<byte[]> defaultAvatar = AvatarImages.defaultAvatar(config.frontendDir());
@@ -323,13 +330,15 @@ public final class Tankard {
                 HostedImageFeature.of(vertx, new ServiceCalls(upstream), secrets),
                 new SpriteFeature(stores.blobs()),
                 new WorldInfoFeature(documents),
-                new GroupFeature(new GroupService(groups, chats, chatFiles)),
+                new GroupFeature(groupService),
                 new StatsFeature(new StatsService(documents, new StatsRebuilder(chats, cards),
                         System::currentTimeMillis)),
                 new DataMaidFeature(new DataMaid(chats, chatFiles, groups, documents, cards, stores.blobs(),
                         stores.tickets(), config.dataRoot())),
                 new TokenizerFeature(tokenizers),
                 new ChatSummaryFeature(chatSummarizer, presets),
+                new EngineFeature(new EngineService(documents, characterService, groupService, chatService, tokenizers,
+                        vectorService, () -> ZonedDateTime.now(ZoneOffset.UTC))),
                 new CharacterFeature(config, characterService, chatService),
                 new CharacterEditFeature(new CharacterEditor(cards, chats, documents, cardCache, config.dataRoot(),
                         defaultAvatar, System::currentTimeMillis)),
@@ -349,8 +358,7 @@ public final class Tankard {
                 new ImageMetadataFeature(config, imageMetadata),
                 new SearchFeature(new SearchService(secrets, upstream, textBackends), new YouTubeTranscripts(upstream),
                         new PageVisits(upstream)),
-                new VectorFeature(new VectorService(vectorStore, embeddingSources(secrets),
-                        Threads.boundedPool("vector-store", VECTOR_THREADS), config.vectors().thresholdOnHashes())),
+                new VectorFeature(vectorService),
                 new CorsProxyFeature(config, upstream));
     }
 

@@ -41,7 +41,11 @@ public final class Macros {
             matcher.appendReplacement(out, Matcher.quoteReplacement(value));
         }
         matcher.appendTail(out);
-        return out.toString();
+        String result = out.toString();
+        for (Map.Entry<String, String> dynamic : options.dynamicMacros().entrySet()) {
+            result = result.replace("{{" + dynamic.getKey() + "}}", dynamic.getValue());
+        }
+        return result;
     }
 
     /**

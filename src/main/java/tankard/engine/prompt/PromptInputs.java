@@ -21,8 +21,15 @@ import java.util.function.Function;
  * @param userText   what the user typed for a send (empty otherwise)
  * @param now        the clock for date and time macros and the new message's date
  * @param tokenizers the tokenizers the counts use
+ * @param vectors    the chat's collection in vector storage, or null when the chat is not vectorized
  */
 public record PromptInputs(ObjectNode settings, ObjectNode character, ObjectNode group, List<ObjectNode> members,
                            ArrayNode chat, ObjectNode metadata, Function<String, ObjectNode> books, String userText,
-                           ZonedDateTime now, Tokenizers tokenizers) {
+                           ZonedDateTime now, Tokenizers tokenizers, VectorIndex vectors) {
+    /** Inputs without vector storage. */
+    public PromptInputs(ObjectNode settings, ObjectNode character, ObjectNode group, List<ObjectNode> members,
+                        ArrayNode chat, ObjectNode metadata, Function<String, ObjectNode> books, String userText,
+                        ZonedDateTime now, Tokenizers tokenizers) {
+        this(settings, character, group, members, chat, metadata, books, userText, now, tokenizers, null);
+    }
 }

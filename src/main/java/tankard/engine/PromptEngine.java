@@ -1,0 +1,659 @@
+package tankard.engine;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import tankard.core.Refusal;
+import tankard.engine.macro.MacroEnv;
+import tankard.engine.macro.Macros;
+import tankard.engine.memory.VectorMemory;
+import tankard.engine.openai.ChatCompletionPrompt;
+import tankard.engine.prompt.Action;
+import tankard.engine.prompt.BuiltPrompt;
+import tankard.engine.prompt.ExtensionPrompts;
+import tankard.engine.prompt.Generation;
+import tankard.engine.prompt.PromptInputs;
+import tankard.engine.prompt.WorldInfo;
+import tankard.engine.text.TextCompletionPrompt;
+import tankard.engine.worldinfo.WorldInfoScanner;
+import tankard.json.Js;
+import tankard.json.JsJson;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Builds the prompt ST's frontend builds for a generation (ST: public/script.js, Generate): the part common to
+ * every API is here, up to where Generate turns to text completion ({@link TextCompletionPrompt}) or chat
+ * completion ({@link ChatCompletionPrompt}). Pure: reads its inputs, writes nothing.
+ */
+public final class PromptEngine {
+    /** ST's extension prompt keys (public/scripts/constants.js inject_ids, and the modules' MODULE_NAME). */
+    static final String DEPTH_PROMPT = "DEPTH_PROMPT";
+    static final String QUIET_PROMPT = "QUIET_PROMPT";
+    static final String PERSONA_DESCRIPTION = "PERSONA_DESCRIPTION";
+    static final String MEMORY = "1_memory";
+    static final String AUTHORS_NOTE = "2_floating_prompt";
+
+    /** ST's persona_description_positions (public/scripts/personas.js). */
+    private static final int PERSONA_TOP_AN = 2;
+    private static final int PERSONA_BOTTOM_AN = 3;
+    private static final int PERSONA_AT_DEPTH = 4;
+    private static final int PERSONA_NONE = 9;
+    /** ST's power_user.reasoning defaults (public/scripts/power-user.js). */
+    private static final JsonNode DEFAULT_REASONING = JsJson.parse("{\"add_to_prompts\":false,\"prefix\":\"<think>\","
+            + "\"suffix\":\"</think>\",\"separator\":\"\\n\",\"max_additions\":1}");
+    /** ST's group_generation_mode (public/scripts/group-chats.js). */
+    private static final int GROUP_SWAP = 0;
+    private static final int GROUP_APPEND_DISABLED = 2;
+    /** ST's depth_prompt_depth_default (public/script.js). */
+    private static final int DEPTH_PROMPT_DEPTH = 4;
+
+    private PromptEngine() {
+    }
+
+    /** The request ST's frontend would send for the action, with its itemization. */
+    public static BuiltPrompt build(PromptInputs inputs, Action action) {
+        return build(prepare(inputs, action));
+    }
+
+    static BuiltPrompt build(Generation generation) {
+        return isChatCompletion(generation.inputs().settings())
+                ? ChatCompletionPrompt.build(generation)
+                : TextCompletionPrompt.build(generation);
+    }
+
+    /** ST's {@code main_api}: chat completion is "openai"; text completion "textgenerationwebui". */
+    static boolean isChatCompletion(ObjectNode settings) {
+        String api = mainApi(settings);
+        return switch (api) {
+            case "openai" -> true;
+            case "textgenerationwebui" -> false;
+            default -> throw Refusal.badRequest("The server engine builds prompts for chat completion (openai) and "
+                    + "text completion (textgenerationwebui) only, not " + api);
+        };
+    }
+
+    private static String mainApi(ObjectNode settings) {
+        JsonNode api = settings.get("main_api");
+        // ST: public/script.js loadSettings: an unset main_api is 'kobold', the retired 'poe' is 'openai'
+        String name = api == null || api.isNull() ? "kobold" : text(api);
+        return name.equals("poe") ? "openai" : name;
+    }
+
+    /** Generate from its start to the branch on the API. */
+    static Generation prepare(PromptInputs inputs, Action action) {
+        ObjectNode settings = inputs.settings();
+        ObjectNode powerUser = object(settings.get("power_user"));
+        ObjectNode metadata = inputs.metadata();
+        boolean chatCompletion = isChatCompletion(settings);
+        Persona persona = Persona.of(settings, powerUser, metadata);
+        String name1 = persona.name();
+        String name2 = inputs.character() == null ? "" : text(inputs.character().get("name"));
+
+        ArrayNode chat = inputs.chat().deepCopy();
+        String bias = "";
+        if (action == Action.REGENERATE && !chat.isEmpty() && !Js.truthy(chat.get(chat.size() - 1).get("is_user"))) {
+            chat.remove(chat.size() - 1);
+        }
+
+        MacroEnv env = new MacroEnv(name1, name2, settings, inputs.character(), MacroEnv.CardFields.EMPTY,
+                groupNames(inputs, false), groupNames(inputs, true), chat, metadata, model(settings), inputs.now());
+        Macros macros = new Macros(env);
+        if (action == Action.NORMAL && inputs.userText() != null && !inputs.userText().isEmpty()) {
+            chat.add(userMessage(inputs, persona, macros.substitute(inputs.userText())));
+        }
+
+        MacroEnv.CardFields card = cardFields(inputs, powerUser, metadata, persona, macros);
+        macros = new Macros(new MacroEnv(name1, name2, settings, inputs.character(), card, env.groupMembers(),
+                env.mutedMembers(), chat, metadata, env.model(), inputs.now()));
+        ExtensionPrompts prompts = new ExtensionPrompts(macros);
+        ObjectNode extensions = object(settings.get("extension_settings"));
+        boolean noteScan = Js.truthy(extensions.path("note").get("allowWIScan"));
+
+        // ST: Generate, the depth prompts: each group member's (getGroupDepthPrompts), else the character's
+        List<DepthPrompt> groupDepthPrompts = groupDepthPrompts(inputs, macros, powerUser);
+        if (!groupDepthPrompts.isEmpty()) {
+            for (int i = 0; i < groupDepthPrompts.size(); i++) {
+                DepthPrompt depthPrompt = groupDepthPrompts.get(i);
+                prompts.set(DEPTH_PROMPT + "_" + i, depthPrompt.text(), ExtensionPrompts.IN_CHAT, depthPrompt.depth(),
+                        noteScan, depthPrompt.role());
+            }
+        } else {
+            JsonNode depthPrompt = inputs.character() == null ? null
+                    : inputs.character().path("data").path("extensions").get("depth_prompt");
+            prompts.set(DEPTH_PROMPT, card.charDepthPrompt(), ExtensionPrompts.IN_CHAT, depthOf(depthPrompt), noteScan,
+                    role(depthPrompt == null ? null : depthPrompt.get("role")));
+        }
+
+        if (!chat.isEmpty()) {
+            ObjectNode first = (ObjectNode) chat.get(0);
+            first.put("mes", macros.substitute(text(first.get("mes"))));
+        }
+
+        List<ObjectNode> coreChat = new ArrayList<>();
+        for (JsonNode message : chat) {
+            if (!Js.truthy(message.get("is_system"))) {
+                coreChat.add(withTitles((ObjectNode) message.deepCopy()));
+            }
+        }
+        if (action == Action.SWIPE && !coreChat.isEmpty()) {
+            coreChat.remove(coreChat.size() - 1);
+        }
+        addReasoning(coreChat, action, name2, inputs.group() != null, powerUser, macros);
+
+        int maxContext = maxContext(settings, chatCompletion);
+        if (inputs.vectors() != null) {
+            // ST: Generate runs the generation interceptors here; Vector Storage's is rearrangeChat
+            VectorMemory vectors = new VectorMemory(extensions.get("vectors"));
+            vectors.synchronize(list(chat), macros, inputs.vectors());
+            vectors.rearrange(coreChat, macros, inputs.vectors(), prompts);
+        }
+        bias = promptBias(chat, action, powerUser, macros);
+        boolean forceName2 = action != Action.IMPERSONATE
+                && (!bias.isEmpty() && !bias.equals(macros.substitute(text(powerUser.get("user_prompt_bias"))))
+                || Js.truthy(powerUser.get("always_force_name2")));
+
+        boolean instruct = !chatCompletion && Js.truthy(powerUser.path("instruct").get("enabled"));
+        List<String> examples = parseExamples(card.mesExamples(), instruct, chatCompletion, powerUser, macros);
+
+        authorsNote(prompts, chat, metadata, extensions, noteScan);
+        memory(prompts, chat, extensions, macros);
+
+        ObjectNode worldSettings = object(settings.get("world_info_settings"));
+        boolean includeNames = !worldSettings.has("world_info_include_names")
+                || Js.truthy(worldSettings.get("world_info_include_names"));
+        List<String> chatForWorldInfo = new ArrayList<>();
+        for (int i = coreChat.size() - 1; i >= 0; i--) {
+            ObjectNode message = coreChat.get(i);
+            chatForWorldInfo.add(includeNames
+                    ? text(message.get("name")) + ": " + text(message.get("mes"))
+                    : text(message.get("mes")));
+        }
+        Map<String, String> global = new LinkedHashMap<>();
+        global.put("personaDescription", card.persona());
+        global.put("characterDescription", card.description());
+        global.put("characterPersonality", card.personality());
+        global.put("characterDepthPrompt", card.charDepthPrompt());
+        global.put("scenario", card.scenario());
+        global.put("creatorNotes", card.creatorNotes());
+        global.put("trigger", action.stName());
+        prompts.set(QUIET_PROMPT, "", ExtensionPrompts.IN_PROMPT, 0, true, null);
+        WorldInfo worldInfo = WorldInfoScanner.scan(new WorldInfoScanner.Input(settings, inputs.character(),
+                metadata, inputs.books(), chatForWorldInfo, global, maxContext, prompts, macros,
+                EngineTokens.counter(inputs, chatCompletion)));
+
+        for (WorldInfo.Example example : worldInfo.examples()) {
+            if (example.content().isEmpty()) {
+                continue;
+            }
+            List<String> parsed = parseExamples(baseChatReplace(example.content(), macros, powerUser), instruct,
+                    chatCompletion, powerUser, macros);
+            if (example.position() == WorldInfo.Example.BEFORE) {
+                examples.addAll(0, parsed);
+            } else {
+                examples.addAll(parsed);
+            }
+        }
+        for (WorldInfo.DepthGroup group : worldInfo.depth()) {
+            prompts.set("customDepthWI_" + group.depth() + "_" + group.role(), String.join("\n", group.entries()),
+                    ExtensionPrompts.IN_CHAT, group.depth(), false, group.role());
+        }
+        worldInfo.outlets().forEach((name, entries) -> prompts.set("customWIOutlet_" + name,
+                String.join("\n", entries), ExtensionPrompts.NONE, 0, false, null));
+        personaDescription(prompts, persona, metadata, noteScan, shouldAddNote(chat, metadata));
+
+        return new Generation(inputs, action, name1, name2, macros, card, coreChat, maxContext, forceName2,
+                examples, worldInfo, prompts, bias);
+    }
+
+    private record DepthPrompt(String text, int depth, int role) {
+    }
+
+    /** A depth prompt's {@code depth ?? depth_prompt_depth_default}. */
+    private static int depthOf(JsonNode depthPrompt) {
+        JsonNode depth = depthPrompt == null ? null : depthPrompt.get("depth");
+        return depth == null || depth.isNull() ? DEPTH_PROMPT_DEPTH : intOr(depth, DEPTH_PROMPT_DEPTH);
+    }
+
+    /** ST: public/scripts/group-chats.js getGroupDepthPrompts: enabled members' (and the speaker's) depth prompts. */
+    private static List<DepthPrompt> groupDepthPrompts(PromptInputs inputs, Macros macros, ObjectNode powerUser) {
+        List<DepthPrompt> found = new ArrayList<>();
+        ObjectNode group = inputs.group();
+        JsonNode mode = group == null ? null : group.get("generation_mode");
+        if (group == null || mode != null && mode.isNumber() && mode.asInt() == GROUP_SWAP) {
+            return found;
+        }
+        forEachMember(inputs, false, (member, card) -> {
+            JsonNode depthPrompt = card.path("data").path("extensions").path("depth_prompt");
+            String text = baseChatReplace(text(depthPrompt.get("prompt")).strip(), macros, powerUser,
+                    text(card.get("name")));
+            if (!text.isEmpty()) {
+                found.add(new DepthPrompt(text, depthOf(depthPrompt), role(depthPrompt.get("role"))));
+            }
+        });
+        return found;
+    }
+
+    /**
+     * Each member's card in the group's order, leaving out members without a card and disabled members other than
+     * the one who speaks (unless {@code withDisabled}).
+     */
+    private static void forEachMember(PromptInputs inputs, boolean withDisabled,
+                                      java.util.function.BiConsumer<String, ObjectNode> action) {
+        List<String> disabled = new ArrayList<>();
+        inputs.group().path("disabled_members").forEach(member -> disabled.add(text(member)));
+        JsonNode members = inputs.group().path("members");
+        for (int i = 0; i < members.size() && i < inputs.members().size(); i++) {
+            ObjectNode card = inputs.members().get(i);
+            String member = text(members.get(i));
+            boolean speaker = card != null && card == inputs.character();
+            if (card != null && (!disabled.contains(member) || speaker || withDisabled)) {
+                action.accept(member, card);
+            }
+        }
+    }
+
+    /** The persona the chat speaks as: the chat's locked persona, else the selected one (ST: personas.js). */
+    record Persona(String avatar, String name, String description, int position, int depth, int role) {
+        static Persona of(ObjectNode settings, ObjectNode powerUser, ObjectNode metadata) {
+            String avatar = text(settings.get("user_avatar"));
+            String name = text(settings.get("username"));
+            String description = text(powerUser.get("persona_description"));
+            int position = intOr(powerUser.get("persona_description_position"), 0);
+            int depth = intOr(powerUser.get("persona_description_depth"), 2);
+            int role = intOr(powerUser.get("persona_description_role"), 0);
+            JsonNode locked = metadata.get("persona");
+            if (locked != null && locked.isTextual() && powerUser.path("personas").has(locked.textValue())) {
+                avatar = locked.textValue();
+                name = text(powerUser.path("personas").get(avatar));
+                JsonNode saved = powerUser.path("persona_descriptions").path(avatar);
+                description = text(saved.get("description"));
+                position = intOr(saved.get("position"), 0);
+                depth = intOr(saved.get("depth"), 2);
+                role = intOr(saved.get("role"), 0);
+            }
+            return new Persona(avatar, name, description, position, depth, role);
+        }
+    }
+
+    /** ST: public/script.js getCharacterCardFieldsLazy, each field trimmed then baseChatReplace'd. */
+    private static MacroEnv.CardFields cardFields(PromptInputs inputs, ObjectNode powerUser, ObjectNode metadata,
+                                                  Persona persona, Macros macros) {
+        String personaText = baseChatReplace(persona.description().strip(), macros, powerUser);
+        ObjectNode character = inputs.character();
+        if (character == null) {
+            return new MacroEnv.CardFields("", "", "", personaText, "", "", "", "", "", "");
+        }
+        JsonNode data = character.path("data");
+        GroupCards group = groupCards(inputs, metadata, macros, powerUser);
+        String system = Js.truthy(metadata.get("system_prompt")) ? text(metadata.get("system_prompt"))
+                : text(data.get("system_prompt"));
+        String scenario = Js.truthy(metadata.get("scenario")) ? text(metadata.get("scenario"))
+                : text(character.get("scenario"));
+        String examples = Js.truthy(metadata.get("mes_example")) ? text(metadata.get("mes_example"))
+                : text(character.get("mes_example"));
+        return new MacroEnv.CardFields(
+                group != null ? group.description() : cardText(character.get("description"), macros, powerUser),
+                group != null ? group.personality() : cardText(character.get("personality"), macros, powerUser),
+                group != null ? group.scenario() : baseChatReplace(scenario.strip(), macros, powerUser),
+                personaText,
+                group != null ? group.mesExamples() : baseChatReplace(examples.strip(), macros, powerUser),
+                Js.truthy(powerUser.get("prefer_character_prompt")) ? baseChatReplace(system.strip(), macros, powerUser) : "",
+                Js.truthy(powerUser.get("prefer_character_jailbreak"))
+                        ? cardText(data.get("post_history_instructions"), macros, powerUser) : "",
+                cardText(data.path("extensions").path("depth_prompt").get("prompt"), macros, powerUser),
+                cardText(data.get("creator_notes"), macros, powerUser),
+                text(data.get("character_version")));
+    }
+
+    private record GroupCards(String description, String personality, String scenario, String mesExamples) {
+    }
+
+    /**
+     * ST: public/scripts/group-chats.js getGroupCharacterCardsLazy: with a join generation mode, each member's
+     * field between the group's prefix and suffix ({@code <FIELDNAME>} replaced), joined by newlines; null
+     * outside a group or in swap mode.
+     */
+    private static GroupCards groupCards(PromptInputs inputs, ObjectNode metadata, Macros macros, ObjectNode powerUser) {
+        ObjectNode group = inputs.group();
+        if (group == null || !Js.truthy(group.get("generation_mode")) || group.path("members").isEmpty()) {
+            return null;
+        }
+        boolean withDisabled = intOr(group.get("generation_mode"), 0) == GROUP_APPEND_DISABLED;
+        java.util.function.BiFunction<String, String, String> collect = (fieldName, field) -> {
+            List<String> values = new ArrayList<>();
+            forEachMember(inputs, withDisabled, (member, card) -> {
+                String value = text(card.get(field)).strip();
+                if (value.isEmpty()) {
+                    return;
+                }
+                if (field.equals("mes_example") && !value.startsWith("<START>")) {
+                    value = "<START>\n" + value;
+                }
+                String name = text(card.get("name"));
+                String joined = joinPart(group.get("generation_mode_join_prefix"), fieldName, name, false, macros, powerUser)
+                        + joinPart(TextNode.valueOf(value), fieldName, name, true, macros, powerUser)
+                        + joinPart(group.get("generation_mode_join_suffix"), fieldName, name, false, macros, powerUser);
+                if (!joined.isEmpty()) {
+                    values.add(joined);
+                }
+            });
+            return String.join("\n", values);
+        };
+        String scenario = baseChatReplace(text(metadata.get("scenario")).strip(), macros, powerUser);
+        String examples = baseChatReplace(text(metadata.get("mes_example")).strip(), macros, powerUser);
+        return new GroupCards(collect.apply("Description", "description"), collect.apply("Personality", "personality"),
+                scenario.isEmpty() ? collect.apply("Scenario", "scenario") : scenario,
+                examples.isEmpty() ? collect.apply("Example Messages", "mes_example") : examples);
+    }
+
+    /** ST: getGroupCharacterCardsLazy's customTransform. */
+    private static String joinPart(JsonNode value, String fieldName, String name, boolean trim, Macros macros,
+                                   ObjectNode powerUser) {
+        if (!Js.truthy(value)) {
+            return "";
+        }
+        String text = Js.string(value).replaceAll("(?i)<FIELDNAME>", java.util.regex.Matcher.quoteReplacement(fieldName));
+        return baseChatReplace(trim ? Js.trim(text) : text, macros, powerUser, name);
+    }
+
+    private static String cardText(JsonNode value, Macros macros, ObjectNode powerUser) {
+        return baseChatReplace(value == null || value.isNull() ? "" : text(value).strip(), macros, powerUser);
+    }
+
+    static String baseChatReplace(String value, Macros macros, ObjectNode powerUser) {
+        return baseChatReplace(value, macros, powerUser, null);
+    }
+
+    /**
+     * ST: public/script.js baseChatReplace: macros (card macros kept, the character's name overridden where
+     * given), newlines collapsed if set, no CR.
+     */
+    static String baseChatReplace(String value, Macros macros, ObjectNode powerUser, String name2) {
+        if (value == null || value.isEmpty()) {
+            return value == null ? "" : value;
+        }
+        value = macros.substitute(value, new Macros.Options(null, name2, null, null, false, Map.of()));
+        if (Js.truthy(powerUser.get("collapse_newlines"))) {
+            value = value.replaceAll("\n+", "\n");
+        }
+        return value.replace("\r", "");
+    }
+
+    /** ST: public/script.js sendMessageAsUser, the message a send adds before the prompt is built. */
+    private static ObjectNode userMessage(PromptInputs inputs, Persona persona, String text) {
+        ObjectNode message = JsJson.object();
+        message.put("name", persona.name());
+        message.put("is_user", true);
+        message.put("is_system", false);
+        message.put("send_date", inputs.now().toInstant().toEpochMilli());
+        message.put("mes", text);
+        message.putObject("extra").put("isSmallSys", false);
+        return message;
+    }
+
+    /** ST: Generate's coreChat map: titles of attachments the user asked to append. */
+    private static ObjectNode withTitles(ObjectNode message) {
+        JsonNode extra = message.path("extra");
+        List<String> titles = new ArrayList<>();
+        if (Js.truthy(extra.get("append_title")) && Js.truthy(extra.get("title"))) {
+            titles.add(text(extra.get("title")));
+        }
+        for (JsonNode media : extra.path("media")) {
+            if (Js.truthy(media.get("title")) && Js.truthy(media.get("append_title"))) {
+                titles.add(text(media.get("title")));
+            }
+        }
+        if (!titles.isEmpty()) {
+            message.put("mes", text(message.get("mes")) + "\n\n" + String.join("\n\n", titles));
+        }
+        return message;
+    }
+
+    /**
+     * ST: Generate's loop over PromptReasoning.addToMessage (public/scripts/reasoning.js): the newest messages'
+     * reasoning is put before their text in the reasoning template, up to {@code max_additions} when
+     * {@code add_to_prompts} is on; the message a continue extends always keeps its reasoning.
+     */
+    private static void addReasoning(List<ObjectNode> coreChat, Action action, String name2, boolean inGroup,
+                                     ObjectNode powerUser, Macros macros) {
+        // power_user is ST's defaults with settings.json's power_user assigned over them, one level deep
+        JsonNode settings = powerUser.has("reasoning") ? powerUser.get("reasoning") : DEFAULT_REASONING;
+        boolean adding = Js.truthy(settings.get("add_to_prompts"));
+        JsonNode max = settings.get("max_additions");
+        int maxAdditions = max == null || !max.isNumber() ? Integer.MAX_VALUE : max.asInt();
+        int added = 0;
+        for (int i = coreChat.size() - 1; i >= 0; i--) {
+            ObjectNode message = coreChat.get(i);
+            boolean prefix = action == Action.CONTINUE && i == coreChat.size() - 1;
+            boolean otherMember = inGroup && !text(message.get("name")).equals(name2);
+            String reasoning = text(message.path("extra").get("reasoning"));
+            boolean add = prefix || adding && added < maxAdditions;
+            if (!otherMember && add && !reasoning.isEmpty() && !reasoning.equals("\u200B")) {
+                added++;
+                String content = text(message.get("mes"));
+                String start = macros.substitute(text(settings.get("prefix")));
+                String formatted = prefix && content.isEmpty() ? start + reasoning
+                        : start + reasoning + macros.substitute(text(settings.get("suffix")))
+                        + macros.substitute(text(settings.get("separator"))) + content;
+                message.put("mes", formatted);
+            }
+            if (!adding || added >= maxAdditions) {
+                break;
+            }
+        }
+    }
+
+    /** ST: public/script.js getMaxPromptTokens: the context size less the response length. */
+    static int maxContext(ObjectNode settings, boolean chatCompletion) {
+        if (chatCompletion) {
+            ObjectNode oai = object(settings.get("oai_settings"));
+            return intOr(oai.get("openai_max_context"), 4095) - intOr(oai.get("openai_max_tokens"), 300);
+        }
+        return intOr(settings.get("max_context"), 2048) - intOr(settings.get("amount_gen"), 80);
+    }
+
+    /** ST: public/script.js getBiasStrings, for a generation without typed bias. */
+    private static String promptBias(ArrayNode chat, Action action, ObjectNode powerUser, Macros macros) {
+        if (action == Action.IMPERSONATE || action == Action.CONTINUE) {
+            return "";
+        }
+        String bias = "";
+        for (int i = chat.size() - 1; i >= 0; i--) {
+            JsonNode message = chat.get(i);
+            if (action == Action.SWIPE && i == chat.size() - 1) {
+                continue;
+            }
+            if (Js.truthy(message.get("is_user")) || Js.truthy(message.get("is_system"))
+                    || "narrator".equals(text(message.path("extra").get("type")))) {
+                String messageBias = text(message.path("extra").get("bias"));
+                if (!messageBias.strip().isEmpty()) {
+                    bias = messageBias;
+                }
+                break;
+            }
+        }
+        if (bias.isEmpty()) {
+            bias = text(powerUser.get("user_prompt_bias"));
+        }
+        return macros.substitute(bias);
+    }
+
+    /** ST: public/script.js parseMesExamples. */
+    static List<String> parseExamples(String examples, boolean instruct, boolean chatCompletion,
+                                      ObjectNode powerUser, Macros macros) {
+        List<String> blocks = new ArrayList<>();
+        if (examples == null || examples.isEmpty() || examples.equals("<START>")) {
+            return blocks;
+        }
+        if (!examples.startsWith("<START>")) {
+            examples = "<START>\n" + Js.trim(examples);
+        }
+        String separator = text(powerUser.path("context").get("example_separator"));
+        String exampleSeparator = separator.isEmpty() ? "" : macros.substitute(separator) + "\n";
+        String heading = chatCompletion || instruct ? "<START>\n" : exampleSeparator;
+        String[] split = examples.split("(?i)<START>", -1);
+        for (int i = 1; i < split.length; i++) {
+            blocks.add(heading + Js.trim(split[i]) + "\n");
+        }
+        return blocks;
+    }
+
+    /** ST: public/scripts/authors-note.js loadSettings (defaults) and setFloatingPrompt. */
+    private static void authorsNote(ExtensionPrompts prompts, ArrayNode chat, ObjectNode metadata,
+                                    ObjectNode extensions, boolean scan) {
+        JsonNode note = extensions.path("note");
+        int interval = intOr(Js.coalesce(metadata.get("note_interval"), note.get("defaultInterval")), 1);
+        int position = intOr(Js.coalesce(metadata.get("note_position"), note.get("defaultPosition")), 1);
+        int depth = intOr(Js.coalesce(metadata.get("note_depth"), note.get("defaultDepth")), 4);
+        int role = intOr(Js.coalesce(metadata.get("note_role"), note.get("defaultRole")), 0);
+        String text = text(Js.coalesce(metadata.get("note_prompt"), note.get("default")));
+        if (!shouldAddNote(chat, metadata, interval)) {
+            prompts.set(AUTHORS_NOTE, "", ExtensionPrompts.NONE, ExtensionPrompts.MAX_INJECTION_DEPTH, false, null);
+            return;
+        }
+        prompts.set(AUTHORS_NOTE, text, position, depth, scan, role);
+    }
+
+    private static boolean shouldAddNote(ArrayNode chat, ObjectNode metadata) {
+        return shouldAddNote(chat, metadata, intOr(metadata.get("note_interval"), 1));
+    }
+
+    /** ST: setFloatingPrompt's count of user messages against the note's interval. */
+    private static boolean shouldAddNote(ArrayNode chat, ObjectNode metadata, int interval) {
+        int userMessages = 0;
+        for (JsonNode message : chat) {
+            if (Js.truthy(message.get("is_user"))) {
+                userMessages++;
+            }
+        }
+        if (interval == 1) {
+            userMessages = 1;
+        }
+        if (userMessages <= 0 || interval <= 0) {
+            return false;
+        }
+        int till = userMessages >= interval ? userMessages % interval : interval - userMessages;
+        return till == 0;
+    }
+
+    /**
+     * ST: public/scripts/extensions/memory/index.js onChatChanged → setMemoryContext: the latest summary (the very
+     * last message not looked at) with the extension's template, position, depth and role.
+     */
+    private static void memory(ExtensionPrompts prompts, ArrayNode chat, ObjectNode extensions, Macros macros) {
+        JsonNode memory = extensions.path("memory");
+        String summary = "";
+        for (int i = chat.size() - 2; i >= 0; i--) {
+            JsonNode value = chat.get(i).path("extra").get("memory");
+            if (Js.truthy(value)) {
+                summary = text(value);
+                break;
+            }
+        }
+        String formatted = "";
+        if (!summary.isEmpty()) {
+            summary = Js.trim(summary);
+            String template = memory.has("template") ? text(memory.get("template")) : "[Summary: {{summary}}]";
+            formatted = template.isEmpty() ? "Summary: " + summary
+                    : macros.substitute(template, new Macros.Options(null, null, null, null, true,
+                    Map.of("summary", summary)));
+        }
+        prompts.set(MEMORY, formatted, intOr(memory.get("position"), ExtensionPrompts.IN_PROMPT),
+                intOr(memory.get("depth"), 2), Js.truthy(memory.get("scan")), intOr(memory.get("role"), 0));
+    }
+
+    /** ST: public/script.js addPersonaDescriptionExtensionPrompt. */
+    private static void personaDescription(ExtensionPrompts prompts, Persona persona, ObjectNode metadata,
+                                           boolean scan, boolean noteActive) {
+        prompts.set(PERSONA_DESCRIPTION, "", ExtensionPrompts.IN_PROMPT, 0, false, null);
+        if (persona.description().isEmpty() || persona.position() == PERSONA_NONE) {
+            return;
+        }
+        if ((persona.position() == PERSONA_TOP_AN || persona.position() == PERSONA_BOTTOM_AN) && noteActive) {
+            ExtensionPrompts.Prompt note = prompts.get(AUTHORS_NOTE);
+            String original = note == null ? "" : note.value();
+            String withPersona = persona.position() == PERSONA_TOP_AN
+                    ? persona.description() + "\n" + original
+                    : original + "\n" + persona.description();
+            prompts.set(AUTHORS_NOTE, withPersona, intOr(metadata.get("note_position"), 1),
+                    intOr(metadata.get("note_depth"), 4), scan, intOr(metadata.get("note_role"), 0));
+        }
+        if (persona.position() == PERSONA_AT_DEPTH) {
+            prompts.set(PERSONA_DESCRIPTION, persona.description(), ExtensionPrompts.IN_CHAT, persona.depth(), true,
+                    persona.role());
+        }
+    }
+
+    /** ST: public/script.js getExtensionPromptRoleByName. */
+    static int role(JsonNode name) {
+        if (name != null && name.isNumber() && name.asInt() >= 0 && name.asInt() <= 2) {
+            return name.asInt();
+        }
+        String role = name == null ? "system" : text(name);
+        return switch (role) {
+            case "user" -> ExtensionPrompts.USER;
+            case "assistant" -> ExtensionPrompts.ASSISTANT;
+            default -> ExtensionPrompts.SYSTEM;
+        };
+    }
+
+    private static List<String> groupNames(PromptInputs inputs, boolean mutedOnly) {
+        if (inputs.group() == null) {
+            return null;
+        }
+        List<String> disabled = new ArrayList<>();
+        inputs.group().path("disabled_members").forEach(member -> disabled.add(text(member)));
+        List<String> names = new ArrayList<>();
+        int i = 0;
+        for (JsonNode member : inputs.group().path("members")) {
+            if (i >= inputs.members().size()) {
+                break;
+            }
+            ObjectNode card = inputs.members().get(i++);
+            boolean muted = disabled.contains(text(member));
+            if (card != null && muted == mutedOnly) {
+                names.add(text(card.get("name")));
+            }
+        }
+        return names;
+    }
+
+    /** The model the request names (ST: getChatCompletionModel, or the text API's model). */
+    private static String model(ObjectNode settings) {
+        return isChatCompletion(settings) ? text(settings.path("oai_settings").get("openai_model")) : "";
+    }
+
+    /** A JSON value as text: JavaScript's String(x), and empty where the value is null or missing. */
+    static String text(JsonNode node) {
+        return node == null || node.isNull() || node.isMissingNode() ? "" : Js.string(node);
+    }
+
+    private static List<ObjectNode> list(ArrayNode array) {
+        List<ObjectNode> list = new ArrayList<>();
+        array.forEach(node -> list.add((ObjectNode) node));
+        return list;
+    }
+
+    static ObjectNode object(JsonNode node) {
+        return node instanceof ObjectNode object ? object : JsJson.object();
+    }
+
+    static int intOr(JsonNode node, int fallback) {
+        if (node == null || node.isNull() || node.isMissingNode()) {
+            return fallback;
+        }
+        if (node.isNumber()) {
+            return node.asInt();
+        }
+        try {
+            return (int) Double.parseDouble(text(node).strip());
+        } catch (NumberFormatException e) {
+            return fallback;
+        }
+    }
+}

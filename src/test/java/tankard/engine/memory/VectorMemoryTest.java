@@ -1,0 +1,143 @@
+package tankard.engine.memory;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.junit.jupiter.api.Test;
+import tankard.engine.macro.MacroEnv;
+import tankard.engine.macro.Macros;
+import tankard.engine.prompt.ExtensionPrompts;
+import tankard.engine.prompt.VectorIndex;
+import tankard.json.JsJson;
+
+import java.time.ZonedDateTime;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Vector Storage's synchronization and recall against an index that answers fixed hashes: what is inserted,
+ * chunked and deleted, which messages leave the chat for the "Past events" prompt and in which order.
+ */
+class VectorMemoryTest {
+    private final Macros macros = new Macros(new MacroEnv("Wren", "Bramble", JsJson.object(), null,
+            MacroEnv.CardFields.EMPTY, null, null, JsJson.array(), JsJson.object(), "", ZonedDateTime.now()));
+
+    /** An index that keeps what it is given and answers the hashes a test names. */
+    private static final class FixedIndex implements VectorIndex {
+        final Map<Long, List<Item>> items = new LinkedHashMap<>();
+        List<Long> answer = List.of();
+        String lastQuery;
+
+        @Override
+        public List<Long> saved() {
+            List<Long> hashes = new ArrayList<>();
+            items.forEach((hash, chunks) -> chunks.forEach(chunk -> hashes.add(hash)));
+            return hashes;
+        }
+
+        @Override
+        public void insert(List<Item> inserted) {
+            inserted.forEach(item -> items.computeIfAbsent(item.hash(), h -> new ArrayList<>()).add(item));
+        }
+
+        @Override
+        public void delete(List<Long> hashes) {
+            hashes.forEach(items::remove);
+        }
+
+        @Override
+        public List<Long> query(String text, int topK, double threshold) {
+            lastQuery = text;
+            return answer;
+        }
+    }
+
+    private static ObjectNode message(String name, String text, boolean user) {
+        return JsJson.object().put("name", name).put("is_user", user).put("is_system", false).put("mes", text);
+    }
+
+    private static List<ObjectNode> chat(int size) {
+        List<ObjectNode> chat = new ArrayList<>();
+        for (int i = 0; i < size; i++) {
+            chat.add(message(i % 2 == 0 ? "Bramble" : "Wren", "Message number " + i + ".", i % 2 == 1));
+        }
+        return chat;
+    }
+
+    private static ObjectNode settings(String extra) {
+        return (ObjectNode) JsJson.parse("{\"enabled_chats\":true" + extra + "}");
+    }
+
+    @Test
+    void synchronizingInsertsNewMessagesInChunksUnderTheWholeMessagesHashAndDeletesGoneOnes() {
+        FixedIndex index = new FixedIndex();
+        index.insert(List.of(new VectorIndex.Item(42, "a message since deleted", 0)));
+        List<ObjectNode> chat = chat(3);
+        chat.add(JsJson.object().put("name", "System").put("is_system", true).put("mes", "hidden"));
+        chat.add(message("Wren", "word ".repeat(100).strip(), true));
+        new VectorMemory(settings(",\"message_chunk_size\":100")).synchronize(chat, macros, index);
+
+        assertFalse(index.items.containsKey(42L), "the hash no message has any more is deleted");
+        assertFalse(index.items.containsKey(StringHash.of("hidden")), "hidden messages stay out");
+        long longHash = StringHash.of("word ".repeat(100).strip());
+        assertEquals(5, index.items.get(longHash).size(), "499 characters in chunks of at most 100");
+        assertEquals(4, index.items.get(longHash).get(0).index());
+        assertEquals(List.of(StringHash.of("Message number 0.")).get(0),
+                index.items.keySet().iterator().next());
+        int before = index.saved().size();
+        new VectorMemory(settings(",\"message_chunk_size\":100")).synchronize(chat, macros, index);
+        assertEquals(before, index.saved().size(), "a second synchronization inserts nothing");
+    }
+
+    @Test
+    void recallMovesTheHitsOutsideTheRetainedMessagesIntoThePromptMostRelevantLast() {
+        FixedIndex index = new FixedIndex();
+        List<ObjectNode> chat = chat(12);
+        index.answer = List.of(StringHash.of("Message number 3."), StringHash.of("Message number 10."),
+                StringHash.of("Message number 1."));
+        ExtensionPrompts prompts = new ExtensionPrompts(macros);
+        new VectorMemory(settings("")).rearrange(chat, macros, index, prompts);
+
+        assertEquals("Message number 11.\nMessage number 10.", index.lastQuery, "the last two, newest first");
+        assertEquals(10, chat.size(), "the two old hits left the chat; message 10 is retained, so it stays");
+        assertFalse(chat.stream().anyMatch(m -> m.get("mes").asText().equals("Message number 3.")));
+        ExtensionPrompts.Prompt recalled = prompts.get(VectorMemory.PROMPT_KEY);
+        assertEquals("Past events:\nWren: Message number 1.\n\nWren: Message number 3.", recalled.value());
+        assertEquals(ExtensionPrompts.IN_PROMPT, recalled.position());
+        assertEquals(2, recalled.depth());
+    }
+
+    @Test
+    void aChatShorterThanTheRetainedMessagesOrVectorsOffRecallsNothing() {
+        FixedIndex index = new FixedIndex();
+        index.answer = List.of(StringHash.of("Message number 0."));
+        ExtensionPrompts prompts = new ExtensionPrompts(macros);
+        List<ObjectNode> shortChat = chat(4);
+        new VectorMemory(settings("")).rearrange(shortChat, macros, index, prompts);
+        assertEquals(4, shortChat.size());
+        assertEquals("", prompts.get(VectorMemory.PROMPT_KEY).value());
+
+        List<ObjectNode> chat = chat(12);
+        new VectorMemory(JsJson.object()).rearrange(chat, macros, index, prompts);
+        assertEquals(12, chat.size());
+        assertTrue(index.lastQuery == null, "no query when chat vectorization is off");
+    }
+
+    @Test
+    void theTemplatePositionAndDepthAreTheUsers() {
+        FixedIndex index = new FixedIndex();
+        index.answer = List.of(StringHash.of("Message number 2."));
+        ExtensionPrompts prompts = new ExtensionPrompts(macros);
+        new VectorMemory(settings(",\"template\":\"Recalled by {{user}}: {{text}}\",\"position\":1,\"depth\":4,"
+                + "\"protect\":3,\"query\":1")).rearrange(chat(8), macros, index, prompts);
+        ExtensionPrompts.Prompt recalled = prompts.get(VectorMemory.PROMPT_KEY);
+        assertEquals("Recalled by Wren: Bramble: Message number 2.", recalled.value());
+        assertEquals(ExtensionPrompts.IN_CHAT, recalled.position());
+        assertEquals(4, recalled.depth());
+        assertEquals("Message number 7.", index.lastQuery);
+    }
+}
