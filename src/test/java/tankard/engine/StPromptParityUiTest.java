@@ -102,7 +102,7 @@ class StPromptParityUiTest {
                 bramble, Action.SEND, TYPED, 5));
         all.add(new Scenario("tc-persona-send", (st, mock) -> persona(text(chatMl()).apply(st, mock), 4),
                 bramble, Action.SEND, TYPED, 5));
-        Target group = Target.group(GROUP_ID, GROUP_CHAT);
+        Target group = Target.group(GROUP_ID, GROUP_CHAT, WREN);
         all.add(new Scenario("cc-group-send", (st, mock) -> group(chatCompletion(st, mock)),
                 group, Action.SEND, "Wren, what do you make of this map?", 4));
         all.add(new Scenario("tc-group-send", (st, mock) -> group(text(llama3()).apply(st, mock)),

@@ -5,7 +5,8 @@ import tankard.json.JsJson;
 
 import java.util.Iterator;
 import java.util.Optional;
-import java.util.TreeSet;
+import java.util.LinkedHashSet;
+import java.util.Set;
 
 /**
  * Compares two request bodies as parsed JSON (key order aside; numbers by value, as JavaScript has one number
@@ -27,7 +28,7 @@ public final class JsonDiff {
         }
     }
 
-    /** The first difference in document order, or empty when the two are equal. */
+    /** The first difference in the order of ST's body, or empty when the two are equal. */
     public static Optional<Difference> first(JsonNode expected, JsonNode actual) {
         return first("$", expected, actual);
     }
@@ -44,7 +45,8 @@ public final class JsonDiff {
             return Optional.of(new Difference(path, expected, actual));
         }
         if (expected.isObject()) {
-            TreeSet<String> keys = new TreeSet<>();
+            // ST's key order first (the order its body was written in), then keys only Tankard has
+            Set<String> keys = new LinkedHashSet<>();
             expected.fieldNames().forEachRemaining(keys::add);
             actual.fieldNames().forEachRemaining(keys::add);
             for (String key : keys) {

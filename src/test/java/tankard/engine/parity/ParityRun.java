@@ -56,21 +56,22 @@ public final class ParityRun {
         }
     }
 
-    /** The chat a scenario opens: a character's (by avatar file) or a group's. */
+    /**
+     * The chat a scenario opens: a character's (by avatar file) or a group's, where {@code avatar} names the member
+     * ST's group activation picks to speak (Tankard's route is told who speaks).
+     */
     public record Target(String avatar, String groupId, String fileName) {
         public static Target character(String avatar, String fileName) {
             return new Target(avatar, null, fileName);
         }
 
-        public static Target group(String groupId, String fileName) {
-            return new Target(null, groupId, fileName);
+        public static Target group(String groupId, String fileName, String speaker) {
+            return new Target(speaker, groupId, fileName);
         }
 
         ObjectNode routeBody() {
-            ObjectNode body = JsJson.object();
-            if (groupId == null) {
-                body.put("avatar_url", avatar);
-            } else {
+            ObjectNode body = JsJson.object().put("avatar_url", avatar);
+            if (groupId != null) {
                 body.put("group_id", groupId);
             }
             return body.put("file_name", fileName);
