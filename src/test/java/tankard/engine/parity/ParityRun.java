@@ -25,7 +25,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * One parity scenario from end to end: a Tankard serving ST's frontend over the scenario's user data and a mock
  * backend; Tankard's {@code /api/tankard/prompt} asked for the chat as it stands; ST's frontend booted in a browser
  * whose clock stands at {@link #NOW}, the chat opened and the action done in it; the body it posted to the generate
- * route written to {@code target/parity/<scenario>.json} and compared with Tankard's.
+ * route written to {@code target/parity/<scenario>.json} (with the scenario's user data under
+ * {@code target/parity/<scenario>.data/}) and compared with Tankard's.
  */
 public final class ParityRun {
     /** The fixed clock of every scenario: the browser's and the one Tankard's route is given. */
@@ -118,7 +119,11 @@ public final class ParityRun {
         try (TestServer server = TestServer.startIn(work, "--frontend", stDir.resolve("public").toString());
              MockCompletionServer mock = MockCompletionServer.start(server.vertx)) {
             TextCompletionProtocols.install(mock);
-            scenario.data().apply(stDir, mock).writeTo(server.files());
+            UserData data = scenario.data().apply(stDir, mock);
+            data.writeTo(server.files());
+            Path copy = CAPTURES.resolve(scenario.name() + ".data");
+            TestServer.deleteTree(copy);
+            data.copyTo(copy);
             TestServer.Client client = server.client();
             RouteAnswer[] before = new RouteAnswer[1];
             ParityBrowser.Generation captured;

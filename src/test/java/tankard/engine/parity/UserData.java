@@ -10,10 +10,12 @@ import tankard.testing.UserFiles;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A scenario's user data, written into a Tankard's user folder before ST's frontend boots: settings.json,
@@ -24,9 +26,11 @@ public final class UserData {
     public static final String USER = "Tester";
     public static final String USER_AVATAR = "user-default.png";
 
-    private ObjectNode settings;
-    private final List<Runnable> pending = new ArrayList<>();
-    private UserFiles files;
+    private final ObjectNode settings;
+    /** The files besides settings.json by their path in ST's layout; a later write of a path replaces the earlier. */
+    private final Map<String, byte[]> files = new LinkedHashMap<>();
+    /** Cards' JSON by their card's path, for the copy other tests read. */
+    private final Map<String, ObjectNode> cards = new LinkedHashMap<>();
 
     private UserData(ObjectNode settings) {
         this.settings = settings;
@@ -93,45 +97,64 @@ public final class UserData {
 
     /** Writes everything into the user's folder (settings last, so they win over seeding). */
     public void writeTo(UserFiles userFiles) {
-        this.files = userFiles;
-        pending.forEach(Runnable::run);
+        files.forEach(userFiles::write);
         userFiles.write("settings.json", JsJson.prettyBytes(settings));
+    }
+
+    /**
+     * Writes the same data under the folder, for tests that build prompts from it without a browser: the files in
+     * ST's layout, with each card as its JSON ({@code characters/Bramble.json}) instead of a PNG.
+     */
+    public void copyTo(Path folder) throws IOException {
+        Map<String, byte[]> copy = new LinkedHashMap<>(files);
+        cards.forEach((path, card) -> {
+            copy.remove(path);
+            copy.put(path.replaceFirst("\\.png$", ".json"), JsJson.prettyBytes(card));
+        });
+        copy.put("settings.json", JsJson.prettyBytes(settings));
+        for (Map.Entry<String, byte[]> file : copy.entrySet()) {
+            Path target = folder.resolve(file.getKey());
+            Files.createDirectories(target.getParent());
+            Files.write(target, file.getValue());
+        }
     }
 
     /** A card file of that avatar name; the card's {@code chat} names the chat ST opens with it. */
     public UserData card(String avatar, ObjectNode card) {
-        pending.add(() -> files.write("characters/" + avatar, Fixtures.card(JsJson.compact(card))));
+        String path = "characters/" + avatar;
+        files.put(path, Fixtures.card(JsJson.compact(card)));
+        cards.put(path, card);
         return this;
     }
 
     /** A character's chat file: header then messages. */
     public UserData chat(String characterFolder, String fileName, ObjectNode metadata, List<ObjectNode> messages) {
-        pending.add(() -> files.write("chats/" + characterFolder + "/" + fileName + ".jsonl", jsonl(metadata, messages)));
+        files.put("chats/" + characterFolder + "/" + fileName + ".jsonl", jsonl(metadata, messages));
         return this;
     }
 
     public UserData groupChat(String chatId, ObjectNode metadata, List<ObjectNode> messages) {
-        pending.add(() -> files.write("group chats/" + chatId + ".jsonl", jsonl(metadata, messages)));
+        files.put("group chats/" + chatId + ".jsonl", jsonl(metadata, messages));
         return this;
     }
 
     public UserData group(ObjectNode group) {
-        pending.add(() -> files.write("groups/" + group.get("id").asText() + ".json", JsJson.prettyBytes(group)));
+        files.put("groups/" + group.get("id").asText() + ".json", JsJson.prettyBytes(group));
         return this;
     }
 
     public UserData world(String name, ObjectNode book) {
-        pending.add(() -> files.write("worlds/" + name + ".json", JsJson.prettyBytes(book)));
+        files.put("worlds/" + name + ".json", JsJson.prettyBytes(book));
         return this;
     }
 
     /** ST's chat file: a header line with the metadata, then a message a line. */
-    private static String jsonl(ObjectNode metadata, List<ObjectNode> messages) {
+    private static byte[] jsonl(ObjectNode metadata, List<ObjectNode> messages) {
         ObjectNode header = JsJson.object().put("user_name", "unused").put("character_name", "unused");
         header.set("chat_metadata", metadata);
         StringBuilder out = new StringBuilder(JsJson.compact(header));
         messages.forEach(message -> out.append('\n').append(JsJson.compact(message)));
-        return out.toString();
+        return out.toString().getBytes(StandardCharsets.UTF_8);
     }
 
     /** A V2 card with those fields (V1 copies at the top level, as ST writes them). */
