@@ -286,7 +286,8 @@ public final class Tankard {
         GroupService groupService = new GroupService(groups, chats, chatFiles);
         VectorService vectorService = new VectorService(vectorStore, embeddingSources(secrets),
                 Threads.boundedPool("vector-store", VECTOR_THREADS), config.vectors().thresholdOnHashes());
-        ChatSummarizer chatSummarizer = new ChatSummarizer(chatService, new Completions(config, secrets, upstream),
+        Completions completions = new Completions(config, secrets, upstream);
+        ChatSummarizer chatSummarizer = new ChatSummarizer(chatService, completions,
                 tokenizers);
         Supplier<byte[]> defaultAvatar = AvatarImages.defaultAvatar(config.frontendDir());
         TextCompletionBackends textBackends = new TextCompletionBackends(config.backends());
@@ -338,7 +339,7 @@ public final class Tankard {
                 new TokenizerFeature(tokenizers),
                 new ChatSummaryFeature(chatSummarizer, presets),
                 new EngineFeature(new EngineService(documents, characterService, groupService, chatService, tokenizers,
-                        vectorService, () -> ZonedDateTime.now(ZoneOffset.UTC))),
+                        vectorService, completions, () -> ZonedDateTime.now(ZoneOffset.UTC)), upstream),
                 new CharacterFeature(config, characterService, chatService),
                 new CharacterEditFeature(new CharacterEditor(cards, chats, documents, cardCache, config.dataRoot(),
                         defaultAvatar, System::currentTimeMillis)),

@@ -13,10 +13,13 @@ import tankard.config.TankardConfig;
 import tankard.core.Refusal;
 import tankard.json.Js;
 import tankard.json.JsJson;
+import tankard.outbound.StreamConverter;
 import tankard.outbound.UpstreamClient;
+import tankard.outbound.UpstreamRequest;
 import tankard.secrets.SecretStore;
 
 import java.util.concurrent.ExecutionException;
+import java.util.function.Function;
 
 /**
  * One non-streamed completion made in-process by Tankard itself (no browser waiting): the upstream call is built
@@ -86,6 +89,44 @@ public final class Completions {
             throw Refusal.badRequest("No API server URL (api_server) was given");
         }
         return answer(await(upstream.fetch(backend.completionCall())));
+    }
+
+    /**
+     * A generation for the engine to relay: the upstream call the generate route would make for the body, how
+     * that route relays its stream, and how it reshapes a whole answer for the frontend.
+     */
+    public record Generation(UpstreamRequest request, StreamConverter converter,
+                             Function<UpstreamClient.Fetched, JsonNode> whole) {
+    }
+
+    /**
+     * The generation a chat-completions ({@code chatCompletion}) or text-completions generate body asks for, as
+     * the generate routes build it. Blocking: call from a worker thread.
+     */
+    public Generation generation(String user, boolean chatCompletion, ObjectNode body) throws Unreachable {
+        if (chatCompletion) {
+            ChatCompletionSource source = sources.source(Js.string(body.get("chat_completion_source")));
+            if (source == null) {
+                throw Refusal.badRequest("Unknown chat_completion_source: " + Js.string(body.get("chat_completion_source")));
+            }
+            SourceStep step = await(source.generate(sources.prompts().preprocess(body), reader(user)).settled());
+            if (!(step instanceof SourceStep.Call call)) {
+                throw Refusal.badRequest("The " + source.id() + " request cannot be made: its API key or a required "
+                        + "setting (URL, proxy) is missing");
+            }
+            return new Generation(call.request(), StreamConverter.NONE, fetched -> source.completion(fetched).body());
+        }
+        TextCompletionBackends.Backend backend = textBackends.open(body, reader(user), true);
+        if (backend.server() == null) {
+            throw Refusal.badRequest("No API server URL (api_server) was given");
+        }
+        if (!backend.typeKnown()) {
+            throw Refusal.badRequest("Unknown api_type: " + Js.string(body.get("api_type")));
+        }
+        return new Generation(backend.completionCall(), backend.streamConverter(), fetched -> {
+            JsonNode json = JsJson.tryParse(fetched.body().getBytes());
+            return json == null ? JsJson.object() : backend.completion(json);
+        });
     }
 
     private SecretReader reader(String user) {

@@ -1,13 +1,26 @@
 package tankard.engine;
 
+import io.vertx.core.Future;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tankard.backend.common.Proxying;
 import tankard.http.Feature;
 import tankard.http.Reply;
+import tankard.http.Request;
 import tankard.http.Routes;
+import tankard.json.JsJson;
+import tankard.outbound.StreamConverter;
+import tankard.outbound.UpstreamClient;
+
 
 /**
- * {@code POST /api/tankard/prompt}: the request Tankard would send for a chat and an action, built on the server
- * as ST's frontend builds it (see {@link PromptEngine} and docs/engine.md). The body:
+ * The server's chat engine (docs/engine.md). {@code POST /api/tankard/prompt}: the request Tankard would send for a
+ * chat and an action, built on the server as ST's frontend builds it (see {@link PromptEngine}). The body:
  * <pre>
  * {
  *   "avatar_url": "Bramble.png", "file_name": "Bramble - 2026-01-01@10h00m00s",   a character's chat
@@ -19,12 +32,86 @@ import tankard.http.Routes;
  * </pre>
  * Answers {@code {route, request, itemization}}: the backend route the request goes to, the body ST's frontend
  * would post there, and the tokens each part of the prompt took. 400 for a bad body, an unknown action or a
- * settings.json that does not parse; 404 for an unknown chat, character or group. Builds nothing into the chat.
+ * settings.json that does not parse; 404 for an unknown chat, character or group. Writes nothing.
+ * <p>
+ * {@code POST /api/tankard/generate}, the same body: sends that request through the backend proxies and saves the
+ * user's message (before the call) and the reply (after it) into the chat, one tail save each. A streamed request
+ * relays the backend's stream as the generate route does and saves the reply before the stream ends; a whole one
+ * answers {@code {text, message}}, the reply's text and the message saved. A backend that fails or answers an
+ * error saves nothing but the user's message, and its answer is relayed.
  */
-public record EngineFeature(EngineService engine) implements Feature {
+public final class EngineFeature implements Feature {
+    private static final Logger LOG = LoggerFactory.getLogger(EngineFeature.class);
+
+    private final EngineService engine;
+    private final UpstreamClient upstream;
+
+    public EngineFeature(EngineService engine, UpstreamClient upstream) {
+        this.engine = engine;
+        this.upstream = upstream;
+    }
+
     @Override
     public void mount(Router router, Routes routes) {
         router.post("/api/tankard/prompt").handler(routes.blocking(request ->
                 Reply.json(engine.prompt(request.user().handle(), request.body()))));
+        router.post("/api/tankard/generate").handler(routes.answering(this::generate));
+    }
+
+    private void generate(Request request) {
+        RoutingContext ctx = request.ctx();
+        HttpServerResponse response = ctx.response();
+        String user = request.user().handle();
+        Proxying.worker(ctx, () -> engine.start(user, request.body())).onSuccess(started ->
+                upstream.send(started.call().request(), response)
+                        .onSuccess(from -> answer(ctx, user, started, from))
+                        .onFailure(e -> Proxying.answer(response, Reply.json(502, JsJson.object()
+                                .put("error", "The backend could not be reached: " + e.getMessage()))::writeTo)))
+                .onFailure(ctx::fail);
+    }
+
+    private void answer(RoutingContext ctx, String user, EngineService.Started started, HttpClientResponse from) {
+        HttpServerResponse response = ctx.response();
+        if (!UpstreamClient.isOk(from)) {
+            UpstreamClient.relay(from, response);
+            return;
+        }
+        if (started.stream()) {
+            ReplyText.Stream reply = new ReplyText.Stream(started.chatCompletion() ? started.source() : null);
+            UpstreamClient.pipe(from, response, tap(started.call().converter(), reply),
+                    () -> Proxying.worker(ctx, () -> engine.finish(user, started, reply.text()))
+                            .<Void>mapEmpty()
+                            .recover(e -> {
+                                LOG.warn("The streamed reply could not be saved", e);
+                                response.write("data: " + JsJson.compact(JsJson.object().put("error",
+                                        "The reply could not be saved: " + e.getMessage())) + "\n\n");
+                                return Future.succeededFuture();
+                            }));
+            return;
+        }
+        from.body().compose(body -> Proxying.worker(ctx, () -> {
+            String text = ReplyText.whole(started.chatCompletion(),
+                    started.call().whole().apply(new UpstreamClient.Fetched(from, body)));
+            return engine.finish(user, started, text).json();
+        })).onSuccess(json -> Proxying.answer(response, Reply.json(json)::writeTo)).onFailure(ctx::fail);
+    }
+
+    /** The route's own relay of the stream, read on the way for the reply's text. */
+    private static StreamConverter tap(StreamConverter converter, ReplyText.Stream reply) {
+        return new StreamConverter() {
+            @Override
+            public Buffer convert(Buffer chunk) {
+                Buffer out = converter.convert(chunk);
+                reply.feed(out.getBytes());
+                return out;
+            }
+
+            @Override
+            public Buffer end() {
+                Buffer out = converter.end();
+                reply.feed(out.getBytes());
+                return out;
+            }
+        };
     }
 }

@@ -3,6 +3,7 @@ package tankard.engine;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import tankard.backend.Completions;
 import tankard.character.CharacterService;
 import tankard.chat.ChatRef;
 import tankard.chat.ChatService;
@@ -39,23 +40,28 @@ public final class EngineService {
     private final ChatService chats;
     private final Tokenizers tokenizers;
     private final VectorService vectors;
+    private final Completions completions;
+    private final Turns turns;
     private final Supplier<ZonedDateTime> clock;
 
     public EngineService(DocumentStore documents, CharacterService characters, GroupService groups, ChatService chats,
-                         Tokenizers tokenizers, VectorService vectors, Supplier<ZonedDateTime> clock) {
+                         Tokenizers tokenizers, VectorService vectors, Completions completions,
+                         Supplier<ZonedDateTime> clock) {
         this.documents = documents;
         this.characters = characters;
         this.groups = groups;
         this.chats = chats;
         this.tokenizers = tokenizers;
         this.vectors = vectors;
+        this.completions = completions;
+        this.turns = new Turns(chats);
         this.clock = clock;
     }
 
     /** The {@code /api/tankard/prompt} answer: the route, the request body and the itemization. */
     public ObjectNode prompt(String user, JsonNode body) throws IOException {
-        Action action = Action.parse(body.hasNonNull("action") ? Js.string(body.get("action")) : null);
-        BuiltPrompt built = PromptEngine.build(inputs(user, body, action), action);
+        Action action = action(body);
+        BuiltPrompt built = PromptEngine.build(load(user, body).inputs(), action);
         ObjectNode answer = JsJson.object();
         answer.put("route", built.route());
         answer.set("request", built.request());
@@ -63,7 +69,81 @@ public final class EngineService {
         return answer;
     }
 
-    PromptInputs inputs(String user, JsonNode body, Action action) throws IOException {
+    private static Action action(JsonNode body) {
+        return Action.parse(body.hasNonNull("action") ? Js.string(body.get("action")) : null);
+    }
+
+    /** A generation ready to send: its prompt, the backend call, where the reply goes and how it is read. */
+    public record Started(BuiltPrompt prompt, Completions.Generation call, Turns.Reply reply, boolean stream,
+                          String source, ObjectNode powerUser, String name1, List<String> stoppingStrings,
+                          boolean instruct, String userBias) {
+        public boolean chatCompletion() {
+            return prompt.route().equals(BuiltPrompt.CHAT_COMPLETIONS);
+        }
+    }
+
+    /**
+     * Builds the prompt and the backend call, then appends the user's message (a send): a request that cannot be
+     * sent writes nothing. Blocking.
+     */
+    public Started start(String user, JsonNode body) throws IOException, Completions.Unreachable {
+        Action action = action(body);
+        Loaded loaded = load(user, body);
+        PromptInputs inputs = loaded.inputs();
+        BuiltPrompt built = PromptEngine.build(inputs, action);
+        boolean chatCompletion = built.route().equals(BuiltPrompt.CHAT_COMPLETIONS);
+        Completions.Generation call = completions.generation(user, chatCompletion, built.request());
+        ObjectNode message = PromptEngine.userMessage(inputs, action);
+        if (message != null) {
+            turns.appendUserMessage(user, loaded.chat(), message);
+        }
+        ObjectNode settings = inputs.settings();
+        ObjectNode powerUser = PromptEngine.object(settings.get("power_user"));
+        String source = chatCompletion ? PromptEngine.text(built.request().get("chat_completion_source")) : null;
+        String api = chatCompletion ? (source.isEmpty() ? "openai" : source) : textApi(settings);
+        String name2 = inputs.character() == null ? "" : PromptEngine.text(inputs.character().get("name"));
+        Turns.Reply reply = new Turns.Reply(loaded.chat(), action, name2, api,
+                PromptEngine.text(built.request().get("model")), inputs.now(), Js.truthy(powerUser.get("trim_spaces")),
+                inputs.character() == null ? "" : PromptEngine.text(inputs.character().get("avatar")),
+                inputs.group() != null);
+        List<String> stops = new ArrayList<>();
+        JsonNode stop = built.request().has("stopping_strings") ? built.request().get("stopping_strings")
+                : built.request().get("stop");
+        if (stop != null) {
+            stop.forEach(value -> stops.add(Js.string(value)));
+        }
+        String name1 = PromptEngine.Persona.of(settings, powerUser, inputs.metadata()).name();
+        return new Started(built, call, reply, Js.truthy(built.request().get("stream")), source, powerUser, name1,
+                stops, !chatCompletion && Js.truthy(powerUser.path("instruct").get("enabled")),
+                PromptEngine.text(powerUser.get("user_prompt_bias")));
+    }
+
+    /** A reply as saved: its cleaned text and the message it is in (null for an impersonation). */
+    public record Finished(String text, ObjectNode message) {
+        public ObjectNode json() {
+            ObjectNode json = JsJson.object().put("text", text);
+            json.set("message", message);
+            return json;
+        }
+    }
+
+    /** Cleans the reply's text as ST's frontend does and saves it. Blocking. */
+    public Finished finish(String user, Started started, String text) throws IOException {
+        String cleaned = ReplyCleaner.clean(text, started.reply().action(), started.powerUser(), started.name1(),
+                started.reply().name(), started.stoppingStrings(), started.instruct(), started.userBias());
+        return new Finished(cleaned, turns.saveReply(user, started.reply(), cleaned, clock.get()));
+    }
+
+    /** ST: getGeneratingApi for text completion: the type, with ooba's saved as "textgenerationwebui". */
+    private static String textApi(ObjectNode settings) {
+        String type = PromptEngine.text(settings.path("textgenerationwebui_settings").get("type"));
+        return type.equals("ooba") ? "textgenerationwebui" : type;
+    }
+
+    private record Loaded(PromptInputs inputs, ChatRef chat) {
+    }
+
+    private Loaded load(String user, JsonNode body) throws IOException {
         ObjectNode settings = settings(user);
         ZonedDateTime now = now(body.get("now"));
         String text = body.hasNonNull("text") ? Js.string(body.get("text")) : "";
@@ -95,8 +175,8 @@ public final class EngineService {
             }
         });
         Function<String, ObjectNode> books = name -> book(user, name);
-        return new PromptInputs(settings, character, group, members, messages, metadata, books, text, now, tokenizers,
-                EngineVectors.of(vectors, user, settings, chatId));
+        return new Loaded(new PromptInputs(settings, character, group, members, messages, metadata, books, text, now,
+                tokenizers, EngineVectors.of(vectors, user, settings, chatId)), chat);
     }
 
     private ObjectNode settings(String user) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
+import tankard.backend.common.Urls;
 import tankard.core.Refusal;
 import tankard.engine.macro.MacroEnv;
 import tankard.engine.macro.Macros;
@@ -23,6 +24,7 @@ import tankard.json.JsJson;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.Map;
 
 /**
@@ -100,11 +102,11 @@ public final class PromptEngine {
             chat.remove(chat.size() - 1);
         }
 
-        MacroEnv env = new MacroEnv(name1, name2, settings, inputs.character(), MacroEnv.CardFields.EMPTY,
-                groupNames(inputs, false), groupNames(inputs, true), chat, metadata, model(settings), inputs.now());
+        MacroEnv env = macroEnv(inputs, chat);
         Macros macros = new Macros(env);
-        if (action == Action.NORMAL && inputs.userText() != null && !inputs.userText().isEmpty()) {
-            chat.add(userMessage(inputs, persona, macros.substitute(inputs.userText())));
+        ObjectNode userMessage = userMessage(inputs, action);
+        if (userMessage != null) {
+            chat.add(userMessage);
         }
 
         MacroEnv.CardFields card = cardFields(inputs, powerUser, metadata, persona, macros);
@@ -160,31 +162,15 @@ public final class PromptEngine {
         boolean instruct = !chatCompletion && Js.truthy(powerUser.path("instruct").get("enabled"));
         List<String> examples = parseExamples(card.mesExamples(), instruct, chatCompletion, powerUser, macros);
 
-        authorsNote(prompts, chat, metadata, extensions, noteScan);
+        Note note = Note.of(metadata, extensions);
+        boolean noteActive = authorsNote(prompts, chat, note, extensions, inputs.character());
         memory(prompts, chat, extensions, macros);
 
-        ObjectNode worldSettings = object(settings.get("world_info_settings"));
-        boolean includeNames = !worldSettings.has("world_info_include_names")
-                || Js.truthy(worldSettings.get("world_info_include_names"));
-        List<String> chatForWorldInfo = new ArrayList<>();
-        for (int i = coreChat.size() - 1; i >= 0; i--) {
-            ObjectNode message = coreChat.get(i);
-            chatForWorldInfo.add(includeNames
-                    ? text(message.get("name")) + ": " + text(message.get("mes"))
-                    : text(message.get("mes")));
-        }
-        Map<String, String> global = new LinkedHashMap<>();
-        global.put("personaDescription", card.persona());
-        global.put("characterDescription", card.description());
-        global.put("characterPersonality", card.personality());
-        global.put("characterDepthPrompt", card.charDepthPrompt());
-        global.put("scenario", card.scenario());
-        global.put("creatorNotes", card.creatorNotes());
-        global.put("trigger", action.stName());
         prompts.set(QUIET_PROMPT, "", ExtensionPrompts.IN_PROMPT, 0, true, null);
-        WorldInfo worldInfo = WorldInfoScanner.scan(new WorldInfoScanner.Input(settings, inputs.character(),
-                metadata, inputs.books(), chatForWorldInfo, global, maxContext, prompts, macros,
-                EngineTokens.counter(inputs, chatCompletion)));
+        WorldInfo worldInfo = WorldInfoScanner.scan(new WorldInfoScanner.Input(persona.withLorebook(settings),
+                inputs.character(), metadata, inputs.books(), coreChat, card, action, maxContext, prompts,
+                noteActive, macros, EngineTokens.counter(inputs, chatCompletion), ThreadLocalRandom.current()));
+        prompts.remove(QUIET_PROMPT);
 
         for (WorldInfo.Example example : worldInfo.examples()) {
             if (example.content().isEmpty()) {
@@ -204,7 +190,7 @@ public final class PromptEngine {
         }
         worldInfo.outlets().forEach((name, entries) -> prompts.set("customWIOutlet_" + name,
                 String.join("\n", entries), ExtensionPrompts.NONE, 0, false, null));
-        personaDescription(prompts, persona, metadata, noteScan, shouldAddNote(chat, metadata));
+        personaDescription(prompts, persona, note, noteActive);
 
         return new Generation(inputs, action, name1, name2, macros, card, coreChat, maxContext, forceName2,
                 examples, worldInfo, prompts, bias);
@@ -258,7 +244,8 @@ public final class PromptEngine {
     }
 
     /** The persona the chat speaks as: the chat's locked persona, else the selected one (ST: personas.js). */
-    record Persona(String avatar, String name, String description, int position, int depth, int role) {
+    record Persona(String avatar, String name, String description, int position, int depth, int role,
+                   JsonNode lorebook) {
         static Persona of(ObjectNode settings, ObjectNode powerUser, ObjectNode metadata) {
             String avatar = text(settings.get("user_avatar"));
             String name = text(settings.get("username"));
@@ -266,6 +253,7 @@ public final class PromptEngine {
             int position = intOr(powerUser.get("persona_description_position"), 0);
             int depth = intOr(powerUser.get("persona_description_depth"), 2);
             int role = intOr(powerUser.get("persona_description_role"), 0);
+            JsonNode lorebook = powerUser.get("persona_description_lorebook");
             JsonNode locked = metadata.get("persona");
             if (locked != null && locked.isTextual() && powerUser.path("personas").has(locked.textValue())) {
                 avatar = locked.textValue();
@@ -275,8 +263,23 @@ public final class PromptEngine {
                 position = intOr(saved.get("position"), 0);
                 depth = intOr(saved.get("depth"), 2);
                 role = intOr(saved.get("role"), 0);
+                lorebook = saved.get("lorebook");
             }
-            return new Persona(avatar, name, description, position, depth, role);
+            return new Persona(avatar, name, description, position, depth, role, lorebook);
+        }
+
+        /**
+         * The settings with this persona's lorebook as the selected one, as ST's selectCurrentPersona leaves
+         * {@code power_user} for a chat locked to a persona.
+         */
+        ObjectNode withLorebook(ObjectNode settings) {
+            JsonNode selected = settings.path("power_user").get("persona_description_lorebook");
+            if (java.util.Objects.equals(selected, lorebook) || !(settings.get("power_user") instanceof ObjectNode)) {
+                return settings;
+            }
+            ObjectNode copy = settings.deepCopy();
+            ((ObjectNode) copy.get("power_user")).set("persona_description_lorebook", lorebook);
+            return copy;
         }
     }
 
@@ -384,16 +387,43 @@ public final class PromptEngine {
         return value.replace("\r", "");
     }
 
-    /** ST: public/script.js sendMessageAsUser, the message a send adds before the prompt is built. */
-    private static ObjectNode userMessage(PromptInputs inputs, Persona persona, String text) {
+    /** What macros read before the card fields are known. */
+    private static MacroEnv macroEnv(PromptInputs inputs, ArrayNode chat) {
+        ObjectNode settings = inputs.settings();
+        Persona persona = Persona.of(settings, object(settings.get("power_user")), inputs.metadata());
+        String name2 = inputs.character() == null ? "" : text(inputs.character().get("name"));
+        return new MacroEnv(persona.name(), name2, settings, inputs.character(), MacroEnv.CardFields.EMPTY,
+                groupNames(inputs, false), groupNames(inputs, true), chat, inputs.metadata(), model(settings),
+                inputs.now());
+    }
+
+    /**
+     * ST: public/script.js sendMessageAsUser, the message a send adds before the prompt is built; null when the
+     * action adds none.
+     */
+    static ObjectNode userMessage(PromptInputs inputs, Action action) {
+        if (action != Action.NORMAL || inputs.userText() == null || inputs.userText().isEmpty()) {
+            return null;
+        }
+        ObjectNode powerUser = object(inputs.settings().get("power_user"));
+        Persona persona = Persona.of(inputs.settings(), powerUser, inputs.metadata());
         ObjectNode message = JsJson.object();
         message.put("name", persona.name());
         message.put("is_user", true);
         message.put("is_system", false);
-        message.put("send_date", inputs.now().toInstant().toEpochMilli());
-        message.put("mes", text);
+        message.put("send_date", isoTime(inputs.now()));
+        message.put("mes", new Macros(macroEnv(inputs, inputs.chat())).substitute(inputs.userText()));
         message.putObject("extra").put("isSmallSys", false);
+        if (powerUser.path("personas").has(persona.avatar())) { // ST locks the message's avatar to the persona
+            message.put("force_avatar", "/thumbnail?type=persona&file=" + Urls.encodeUriComponent(persona.avatar()));
+        }
         return message;
+    }
+
+    /** JavaScript's {@code Date.prototype.toISOString}, what ST's getMessageTimeStamp answers. */
+    static String isoTime(java.time.ZonedDateTime time) {
+        return java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'")
+                .format(time.withZoneSameInstant(java.time.ZoneOffset.UTC));
     }
 
     /** ST: Generate's coreChat map: titles of attachments the user asked to append. */
@@ -503,42 +533,60 @@ public final class PromptEngine {
         return blocks;
     }
 
-    /** ST: public/scripts/authors-note.js loadSettings (defaults) and setFloatingPrompt. */
-    private static void authorsNote(ExtensionPrompts prompts, ArrayNode chat, ObjectNode metadata,
-                                    ObjectNode extensions, boolean scan) {
-        JsonNode note = extensions.path("note");
-        int interval = intOr(Js.coalesce(metadata.get("note_interval"), note.get("defaultInterval")), 1);
-        int position = intOr(Js.coalesce(metadata.get("note_position"), note.get("defaultPosition")), 1);
-        int depth = intOr(Js.coalesce(metadata.get("note_depth"), note.get("defaultDepth")), 4);
-        int role = intOr(Js.coalesce(metadata.get("note_role"), note.get("defaultRole")), 0);
-        String text = text(Js.coalesce(metadata.get("note_prompt"), note.get("default")));
-        if (!shouldAddNote(chat, metadata, interval)) {
-            prompts.set(AUTHORS_NOTE, "", ExtensionPrompts.NONE, ExtensionPrompts.MAX_INJECTION_DEPTH, false, null);
-            return;
+    /** The author's note as ST's authors-note.js loadSettings fills the chat's metadata from its defaults. */
+    private record Note(String text, int interval, int position, int depth, int role, boolean scan) {
+        static Note of(ObjectNode metadata, ObjectNode extensions) {
+            JsonNode note = extensions.path("note");
+            return new Note(PromptEngine.text(Js.coalesce(metadata.get("note_prompt"), note.get("default"))),
+                    intOr(Js.coalesce(metadata.get("note_interval"), note.get("defaultInterval")), 1),
+                    intOr(Js.coalesce(metadata.get("note_position"), note.get("defaultPosition")), 1),
+                    intOr(Js.coalesce(metadata.get("note_depth"), note.get("defaultDepth")), 4),
+                    intOr(Js.coalesce(metadata.get("note_role"), note.get("defaultRole")), 0),
+                    Js.truthy(note.get("allowWIScan")));
         }
-        prompts.set(AUTHORS_NOTE, text, position, depth, scan, role);
     }
 
-    private static boolean shouldAddNote(ArrayNode chat, ObjectNode metadata) {
-        return shouldAddNote(chat, metadata, intOr(metadata.get("note_interval"), 1));
-    }
-
-    /** ST: setFloatingPrompt's count of user messages against the note's interval. */
-    private static boolean shouldAddNote(ArrayNode chat, ObjectNode metadata, int interval) {
+    /**
+     * ST: public/scripts/authors-note.js setFloatingPrompt: the note every {@code interval} user messages, with
+     * the character's own note where the user set one; answers whether the note is in this prompt (ST's
+     * shouldWIAddPrompt).
+     */
+    private static boolean authorsNote(ExtensionPrompts prompts, ArrayNode chat, Note note, ObjectNode extensions,
+                                       ObjectNode character) {
         int userMessages = 0;
         for (JsonNode message : chat) {
             if (Js.truthy(message.get("is_user"))) {
                 userMessages++;
             }
         }
-        if (interval == 1) {
+        if (note.interval() == 1) {
             userMessages = 1;
         }
-        if (userMessages <= 0 || interval <= 0) {
+        if (userMessages <= 0 || note.interval() <= 0) {
+            prompts.set(AUTHORS_NOTE, "", ExtensionPrompts.NONE, ExtensionPrompts.MAX_INJECTION_DEPTH, false, null);
             return false;
         }
-        int till = userMessages >= interval ? userMessages % interval : interval - userMessages;
-        return till == 0;
+        int till = userMessages >= note.interval() ? userMessages % note.interval() : note.interval() - userMessages;
+        boolean active = till == 0;
+        String text = active ? note.text() : "";
+        if (active && character != null) {
+            String file = text(character.get("avatar")).replaceFirst("\\.[^.]*$", "");
+            for (JsonNode own : extensions.path("note").path("chara")) {
+                if (file.equals(text(own.get("name")))) {
+                    if (Js.truthy(own.get("useChara"))) {
+                        String prompt = text(own.get("prompt"));
+                        text = switch (intOr(own.get("position"), 0)) {
+                            case 1 -> prompt + "\n" + text;
+                            case 2 -> text + "\n" + prompt;
+                            default -> prompt;
+                        };
+                    }
+                    break;
+                }
+            }
+        }
+        prompts.set(AUTHORS_NOTE, text, note.position(), note.depth(), note.scan(), note.role());
+        return active;
     }
 
     /**
@@ -568,20 +616,18 @@ public final class PromptEngine {
     }
 
     /** ST: public/script.js addPersonaDescriptionExtensionPrompt. */
-    private static void personaDescription(ExtensionPrompts prompts, Persona persona, ObjectNode metadata,
-                                           boolean scan, boolean noteActive) {
+    private static void personaDescription(ExtensionPrompts prompts, Persona persona, Note note, boolean noteActive) {
         prompts.set(PERSONA_DESCRIPTION, "", ExtensionPrompts.IN_PROMPT, 0, false, null);
         if (persona.description().isEmpty() || persona.position() == PERSONA_NONE) {
             return;
         }
         if ((persona.position() == PERSONA_TOP_AN || persona.position() == PERSONA_BOTTOM_AN) && noteActive) {
-            ExtensionPrompts.Prompt note = prompts.get(AUTHORS_NOTE);
-            String original = note == null ? "" : note.value();
+            ExtensionPrompts.Prompt current = prompts.get(AUTHORS_NOTE);
+            String original = current == null ? "" : current.value();
             String withPersona = persona.position() == PERSONA_TOP_AN
                     ? persona.description() + "\n" + original
                     : original + "\n" + persona.description();
-            prompts.set(AUTHORS_NOTE, withPersona, intOr(metadata.get("note_position"), 1),
-                    intOr(metadata.get("note_depth"), 4), scan, intOr(metadata.get("note_role"), 0));
+            prompts.set(AUTHORS_NOTE, withPersona, note.position(), note.depth(), note.scan(), note.role());
         }
         if (persona.position() == PERSONA_AT_DEPTH) {
             prompts.set(PERSONA_DESCRIPTION, persona.description(), ExtensionPrompts.IN_CHAT, persona.depth(), true,

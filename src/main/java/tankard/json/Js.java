@@ -152,6 +152,15 @@ public final class Js {
         return s.substring(from, to);
     }
 
+    /** {@code String.prototype.trimStart}. */
+    public static String trimStart(String s) {
+        int from = 0;
+        while (from < s.length() && isJsWhitespace(s.charAt(from))) {
+            from++;
+        }
+        return s.substring(from);
+    }
+
     /** {@code String.prototype.trimEnd}. */
     public static String trimEnd(String s) {
         int to = s.length();

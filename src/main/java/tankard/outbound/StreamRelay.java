@@ -1,11 +1,13 @@
 package tankard.outbound;
 
 import io.vertx.core.Context;
+import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpServerResponse;
 
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
 /**
  * One upstream body relayed to the browser as it arrives. An upstream sends each SSE event as an HTTP chunk of its
@@ -24,6 +26,8 @@ final class StreamRelay {
     private final HttpClientResponse from;
     private final HttpServerResponse to;
     private final StreamConverter converter;
+    /** Runs once the upstream has ended well, before the browser's stream ends (the engine saves the reply). */
+    private final Supplier<Future<Void>> beforeEnd;
     /** The event loop both connections run on. */
     private final Context context;
     /** What this read brought so far, not yet written; null when nothing is waiting. */
@@ -35,10 +39,12 @@ final class StreamRelay {
     /** Whether the relay has ended, its upstream done or failed (a browser that leaves resets the upstream). */
     private boolean finished;
 
-    StreamRelay(HttpClientResponse from, HttpServerResponse to, StreamConverter converter, Context context) {
+    StreamRelay(HttpClientResponse from, HttpServerResponse to, StreamConverter converter,
+                Supplier<Future<Void>> beforeEnd, Context context) {
         this.from = from;
         this.to = to;
         this.converter = converter;
+        this.beforeEnd = beforeEnd;
         this.context = context;
     }
 
@@ -59,8 +65,11 @@ final class StreamRelay {
                 to.write(pending);
                 pending = null;
             }
-            to.end(converter.end());
-            finish();
+            Buffer last = converter.end();
+            beforeEnd.get().onComplete(done -> {
+                to.end(last);
+                finish();
+            });
         });
     }
 

@@ -444,10 +444,19 @@ public final class UpstreamClient {
      * handling as {@link #relay}; the status stays 200 whatever the upstream's (ST's Ollama stream).
      */
     public static void pipe(HttpClientResponse from, HttpServerResponse to, StreamConverter converter) {
+        pipe(from, to, converter, Future::succeededFuture);
+    }
+
+    /**
+     * As {@link #pipe(HttpClientResponse, HttpServerResponse, StreamConverter)}, running {@code beforeEnd} once the
+     * upstream has ended well and ending the browser's stream when it is done (not when the stream fails).
+     */
+    public static void pipe(HttpClientResponse from, HttpServerResponse to, StreamConverter converter,
+                            Supplier<Future<Void>> beforeEnd) {
         // never compressed: the compressor holds small writes back until its buffer fills, so the browser would
         // see nothing of a reply until it was long under way (ST's compression skips these untyped bodies too)
         to.setChunked(true).putHeader(HttpHeaders.CONTENT_ENCODING, HttpHeaders.IDENTITY);
-        new StreamRelay(from, to, converter, Vertx.currentContext()).start();
+        new StreamRelay(from, to, converter, beforeEnd, Vertx.currentContext()).start();
     }
 
     /** How many backend streams this process is relaying to browsers now. */

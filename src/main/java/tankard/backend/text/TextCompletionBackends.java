@@ -11,6 +11,7 @@ import tankard.config.TankardConfig;
 import tankard.json.Js;
 import tankard.json.JsJson;
 import tankard.outbound.RequestOverrides;
+import tankard.outbound.StreamConverter;
 import tankard.outbound.UpstreamRequest;
 
 import java.util.Map;
@@ -75,6 +76,16 @@ public final class TextCompletionBackends {
         }
 
         /** The completion call of the body, as {@code /generate} sends it (the type and server must be known). */
+        /** A non-streamed completion as the frontend gets it from the generate route. */
+        public JsonNode completion(JsonNode answer) {
+            return api.completion(answer);
+        }
+
+        /** How the generate route relays the type's stream. */
+        public StreamConverter streamConverter() {
+            return api.streamConverter();
+        }
+
         public UpstreamRequest completionCall() {
             Buffer json = Buffer.buffer(JsJson.compactBytes(api.requestBody(body)));
             return new UpstreamRequest(HttpMethod.POST, api.completionUrl(Urls.trimV1(server)), headers(true), json);

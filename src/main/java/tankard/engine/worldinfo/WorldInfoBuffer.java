@@ -1,0 +1,174 @@
+package tankard.engine.worldinfo;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import tankard.engine.macro.MacroEnv;
+import tankard.json.Js;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The text one scan matches keys against (ST: public/scripts/world-info.js, WorldInfoBuffer): the chat by depth,
+ * the card fields an entry asks for, the scanned extension prompts and what recursion added.
+ */
+final class WorldInfoBuffer {
+    static final int MAX_SCAN_DEPTH = 1000;
+    private static final String MATCHER = "\u0001";
+    private static final String JOINER = "\n" + MATCHER;
+
+    /** ST's scan_state. */
+    enum ScanState { NONE, INITIAL, RECURSION, MIN_ACTIVATIONS }
+
+    private final WorldInfoSettings settings;
+    private final MacroEnv.CardFields card;
+    /** The messages, newest first, trimmed; null where ST leaves a hole (an empty message). */
+    private final List<String> depthBuffer = new ArrayList<>();
+    private final List<String> recurseBuffer = new ArrayList<>();
+    private final List<String> injectBuffer = new ArrayList<>();
+    private int skew;
+
+    /** @param messages ST's chatForWI: the messages' texts, newest first */
+    WorldInfoBuffer(List<String> messages, MacroEnv.CardFields card, WorldInfoSettings settings) {
+        this.settings = settings;
+        this.card = card;
+        for (int depth = 0; depth < Math.min(messages.size(), MAX_SCAN_DEPTH); depth++) {
+            String message = messages.get(depth);
+            if (!message.isEmpty()) {
+                while (depthBuffer.size() < depth) {
+                    depthBuffer.add(null);
+                }
+                depthBuffer.add(Js.trim(message));
+            }
+        }
+    }
+
+    /** ST's WorldInfoBuffer.get: the text an entry's keys are matched against. */
+    String get(WorldInfoEntry entry, ScanState state) {
+        double depth = entry.numberOr("scanDepth", getDepth());
+        if (depth <= 0) {
+            return "";
+        }
+        depth = Math.min(depth, MAX_SCAN_DEPTH);
+        int end = Double.isNaN(depth) ? 0 : (int) Math.min(depth, depthBuffer.size());
+        List<String> slice = new ArrayList<>();
+        for (String message : depthBuffer.subList(0, end)) {
+            slice.add(message == null ? "" : message);
+        }
+        StringBuilder result = new StringBuilder(MATCHER).append(String.join(JOINER, slice));
+        appendIf(result, entry, "matchPersonaDescription", card.persona());
+        appendIf(result, entry, "matchCharacterDescription", card.description());
+        appendIf(result, entry, "matchCharacterPersonality", card.personality());
+        appendIf(result, entry, "matchCharacterDepthPrompt", card.charDepthPrompt());
+        appendIf(result, entry, "matchScenario", card.scenario());
+        appendIf(result, entry, "matchCreatorNotes", card.creatorNotes());
+        if (!injectBuffer.isEmpty()) {
+            result.append(JOINER).append(String.join(JOINER, injectBuffer));
+        }
+        // Min activations should not include the recursion buffer
+        if (!recurseBuffer.isEmpty() && state != ScanState.MIN_ACTIVATIONS) {
+            result.append(JOINER).append(String.join(JOINER, recurseBuffer));
+        }
+        return result.toString();
+    }
+
+    private static void appendIf(StringBuilder result, WorldInfoEntry entry, String flag, String text) {
+        if (entry.flag(flag) && text != null && !text.isEmpty()) {
+            result.append(JOINER).append(text);
+        }
+    }
+
+    /** ST's matchKeys: a /regex/ key by itself, else plain text with the entry's case and whole-word settings. */
+    boolean matchKeys(String haystack, String needle, WorldInfoEntry entry) {
+        JsRegex regex = JsRegex.parse(needle);
+        if (regex != null) {
+            return regex.test(haystack);
+        }
+        boolean caseSensitive = setting(entry, "caseSensitive", settings.caseSensitive());
+        String text = caseSensitive ? haystack : haystack.toLowerCase(Locale.ROOT);
+        String key = caseSensitive ? needle : needle.toLowerCase(Locale.ROOT);
+        if (!setting(entry, "matchWholeWords", settings.matchWholeWords()) || hasJsWhitespace(key)) {
+            return text.contains(key);
+        }
+        // ST: (?:^|\W)(key)(?:$|\W), with \W anything but an ASCII word character
+        for (int at = text.indexOf(key); at >= 0; at = at < text.length() ? text.indexOf(key, at + 1) : -1) {
+            int after = at + key.length();
+            if ((at == 0 || !isWordChar(text.charAt(at - 1))) && (after == text.length() || !isWordChar(text.charAt(after)))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** {@code entry[field] ?? global}, as a truthy test. */
+    private static boolean setting(WorldInfoEntry entry, String field, boolean global) {
+        JsonNode value = entry.get(field);
+        return value == null || value.isNull() ? global : Js.truthy(value);
+    }
+
+    /** Whether {@code key.split(/\s+/)} gives more than one word. */
+    private static boolean hasJsWhitespace(String key) {
+        for (int i = 0; i < key.length(); i++) {
+            if (Js.isWhitespace(key.charAt(i))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean isWordChar(char c) {
+        return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_';
+    }
+
+    void addRecurse(String message) {
+        recurseBuffer.add(message);
+    }
+
+    void addInject(String message) {
+        injectBuffer.add(message);
+    }
+
+    boolean hasRecurse() {
+        return !recurseBuffer.isEmpty();
+    }
+
+    void advanceScan() {
+        skew++;
+    }
+
+    /** The global scan depth plus the min-activations skew. */
+    double getDepth() {
+        return settings.depth() + skew;
+    }
+
+    /** ST's getScore: how many of an entry's keys match, for inclusion group scoring. */
+    int getScore(WorldInfoEntry entry, ScanState state) {
+        String text = get(entry, state);
+        List<String> primary = entry.strings("key");
+        List<String> secondary = entry.strings("keysecondary");
+        if (primary == null || primary.isEmpty()) {
+            return 0;
+        }
+        int primaryScore = count(text, primary, entry);
+        if (secondary != null && !secondary.isEmpty()) {
+            int secondaryScore = count(text, secondary, entry);
+            if (entry.is("selectiveLogic", 0)) {
+                return primaryScore + secondaryScore;
+            }
+            if (entry.is("selectiveLogic", 3)) {
+                return secondaryScore == secondary.size() ? primaryScore + secondaryScore : primaryScore;
+            }
+        }
+        return primaryScore;
+    }
+
+    private int count(String text, List<String> keys, WorldInfoEntry entry) {
+        int score = 0;
+        for (String key : keys) {
+            if (matchKeys(text, key, entry)) {
+                score++;
+            }
+        }
+        return score;
+    }
+}
