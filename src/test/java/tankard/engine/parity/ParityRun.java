@@ -10,16 +10,16 @@ import tankard.testing.TestServer;
 import tankard.testing.TextCompletionProtocols;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * One parity scenario from end to end: a Tankard serving ST's frontend over the scenario's user data and a mock
@@ -137,10 +137,16 @@ public final class ParityRun {
                 }
             }
             writeCapture(scenario.name(), captured);
-            assertSame(scenario.name() + " (" + scenario.action().routeName + " on the chat before)", captured, before[0]);
+            writeTankards(scenario.name(), "", before[0]);
+            List<String> failures = new ArrayList<>();
+            difference(scenario.action().routeName + " on the chat before", captured, before[0]).ifPresent(failures::add);
             if (scenario.action() == Action.SEND) {
                 RouteAnswer after = askTankard(client, scenario.target(), Action.REGENERATE, "");
-                assertSame(scenario.name() + " (regenerate on the chat ST saved)", asRegenerate(captured), after);
+                writeTankards(scenario.name(), ".regenerate", after);
+                difference("regenerate on the chat ST saved", asRegenerate(captured), after).ifPresent(failures::add);
+            }
+            if (!failures.isEmpty()) {
+                throw new AssertionError(scenario.name() + ": " + String.join("\n\n", failures));
             }
         } finally {
             TestServer.deleteTree(work);
@@ -242,17 +248,25 @@ public final class ParityRun {
         Files.write(CAPTURES.resolve(name + ".json"), JsJson.prettyBytes(file));
     }
 
-    private static void assertSame(String what, ParityBrowser.Generation st, RouteAnswer tankard) {
+    /** Tankard's answer beside ST's capture ({@code <scenario>.tankard.json}), to read a failure at leisure. */
+    private static void writeTankards(String name, String suffix, RouteAnswer answer) throws IOException {
+        JsonNode content = answer.body() != null ? answer.body()
+                : JsJson.object().put("status", answer.status()).put("answer", answer.text());
+        Files.write(CAPTURES.resolve(name + suffix + ".tankard.json"), JsJson.prettyBytes(content));
+    }
+
+    /** How Tankard's answer differs from ST's body, if it does: its status, its route or the first differing path. */
+    private static Optional<String> difference(String what, ParityBrowser.Generation st, RouteAnswer tankard) {
         if (tankard.body() == null) {
-            throw new AssertionError(what + ": /api/tankard/prompt answered " + tankard.status() + ": " + tankard.text());
+            return Optional.of(what + ": /api/tankard/prompt answered " + tankard.status() + ": " + tankard.text());
         }
-        assertEquals(st.path(), tankard.body().path("route").asText(), what + ": the route");
+        String route = tankard.body().path("route").asText();
+        if (!st.path().equals(route)) {
+            return Optional.of(what + ": ST posted to " + st.path() + ", Tankard answers " + route);
+        }
         JsonNode request = tankard.body().path("request");
-        Optional<JsonDiff.Difference> difference = JsonDiff.first(st.body(), request);
-        if (difference.isPresent()) {
-            throw new AssertionError(what + ": Tankard's body differs from ST's, " + difference.get() + "\n"
-                    + JsonDiff.sideBySide(st.body(), request));
-        }
+        return JsonDiff.first(st.body(), request).map(difference -> what + ": Tankard's body differs from ST's, "
+                + difference + "\n" + JsonDiff.sideBySide(st.body(), request));
     }
 
     /** A screenshot of the page where a scenario failed; failing to take it is told along with the failure. */
