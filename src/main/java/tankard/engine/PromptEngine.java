@@ -3,7 +3,6 @@ package tankard.engine;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.databind.node.TextNode;
 import tankard.backend.common.Urls;
 import tankard.core.Refusal;
 import tankard.engine.macro.MacroEnv;
@@ -22,10 +21,9 @@ import tankard.json.Js;
 import tankard.json.JsJson;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Builds the prompt ST's frontend builds for a generation (ST: public/script.js, Generate): the part common to
@@ -48,11 +46,6 @@ public final class PromptEngine {
     /** ST's power_user.reasoning defaults (public/scripts/power-user.js). */
     private static final JsonNode DEFAULT_REASONING = JsJson.parse("{\"add_to_prompts\":false,\"prefix\":\"<think>\","
             + "\"suffix\":\"</think>\",\"separator\":\"\\n\",\"max_additions\":1}");
-    /** ST's group_generation_mode (public/scripts/group-chats.js). */
-    private static final int GROUP_SWAP = 0;
-    private static final int GROUP_APPEND_DISABLED = 2;
-    /** ST's depth_prompt_depth_default (public/script.js). */
-    private static final int DEPTH_PROMPT_DEPTH = 4;
 
     private PromptEngine() {
     }
@@ -117,17 +110,17 @@ public final class PromptEngine {
         boolean noteScan = Js.truthy(extensions.path("note").get("allowWIScan"));
 
         // ST: Generate, the depth prompts: each group member's (getGroupDepthPrompts), else the character's
-        List<DepthPrompt> groupDepthPrompts = groupDepthPrompts(inputs, macros, powerUser);
+        List<GroupMembers.DepthPrompt> groupDepthPrompts = GroupMembers.depthPrompts(inputs, macros, powerUser);
         if (!groupDepthPrompts.isEmpty()) {
             for (int i = 0; i < groupDepthPrompts.size(); i++) {
-                DepthPrompt depthPrompt = groupDepthPrompts.get(i);
+                GroupMembers.DepthPrompt depthPrompt = groupDepthPrompts.get(i);
                 prompts.set(DEPTH_PROMPT + "_" + i, depthPrompt.text(), ExtensionPrompts.IN_CHAT, depthPrompt.depth(),
                         noteScan, depthPrompt.role());
             }
         } else {
             JsonNode depthPrompt = inputs.character() == null ? null
                     : inputs.character().path("data").path("extensions").get("depth_prompt");
-            prompts.set(DEPTH_PROMPT, card.charDepthPrompt(), ExtensionPrompts.IN_CHAT, depthOf(depthPrompt), noteScan,
+            prompts.set(DEPTH_PROMPT, card.charDepthPrompt(), ExtensionPrompts.IN_CHAT, GroupMembers.depthOf(depthPrompt), noteScan,
                     role(depthPrompt == null ? null : depthPrompt.get("role")));
         }
 
@@ -196,53 +189,6 @@ public final class PromptEngine {
                 examples, worldInfo, prompts, bias);
     }
 
-    private record DepthPrompt(String text, int depth, int role) {
-    }
-
-    /** A depth prompt's {@code depth ?? depth_prompt_depth_default}. */
-    private static int depthOf(JsonNode depthPrompt) {
-        JsonNode depth = depthPrompt == null ? null : depthPrompt.get("depth");
-        return depth == null || depth.isNull() ? DEPTH_PROMPT_DEPTH : intOr(depth, DEPTH_PROMPT_DEPTH);
-    }
-
-    /** ST: public/scripts/group-chats.js getGroupDepthPrompts: enabled members' (and the speaker's) depth prompts. */
-    private static List<DepthPrompt> groupDepthPrompts(PromptInputs inputs, Macros macros, ObjectNode powerUser) {
-        List<DepthPrompt> found = new ArrayList<>();
-        ObjectNode group = inputs.group();
-        JsonNode mode = group == null ? null : group.get("generation_mode");
-        if (group == null || mode != null && mode.isNumber() && mode.asInt() == GROUP_SWAP) {
-            return found;
-        }
-        forEachMember(inputs, false, (member, card) -> {
-            JsonNode depthPrompt = card.path("data").path("extensions").path("depth_prompt");
-            String text = baseChatReplace(text(depthPrompt.get("prompt")).strip(), macros, powerUser,
-                    text(card.get("name")));
-            if (!text.isEmpty()) {
-                found.add(new DepthPrompt(text, depthOf(depthPrompt), role(depthPrompt.get("role"))));
-            }
-        });
-        return found;
-    }
-
-    /**
-     * Each member's card in the group's order, leaving out members without a card and disabled members other than
-     * the one who speaks (unless {@code withDisabled}).
-     */
-    private static void forEachMember(PromptInputs inputs, boolean withDisabled,
-                                      java.util.function.BiConsumer<String, ObjectNode> action) {
-        List<String> disabled = new ArrayList<>();
-        inputs.group().path("disabled_members").forEach(member -> disabled.add(text(member)));
-        JsonNode members = inputs.group().path("members");
-        for (int i = 0; i < members.size() && i < inputs.members().size(); i++) {
-            ObjectNode card = inputs.members().get(i);
-            String member = text(members.get(i));
-            boolean speaker = card != null && card == inputs.character();
-            if (card != null && (!disabled.contains(member) || speaker || withDisabled)) {
-                action.accept(member, card);
-            }
-        }
-    }
-
     /** The persona the chat speaks as: the chat's locked persona, else the selected one (ST: personas.js). */
     record Persona(String avatar, String name, String description, int position, int depth, int role,
                    JsonNode lorebook) {
@@ -292,7 +238,7 @@ public final class PromptEngine {
             return new MacroEnv.CardFields("", "", "", personaText, "", "", "", "", "", "");
         }
         JsonNode data = character.path("data");
-        GroupCards group = groupCards(inputs, metadata, macros, powerUser);
+        GroupMembers.Cards group = GroupMembers.cards(inputs, metadata, macros, powerUser);
         String system = Js.truthy(metadata.get("system_prompt")) ? text(metadata.get("system_prompt"))
                 : text(data.get("system_prompt"));
         String scenario = Js.truthy(metadata.get("scenario")) ? text(metadata.get("scenario"))
@@ -311,57 +257,6 @@ public final class PromptEngine {
                 cardText(data.path("extensions").path("depth_prompt").get("prompt"), macros, powerUser),
                 cardText(data.get("creator_notes"), macros, powerUser),
                 text(data.get("character_version")));
-    }
-
-    private record GroupCards(String description, String personality, String scenario, String mesExamples) {
-    }
-
-    /**
-     * ST: public/scripts/group-chats.js getGroupCharacterCardsLazy: with a join generation mode, each member's
-     * field between the group's prefix and suffix ({@code <FIELDNAME>} replaced), joined by newlines; null
-     * outside a group or in swap mode.
-     */
-    private static GroupCards groupCards(PromptInputs inputs, ObjectNode metadata, Macros macros, ObjectNode powerUser) {
-        ObjectNode group = inputs.group();
-        if (group == null || !Js.truthy(group.get("generation_mode")) || group.path("members").isEmpty()) {
-            return null;
-        }
-        boolean withDisabled = intOr(group.get("generation_mode"), 0) == GROUP_APPEND_DISABLED;
-        java.util.function.BiFunction<String, String, String> collect = (fieldName, field) -> {
-            List<String> values = new ArrayList<>();
-            forEachMember(inputs, withDisabled, (member, card) -> {
-                String value = text(card.get(field)).strip();
-                if (value.isEmpty()) {
-                    return;
-                }
-                if (field.equals("mes_example") && !value.startsWith("<START>")) {
-                    value = "<START>\n" + value;
-                }
-                String name = text(card.get("name"));
-                String joined = joinPart(group.get("generation_mode_join_prefix"), fieldName, name, false, macros, powerUser)
-                        + joinPart(TextNode.valueOf(value), fieldName, name, true, macros, powerUser)
-                        + joinPart(group.get("generation_mode_join_suffix"), fieldName, name, false, macros, powerUser);
-                if (!joined.isEmpty()) {
-                    values.add(joined);
-                }
-            });
-            return String.join("\n", values);
-        };
-        String scenario = baseChatReplace(text(metadata.get("scenario")).strip(), macros, powerUser);
-        String examples = baseChatReplace(text(metadata.get("mes_example")).strip(), macros, powerUser);
-        return new GroupCards(collect.apply("Description", "description"), collect.apply("Personality", "personality"),
-                scenario.isEmpty() ? collect.apply("Scenario", "scenario") : scenario,
-                examples.isEmpty() ? collect.apply("Example Messages", "mes_example") : examples);
-    }
-
-    /** ST: getGroupCharacterCardsLazy's customTransform. */
-    private static String joinPart(JsonNode value, String fieldName, String name, boolean trim, Macros macros,
-                                   ObjectNode powerUser) {
-        if (!Js.truthy(value)) {
-            return "";
-        }
-        String text = Js.string(value).replaceAll("(?i)<FIELDNAME>", java.util.regex.Matcher.quoteReplacement(fieldName));
-        return baseChatReplace(trim ? Js.trim(text) : text, macros, powerUser, name);
     }
 
     private static String cardText(JsonNode value, Macros macros, ObjectNode powerUser) {
@@ -393,7 +288,7 @@ public final class PromptEngine {
         Persona persona = Persona.of(settings, object(settings.get("power_user")), inputs.metadata());
         String name2 = inputs.character() == null ? "" : text(inputs.character().get("name"));
         return new MacroEnv(persona.name(), name2, settings, inputs.character(), MacroEnv.CardFields.EMPTY,
-                groupNames(inputs, false), groupNames(inputs, true), chat, inputs.metadata(), model(settings),
+                GroupMembers.names(inputs, false), GroupMembers.names(inputs, true), chat, inputs.metadata(), model(settings),
                 inputs.now());
     }
 
@@ -646,27 +541,6 @@ public final class PromptEngine {
             case "assistant" -> ExtensionPrompts.ASSISTANT;
             default -> ExtensionPrompts.SYSTEM;
         };
-    }
-
-    private static List<String> groupNames(PromptInputs inputs, boolean mutedOnly) {
-        if (inputs.group() == null) {
-            return null;
-        }
-        List<String> disabled = new ArrayList<>();
-        inputs.group().path("disabled_members").forEach(member -> disabled.add(text(member)));
-        List<String> names = new ArrayList<>();
-        int i = 0;
-        for (JsonNode member : inputs.group().path("members")) {
-            if (i >= inputs.members().size()) {
-                break;
-            }
-            ObjectNode card = inputs.members().get(i++);
-            boolean muted = disabled.contains(text(member));
-            if (card != null && muted == mutedOnly) {
-                names.add(text(card.get("name")));
-            }
-        }
-        return names;
     }
 
     /** The model the request names (ST: getChatCompletionModel, or the text API's model). */

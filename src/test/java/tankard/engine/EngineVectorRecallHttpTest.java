@@ -55,7 +55,7 @@ class EngineVectorRecallHttpTest extends ServerTest {
                 "{\"avatar_url\":\"Bramble.png\",\"file_name\":\"Long\",\"action\":\"regenerate\"}");
         assertEquals(200, response.statusCode(), response.bodyAsString());
         String request = json(response).path("request").toString();
-        assertTrue(request.contains("Past events:\\nWren: " + KEY_MESSAGE), request.substring(0, Math.min(2000, request.length())));
+        assertTrue(request.contains("Past events:\\nBramble: " + KEY_MESSAGE), request.substring(0, Math.min(2000, request.length())));
         assertEquals(1, request.split(java.util.regex.Pattern.quote(KEY_MESSAGE), -1).length - 1,
                 "the recalled message left the chat history: it is in the prompt once");
 

@@ -1,21 +1,34 @@
 package tankard.engine.macro;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import tankard.json.Js;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * ST's substituteParams (public/script.js) with the macro engine ST 1.18 uses by default
- * ({@code power_user.experimental_macro_engine}: public/scripts/macros/). Macros that reach outside the prompt
- * (variables written by scripts, slash commands, random picks kept in the chat) are out of scope: docs/engine.md.
+ * ({@code power_user.experimental_macro_engine}: public/scripts/macros/). One instance serves one prompt: the
+ * variable macros change its copy of the chat's and the global variables, and later calls see the change, as in
+ * ST. Macros that reach outside the prompt (random picks, dice, extension state) are left as written. With the
+ * switch off ({@code experimental_macro_engine: false}), the legacy regex substitution runs instead.
  */
 public final class Macros {
-    private static final Pattern MACRO = Pattern.compile("\\{\\{(user|char)}}", Pattern.CASE_INSENSITIVE);
-
     private final MacroEnv env;
+    private final MacroVariables variables;
+    private final boolean legacyEngine;
+    private final LegacyMacros legacy;
 
     public Macros(MacroEnv env) {
         this.env = env;
+        this.variables = new MacroVariables(Js.get(env.chatMetadata(), "variables"),
+                Js.get(env.settings(), "extension_settings.variables.global"));
+        JsonNode engineSwitch = Js.get(env.settings(), "power_user.experimental_macro_engine");
+        this.legacyEngine = engineSwitch != null && !Js.truthy(engineSwitch);
+        this.legacy = new LegacyMacros(this, variables);
     }
 
     public MacroEnv env() {
@@ -32,20 +45,40 @@ public final class Macros {
         if (content == null || content.isEmpty()) {
             return "";
         }
-        String user = options.name1Override() != null ? options.name1Override() : env.name1();
-        String character = options.name2Override() != null ? options.name2Override() : env.name2();
-        Matcher matcher = MACRO.matcher(content);
-        StringBuilder out = new StringBuilder();
-        while (matcher.find()) {
-            String value = matcher.group(1).equalsIgnoreCase("user") ? user : character;
-            matcher.appendReplacement(out, Matcher.quoteReplacement(value));
+        if (legacyEngine) {
+            return legacy.substitute(content, options);
         }
-        matcher.appendTail(out);
-        String result = out.toString();
-        for (Map.Entry<String, String> dynamic : options.dynamicMacros().entrySet()) {
-            result = result.replace("{{" + dynamic.getKey() + "}}", dynamic.getValue());
+        String user = options.name1Override() != null ? options.name1Override() : nonNull(env.name1());
+        String character = options.name2Override() != null ? options.name2Override() : nonNull(env.name2());
+        Map<String, String> dynamicMacros = new HashMap<>();
+        options.dynamicMacros().forEach((name, value) -> dynamicMacros.put(name.toLowerCase(Locale.ROOT), value));
+        MacroScope scope = new MacroScope(this, variables, user, character,
+                groupValue(options, character, true, false, null),
+                groupValue(options, character, false, false, null),
+                groupValue(options, character, false, true, user),
+                options.replaceCharacterCard() ? env.card() : null, dynamicMacros, content, options.original());
+        return MacroEngine.evaluate(content, scope, 0);
+    }
+
+    private static String nonNull(String value) {
+        return value == null ? "" : value;
+    }
+
+    /** MacroEnvBuilder.js getGroupValue: the members' names, or the character (or user) outside a group. */
+    private String groupValue(Options options, String currentChar, boolean includeMuted, boolean filterOutChar,
+                              String includeUser) {
+        if (options.groupOverride() != null) {
+            return options.groupOverride();
         }
-        return result;
+        List<MacroEnv.GroupMember> members = env.groupMembers();
+        if (members == null) {
+            return filterOutChar ? nonNull(includeUser) : currentChar;
+        }
+        return members.stream()
+                .filter(member -> includeMuted || !member.muted())
+                .filter(member -> !filterOutChar || !member.name().equals(currentChar))
+                .map(MacroEnv.GroupMember::name)
+                .collect(Collectors.joining(", "));
     }
 
     /**
@@ -54,6 +87,10 @@ public final class Macros {
      */
     public record Options(String name1Override, String name2Override, String original, String groupOverride,
                           boolean replaceCharacterCard, Map<String, String> dynamicMacros) {
+        public Options {
+            dynamicMacros = dynamicMacros == null ? Map.of() : dynamicMacros;
+        }
+
         public static final Options DEFAULT = new Options(null, null, null, null, true, Map.of());
 
         public static Options original(String original) {
@@ -66,6 +103,11 @@ public final class Macros {
 
         public static Options withoutCard() {
             return new Options(null, null, null, null, false, Map.of());
+        }
+
+        /** substituteParamsExtended(content, additionalMacro): extra macros, each a fixed text. */
+        public static Options dynamic(Map<String, String> macros) {
+            return new Options(null, null, null, null, true, macros);
         }
     }
 }

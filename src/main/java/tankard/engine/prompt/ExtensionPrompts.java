@@ -1,6 +1,7 @@
 package tankard.engine.prompt;
 
 import tankard.engine.macro.Macros;
+import tankard.json.Js;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -71,7 +72,7 @@ public final class ExtensionPrompts {
             if (role != null && prompt.role() != null && !prompt.role().equals(role)) {
                 continue;
             }
-            values.add(prompt.value().strip());
+            values.add(Js.trim(prompt.value()));
         }
         String joined = String.join(separator, values);
         if (wrap && !joined.isEmpty() && !joined.startsWith(separator)) {

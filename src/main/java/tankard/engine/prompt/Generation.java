@@ -1,5 +1,6 @@
 package tankard.engine.prompt;
 
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import tankard.engine.macro.MacroEnv;
 import tankard.engine.macro.Macros;
@@ -42,7 +43,8 @@ public record Generation(PromptInputs inputs, Action action, String name1, Strin
 
     /** {@code power_user}: the user's power-user settings. */
     public ObjectNode powerUser() {
-        return (ObjectNode) inputs.settings().path("power_user");
+        return inputs.settings().get("power_user") instanceof ObjectNode powerUser ? powerUser
+                : JsonNodeFactory.instance.objectNode();
     }
 
     /** Whether the chat is a group chat. */
