@@ -176,7 +176,7 @@ public final class EngineService {
         });
         Function<String, ObjectNode> books = name -> book(user, name);
         return new Loaded(new PromptInputs(settings, character, group, members, messages, metadata, books, text, now,
-                tokenizers, EngineVectors.of(vectors, user, settings, chatId)), chat);
+                tokenizers, EngineVectors.of(vectors, user, settings, chatId), chatId), chat);
     }
 
     private ObjectNode settings(String user) {

@@ -3,6 +3,7 @@ package tankard.engine;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
+import tankard.engine.macro.MacroEnv;
 import tankard.engine.macro.Macros;
 import tankard.engine.prompt.PromptInputs;
 import tankard.json.Js;
@@ -122,24 +123,22 @@ final class GroupMembers {
         return PromptEngine.baseChatReplace(trim ? Js.trim(text) : text, macros, powerUser, name);
     }
 
-    static List<String> names(PromptInputs inputs, boolean mutedOnly) {
+    /** The members macros name ({{group}}, {{groupNotMuted}}): those with a card, in the group's order. */
+    static List<MacroEnv.GroupMember> members(PromptInputs inputs) {
         if (inputs.group() == null) {
             return null;
         }
         List<String> disabled = new ArrayList<>();
         inputs.group().path("disabled_members").forEach(member -> disabled.add(PromptEngine.text(member)));
-        List<String> names = new ArrayList<>();
-        int i = 0;
-        for (JsonNode member : inputs.group().path("members")) {
-            if (i >= inputs.members().size()) {
-                break;
-            }
-            ObjectNode card = inputs.members().get(i++);
-            boolean muted = disabled.contains(PromptEngine.text(member));
-            if (card != null && muted == mutedOnly) {
-                names.add(PromptEngine.text(card.get("name")));
+        List<MacroEnv.GroupMember> members = new ArrayList<>();
+        JsonNode avatars = inputs.group().path("members");
+        for (int i = 0; i < avatars.size() && i < inputs.members().size(); i++) {
+            ObjectNode card = inputs.members().get(i);
+            if (card != null) {
+                members.add(new MacroEnv.GroupMember(PromptEngine.text(card.get("name")),
+                        disabled.contains(PromptEngine.text(avatars.get(i)))));
             }
         }
-        return names;
+        return members;
     }
 }

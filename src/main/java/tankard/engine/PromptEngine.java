@@ -95,17 +95,16 @@ public final class PromptEngine {
             chat.remove(chat.size() - 1);
         }
 
-        MacroEnv env = macroEnv(inputs, chat);
-        Macros macros = new Macros(env);
         ObjectNode userMessage = userMessage(inputs, action);
         if (userMessage != null) {
             chat.add(userMessage);
         }
-
+        ExtensionPrompts[] outlets = new ExtensionPrompts[1]; // {{outlet::key}} reads the prompts made below
+        Macros macros = new Macros(macroEnv(inputs, chat, MacroEnv.CardFields.EMPTY, action, outlets));
         MacroEnv.CardFields card = cardFields(inputs, powerUser, metadata, persona, macros);
-        macros = new Macros(new MacroEnv(name1, name2, settings, inputs.character(), card, env.groupMembers(),
-                env.mutedMembers(), chat, metadata, env.model(), inputs.now()));
+        macros = new Macros(macroEnv(inputs, chat, card, action, outlets));
         ExtensionPrompts prompts = new ExtensionPrompts(macros);
+        outlets[0] = prompts;
         ObjectNode extensions = object(settings.get("extension_settings"));
         boolean noteScan = Js.truthy(extensions.path("note").get("allowWIScan"));
 
@@ -235,7 +234,7 @@ public final class PromptEngine {
         String personaText = baseChatReplace(persona.description().strip(), macros, powerUser);
         ObjectNode character = inputs.character();
         if (character == null) {
-            return new MacroEnv.CardFields("", "", "", personaText, "", "", "", "", "", "");
+            return new MacroEnv.CardFields("", "", "", personaText, "", "", "", "", "", "", "", List.of());
         }
         JsonNode data = character.path("data");
         GroupMembers.Cards group = GroupMembers.cards(inputs, metadata, macros, powerUser);
@@ -256,7 +255,17 @@ public final class PromptEngine {
                         ? cardText(data.get("post_history_instructions"), macros, powerUser) : "",
                 cardText(data.path("extensions").path("depth_prompt").get("prompt"), macros, powerUser),
                 cardText(data.get("creator_notes"), macros, powerUser),
-                text(data.get("character_version")));
+                text(data.get("character_version")),
+                text(character.get("first_mes")),
+                greetings(data.get("alternate_greetings")));
+    }
+
+    private static List<String> greetings(JsonNode greetings) {
+        List<String> list = new ArrayList<>();
+        if (greetings != null && greetings.isArray()) {
+            greetings.forEach(greeting -> list.add(text(greeting)));
+        }
+        return list;
     }
 
     private static String cardText(JsonNode value, Macros macros, ObjectNode powerUser) {
@@ -282,14 +291,22 @@ public final class PromptEngine {
         return value.replace("\r", "");
     }
 
-    /** What macros read before the card fields are known. */
-    private static MacroEnv macroEnv(PromptInputs inputs, ArrayNode chat) {
+    /** What macros read (ST: MacroEnvBuilder): the chat as it is, the card fields once they are known. */
+    private static MacroEnv macroEnv(PromptInputs inputs, ArrayNode chat, MacroEnv.CardFields card, Action action,
+                                     ExtensionPrompts[] outlets) {
         ObjectNode settings = inputs.settings();
         Persona persona = Persona.of(settings, object(settings.get("power_user")), inputs.metadata());
         String name2 = inputs.character() == null ? "" : text(inputs.character().get("name"));
-        return new MacroEnv(persona.name(), name2, settings, inputs.character(), MacroEnv.CardFields.EMPTY,
-                GroupMembers.names(inputs, false), GroupMembers.names(inputs, true), chat, inputs.metadata(), model(settings),
-                inputs.now());
+        String avatar = inputs.character() == null ? null : text(inputs.character().get("avatar"));
+        boolean chatCompletion = isChatCompletion(settings);
+        int context = maxContextSize(settings, chatCompletion);
+        return new MacroEnv(persona.name(), name2, settings, card, avatar, GroupMembers.members(inputs), chat,
+                inputs.metadata(), inputs.chatId(), model(settings), context,
+                context - maxContext(settings, chatCompletion), "", action == null ? "" : action.stName(),
+                inputs.now(), null, key -> {
+                    ExtensionPrompts.Prompt outlet = outlets[0] == null ? null : outlets[0].get("customWIOutlet_" + key);
+                    return outlet == null ? "" : outlet.value();
+                });
     }
 
     /**
@@ -307,7 +324,8 @@ public final class PromptEngine {
         message.put("is_user", true);
         message.put("is_system", false);
         message.put("send_date", isoTime(inputs.now()));
-        message.put("mes", new Macros(macroEnv(inputs, inputs.chat())).substitute(inputs.userText()));
+        message.put("mes", new Macros(macroEnv(inputs, inputs.chat(), MacroEnv.CardFields.EMPTY, action,
+                new ExtensionPrompts[1])).substitute(inputs.userText()));
         message.putObject("extra").put("isSmallSys", false);
         if (powerUser.path("personas").has(persona.avatar())) { // ST locks the message's avatar to the persona
             message.put("force_avatar", "/thumbnail?type=persona&file=" + Urls.encodeUriComponent(persona.avatar()));
@@ -377,9 +395,15 @@ public final class PromptEngine {
     static int maxContext(ObjectNode settings, boolean chatCompletion) {
         if (chatCompletion) {
             ObjectNode oai = object(settings.get("oai_settings"));
-            return intOr(oai.get("openai_max_context"), 4095) - intOr(oai.get("openai_max_tokens"), 300);
+            return maxContextSize(settings, true) - intOr(oai.get("openai_max_tokens"), 300);
         }
-        return intOr(settings.get("max_context"), 2048) - intOr(settings.get("amount_gen"), 80);
+        return maxContextSize(settings, false) - intOr(settings.get("amount_gen"), 80);
+    }
+
+    /** ST: public/script.js getMaxContextTokens. */
+    static int maxContextSize(ObjectNode settings, boolean chatCompletion) {
+        return chatCompletion ? intOr(object(settings.get("oai_settings")).get("openai_max_context"), 4095)
+                : intOr(settings.get("max_context"), 2048);
     }
 
     /** ST: public/script.js getBiasStrings, for a generation without typed bias. */

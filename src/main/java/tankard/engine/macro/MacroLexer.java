@@ -36,7 +36,10 @@ final class MacroLexer {
         PLAINTEXT, MACRO_DEF, IDENTIFIER_END, ARGS, FILTER, FILTER_END, VAR_IDENTIFIER, VAR_AFTER_IDENTIFIER, VAR_VALUE
     }
 
-    /** A pattern of a mode: the token it makes (null: skipped), and the mode changes it makes (pop, then push). */
+    /**
+     * A pattern of a mode (null: plain text, see matchAt): the token it makes (null: skipped), and the mode changes
+     * it makes (pop, then push).
+     */
     private record Rule(Pattern pattern, Type type, boolean pop, Mode push) {
     }
 
@@ -59,7 +62,8 @@ final class MacroLexer {
         Rule beforeEnd = rule("(?=\\}\\})", null, true, null);
         String endOfIdentifier = "(?:" + WS + "+|(?=:{1,2})|(?=[|}]))";
         MODES.put(Mode.PLAINTEXT, List.of(
-                using("(?:[^{]|\\{(?!\\{))+", Type.PLAINTEXT),
+                // ST's /(?:[^{]|\{(?!\{))+/ is scanned, not matched: Java's regex recurses once per repetition
+                new Rule(null, Type.PLAINTEXT, false, null),
                 using("\\{(?=\\{\\{)", Type.PLAINTEXT_OPEN_BRACE),
                 start));
         MODES.put(Mode.MACRO_DEF, List.of(
@@ -171,6 +175,11 @@ final class MacroLexer {
 
     /** Where the rule's match at offset ends, or -1. */
     private static int matchAt(Rule rule, String text, int offset) {
+        if (rule.pattern() == null) { // plain text: everything up to the next "{{"
+            int next = text.indexOf("{{", offset);
+            int end = next < 0 ? text.length() : next;
+            return end > offset ? end : -1;
+        }
         Matcher matcher = rule.pattern().matcher(text);
         matcher.region(offset, text.length());
         matcher.useTransparentBounds(true);

@@ -26,7 +26,10 @@ public final class ExtensionPrompts {
     /** ST's {@code MAX_INJECTION_DEPTH}. */
     public static final int MAX_INJECTION_DEPTH = 10000;
 
-    /** One prompt; {@code depth} and {@code role} null where ST leaves them undefined. */
+    /**
+     * One prompt as setExtensionPrompt stores it: {@code depth} null where ST's {@code Number(depth)} is NaN (an
+     * undefined depth, which matches no depth), {@code role} the system's where none was given.
+     */
     public record Prompt(String value, int position, Integer depth, boolean scan, Integer role) {
     }
 
@@ -39,7 +42,7 @@ public final class ExtensionPrompts {
 
     /** ST's setExtensionPrompt: a value of null is stored as empty. */
     public void set(String key, String value, int position, Integer depth, boolean scan, Integer role) {
-        prompts.put(key, new Prompt(value == null ? "" : value, position, depth, scan, role));
+        prompts.put(key, new Prompt(value == null ? "" : value, position, depth, scan, role == null ? SYSTEM : role));
     }
 
     public Prompt get(String key) {
@@ -56,9 +59,8 @@ public final class ExtensionPrompts {
     }
 
     /**
-     * ST's getExtensionPrompt: the non-empty prompts at a position (and depth and role, where given; a prompt
-     * without depth or role matches any), trimmed and joined by the separator, wrapped in it when asked, macros
-     * substituted.
+     * ST's getExtensionPrompt: the non-empty prompts at a position (and depth and role, where given), trimmed and
+     * joined by the separator, wrapped in it when asked, macros substituted.
      */
     public String at(int position, Integer depth, String separator, Integer role, boolean wrap) {
         List<String> values = new ArrayList<>();
@@ -66,10 +68,10 @@ public final class ExtensionPrompts {
             if (prompt.position() != position || prompt.value().isEmpty()) {
                 continue;
             }
-            if (depth != null && prompt.depth() != null && !prompt.depth().equals(depth)) {
+            if (depth != null && !depth.equals(prompt.depth())) {
                 continue;
             }
-            if (role != null && prompt.role() != null && !prompt.role().equals(role)) {
+            if (role != null && !role.equals(prompt.role())) {
                 continue;
             }
             values.add(Js.trim(prompt.value()));

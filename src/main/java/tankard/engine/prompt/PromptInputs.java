@@ -22,14 +22,15 @@ import java.util.function.Function;
  * @param now        the clock for date and time macros and the new message's date
  * @param tokenizers the tokenizers the counts use
  * @param vectors    the chat's collection in vector storage, or null when the chat is not vectorized
+ * @param chatId     ST's getCurrentChatId: the chat file's name without {@code .jsonl}
  */
 public record PromptInputs(ObjectNode settings, ObjectNode character, ObjectNode group, List<ObjectNode> members,
                            ArrayNode chat, ObjectNode metadata, Function<String, ObjectNode> books, String userText,
-                           ZonedDateTime now, Tokenizers tokenizers, VectorIndex vectors) {
-    /** Inputs without vector storage. */
+                           ZonedDateTime now, Tokenizers tokenizers, VectorIndex vectors, String chatId) {
+    /** Inputs of a chat without vector storage, for tests. */
     public PromptInputs(ObjectNode settings, ObjectNode character, ObjectNode group, List<ObjectNode> members,
                         ArrayNode chat, ObjectNode metadata, Function<String, ObjectNode> books, String userText,
                         ZonedDateTime now, Tokenizers tokenizers) {
-        this(settings, character, group, members, chat, metadata, books, userText, now, tokenizers, null);
+        this(settings, character, group, members, chat, metadata, books, userText, now, tokenizers, null, "");
     }
 }

@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * substituteParams with ST 1.18's macro engine. The expected texts are what ST's own engine answers for the same
@@ -362,6 +363,14 @@ class MacrosTest {
         ((ObjectNode) settings.path("power_user")).put("experimental_macro_engine", false);
         Macros macros = new Macros(env(settings, null, metadata()));
         assertEquals(expected, macros.substitute(content, Macros.Options.original("ORIG")));
+    }
+
+    @Test
+    void aLongMessageWithSingleBracesPassesThroughWithoutExhaustingTheStack() {
+        String text = "a { b } ".repeat(20_000);
+        String substituted = macros().substitute(text + "{{user}}");
+        assertTrue(substituted.equals(text + "Alice"), "the text is kept and the macro at its end replaced: "
+                + substituted.substring(substituted.length() - 20));
     }
 
     @Test

@@ -6,6 +6,7 @@ import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import tankard.engine.macro.MacroEnv;
 import tankard.engine.macro.Macros;
+import tankard.engine.macro.TestMacros;
 import tankard.engine.prompt.TokenCounter;
 import tankard.json.JsJson;
 
@@ -21,8 +22,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * completion, the message the answer is kept in, and what edits and deletions do to kept summaries.
  */
 class SummaryMemoryTest {
-    private static final Macros MACROS = new Macros(new MacroEnv("Wren", "Bramble", JsJson.object(), null,
-            MacroEnv.CardFields.EMPTY, null, null, JsJson.array(), JsJson.object(), "", ZonedDateTime.now()));
+    private static final Macros MACROS = TestMacros.macros("Wren", "Bramble", JsJson.object(),
+            MacroEnv.CardFields.EMPTY, null, JsJson.array(), JsJson.object(), "", ZonedDateTime.now());
     /** One token a character, so budgets are easy to reckon. */
     private static final TokenCounter CHARS = String::length;
     private static final String INSTRUCTION = "Sum up {{char}}'s tale in {{words}} words.";

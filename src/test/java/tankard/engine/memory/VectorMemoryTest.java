@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.junit.jupiter.api.Test;
 import tankard.engine.macro.MacroEnv;
 import tankard.engine.macro.Macros;
+import tankard.engine.macro.TestMacros;
 import tankard.engine.prompt.ExtensionPrompts;
 import tankard.engine.prompt.VectorIndex;
 import tankard.json.JsJson;
@@ -23,8 +24,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * chunked and deleted, which messages leave the chat for the "Past events" prompt and in which order.
  */
 class VectorMemoryTest {
-    private final Macros macros = new Macros(new MacroEnv("Wren", "Bramble", JsJson.object(), null,
-            MacroEnv.CardFields.EMPTY, null, null, JsJson.array(), JsJson.object(), "", ZonedDateTime.now()));
+    private final Macros macros = TestMacros.macros("Wren", "Bramble", JsJson.object(),
+            MacroEnv.CardFields.EMPTY, null, JsJson.array(), JsJson.object(), "", ZonedDateTime.now());
 
     /** An index that keeps what it is given and answers the hashes a test names. */
     private static final class FixedIndex implements VectorIndex {

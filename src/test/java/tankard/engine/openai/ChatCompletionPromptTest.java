@@ -273,8 +273,7 @@ class ChatCompletionPromptTest {
     @Test
     void aMarkerMissingFromTheOrderIsSentAfterEverythingElse() {
         ChatScene scene = new ChatScene().exactOrder("main", "chatHistory", "jailbreak").user("Hi.");
-        scene.card = new tankard.engine.macro.MacroEnv.CardFields("", "", "Dawn in the garden.", "", "", "", "", "",
-                "", "");
+        scene.card = tankard.engine.macro.TestMacros.card("", "", "Dawn in the garden.", "");
         assertEquals(expected("system", MAIN, "system", NEW_CHAT, "user", "Hi.", "system", JAILBREAK,
                 "system", "Dawn in the garden."), scene.messages());
     }
@@ -368,7 +367,7 @@ class ChatCompletionPromptTest {
     void theCardReplacesTheMainPromptAndPostHistoryInstructionsUnlessForbidden() {
         ChatScene scene = new ChatScene().order("main", "chatHistory", "jailbreak").user("Hi.");
         scene.card = new tankard.engine.macro.MacroEnv.CardFields("", "", "", "", "", "Card main for {{char}}.",
-                "Card instructions for {{char}}.", "", "", "");
+                "Card instructions for {{char}}.", "", "", "", "", java.util.List.of());
         assertEquals(expected("system", "Card main for Bramble.", "system", NEW_CHAT, "user", "Hi.",
                 "system", "Card instructions for Bramble."), scene.messages());
 

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import tankard.engine.macro.MacroEnv;
 import tankard.engine.macro.Macros;
+import tankard.engine.macro.TestMacros;
 import tankard.engine.prompt.Action;
 import tankard.engine.prompt.BuiltPrompt;
 import tankard.engine.prompt.ExtensionPrompts;
@@ -38,8 +39,8 @@ final class ChatScene {
     ObjectNode group;
     String name1 = "Wren";
     String name2 = "Bramble";
-    MacroEnv.CardFields card = new MacroEnv.CardFields("Bramble is a hedgehog who guards the herb garden.",
-            "Prickly but kind.", "Dawn in the garden.", "", "", "", "", "", "", "");
+    MacroEnv.CardFields card = TestMacros.card("Bramble is a hedgehog who guards the herb garden.",
+            "Prickly but kind.", "Dawn in the garden.", "");
     WorldInfo worldInfo = WorldInfo.EMPTY;
     Action action = Action.NORMAL;
     String bias = "";
@@ -109,9 +110,9 @@ final class ChatScene {
         ObjectNode character = JsJson.object().put("name", name2).put("avatar", "Bramble.png");
         PromptInputs inputs = new PromptInputs(settings, character, group, members, chatArray, JsJson.object(),
                 name -> null, "", ZonedDateTime.parse("2026-01-01T10:00:00Z"), TOKENIZERS);
-        Macros macros = new Macros(new MacroEnv(name1, name2, settings, character, card,
-                group == null ? null : members.stream().map(m -> m.get("name").asText()).toList(), List.of(),
-                chatArray, JsJson.object(), MODEL, inputs.now()));
+        Macros macros = TestMacros.macros(name1, name2, settings, card,
+                group == null ? null : members.stream().map(m -> new MacroEnv.GroupMember(m.get("name").asText(), false))
+                        .toList(), chatArray, JsJson.object(), MODEL, inputs.now());
         ExtensionPrompts extensions = new ExtensionPrompts(macros);
         extensionPrompts.accept(extensions);
         List<ObjectNode> coreChat = chat.stream().map(ObjectNode::deepCopy).toList();

@@ -3,6 +3,7 @@ package tankard.engine.text;
 import org.junit.jupiter.api.Test;
 import tankard.engine.macro.MacroEnv;
 import tankard.engine.macro.Macros;
+import tankard.engine.macro.TestMacros;
 import tankard.json.JsJson;
 
 import java.time.ZonedDateTime;
@@ -12,8 +13,8 @@ import java.util.Map;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 class StoryStringTest {
-    private final Macros macros = new Macros(new MacroEnv("Wren", "Bramble", JsJson.object(), null,
-            MacroEnv.CardFields.EMPTY, null, null, JsJson.array(), JsJson.object(), "", ZonedDateTime.now()));
+    private final Macros macros = TestMacros.macros("Wren", "Bramble", JsJson.object(),
+            MacroEnv.CardFields.EMPTY, null, JsJson.array(), JsJson.object(), "", ZonedDateTime.now());
 
     private String render(String template, Map<String, Object> params, boolean instruct, boolean wrap,
                           boolean suffix) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import tankard.engine.macro.MacroEnv;
 import tankard.engine.macro.Macros;
+import tankard.engine.macro.TestMacros;
 import tankard.engine.prompt.Action;
 import tankard.engine.prompt.BuiltPrompt;
 import tankard.engine.prompt.ExtensionPrompts;
@@ -103,10 +104,10 @@ final class TextPromptFixture {
     }
 
     Generation generation() {
-        MacroEnv.CardFields card = new MacroEnv.CardFields(description, "", "", persona, "", "", "", "", "", "");
+        MacroEnv.CardFields card = TestMacros.card(description, "", "", persona);
         ObjectNode character = JsJson.object().put("name", CHAR).put("avatar", "Bramble.png");
-        Macros macros = new Macros(new MacroEnv(USER, CHAR, settings, character, card, null, null, chat,
-                JsJson.object(), "", ZonedDateTime.parse("2026-01-01T10:00:00Z")));
+        Macros macros = TestMacros.macros(USER, CHAR, settings, card, null, chat,
+                JsJson.object(), "", ZonedDateTime.parse("2026-01-01T10:00:00Z"));
         ExtensionPrompts extensionPrompts = new ExtensionPrompts(macros);
         injections.forEach(injection -> injection.accept(extensionPrompts));
         List<ObjectNode> coreChat = new ArrayList<>();

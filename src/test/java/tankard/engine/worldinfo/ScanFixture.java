@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import tankard.engine.macro.MacroEnv;
 import tankard.engine.macro.Macros;
+import tankard.engine.macro.TestMacros;
 import tankard.engine.prompt.Action;
 import tankard.engine.prompt.ExtensionPrompts;
 import tankard.engine.prompt.TokenCounter;
@@ -77,8 +78,8 @@ final class ScanFixture {
     }
 
     Macros macros() {
-        return new Macros(new MacroEnv("Alice", "Bramble", settings, character, card, null, List.of(),
-                JsJson.array(), metadata, "test-model", ZonedDateTime.parse("2026-01-01T10:00:00Z")));
+        return TestMacros.macros("Alice", "Bramble", settings, card, null,
+                JsJson.array(), metadata, "test-model", ZonedDateTime.parse("2026-01-01T10:00:00Z"));
     }
 
     WorldInfoScanner.Input input() {

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import tankard.engine.macro.MacroEnv;
+import tankard.engine.macro.TestMacros;
 import tankard.engine.prompt.Action;
 import tankard.engine.prompt.ExtensionPrompts;
 import tankard.engine.prompt.WorldInfo;
@@ -342,7 +342,7 @@ class WorldInfoScannerTest {
                 e("{'uid':2,'key':['moat'],'content':'from a prompt'}"),
                 e("{'uid':3,'key':['bridge'],'content':'from an unscanned prompt'}"))
                 .chat("Alice|hi");
-        fixture.card = new MacroEnv.CardFields("Lives in a tower", "", "", "", "", "", "", "", "", "");
+        fixture.card = TestMacros.card("Lives in a tower", "", "", "");
         fixture.prompts.set("depth_prompt", "A moat, {{user}}", ExtensionPrompts.IN_CHAT, 4, true, 0);
         fixture.prompts.set("other", "A bridge", ExtensionPrompts.IN_CHAT, 4, false, 0);
         assertEquals("from a prompt\nfrom description", fixture.scan().before());
