@@ -111,6 +111,30 @@ class StPromptParityUiTest {
                 Target.character(BRAMBLE, BRAMBLE_CHAT), Action.SEND, TYPED, 31));
         all.add(new Scenario("tc-overflow-send", (st, mock) -> overflow(text(alpaca()).apply(st, mock), false),
                 Target.character(BRAMBLE, BRAMBLE_CHAT), Action.SEND, TYPED, 31));
+        // harder cases: card overrides and depth prompt with squashed system messages and names in content; a
+        // custom prompt order; date and time macros against the fixed clock; world info logic and positions;
+        // the story string inside the chat; group regenerate and swipe
+        all.add(new Scenario("cc-card-overrides-send", (st, mock) -> cardOverrides(chatCompletion(st, mock)),
+                bramble, Action.SEND, TYPED, 5));
+        all.add(new Scenario("cc-card-overrides-continue", (st, mock) -> cardOverrides(chatCompletion(st, mock)),
+                bramble, Action.CONTINUE, "", 5));
+        all.add(new Scenario("cc-prompt-order-send", (st, mock) -> promptOrder(chatCompletion(st, mock)),
+                bramble, Action.SEND, TYPED, 5));
+        all.add(new Scenario("cc-clock-macros-send", (st, mock) -> clockMacros(chatCompletion(st, mock)),
+                bramble, Action.SEND, TYPED, 5));
+        all.add(new Scenario("tc-clock-macros-send", (st, mock) -> clockMacros(text(llama3()).apply(st, mock)),
+                bramble, Action.SEND, TYPED, 5));
+        all.add(new Scenario("tc-lore-logic-send", (st, mock) -> loreLogic(text(alpaca()).apply(st, mock)),
+                bramble, Action.SEND, "The Lantern flickers; is the map safe from the damp?", 5));
+        all.add(new Scenario("cc-lore-logic-send", (st, mock) -> loreLogic(chatCompletion(st, mock)),
+                bramble, Action.SEND, "The Lantern flickers; is the map safe from the damp?", 5));
+        all.add(new Scenario("tc-story-in-chat-send", (st, mock) -> storyInChat(text(chatMl()).apply(st, mock)),
+                bramble, Action.SEND, TYPED, 5));
+        Target brambleSpeaks = Target.group(GROUP_ID, GROUP_CHAT, BRAMBLE);
+        all.add(new Scenario("cc-group-regenerate", (st, mock) -> group(chatCompletion(st, mock)),
+                brambleSpeaks, Action.REGENERATE, "", 4));
+        all.add(new Scenario("tc-group-swipe", (st, mock) -> group(text(chatMl()).apply(st, mock)),
+                brambleSpeaks, Action.SWIPE, "", 4));
         // Vector Storage (local transformers source) recalls an old message into the prompt
         all.add(new Scenario("cc-vectors-send", (st, mock) -> vectors(chatCompletion(st, mock)),
                 bramble, Action.SEND, "Where did you say the telescope is kept?", 13, ParityRun::vectorizeAll));
@@ -263,7 +287,11 @@ class StPromptParityUiTest {
         return data;
     }
 
-    /** Bramble and Wren in a group that activates whoever the user names (nobody speaks by chance). */
+    /**
+     * Bramble and Wren in a group that activates whoever the user names (nobody speaks by chance): a send names
+     * Wren; a regenerate drops the trailing replies and reads the user's last message, which names Bramble. (An
+     * impersonation in a group has ST pick a member at random, so no scenario does one.)
+     */
     private static UserData group(UserData data) {
         ObjectNode bramble = bramble("");
         ObjectNode wren = UserData.card("Wren", "", "{{char}} is a young owl who sorts the night returns.",
@@ -285,7 +313,7 @@ class StPromptParityUiTest {
         List<ObjectNode> chat = List.of(
                 member("Bramble", BRAMBLE, "2026-03-14T14:00:00.000Z", "*Bramble looks up from a ledger.* Oh! A visitor at this hour?"),
                 member("Wren", WREN, "2026-03-14T14:00:30.000Z", "*Wren hoots quietly.*"),
-                message(UserData.USER, true, "2026-03-14T14:01:00.000Z", "I brought the map you asked about."),
+                message(UserData.USER, true, "2026-03-14T14:01:00.000Z", "Bramble, I brought the map you asked about."),
                 member("Bramble", BRAMBLE, "2026-03-14T14:02:00.000Z", "Splendid. Spread it on the big table, please."));
         return data.group(group).groupChat(GROUP_CHAT, UserData.metadata("parity-group"), chat);
     }
@@ -320,6 +348,88 @@ class StPromptParityUiTest {
             chat.add(message(user ? UserData.USER : "Bramble", user, "2026-03-14T14:%02d:00.000Z".formatted(10 + i), more[i][1]));
         }
         return data.chat("Bramble", BRAMBLE_CHAT, UserData.metadata("parity-bramble"), chat);
+    }
+
+    /**
+     * Bramble's own main prompt (wrapping the user's with {{original}}), post-history instructions and a depth
+     * prompt; system messages squashed, names in the messages' content, continue as a prefill.
+     */
+    private static UserData cardOverrides(UserData data) {
+        ObjectNode card = bramble(BRAMBLE_CHAT);
+        ObjectNode fields = (ObjectNode) card.get("data");
+        fields.put("system_prompt", "{{original}} Keep {{char}} gentle.")
+                .put("post_history_instructions", "Answer {{user}} in at most two sentences.");
+        ((ObjectNode) fields.get("extensions").get("depth_prompt")).put("prompt", "[{{char}} smells rain coming.]")
+                .put("depth", 1).put("role", "user");
+        data.oai().put("squash_system_messages", true).put("names_behavior", 2).put("continue_prefill", true);
+        return data.card(BRAMBLE, card);
+    }
+
+    /**
+     * The prompt manager's order for all characters (ST's dummy id 100001) rearranged: the scenario first, the
+     * personality off, and a prompt of this test's own as the user's, injected at depth 1.
+     */
+    private static UserData promptOrder(UserData data) {
+        ArrayNode prompts = (ArrayNode) data.oai().get("prompts");
+        prompts.addObject().put("identifier", "parity-reminder").put("name", "Parity reminder")
+                .put("system_prompt", false).put("role", "user").put("content", "(Remember the {{weekday}} rules, {{char}}.)")
+                .put("injection_position", 1).put("injection_depth", 1).put("injection_order", 100)
+                .put("forbid_overrides", false).put("marker", false);
+        ArrayNode order = JsJson.array();
+        for (String[] item : new String[][] {{"scenario", "true"}, {"main", "true"}, {"charDescription", "true"},
+                {"charPersonality", "false"}, {"worldInfoBefore", "true"}, {"personaDescription", "true"},
+                {"nsfw", "false"}, {"worldInfoAfter", "true"}, {"dialogueExamples", "true"}, {"chatHistory", "true"},
+                {"parity-reminder", "true"}, {"jailbreak", "true"}}) {
+            order.addObject().put("identifier", item[0]).put("enabled", Boolean.parseBoolean(item[1]));
+        }
+        ObjectNode global = JsJson.object().put("character_id", 100001);
+        global.set("order", order);
+        ((ArrayNode) data.oai().get("prompt_order")).add(global);
+        return data;
+    }
+
+    /** Date and time macros in the card and the author's note: the fixed clock makes them known. */
+    private static UserData clockMacros(UserData data) {
+        ObjectNode card = bramble(BRAMBLE_CHAT);
+        ((ObjectNode) card.get("data")).put("scenario", "It is {{time}} on {{date}} ({{weekday}}, {{isodate}} {{isotime}})."
+                + " {{user}} last spoke {{idle_duration}} ago.{{// not for the model}} {{datetimeformat YYYY-MM-DD HH:mm}}");
+        ObjectNode metadata = UserData.metadata("parity-bramble").put("note_prompt", "[Time check: {{time_UTC+2}}; said last: {{lastMessage}}]")
+                .put("note_interval", 1).put("note_depth", 1).put("note_position", 1).put("note_role", 0);
+        return data.card(BRAMBLE, card).chat("Bramble", BRAMBLE_CHAT, metadata, brambleChat());
+    }
+
+    /**
+     * Entries with secondary keys (AND ALL, NOT ANY), a case-sensitive key, a key matched inside words, and the
+     * positions around the author's note and the examples, with the author's note in the prompt.
+     */
+    private static UserData loreLogic(UserData data) {
+        ObjectNode book = JsJson.object();
+        ObjectNode entries = book.putObject("entries");
+        ObjectNode andAll = entry(0, "map", "The map is kept in a cedar tube against the damp.", 2, 100)
+                .put("selectiveLogic", 3);
+        ((ArrayNode) andAll.get("keysecondary")).add("damp").add("safe");
+        entries.set("0", andAll);
+        ObjectNode notAny = entry(1, "map", "The map has a torn corner.", 3, 100).put("selectiveLogic", 2);
+        ((ArrayNode) notAny.get("keysecondary")).add("damp");
+        entries.set("1", notAny);
+        entries.set("2", entry(2, "Lantern", "The Lantern is named Old Ember.", 5, 100).put("caseSensitive", true));
+        entries.set("3", entry(3, "lantern", "Nobody may carry the lantern upstairs.", 6, 90).put("caseSensitive", true));
+        entries.set("4", entry(4, "flick", "Flickering light means the oil is low.", 0, 100).put("matchWholeWords", false));
+        entries.set("5", entry(5, "ledger", "The ledger lists every borrower since 1702.", 1, 100).put("scanDepth", 1));
+        data.world(BOOK, book);
+        ((ObjectNode) data.settings().get("world_info_settings").get("world_info")).putArray("globalSelect").add(BOOK);
+        ObjectNode metadata = UserData.metadata("parity-bramble").put("note_prompt", "[Bramble hums while she works.]")
+                .put("note_interval", 1).put("note_depth", 4).put("note_position", 0).put("note_role", 0);
+        return data.chat("Bramble", BRAMBLE_CHAT, metadata, brambleChat());
+    }
+
+    /** The story string in the chat at depth 2 as the system's, and the examples left out of instruct formatting. */
+    private static UserData storyInChat(UserData data) {
+        ObjectNode context = (ObjectNode) data.powerUser().get("context");
+        context.put("story_string_position", 1).put("story_string_depth", 2).put("story_string_role", 0)
+                .put("example_separator", "--- example ---").put("chat_start", "--- chat ---");
+        ((ObjectNode) data.powerUser().get("instruct")).put("skip_examples", true);
+        return data;
     }
 
     /** Thirty messages and a context too small for them: the oldest are left out. */
