@@ -67,16 +67,7 @@ public final class Completions {
 
     /** A chat completion for a generate body as ST's frontend sends it ({@code chat_completion_source}...). */
     public Answer chat(String user, ObjectNode body) throws Unreachable {
-        ChatCompletionSource source = sources.source(Js.string(body.get("chat_completion_source")));
-        if (source == null) {
-            throw Refusal.badRequest("Unknown chat_completion_source: " + Js.string(body.get("chat_completion_source")));
-        }
-        SourceStep step = await(source.generate(sources.prompts().preprocess(body), reader(user)).settled());
-        if (!(step instanceof SourceStep.Call call)) {
-            throw Refusal.badRequest("The " + source.id() + " request cannot be made: its API key or a required "
-                    + "setting (URL, proxy) is missing");
-        }
-        return answer(await(upstream.fetch(call.request())));
+        return answer(await(upstream.fetch(generation(user, true, body).request())));
     }
 
     /** A text completion for a generate body as ST's frontend sends it ({@code api_type}, {@code api_server}...). */

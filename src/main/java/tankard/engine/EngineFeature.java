@@ -80,6 +80,7 @@ public final class EngineFeature implements Feature {
             ReplyText.Stream reply = new ReplyText.Stream(started.chatCompletion() ? started.source() : null);
             UpstreamClient.pipe(from, response, tap(started.call().converter(), reply),
                     () -> Proxying.worker(ctx, () -> engine.finish(user, started, reply.text()))
+                            .onSuccess(finished -> summarizeLater(ctx, user, started, finished))
                             .<Void>mapEmpty()
                             .recover(e -> {
                                 LOG.warn("The streamed reply could not be saved", e);
@@ -89,11 +90,24 @@ public final class EngineFeature implements Feature {
                             }));
             return;
         }
-        from.body().compose(body -> Proxying.worker(ctx, () -> {
-            String text = ReplyText.whole(started.chatCompletion(),
-                    started.call().whole().apply(new UpstreamClient.Fetched(from, body)));
-            return engine.finish(user, started, text).json();
-        })).onSuccess(json -> Proxying.answer(response, Reply.json(json)::writeTo)).onFailure(ctx::fail);
+        from.body().compose(body -> Proxying.worker(ctx, () -> engine.finish(user, started, ReplyText.whole(
+                started.chatCompletion(), started.call().whole().apply(new UpstreamClient.Fetched(from, body))))))
+                .onSuccess(finished -> {
+                    Proxying.answer(response, Reply.json(finished.json())::writeTo);
+                    summarizeLater(ctx, user, started, finished);
+                })
+                .onFailure(ctx::fail);
+    }
+
+    /** A summary in raw non-blocking mode, made once the reply has been answered. */
+    private void summarizeLater(RoutingContext ctx, String user, EngineService.Started started,
+                                EngineService.Finished finished) {
+        if (finished.later() != null) {
+            Proxying.worker(ctx, () -> {
+                engine.summarize(user, started, finished.later());
+                return null;
+            });
+        }
     }
 
     /** The route's own relay of the stream, read on the way for the reply's text. */

@@ -3,6 +3,8 @@ package tankard.engine;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import tankard.backend.Completions;
 import tankard.character.CharacterService;
 import tankard.chat.ChatRef;
@@ -10,7 +12,9 @@ import tankard.chat.ChatService;
 import tankard.chat.ChatTail;
 import tankard.core.Refusal;
 import tankard.engine.prompt.Action;
+import tankard.engine.memory.SummaryMemory;
 import tankard.engine.prompt.BuiltPrompt;
+import tankard.engine.prompt.Generation;
 import tankard.engine.prompt.PromptInputs;
 import tankard.group.GroupService;
 import tankard.json.Js;
@@ -26,6 +30,7 @@ import java.time.ZonedDateTime;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -34,6 +39,8 @@ import java.util.function.Supplier;
  * books) and has {@link PromptEngine} build it. Blocking: runs on a worker.
  */
 public final class EngineService {
+    private static final Logger LOG = LoggerFactory.getLogger(EngineService.class);
+
     private final DocumentStore documents;
     private final CharacterService characters;
     private final GroupService groups;
@@ -74,11 +81,22 @@ public final class EngineService {
     }
 
     /** A generation ready to send: its prompt, the backend call, where the reply goes and how it is read. */
-    public record Started(BuiltPrompt prompt, Completions.Generation call, Turns.Reply reply, boolean stream,
-                          String source, ObjectNode powerUser, String name1, List<String> stoppingStrings,
-                          boolean instruct, String userBias) {
+    public record Started(Generation generation, BuiltPrompt prompt, Completions.Generation call, Turns.Reply reply,
+                          boolean stream, String source, List<String> stoppingStrings) {
         public boolean chatCompletion() {
             return prompt.route().equals(BuiltPrompt.CHAT_COMPLETIONS);
+        }
+
+        boolean instruct() {
+            return !chatCompletion() && Js.truthy(generation.powerUser().path("instruct").get("enabled"));
+        }
+
+        /** ST's cleanUpMessage, with or without the user's prompt bias put back in front. */
+        String clean(String text, Action action, boolean withBias) {
+            ObjectNode powerUser = generation.powerUser();
+            String bias = withBias ? generation.macros().substitute(PromptEngine.text(powerUser.get("user_prompt_bias"))) : "";
+            return ReplyCleaner.clean(text, action, powerUser, generation.name1(), generation.name2(), stoppingStrings,
+                    instruct(), bias);
         }
     }
 
@@ -90,20 +108,19 @@ public final class EngineService {
         Action action = action(body);
         Loaded loaded = load(user, body);
         PromptInputs inputs = loaded.inputs();
-        BuiltPrompt built = PromptEngine.build(inputs, action);
+        Generation generation = PromptEngine.prepare(inputs, action);
+        BuiltPrompt built = PromptEngine.build(generation);
         boolean chatCompletion = built.route().equals(BuiltPrompt.CHAT_COMPLETIONS);
         Completions.Generation call = completions.generation(user, chatCompletion, built.request());
         ObjectNode message = PromptEngine.userMessage(inputs, action);
         if (message != null) {
             turns.appendUserMessage(user, loaded.chat(), message);
         }
-        ObjectNode settings = inputs.settings();
-        ObjectNode powerUser = PromptEngine.object(settings.get("power_user"));
         String source = chatCompletion ? PromptEngine.text(built.request().get("chat_completion_source")) : null;
-        String api = chatCompletion ? (source.isEmpty() ? "openai" : source) : textApi(settings);
-        String name2 = inputs.character() == null ? "" : PromptEngine.text(inputs.character().get("name"));
-        Turns.Reply reply = new Turns.Reply(loaded.chat(), action, name2, api,
-                PromptEngine.text(built.request().get("model")), inputs.now(), Js.truthy(powerUser.get("trim_spaces")),
+        String api = chatCompletion ? (source.isEmpty() ? "openai" : source) : textApi(inputs.settings());
+        Turns.Reply reply = new Turns.Reply(loaded.chat(), action, generation.name2(), api,
+                PromptEngine.text(built.request().get("model")), inputs.now(),
+                Js.truthy(generation.powerUser().get("trim_spaces")),
                 inputs.character() == null ? "" : PromptEngine.text(inputs.character().get("avatar")),
                 inputs.group() != null);
         List<String> stops = new ArrayList<>();
@@ -112,14 +129,14 @@ public final class EngineService {
         if (stop != null) {
             stop.forEach(value -> stops.add(Js.string(value)));
         }
-        String name1 = PromptEngine.Persona.of(settings, powerUser, inputs.metadata()).name();
-        return new Started(built, call, reply, Js.truthy(built.request().get("stream")), source, powerUser, name1,
-                stops, !chatCompletion && Js.truthy(powerUser.path("instruct").get("enabled")),
-                PromptEngine.text(powerUser.get("user_prompt_bias")));
+        return new Started(generation, built, call, reply, Js.truthy(built.request().get("stream")), source, stops);
     }
 
-    /** A reply as saved: its cleaned text and the message it is in (null for an impersonation). */
-    public record Finished(String text, ObjectNode message) {
+    /**
+     * A reply as saved: its cleaned text, the message it is in (null for an impersonation) and the summary to
+     * make after answering (raw non-blocking mode), if one is due.
+     */
+    public record Finished(String text, ObjectNode message, Summary later) {
         public ObjectNode json() {
             ObjectNode json = JsJson.object().put("text", text);
             json.set("message", message);
@@ -127,11 +144,63 @@ public final class EngineService {
         }
     }
 
-    /** Cleans the reply's text as ST's frontend does and saves it. Blocking. */
+    /** A summary due after a reply: the memory extension's settings at hand and the request to send. */
+    public record Summary(SummaryMemory memory, SummaryMemory.Request request) {
+    }
+
+    /**
+     * Cleans the reply's text as ST's frontend does and saves it; then, when the user's memory settings ask for
+     * a summary on the main API, makes it now (in place, raw blocking) or leaves it for after the answer (raw
+     * non-blocking). Blocking.
+     */
     public Finished finish(String user, Started started, String text) throws IOException {
-        String cleaned = ReplyCleaner.clean(text, started.reply().action(), started.powerUser(), started.name1(),
-                started.reply().name(), started.stoppingStrings(), started.instruct(), started.userBias());
-        return new Finished(cleaned, turns.saveReply(user, started.reply(), cleaned, clock.get()));
+        String cleaned = started.clean(text, started.reply().action(), true);
+        ObjectNode message = turns.saveReply(user, started.reply(), cleaned, clock.get());
+        Summary summary = message == null ? null : summaryDue(user, started, text);
+        if (summary != null && summary.request().mode() != SummaryMemory.Mode.RAW_NON_BLOCKING) {
+            summarize(user, started, summary);
+            summary = null;
+        }
+        return new Finished(cleaned, message, summary);
+    }
+
+    /** The summary the chat is due after this reply (ST: the memory extension's onChatEvent), or null. */
+    private Summary summaryDue(String user, Started started, String reply) throws IOException {
+        ObjectNode settings = started.generation().inputs().settings();
+        if (!"main".equals(PromptEngine.text(settings.path("extension_settings").path("memory").get("source")))) {
+            return null; // the only source the server summarizes with; skips reading the chat for all others
+        }
+        SummaryMemory memory = new SummaryMemory(settings, started.generation().macros(),
+                EngineTokens.counter(started.generation().inputs(), started.chatCompletion()));
+        ArrayNode chat = chats.tail(user, started.reply().chat(), Integer.MAX_VALUE).messages();
+        return memory.request(chat, started.prompt().request(), reply).map(request -> new Summary(memory, request))
+                .orElse(null);
+    }
+
+    /**
+     * Sends the summary request to the user's backend and stores the summary where ST keeps it, with one tail
+     * save. A summary that fails is logged and changes nothing: it never fails the reply. Blocking.
+     */
+    public void summarize(String user, Started started, Summary summary) {
+        try {
+            ObjectNode body = summary.request().body();
+            Completions.Answer answer = started.chatCompletion() ? completions.chat(user, body)
+                    : completions.text(user, body);
+            if (!answer.ok()) {
+                LOG.warn("The summary request failed: {} {}", answer.status(), answer.reason());
+                return;
+            }
+            String text = started.clean(ReplyText.whole(started.chatCompletion(), answer.json()), Action.NORMAL, false);
+            ChatTail read = chats.tail(user, started.reply().chat(), Integer.MAX_VALUE);
+            Optional<SummaryMemory.Stored> stored = summary.memory().store(read.messages(), summary.request(), text);
+            if (stored.isPresent()) {
+                int index = stored.get().index();
+                chats.replaceMessage(user, started.reply().chat(), read, read.messages().size() - index,
+                        read.messages().get(index), stored.get().message());
+            }
+        } catch (IOException | Completions.Unreachable | RuntimeException e) {
+            LOG.warn("The summary after a reply could not be made or stored", e);
+        }
     }
 
     /** ST: getGeneratingApi for text completion: the type, with ooba's saved as "textgenerationwebui". */

@@ -7,6 +7,7 @@ import tankard.backend.common.Urls;
 import tankard.core.Refusal;
 import tankard.engine.macro.MacroEnv;
 import tankard.engine.macro.Macros;
+import tankard.engine.memory.SummaryMemory;
 import tankard.engine.memory.VectorMemory;
 import tankard.engine.openai.ChatCompletionPrompt;
 import tankard.engine.prompt.Action;
@@ -89,7 +90,8 @@ public final class PromptEngine {
         String name1 = persona.name();
         String name2 = inputs.character() == null ? "" : text(inputs.character().get("name"));
 
-        ArrayNode chat = inputs.chat().deepCopy();
+        // copies one level deep, as ST's spreads do: the engine changes messages' fields, never what is inside them
+        ArrayNode chat = JsJson.array().addAll(inputs.chat());
         String bias = "";
         if (action == Action.REGENERATE && !chat.isEmpty() && !Js.truthy(chat.get(chat.size() - 1).get("is_user"))) {
             chat.remove(chat.size() - 1);
@@ -124,14 +126,15 @@ public final class PromptEngine {
         }
 
         if (!chat.isEmpty()) {
-            ObjectNode first = (ObjectNode) chat.get(0);
+            ObjectNode first = shallowCopy(chat.get(0));
             first.put("mes", macros.substitute(text(first.get("mes"))));
+            chat.set(0, first);
         }
 
         List<ObjectNode> coreChat = new ArrayList<>();
         for (JsonNode message : chat) {
             if (!Js.truthy(message.get("is_system"))) {
-                coreChat.add(withTitles((ObjectNode) message.deepCopy()));
+                coreChat.add(withTitles(shallowCopy(message)));
             }
         }
         if (action == Action.SWIPE && !coreChat.isEmpty()) {
@@ -514,14 +517,7 @@ public final class PromptEngine {
      */
     private static void memory(ExtensionPrompts prompts, ArrayNode chat, ObjectNode extensions, Macros macros) {
         JsonNode memory = extensions.path("memory");
-        String summary = "";
-        for (int i = chat.size() - 2; i >= 0; i--) {
-            JsonNode value = chat.get(i).path("extra").get("memory");
-            if (Js.truthy(value)) {
-                summary = text(value);
-                break;
-            }
-        }
+        String summary = SummaryMemory.latestMemory(chat);
         String formatted = "";
         if (!summary.isEmpty()) {
             summary = Js.trim(summary);
@@ -581,6 +577,11 @@ public final class PromptEngine {
         List<ObjectNode> list = new ArrayList<>();
         array.forEach(node -> list.add((ObjectNode) node));
         return list;
+    }
+
+    /** A message's fields in a new object ({@code {...message}}): nested values are shared. */
+    private static ObjectNode shallowCopy(JsonNode message) {
+        return JsJson.object().setAll((ObjectNode) message);
     }
 
     static ObjectNode object(JsonNode node) {

@@ -9,6 +9,7 @@ import tankard.chat.ChatService;
 import tankard.chat.ChatTail;
 import tankard.chat.ChatWindow;
 import tankard.core.Refusal;
+import tankard.engine.memory.SummaryMemory;
 import tankard.engine.prompt.Action;
 import tankard.json.Js;
 import tankard.json.JsJson;
@@ -57,6 +58,10 @@ final class Turns {
                 String mes = reply.action() == Action.CONTINUE ? Js.string(last.get("mes")) + text : text;
                 stamp(message, reply, mes, finished);
                 keepSwipe(message, reply.action() == Action.SWIPE);
+                // ST: the memory extension's onChatEvent drops the summary of a last message whose text changed
+                if (SummaryMemory.memoryToDrop(JsJson.array().add(message), 0, Js.string(last.get("mes"))).isPresent()) {
+                    ((ObjectNode) message.get("extra")).remove("memory");
+                }
                 replaceLast = true;
             }
             default -> {

@@ -140,6 +140,16 @@ class EngineGenerateHttpTest extends MockServerTest {
     }
 
     @Test
+    void continuingTheMessageThatCarriesTheSummaryDropsItAsSTDoesOnAnEdit() {
+        put(CHAT, (HEADER + "\n" + GREETING.replace("\"extra\":{}", "\"extra\":{\"memory\":\"They met.\"}"))
+                .getBytes(StandardCharsets.UTF_8));
+        assertEquals(200, generate("\"action\":\"continue\"").statusCode());
+        JsonNode continued = line(1);
+        assertEquals("Mind the bees.Mock reply 1.", continued.path("mes").asText());
+        assertTrue(continued.path("extra").path("memory").isMissingNode(), continued.toString());
+    }
+
+    @Test
     void anImpersonationAnswersTheTextAndSavesNothing() {
         byte[] before = documentBytes(CHAT);
         HttpResponse<Buffer> response = generate("\"action\":\"impersonate\"");

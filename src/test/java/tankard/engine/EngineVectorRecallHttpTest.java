@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.ext.web.client.HttpResponse;
 import org.junit.jupiter.api.Test;
-import tankard.engine.memory.StringHash;
+import tankard.util.StringHash;
 import tankard.json.JsJson;
 import tankard.testing.Fixtures;
 import tankard.testing.ServerTest;

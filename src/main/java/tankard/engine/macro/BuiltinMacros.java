@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.TextNode;
 import tankard.json.Js;
 import tankard.json.JsJson;
 import tankard.json.JsNumber;
+import tankard.util.StringHash;
 
 import java.time.Instant;
 import java.time.LocalDateTime;
@@ -183,7 +184,7 @@ final class BuiltinMacros {
         if (Js.truthy(reroll)) {
             seed.add(Js.string(reroll));
         }
-        long finalSeed = SeededRandom.stringHash(String.join("-", seed));
+        long finalSeed = StringHash.of(String.join("-", seed));
         double random = new SeededRandom(String.valueOf(finalSeed)).nextDouble();
         return list.get((int) Math.floor(random * list.size()));
     }
@@ -200,7 +201,7 @@ final class BuiltinMacros {
         JsonNode mainChat = Js.get(env.chatMetadata(), "main_chat");
         String chatId = mainChat != null && !mainChat.isNull() ? (mainChat.isTextual() ? mainChat.textValue() : null)
                 : env.chatId();
-        return String.valueOf(chatId == null ? 0 : SeededRandom.stringHash(chatId));
+        return String.valueOf(chatId == null ? 0 : StringHash.of(chatId));
     }
 
     private static List<String> readSingleArgsRandomList(String list) {

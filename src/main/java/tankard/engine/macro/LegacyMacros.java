@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.DoubleNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import tankard.json.Js;
 import tankard.json.JsJson;
+import tankard.util.StringHash;
 
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
@@ -57,7 +58,7 @@ final class LegacyMacros {
         environment.forEach((name, value) -> replacements.add(new Replacement(
                 regex("\\{\\{" + Pattern.quote(name) + "}}"), match -> value.get())));
         postEnvironmentMacros(replacements);
-        String pickSeed = BuiltinMacros.chatIdHash(env(), true) + "-" + SeededRandom.stringHash(content) + "-";
+        String pickSeed = BuiltinMacros.chatIdHash(env(), true) + "-" + StringHash.of(content) + "-";
         replacements.add(new Replacement(regex("\\{\\{pick\\s?::?([^}]+)}}"), match -> pick(match, pickSeed)));
         for (Replacement replacement : replacements) {
             if (content.isEmpty()) {
@@ -317,7 +318,7 @@ final class LegacyMacros {
                 list.add(Js.trim(item).replace(COMMA_PLACEHOLDER, ","));
             }
         }
-        long finalSeed = SeededRandom.stringHash(seed + match.start());
+        long finalSeed = StringHash.of(seed + match.start());
         // seedrandom flattens a number seed to its text and a NUL
         double random = new SeededRandom(finalSeed + "\0").nextDouble();
         return list.get((int) Math.floor(random * list.size()));

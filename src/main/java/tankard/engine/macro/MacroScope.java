@@ -1,5 +1,7 @@
 package tankard.engine.macro;
 
+import tankard.util.StringHash;
+
 import java.util.Map;
 
 /**
@@ -34,7 +36,7 @@ final class MacroScope {
         this.notChar = notChar;
         this.card = card;
         this.dynamicMacros = dynamicMacros;
-        this.contentHash = SeededRandom.stringHash(content);
+        this.contentHash = StringHash.of(content);
         this.original = original;
     }
 

@@ -1,5 +1,6 @@
 package tankard.engine.macro;
 
+import tankard.util.StringHash;
 /**
  * The deterministic randomness {{pick}} uses: ST's string hash (public/scripts/utils.js getStringHash, cyrb53) and
  * the seedrandom library's ARC4 generator seeded with a string.
@@ -74,19 +75,5 @@ final class SeededRandom {
             extra = (long) extra >>> 1;
         }
         return (numerator + extra) / denominator;
-    }
-
-    /** getStringHash(text): a 53-bit hash. */
-    static long stringHash(String text) {
-        int h1 = 0xdeadbeef;
-        int h2 = 0x41c6ce57;
-        for (int k = 0; k < text.length(); k++) {
-            char c = text.charAt(k);
-            h1 = (h1 ^ c) * (int) 2654435761L;
-            h2 = (h2 ^ c) * 1597334677;
-        }
-        h1 = (h1 ^ (h1 >>> 16)) * (int) 2246822507L ^ (h2 ^ (h2 >>> 13)) * (int) 3266489909L;
-        h2 = (h2 ^ (h2 >>> 16)) * (int) 2246822507L ^ (h1 ^ (h1 >>> 13)) * (int) 3266489909L;
-        return 4294967296L * (2097151 & h2) + (h1 & 0xffffffffL);
     }
 }

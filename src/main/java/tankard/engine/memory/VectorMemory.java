@@ -7,8 +7,10 @@ import tankard.engine.macro.Macros;
 import tankard.engine.prompt.ExtensionPrompts;
 import tankard.engine.prompt.VectorIndex;
 import tankard.json.Js;
+import tankard.util.StringHash;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -25,6 +27,8 @@ public final class VectorMemory {
     public static final String PROMPT_KEY = "3_vectors";
 
     private final JsonNode settings;
+    /** ST's hash of each message text with its macros substituted, by the text: sync and recall both ask. */
+    private final Map<String, Long> hashes = new HashMap<>();
 
     /** @param vectors {@code extension_settings.vectors}; ST's defaults where a setting is missing */
     public VectorMemory(JsonNode vectors) {
@@ -60,11 +64,11 @@ public final class VectorMemory {
             if (!keepHidden && Js.truthy(message.get("is_system"))) {
                 continue;
             }
-            String text = macros.substitute(jsString(message.get("mes")));
-            long hash = StringHash.of(text);
+            String mes = jsString(message.get("mes"));
+            long hash = hash(mes, macros);
             present.add(hash);
             if (!savedSet.contains(hash)) {
-                fresh.add(new VectorIndex.Item(hash, text, i));
+                fresh.add(new VectorIndex.Item(hash, macros.substitute(mes), i));
             }
         }
         if (!fresh.isEmpty()) {
@@ -129,13 +133,13 @@ public final class VectorMemory {
             if (containsSame(retained, message) || !Js.truthy(message.get("mes"))) {
                 continue;
             }
-            long hash = StringHash.of(macros.substitute(jsString(message.get("mes"))));
+            long hash = hash(jsString(message.get("mes")), macros);
             if (hits.contains(hash) && taken.add(hash)) {
                 found.add(message);
             }
         }
-        found.sort((a, b) -> hits.indexOf(StringHash.of(macros.substitute(jsString(b.get("mes")))))
-                - hits.indexOf(StringHash.of(macros.substitute(jsString(a.get("mes"))))));
+        found.sort((a, b) -> hits.indexOf(hash(jsString(b.get("mes")), macros))
+                - hits.indexOf(hash(jsString(a.get("mes")), macros)));
         chat.removeIf(message -> containsSame(found, message));
         if (found.isEmpty()) {
             return;
@@ -163,6 +167,11 @@ public final class VectorMemory {
             }
         }
         return Js.trim(String.join("\n", texts).replaceAll("\n+", "\n"));
+    }
+
+    /** getStringHash(substituteParams(mes)). */
+    private long hash(String mes, Macros macros) {
+        return hashes.computeIfAbsent(mes, text -> StringHash.of(macros.substitute(text)));
     }
 
     /** JavaScript's {@code includes}: the same object, not an equal one. */

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import tankard.engine.macro.Macros;
+import tankard.engine.prompt.ExampleDialogue;
 import tankard.engine.prompt.ExtensionPrompts;
 import tankard.engine.prompt.Generation;
 import tankard.json.Js;
@@ -42,10 +43,6 @@ final class ChatCompletionBuilder {
         boolean isAssistantText() {
             return role.equals("assistant") && invocations == null && !Js.trim(content).isEmpty();
         }
-    }
-
-    /** One message of an example dialogue (ST: parseExampleIntoIndividual's objects). */
-    record ExampleMessage(String content, String name) {
     }
 
     private static final String NARRATOR = "narrator";
@@ -92,7 +89,7 @@ final class ChatCompletionBuilder {
      */
     ArrayNode build() {
         List<ChatPrompt> messages = openAiMessages();
-        List<List<ExampleMessage>> examples = openAiMessageExamples();
+        List<List<ExampleDialogue.Message>> examples = openAiMessageExamples();
         chatCompletion.setTokenBudget(intSetting("openai_max_context"), intSetting("openai_max_tokens"));
         try {
             PromptCollection prompts = preparePrompts();
@@ -199,66 +196,18 @@ final class ChatCompletionBuilder {
     }
 
     /** setOpenAIMessageExamples: each example block as its messages; none when power_user.strip_examples. */
-    private List<List<ExampleMessage>> openAiMessageExamples() {
-        List<List<ExampleMessage>> examples = new ArrayList<>();
+    private List<List<ExampleDialogue.Message>> openAiMessageExamples() {
+        List<List<ExampleDialogue.Message>> examples = new ArrayList<>();
         if (Js.truthy(PowerUser.get(generation, "strip_examples"))) {
             return examples;
         }
         for (String item : generation.examples()) {
             String replaced = START_TAG.matcher(item).replaceFirst(Matcher.quoteReplacement("{Example Dialogue:}"))
                     .replace("\r", "");
-            examples.add(parseExampleIntoIndividual(replaced));
+            examples.add(ExampleDialogue.parse(replaced, generation.name1(), generation.name2(), groupNames(),
+                    generation.inGroup()));
         }
         return examples;
-    }
-
-    /** parseExampleIntoIndividual: splits a block at the lines that start with a speaker's name. */
-    private List<ExampleMessage> parseExampleIntoIndividual(String block) {
-        List<String> groupBotNames = groupNames().stream().map(name -> name + ":").toList();
-        String name1 = generation.name1();
-        String name2 = generation.name2();
-        List<ExampleMessage> result = new ArrayList<>();
-        String[] lines = block.split("\n", -1);
-        List<String> current = new ArrayList<>();
-        boolean inUser = false;
-        boolean inBot = false;
-        String botName = name2;
-        for (int i = 1; i < lines.length; i++) {
-            String line = lines[i];
-            if (line.startsWith(name1 + ":")) {
-                inUser = true;
-                if (inBot) {
-                    result.add(exampleMessage(current, botName, "example_assistant"));
-                }
-                inBot = false;
-            } else if (line.startsWith(name2 + ":") || groupBotNames.stream().anyMatch(line::startsWith)) {
-                if (!line.startsWith(name2 + ":") && !groupBotNames.isEmpty()) {
-                    botName = line.split(":", -1)[0];
-                }
-                inBot = true;
-                if (inUser) {
-                    result.add(exampleMessage(current, name1, "example_user"));
-                }
-                inUser = false;
-            }
-            current.add(line);
-        }
-        if (inUser) {
-            result.add(exampleMessage(current, name1, "example_user"));
-        } else if (inBot) {
-            result.add(exampleMessage(current, botName, "example_assistant"));
-        }
-        return result;
-    }
-
-    /** add_msg: the lines joined, the speaker's first "name:" removed, trimmed; the name kept in a group. */
-    private ExampleMessage exampleMessage(List<String> lines, String speaker, String systemName) {
-        String parsed = Js.trim(String.join("\n", lines).replaceFirst(Pattern.quote(speaker + ":"), ""));
-        if (generation.inGroup()) {
-            parsed = speaker + ": " + parsed;
-        }
-        lines.clear();
-        return new ExampleMessage(parsed, systemName);
     }
 
     /** getGroupNames: the names of the group's members. */
@@ -422,7 +371,7 @@ final class ChatCompletionBuilder {
     // ---- populateChatCompletion ----
 
     private void populateChatCompletion(PromptCollection prompts, List<ChatPrompt> messages,
-                                        List<List<ExampleMessage>> examples, String cyclePrompt) {
+                                        List<List<ExampleDialogue.Message>> examples, String cyclePrompt) {
         chatCompletion.reserveBudget(3); // every reply is primed with <|start|>assistant<|message|>
         for (String identifier : List.of("worldInfoBefore", "main", "worldInfoAfter", "charDescription",
                 "charPersonality", "scenario", "personaDescription")) {
@@ -789,7 +738,7 @@ final class ChatCompletionBuilder {
     }
 
     /** populateDialogueExamples: whole example dialogues, each after the example-chat marker, while they fit. */
-    private void populateDialogueExamples(PromptCollection prompts, List<List<ExampleMessage>> examples) {
+    private void populateDialogueExamples(PromptCollection prompts, List<List<ExampleDialogue.Message>> examples) {
         if (!prompts.has("dialogueExamples")) {
             return;
         }
@@ -800,10 +749,10 @@ final class ChatCompletionBuilder {
         Message newExampleChat = Message.create("system",
                 macros.substitute(settings.string("new_example_chat_prompt")), "newChat", counter);
         for (int dialogueIndex = 0; dialogueIndex < examples.size(); dialogueIndex++) {
-            List<ExampleMessage> dialogue = examples.get(dialogueIndex);
+            List<ExampleDialogue.Message> dialogue = examples.get(dialogueIndex);
             List<Message> chatMessages = new ArrayList<>();
             for (int promptIndex = 0; promptIndex < dialogue.size(); promptIndex++) {
-                ExampleMessage example = dialogue.get(promptIndex);
+                ExampleDialogue.Message example = dialogue.get(promptIndex);
                 Message chatMessage = Message.create("system", example.content(),
                         "dialogueExamples " + dialogueIndex + "-" + promptIndex, counter);
                 chatMessage.setName(example.name(), counter);

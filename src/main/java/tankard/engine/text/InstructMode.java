@@ -1,6 +1,7 @@
 package tankard.engine.text;
 
 import tankard.engine.macro.Macros;
+import tankard.engine.prompt.ExampleDialogue;
 import tankard.json.Js;
 
 import java.util.ArrayList;
@@ -146,21 +147,22 @@ final class InstructMode {
         List<String> formatted = new ArrayList<>();
         for (String item : examples) {
             String cleaned = replaceFirst(START, item, "{Example Dialogue:}").replace("\r", "");
-            List<String[]> block = parseExampleIntoIndividual(cleaned, includeGroupNames);
+            List<ExampleDialogue.Message> block = ExampleDialogue.parse(cleaned, name1, name2,
+                    inGroup ? groupNames : List.of(), includeGroupNames && inGroup);
             if (block.isEmpty()) {
                 continue;
             }
             if (!blockHeading.isEmpty()) {
                 formatted.add(blockHeading);
             }
-            for (String[] example : block) {
-                boolean isUser = example[0].equals("example_user");
+            for (ExampleDialogue.Message example : block) {
+                boolean isUser = example.fromUser();
                 boolean includeThisName = !includeGroupNames
                         && (includeNames || namesBehavior().equals("force") && isUser);
                 String prefix = isUser ? inputPrefix : outputPrefix;
                 String suffix = isUser ? inputSuffix : outputSuffix;
                 String name = isUser ? name1 : name2;
-                String content = includeThisName ? name + ": " + example[1] : example[1];
+                String content = includeThisName ? name + ": " + example.content() : example.content();
                 formatted.add(joinNonEmpty(separator(), prefix, content + suffix));
             }
         }
@@ -168,59 +170,6 @@ final class InstructMode {
             return examples.stream().map(x -> replaceFirst(START_LINE, x, blockHeading)).toList();
         }
         return formatted;
-    }
-
-    /**
-     * ST: public/scripts/openai.js, parseExampleIntoIndividual: one example block into messages, each
-     * {@code {example_user|example_assistant, content}}.
-     */
-    private List<String[]> parseExampleIntoIndividual(String block, boolean appendNamesForGroup) {
-        List<String> groupBotNames = inGroup ? groupNames.stream().map(n -> n + ":").toList() : List.of();
-        List<String[]> result = new ArrayList<>();
-        String[] lines = block.split("\n", -1);
-        List<String> current = new ArrayList<>();
-        boolean inUser = false;
-        boolean inBot = false;
-        String botName = name2;
-        for (int i = 1; i < lines.length; i++) {
-            String line = lines[i];
-            if (line.startsWith(name1 + ":")) {
-                inUser = true;
-                if (inBot) {
-                    addExample(result, current, botName, "example_assistant", appendNamesForGroup);
-                }
-                inBot = false;
-            } else if (line.startsWith(name2 + ":") || groupBotNames.stream().anyMatch(line::startsWith)) {
-                if (!line.startsWith(name2 + ":") && !groupBotNames.isEmpty()) {
-                    botName = line.split(":", -1)[0];
-                }
-                inBot = true;
-                if (inUser) {
-                    addExample(result, current, name1, "example_user", appendNamesForGroup);
-                }
-                inUser = false;
-            }
-            current.add(line);
-        }
-        if (inUser) {
-            addExample(result, current, name1, "example_user", appendNamesForGroup);
-        } else if (inBot) {
-            addExample(result, current, botName, "example_assistant", appendNamesForGroup);
-        }
-        return result;
-    }
-
-    private void addExample(List<String[]> result, List<String> lines, String name, String systemName,
-                            boolean appendNamesForGroup) {
-        String joined = String.join("\n", lines);
-        int at = joined.indexOf(name + ":");
-        String parsed = at < 0 ? joined : joined.substring(0, at) + joined.substring(at + name.length() + 1);
-        parsed = Js.trim(parsed);
-        if (appendNamesForGroup && inGroup) {
-            parsed = name + ": " + parsed;
-        }
-        result.add(new String[] {systemName, parsed});
-        lines.clear();
     }
 
     /** ST: formatInstructModePrompt, for the answer line of a normal or impersonated generation. */

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import tankard.json.Js;
 import tankard.json.JsJson;
+import tankard.util.StringHash;
 
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -189,7 +190,7 @@ final class WorldInfoBooks {
         ArrayNode decoratorsJson = entry.putArray("decorators");
         decorators.forEach(decoratorsJson::add);
         entry.put("content", rest);
-        return new WorldInfoEntry(entry, Js.string(entry.get("world")), decorators, stringHash(JsJson.stringifyAsJs(entry)));
+        return new WorldInfoEntry(entry, Js.string(entry.get("world")), decorators, StringHash.of(JsJson.stringifyAsJs(entry)));
     }
 
     /** ST's parseDecorators: leading {@code @@} lines that name a known decorator; answers the content after them. */
@@ -225,20 +226,6 @@ final class WorldInfoBooks {
             }
         }
         return false;
-    }
-
-    /** ST's getStringHash (public/scripts/utils.js): cyrb53 over the UTF-16 code units, seed 0. */
-    static long stringHash(String text) {
-        int h1 = 0xdeadbeef;
-        int h2 = 0x41c6ce57;
-        for (int i = 0; i < text.length(); i++) {
-            char ch = text.charAt(i);
-            h1 = (h1 ^ ch) * (int) 2654435761L;
-            h2 = (h2 ^ ch) * 1597334677;
-        }
-        h1 = (h1 ^ (h1 >>> 16)) * (int) 2246822507L ^ (h2 ^ (h2 >>> 13)) * (int) 3266489909L;
-        h2 = (h2 ^ (h2 >>> 16)) * (int) 2246822507L ^ (h1 ^ (h1 >>> 13)) * (int) 3266489909L;
-        return 4294967296L * (0x1FFFFF & h2) + (h1 & 0xFFFFFFFFL);
     }
 
     private static String truthyString(JsonNode node) {

@@ -12,6 +12,7 @@ import tankard.engine.worldinfo.WorldInfoBuffer.ScanState;
 import tankard.json.Js;
 
 import java.util.ArrayDeque;
+import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Deque;
@@ -98,15 +99,24 @@ public final class WorldInfoScanner {
         return new WorldInfoScanner(input).check();
     }
 
-    /** Generate's chatForWI: each message as "name: text" or its text alone, newest first. */
+    /**
+     * Generate's chatForWI: each message as "name: text" or its text alone, newest first; made as the scan reads
+     * them, which is only as deep as it scans.
+     */
     private static List<String> chatForWorldInfo(List<ObjectNode> coreChat, boolean includeNames) {
-        List<String> messages = new ArrayList<>();
-        for (ObjectNode message : coreChat) {
-            String text = Js.string(message.get("mes"));
-            messages.add(includeNames ? Js.string(message.get("name")) + ": " + text : text);
-        }
-        Collections.reverse(messages);
-        return messages;
+        return new AbstractList<>() {
+            @Override
+            public String get(int index) {
+                ObjectNode message = coreChat.get(coreChat.size() - 1 - index);
+                String text = Js.string(message.get("mes"));
+                return includeNames ? Js.string(message.get("name")) + ": " + text : text;
+            }
+
+            @Override
+            public int size() {
+                return coreChat.size();
+            }
+        };
     }
 
     /** ST's checkWorldInfo. */

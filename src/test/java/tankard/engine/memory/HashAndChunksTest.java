@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Test;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import tankard.util.StringHash;
 
 /** What ST's frontend computes for these inputs (its getStringHash and splitRecursive, run in Node.js). */
 class HashAndChunksTest {

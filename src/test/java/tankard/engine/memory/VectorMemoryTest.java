@@ -8,6 +8,7 @@ import tankard.engine.macro.TestMacros;
 import tankard.engine.prompt.ExtensionPrompts;
 import tankard.engine.prompt.VectorIndex;
 import tankard.json.JsJson;
+import tankard.util.StringHash;
 
 import java.time.ZonedDateTime;
 import java.util.ArrayList;

@@ -3,6 +3,7 @@ package tankard.engine.worldinfo;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.junit.jupiter.api.Test;
 import tankard.json.JsJson;
+import tankard.util.StringHash;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -93,8 +94,8 @@ class WorldInfoBooksTest {
         List<WorldInfoEntry> entries = WorldInfoBooks.sorted(WorldInfoSettings.read(fixture.settings), fixture.settings,
                 null, null, fixture.metadata, fixture.books::get);
         assertEquals(6605138517808538L, entries.get(0).hash);
-        assertEquals(3338908027751811L, WorldInfoBooks.stringHash(""));
-        assertEquals(7682731157318527L, WorldInfoBooks.stringHash("\u00e9moji \uD83D\uDE00"));
+        assertEquals(3338908027751811L, StringHash.of(""));
+        assertEquals(7682731157318527L, StringHash.of("\u00e9moji \uD83D\uDE00"));
     }
 
     @Test

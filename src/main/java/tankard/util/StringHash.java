@@ -1,4 +1,4 @@
-package tankard.engine.memory;
+package tankard.util;
 
 /** ST's getStringHash (public/scripts/utils.js): a 53-bit hash of a string's UTF-16 code units, as the frontend
  * names vectorized messages. */
