@@ -60,6 +60,31 @@ final class MacroEngine {
             Map.entry(Pattern.compile("<GROUP>", Pattern.CASE_INSENSITIVE), "{{group}}"),
             Map.entry(Pattern.compile("<CHARIFNOTGROUP>", Pattern.CASE_INSENSITIVE), "{{charIfNotGroup}}"));
 
+    /**
+     * Whether evaluate would answer the text unchanged: no macro, legacy marker, escaped brace or else-marker in
+     * it. Most chat messages are plain, and a prompt substitutes every one of them.
+     */
+    static boolean unchanged(String content) {
+        for (int i = 0; i < content.length(); i++) {
+            char c = content.charAt(i);
+            if (c == '\\' || c == '\u0000' || c == '{' && i + 1 < content.length() && content.charAt(i + 1) == '{'
+                    || c == '<' && legacyMarkerAt(content, i)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean legacyMarkerAt(String content, int at) {
+        for (Map.Entry<Pattern, String> marker : LEGACY_MARKERS) {
+            String literal = marker.getKey().pattern();
+            if (content.regionMatches(true, at, literal, 0, literal.length())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private static String preProcess(String text) {
         String result = LEGACY_TIME.matcher(text).replaceAll("{{time::$1}}");
         for (Map.Entry<Pattern, String> marker : LEGACY_MARKERS) {

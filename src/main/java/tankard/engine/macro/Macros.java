@@ -48,7 +48,7 @@ public final class Macros {
         if (legacyEngine) {
             return legacy.substitute(content, options);
         }
-        if (plain(content)) {
+        if (MacroEngine.unchanged(content)) {
             return content;
         }
         String user = options.name1Override() != null ? options.name1Override() : nonNull(env.name1());
@@ -61,20 +61,6 @@ public final class Macros {
                 groupValue(options, character, false, true, user),
                 options.replaceCharacterCard() ? env.card() : null, dynamicMacros, content, options.original());
         return MacroEngine.evaluate(content, scope, 0);
-    }
-
-    /**
-     * Whether the engine would answer the text unchanged: no macro, legacy marker ({@code <USER>} …), escaped brace
-     * or else-marker in it. Most chat messages are plain, and a prompt substitutes every one of them.
-     */
-    private static boolean plain(String content) {
-        for (int i = 0; i < content.length(); i++) {
-            char c = content.charAt(i);
-            if (c == '<' || c == '\\' || c == '\u0000' || c == '{' && i + 1 < content.length() && content.charAt(i + 1) == '{') {
-                return false;
-            }
-        }
-        return true;
     }
 
     private static String nonNull(String value) {

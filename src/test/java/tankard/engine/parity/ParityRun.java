@@ -143,7 +143,8 @@ public final class ParityRun {
             if (scenario.action() == Action.SEND) {
                 RouteAnswer after = askTankard(client, scenario.target(), Action.REGENERATE, "");
                 writeTankards(scenario.name(), ".regenerate", after);
-                difference("regenerate on the chat ST saved", asRegenerate(captured), after).ifPresent(failures::add);
+                difference("regenerate on the chat ST saved", asRegenerate(captured, scenario.target()), after)
+                        .ifPresent(failures::add);
             }
             if (!failures.isEmpty()) {
                 throw new AssertionError(scenario.name() + ": " + String.join("\n\n", failures));
@@ -155,11 +156,12 @@ public final class ParityRun {
 
     /**
      * ST's body for a send as a regenerate of the saved chat would post it: regenerating drops the reply and builds
-     * the same prompt on the same trailing user message; only the body's {@code type}, which names the action, differs.
+     * the same prompt on the same trailing user message; only the body's {@code type}, which names the action,
+     * differs, except in a group, whose regenerate ST generates as a normal turn (group-chats.js regenerateGroup).
      */
-    private static ParityBrowser.Generation asRegenerate(ParityBrowser.Generation send) {
+    private static ParityBrowser.Generation asRegenerate(ParityBrowser.Generation send, Target target) {
         ObjectNode body = (ObjectNode) send.body().deepCopy();
-        if (body.has("type")) {
+        if (body.has("type") && target.groupId() == null) {
             body.put("type", Action.REGENERATE.routeName);
         }
         return new ParityBrowser.Generation(send.path(), body);
