@@ -59,6 +59,17 @@ public final class Browser implements AutoCloseable {
     }
 
     /** Starts a fresh headless Chromium on an empty temp profile; Playwright downloads no browser. */
+    /** Evaluates a script in a Playwright page (awaiting its value if it is a promise); its value as JSON. */
+    public static JsonNode evaluate(com.microsoft.playwright.Page page, String script) {
+        Object value;
+        try {
+            value = page.evaluate(EVAL, script);
+        } catch (PlaywrightException e) {
+            throw new IllegalStateException("JS error in `" + script + "`: " + e.getMessage(), e);
+        }
+        return value == null ? NullNode.instance : JsJson.MAPPER.valueToTree(value);
+    }
+
     public static Browser launch() {
         Playwright playwright = Playwright.create(new Playwright.CreateOptions()
                 .setEnv(Map.of("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")));
@@ -154,13 +165,7 @@ public final class Browser implements AutoCloseable {
 
         /** Evaluates a script in the page (awaiting its value if it is a promise) and returns that value as JSON. */
         public JsonNode eval(String script) {
-            Object value;
-            try {
-                value = page.evaluate(EVAL, script);
-            } catch (PlaywrightException e) {
-                throw new IllegalStateException("JS error in `" + script + "`: " + e.getMessage(), e);
-            }
-            return value == null ? NullNode.instance : JsJson.MAPPER.valueToTree(value);
+            return evaluate(page, script);
         }
 
         /** Polls the JS condition until it is truthy; fails with the page's recorded errors on timeout. */

@@ -1,13 +1,11 @@
 package tankard.engine.parity;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.NullNode;
 import com.microsoft.playwright.Browser;
 import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.BrowserType;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.Playwright;
-import com.microsoft.playwright.PlaywrightException;
 import com.microsoft.playwright.Request;
 import com.microsoft.playwright.TimeoutError;
 import com.microsoft.playwright.options.ReducedMotion;
@@ -35,7 +33,6 @@ public final class ParityBrowser implements AutoCloseable {
     /** The routes a generation posts its body to; the body is what parity compares. */
     public static final Set<String> GENERATE_ROUTES = Set.of("/api/backends/chat-completions/generate",
             "/api/backends/text-completions/generate");
-    private static final String EVAL = "script => (0, eval)(script)";
     private static final String CONDITION = "condition => { try { return !!(0, eval)(condition); } catch { return false; } }";
 
     private final Playwright playwright;
@@ -118,13 +115,7 @@ public final class ParityBrowser implements AutoCloseable {
 
         /** Evaluates a script (awaiting a promise) and returns its value as JSON. */
         public JsonNode eval(String script) {
-            Object value;
-            try {
-                value = page.evaluate(EVAL, script);
-            } catch (PlaywrightException e) {
-                throw new IllegalStateException("JS error in `" + script + "`: " + e.getMessage(), e);
-            }
-            return value == null ? NullNode.instance : JsJson.MAPPER.valueToTree(value);
+            return tankard.testing.Browser.evaluate(page, script);
         }
 
         /** Polls the JS condition until it is truthy. */
