@@ -21,8 +21,9 @@ import static tankard.bench.BenchServer.time;
  * The chat engine building a prompt (see bench/README.md): {@code /api/tankard/prompt} on a chat of N messages
  * (default 20,000) with a lorebook of 1,000 entries, a summary and vector recall on the embedded model, for chat
  * completion and for text completion with an instruct template. Each setup is timed cold (its first prompt after
- * the server starts; for vectors, after the chat's collection was filled by a first prompt) and warm (the median
- * of 30), next to the same chat's {@code /api/chats/get} as the baseline of reading it.
+ * the server starts; for vectors, after the chat's collection was filled by a first prompt, the data root emptied
+ * at each run) and warm (the median of 30), next to the same chat's {@code /api/chats/get} as the baseline of
+ * reading it.
  * <p>
  * Usage: {@code bench/engine.sh [messages] [entries]}.
  */
@@ -39,6 +40,7 @@ public final class EngineBench {
         int entries = args.length > 1 ? Integer.parseInt(args[1]) : 1_000;
         Path work = Path.of(System.getProperty("bench.dir", "target/bench")).toAbsolutePath().resolve("engine");
         Path user = work.resolve("data/default-user");
+        VectorBench.deleteTree(work.resolve("data")); // the collection is filled afresh, and timed
         Files.createDirectories(work.resolve("public"));
         Files.writeString(work.resolve("public/index.html"), "<!doctype html>");
         Files.createDirectories(user.resolve("characters"));

@@ -421,7 +421,7 @@ public final class VectorBench {
         return value == null || value.isBlank() ? fallback : Integer.parseInt(value.trim().replace("_", "").replace(",", ""));
     }
 
-    private static void deleteTree(Path root) throws IOException {
+    static void deleteTree(Path root) throws IOException {
         if (Files.exists(root)) {
             try (Stream<Path> paths = Files.walk(root)) {
                 for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
