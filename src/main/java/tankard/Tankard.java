@@ -177,6 +177,10 @@ public final class Tankard {
     private static final Logger LOG = LoggerFactory.getLogger(Tankard.class);
     /** Git operations that may wait on remotes at once (the frontend checks every extension's version at boot). */
     private static final int GIT_THREADS = 8;
+    /** The chat engine's pool: prompts that wait on the embedding model, replies and summaries on backends. */
+    private static final int ENGINE_THREADS = 8;
+    /** A summary's backend may take minutes: Vert.x is not to call such a worker blocked before this. */
+    private static final long ENGINE_MAX_MINUTES = 15;
     /** Vector store work (journal writes, queries) of requests whose vectors are there. */
     private static final int VECTOR_THREADS = 4;
     /** Longer than a git operation's own time limit (GitExtensions), so Vert.x never calls a slow one blocked. */
@@ -338,8 +342,10 @@ public final class Tankard {
                         stores.tickets(), config.dataRoot())),
                 new TokenizerFeature(tokenizers),
                 new ChatSummaryFeature(chatSummarizer, presets),
-                new EngineFeature(new EngineService(documents, characterService, groupService, chatService, tokenizers,
-                        vectorService, completions, () -> ZonedDateTime.now(ZoneOffset.UTC)), upstream),
+                new EngineFeature(new EngineService(documents, characterService, groups, chatService, tokenizers,
+                        vectorService, completions, () -> ZonedDateTime.now(ZoneOffset.UTC)), upstream,
+                        vertx.createSharedWorkerExecutor("chat-engine", ENGINE_THREADS, ENGINE_MAX_MINUTES,
+                                TimeUnit.MINUTES)),
                 new CharacterFeature(config, characterService, chatService),
                 new CharacterEditFeature(new CharacterEditor(cards, chats, documents, cardCache, config.dataRoot(),
                         defaultAvatar, System::currentTimeMillis)),

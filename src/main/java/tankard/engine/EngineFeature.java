@@ -1,6 +1,7 @@
 package tankard.engine;
 
 import io.vertx.core.Future;
+import io.vertx.core.WorkerExecutor;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpServerResponse;
@@ -45,15 +46,22 @@ public final class EngineFeature implements Feature {
 
     private final EngineService engine;
     private final UpstreamClient upstream;
+    private final WorkerExecutor threads;
 
-    public EngineFeature(EngineService engine, UpstreamClient upstream) {
+    /**
+     * @param threads the engine's own pool: a prompt may wait on the embedding model (a chat's first vector
+     *                synchronization embeds every message) and a summary on the backend, which must hold none of
+     *                the workers every other route needs
+     */
+    public EngineFeature(EngineService engine, UpstreamClient upstream, WorkerExecutor threads) {
         this.engine = engine;
         this.upstream = upstream;
+        this.threads = threads;
     }
 
     @Override
     public void mount(Router router, Routes routes) {
-        router.post("/api/tankard/prompt").handler(routes.blocking(request ->
+        router.post("/api/tankard/prompt").handler(routes.blocking(threads, request ->
                 Reply.json(engine.prompt(request.user().handle(), request.body()))));
         router.post("/api/tankard/generate").handler(routes.answering(this::generate));
     }
@@ -62,7 +70,7 @@ public final class EngineFeature implements Feature {
         RoutingContext ctx = request.ctx();
         HttpServerResponse response = ctx.response();
         String user = request.user().handle();
-        Proxying.worker(ctx, () -> engine.start(user, request.body())).onSuccess(started ->
+        threads.executeBlocking(() -> engine.start(user, request.body()), false).onSuccess(started ->
                 upstream.send(started.call().request(), response)
                         .onSuccess(from -> answer(ctx, user, started, from))
                         .onFailure(e -> Proxying.answer(response, Reply.json(502, JsJson.object()
@@ -79,8 +87,8 @@ public final class EngineFeature implements Feature {
         if (started.stream()) {
             ReplyText.Stream reply = new ReplyText.Stream(started.chatCompletion() ? started.source() : null);
             UpstreamClient.pipe(from, response, tap(started.call().converter(), reply),
-                    () -> Proxying.worker(ctx, () -> engine.finish(user, started, reply.text()))
-                            .onSuccess(finished -> summarizeLater(ctx, user, started, finished))
+                    () -> threads.executeBlocking(() -> engine.finish(user, started, reply.text()), false)
+                            .onSuccess(finished -> summarizeLater(user, started, finished))
                             .<Void>mapEmpty()
                             .recover(e -> {
                                 LOG.warn("The streamed reply could not be saved", e);
@@ -90,23 +98,22 @@ public final class EngineFeature implements Feature {
                             }));
             return;
         }
-        from.body().compose(body -> Proxying.worker(ctx, () -> engine.finish(user, started, ReplyText.whole(
-                started.chatCompletion(), started.call().whole().apply(new UpstreamClient.Fetched(from, body))))))
+        from.body().compose(body -> threads.executeBlocking(() -> engine.finish(user, started, ReplyText.whole(
+                started.chatCompletion(), started.call().whole().apply(new UpstreamClient.Fetched(from, body)))), false))
                 .onSuccess(finished -> {
                     Proxying.answer(response, Reply.json(finished.json())::writeTo);
-                    summarizeLater(ctx, user, started, finished);
+                    summarizeLater(user, started, finished);
                 })
                 .onFailure(ctx::fail);
     }
 
     /** A summary in raw non-blocking mode, made once the reply has been answered. */
-    private void summarizeLater(RoutingContext ctx, String user, EngineService.Started started,
-                                EngineService.Finished finished) {
+    private void summarizeLater(String user, EngineService.Started started, EngineService.Finished finished) {
         if (finished.later() != null) {
-            Proxying.worker(ctx, () -> {
+            threads.executeBlocking(() -> {
                 engine.summarize(user, started, finished.later());
                 return null;
-            });
+            }, false);
         }
     }
 

@@ -16,13 +16,14 @@ import tankard.engine.memory.SummaryMemory;
 import tankard.engine.prompt.BuiltPrompt;
 import tankard.engine.prompt.Generation;
 import tankard.engine.prompt.PromptInputs;
-import tankard.group.GroupService;
+import tankard.group.GroupStore;
 import tankard.json.Js;
 import tankard.json.JsJson;
+import tankard.json.JsonFiles;
 import tankard.store.DocumentStore;
 import tankard.tokenizer.Tokenizers;
-import tankard.util.Sanitize;
 import tankard.vector.VectorService;
+import tankard.worldinfo.WorldInfoStore;
 
 import java.io.IOException;
 import java.time.ZoneOffset;
@@ -43,7 +44,8 @@ public final class EngineService {
 
     private final DocumentStore documents;
     private final CharacterService characters;
-    private final GroupService groups;
+    private final GroupStore groups;
+    private final WorldInfoStore books;
     private final ChatService chats;
     private final Tokenizers tokenizers;
     private final VectorService vectors;
@@ -51,12 +53,13 @@ public final class EngineService {
     private final Turns turns;
     private final Supplier<ZonedDateTime> clock;
 
-    public EngineService(DocumentStore documents, CharacterService characters, GroupService groups, ChatService chats,
+    public EngineService(DocumentStore documents, CharacterService characters, GroupStore groups, ChatService chats,
                          Tokenizers tokenizers, VectorService vectors, Completions completions,
                          Supplier<ZonedDateTime> clock) {
         this.documents = documents;
         this.characters = characters;
         this.groups = groups;
+        this.books = new WorldInfoStore(documents);
         this.chats = chats;
         this.tokenizers = tokenizers;
         this.vectors = vectors;
@@ -120,7 +123,6 @@ public final class EngineService {
         String api = chatCompletion ? (source.isEmpty() ? "openai" : source) : textApi(inputs.settings());
         Turns.Reply reply = new Turns.Reply(loaded.chat(), action, generation.name2(), api,
                 PromptEngine.text(built.request().get("model")), inputs.now(),
-                Js.truthy(generation.powerUser().get("trim_spaces")),
                 inputs.character() == null ? "" : PromptEngine.text(inputs.character().get("avatar")),
                 inputs.group() != null);
         List<String> stops = new ArrayList<>();
@@ -171,7 +173,7 @@ public final class EngineService {
             return null; // the only source the server summarizes with; skips reading the chat for all others
         }
         SummaryMemory memory = new SummaryMemory(settings, started.generation().macros(),
-                EngineTokens.counter(started.generation().inputs(), started.chatCompletion()));
+                PromptEngine.tokenCounter(started.generation().inputs(), started.chatCompletion()));
         ArrayNode chat = chats.tail(user, started.reply().chat(), Integer.MAX_VALUE).messages();
         return memory.request(chat, started.prompt().request(), reply).map(request -> new Summary(memory, request))
                 .orElse(null);
@@ -264,26 +266,12 @@ public final class EngineService {
 
     /** A world info book by name; null when there is none or it does not parse (ST then leaves it out). */
     private ObjectNode book(String user, String name) {
-        if (name == null || name.isEmpty()) {
-            return null;
-        }
-        String file = Sanitize.filename(name + ".json");
-        return documents.read(user, DocumentStore.Folder.WORLDS, file).map(bytes -> {
-            try {
-                return JsJson.parse(bytes) instanceof ObjectNode object ? object : null;
-            } catch (RuntimeException e) {
-                return null;
-            }
-        }).orElse(null);
+        String text = name == null || name.isEmpty() ? null : books.read(user, name);
+        return text != null && JsonFiles.tryParse(text) instanceof ObjectNode book ? book : null;
     }
 
     private ObjectNode group(String user, String id) throws IOException {
-        for (JsonNode group : groups.all(user)) {
-            if (id.equals(Js.string(group.get("id")))) {
-                return (ObjectNode) group;
-            }
-        }
-        throw Refusal.notFound("No such group: " + id);
+        return groups.find(user, id).orElseThrow(() -> Refusal.notFound("No such group: " + id));
     }
 
     private ObjectNode member(String user, String avatar) throws IOException {

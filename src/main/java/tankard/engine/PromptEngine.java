@@ -15,6 +15,7 @@ import tankard.engine.prompt.BuiltPrompt;
 import tankard.engine.prompt.ExtensionPrompts;
 import tankard.engine.prompt.Generation;
 import tankard.engine.prompt.PromptInputs;
+import tankard.engine.prompt.TokenCounter;
 import tankard.engine.prompt.WorldInfo;
 import tankard.engine.text.TextCompletionPrompt;
 import tankard.engine.worldinfo.WorldInfoScanner;
@@ -34,7 +35,6 @@ import java.util.concurrent.ThreadLocalRandom;
 public final class PromptEngine {
     /** ST's extension prompt keys (public/scripts/constants.js inject_ids, and the modules' MODULE_NAME). */
     static final String DEPTH_PROMPT = "DEPTH_PROMPT";
-    static final String QUIET_PROMPT = "QUIET_PROMPT";
     static final String PERSONA_DESCRIPTION = "PERSONA_DESCRIPTION";
     static final String MEMORY = "1_memory";
     static final String AUTHORS_NOTE = "2_floating_prompt";
@@ -92,6 +92,13 @@ public final class PromptEngine {
 
         // copies one level deep, as ST's spreads do: the engine changes messages' fields, never what is inside them
         ArrayNode chat = JsJson.array().addAll(inputs.chat());
+        JsonNode last = chat.isEmpty() ? null : chat.get(chat.size() - 1);
+        if (action == Action.SWIPE && (last == null || Js.truthy(last.get("is_user")))) {
+            throw Refusal.badRequest("There is no reply to swipe: the chat's last message is not the character's");
+        }
+        if (action == Action.CONTINUE && last == null) {
+            throw Refusal.badRequest("There is no message to continue: the chat is empty");
+        }
         String bias = "";
         if (action == Action.REGENERATE && inputs.group() != null) {
             // ST: group-chats.js regenerateGroup: the last round's replies go, then a normal generation
@@ -167,11 +174,9 @@ public final class PromptEngine {
         boolean noteActive = authorsNote(prompts, chat, note, extensions, inputs.character());
         memory(prompts, chat, extensions, macros);
 
-        prompts.set(QUIET_PROMPT, "", ExtensionPrompts.IN_PROMPT, 0, true, null);
         WorldInfo worldInfo = WorldInfoScanner.scan(new WorldInfoScanner.Input(persona.withLorebook(settings),
                 inputs.character(), metadata, inputs.books(), coreChat, card, action, maxContext, prompts,
-                noteActive, macros, EngineTokens.counter(inputs, chatCompletion), ThreadLocalRandom.current()));
-        prompts.remove(QUIET_PROMPT);
+                noteActive, macros, tokenCounter(inputs, chatCompletion), ThreadLocalRandom.current()));
 
         for (WorldInfo.Example example : worldInfo.examples()) {
             if (example.content().isEmpty()) {
@@ -398,6 +403,11 @@ public final class PromptEngine {
                 break;
             }
         }
+    }
+
+    /** ST's getTokenCountAsync for the API at hand, as world info, summaries and extensions count. */
+    static TokenCounter tokenCounter(PromptInputs inputs, boolean chatCompletion) {
+        return chatCompletion ? ChatCompletionPrompt.tokenCounter(inputs) : TextCompletionPrompt.tokenCounter(inputs);
     }
 
     /** ST: public/script.js getMaxPromptTokens: the context size less the response length. */

@@ -32,7 +32,7 @@ final class Turns {
 
     /** Where the reply goes and what it is stamped with. */
     record Reply(ChatRef chat, Action action, String name, String api, String model, ZonedDateTime started,
-                 boolean trimSpaces, String avatar, boolean inGroup) {
+                 String avatar, boolean inGroup) {
     }
 
     void appendUserMessage(String user, ChatRef chat, ObjectNode message) throws IOException {
@@ -51,8 +51,9 @@ final class Turns {
         boolean replaceLast;
         switch (reply.action()) {
             case SWIPE, CONTINUE -> {
-                if (!lastIsReply) {
-                    throw Refusal.conflict("The chat's last message is no longer a reply to " + reply.action().stName());
+                // ST: saveReply adds a continue to whatever message is last; a swipe needs the reply it was for
+                if (last == null || reply.action() == Action.SWIPE && !lastIsReply) {
+                    throw Refusal.conflict("The chat's last message changed while the reply was generated");
                 }
                 message = last.deepCopy();
                 String mes = reply.action() == Action.CONTINUE ? Js.string(last.get("mes")) + text : text;
@@ -69,7 +70,7 @@ final class Turns {
                 message.putObject("extra");
                 message.put("name", reply.name());
                 message.put("is_user", false);
-                stamp(message, reply, reply.trimSpaces() ? Js.trim(text) : text, finished);
+                stamp(message, reply, text, finished); // trimmed already, as cleanUpMessage does with trim_spaces
                 if (reply.inGroup()) {
                     message.put("force_avatar", "/thumbnail?type=avatar&file=" + Urls.encodeUriComponent(reply.avatar()));
                     message.put("original_avatar", reply.avatar());

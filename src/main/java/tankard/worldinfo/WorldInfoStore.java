@@ -23,7 +23,7 @@ import java.util.List;
  * {@code SANITIZE(name + ".json")} document per book, whose only required member is {@code entries}. Every method
  * blocks.
  */
-final class WorldInfoStore {
+public final class WorldInfoStore {
     static final String NOT_A_BOOK = "Is not a valid world info file";
     static final String NO_NAME = "World file must have a name";
     private static final String JSON = ".json";
@@ -31,12 +31,12 @@ final class WorldInfoStore {
 
     private final DocumentStore documents;
 
-    WorldInfoStore(DocumentStore documents) {
+    public WorldInfoStore(DocumentStore documents) {
         this.documents = documents;
     }
 
     /** The book's text as stored, or null when there is no such book. */
-    String read(String user, String name) {
+    public String read(String user, String name) {
         return documents.read(user, Folder.WORLDS, bookName(name))
                 .map(bytes -> new String(bytes, StandardCharsets.UTF_8)).orElse(null);
     }

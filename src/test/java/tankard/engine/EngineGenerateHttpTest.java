@@ -150,6 +150,17 @@ class EngineGenerateHttpTest extends MockServerTest {
     }
 
     @Test
+    void aSwipeWithNoReplyToSwipeIsRefusedBeforeTheBackendIsCalled() {
+        put(CHAT, (HEADER + "\n" + GREETING + "\n{\"name\":\"Wren\",\"is_user\":true,\"mes\":\"Hi.\"}")
+                .getBytes(StandardCharsets.UTF_8));
+        byte[] before = documentBytes(CHAT);
+        HttpResponse<Buffer> response = generate("\"action\":\"swipe\"");
+        assertEquals(400, response.statusCode(), response.bodyAsString());
+        assertTrue(mock.calls().isEmpty(), "no generation was asked for");
+        assertEquals(new String(before, StandardCharsets.UTF_8), new String(documentBytes(CHAT), StandardCharsets.UTF_8));
+    }
+
+    @Test
     void anImpersonationAnswersTheTextAndSavesNothing() {
         byte[] before = documentBytes(CHAT);
         HttpResponse<Buffer> response = generate("\"action\":\"impersonate\"");

@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import tankard.engine.prompt.BuiltPrompt;
 import tankard.engine.prompt.ExtensionPrompts;
 import tankard.engine.prompt.Generation;
+import tankard.engine.prompt.PromptInputs;
+import tankard.engine.prompt.TokenCounter;
 import tankard.engine.prompt.Itemization;
 
 import java.util.Map;
@@ -17,6 +19,14 @@ import java.util.Map;
  */
 public final class ChatCompletionPrompt {
     private ChatCompletionPrompt() {
+    }
+
+    /**
+     * ST's getTokenCountAsync with the chat completion API, as extensions and world info count: a text as a
+     * system message (counterWrapperOpenAIAsync), with the model's tokenizer.
+     */
+    public static TokenCounter tokenCounter(PromptInputs inputs) {
+        return new MessageTokens(inputs.tokenizers(), TokenizerModel.of(OaiSettings.of(inputs.settings())))::countText;
     }
 
     public static BuiltPrompt build(Generation generation) {

@@ -11,6 +11,8 @@ import tankard.engine.prompt.BuiltPrompt;
 import tankard.engine.prompt.ExtensionPrompts;
 import tankard.engine.prompt.Generation;
 import tankard.engine.prompt.Itemization;
+import tankard.engine.prompt.PromptInputs;
+import tankard.engine.prompt.TokenCounter;
 import tankard.json.Js;
 import tankard.json.JsJson;
 
@@ -71,6 +73,11 @@ public final class TextCompletionPrompt {
         JsonNode avatar = generation.inputs().character() == null ? null : generation.inputs().character().get("avatar");
         this.cfg = Cfg.active(generation.inputs().settings(), generation.inputs().metadata(),
                 avatar == null || avatar.isNull() ? null : Js.string(avatar), generation.inGroup(), macros);
+    }
+
+    /** ST's getTokenCountAsync with a text completion API: the tokenizer {@code power_user.tokenizer} picks. */
+    public static TokenCounter tokenCounter(PromptInputs inputs) {
+        return TextTokenCounter.of(TextSettings.of(inputs.settings()), inputs.tokenizers(), "");
     }
 
     public static BuiltPrompt build(Generation generation) {
