@@ -336,6 +336,11 @@ public final class ChatService {
 
     // ---- windows: the end of a chat for Tankard's own clients (ChatWindow)
 
+    /** The version the chat is stored at now ({@link ChatStore#version}); empty when there is no such chat. */
+    public Optional<Object> version(String user, ChatRef chat) throws IOException {
+        return store.version(user, chat.folder(), chat.file());
+    }
+
     /** The header and last {@code count} lines of a chat with their cursor (see ChatWindow). */
     public ChatTail tail(String user, ChatRef chat, int count) throws IOException {
         return tail(user, chat, count, null);

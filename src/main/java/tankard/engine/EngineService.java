@@ -30,7 +30,10 @@ import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -51,6 +54,15 @@ public final class EngineService {
     private final VectorService vectors;
     private final Completions completions;
     private final Turns turns;
+    private final ChatSnapshots snapshots;
+    /** The books read last, by user and name: the store's text decides whether one is still the book. */
+    private final Map<String, ParsedBook> parsedBooks = Collections.synchronizedMap(
+            new LinkedHashMap<>(16, 0.75f, true) {
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<String, ParsedBook> eldest) {
+                    return size() > 64;
+                }
+            });
     private final Supplier<ZonedDateTime> clock;
 
     public EngineService(DocumentStore documents, CharacterService characters, GroupStore groups, ChatService chats,
@@ -65,6 +77,7 @@ public final class EngineService {
         this.vectors = vectors;
         this.completions = completions;
         this.turns = new Turns(chats);
+        this.snapshots = new ChatSnapshots(chats);
         this.clock = clock;
     }
 
@@ -162,8 +175,22 @@ public final class EngineService {
         if (summary != null && summary.request().mode() != SummaryMemory.Mode.RAW_NON_BLOCKING) {
             summarize(user, started, summary);
             summary = null;
+        } else if (message != null) {
+            readAhead(user, started);
         }
         return new Finished(cleaned, message, summary);
+    }
+
+    /**
+     * Parses the chat as it now is, after the reply has been streamed, so the next prompt (which is built before
+     * its own message is saved) finds it parsed. A failure here fails nothing.
+     */
+    private void readAhead(String user, Started started) {
+        try {
+            snapshots.read(user, started.reply().chat());
+        } catch (IOException | RuntimeException e) {
+            LOG.debug("The chat could not be read ahead of the next prompt", e);
+        }
     }
 
     /** The summary the chat is due after this reply (ST: the memory extension's onChatEvent), or null. */
@@ -174,7 +201,7 @@ public final class EngineService {
         }
         SummaryMemory memory = new SummaryMemory(settings, started.generation().macros(),
                 PromptEngine.tokenCounter(started.generation().inputs(), started.chatCompletion()));
-        ArrayNode chat = chats.tail(user, started.reply().chat(), Integer.MAX_VALUE).messages();
+        ArrayNode chat = snapshots.read(user, started.reply().chat()).messages();
         return memory.request(chat, started.prompt().request(), reply).map(request -> new Summary(memory, request))
                 .orElse(null);
     }
@@ -203,6 +230,7 @@ public final class EngineService {
         } catch (IOException | Completions.Unreachable | RuntimeException e) {
             LOG.warn("The summary after a reply could not be made or stored", e);
         }
+        readAhead(user, started);
     }
 
     /** ST: getGeneratingApi for text completion: the type, with ooba's saved as "textgenerationwebui". */
@@ -235,19 +263,11 @@ public final class EngineService {
             character = characters.get(user, avatar);
             chat = ChatRef.character(avatar, chatId);
         }
-        ChatTail read = chats.tail(user, chat, Integer.MAX_VALUE);
-        JsonNode header = read.header();
-        ObjectNode metadata = header != null && header.get("chat_metadata") instanceof ObjectNode object
-                ? object : JsJson.object();
-        ArrayNode messages = JsJson.array();
-        read.messages().forEach(message -> {
-            if (message.isObject()) { // a line ST's frontend could not use either
-                messages.add(message);
-            }
-        });
+        ChatSnapshots.Snapshot read = snapshots.read(user, chat);
         Function<String, ObjectNode> books = name -> book(user, name);
-        return new Loaded(new PromptInputs(settings, character, group, members, messages, metadata, books, text, now,
-                tokenizers, EngineVectors.of(vectors, user, settings, chatId), chatId), chat);
+        return new Loaded(new PromptInputs(settings, character, group, members, read.messages(), read.metadata(), books,
+                text, now, tokenizers, EngineVectors.of(vectors, user, settings, chatId, read.textHashes()), chatId),
+                chat);
     }
 
     private ObjectNode settings(String user) {
@@ -264,10 +284,28 @@ public final class EngineService {
         throw Refusal.badRequest("settings.json does not parse as a JSON object");
     }
 
-    /** A world info book by name; null when there is none or it does not parse (ST then leaves it out). */
+    /**
+     * A world info book by name; null when there is none or it does not parse (ST then leaves it out). The same
+     * object while the book's text is the same, read-only: the scan prepares a book's entries once per object.
+     */
     private ObjectNode book(String user, String name) {
         String text = name == null || name.isEmpty() ? null : books.read(user, name);
-        return text != null && JsonFiles.tryParse(text) instanceof ObjectNode book ? book : null;
+        if (text == null) {
+            return null;
+        }
+        String key = user + '\u0000' + name;
+        ParsedBook known = parsedBooks.get(key);
+        if (known != null && known.text().equals(text)) {
+            return known.book();
+        }
+        ObjectNode book = JsonFiles.tryParse(text) instanceof ObjectNode object ? object : null;
+        if (book != null) {
+            parsedBooks.put(key, new ParsedBook(text, book));
+        }
+        return book;
+    }
+
+    private record ParsedBook(String text, ObjectNode book) {
     }
 
     private ObjectNode group(String user, String id) throws IOException {

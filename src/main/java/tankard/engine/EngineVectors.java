@@ -11,6 +11,7 @@ import tankard.vector.VectorService;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 
@@ -26,15 +27,22 @@ final class EngineVectors implements VectorIndex {
     private final VectorService service;
     private final String user;
     private final ObjectNode base;
+    private final Map<String, Long> textHashes;
 
-    private EngineVectors(VectorService service, String user, ObjectNode base) {
+    private EngineVectors(VectorService service, String user, ObjectNode base, Map<String, Long> textHashes) {
         this.service = service;
         this.user = user;
         this.base = base;
+        this.textHashes = textHashes;
     }
 
-    /** The chat's collection, or null when the user has not enabled chat vectorization. */
-    static EngineVectors of(VectorService service, String user, ObjectNode settings, String collectionId) {
+    /**
+     * The chat's collection, or null when the user has not enabled chat vectorization.
+     *
+     * @param textHashes the hashes of the chat's texts made so far, kept with the chat's version
+     */
+    static EngineVectors of(VectorService service, String user, ObjectNode settings, String collectionId,
+                            Map<String, Long> textHashes) {
         JsonNode vectors = settings.path("extension_settings").path("vectors");
         if (!Js.truthy(vectors.get("enabled_chats"))) {
             return null;
@@ -48,7 +56,7 @@ final class EngineVectors implements VectorIndex {
         modelFields(base, source, vectors, settings);
         base.put("collectionId", collectionId);
         base.put("source", source);
-        return new EngineVectors(service, user, base);
+        return new EngineVectors(service, user, base, textHashes);
     }
 
     /** ST: getVectorsRequestBody, the source's own fields. */
@@ -102,6 +110,11 @@ final class EngineVectors implements VectorIndex {
         if (value != null && !value.isMissingNode()) {
             body.set(field, value);
         }
+    }
+
+    @Override
+    public Map<String, Long> textHashes() {
+        return textHashes;
     }
 
     @Override

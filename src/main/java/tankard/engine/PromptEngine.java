@@ -144,10 +144,11 @@ public final class PromptEngine {
             chat.set(0, first);
         }
 
+        // the chat's own messages, shared with other prompts: a message is copied before it is changed
         List<ObjectNode> coreChat = new ArrayList<>();
         for (JsonNode message : chat) {
             if (!Js.truthy(message.get("is_system"))) {
-                coreChat.add(withTitles(shallowCopy(message)));
+                coreChat.add(withTitles((ObjectNode) message));
             }
         }
         if (action == Action.SWIPE && !coreChat.isEmpty()) {
@@ -353,7 +354,7 @@ public final class PromptEngine {
                 .format(time.withZoneSameInstant(java.time.ZoneOffset.UTC));
     }
 
-    /** ST: Generate's coreChat map: titles of attachments the user asked to append. */
+    /** ST: Generate's coreChat map: titles of attachments the user asked to append, in a copy. */
     private static ObjectNode withTitles(ObjectNode message) {
         JsonNode extra = message.path("extra");
         List<String> titles = new ArrayList<>();
@@ -365,10 +366,10 @@ public final class PromptEngine {
                 titles.add(text(media.get("title")));
             }
         }
-        if (!titles.isEmpty()) {
-            message.put("mes", text(message.get("mes")) + "\n\n" + String.join("\n\n", titles));
+        if (titles.isEmpty()) {
+            return message;
         }
-        return message;
+        return shallowCopy(message).put("mes", text(message.get("mes")) + "\n\n" + String.join("\n\n", titles));
     }
 
     /**
@@ -397,7 +398,7 @@ public final class PromptEngine {
                 String formatted = prefix && content.isEmpty() ? start + reasoning
                         : start + reasoning + macros.substitute(text(settings.get("suffix")))
                         + macros.substitute(text(settings.get("separator"))) + content;
-                message.put("mes", formatted);
+                coreChat.set(i, shallowCopy(message).put("mes", formatted));
             }
             if (!adding || added >= maxAdditions) {
                 break;

@@ -18,6 +18,18 @@ final class ApproximateTokenizer implements Tokenizer {
         this.standIn = standIn;
     }
 
+    /** Equal for the same id and stand-in: counts made with one are kept for the next (TokenCounts). */
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof ApproximateTokenizer that && that.id.equals(id) && that.family == family
+                && that.standIn == standIn;
+    }
+
+    @Override
+    public int hashCode() {
+        return id.hashCode();
+    }
+
     @Override
     public Family family() {
         return family;

@@ -66,9 +66,15 @@ public final class Tokenizers {
     private final Map<Path, Tokenizer> loaded = new ConcurrentHashMap<>();
     /** Files that failed to load, with their modification time: tried again only once they change. */
     private final Map<Path, FileTime> unusable = new ConcurrentHashMap<>();
+    private final TokenCounts counts = new TokenCounts();
 
     public Tokenizers(TokenizerFiles files) {
         this.files = files;
+    }
+
+    /** The counts made so far, for counters that count the same texts again and again (the chat engine). */
+    public TokenCounts counts() {
+        return counts;
     }
 
     /** The tokenizer behind {@code /api/tokenizers/<id>/*}, or null for an unknown id. */

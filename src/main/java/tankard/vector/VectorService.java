@@ -37,6 +37,19 @@ public final class VectorService {
     private final EmbeddingSources sources;
     private final Executor storeThreads;
     private final boolean thresholdOnHashes;
+    /** The vectors of recent search texts: a chat's regenerations and swipes search with the same text again. */
+    private final Map<QueryText, float[]> searched = java.util.Collections.synchronizedMap(
+            new LinkedHashMap<>(64, 0.75f, true) {
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<QueryText, float[]> eldest) {
+                    return size() > SEARCHES_KEPT;
+                }
+            });
+    private static final int SEARCHES_KEPT = 256;
+
+    /** A search text embedded for a user by a source and model. */
+    private record QueryText(String user, String source, String model, String text) {
+    }
 
     /**
      * @param storeThreads      where the store's blocking work runs once the vectors are there
@@ -93,8 +106,8 @@ public final class VectorService {
         int topK = topK(body);
         double threshold = threshold(body);
         String searchText = new EmbeddingCall(user, body).string("searchText");
-        return embed(target, List.of(searchText), true).thenApplyAsync(vectors -> {
-            List<Match> matches = store.query(user, key, vectors.get(0), topK);
+        return searchVector(target, searchText).thenApplyAsync(vector -> {
+            List<Match> matches = store.query(user, key, vector, topK);
             ObjectNode answer = JsJson.object();
             ArrayNode hashes = answer.putArray("hashes");
             ArrayNode metadata = answer.putArray("metadata");
@@ -128,11 +141,11 @@ public final class VectorService {
         }
         int topK = topK(body);
         double threshold = threshold(body);
-        return embed(target, List.of(target.call().string("searchText")), true).thenApplyAsync(vectors -> {
+        return searchVector(target, target.call().string("searchText")).thenApplyAsync(vector -> {
             record Found(String collection, Match match) {
             }
             List<Found> found = new ArrayList<>();
-            keys.forEach((id, key) -> store.query(user, key, vectors.get(0), topK)
+            keys.forEach((id, key) -> store.query(user, key, vector, topK)
                     .forEach(match -> found.add(new Found(id, match))));
             found.sort(Comparator.comparingDouble((Found f) -> f.match().score()).reversed()); // stable, as ST's sort
             ObjectNode answer = JsJson.object();
@@ -211,6 +224,20 @@ public final class VectorService {
 
     private static String collectionId(JsonNode body) {
         return new EmbeddingCall(null, body).string("collectionId");
+    }
+
+    /** The search text's vector: embedded as a query once, then kept among the recent ones. */
+    private CompletionStage<float[]> searchVector(Target target, String text) {
+        QueryText key = new QueryText(target.call().user(), target.name(),
+                target.source().modelScope(target.call().body()), text);
+        float[] known = searched.get(key);
+        if (known != null) {
+            return CompletableFuture.completedFuture(known);
+        }
+        return embed(target, List.of(text), true).thenApply(vectors -> {
+            searched.put(key, vectors.get(0));
+            return vectors.get(0);
+        });
     }
 
     /** The vectors, checked: one per text, all of one length, every number finite. */

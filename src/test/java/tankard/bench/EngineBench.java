@@ -10,6 +10,7 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -28,7 +29,8 @@ import static tankard.bench.BenchServer.time;
  * Usage: {@code bench/engine.sh [messages] [entries]}.
  */
 public final class EngineBench {
-    private static final int WARM_RUNS = 30;
+    /** Warm runs per setup; more (-Dbench.warm=300) to profile the warm path. */
+    private static final int WARM_RUNS = Integer.getInteger("bench.warm", 30);
     private static final String[] WORDS = ("the a keeper of old bees lantern harbour quiet storm mead tavern "
             + "river stone orchard hive smoke ember north gate cellar map candle").split(" ");
 
@@ -64,7 +66,12 @@ public final class EngineBench {
                 {"chat completion + lorebook + summary + vectors", settings(false, true, true)},
                 {"text completion (instruct) + lorebook + summary + vectors", settings(true, true, true)},
         };
-        for (String[] setup : setups) {
+        String only = System.getProperty("bench.only", ""); // setup numbers to run, e.g. "2,3"
+        for (int s = 0; s < setups.length; s++) {
+            String[] setup = setups[s];
+            if (!only.isEmpty() && !List.of(only.split(",")).contains(String.valueOf(s))) {
+                continue;
+            }
             if (setup[1] != null) {
                 Files.writeString(user.resolve("settings.json"), setup[1]);
             }
@@ -93,6 +100,16 @@ public final class EngineBench {
                     throw new IllegalStateException("no vector recall in the prompt: " + answer.path("itemization"));
                 }
                 report.add(String.format("| %s | %.1f | %.1f | %d |", setup[0], cold, warm, request.length() / 1024));
+                if (!vectors && setup[1].contains("Lore")) { // a new version of the chat is read and parsed again
+                    Path file = user.resolve("chats/Bench/long.jsonl");
+                    long[] touched = {Files.getLastModifiedTime(file).toMillis()};
+                    double changed = median(() -> {
+                        Files.setLastModifiedTime(file, FileTime.fromMillis(touched[0] += 1000));
+                        return tankard.post("/api/tankard/prompt", chat);
+                    }, WARM_RUNS);
+                    report.add(String.format("| (the same, the chat's file touched before each prompt) | | %.1f | |",
+                            changed));
+                }
             }
         }
         System.out.println();

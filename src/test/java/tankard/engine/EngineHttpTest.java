@@ -96,6 +96,26 @@ class EngineHttpTest extends ServerTest {
     }
 
     @Test
+    void aChatOrLorebookChangedSinceTheLastPromptIsReadAgain() {
+        // the engine keeps what it parsed (ChatSnapshots, prepared books); the store's version and text decide
+        put("settings.json", ("{\"main_api\":\"openai\",\"username\":\"Wren\",\"oai_settings\":{"
+                + "\"openai_max_context\":4096,\"openai_max_tokens\":300},\"world_info_settings\":{"
+                + "\"world_info\":{\"globalSelect\":[\"Hives\"]}}}").getBytes(StandardCharsets.UTF_8));
+        String book = "{\"entries\":{\"0\":{\"uid\":0,\"key\":[],\"constant\":true,\"position\":0,\"order\":100,"
+                + "\"content\":\"Bees swarm at dusk.\"}}}";
+        put("worlds/Hives.json", book.getBytes(StandardCharsets.UTF_8));
+        String first = requestText(prompt("\"action\":\"regenerate\""));
+        assertTrue(first.contains("Which hive is calm?") && first.contains("Bees swarm at dusk."), first);
+
+        // the same sizes, so only the version tells the chat apart
+        put(CHAT, CHAT_TEXT.replace("is calm?", "is loud?").getBytes(StandardCharsets.UTF_8));
+        put("worlds/Hives.json", book.replace("swarm", "sleep").getBytes(StandardCharsets.UTF_8));
+        String second = requestText(prompt("\"action\":\"regenerate\""));
+        assertTrue(second.contains("Which hive is loud?") && !second.contains("Which hive is calm?"), second);
+        assertTrue(second.contains("Bees sleep at dusk.") && !second.contains("Bees swarm at dusk."), second);
+    }
+
+    @Test
     void badInputIsAClear4xx() {
         assertRefused(prompt("\"action\":\"dance\""), 400, "Unknown action");
         assertRefused(prompt("\"now\":\"yesterday\""), 400, "ISO-8601");

@@ -89,6 +89,35 @@ class PromptEngineTest {
     }
 
     @Test
+    void noPromptChangesTheChatItIsBuiltFrom() {
+        // the server shares a chat's parsed messages among prompts (ChatSnapshots): a build must copy what it changes
+        ArrayNode chat = chat(
+                message("Bramble", false, "Welcome, {{user}}.", ""),
+                message("Wren", true, "Look.\\r\\nHere.", "\"append_title\":true,\"title\":\"map.png\","
+                        + "\"media\":[{\"title\":\"hive.png\",\"append_title\":true}],\"bias\":\"Sure\""),
+                "{\"name\":\"System\",\"is_system\":true,\"mes\":\"hidden\"}",
+                message("Bramble", false, "Mind the bees.", "\"reasoning\":\"She is wary.\",\"api\":\"openai\""),
+                message("Wren", true, "Any honey?", ""),
+                message("Bramble", false, "Some.", "\"reasoning\":\"Generous.\",\"memory\":\"They met.\""));
+        ArrayNode before = chat.deepCopy();
+        ObjectNode metadata = object("{\"note_prompt\":\"Bees.\",\"note_interval\":1,\"note_depth\":1,"
+                + "\"note_position\":1}");
+        String reasoning = "\"reasoning\":{\"add_to_prompts\":true,\"prefix\":\"<think>\",\"suffix\":\"</think>\","
+                + "\"separator\":\"\\n\",\"max_additions\":5}";
+        ObjectNode chatCompletion = settings(reasoning, "\"memory\":{\"position\":1,\"depth\":2}");
+        ObjectNode textCompletion = settings(reasoning + ",\"instruct\":{\"enabled\":true,\"input_sequence\":\"[U]\","
+                + "\"output_sequence\":\"[A]\",\"wrap\":true,\"names_behavior\":\"always\"}", "");
+        textCompletion.put("main_api", "textgenerationwebui");
+        for (ObjectNode settings : List.of(chatCompletion, textCompletion)) {
+            for (Action action : Action.values()) {
+                PromptEngine.build(new PromptInputs(settings, card(""), null, List.of(), chat, metadata, name -> null,
+                        "More.", ZonedDateTime.parse("2026-01-01T10:00:00Z"), TOKENIZERS), action);
+                assertEquals(before, chat, action + " on " + settings.get("main_api"));
+            }
+        }
+    }
+
+    @Test
     void cardFieldsAreTrimmedAndTheExamplesSplitIntoStartBlocks() {
         Generation generation = prepare(settings("", ""), card(""), CHAT, JsJson.object(), Action.NORMAL, "");
         assertEquals("A hedge witch, Bramble.", generation.card().description());

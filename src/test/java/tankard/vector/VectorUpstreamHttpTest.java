@@ -81,6 +81,26 @@ class VectorUpstreamHttpTest extends ServerTest {
     }
 
     @Test
+    void aSearchTextIsEmbeddedOnceForTheQueriesThatRepeatIt() throws Exception {
+        // a chat's regenerations and swipes search with the same text: the provider is asked once
+        startWithMock();
+        ObjectNode insert = body();
+        insert.putArray("items").addObject().put("hash", 1).put("text", "a cat on a mat").put("index", 0);
+        assertEquals(200, client.post("/api/vector/insert", JsJson.compact(insert)).statusCode());
+        String query = JsJson.compact(body().put("searchText", "the cat").put("topK", 1));
+        for (int i = 0; i < 3; i++) {
+            assertEquals("[1]", json(client.post("/api/vector/query", query)).get("hashes").toString());
+        }
+        String multi = JsJson.compact(body().put("searchText", "the cat").put("topK", 1).set("collectionIds",
+                JsJson.array().add("c")));
+        assertEquals(200, client.post("/api/vector/query-multi", multi).statusCode());
+        assertEquals(2, received.size(), "the insert, then one search text for all four queries");
+        assertEquals(200, client.post("/api/vector/query", JsJson.compact(body().put("searchText", "a dog")))
+                .statusCode());
+        assertEquals(3, received.size(), "another text is embedded");
+    }
+
+    @Test
     void anUpstreamVectorWithNaNIsRefusedAndNothingIsWritten() throws Exception {
         startWithMock();
         answerNaN = true;

@@ -40,6 +40,11 @@ public final class Macros {
         return substitute(content, Options.DEFAULT);
     }
 
+    /** Whether substitute answers the text as it is, whatever the macros' values: it has no macro in it. */
+    public static boolean plain(String content) {
+        return MacroEngine.unchanged(content);
+    }
+
     /** substituteParams(content, options). */
     public String substitute(String content, Options options) {
         if (content == null || content.isEmpty()) {

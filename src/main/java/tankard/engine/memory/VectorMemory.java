@@ -27,7 +27,7 @@ public final class VectorMemory {
     public static final String PROMPT_KEY = "3_vectors";
 
     private final JsonNode settings;
-    /** ST's hash of each message text with its macros substituted, by the text: sync and recall both ask. */
+    /** ST's hash of each message text with macros, substituted, by the text: sync and recall both ask. */
     private final Map<String, Long> hashes = new HashMap<>();
 
     /** @param vectors {@code extension_settings.vectors}; ST's defaults where a setting is missing */
@@ -65,7 +65,7 @@ public final class VectorMemory {
                 continue;
             }
             String mes = jsString(message.get("mes"));
-            long hash = hash(mes, macros);
+            long hash = hash(mes, macros, index);
             present.add(hash);
             if (!savedSet.contains(hash)) {
                 fresh.add(new VectorIndex.Item(hash, macros.substitute(mes), i));
@@ -133,13 +133,13 @@ public final class VectorMemory {
             if (containsSame(retained, message) || !Js.truthy(message.get("mes"))) {
                 continue;
             }
-            long hash = hash(jsString(message.get("mes")), macros);
+            long hash = hash(jsString(message.get("mes")), macros, index);
             if (hits.contains(hash) && taken.add(hash)) {
                 found.add(message);
             }
         }
-        found.sort((a, b) -> hits.indexOf(hash(jsString(b.get("mes")), macros))
-                - hits.indexOf(hash(jsString(a.get("mes")), macros)));
+        found.sort((a, b) -> hits.indexOf(hash(jsString(b.get("mes")), macros, index))
+                - hits.indexOf(hash(jsString(a.get("mes")), macros, index)));
         chat.removeIf(message -> containsSame(found, message));
         if (found.isEmpty()) {
             return;
@@ -169,8 +169,17 @@ public final class VectorMemory {
         return Js.trim(String.join("\n", texts).replaceAll("\n+", "\n"));
     }
 
-    /** getStringHash(substituteParams(mes)). */
-    private long hash(String mes, Macros macros) {
+    /** getStringHash(substituteParams(mes)); kept with the chat's index where no macro can change it. */
+    private long hash(String mes, Macros macros, VectorIndex index) {
+        Long known = index.textHashes().get(mes); // looked up first: most texts are there, and plain
+        if (known != null) {
+            return known;
+        }
+        if (Macros.plain(mes)) {
+            long hash = StringHash.of(mes);
+            index.textHashes().put(mes, hash);
+            return hash;
+        }
         return hashes.computeIfAbsent(mes, text -> StringHash.of(macros.substitute(text)));
     }
 

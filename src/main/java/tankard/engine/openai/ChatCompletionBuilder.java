@@ -13,6 +13,7 @@ import tankard.engine.prompt.Generation;
 import tankard.json.Js;
 import tankard.json.JsJson;
 
+import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -131,47 +132,96 @@ final class ChatCompletionBuilder {
 
     // ---- setOpenAIMessages and setOpenAIMessageExamples ----
 
-    /** setOpenAIMessages: the chat as messages, newest first, names put into the text as names_behavior says. */
+    /**
+     * setOpenAIMessages: the chat as messages, newest first, names put into the text as names_behavior says. Each
+     * is made when first read: the history reads a long chat only as far back as the budget reaches.
+     */
     private List<ChatPrompt> openAiMessages() {
         String source = settings.source();
         String model = settings.model();
+        List<ObjectNode> chat = generation.coreChat();
+        ChatPrompt[] made = new ChatPrompt[chat.size()];
+        return new AbstractList<>() {
+            @Override
+            public ChatPrompt get(int index) {
+                if (made[Objects.checkIndex(index, made.length)] == null) {
+                    made[index] = openAiMessage(chat.get(made.length - 1 - index), source, model);
+                }
+                return made[index];
+            }
+
+            @Override
+            public int size() {
+                return made.length;
+            }
+        };
+    }
+
+    private ChatPrompt openAiMessage(ObjectNode message, String source, String model) {
         boolean inGroup = generation.inGroup();
-        List<ChatPrompt> messages = new ArrayList<>();
-        for (ObjectNode message : generation.coreChat()) {
-            JsonNode extra = message.path("extra");
-            boolean narrator = extra.path("type").isTextual() && extra.get("type").textValue().equals(NARRATOR);
-            String role = narrator ? "system" : Js.truthy(message.get("is_user")) ? "user" : "assistant";
-            String content = Js.string(message.get("mes"));
-            JsonNode nameNode = message.get("name");
-            String name = Js.isUndefined(nameNode) || nameNode.isNull() ? null : Js.string(nameNode);
-            String shownName = Js.string(message.get("name"));
-            boolean notUser = !Js.strictEquals(message.get("name"), textNode(generation.name1()));
-            switch (settings.namesBehavior()) {
-                case OaiSettings.NAMES_DEFAULT -> {
-                    if (inGroup && notUser || Js.truthy(message.get("force_avatar")) && notUser && !narrator) {
-                        content = shownName + ": " + content;
-                    }
-                }
-                case OaiSettings.NAMES_CONTENT -> {
-                    if (!narrator) {
-                        content = shownName + ": " + content;
-                    }
-                }
-                default -> {
+        JsonNode extra = message.path("extra");
+        boolean narrator = extra.path("type").isTextual() && extra.get("type").textValue().equals(NARRATOR);
+        String role = narrator ? "system" : Js.truthy(message.get("is_user")) ? "user" : "assistant";
+        String content = Js.string(message.get("mes"));
+        JsonNode nameNode = message.get("name");
+        String name = Js.isUndefined(nameNode) || nameNode.isNull() ? null : Js.string(nameNode);
+        String shownName = Js.string(message.get("name"));
+        boolean notUser = !Js.strictEquals(message.get("name"), textNode(generation.name1()));
+        switch (settings.namesBehavior()) {
+            case OaiSettings.NAMES_DEFAULT -> {
+                if (inGroup && notUser || Js.truthy(message.get("force_avatar")) && notUser && !narrator) {
+                    content = shownName + ": " + content;
                 }
             }
-            content = content.replace("\r", "");
-            boolean sameModel = Js.strictEquals(extra.get("api"), textNode(source))
-                    && Js.strictEquals(extra.get("model"), model == null ? NullNode.instance : textNode(model));
-            boolean otherGroupMember = inGroup && !Js.strictEquals(message.get("name"), textNode(generation.name2()));
-            JsonNode signature = sameModel && !otherGroupMember ? extra.get("reasoning_signature") : null;
-            String reasoning = sameModel && !otherGroupMember && !Js.isUndefined(extra.get("reasoning"))
-                    && !extra.get("reasoning").isNull() ? Js.string(extra.get("reasoning")) : "";
-            messages.add(new ChatPrompt(role, content, name, false, signature, invocations(extra, sameModel),
-                    reasoning));
+            case OaiSettings.NAMES_CONTENT -> {
+                if (!narrator) {
+                    content = shownName + ": " + content;
+                }
+            }
+            default -> {
+            }
         }
-        Collections.reverse(messages);
-        return messages;
+        content = content.replace("\r", "");
+        boolean sameModel = Js.strictEquals(extra.get("api"), textNode(source))
+                && Js.strictEquals(extra.get("model"), model == null ? NullNode.instance : textNode(model));
+        boolean otherGroupMember = inGroup && !Js.strictEquals(message.get("name"), textNode(generation.name2()));
+        JsonNode signature = sameModel && !otherGroupMember ? extra.get("reasoning_signature") : null;
+        String reasoning = sameModel && !otherGroupMember && !Js.isUndefined(extra.get("reasoning"))
+                && !extra.get("reasoning").isNull() ? Js.string(extra.get("reasoning")) : "";
+        return new ChatPrompt(role, content, name, false, signature, invocations(extra, sameModel), reasoning);
+    }
+
+    /**
+     * The history oldest first: the older messages as they are read, then the newest ones with the injections
+     * among them. Removing one of the older messages (never needed in practice) makes the list whole first.
+     */
+    private static final class History extends AbstractList<ChatPrompt> {
+        private List<ChatPrompt> older;
+        private final List<ChatPrompt> recent;
+
+        History(List<ChatPrompt> older, List<ChatPrompt> recent) {
+            this.older = older;
+            this.recent = recent;
+        }
+
+        @Override
+        public ChatPrompt get(int index) {
+            return index < older.size() ? older.get(index) : recent.get(index - older.size());
+        }
+
+        @Override
+        public ChatPrompt remove(int index) {
+            if (index < older.size()) {
+                recent.addAll(0, older);
+                older = List.of();
+            }
+            return recent.remove(index - older.size());
+        }
+
+        @Override
+        public int size() {
+            return older.size() + recent.size();
+        }
     }
 
     /** The message's tool invocations; their signatures and reasoning only when the same model made them. */
@@ -427,7 +477,8 @@ final class ChatCompletionBuilder {
         }
 
         if (generation.isContinue() && settings.truthy("continue_prefill") && !messages.isEmpty()) {
-            ChatPrompt continued = messages.remove(0);
+            ChatPrompt continued = messages.get(0);
+            messages = messages.subList(1, messages.size());
             boolean assistantPrefill = continued.role().equals("assistant") && settings.sourceIs(OaiSettings.CLAUDE);
             String prefill = assistantPrefill ? macros.substitute(settings.string("assistant_prefill")) : "";
             String content = String.join("\n\n", List.of(prefill, continued.content()).stream()
@@ -525,10 +576,21 @@ final class ChatCompletionBuilder {
      * message per role, higher orders first; returns the chat oldest first.
      */
     private List<ChatPrompt> populateInjectionPrompts(List<ManagedPrompt> prompts, List<ChatPrompt> newestFirst) {
-        List<ChatPrompt> messages = new ArrayList<>(newestFirst);
         ExtensionPrompts extensionPrompts = generation.extensionPrompts();
         int totalInserted = 0;
-        for (int depth = 0; depth <= ExtensionPrompts.MAX_INJECTION_DEPTH; depth++) {
+        // ST walks every depth up to MAX_INJECTION_DEPTH; only those with a prompt add anything
+        java.util.NavigableSet<Integer> depths = extensionPrompts.depths(ExtensionPrompts.IN_CHAT);
+        for (ManagedPrompt prompt : prompts) {
+            JsonNode at = prompt.injectionDepth;
+            double depth = at != null && at.isNumber() ? at.doubleValue() : -1;
+            if (depth >= 0 && depth <= ExtensionPrompts.MAX_INJECTION_DEPTH && depth == Math.rint(depth)) {
+                depths.add((int) depth);
+            }
+        }
+        // the injections go among the newest messages, down to the deepest: the older ones are left to be read
+        int spliced = Math.min(newestFirst.size(), depths.isEmpty() ? 1 : depths.last() + 1);
+        List<ChatPrompt> messages = new ArrayList<>(newestFirst.subList(0, spliced));
+        for (int depth : depths) {
             Map<String, List<ManagedPrompt>> orderGroups = new LinkedHashMap<>();
             orderGroups.put(EXTENSION_PROMPTS_ORDER, new ArrayList<>());
             for (ManagedPrompt prompt : prompts) {
@@ -563,7 +625,18 @@ final class ChatCompletionBuilder {
             }
         }
         Collections.reverse(messages);
-        return messages;
+        List<ChatPrompt> older = newestFirst.subList(spliced, newestFirst.size());
+        return new History(new AbstractList<>() {
+            @Override
+            public ChatPrompt get(int index) {
+                return older.get(older.size() - 1 - index);
+            }
+
+            @Override
+            public int size() {
+                return older.size();
+            }
+        }, messages);
     }
 
     /** An order group's key as a number ({@code +key}). */
@@ -625,9 +698,9 @@ final class ChatCompletionBuilder {
         boolean namesInCompletion = settings.namesBehavior() == OaiSettings.NAMES_COMPLETION;
         boolean canUseTools = isToolCallingSupported();
         String toolReasoningMode = toolReasoningMode();
-        int lastUserIndex = -1;
-        for (int i = 0; i < messages.size(); i++) {
-            lastUserIndex = messages.get(i).role().equals("user") ? i : lastUserIndex;
+        int lastUserIndex = messages.size() - 1; // the last user message's, looked for from the end
+        while (lastUserIndex >= 0 && !messages.get(lastUserIndex).role().equals("user")) {
+            lastUserIndex--;
         }
         for (int index = 0; index < messages.size(); index++) {
             int promptIndex = messages.size() - 1 - index;

@@ -1,15 +1,17 @@
 package tankard.engine.openai;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import tankard.json.JsJson;
 import tankard.tokenizer.ChatTokenCounter;
 import tankard.tokenizer.Tokenizers;
 
+import java.util.List;
+
 /**
  * Token counts of single chat messages as ST's frontend gets them (ST: public/scripts/tokenizers.js,
  * countTokensOpenAIAsync): the server's count of {@code [message]} for the tokenizer model, less one, and less two
- * more unless the count is "full" (Claude's counts always are).
+ * more unless the count is "full" (Claude's counts always are). Counts are kept as ST keeps them, by the message's
+ * JSON ({@link tankard.tokenizer.TokenCounts}).
  */
 final class MessageTokens {
     private final Tokenizers tokenizers;
@@ -34,8 +36,8 @@ final class MessageTokens {
     }
 
     private int count(ObjectNode message, boolean full) {
-        ArrayNode single = JsJson.array().add(message);
-        int tokens = -1 + ChatTokenCounter.count(tokenizers, model, single);
+        int tokens = -1 + tokenizers.counts().count(List.of(model, tokenizers.forCount(model)), JsJson.compact(message),
+                json -> ChatTokenCounter.count(tokenizers, model, JsJson.array().add(message)));
         return full || model.equals("claude") ? tokens : tokens - 2;
     }
 }

@@ -86,6 +86,21 @@ public final class ExtensionPrompts {
         return joined.isEmpty() ? joined : macros.substitute(joined);
     }
 
+    /**
+     * The depths the non-empty prompts at a position are at, from 0 to {@link #MAX_INJECTION_DEPTH}, ascending: where
+     * ST's loops over every depth up to that find something.
+     */
+    public java.util.NavigableSet<Integer> depths(int position) {
+        java.util.TreeSet<Integer> depths = new java.util.TreeSet<>();
+        for (Prompt prompt : prompts.values()) {
+            if (prompt.position() == position && !prompt.value().isEmpty() && prompt.depth() != null
+                    && prompt.depth() >= 0 && prompt.depth() <= MAX_INJECTION_DEPTH) {
+                depths.add(prompt.depth());
+            }
+        }
+        return depths;
+    }
+
     /** {@code getExtensionPrompt(position)} with its defaults: any depth and role, "\n", wrapped. */
     public String at(int position) {
         return at(position, null, "\n", null, true);

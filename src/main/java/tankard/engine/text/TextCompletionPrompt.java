@@ -17,12 +17,14 @@ import tankard.json.Js;
 import tankard.json.JsJson;
 
 import java.nio.charset.StandardCharsets;
+import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
 
@@ -254,41 +256,74 @@ public final class TextCompletionPrompt {
     private record History(List<String> chat2, List<Integer> userMessageIndices) {
     }
 
-    /** ST: Generate's chat2 loop: each message formatted, first and last sequences applied, a continued one cut. */
+    /**
+     * ST: Generate's chat2 loop: each message formatted, first and last sequences applied, a continued one cut. The
+     * formatting is done as the context reads the messages, newest first: a long chat's old ones are never formatted.
+     */
     private History history(List<Message> coreChat) {
         int size = coreChat.size();
-        String[] chat2 = new String[size];
         List<Integer> userMessageIndices = new ArrayList<>();
         int lastUserMessageIndex = -1;
         for (int k = size - 1; k >= 0 && lastUserMessageIndex < 0; k--) {
             lastUserMessageIndex = coreChat.get(k).isUser() ? k : -1;
         }
         for (int i = size - 1, j = 0; i >= 0; i--, j++) {
-            Message item = coreChat.get(j);
-            chat2[i] = formatMessageHistoryItem(item, InstructMode.Force.NONE);
-            if (j == 0 && instruct) {
-                chat2[i] = formatMessageHistoryItem(item, InstructMode.Force.FIRST);
-            }
-            if (lastUserMessageIndex >= 0 && j == lastUserMessageIndex && instruct && !isImpersonate) {
-                chat2[i] = formatMessageHistoryItem(item, InstructMode.Force.LAST);
-            }
-            if (i == 0 && isContinue) {
-                // the continued message ends where its text does, without the suffix
-                if (instruct) {
-                    String marked = item.mes().replace(FORMAT_TOKEN, "") + FORMAT_TOKEN;
-                    chat2[i] = formatMessageHistoryItem(item.withMes(marked), InstructMode.Force.LAST);
-                }
-                String formatted = chat2[i];
-                chat2[i] = formatted.contains(FORMAT_TOKEN)
-                        ? formatted.substring(0, formatted.lastIndexOf(FORMAT_TOKEN))
-                        : jsSlice(formatted, formatted.lastIndexOf(item.mes()) + item.mes().length());
-                continue;
-            }
-            if (item.isUser()) {
+            if (coreChat.get(j).isUser() && !(i == 0 && isContinue)) {
                 userMessageIndices.add(i);
             }
         }
-        return new History(new ArrayList<>(List.of(chat2)), userMessageIndices);
+        int lastUser = lastUserMessageIndex;
+        String[] chat2 = new String[size];
+        List<String> formatted = new AbstractList<>() {
+            private int from; // chat2.shift()
+
+            @Override
+            public String get(int index) {
+                int i = Objects.checkIndex(index, size()) + from;
+                if (chat2[i] == null) {
+                    chat2[i] = historyItem(coreChat.get(size - 1 - i), i, size - 1 - i, lastUser);
+                }
+                return chat2[i];
+            }
+
+            @Override
+            public String remove(int index) {
+                if (index != 0) {
+                    throw new UnsupportedOperationException("chat2 only loses its first message");
+                }
+                String first = get(0);
+                from++;
+                return first;
+            }
+
+            @Override
+            public int size() {
+                return size - from;
+            }
+        };
+        return new History(size == 0 ? new ArrayList<>() : formatted, userMessageIndices);
+    }
+
+    /** The message at chat2's index {@code i}, coreChat's index {@code j}, as the chat2 loop formats it. */
+    private String historyItem(Message item, int i, int j, int lastUserMessageIndex) {
+        String formatted = formatMessageHistoryItem(item, InstructMode.Force.NONE);
+        if (j == 0 && instruct) {
+            formatted = formatMessageHistoryItem(item, InstructMode.Force.FIRST);
+        }
+        if (lastUserMessageIndex >= 0 && j == lastUserMessageIndex && instruct && !isImpersonate) {
+            formatted = formatMessageHistoryItem(item, InstructMode.Force.LAST);
+        }
+        if (i == 0 && isContinue) {
+            // the continued message ends where its text does, without the suffix
+            if (instruct) {
+                String marked = item.mes().replace(FORMAT_TOKEN, "") + FORMAT_TOKEN;
+                formatted = formatMessageHistoryItem(item.withMes(marked), InstructMode.Force.LAST);
+            }
+            formatted = formatted.contains(FORMAT_TOKEN)
+                    ? formatted.substring(0, formatted.lastIndexOf(FORMAT_TOKEN))
+                    : jsSlice(formatted, formatted.lastIndexOf(item.mes()) + item.mes().length());
+        }
+        return formatted;
     }
 
     /**
@@ -507,7 +542,7 @@ public final class TextCompletionPrompt {
         List<Message> injectedMessages = new ArrayList<>();
         int totalInserted = 0;
         int[] roles = {ExtensionPrompts.SYSTEM, ExtensionPrompts.USER, ExtensionPrompts.ASSISTANT};
-        for (int depth : injectionDepths(extensionPrompts)) {
+        for (int depth : extensionPrompts.depths(ExtensionPrompts.IN_CHAT)) { // ST walks every depth to the last
             List<Message> roleMessages = new ArrayList<>();
             for (int role : roles) {
                 String prompt = InstructMode.trimStart(extensionPrompts.at(ExtensionPrompts.IN_CHAT, depth, "\n",
@@ -550,18 +585,6 @@ public final class TextCompletionPrompt {
             }
         });
         return inChat;
-    }
-
-    /** The depths doChatInject can find prompts at, in order (ST walks every depth up to MAX_INJECTION_DEPTH). */
-    private static List<Integer> injectionDepths(ExtensionPrompts inChat) {
-        TreeSet<Integer> depths = new TreeSet<>();
-        for (ExtensionPrompts.Prompt prompt : inChat.all().values()) {
-            if (!prompt.value().isEmpty() && prompt.depth() >= 0
-                    && prompt.depth() <= ExtensionPrompts.MAX_INJECTION_DEPTH) {
-                depths.add(prompt.depth());
-            }
-        }
-        return List.copyOf(depths);
     }
 
     private static int indexOfIdentity(List<Message> messages, Message message) {

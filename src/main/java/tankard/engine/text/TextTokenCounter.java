@@ -3,6 +3,7 @@ package tankard.engine.text;
 import tankard.engine.prompt.TokenCounter;
 import tankard.json.Js;
 import tankard.tokenizer.Tokenizer;
+import tankard.tokenizer.TokenCounts;
 import tankard.tokenizer.Tokenizers;
 
 import java.nio.charset.StandardCharsets;
@@ -35,9 +36,12 @@ final class TextTokenCounter implements TokenCounter {
     /** The vocabulary's name, for the report of what counted. */
     private final String name;
 
-    private TextTokenCounter(Tokenizer tokenizer, String name) {
+    private final TokenCounts counts;
+
+    private TextTokenCounter(Tokenizer tokenizer, String name, TokenCounts counts) {
         this.tokenizer = tokenizer;
         this.name = name;
+        this.counts = counts;
     }
 
     /**
@@ -53,7 +57,7 @@ final class TextTokenCounter implements TokenCounter {
             type = modelMatch(model);
         }
         String name = type == OPENAI ? "openai" : LOCAL.getOrDefault(type, "none");
-        return new TextTokenCounter(vocabulary(type, tokenizers), name);
+        return new TextTokenCounter(vocabulary(type, tokenizers), name, tokenizers.counts());
     }
 
     /** ST: {@code getTextGenModel() || online_status}. */
@@ -148,6 +152,10 @@ final class TextTokenCounter implements TokenCounter {
         if (tokenizer == null) {
             return (int) Math.ceil(text.getBytes(StandardCharsets.UTF_8).length / BYTES_PER_TOKEN);
         }
+        return counts.count(tokenizer, text, this::encoded);
+    }
+
+    private int encoded(String text) {
         try {
             return tokenizer.encode(text).length;
         } catch (RuntimeException e) {

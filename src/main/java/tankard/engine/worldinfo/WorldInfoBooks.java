@@ -8,8 +8,11 @@ import tankard.json.JsJson;
 import tankard.util.StringHash;
 
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 
@@ -60,11 +63,11 @@ final class WorldInfoBooks {
     }
 
     private List<WorldInfoEntry> sorted(ObjectNode character, String characterFile) {
-        List<ObjectNode> global = globalLore();
-        List<ObjectNode> characterLore = characterLore(character, characterFile);
-        List<ObjectNode> chat = chatLore();
-        List<ObjectNode> persona = personaLore();
-        List<ObjectNode> entries = new ArrayList<>();
+        List<Prepared> global = globalLore();
+        List<Prepared> characterLore = characterLore(character, characterFile);
+        List<Prepared> chat = chatLore();
+        List<Prepared> persona = personaLore();
+        List<Prepared> entries = new ArrayList<>();
         double strategy = settings.characterStrategy();
         if (strategy == 1) {
             entries.addAll(sortByOrder(characterLore));
@@ -77,25 +80,25 @@ final class WorldInfoBooks {
             entries.addAll(characterLore);
             sortByOrder(entries);
         }
-        List<ObjectNode> all = new ArrayList<>(sortByOrder(chat));
+        List<Prepared> all = new ArrayList<>(sortByOrder(chat));
         all.addAll(sortByOrder(persona));
         all.addAll(entries);
         List<WorldInfoEntry> sorted = new ArrayList<>();
-        for (ObjectNode entry : all) {
-            sorted.add(prepare(entry));
+        for (Prepared entry : all) {
+            sorted.add(new WorldInfoEntry(entry.fields(), entry.world(), entry.decorators(), entry.hash()));
         }
         return sorted;
     }
 
-    private List<ObjectNode> globalLore() {
-        List<ObjectNode> entries = new ArrayList<>();
+    private List<Prepared> globalLore() {
+        List<Prepared> entries = new ArrayList<>();
         for (String world : settings.globalSelect()) {
             entries.addAll(load(world));
         }
         return entries;
     }
 
-    private List<ObjectNode> characterLore(ObjectNode character, String characterFile) {
+    private List<Prepared> characterLore(ObjectNode character, String characterFile) {
         Set<String> worlds = new LinkedHashSet<>();
         String base = truthyString(Js.get(character, "data.extensions.world"));
         if (base != null) {
@@ -114,7 +117,7 @@ final class WorldInfoBooks {
                 }
             }
         }
-        List<ObjectNode> entries = new ArrayList<>();
+        List<Prepared> entries = new ArrayList<>();
         for (String world : worlds) {
             if (!settings.globalSelect().contains(world) && !world.equals(chatWorld) && !world.equals(personaWorld)) {
                 entries.addAll(load(world));
@@ -123,30 +126,70 @@ final class WorldInfoBooks {
         return entries;
     }
 
-    private List<ObjectNode> chatLore() {
+    private List<Prepared> chatLore() {
         if (chatWorld == null || settings.globalSelect().contains(chatWorld)) {
             return new ArrayList<>();
         }
         return load(chatWorld);
     }
 
-    private List<ObjectNode> personaLore() {
+    private List<Prepared> personaLore() {
         if (personaWorld == null || personaWorld.equals(chatWorld) || settings.globalSelect().contains(personaWorld)) {
             return new ArrayList<>();
         }
         return load(personaWorld);
     }
 
+    /** A book's entry ready for a scan: its fields (read-only from here on), decorators and hash. */
+    private record Prepared(ObjectNode fields, String world, List<String> decorators, long hash) {
+    }
+
+    /** A book loaded under a name, compared by the book's identity. */
+    private record Loaded(ObjectNode book, String world) {
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof Loaded loaded && loaded.book == book && loaded.world.equals(world);
+        }
+
+        @Override
+        public int hashCode() {
+            return System.identityHashCode(book) * 31 + world.hashCode();
+        }
+    }
+
+    /**
+     * Books' entries as prepared last, by the book object: the caller hands the same object while the book's file
+     * is unchanged, and a large book is then not copied, stringified and hashed at every prompt.
+     */
+    private static final Map<Loaded, List<Prepared>> PREPARED = Collections.synchronizedMap(
+            new LinkedHashMap<>(16, 0.75f, true) {
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<Loaded, List<Prepared>> eldest) {
+                    return size() > 64;
+                }
+            });
+
+    /** A book's entries, prepared, in Object.keys order: a new list the caller may sort. */
+    private List<Prepared> load(String world) {
+        ObjectNode book = books.apply(world);
+        if (book == null) {
+            return new ArrayList<>();
+        }
+        Loaded key = new Loaded(book, world);
+        List<Prepared> known = PREPARED.get(key);
+        if (known == null) {
+            known = List.copyOf(prepare(book, world));
+            PREPARED.put(key, known);
+        }
+        return new ArrayList<>(known);
+    }
+
     /**
      * A book's entries in Object.keys order, each a copy with {@code uid} and then {@code world} first
-     * ({@code ({uid, ...rest}) => ({uid, world, ...rest})}: a stored {@code world} field wins).
+     * ({@code ({uid, ...rest}) => ({uid, world, ...rest})}: a stored {@code world} field wins), prepared.
      */
-    private List<ObjectNode> load(String world) {
-        ObjectNode book = books.apply(world);
-        List<ObjectNode> entries = new ArrayList<>();
-        if (book == null) {
-            return entries;
-        }
+    private static List<Prepared> prepare(ObjectNode book, String world) {
+        List<Prepared> entries = new ArrayList<>();
         JsonNode stored = book.get("entries");
         if (stored == null || !stored.isContainerNode()) {
             throw new UnreadableBook();
@@ -171,18 +214,19 @@ final class WorldInfoBooks {
                     entry.set(field.getKey(), field.getValue());
                 }
             });
-            entries.add(entry);
+            entries.add(prepare(entry));
         }
         return entries;
     }
 
-    private static List<ObjectNode> sortByOrder(List<ObjectNode> entries) {
-        JsOrder.sort(entries, (a, b) -> WorldInfoSettings.jsNumber(b.get("order")) - WorldInfoSettings.jsNumber(a.get("order")));
+    private static List<Prepared> sortByOrder(List<Prepared> entries) {
+        JsOrder.sort(entries, (a, b) -> WorldInfoSettings.jsNumber(b.fields().get("order"))
+                - WorldInfoSettings.jsNumber(a.fields().get("order")));
         return entries;
     }
 
     /** Splits the decorators off the content and hashes the entry as ST does ({@code getStringHash(JSON.stringify(entry))}). */
-    private static WorldInfoEntry prepare(ObjectNode entry) {
+    private static Prepared prepare(ObjectNode entry) {
         JsonNode stored = entry.get("content");
         String content = stored != null && stored.isTextual() ? stored.textValue() : Js.truthy(stored) ? Js.string(stored) : "";
         List<String> decorators = new ArrayList<>();
@@ -190,7 +234,8 @@ final class WorldInfoBooks {
         ArrayNode decoratorsJson = entry.putArray("decorators");
         decorators.forEach(decoratorsJson::add);
         entry.put("content", rest);
-        return new WorldInfoEntry(entry, Js.string(entry.get("world")), decorators, StringHash.of(JsJson.stringifyAsJs(entry)));
+        return new Prepared(entry, Js.string(entry.get("world")), List.copyOf(decorators),
+                StringHash.of(JsJson.stringifyAsJs(entry)));
     }
 
     /** ST's parseDecorators: leading {@code @@} lines that name a known decorator; answers the content after them. */

@@ -51,17 +51,40 @@ final class WorldInfoBuffer {
         }
         depth = Math.min(depth, MAX_SCAN_DEPTH);
         int end = Double.isNaN(depth) ? 0 : (int) Math.min(depth, depthBuffer.size());
+        int matched = 0;
+        for (int i = 0; i < MATCH_FLAGS.length; i++) {
+            matched |= entry.flag(MATCH_FLAGS[i]) ? 1 << i : 0;
+        }
+        int recursed = state != ScanState.MIN_ACTIVATIONS ? recurseBuffer.size() : -1;
+        // most entries read the same text: it is built once and is the same string, whose lower case is kept
+        List<Integer> shape = List.of(end, matched, injectBuffer.size(), recursed);
+        if (!shape.equals(lastShape)) {
+            lastShape = shape;
+            lastText = text(end, matched, state);
+        }
+        return lastText;
+    }
+
+    /** The entry fields that add a card's text to the haystack, in ST's order. */
+    private static final String[] MATCH_FLAGS = {"matchPersonaDescription", "matchCharacterDescription",
+            "matchCharacterPersonality", "matchCharacterDepthPrompt", "matchScenario", "matchCreatorNotes"};
+
+    private List<Integer> lastShape;
+    private String lastText;
+
+    private String text(int end, int matched, ScanState state) {
         List<String> slice = new ArrayList<>();
         for (String message : depthBuffer.subList(0, end)) {
             slice.add(message == null ? "" : message);
         }
         StringBuilder result = new StringBuilder(MATCHER).append(String.join(JOINER, slice));
-        appendIf(result, entry, "matchPersonaDescription", card.persona());
-        appendIf(result, entry, "matchCharacterDescription", card.description());
-        appendIf(result, entry, "matchCharacterPersonality", card.personality());
-        appendIf(result, entry, "matchCharacterDepthPrompt", card.charDepthPrompt());
-        appendIf(result, entry, "matchScenario", card.scenario());
-        appendIf(result, entry, "matchCreatorNotes", card.creatorNotes());
+        String[] texts = {card.persona(), card.description(), card.personality(), card.charDepthPrompt(),
+                card.scenario(), card.creatorNotes()};
+        for (int i = 0; i < texts.length; i++) {
+            if ((matched & 1 << i) != 0 && texts[i] != null && !texts[i].isEmpty()) {
+                result.append(JOINER).append(texts[i]);
+            }
+        }
         if (!injectBuffer.isEmpty()) {
             result.append(JOINER).append(String.join(JOINER, injectBuffer));
         }
@@ -72,12 +95,6 @@ final class WorldInfoBuffer {
         return result.toString();
     }
 
-    private static void appendIf(StringBuilder result, WorldInfoEntry entry, String flag, String text) {
-        if (entry.flag(flag) && text != null && !text.isEmpty()) {
-            result.append(JOINER).append(text);
-        }
-    }
-
     /** ST's matchKeys: a /regex/ key by itself, else plain text with the entry's case and whole-word settings. */
     boolean matchKeys(String haystack, String needle, WorldInfoEntry entry) {
         JsRegex regex = JsRegex.parse(needle);
@@ -85,7 +102,7 @@ final class WorldInfoBuffer {
             return regex.test(haystack);
         }
         boolean caseSensitive = setting(entry, "caseSensitive", settings.caseSensitive());
-        String text = caseSensitive ? haystack : haystack.toLowerCase(Locale.ROOT);
+        String text = caseSensitive ? haystack : lowerCase(haystack);
         String key = caseSensitive ? needle : needle.toLowerCase(Locale.ROOT);
         if (!setting(entry, "matchWholeWords", settings.matchWholeWords()) || hasJsWhitespace(key)) {
             return text.contains(key);
@@ -99,6 +116,18 @@ final class WorldInfoBuffer {
         }
         return false;
     }
+
+    /** The haystack in lower case, made once for all the keys tested against the same text. */
+    private String lowerCase(String haystack) {
+        if (haystack != lowered) {
+            lowered = haystack;
+            lowerCased = haystack.toLowerCase(Locale.ROOT);
+        }
+        return lowerCased;
+    }
+
+    private String lowered;
+    private String lowerCased;
 
     /** {@code entry[field] ?? global}, as a truthy test. */
     private static boolean setting(WorldInfoEntry entry, String field, boolean global) {

@@ -30,6 +30,13 @@ class VectorMemoryTest {
 
     /** An index that keeps what it is given and answers the hashes a test names. */
     private static final class FixedIndex implements VectorIndex {
+        private final Map<String, Long> textHashes = new java.util.concurrent.ConcurrentHashMap<>();
+
+        @Override
+        public Map<String, Long> textHashes() {
+            return textHashes;
+        }
+
         final Map<Long, List<Item>> items = new LinkedHashMap<>();
         List<Long> answer = List.of();
         String lastQuery;
