@@ -492,14 +492,14 @@ public final class PromptEngine {
      */
     private static boolean authorsNote(ExtensionPrompts prompts, ArrayNode chat, Note note, ObjectNode extensions,
                                        ObjectNode character) {
-        int userMessages = 0;
-        for (JsonNode message : chat) {
-            if (Js.truthy(message.get("is_user"))) {
-                userMessages++;
+        int userMessages = 1; // an interval of 1 is every time, however many there are
+        if (note.interval() != 1) {
+            userMessages = 0;
+            for (JsonNode message : chat) {
+                if (Js.truthy(message.get("is_user"))) {
+                    userMessages++;
+                }
             }
-        }
-        if (note.interval() == 1) {
-            userMessages = 1;
         }
         if (userMessages <= 0 || note.interval() <= 0) {
             prompts.set(AUTHORS_NOTE, "", ExtensionPrompts.NONE, ExtensionPrompts.MAX_INJECTION_DEPTH, false, null);
