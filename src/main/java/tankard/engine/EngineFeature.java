@@ -87,24 +87,50 @@ public final class EngineFeature implements Feature {
         if (started.stream()) {
             ReplyText.Stream reply = new ReplyText.Stream(started.chatCompletion() ? started.source() : null);
             UpstreamClient.pipe(from, response, tap(started.call().converter(), reply),
-                    () -> threads.executeBlocking(() -> engine.finish(user, started, reply.text()), false)
-                            .onSuccess(finished -> summarizeLater(user, started, finished))
-                            .<Void>mapEmpty()
-                            .recover(e -> {
-                                LOG.warn("The streamed reply could not be saved", e);
-                                response.write("data: " + JsJson.compact(JsJson.object().put("error",
-                                        "The reply could not be saved: " + e.getMessage())) + "\n\n");
-                                return Future.succeededFuture();
-                            }));
+                    () -> save(user, started, reply.text(), null).recover(e -> {
+                        response.write(errorEvent("The reply could not be saved: " + e.getMessage()));
+                        return Future.succeededFuture();
+                    }),
+                    e -> cut(response, user, started, reply.text(), e));
             return;
         }
         from.body().compose(body -> threads.executeBlocking(() -> engine.finish(user, started, ReplyText.whole(
-                started.chatCompletion(), started.call().whole().apply(new UpstreamClient.Fetched(from, body)))), false))
+                started.chatCompletion(), started.call().whole().apply(new UpstreamClient.Fetched(from, body))), null), false))
                 .onSuccess(finished -> {
                     Proxying.answer(response, Reply.json(finished.json())::writeTo);
                     summarizeLater(user, started, finished);
                 })
                 .onFailure(ctx::fail);
+    }
+
+    private Future<Void> save(String user, EngineService.Started started, String text, String cutOff) {
+        return threads.executeBlocking(() -> engine.finish(user, started, text, cutOff), false)
+                .onSuccess(finished -> summarizeLater(user, started, finished))
+                .onFailure(e -> LOG.warn("The streamed reply could not be saved", e))
+                .mapEmpty();
+    }
+
+    /**
+     * A stream that broke off before its end. The browser gone: the user stopped the reply, and what came is
+     * saved as ST's frontend keeps a stopped reply. The browser still there: the backend died, and what came is
+     * saved marked as cut off (docs/engine.md), then the browser is told why in an error event.
+     */
+    private Future<Void> cut(HttpServerResponse response, String user, EngineService.Started started, String text,
+                             Throwable e) {
+        boolean stopped = response.closed();
+        String why = stopped ? null : "The backend stopped before the reply was complete: " + e.getMessage();
+        Future<Void> saved = text.isBlank() ? Future.succeededFuture()
+                : save(user, started, text, why).otherwiseEmpty();
+        return saved.onComplete(done -> {
+            if (!stopped && !response.ended()) {
+                response.end(errorEvent(why));
+            }
+        });
+    }
+
+    private static String errorEvent(String message) {
+        return "data: " + JsJson.compact(JsJson.object().set("error", JsJson.object().put("message", message)))
+                + "\n\n";
     }
 
     /** A summary in raw non-blocking mode, made once the reply has been answered. */
