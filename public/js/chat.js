@@ -112,6 +112,25 @@ class ChatWindow {
     this.mtime = answer.cursor.mtime;
   }
 
+  /**
+   * The end read again after the server wrote it (a reply): the last `count` messages take the place of the loaded
+   * ones from the first one's offset on, so a long window is not read again; read whole when they do not meet.
+   */
+  async refreshEnd(count) {
+    const answer = await postJson('/api/tankard/chats/tail', { ...this.ref, count });
+    const at = answer.offsets?.length ? this.offsets.indexOf(answer.offsets[0]) : -1;
+    if (at < 0) {
+      if (!answer.more) this.accept(answer, false); // the chat whole
+      else await this.reloadKeeping();
+      return;
+    }
+    this.messages.splice(at, this.messages.length - at, ...answer.messages);
+    this.offsets.splice(at, this.offsets.length - at, ...answer.offsets);
+    this.header = answer.header ?? this.header;
+    this.size = answer.cursor.size;
+    this.mtime = answer.cursor.mtime;
+  }
+
   async reloadKeeping() {
     const kept = this.messages.length;
     const answer = await postJson('/api/tankard/chats/tail', { ...this.ref, count: Math.max(PAGE, kept) });
@@ -315,7 +334,7 @@ function render(view, { character, chats, file, group, chat }) {
       const answer = await postJson('/api/tankard/chats/tail', { ...chat.ref, count: 1 }).catch(() => null);
       if (answer && saved(answer.messages[answer.messages.length - 1])) break;
     }
-    await chat.reloadKeeping();
+    await chat.refreshEnd(4); // a reply writes at most the user's message and the reply after the last one
   }
 
   /**
