@@ -32,10 +32,6 @@ class TankardUiChatOpsTest {
         return page.eval(script).asText();
     }
 
-    private static int count(Browser.Page page, String selector) {
-        return page.eval("document.querySelectorAll(" + OwnUi.js(selector) + ").length").asInt();
-    }
-
     /** The names of Wren's chats, sorted. */
     private static List<String> chats(UserFiles files) {
         return files.chatNames(WREN_CHATS).stream().sorted().toList();
