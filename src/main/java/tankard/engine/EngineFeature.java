@@ -39,7 +39,8 @@ import tankard.outbound.UpstreamClient;
  * user's message (before the call) and the reply (after it) into the chat, one tail save each. A streamed request
  * relays the backend's stream as the generate route does and saves the reply before the stream ends; a whole one
  * answers {@code {text, message}}, the reply's text and the message saved. A backend that fails or answers an
- * error saves nothing but the user's message, and its answer is relayed.
+ * error saves nothing but the user's message, and its answer is relayed. A stream cut short saves what came: as
+ * it is when the browser left (a stop), marked as cut off when the backend died (then an error event ends it).
  */
 public final class EngineFeature implements Feature {
     private static final Logger LOG = LoggerFactory.getLogger(EngineFeature.class);
