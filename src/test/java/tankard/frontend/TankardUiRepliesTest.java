@@ -199,6 +199,7 @@ class TankardUiRepliesTest {
             mock.onCompletion(request -> request.response().setChunked(true).putHeader("Content-Type", "text/event-stream")
                     .end(MockCompletionServer.deltaEvent("Reply " + n.incrementAndGet() + ".") + "data: [DONE]\n\n"));
             Browser.Page page = connectAndOpenWren(session);
+            int opened = page.responses().size();
             for (String id : List.of("regenerate", "continue", "impersonate")) {
                 assertTrue(page.eval("(() => { const b = document.getElementById(" + OwnUi.js(id) + ");"
                         + " return b.tagName === 'BUTTON' && b.offsetWidth > 0 && b.textContent.length > 0; })()").asBoolean(), id);
@@ -243,6 +244,12 @@ class TankardUiRepliesTest {
             page.click("#regenerate");
             page.waitFor(LAST_TEXT + " === 'Reply 5.' && !document.querySelector('#messages article.streaming')", STEP);
             assertEquals(4, lines(server.files()).size(), "a regenerate of a reply replaces it");
+            List<String> asked = page.responses().subList(opened, page.responses().size()).stream()
+                    .map(r -> r.url().replaceFirst("^https?://[^/]+", "")).toList();
+            assertEquals(5, asked.stream().filter(url -> url.equals("/api/tankard/generate")).count(), asked.toString());
+            assertTrue(asked.stream().noneMatch(url -> url.startsWith("/api/backends/") || url.equals("/api/chats/save")
+                            || url.startsWith("/api/worldinfo/")),
+                    "no prompt built in the browser, no chat uploaded whole: " + asked);
             StUi.assertClean(page, "The page");
         }
     }
