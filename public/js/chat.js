@@ -367,7 +367,7 @@ function render(view, { character, chats, file, group, chat }) {
     // a stopped reply that brought text is saved: the last message is new, and not the user's just sent
     const stoppedSaved = (last) => JSON.stringify(last ?? null) !== lastBefore && !(text && last?.is_user);
     try {
-      await readBack(answer?.stopped && answer.text.trim() && action !== 'impersonate' ? stoppedSaved : null, 3000);
+      await readBack(answer?.stopped && answer.text.trim() && action !== 'impersonate' ? stoppedSaved : null, 5000);
     } catch (e) {
       fail('Cannot read the chat', e);
     }

@@ -29,14 +29,18 @@ export async function generate(ref, action, text, onText, signal) {
     return { text: answer.text ?? '', stopped: false };
   }
   let streamed = '';
+  let cleaned = null; // an impersonation's text as the server cleaned it, its stream's last event (docs/engine.md)
   try {
     await readEvents(response, (data) => {
-      streamed += completionText(data);
-      onText(streamed);
+      if (typeof data?.tankard_text === 'string') cleaned = data.tankard_text;
+      else {
+        streamed += completionText(data);
+        onText(streamed);
+      }
     });
   } catch (e) {
     if (signal?.aborted) return { text: streamed, stopped: true };
     throw e;
   }
-  return { text: streamed, stopped: false };
+  return { text: cleaned ?? streamed, stopped: false };
 }

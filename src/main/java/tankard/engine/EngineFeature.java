@@ -41,9 +41,12 @@ import tankard.outbound.UpstreamClient;
  * answers {@code {text, message}}, the reply's text and the message saved. A backend that fails or answers an
  * error saves nothing but the user's message, and its answer is relayed. A stream cut short saves what came: as
  * it is when the browser left (a stop), marked as cut off when the backend died (then an error event ends it).
+ * A streamed impersonation, which saves nothing, ends with an event {@code {"tankard_text": …}}: the text cleaned.
  */
 public final class EngineFeature implements Feature {
     private static final Logger LOG = LoggerFactory.getLogger(EngineFeature.class);
+    /** The last event of a streamed impersonation: its text as ST's cleanUpMessage leaves it (docs/engine.md). */
+    static final String CLEANED = "tankard_text";
 
     private final EngineService engine;
     private final UpstreamClient upstream;
@@ -88,7 +91,13 @@ public final class EngineFeature implements Feature {
         if (started.stream()) {
             ReplyText.Stream reply = new ReplyText.Stream(started.chatCompletion() ? started.source() : null);
             UpstreamClient.pipe(from, response, tap(started.call().converter(), reply),
-                    () -> save(user, started, reply.text(), null).recover(e -> {
+                    () -> save(user, started, reply.text(), null).<Void>map(finished -> {
+                        if (finished.message() == null) { // an impersonation: nothing saved to read back
+                            response.write("data: " + JsJson.compact(JsJson.object().put(CLEANED, finished.text()))
+                                    + "\n\n");
+                        }
+                        return null;
+                    }).recover(e -> {
                         response.write(errorEvent("The reply could not be saved: " + e.getMessage()));
                         return Future.succeededFuture();
                     }),
@@ -104,11 +113,11 @@ public final class EngineFeature implements Feature {
                 .onFailure(ctx::fail);
     }
 
-    private Future<Void> save(String user, EngineService.Started started, String text, String cutOff) {
+    private Future<EngineService.Finished> save(String user, EngineService.Started started, String text,
+                                                String cutOff) {
         return threads.executeBlocking(() -> engine.finish(user, started, text, cutOff), false)
                 .onSuccess(finished -> summarizeLater(user, started, finished))
-                .onFailure(e -> LOG.warn("The streamed reply could not be saved", e))
-                .mapEmpty();
+                .onFailure(e -> LOG.warn("The streamed reply could not be saved", e));
     }
 
     /**
@@ -121,7 +130,7 @@ public final class EngineFeature implements Feature {
         boolean stopped = response.closed();
         String why = stopped ? null : "The backend stopped before the reply was complete: " + e.getMessage();
         Future<Void> saved = text.isBlank() ? Future.succeededFuture()
-                : save(user, started, text, why).otherwiseEmpty();
+                : save(user, started, text, why).<Void>mapEmpty().otherwiseEmpty();
         return saved.onComplete(done -> {
             if (!stopped && !response.ended()) {
                 response.end(errorEvent(why));

@@ -158,7 +158,7 @@ class EngineGenerateHttpTest extends MockServerTest {
         long left = System.nanoTime();
         StreamingClient.leaveAfterTheFirstChunk(server, client, "/api/tankard/generate",
                 "{" + REF + ",\"action\":\"send\",\"text\":\"Tell me.\"}");
-        while (lines().size() < 4 && System.nanoTime() - left < 2_000_000_000L) {
+        while (lines().size() < 4 && System.nanoTime() - left < 10_000_000_000L) { // saved a moment after the stop
             Thread.sleep(20);
         }
         JsonNode reply = line(3);
@@ -227,6 +227,18 @@ class EngineGenerateHttpTest extends MockServerTest {
         assertEquals(200, response.statusCode(), response.bodyAsString());
         assertEquals("Mock reply 1.", json(response).path("text").asText());
         assertTrue(json(response).path("message").isNull());
+        assertEquals(new String(before, StandardCharsets.UTF_8), new String(documentBytes(CHAT), StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void aStreamedImpersonationEndsWithItsCleanedText() {
+        settings(true, mock.baseUrl());
+        mock.onCompletion(request -> request.response().setChunked(true).putHeader("Content-Type", "text/event-stream")
+                .end(MockCompletionServer.deltaEvent("Wren: Which hive?\nBramble: The old one.") + "data: [DONE]\n\n"));
+        byte[] before = documentBytes(CHAT);
+        HttpResponse<Buffer> response = generate("\"action\":\"impersonate\"");
+        assertEquals(200, response.statusCode(), response.bodyAsString());
+        assertTrue(response.bodyAsString().endsWith("data: {\"tankard_text\":\"Which hive?\"}\n\n"), response.bodyAsString());
         assertEquals(new String(before, StandardCharsets.UTF_8), new String(documentBytes(CHAT), StandardCharsets.UTF_8));
     }
 

@@ -196,8 +196,13 @@ class TankardUiRepliesTest {
             TestServer server = session.server();
             MockCompletionServer mock = session.mock();
             AtomicInteger n = new AtomicInteger();
-            mock.onCompletion(request -> request.response().setChunked(true).putHeader("Content-Type", "text/event-stream")
-                    .end(MockCompletionServer.deltaEvent("Reply " + n.incrementAndGet() + ".") + "data: [DONE]\n\n"));
+            mock.onCompletion(request -> {
+                int call = n.incrementAndGet();
+                // the third call is the impersonation: the model names the user and goes on as Wren, which ST cleans off
+                String said = call == 3 ? "User: A room for the night.\nWren: Of course." : "Reply " + call + ".";
+                request.response().setChunked(true).putHeader("Content-Type", "text/event-stream")
+                        .end(MockCompletionServer.deltaEvent(said) + "data: [DONE]\n\n");
+            });
             Browser.Page page = connectAndOpenWren(session);
             int opened = page.responses().size();
             for (String id : List.of("regenerate", "continue", "impersonate")) {
@@ -221,7 +226,7 @@ class TankardUiRepliesTest {
 
             StUi.withScreenshot(page, "tankard-replies-10-impersonate", () -> {
                 page.press("#impersonate", "Enter");
-                page.waitFor("document.querySelector('#input').value === 'Reply 3.' && !document.querySelector('#stop:not([hidden])')", STEP);
+                page.waitFor("document.querySelector('#input').value === 'A room for the night.' && !document.querySelector('#stop:not([hidden])')", STEP);
             });
             assertEquals(4, lines(server.files()).size(), "an impersonation saves nothing");
             page.type("#input", "");
