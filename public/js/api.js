@@ -26,8 +26,9 @@ async function failure(response) {
     const text = await response.text();
     try {
       const body = JSON.parse(text);
-      message = body.error?.message ?? body.error ?? body.message ?? message;
-      if (typeof message !== 'string') message = JSON.stringify(message);
+      // ST's routes answer {error: true, message} as often as {error: "…"} or {error: {message}}
+      const said = typeof body.error === 'string' ? body.error : body.error?.message ?? body.message;
+      if (said !== undefined && said !== null) message = typeof said === 'string' ? said : JSON.stringify(said);
     } catch {
       if (text.trim()) message = text.trim().slice(0, 300);
     }
@@ -88,7 +89,8 @@ export async function readEvents(response, onData) {
         parsed = data;
       }
       if (parsed && typeof parsed === 'object' && parsed.error) {
-        throw new ApiError(parsed.error.message ?? JSON.stringify(parsed.error), 502);
+        const said = typeof parsed.error === 'string' ? parsed.error : parsed.error.message ?? parsed.message;
+        throw new ApiError(said ?? 'The backend answered an error', 502);
       }
       onData(parsed);
     }
@@ -101,5 +103,6 @@ export function completionText(data) {
   if (typeof data === 'string') return data;
   const choice = data?.choices?.[0];
   return choice?.delta?.content ?? choice?.message?.content ?? choice?.text ?? data?.content ?? data?.token
-    ?? data?.results?.[0]?.text ?? data?.delta?.text ?? data?.content?.[0]?.text ?? '';
+    ?? data?.results?.[0]?.text ?? data?.delta?.text ?? data?.content?.[0]?.text
+    ?? data?.candidates?.[0]?.content?.parts?.filter((p) => !p.thought).map((p) => p.text ?? '').join('') ?? '';
 }

@@ -4,15 +4,21 @@ import { fail } from './ui.js';
 import { loadSettings, state } from './state.js';
 import { showLibrary } from './library.js';
 import { showChat } from './chat.js';
-import { connection, describeConnection, probe, showConnection } from './connection.js';
+import { announce, connection, describeConnection, probe, showConnection } from './connection.js';
 
 const view = document.getElementById('view');
 
-function refreshBadge(online) {
+let online = null; // what the last status check or reply said of the backend (null: not asked yet)
+
+/** The badge, and the hint to connect first while no backend was ever connected (not on the Connection page). */
+function refreshBadge() {
   const badge = document.getElementById('connectionBadge');
   const { label, ready } = describeConnection(online);
   badge.textContent = label;
   badge.classList.toggle('ok', ready);
+  badge.classList.toggle('offline', online === false);
+  document.getElementById('connectHint').hidden = (connection().ready && !state.settings.firstRun) || online === true
+    || location.hash.startsWith('#/connection');
 }
 
 /** #/characters, #/chat?avatar=A.png&file=Name - date, #/connection */
@@ -57,9 +63,11 @@ async function boot() {
     document.getElementById('status').textContent = `Cannot reach the server: ${e.message}`;
     return;
   }
-  refreshBadge(null);
-  window.addEventListener('tankard:connection', (e) => refreshBadge(e.detail.online));
-  if (connection().ready && !state.settings.firstRun) probe() // a fresh user's settings name a backend never tried.then(() => refreshBadge(true), () => refreshBadge(false));
+  refreshBadge();
+  window.addEventListener('tankard:connection', (e) => { online = e.detail.online; refreshBadge(); });
+  window.addEventListener('hashchange', refreshBadge);
+  // a fresh user's settings name a backend never tried: not probed, the hint asks to connect first
+  if (connection().ready && !state.settings.firstRun) probe().then(() => announce(true), () => announce(false));
   window.addEventListener('hashchange', route);
   route();
   document.body.dataset.ready = 'true';

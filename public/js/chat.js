@@ -1,11 +1,12 @@
 // A chat: the character's chats beside it, the newest page of messages first and earlier pages as the user
 // scrolls up (POST /api/tankard/chats/tail), and saves that send only what changed (tail/save from the first
-// changed message's offset). Send, stream, stop, swipe, regenerate, edit, delete, branch; the chat's memory.
+// changed message's offset). Replies come from the server's engine (generate.js), which saves them; send,
+// stream, stop, regenerate, swipe, continue, impersonate, edit, delete, branch; the chat's memory.
 import { postJson } from './api.js';
 import { humanizedDateTime, state, substitute, userName } from './state.js';
 import { dialog, el, fail, thumbnail, toast } from './ui.js';
-import { connection } from './connection.js';
-import { currentSummary, generate, loadWorldInfo } from './generate.js';
+import { announce, connection } from './connection.js';
+import { CUT_OFF, currentSummary, generate } from './generate.js';
 
 const PAGE = 50;
 
@@ -111,6 +112,25 @@ class ChatWindow {
     this.mtime = answer.cursor.mtime;
   }
 
+  /**
+   * The end read again after the server wrote it (a reply): the last `count` messages take the place of the loaded
+   * ones from the first one's offset on, so a long window is not read again; read whole when they do not meet.
+   */
+  async refreshEnd(count) {
+    const answer = await postJson('/api/tankard/chats/tail', { ...this.ref, count });
+    const at = answer.offsets?.length ? this.offsets.indexOf(answer.offsets[0]) : -1;
+    if (at < 0) {
+      if (!answer.more) this.accept(answer, false); // the chat whole
+      else await this.reloadKeeping();
+      return;
+    }
+    this.messages.splice(at, this.messages.length - at, ...answer.messages);
+    this.offsets.splice(at, this.offsets.length - at, ...answer.offsets);
+    this.header = answer.header ?? this.header;
+    this.size = answer.cursor.size;
+    this.mtime = answer.cursor.mtime;
+  }
+
   async reloadKeeping() {
     const kept = this.messages.length;
     const answer = await postJson('/api/tankard/chats/tail', { ...this.ref, count: Math.max(PAGE, kept) });
@@ -162,8 +182,8 @@ export async function showChat(view, params) {
     }
   }
   const window_ = new ChatWindow(avatar ? { avatar_url: avatar, file_name: file } : { id: group });
-  const [, lore] = await Promise.all([window_.load(), character ? loadWorldInfo(character) : []]);
-  render(view, { character, chats, file, group, chat: window_, lore });
+  await window_.load();
+  render(view, { character, chats, file, group, chat: window_ });
 }
 
 async function showRecent(view) {
@@ -182,12 +202,18 @@ async function showRecent(view) {
     el('p', {}, el('a', { href: '#/characters' }, 'Characters')))));
 }
 
-function render(view, { character, chats, file, group, chat, lore }) {
+function render(view, { character, chats, file, group, chat }) {
   const messagesBox = el('div.messages', { id: 'messages', tabIndex: -1, 'aria-live': 'polite' });
   const input = el('textarea', { id: 'input', rows: 2, placeholder: group ? 'Group chats are read here; continue them in SillyTavern' : `Message ${character.name}`, disabled: !!group, 'aria-label': 'Your message' });
   const send = el('button.primary', { type: 'button', id: 'send', disabled: !!group }, 'Send');
   const stop = el('button.danger', { type: 'button', id: 'stop', hidden: true }, 'Stop');
+  // ST's keys: Ctrl+Enter regenerates, Alt+Enter continues (public/scripts/RossAscends-mods.js, the keydown handler)
+  const actions = el('div.actions', { id: 'chatActions', role: 'group', 'aria-label': 'Reply actions', hidden: !!group },
+    el('button', { type: 'button', id: 'regenerate', 'aria-keyshortcuts': 'Control+Enter', title: 'A new reply in place of the last one, or a reply to your last message (Ctrl+Enter)', onclick: () => ask('regenerate') }, 'Regenerate'),
+    el('button', { type: 'button', id: 'continue', 'aria-keyshortcuts': 'Alt+Enter', title: 'More of the last message (Alt+Enter)', onclick: () => ask('continue') }, 'Continue'),
+    el('button', { type: 'button', id: 'impersonate', title: 'Write your next message for you, into the box', onclick: () => ask('impersonate') }, 'Impersonate'));
   let running = null; // the AbortController of the reply being streamed
+  let failure = null; // {message, retry}: the last reply that failed, shown under the messages with a way to retry
 
   const aside = el('aside', {},
     character ? el('div.who', {}, el('img', { src: thumbnail(character.avatar), alt: '' }),
@@ -204,7 +230,7 @@ function render(view, { character, chats, file, group, chat, lore }) {
     character ? memoryPanel(character, chat, () => draw()) : null);
 
   view.append(el('section.chat', {}, aside, el('div.thread', {}, messagesBox,
-    el('div.composer', {}, input, send, stop))));
+    el('div.composer', {}, input, send, stop), actions)));
 
   function lastBotIndex() {
     const last = chat.messages.length - 1;
@@ -216,7 +242,10 @@ function render(view, { character, chats, file, group, chat, lore }) {
     messagesBox.replaceChildren(...[
       chat.more ? el('p.older', { id: 'older' }, 'Scroll up for earlier messages') : null,
       ...chat.messages.map((m, i) => messageNode(m, i)),
-      chat.messages.length ? null : el('p.empty', {}, 'No messages yet. Say hello.')].filter(Boolean));
+      chat.messages.length ? null : el('p.empty', {}, 'No messages yet. Say hello.'),
+      failure ? el('div.failed', { id: 'replyFailed', role: 'alert' }, el('span', {}, failure.message),
+        el('button', { type: 'button', id: 'retry', onclick: () => { const { retry } = failure; failure = null; retry(); } }, 'Retry'))
+        : null].filter(Boolean));
     if (keepScroll) messagesBox.scrollTop = messagesBox.scrollHeight - before;
     else messagesBox.scrollTop = messagesBox.scrollHeight;
   }
@@ -229,14 +258,18 @@ function render(view, { character, chats, file, group, chat, lore }) {
       el('button.link', { type: 'button', title: 'A new chat with the messages up to this one', 'aria-label': 'Branch', onclick: () => branch(i) }, 'branch'),
       el('button.link.danger', { type: 'button', title: 'Delete this message', 'aria-label': 'Delete', onclick: () => remove(i) }, 'delete'),
     ];
-    if (!group && last && i === lastBotIndex()) {
-      tools.unshift(el('button.link', { type: 'button', title: 'Write this reply again', 'aria-label': 'Regenerate', onclick: () => reply({ regenerate: true }) }, 'regenerate'));
+    if (!group && last && !m.is_system) {
+      tools.unshift(m.is_user
+        ? el('button.link', { type: 'button', title: 'A reply to this message', 'aria-label': 'Reply', onclick: () => ask('regenerate') }, 'reply')
+        : el('button.link', { type: 'button', title: 'Write this reply again', 'aria-label': 'Regenerate', onclick: () => ask('regenerate') }, 'regenerate'));
     }
+    const cut = m.extra?.[CUT_OFF];
     return el(`article.message${m.is_user ? '.user' : ''}${m.is_system ? '.system' : ''}${last ? '.last' : ''}`,
       { dataset: { index: i } },
       el('header', {}, el('b', {}, m.name ?? ''), el('time', { dateTime: m.send_date ?? '' }, shortDate(m.send_date)),
         el('span.tools', {}, tools)),
       el('div.text', {}, formatted(m.mes)),
+      typeof cut === 'string' ? el('p.cut', {}, `⚠ ${cut}`) : null,
       swipes && swipes.length > 1 || (last && i === lastBotIndex() && !group) ? el('div.swipes', {},
         el('button.icon', { type: 'button', 'aria-label': 'Previous swipe', disabled: !last || !swipes || (m.swipe_id ?? 0) === 0, onclick: () => swipe(-1) }, '‹'),
         el('span.swipeCount', {}, `${(m.swipe_id ?? 0) + 1}/${swipes?.length ?? 1}`),
@@ -261,88 +294,105 @@ function render(view, { character, chats, file, group, chat, lore }) {
     running = controller;
     send.hidden = !!controller;
     stop.hidden = !controller;
+    for (const button of actions.querySelectorAll('button')) button.disabled = !!controller;
   }
 
-  /** Streams a reply: a new message, a new swipe of the last one, or the last one's current swipe again. */
-  async function reply({ regenerate = false, newSwipe = false } = {}) {
-    const c = connection();
-    if (!c.ready) {
-      toast('Set up a connection first', 'error');
-      location.hash = '#/connection';
-      return;
-    }
-    const index = regenerate || newSwipe ? lastBotIndex() : chat.messages.length;
-    if (index < 0) return;
-    const started = now();
-    const message = regenerate || newSwipe ? chat.messages[index] : {
-      name: character.name, is_user: false, is_system: false, send_date: started, mes: '', extra: {},
-    };
-    if (newSwipe) {
-      message.swipes = Array.isArray(message.swipes) ? message.swipes : [message.mes];
-      message.swipe_info = Array.isArray(message.swipe_info) ? message.swipe_info : [];
-      message.swipes.push('');
-      message.swipe_id = message.swipes.length - 1;
-    }
-    message.mes = '';
-    if (index === chat.messages.length) chat.messages.push(message);
+  /**
+   * What shows while a reply streams: a new message after the last (send, a reply to the user's message), the
+   * last one rewritten (regenerate, swipe) or lengthened (continue), or the message box (impersonate).
+   */
+  function streamTarget(action) {
+    const last = chat.messages.length - 1;
+    const lastIsReply = last >= 0 && !chat.messages[last].is_user && !chat.messages[last].is_system;
+    if (action === 'impersonate') return { show: (text) => { input.value = text; } };
+    let index = last;
+    let before = '';
+    if (action === 'send' || (action === 'regenerate' && !lastIsReply)) {
+      chat.messages.push({ name: character.name, is_user: false, is_system: false, send_date: now(), mes: '', extra: {} });
+      index = last + 1;
+    } else if (action === 'continue') before = chat.messages[last]?.mes ?? '';
+    else chat.messages[last] = { ...chat.messages[last], mes: '', extra: {} }; // shown only: read again after
     draw();
     const node = () => messagesBox.querySelector(`[data-index="${index}"]`);
     node()?.classList.add('streaming');
-    const controller = new AbortController();
-    setRunning(controller);
-    try {
-      const text = await generate(character, chat.messages, index, (so) => {
+    return {
+      show: (text) => {
         const box = node()?.querySelector('.text');
-        if (box) box.replaceChildren(formatted(so));
+        if (box) box.replaceChildren(formatted(before + text));
         messagesBox.scrollTop = messagesBox.scrollHeight;
-      }, controller.signal, lore);
-      message.mes = text;
-      message.extra = { ...message.extra, api: c.source, model: c.model || undefined };
-      message.gen_started = started;
-      message.gen_finished = now();
-      if (Array.isArray(message.swipes)) {
-        message.swipes[message.swipe_id ?? 0] = text;
-        message.swipe_info[message.swipe_id ?? 0] = { send_date: message.send_date, gen_started: started, gen_finished: message.gen_finished, extra: message.extra };
-      }
-    } catch (e) {
-      fail('The backend did not reply', e);
-      if (!message.mes && index === chat.messages.length - 1 && !regenerate && !newSwipe) chat.messages.pop();
-      else if (newSwipe) { message.swipes.pop(); message.swipe_id = message.swipes.length - 1; message.mes = message.swipes[message.swipe_id]; }
-      setRunning(null);
-      draw();
+      },
+    };
+  }
+
+  /**
+   * The chat's end as the server saved it; with `saved` (a test of the last message), once it holds or `wait` ms
+   * have passed: a stopped reply is saved when the server sees the browser leave, a moment after the stop.
+   */
+  async function readBack(saved, wait) {
+    for (let waited = 0; saved && waited < wait; waited += 200) {
+      await new Promise((resolve) => { setTimeout(resolve, 200); }); // a read that meets the save is refused
+      const answer = await postJson('/api/tankard/chats/tail', { ...chat.ref, count: 1 }).catch(() => null);
+      if (answer && saved(answer.messages[answer.messages.length - 1])) break;
+    }
+    await chat.refreshEnd(4); // a reply writes at most the user's message and the reply after the last one
+  }
+
+  /**
+   * Asks the server's engine for a reply (send, regenerate, swipe, continue, impersonate), shows it as it
+   * streams, then the chat's end as the engine saved it. A failure is told with the server's reason and a retry;
+   * what the engine saved before it failed (the user's message) stays.
+   */
+  async function ask(action, text = '') {
+    if (running || group) return;
+    if (!connection().ready) {
+      toast('Set up a connection first', 'error');
+      if (text) input.value = text;
+      location.hash = '#/connection';
       return;
     }
+    failure = null;
+    const sizeBefore = chat.size;
+    const lastBefore = JSON.stringify(chat.messages[chat.messages.length - 1] ?? null);
+    if (text) chat.messages.push({ name: userName(), is_user: true, is_system: false, send_date: now(), mes: text, extra: {} });
+    const target = streamTarget(action);
+    const controller = new AbortController();
+    setRunning(controller);
+    let answer = null;
+    let error = null;
+    try {
+      answer = await generate(chat.ref, action, text, target.show, controller.signal);
+    } catch (e) {
+      error = e;
+    }
+    // a stopped reply that brought text is saved: the last message is new, and not the user's just sent
+    const stoppedSaved = (last) => JSON.stringify(last ?? null) !== lastBefore && !(text && last?.is_user);
+    try {
+      await readBack(answer?.stopped && answer.text.trim() && action !== 'impersonate' ? stoppedSaved : null, 5000);
+    } catch (e) {
+      fail('Cannot read the chat', e);
+    }
     setRunning(null);
+    if (error) {
+      const kept = chat.size !== sizeBefore; // the engine saved the user's message (and any text that came)
+      if (text && !kept) input.value = input.value ? `${text}\n${input.value}` : text; // refused before it was saved
+      const again = action === 'send' && kept ? 'regenerate' : action;
+      failure = { message: `The backend did not reply: ${error.message}`, retry: () => (again === 'send' ? sendMessage() : ask(again)) };
+      fail('The backend did not reply', error);
+      if (error.status === 502 || error.status === undefined) announce(false);
+    } else if (!answer.stopped) announce(true);
+    if (action === 'impersonate' && answer) {
+      input.value = answer.text.trim();
+      input.focus();
+    }
     draw();
-    await save(index).catch(() => {});
   }
 
   async function sendMessage() {
-    const text = input.value.trim();
     if (running || group) return;
-    if (text) {
-      const message = { name: userName(), is_user: true, is_system: false, send_date: now(), mes: text, extra: {} };
-      chat.messages.push(message);
-      input.value = '';
-      draw();
-      try {
-        await save(chat.messages.length - 1, 'Not sent: the chat changed in another tab or on another device. '
-          + 'It was read again, and your message is back in the box: send it again to add it after the newest messages.');
-      } catch {
-        // not saved: the message goes back to the box (before anything typed since), out of the chat shown
-        const at = chat.messages.indexOf(message);
-        if (at >= 0) {
-          chat.messages.splice(at, 1);
-          draw();
-        }
-        input.value = input.value ? `${text}\n${input.value}` : text;
-        input.focus();
-        return;
-      }
-    }
-    await reply();
+    const text = input.value.trim();
+    input.value = '';
+    await ask('send', text);
   }
-
   async function swipe(direction) {
     const i = chat.messages.length - 1;
     const m = chat.messages[i];
@@ -351,7 +401,7 @@ function render(view, { character, chats, file, group, chat, lore }) {
     const next = (m.swipe_id ?? 0) + direction;
     if (next < 0) return;
     if (next >= swipes.length) {
-      await reply({ newSwipe: true });
+      await ask('swipe');
       return;
     }
     m.swipes = swipes;
@@ -408,7 +458,13 @@ function render(view, { character, chats, file, group, chat, lore }) {
   send.addEventListener('click', sendMessage);
   stop.addEventListener('click', () => running?.abort());
   input.addEventListener('keydown', (e) => {
-    if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
+    if (e.key === 'Enter' && e.ctrlKey) {
+      e.preventDefault();
+      ask('regenerate');
+    } else if (e.key === 'Enter' && e.altKey) {
+      e.preventDefault();
+      ask('continue');
+    } else if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
       e.preventDefault();
       sendMessage();
     } else if (e.key === 'Escape' && running) running.abort();

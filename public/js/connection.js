@@ -50,7 +50,8 @@ export function connection() {
 /** How the badge names a connection; online is what its last status check said (null: not checked). */
 export function describeConnection(online) {
   const c = connection();
-  if (!c.ready || state.settings.firstRun) return { label: 'not connected', ready: false }; // ST's untried default
+  // ST's untried default, until a reply tried it
+  if (!c.ready || (state.settings.firstRun && online === null)) return { label: 'not connected', ready: false };
   const names = c.api === 'openai' ? CHAT_SOURCES : TEXT_SOURCES;
   const label = `${names[c.source]?.[0] ?? c.source}${c.model ? ` · ${c.model}` : ''}`;
   return { label: online === false ? `${label} · offline` : label, ready: online === true };
@@ -68,7 +69,8 @@ export async function probe(c = connection()) {
     .map((m) => (typeof m === 'string' ? m : m.id ?? m.name)).filter(Boolean);
 }
 
-function announce(online) {
+/** Tells the page whether the backend answered (the badge turns green or says offline). */
+export function announce(online) {
   window.dispatchEvent(new CustomEvent('tankard:connection', { detail: { online } }));
 }
 

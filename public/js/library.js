@@ -181,10 +181,10 @@ export function showLibrary(view) {
       form.append('file_type', file.name.split('.').pop().toLowerCase());
       try {
         const answer = await postJson('/api/characters/import', form);
-        if (answer?.error) throw new Error(typeof answer.error === 'string' ? answer.error : 'the card was refused');
+        if (answer?.error) throw new Error(typeof answer.error === 'string' ? answer.error : answer.message ?? 'the card was refused');
         imported++;
       } catch (e) {
-        fail(`Cannot import ${file.name}`, e);
+        fail(String(e.message).startsWith(file.name) ? 'Cannot import' : `Cannot import ${file.name}`, e); // the server names it
       }
       progress.firstChild.style.width = `${(++done / usable.length) * 100}%`;
       count.textContent = `Importing ${done} of ${usable.length}…`;

@@ -39,10 +39,14 @@ import tankard.outbound.UpstreamClient;
  * user's message (before the call) and the reply (after it) into the chat, one tail save each. A streamed request
  * relays the backend's stream as the generate route does and saves the reply before the stream ends; a whole one
  * answers {@code {text, message}}, the reply's text and the message saved. A backend that fails or answers an
- * error saves nothing but the user's message, and its answer is relayed.
+ * error saves nothing but the user's message, and its answer is relayed. A stream cut short saves what came: as
+ * it is when the browser left (a stop), marked as cut off when the backend died (then an error event ends it).
+ * A streamed impersonation, which saves nothing, ends with an event {@code {"tankard_text": …}}: the text cleaned.
  */
 public final class EngineFeature implements Feature {
     private static final Logger LOG = LoggerFactory.getLogger(EngineFeature.class);
+    /** The last event of a streamed impersonation: its text as ST's cleanUpMessage leaves it (docs/engine.md). */
+    static final String CLEANED = "tankard_text";
 
     private final EngineService engine;
     private final UpstreamClient upstream;
@@ -87,24 +91,56 @@ public final class EngineFeature implements Feature {
         if (started.stream()) {
             ReplyText.Stream reply = new ReplyText.Stream(started.chatCompletion() ? started.source() : null);
             UpstreamClient.pipe(from, response, tap(started.call().converter(), reply),
-                    () -> threads.executeBlocking(() -> engine.finish(user, started, reply.text()), false)
-                            .onSuccess(finished -> summarizeLater(user, started, finished))
-                            .<Void>mapEmpty()
-                            .recover(e -> {
-                                LOG.warn("The streamed reply could not be saved", e);
-                                response.write("data: " + JsJson.compact(JsJson.object().put("error",
-                                        "The reply could not be saved: " + e.getMessage())) + "\n\n");
-                                return Future.succeededFuture();
-                            }));
+                    () -> save(user, started, reply.text(), null).<Void>map(finished -> {
+                        if (finished.message() == null) { // an impersonation: nothing saved to read back
+                            response.write("data: " + JsJson.compact(JsJson.object().put(CLEANED, finished.text()))
+                                    + "\n\n");
+                        }
+                        return null;
+                    }).recover(e -> {
+                        response.write(errorEvent("The reply could not be saved: " + e.getMessage()));
+                        return Future.succeededFuture();
+                    }),
+                    e -> cut(response, user, started, reply.text(), e));
             return;
         }
         from.body().compose(body -> threads.executeBlocking(() -> engine.finish(user, started, ReplyText.whole(
-                started.chatCompletion(), started.call().whole().apply(new UpstreamClient.Fetched(from, body)))), false))
+                started.chatCompletion(), started.call().whole().apply(new UpstreamClient.Fetched(from, body))), null), false))
                 .onSuccess(finished -> {
                     Proxying.answer(response, Reply.json(finished.json())::writeTo);
                     summarizeLater(user, started, finished);
                 })
                 .onFailure(ctx::fail);
+    }
+
+    private Future<EngineService.Finished> save(String user, EngineService.Started started, String text,
+                                                String cutOff) {
+        return threads.executeBlocking(() -> engine.finish(user, started, text, cutOff), false)
+                .onSuccess(finished -> summarizeLater(user, started, finished))
+                .onFailure(e -> LOG.warn("The streamed reply could not be saved", e));
+    }
+
+    /**
+     * A stream that broke off before its end. The browser gone: the user stopped the reply, and what came is
+     * saved as ST's frontend keeps a stopped reply. The browser still there: the backend died, and what came is
+     * saved marked as cut off (docs/engine.md), then the browser is told why in an error event.
+     */
+    private Future<Void> cut(HttpServerResponse response, String user, EngineService.Started started, String text,
+                             Throwable e) {
+        boolean stopped = response.closed();
+        String why = stopped ? null : "The backend stopped before the reply was complete: " + e.getMessage();
+        Future<Void> saved = text.isBlank() ? Future.succeededFuture()
+                : save(user, started, text, why).<Void>mapEmpty().otherwiseEmpty();
+        return saved.onComplete(done -> {
+            if (!stopped && !response.ended()) {
+                response.end(errorEvent(why));
+            }
+        });
+    }
+
+    private static String errorEvent(String message) {
+        return "data: " + JsJson.compact(JsJson.object().set("error", JsJson.object().put("message", message)))
+                + "\n\n";
     }
 
     /** A summary in raw non-blocking mode, made once the reply has been answered. */

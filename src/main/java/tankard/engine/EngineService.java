@@ -166,11 +166,12 @@ public final class EngineService {
     /**
      * Cleans the reply's text as ST's frontend does and saves it; then, when the user's memory settings ask for
      * a summary on the main API, makes it now (in place, raw blocking) or leaves it for after the answer (raw
-     * non-blocking). Blocking.
+     * non-blocking). {@code cutOff}: why the backend's stream broke off before its end (null when it ended
+     * well), kept in the message as {@link Turns#CUT_OFF}. Blocking.
      */
-    public Finished finish(String user, Started started, String text) throws IOException {
+    public Finished finish(String user, Started started, String text, String cutOff) throws IOException {
         String cleaned = started.clean(text, started.reply().action(), true);
-        ObjectNode message = turns.saveReply(user, started.reply(), cleaned, clock.get());
+        ObjectNode message = turns.saveReply(user, started.reply(), cleaned, clock.get(), cutOff);
         Summary summary = message == null ? null : summaryDue(user, started, text);
         if (summary != null && summary.request().mode() != SummaryMemory.Mode.RAW_NON_BLOCKING) {
             summarize(user, started, summary);

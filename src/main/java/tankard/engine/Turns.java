@@ -24,6 +24,13 @@ import java.time.ZonedDateTime;
  * its next swipe (swipe) or added to its text (continue). Blocking.
  */
 final class Turns {
+    /**
+     * Tankard's mark in a reply's {@code extra}: why the backend's stream broke off before the reply was complete.
+     * ST's frontend keeps unknown keys of {@code extra} as they are and shows nothing for them
+     * (docs/compatibility.md).
+     */
+    static final String CUT_OFF = "tankard_cut_off";
+
     private final ChatService chats;
 
     Turns(ChatService chats) {
@@ -40,7 +47,8 @@ final class Turns {
     }
 
     /** Saves the reply's text; answers the message as saved (impersonation saves nothing and answers null). */
-    ObjectNode saveReply(String user, Reply reply, String text, ZonedDateTime finished) throws IOException {
+    ObjectNode saveReply(String user, Reply reply, String text, ZonedDateTime finished, String cutOff)
+            throws IOException {
         if (reply.action() == Action.IMPERSONATE) {
             return null;
         }
@@ -57,7 +65,7 @@ final class Turns {
                 }
                 message = last.deepCopy();
                 String mes = reply.action() == Action.CONTINUE ? Js.string(last.get("mes")) + text : text;
-                stamp(message, reply, mes, finished);
+                stamp(message, reply, mes, finished, cutOff);
                 keepSwipe(message, reply.action() == Action.SWIPE);
                 // ST: the memory extension's onChatEvent drops the summary of a last message whose text changed
                 if (SummaryMemory.memoryToDrop(JsJson.array().add(message), 0, Js.string(last.get("mes"))).isPresent()) {
@@ -70,7 +78,7 @@ final class Turns {
                 message.putObject("extra");
                 message.put("name", reply.name());
                 message.put("is_user", false);
-                stamp(message, reply, text, finished); // trimmed already, as cleanUpMessage does with trim_spaces
+                stamp(message, reply, text, finished, cutOff); // trimmed already, as cleanUpMessage does with trim_spaces
                 if (reply.inGroup()) {
                     message.put("force_avatar", "/thumbnail?type=avatar&file=" + Urls.encodeUriComponent(reply.avatar()));
                     message.put("original_avatar", reply.avatar());
@@ -102,8 +110,13 @@ final class Turns {
     }
 
     /** ST: saveReply's fields of a generated message. */
-    private static void stamp(ObjectNode message, Reply reply, String mes, ZonedDateTime finished) {
+    private static void stamp(ObjectNode message, Reply reply, String mes, ZonedDateTime finished, String cutOff) {
         ObjectNode extra = message.get("extra") instanceof ObjectNode object ? object : message.putObject("extra");
+        if (cutOff == null) { // a swipe or continue that ended well is no longer cut off
+            extra.remove(CUT_OFF);
+        } else {
+            extra.put(CUT_OFF, cutOff);
+        }
         message.put("send_date", PromptEngine.isoTime(finished));
         extra.put("api", reply.api());
         extra.put("model", reply.model());

@@ -7,6 +7,7 @@ import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpServerResponse;
 
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -15,7 +16,8 @@ import java.util.function.Supplier;
  * as one, once the event loop has handled that read (as Node corks a response until its next tick). That is one
  * write, flush and system call per read rather than per event, and nothing waits for data that has not arrived.
  * The stream's first piece is written as soon as it arrives, so the first byte never waits for the rest.
- * The upstream is paused while the browser's write queue is full; a failed upstream resets the browser's stream.
+ * The upstream is paused while the browser's write queue is full; a failed upstream resets the browser's stream,
+ * unless the relay was given its own way to end a cut stream.
  */
 final class StreamRelay {
     /** Gathered pieces go out at this size without waiting for the rest of the read: a bound on what a stream holds. */
@@ -28,6 +30,8 @@ final class StreamRelay {
     private final StreamConverter converter;
     /** Runs once the upstream has ended well, before the browser's stream ends (the engine saves the reply). */
     private final Supplier<Future<Void>> beforeEnd;
+    /** Runs when the upstream fails before its end, what it brought so far written (the engine saves a cut reply). */
+    private final Function<Throwable, Future<Void>> onCut;
     /** The event loop both connections run on. */
     private final Context context;
     /** What this read brought so far, not yet written; null when nothing is waiting. */
@@ -36,15 +40,18 @@ final class StreamRelay {
     private boolean gathering;
     /** Whether anything has been written yet. */
     private boolean started;
+    /** Whether the upstream failed before its end. */
+    private boolean cut;
     /** Whether the relay has ended, its upstream done or failed (a browser that leaves resets the upstream). */
     private boolean finished;
 
     StreamRelay(HttpClientResponse from, HttpServerResponse to, StreamConverter converter,
-                Supplier<Future<Void>> beforeEnd, Context context) {
+                Supplier<Future<Void>> beforeEnd, Function<Throwable, Future<Void>> onCut, Context context) {
         this.from = from;
         this.to = to;
         this.converter = converter;
         this.beforeEnd = beforeEnd;
+        this.onCut = onCut;
         this.context = context;
     }
 
@@ -56,9 +63,18 @@ final class StreamRelay {
         OPEN.incrementAndGet();
         from.handler(this::gather);
         from.exceptionHandler(e -> {
-            pending = null;
-            to.reset();
-            finish();
+            if (cut) { // a reset stream may report its failure more than once
+                return;
+            }
+            cut = true;
+            if (onCut == null) {
+                pending = null;
+                to.reset();
+                finish();
+                return;
+            }
+            write();
+            onCut.apply(e).onComplete(done -> finish());
         });
         from.endHandler(v -> {
             if (pending != null) {

@@ -19,6 +19,7 @@ import io.vertx.core.http.RequestOptions;
 import tankard.core.Refusal;
 
 import java.nio.file.Path;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -453,10 +454,21 @@ public final class UpstreamClient {
      */
     public static void pipe(HttpClientResponse from, HttpServerResponse to, StreamConverter converter,
                             Supplier<Future<Void>> beforeEnd) {
+        pipe(from, to, converter, beforeEnd, null);
+    }
+
+    /**
+     * As {@link #pipe(HttpClientResponse, HttpServerResponse, StreamConverter, Supplier)}, with {@code onCut} run
+     * instead of resetting the browser's stream when the upstream fails before its end (a backend that dies
+     * mid-reply, or the upstream reset because the browser left): what came so far has been written, and
+     * {@code onCut} ends the browser's stream itself.
+     */
+    public static void pipe(HttpClientResponse from, HttpServerResponse to, StreamConverter converter,
+                            Supplier<Future<Void>> beforeEnd, Function<Throwable, Future<Void>> onCut) {
         // never compressed: the compressor holds small writes back until its buffer fills, so the browser would
         // see nothing of a reply until it was long under way (ST's compression skips these untyped bodies too)
         to.setChunked(true).putHeader(HttpHeaders.CONTENT_ENCODING, HttpHeaders.IDENTITY);
-        new StreamRelay(from, to, converter, beforeEnd, Vertx.currentContext()).start();
+        new StreamRelay(from, to, converter, beforeEnd, onCut, Vertx.currentContext()).start();
     }
 
     /** How many backend streams this process is relaying to browsers now. */

@@ -9,6 +9,7 @@ import tankard.json.JsJson;
 import tankard.testing.Fixtures;
 import tankard.testing.MockCompletionServer;
 import tankard.testing.MockServerTest;
+import tankard.testing.StreamingClient;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -114,6 +115,65 @@ class EngineGenerateHttpTest extends MockServerTest {
     }
 
     @Test
+    void aReplyCutOffByADyingBackendIsSavedMarkedAndTheBrowserToldWhy() {
+        settings(true, mock.baseUrl());
+        mock.onCompletion(request -> {
+            request.response().setChunked(true).putHeader("Content-Type", "text/event-stream");
+            request.response().write(MockCompletionServer.deltaEvent("The bees are "));
+            request.response().write(MockCompletionServer.deltaEvent("in the"));
+            server.vertx.setTimer(100, t -> request.connection().close()); // mid-chunk: no end of the body
+        });
+        HttpResponse<Buffer> response = generate("\"action\":\"send\",\"text\":\"Where?\"");
+        assertEquals(200, response.statusCode());
+        String body = response.bodyAsString();
+        assertTrue(body.contains("in the") && body.contains("The backend stopped before the reply was complete"), body);
+        JsonNode reply = line(3);
+        assertEquals("The bees are in the", reply.path("mes").asText(), "what came, kept as ST keeps a stopped reply");
+        assertTrue(reply.at("/extra/tankard_cut_off").asText().startsWith("The backend stopped"), reply.toString());
+        assertEquals(reply.at("/extra/tankard_cut_off"), reply.at("/swipe_info/0/extra/tankard_cut_off"));
+
+        mock.onCompletion(request -> request.response().setChunked(true).putHeader("Content-Type", "text/event-stream")
+                .end(MockCompletionServer.deltaEvent("In the old oak.") + "data: [DONE]\n\n"));
+        generate("\"action\":\"swipe\"");
+        JsonNode swiped = line(3);
+        assertEquals("In the old oak.", swiped.path("mes").asText());
+        assertTrue(swiped.at("/extra/tankard_cut_off").isMissingNode(), "a swipe that ended well is not marked: " + swiped);
+        assertTrue(swiped.at("/swipe_info/0/extra/tankard_cut_off").isTextual(), "the cut one still is");
+    }
+
+    @Test
+    void aReplyTheUserStopsIsSavedAsFarAsItCameUnmarked() throws InterruptedException {
+        settings(true, mock.baseUrl());
+        mock.onCompletion(request -> {
+            request.response().setChunked(true).putHeader("Content-Type", "text/event-stream");
+            for (int i = 0; i < 30; i++) {
+                String piece = "word" + i + " ";
+                server.vertx.setTimer(1 + i * 100L, t -> {
+                    if (!request.response().closed()) {
+                        request.response().write(MockCompletionServer.deltaEvent(piece));
+                    }
+                });
+            }
+        });
+        long left = System.nanoTime();
+        StreamingClient.leaveAfterTheFirstChunk(server, client, "/api/tankard/generate",
+                "{" + REF + ",\"action\":\"send\",\"text\":\"Tell me.\"}");
+        while (lines().size() < 4 && System.nanoTime() - left < 10_000_000_000L) { // saved a moment after the stop
+            Thread.sleep(20);
+        }
+        JsonNode reply = line(3);
+        assertTrue(reply.path("mes").asText().startsWith("word0") && !reply.path("mes").asText().contains("word29"),
+                reply.toString());
+        assertTrue(reply.at("/extra/tankard_cut_off").isMissingNode(), "a stop is the user's: " + reply);
+
+        mock.onCompletion(request -> request.response().setChunked(true).putHeader("Content-Type", "text/event-stream")
+                .end(MockCompletionServer.deltaEvent("Once more.") + "data: [DONE]\n\n"));
+        generate("\"action\":\"regenerate\"");
+        assertEquals(4, lines().size(), String.join("\n", lines()));
+        assertEquals("Once more.", line(3).path("mes").asText(), "in place of the stopped one");
+    }
+
+    @Test
     void swipeContinueAndRegenerateChangeOnlyTheLastReply() {
         generate("\"action\":\"send\",\"text\":\"Hello.\"");
         List<String> before = lines();
@@ -167,6 +227,18 @@ class EngineGenerateHttpTest extends MockServerTest {
         assertEquals(200, response.statusCode(), response.bodyAsString());
         assertEquals("Mock reply 1.", json(response).path("text").asText());
         assertTrue(json(response).path("message").isNull());
+        assertEquals(new String(before, StandardCharsets.UTF_8), new String(documentBytes(CHAT), StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void aStreamedImpersonationEndsWithItsCleanedText() {
+        settings(true, mock.baseUrl());
+        mock.onCompletion(request -> request.response().setChunked(true).putHeader("Content-Type", "text/event-stream")
+                .end(MockCompletionServer.deltaEvent("Wren: Which hive?\nBramble: The old one.") + "data: [DONE]\n\n"));
+        byte[] before = documentBytes(CHAT);
+        HttpResponse<Buffer> response = generate("\"action\":\"impersonate\"");
+        assertEquals(200, response.statusCode(), response.bodyAsString());
+        assertTrue(response.bodyAsString().endsWith("data: {\"tankard_text\":\"Which hive?\"}\n\n"), response.bodyAsString());
         assertEquals(new String(before, StandardCharsets.UTF_8), new String(documentBytes(CHAT), StandardCharsets.UTF_8));
     }
 

@@ -70,6 +70,9 @@ class TankardUiTest {
                 assertEquals("not connected", text(page, "document.querySelector('#connectionBadge').textContent"));
                 assertTrue(!page.eval("document.querySelector('#connectionBadge').classList.contains('ok')").asBoolean(),
                         "a fresh user has no connection that answered");
+                assertTrue(!page.eval("document.querySelector('#connectHint').hidden").asBoolean()
+                        && text(page, "document.querySelector('#connectHint').textContent").contains("connect one"),
+                        "and is asked to connect one first");
             });
 
             StUi.withScreenshot(page, "tankard-2-connection", () -> {
@@ -92,6 +95,7 @@ class TankardUiTest {
                 page.waitFor("document.querySelector('.card[data-avatar=\"default_Wren.png\"]') !== null", STEP);
                 page.click(".card[data-avatar='default_Wren.png']");
                 page.waitFor("document.querySelectorAll('#messages article').length === 1", STEP); // the greeting
+                assertTrue(page.eval("document.querySelector('#connectHint').hidden").asBoolean(), "connected: no hint");
                 page.type("#input", "Where does the road lead?");
                 page.eval("document.querySelector('#input').dispatchEvent(new KeyboardEvent('keydown', {key: 'Enter', bubbles: true}))");
                 page.waitFor("document.querySelector('#messages article.streaming') !== null", STEP);

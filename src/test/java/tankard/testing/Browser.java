@@ -233,6 +233,16 @@ public final class Browser implements AutoCloseable {
             act("see", selector, () -> page.locator(selector).first().click(new Locator.ClickOptions().setTrial(true)));
         }
 
+        /** Focuses the element matching the selector and presses a key there, as a keyboard would ("Alt+Enter", "Tab"). */
+        public void press(String selector, String key) {
+            act("press " + key + " in", selector, () -> page.press(selector, key));
+        }
+
+        /** Presses a key wherever the focus is. */
+        public void press(String key) {
+            page.keyboard().press(key);
+        }
+
         /** Replaces the content of the field matching the selector with the text, as typing it would. */
         public void type(String selector, String text) {
             act("type into", selector, () -> page.fill(selector, text));
