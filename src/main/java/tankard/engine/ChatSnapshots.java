@@ -49,8 +49,23 @@ final class ChatSnapshots {
         this.chats = chats;
     }
 
-    /** The chat as it is stored now; a 404 refusal when there is no such chat. Blocking. */
+    /**
+     * The chat as it is stored now; a 404 refusal when there is no such chat. A chat written while it is read is read
+     * again, twice at most (then the 409 stands). Blocking.
+     */
     Snapshot read(String user, ChatRef chat) throws IOException {
+        for (int attempt = 0; ; attempt++) {
+            try {
+                return readOnce(user, chat);
+            } catch (Refusal refusal) {
+                if (refusal.kind() != Refusal.Kind.CONFLICT || attempt == 2) {
+                    throw refusal;
+                }
+            }
+        }
+    }
+
+    private Snapshot readOnce(String user, ChatRef chat) throws IOException {
         String key = user + '\u0000' + chat.folder() + '\u0000' + chat.file();
         Object version = chats.version(user, chat).orElseThrow(() -> Refusal.notFound("No such chat"));
         synchronized (this) {
