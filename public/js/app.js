@@ -5,6 +5,7 @@ import { loadSettings, state } from './state.js';
 import { showLibrary } from './library.js';
 import { showChat } from './chat.js';
 import { connection, describeConnection, probe, showConnection } from './connection.js';
+import { showPersonas } from './personas.js';
 
 const view = document.getElementById('view');
 
@@ -15,7 +16,7 @@ function refreshBadge(online) {
   badge.classList.toggle('ok', ready);
 }
 
-/** #/characters, #/chat?avatar=A.png&file=Name - date, #/connection */
+/** #/characters, #/chat?avatar=A.png&file=Name - date, #/connection, #/personas */
 function route() {
   const [path, query = ''] = location.hash.replace(/^#/, '').split('?');
   const params = new URLSearchParams(query);
@@ -27,6 +28,7 @@ function route() {
   view.replaceChildren();
   const shown = name === 'chat' ? showChat(view, params)
     : name === 'connection' ? showConnection(view)
+      : name === 'personas' ? showPersonas(view)
       : showLibrary(view, params);
   Promise.resolve(shown).catch((e) => fail('Cannot show this page', e));
 }

@@ -6,6 +6,8 @@ import { humanizedDateTime, state, substitute, userName } from './state.js';
 import { dialog, el, fail, thumbnail, toast } from './ui.js';
 import { connection } from './connection.js';
 import { currentSummary, generate, loadWorldInfo } from './generate.js';
+import { formatted, loadMarkdown } from './markdown.js';
+import { editNote } from './note.js';
 
 const PAGE = 50;
 
@@ -162,7 +164,7 @@ export async function showChat(view, params) {
     }
   }
   const window_ = new ChatWindow(avatar ? { avatar_url: avatar, file_name: file } : { id: group });
-  const [, lore] = await Promise.all([window_.load(), character ? loadWorldInfo(character) : []]);
+  const [, lore] = await Promise.all([window_.load(), character ? loadWorldInfo(character) : [], loadMarkdown()]);
   render(view, { character, chats, file, group, chat: window_, lore });
 }
 
@@ -201,6 +203,8 @@ function render(view, { character, chats, file, group, chat, lore }) {
     el('ul', { id: 'chatList' }, chats.map((c) => el('li', {}, el('button', {
       type: 'button', 'aria-current': String(c.name === file), onclick: () => { location.hash = chatLink({ avatar: character.avatar, file: c.name }); },
     }, c.name, el('small', {}, `${c.chat_items ?? '?'} messages · ${c.file_size ?? ''}`))))),
+    character ? el('div.row', {}, el('a.grow', { href: '#/personas', id: 'persona', title: 'Pick or edit your persona' }, `You: ${userName()}`),
+      el('button', { type: 'button', id: 'authorsNote', onclick: () => editNote(character, file, chat, () => draw()) }, "Author's note")) : null,
     character ? memoryPanel(character, chat, () => draw()) : null);
 
   view.append(el('section.chat', {}, aside, el('div.thread', {}, messagesBox,
@@ -500,16 +504,4 @@ function memoryPanel(character, chat, redraw) {
 function shortDate(value) {
   const date = new Date(value);
   return Number.isNaN(date.getTime()) ? String(value ?? '') : date.toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' });
-}
-
-/** A message's text with *italics* and **bold** as ST shows them; everything else as plain text. */
-function formatted(text) {
-  const fragment = document.createDocumentFragment();
-  const parts = String(text ?? '').split(/(\*\*[^*]+\*\*|\*[^*\n]+\*)/g);
-  for (const part of parts) {
-    if (/^\*\*[^*]+\*\*$/.test(part)) fragment.append(el('strong', {}, part.slice(2, -2)));
-    else if (/^\*[^*\n]+\*$/.test(part)) fragment.append(el('em', {}, part.slice(1, -1)));
-    else if (part) fragment.append(part);
-  }
-  return fragment;
 }
