@@ -118,7 +118,26 @@ async function edit(avatar, redraw) {
   redraw();
 }
 
-/** #/personas: the user's personas, the picked one first; create, pick, edit. */
+/** ST: personas.js deletePersona, for one not in use (pick another first). */
+async function remove(avatar, shown) {
+  if (await dialog(`Delete ${shown}?`, el('p', {}, 'Its image, name and description are deleted.'),
+    [['Cancel', ''], ['Delete', 'delete', true]]) !== 'delete') return false;
+  try {
+    await postJson('/api/avatars/delete', { avatar });
+  } catch (e) {
+    if (e.status !== 404) { fail('Cannot delete the persona', e); return false; } // no image: the rest still goes
+  }
+  const p = powerUser();
+  delete p.personas[avatar];
+  delete p.persona_descriptions[avatar];
+  if (p.default_persona === avatar) p.default_persona = null;
+  try {
+    await saveSettings();
+  } catch (e) { fail('Cannot delete the persona', e); }
+  return true;
+}
+
+/** #/personas: the user's personas, the picked one first; create, pick, edit, delete. */
 export async function showPersonas(view) {
   const files = await postJson('/api/avatars/get', {}).catch(() => []);
   const section = el('section.page', {});
@@ -164,7 +183,12 @@ export async function showPersonas(view) {
               } catch (e) { fail('Cannot pick the persona', e); }
               draw();
             } }, picked ? 'In use' : 'Use'),
-            el('button', { type: 'button', 'aria-label': `Edit ${shown}`, onclick: () => edit(avatar, draw) }, 'Edit')));
+            el('button', { type: 'button', 'aria-label': `Edit ${shown}`, onclick: () => edit(avatar, draw) }, 'Edit'),
+            picked ? null : el('button.danger', { type: 'button', 'aria-label': `Delete ${shown}`, onclick: async () => {
+              if (!await remove(avatar, shown)) return;
+              if (files.includes(avatar)) files.splice(files.indexOf(avatar), 1);
+              draw();
+            } }, 'Delete')));
       })),
       form));
   }

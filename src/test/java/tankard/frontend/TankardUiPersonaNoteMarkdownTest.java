@@ -169,6 +169,12 @@ class TankardUiPersonaNoteMarkdownTest {
                         + " && [...document.querySelectorAll('#personaList button')].every(b => b.getBoundingClientRect().right <= 390)").asBoolean(),
                         "nothing wider than the phone, every button in view");
             });
+            page.click("#personaList button[aria-label='Delete [Unnamed Persona]']");
+            page.click("dialog button[value='delete']");
+            page.waitFor("document.querySelectorAll('#personaList li').length === 1", STEP);
+            page.waitForNetworkIdle(Duration.ofMillis(300), STEP);
+            assertFalse(server.files().exists("User Avatars/user-default.png"), "the image is deleted, as ST's deletePersona does");
+            assertEquals(avatar, JsJson.parse(server.files().bytes("settings.json")).path("user_avatar").asText(), "the one in use stays");
             StUi.assertClean(page, "The persona steps");
         }
     }
