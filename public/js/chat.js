@@ -8,6 +8,7 @@ import { connection } from './connection.js';
 import { currentSummary, generate, loadWorldInfo } from './generate.js';
 import { formatted, loadMarkdown } from './markdown.js';
 import { editNote } from './note.js';
+import { chatPersona } from './personas.js';
 
 const PAGE = 50;
 
@@ -203,7 +204,7 @@ function render(view, { character, chats, file, group, chat, lore }) {
     el('ul', { id: 'chatList' }, chats.map((c) => el('li', {}, el('button', {
       type: 'button', 'aria-current': String(c.name === file), onclick: () => { location.hash = chatLink({ avatar: character.avatar, file: c.name }); },
     }, c.name, el('small', {}, `${c.chat_items ?? '?'} messages · ${c.file_size ?? ''}`))))),
-    character ? el('div.row', {}, el('a.grow', { href: '#/personas', id: 'persona', title: 'Pick or edit your persona' }, `You: ${userName()}`),
+    character ? el('div.row', {}, el('a.grow', { href: '#/personas', id: 'persona', title: 'Pick or edit your persona' }, `You: ${chatPersona(chat.header?.chat_metadata)}`),
       el('button', { type: 'button', id: 'authorsNote', onclick: () => editNote(character, file, chat, () => draw()) }, "Author's note")) : null,
     character ? memoryPanel(character, chat, () => draw()) : null);
 

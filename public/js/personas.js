@@ -25,6 +25,13 @@ export function currentAvatar() {
   return state.settings.user_avatar || 'user-default.png';
 }
 
+/** Who speaks in a chat: the persona ST locked the chat to (chat_metadata.persona), else the one in use. */
+export function chatPersona(metadata) {
+  const locked = metadata?.persona;
+  const name = locked ? state.settings.power_user?.personas?.[locked] : null;
+  return name ? `${name} (locked to this chat)` : userName();
+}
+
 /** ST: personas.js initPersona. */
 function initPersona(avatar, name, description) {
   const p = powerUser();

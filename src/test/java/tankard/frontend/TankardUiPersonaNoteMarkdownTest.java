@@ -153,6 +153,12 @@ class TankardUiPersonaNoteMarkdownTest {
 
             openChat(session);
             assertEquals("You: Ada Lovelace", page.eval("document.querySelector('#persona').textContent").asText());
+            // ST's persona lock (chat_metadata.persona) is shown, as the engine speaks as that persona in this chat
+            server.files().write(CHAT_PATH, server.files().read(CHAT_PATH).replace("\"integrity\"", "\"persona\":" + OwnUi.js(avatar) + ",\"integrity\""));
+            page.reload();
+            OwnUi.boot(page);
+            page.waitFor("document.querySelector('#persona') !== null", STEP);
+            assertEquals("You: Ada Lovelace (locked to this chat)", page.eval("document.querySelector('#persona').textContent").asText());
             String request = JsJson.compact(engineSend(session, "Do you remember me?"));
             assertTrue(request.contains("A mathematician who counts the stars, and Wren's old friend."),
                     "the description, its macros filled: " + request);
