@@ -2,23 +2,32 @@
 // chat_metadata under ST's keys (public/scripts/authors-note.js metadata_keys), so the server's engine injects it.
 import { postJson } from './api.js';
 import { state } from './state.js';
-import { dialog, el, fail, field, toast } from './ui.js';
+import { dialog, el, fail, field, selectOf, toast } from './ui.js';
 
 // ST: authors-note.js loadSettings's defaults (DEFAULT_INTERVAL, DEFAULT_POSITION, DEFAULT_DEPTH, DEFAULT_ROLE)
 const DEFAULTS = { note_prompt: '', note_interval: 1, note_position: 1, note_depth: 4, note_role: 0 };
 const SETTING = { note_prompt: 'default', note_interval: 'defaultInterval', note_position: 'defaultPosition', note_depth: 'defaultDepth', note_role: 'defaultRole' };
 // ST's radio values (index.html extension_floating_position) and extension_prompt_roles
 const POSITIONS = [[2, 'Before the main prompt / story string'], [0, 'After the main prompt / story string'], [1, 'In the chat, at a depth']];
-const ROLES = [[0, 'System'], [1, 'User'], [2, 'Assistant']];
+export const ROLES = [[0, 'System'], [1, 'User'], [2, 'Assistant']];
+
+/**
+ * The depth and role of a prompt injected into the chat (ST's "in-chat @ depth"), enabled only while `position`
+ * has the value `atDepth`.
+ */
+export function depthRow(position, atDepth, depth, role) {
+  const toggle = () => {
+    depth.disabled = role.disabled = Number(position.value) !== atDepth;
+  };
+  position.addEventListener('change', toggle);
+  toggle();
+  return el('div.row', {}, el('div.grow', {}, field('Depth (messages from the end)', depth)), el('div.grow', {}, field('As', role)));
+}
 
 /** The chat's note as ST's loadSettings fills it: the chat's own values, else the user's defaults. */
 export function noteOf(metadata) {
   const defaults = state.settings.extension_settings?.note ?? {};
   return Object.fromEntries(Object.keys(DEFAULTS).map((key) => [key, metadata?.[key] ?? defaults[SETTING[key]] ?? DEFAULTS[key]]));
-}
-
-function choice(id, options, value) {
-  return el('select', { id }, options.map(([v, label]) => el('option', { value: String(v), selected: v === Number(value) }, label)));
 }
 
 /**
@@ -38,17 +47,11 @@ async function saveNote(character, file, values) {
 export async function editNote(character, file, window_, reloaded) {
   const note = noteOf(window_.header?.chat_metadata);
   const text = el('textarea', { id: 'notePrompt', rows: 6, value: note.note_prompt });
-  const position = choice('notePosition', POSITIONS, note.note_position);
+  const position = selectOf('notePosition', POSITIONS, note.note_position);
   const depth = el('input', { id: 'noteDepth', type: 'number', min: 0, max: 9999, value: note.note_depth });
-  const role = choice('noteRole', ROLES, note.note_role);
+  const role = selectOf('noteRole', ROLES, note.note_role);
   const interval = el('input', { id: 'noteInterval', type: 'number', min: 0, max: 9999, value: note.note_interval });
-  const inChat = () => {
-    depth.disabled = role.disabled = position.value !== '1';
-  };
-  position.addEventListener('change', inChat);
-  inChat();
-  const body = el('div.form', {}, field('Text', text), field('Where', position),
-    el('div.row', {}, el('div.grow', {}, field('Depth (messages from the end)', depth)), el('div.grow', {}, field('As', role))),
+  const body = el('div.form', {}, field('Text', text), field('Where', position), depthRow(position, 1, depth, role),
     field('Every how many messages (0: never)', interval));
   if (await dialog("Author's note", body, [['Cancel', ''], ['Save', 'save', true]]) !== 'save') return;
   const values = {

@@ -5,10 +5,15 @@
 // engine reads for a prompt.
 import { postJson } from './api.js';
 import { saveSettings, state, userName } from './state.js';
-import { dialog, el, fail, field, thumbnail, toast } from './ui.js';
+import { dialog, el, fail, field, selectOf, thumbnail, toast } from './ui.js';
+import { ROLES, depthRow } from './note.js';
 
-// ST: personas.js persona_description_positions.IN_PROMPT, DEFAULT_DEPTH, DEFAULT_ROLE
+// ST: personas.js persona_description_positions.IN_PROMPT and AT_DEPTH, DEFAULT_DEPTH, DEFAULT_ROLE
 const IN_PROMPT = 0;
+const AT_DEPTH = 4;
+// ST's options (index.html persona_description_position)
+const POSITIONS = [[IN_PROMPT, 'In the story string / prompt manager'], [2, "At the top of the author's note"],
+  [3, "At the bottom of the author's note"], [AT_DEPTH, 'In the chat, at a depth'], [9, 'Nowhere (off)']];
 const DEFAULT_DEPTH = 2;
 const DEFAULT_ROLE = 0;
 
@@ -57,15 +62,20 @@ function pick(avatar) {
   p.persona_description_lorebook = d.lorebook ?? '';
 }
 
-/** Name and description of a persona, as ST's renamePersona and onPersonaDescriptionInput change them. */
-function update(avatar, name, description) {
+/**
+ * A persona's name, description and where it goes, as ST's renamePersona, onPersonaDescriptionInput,
+ * onPersonaDescriptionPositionInput, onPersonaDescriptionDepthValueInput and onPersonaDescriptionDepthRoleInput
+ * change them: the persona's entry, and the copies in power_user for the one in use.
+ */
+function update(avatar, name, { description, position, depth, role }) {
   const p = powerUser();
   p.personas[avatar] = name;
-  p.persona_descriptions[avatar] ??= { position: IN_PROMPT, depth: DEFAULT_DEPTH, role: DEFAULT_ROLE, lorebook: '', title: '' };
-  p.persona_descriptions[avatar].description = description;
+  p.persona_descriptions[avatar] ??= { lorebook: '', title: '' };
+  Object.assign(p.persona_descriptions[avatar], { description, position, depth, role });
   if (avatar === currentAvatar()) {
     state.settings.username = name;
-    p.persona_description = description;
+    Object.assign(p, { persona_description: description, persona_description_position: position,
+      persona_description_depth: depth, persona_description_role: role });
   }
 }
 
@@ -110,15 +120,22 @@ async function edit(avatar, redraw) {
   const p = powerUser();
   const named = p.personas[avatar] ?? (avatar === currentAvatar() ? userName() : '');
   const name = el('input', { id: 'personaName', value: named, required: true });
-  const description = el('textarea', { id: 'personaDescription', rows: 6, value: p.persona_descriptions[avatar]?.description ?? '' });
+  const saved = p.persona_descriptions[avatar] ?? {};
+  const description = el('textarea', { id: 'personaDescription', rows: 6, value: saved.description ?? '' });
+  const position = selectOf('personaPosition', POSITIONS, saved.position ?? IN_PROMPT);
+  const depth = el('input', { id: 'personaDepth', type: 'number', min: 0, max: 9999, value: saved.depth ?? DEFAULT_DEPTH });
+  const role = selectOf('personaRole', ROLES, saved.role ?? DEFAULT_ROLE);
   const image = imageInput('personaImage');
   const body = el('div.form', {}, field('Name', name), field('Description ({{user}} in the prompt)', description),
+    field('Where the description goes', position), depthRow(position, AT_DEPTH, depth, role),
     field('New image (optional)', image));
   if (await dialog(`Edit ${named || 'this persona'}`, body, [['Cancel', ''], ['Save', 'save', true]]) !== 'save') return;
   if (!name.value.trim()) { toast('A persona needs a name', 'error'); return; }
   try {
     if (image.files[0]) await upload(image.files[0], avatar);
-    update(avatar, name.value.trim(), description.value);
+    update(avatar, name.value.trim(), {
+      description: description.value, position: Number(position.value), depth: Math.max(0, Number(depth.value) || 0), role: Number(role.value),
+    });
     await saveSettings();
     toast(`Saved ${name.value.trim()}`);
   } catch (e) { fail('Cannot save the persona', e); }

@@ -137,6 +137,9 @@ class TankardUiPersonaNoteMarkdownTest {
             page.click("#personaList button[aria-label='Edit Ada Lovelace']");
             page.eval("document.querySelector('#personaDescription').value = ''");
             page.type("#personaDescription", "A mathematician who counts the stars, and {{char}}'s old friend.");
+            assertTrue(page.eval("document.querySelector('#personaDepth').disabled").asBoolean(), "no depth in the story string");
+            OwnUi.choose(page, "#personaPosition", "4");
+            page.eval("document.querySelector('#personaDepth').value = '1'");
             page.click("dialog button[value='save']");
             page.waitFor("document.querySelector('#personaList li:first-child p').textContent.includes('old friend')", STEP);
             page.waitForNetworkIdle(Duration.ofMillis(300), STEP);
@@ -148,8 +151,12 @@ class TankardUiPersonaNoteMarkdownTest {
             assertEquals("Ada Lovelace", powerUser.path("personas").path(avatar).asText());
             String description = "A mathematician who counts the stars, and {{char}}'s old friend.";
             assertEquals(description, powerUser.path("persona_descriptions").path(avatar).path("description").asText());
-            assertEquals(0, powerUser.path("persona_descriptions").path(avatar).path("position").asInt());
-            assertEquals(description, powerUser.path("persona_description").asText(), "the picked one's, as selectCurrentPersona copies it");
+            assertEquals(4, powerUser.path("persona_descriptions").path(avatar).path("position").asInt(), "in the chat");
+            assertEquals(1, powerUser.path("persona_descriptions").path(avatar).path("depth").asInt());
+            assertEquals(0, powerUser.path("persona_descriptions").path(avatar).path("role").asInt());
+            assertEquals(description, powerUser.path("persona_description").asText(), "the one in use's, as ST copies it");
+            assertEquals(4, powerUser.path("persona_description_position").asInt());
+            assertEquals(1, powerUser.path("persona_description_depth").asInt());
 
             openChat(session);
             assertEquals("You: Ada Lovelace", page.eval("document.querySelector('#persona').textContent").asText());
@@ -159,10 +166,17 @@ class TankardUiPersonaNoteMarkdownTest {
             OwnUi.boot(page);
             page.waitFor("document.querySelector('#persona') !== null", STEP);
             assertEquals("You: Ada Lovelace (locked to this chat)", page.eval("document.querySelector('#persona').textContent").asText());
-            String request = JsJson.compact(engineSend(session, "Do you remember me?"));
-            assertTrue(request.contains("A mathematician who counts the stars, and Wren's old friend."),
-                    "the description, its macros filled: " + request);
-            assertTrue(request.replace("counts the stars", "").contains("Ada Lovelace"), "the name: " + request);
+            JsonNode messages = engineSend(session, "Do you remember me?").path("messages");
+            String request = JsJson.compact(messages);
+            int at = -1;
+            for (int i = 0; i < messages.size(); i++) {
+                if (messages.get(i).path("content").asText().equals("A mathematician who counts the stars, and Wren's old friend.")) {
+                    at = i;
+                }
+            }
+            assertTrue(at > 0, "the description, its macros filled: " + request);
+            assertEquals("Do you remember me?", messages.get(at + 1).path("content").asText(), "at depth 1: " + request);
+            assertTrue(request.contains("Ada Lovelace"), "the name: " + request);
             List<JsonNode> saved = lines(server);
             assertEquals("Ada Lovelace", saved.get(2).path("name").asText(), "the message is the persona's");
 
