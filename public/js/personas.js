@@ -85,9 +85,8 @@ async function upload(file, overwrite) {
   form.append('avatar', file);
   if (overwrite) form.append('overwrite_name', overwrite);
   const answer = await postJson('/api/avatars/upload', form);
-  const path = answer?.path ?? overwrite;
-  await fetch(thumbnail(path, 'persona'), { cache: 'reload' }).catch(() => {}); // the old image's thumbnail
-  return path;
+  if (overwrite) await fetch(thumbnail(overwrite, 'persona'), { cache: 'reload' }).catch(() => {}); // not the old one's
+  return answer?.path ?? overwrite;
 }
 
 /** The image of a persona made without one: the user's user-default.png, as ST's createDummyPersona uploads. */
@@ -126,7 +125,7 @@ async function edit(avatar, redraw) {
   const depth = el('input', { id: 'personaDepth', type: 'number', min: 0, max: 9999, value: saved.depth ?? DEFAULT_DEPTH });
   const role = selectOf('personaRole', ROLES, saved.role ?? DEFAULT_ROLE);
   const image = imageInput('personaImage');
-  const body = el('div.form', {}, field('Name', name), field('Description ({{user}} in the prompt)', description),
+  const body = el('div.form', {}, field('Name', name), field('Description', description),
     field('Where the description goes', position), depthRow(position, AT_DEPTH, depth, role),
     field('New image (optional)', image));
   if (await dialog(`Edit ${named || 'this persona'}`, body, [['Cancel', ''], ['Save', 'save', true]]) !== 'save') return;
