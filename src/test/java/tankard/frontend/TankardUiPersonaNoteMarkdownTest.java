@@ -164,7 +164,7 @@ class TankardUiPersonaNoteMarkdownTest {
             server.files().write(CHAT_PATH, server.files().read(CHAT_PATH).replace("\"integrity\"", "\"persona\":" + OwnUi.js(avatar) + ",\"integrity\""));
             page.reload();
             OwnUi.boot(page);
-            page.waitFor("document.querySelector('#persona') !== null", STEP);
+            page.waitFor("document.querySelector('#persona') !== null && document.querySelector('.who img').complete", STEP);
             assertEquals("You: Ada Lovelace (locked to this chat)", page.eval("document.querySelector('#persona').textContent").asText());
             JsonNode messages = engineSend(session, "Do you remember me?").path("messages");
             String request = JsJson.compact(messages);
