@@ -3,9 +3,9 @@ import { getJson, postJson } from './api.js';
 import { fail } from './ui.js';
 import { loadSettings, state } from './state.js';
 import { showLibrary } from './library.js';
+import { showPersonas } from './personas.js';
 import { showChat } from './chat.js';
 import { connection, describeConnection, probe, showConnection } from './connection.js';
-import { showPersonas } from './personas.js';
 
 const view = document.getElementById('view');
 

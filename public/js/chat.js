@@ -3,12 +3,12 @@
 // changed message's offset). Send, stream, stop, swipe, regenerate, edit, delete, branch; the chat's memory.
 import { postJson } from './api.js';
 import { humanizedDateTime, state, substitute, userName } from './state.js';
-import { dialog, el, fail, thumbnail, toast } from './ui.js';
-import { connection } from './connection.js';
-import { currentSummary, generate, loadWorldInfo } from './generate.js';
 import { formatted, loadMarkdown } from './markdown.js';
 import { editNote } from './note.js';
 import { chatPersona } from './personas.js';
+import { dialog, el, fail, thumbnail, toast } from './ui.js';
+import { connection } from './connection.js';
+import { currentSummary, generate, loadWorldInfo } from './generate.js';
 
 const PAGE = 50;
 
@@ -150,6 +150,7 @@ export async function showChat(view, params) {
   const avatar = params.get('avatar');
   const group = params.get('group');
   if (!avatar && !group) return showRecent(view);
+  const markdown = loadMarkdown(); // meanwhile: the libraries are in before the first message is drawn
   let character = null;
   let chats = [];
   let file = params.get('file');
@@ -164,8 +165,9 @@ export async function showChat(view, params) {
       if (!chats.length) chats = await chatsOf(avatar);
     }
   }
+  await markdown;
   const window_ = new ChatWindow(avatar ? { avatar_url: avatar, file_name: file } : { id: group });
-  const [, lore] = await Promise.all([window_.load(), character ? loadWorldInfo(character) : [], loadMarkdown()]);
+  const [, lore] = await Promise.all([window_.load(), character ? loadWorldInfo(character) : []]);
   render(view, { character, chats, file, group, chat: window_, lore });
 }
 
