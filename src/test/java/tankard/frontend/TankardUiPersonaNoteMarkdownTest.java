@@ -30,6 +30,9 @@ class TankardUiPersonaNoteMarkdownTest {
     private static final String HEADER = "{\"user_name\":\"User\",\"character_name\":\"Wren\",\"create_date\":\"2026-12-01@10h00m00s000ms\","
             + "\"chat_metadata\":{\"integrity\":\"5e0c1c52-7d4c-4b0e-9a59-2c1d0c3f6a11\"}}";
 
+    private static final String CHAT_SHOWN = "document.querySelectorAll('#messages article').length > 0"
+            + " && [...document.querySelectorAll('img')].every(i => i.complete)";
+
     private static String message(String name, boolean user, String text) {
         return "{\"name\":" + JsJson.compact(JsJson.tree(name)) + ",\"is_user\":" + user + ",\"is_system\":false,"
                 + "\"send_date\":\"2026-12-01T10:00:00.000Z\",\"mes\":" + JsJson.compact(JsJson.tree(text)) + ",\"extra\":{}}";
@@ -40,10 +43,11 @@ class TankardUiPersonaNoteMarkdownTest {
         server.files().write(CHAT_PATH, String.join("\n", HEADER, String.join("\n", lines)));
     }
 
+    /** Opens CHAT, its images loaded (a request still open when the page goes would count as busy for good). */
     private static void openChat(OwnUi.Session session) {
         session.page().navigate(session.server().url("/#/chat?avatar=default_Wren.png&file=" + CHAT.replace(" ", "%20")));
         OwnUi.boot(session.page());
-        session.page().waitFor("document.querySelectorAll('#messages article').length > 0", STEP);
+        session.page().waitFor(CHAT_SHOWN, STEP);
     }
 
     /** Connected to the mock (the settings the engine reads). */
@@ -164,7 +168,7 @@ class TankardUiPersonaNoteMarkdownTest {
             server.files().write(CHAT_PATH, server.files().read(CHAT_PATH).replace("\"integrity\"", "\"persona\":" + OwnUi.js(avatar) + ",\"integrity\""));
             page.reload();
             OwnUi.boot(page);
-            page.waitFor("document.querySelector('#persona') !== null && document.querySelector('.who img').complete", STEP);
+            page.waitFor(CHAT_SHOWN, STEP);
             assertEquals("You: Ada Lovelace (locked to this chat)", page.eval("document.querySelector('#persona').textContent").asText());
             JsonNode messages = engineSend(session, "Do you remember me?").path("messages");
             String request = JsJson.compact(messages);
