@@ -30,21 +30,8 @@ export function noteOf(metadata) {
   return Object.fromEntries(Object.keys(DEFAULTS).map((key) => [key, metadata?.[key] ?? defaults[SETTING[key]] ?? DEFAULTS[key]]));
 }
 
-/**
- * Saves the chat's header with the note. ST saves a chat's metadata by saving the chat whole (script.js
- * saveChat), and Tankard's tail save leaves the header alone, so the chat is read and saved whole here.
- */
-async function saveNote(character, file, values) {
-  const ref = { ch_name: character.name, file_name: file, avatar_url: character.avatar };
-  const lines = await postJson('/api/chats/get', ref);
-  const header = lines[0] && typeof lines[0] === 'object' && 'chat_metadata' in lines[0] && !('mes' in lines[0]) ? lines.shift()
-    : { user_name: 'unused', character_name: 'unused', chat_metadata: {} };
-  header.chat_metadata = { ...(header.chat_metadata ?? {}), ...values };
-  await postJson('/api/chats/save', { ...ref, chat: [header, ...lines] });
-}
-
-/** Opens the note of a character's chat (window: chat.js's ChatWindow); after a save, reloaded() runs. */
-export async function editNote(character, file, window_, reloaded) {
+/** Opens the note of a chat (window_: chat.js's ChatWindow); after a save, reloaded() runs. */
+export async function editNote(window_, reloaded) {
   const note = noteOf(window_.header?.chat_metadata);
   const text = el('textarea', { id: 'notePrompt', rows: 6, value: note.note_prompt });
   const position = selectOf('notePosition', POSITIONS, note.note_position);
@@ -59,7 +46,8 @@ export async function editNote(character, file, window_, reloaded) {
     note_depth: Math.max(0, Number(depth.value) || 0), note_role: Number(role.value),
   };
   try {
-    await saveNote(character, file, values);
+    // the header only, on the server: the chat does not travel (a window read before is stale: read it again)
+    await postJson('/api/tankard/chats/metadata', { ...window_.ref, chat_metadata: values });
     await window_.load();
     toast("Author's note saved");
   } catch (e) {

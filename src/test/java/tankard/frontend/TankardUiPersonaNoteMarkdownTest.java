@@ -237,6 +237,8 @@ class TankardUiPersonaNoteMarkdownTest {
             assertEquals("5e0c1c52-7d4c-4b0e-9a59-2c1d0c3f6a11", metadata.path("integrity").asText(), "the rest of the header stays");
             assertEquals(List.of("Hello, traveller.", "Hi.", "What brings you here?"),
                     saved.stream().skip(1).map(line -> line.path("mes").asText()).toList(), "the messages stay");
+            assertTrue(page.responses().stream().noneMatch(r -> r.url().contains("/api/chats/get") || r.url().contains("/api/chats/save")),
+                    "the chat did not travel whole: " + page.responses());
 
             JsonNode messages = engineSend(session, "A room for the night.").path("messages");
             int note = -1;
