@@ -3,6 +3,7 @@ import { getJson, postJson } from './api.js';
 import { fail } from './ui.js';
 import { loadSettings, state } from './state.js';
 import { showLibrary } from './library.js';
+import { showPersonas } from './personas.js';
 import { showChat } from './chat.js';
 import { announce, connection, describeConnection, probe, showConnection } from './connection.js';
 
@@ -21,7 +22,7 @@ function refreshBadge() {
     || location.hash.startsWith('#/connection');
 }
 
-/** #/characters, #/chat?avatar=A.png&file=Name - date, #/connection */
+/** #/characters, #/chat?avatar=A.png&file=Name - date, #/connection, #/personas */
 function route() {
   const [path, query = ''] = location.hash.replace(/^#/, '').split('?');
   const params = new URLSearchParams(query);
@@ -33,6 +34,7 @@ function route() {
   view.replaceChildren();
   const shown = name === 'chat' ? showChat(view, params)
     : name === 'connection' ? showConnection(view)
+      : name === 'personas' ? showPersonas(view)
       : showLibrary(view, params);
   Promise.resolve(shown).catch((e) => fail('Cannot show this page', e));
 }

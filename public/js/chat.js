@@ -4,6 +4,9 @@
 // stream, stop, regenerate, swipe, continue, impersonate, edit, delete, branch; the chat's memory.
 import { postJson } from './api.js';
 import { humanizedDateTime, state, substitute, userName } from './state.js';
+import { formatted, loadMarkdown } from './markdown.js';
+import { editNote } from './note.js';
+import { chatPersona } from './personas.js';
 import { dialog, el, fail, thumbnail, toast } from './ui.js';
 import { announce, connection } from './connection.js';
 import { CUT_OFF, currentSummary, generate } from './generate.js';
@@ -167,6 +170,7 @@ export async function showChat(view, params) {
   const avatar = params.get('avatar');
   const group = params.get('group');
   if (!avatar && !group) return showRecent(view);
+  const markdown = loadMarkdown(); // meanwhile: the libraries are in before the first message is drawn
   let character = null;
   let chats = [];
   let file = params.get('file');
@@ -181,6 +185,7 @@ export async function showChat(view, params) {
       if (!chats.length) chats = await chatsOf(avatar);
     }
   }
+  await markdown;
   const window_ = new ChatWindow(avatar ? { avatar_url: avatar, file_name: file } : { id: group });
   await window_.load();
   render(view, { character, chats, file, group, chat: window_ });
@@ -227,6 +232,8 @@ function render(view, { character, chats, file, group, chat }) {
     el('ul', { id: 'chatList' }, chats.map((c) => el('li', {}, el('button', {
       type: 'button', 'aria-current': String(c.name === file), onclick: () => { location.hash = chatLink({ avatar: character.avatar, file: c.name }); },
     }, c.name, el('small', {}, `${c.chat_items ?? '?'} messages · ${c.file_size ?? ''}`))))),
+    character ? el('div.row', {}, el('a.grow', { href: '#/personas', id: 'persona', title: 'Pick or edit your persona' }, `You: ${chatPersona(chat.header?.chat_metadata)}`),
+      el('button', { type: 'button', id: 'authorsNote', onclick: () => editNote(chat, () => draw()) }, "Author's note")) : null,
     character ? memoryPanel(character, chat, () => draw()) : null);
 
   view.append(el('section.chat', {}, aside, el('div.thread', {}, messagesBox,
@@ -556,16 +563,4 @@ function memoryPanel(character, chat, redraw) {
 function shortDate(value) {
   const date = new Date(value);
   return Number.isNaN(date.getTime()) ? String(value ?? '') : date.toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' });
-}
-
-/** A message's text with *italics* and **bold** as ST shows them; everything else as plain text. */
-function formatted(text) {
-  const fragment = document.createDocumentFragment();
-  const parts = String(text ?? '').split(/(\*\*[^*]+\*\*|\*[^*\n]+\*)/g);
-  for (const part of parts) {
-    if (/^\*\*[^*]+\*\*$/.test(part)) fragment.append(el('strong', {}, part.slice(2, -2)));
-    else if (/^\*[^*\n]+\*$/.test(part)) fragment.append(el('em', {}, part.slice(1, -1)));
-    else if (part) fragment.append(part);
-  }
-  return fragment;
 }

@@ -21,6 +21,11 @@ export function field(label, input) {
   return el('label', {}, el('span', {}, label), input);
 }
 
+/** A select of [value, label] options with `value` selected. */
+export function selectOf(id, options, value) {
+  return el('select', { id }, options.map(([v, label]) => el('option', { value: String(v), selected: String(v) === String(value) }, label)));
+}
+
 export function toast(message, kind = 'info') {
   const box = el(`div.toast.${kind}`, {}, message);
   document.getElementById('toasts').append(box);

@@ -2,10 +2,12 @@ package tankard.chat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.ext.web.FileUpload;
 import io.vertx.ext.web.Router;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import tankard.chat.format.ChatHeader;
 import tankard.core.Refusal;
 import tankard.http.FailureHandler;
 import tankard.http.Feature;
@@ -61,6 +63,14 @@ public record ChatFeature(ChatService chats, ChatImporter importer, ChatFiles fi
         router.post("/api/tankard/chats/tail/save").handler(routes.blocking(request -> {
             ChatWindow.Saved saved = chats.saveTail(request.user().handle(), ChatWindow.Save.of(request.body()));
             return Reply.json(JsJson.object().put("ok", true).set("cursor", saved.json()));
+        }));
+        router.post("/api/tankard/chats/metadata").handler(routes.blocking(request -> {
+            ChatRef chat = ChatRef.of(request.body());
+            if (!(request.body().get(ChatHeader.CHAT_METADATA) instanceof ObjectNode values)) {
+                throw Refusal.badRequest("chat_metadata must be an object of the keys to set");
+            }
+            chats.saveMetadata(request.user().handle(), chat, values);
+            return Reply.json(JsJson.object().put("ok", true));
         }));
         router.post(GROUP_SAVE).handler(routes.streamed((request, json) -> {
             chats.saveGroup(request.user().handle(), json);

@@ -448,6 +448,66 @@ public final class ChatService {
     }
 
     /**
+     * Sets keys of a chat's {@code chat_metadata} (its header line) to {@code values}, every message line kept byte
+     * for byte: what ST's frontend does with a whole save after changing the chat's metadata (its author's note:
+     * public/scripts/authors-note.js, saveMetadataDebounced), without the chat travelling. 404 for no such chat, 400
+     * for a chat whose first line is not a header; written through a draft under the chat's lock, then backed up.
+     */
+    public void saveMetadata(String user, ChatRef chat, ObjectNode values) throws IOException {
+        ChatFolder folder = chat.folder();
+        String file = chat.file();
+        String key = key(user, folder, file);
+        InputStream saved;
+        Locks.Held lock = locks.lock(user, folder, file);
+        try (ChatStore.Draft draft = store.draft(user)) {
+            ChatFile before = store.find(user, folder, file).orElseThrow(() -> Refusal.notFound("No such chat"));
+            Object version = store.version(user, folder, file).orElseThrow(() -> Refusal.notFound("No such chat"));
+            long keep; // where what follows the header starts: its LF, or the end of a chat that is a header alone
+            JsonNode header;
+            try (SeekableByteChannel channel = store.channel(user, folder, file)
+                    .orElseThrow(() -> Refusal.notFound("No such chat"))) {
+                long headerEnd = ChatOffsets.headerEnd(channel);
+                byte[] line = ChatWindow.read(channel, 0, headerEnd);
+                keep = line.length > 0 && line[line.length - 1] == '\n' ? headerEnd - 1 : headerEnd;
+                header = parsedLine(line);
+            }
+            if (!(header instanceof ObjectNode object) || object.has("mes")) {
+                throw Refusal.badRequest("The chat's first line is not a header");
+            }
+            if (!(object.get(ChatHeader.CHAT_METADATA) instanceof ObjectNode)) {
+                object.putObject(ChatHeader.CHAT_METADATA);
+            }
+            ((ObjectNode) object.get(ChatHeader.CHAT_METADATA)).setAll(values);
+            OutputStream out = draft.out();
+            out.write(LineWriter.stringify(object));
+            try (InputStream rest = store.open(user, folder, file).orElseThrow(() -> Refusal.notFound("No such chat"))) {
+                rest.skipNBytes(keep);
+                rest.transferTo(out);
+            }
+            draft.expect(version);
+            draft.commit(folder, file);
+            ChatArray.Read lines = known(key, before);
+            Optional<ChatFile> after = store.find(user, folder, file);
+            if (lines != null && after.isPresent()) {
+                remember(key, after.get(), lines); // the same lines, one of them longer
+            }
+            saved = store.open(user, folder, file).orElseThrow(() -> new IOException("The saved chat vanished"));
+        } finally {
+            lock.close();
+        }
+        backups.saved(user, chat.backupName(), saved);
+    }
+
+    /** A line's JSON (its LF and the spaces around it dropped), or null when it is not JSON. */
+    private static JsonNode parsedLine(byte[] line) {
+        try {
+            return JsJson.parse(new String(line, StandardCharsets.UTF_8).strip());
+        } catch (RuntimeException notJson) {
+            return null;
+        }
+    }
+
+    /**
      * Replaces one message of a chat by {@code message}: the line {@code fromEnd} lines before the end (1: the
      * last), which must still hold {@code expected}, in a chat still of the size and mtime (ms) of the
      * {@code read} it was found in (else 409, nothing written). Every other line stays byte for byte; the

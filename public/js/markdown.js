@@ -1,0 +1,48 @@
+// Messages as ST shows them: Markdown (markdown-it) with the HTML a message may carry, cleaned by DOMPurify
+// (public/script.js messageFormatting: showdown, then DOMPurify). Both libraries are vendored under
+// public/vendor/ (README there) and load as plain scripts when a chat first opens, so the library page stays small.
+
+const LIBRARIES = ['vendor/markdown-it/markdown-it.umd.min.js', 'vendor/dompurify/purify.min.js'];
+
+let loading = null;
+let parser = null;
+
+function script(src) {
+  return new Promise((resolve, reject) => {
+    const tag = document.createElement('script');
+    tag.src = src;
+    tag.onload = resolve;
+    tag.onerror = () => reject(new Error(`Cannot load ${src}`));
+    document.head.append(tag);
+  });
+}
+
+/** Loads markdown-it and DOMPurify once; until then (or if they fail) messages show as plain text. */
+export function loadMarkdown() {
+  loading ??= Promise.all(LIBRARIES.map(script)).then(() => {
+    // breaks: a single newline is a line break, as ST's showdown option simpleLineBreaks makes it
+    parser = window.markdownit({ html: true, breaks: true, linkify: true });
+    window.DOMPurify.addHook('afterSanitizeAttributes', (node) => {
+      if (node.tagName === 'A' && node.hasAttribute('href')) { // a link leaves the chat in a tab of its own
+        node.setAttribute('target', '_blank');
+        node.setAttribute('rel', 'noopener noreferrer');
+      }
+    });
+  }).catch((e) => {
+    loading = null;
+    console.error(e.message);
+  });
+  return loading;
+}
+
+/** A message's text as nodes: Markdown and sanitized HTML once the libraries are in, plain text before. */
+export function formatted(text) {
+  const source = String(text ?? '');
+  if (!parser) {
+    const plain = document.createElement('span');
+    plain.className = 'plain';
+    plain.textContent = source;
+    return plain;
+  }
+  return window.DOMPurify.sanitize(parser.render(source).trim(), { RETURN_DOM_FRAGMENT: true });
+}

@@ -1,0 +1,219 @@
+// Personas: who the user is in chats. Stored as ST's frontend stores them (public/scripts/personas.js): the
+// names in power_user.personas and the descriptions in power_user.persona_descriptions, both keyed by the
+// persona's image in "User Avatars/" (uploaded through /api/avatars/upload); the picked one in user_avatar, its
+// name in username and its description copied into power_user.persona_description*, which is what the server's
+// engine reads for a prompt.
+import { postJson } from './api.js';
+import { saveSettings, state, userName } from './state.js';
+import { dialog, el, fail, field, selectOf, thumbnail, toast } from './ui.js';
+import { ROLES, depthRow } from './note.js';
+
+// ST: personas.js persona_description_positions.IN_PROMPT and AT_DEPTH, DEFAULT_DEPTH, DEFAULT_ROLE
+const IN_PROMPT = 0;
+const AT_DEPTH = 4;
+// ST's options (index.html persona_description_position)
+const POSITIONS = [[IN_PROMPT, 'In the story string / prompt manager'], [2, "At the top of the author's note"],
+  [3, "At the bottom of the author's note"], [AT_DEPTH, 'In the chat, at a depth'], [9, 'Nowhere (off)']];
+const DEFAULT_DEPTH = 2;
+const DEFAULT_ROLE = 0;
+
+function powerUser() {
+  state.settings.power_user ??= {};
+  const p = state.settings.power_user;
+  p.personas ??= {};
+  p.persona_descriptions ??= {};
+  return p;
+}
+
+/** The picked persona's image (ST's default is user-default.png). */
+export function currentAvatar() {
+  return state.settings.user_avatar || 'user-default.png';
+}
+
+/** Who speaks in a chat: the persona ST locked the chat to (chat_metadata.persona), else the one in use. */
+export function chatPersona(metadata) {
+  const locked = metadata?.persona;
+  const name = locked ? state.settings.power_user?.personas?.[locked] : null;
+  return name ? `${name} (locked to this chat)` : userName();
+}
+
+/** ST: personas.js initPersona. */
+function initPersona(avatar, name, description) {
+  const p = powerUser();
+  p.personas[avatar] = name;
+  p.persona_descriptions[avatar] = {
+    description: description || '', position: IN_PROMPT, depth: DEFAULT_DEPTH, role: DEFAULT_ROLE, lorebook: '', title: '',
+  };
+}
+
+/** ST: personas.js setUserAvatar with selectCurrentPersona and script.js setUserName. */
+function pick(avatar) {
+  const p = powerUser();
+  state.settings.user_avatar = avatar;
+  if (p.personas[avatar]) state.settings.username = p.personas[avatar];
+  p.persona_descriptions[avatar] ??= {
+    description: '', position: IN_PROMPT, depth: DEFAULT_DEPTH, role: DEFAULT_ROLE, lorebook: '', connections: [], title: '',
+  };
+  const d = p.persona_descriptions[avatar];
+  p.persona_description = d.description ?? '';
+  p.persona_description_position = d.position ?? IN_PROMPT;
+  p.persona_description_depth = d.depth ?? DEFAULT_DEPTH;
+  p.persona_description_role = d.role ?? DEFAULT_ROLE;
+  p.persona_description_lorebook = d.lorebook ?? '';
+}
+
+/**
+ * A persona's name, description and where it goes, as ST's renamePersona, onPersonaDescriptionInput,
+ * onPersonaDescriptionPositionInput, onPersonaDescriptionDepthValueInput and onPersonaDescriptionDepthRoleInput
+ * change them: the persona's entry, and the copies in power_user for the one in use.
+ */
+function update(avatar, name, { description, position, depth, role }) {
+  const p = powerUser();
+  p.personas[avatar] = name;
+  p.persona_descriptions[avatar] ??= { lorebook: '', title: '' };
+  Object.assign(p.persona_descriptions[avatar], { description, position, depth, role });
+  if (avatar === currentAvatar()) {
+    state.settings.username = name;
+    Object.assign(p, { persona_description: description, persona_description_position: position,
+      persona_description_depth: depth, persona_description_role: role });
+  }
+}
+
+/** Uploads an image for a persona (ST: changeUserAvatar); overwrite names the persona whose image it replaces. */
+async function upload(file, overwrite) {
+  const form = new FormData();
+  form.append('avatar', file);
+  if (overwrite) form.append('overwrite_name', overwrite);
+  const answer = await postJson('/api/avatars/upload', form);
+  if (overwrite) await fetch(thumbnail(overwrite, 'persona'), { cache: 'reload' }).catch(() => {}); // not the old one's
+  return answer?.path ?? overwrite;
+}
+
+/** The image of a persona made without one: the user's user-default.png, as ST's createDummyPersona uploads. */
+async function defaultImage() {
+  const response = await fetch('/User%20Avatars/user-default.png');
+  if (response.ok) return new File([await response.blob()], 'avatar.png', { type: 'image/png' });
+  const canvas = Object.assign(document.createElement('canvas'), { width: 64, height: 64 }); // deleted: a plain one
+  canvas.getContext('2d').fillRect(0, 0, 64, 64);
+  return new File([await new Promise((resolve) => canvas.toBlob(resolve, 'image/png'))], 'avatar.png', { type: 'image/png' });
+}
+
+/** ST: personas.js createDummyPersona (no image chosen) or changeUserAvatar then createPersona (one chosen). */
+async function create(name, description, file) {
+  let avatar;
+  if (file) avatar = await upload(file);
+  else {
+    avatar = `${Date.now()}-${name.replace(/[^a-zA-Z0-9]/g, '')}.png`;
+    await upload(await defaultImage(), avatar);
+  }
+  initPersona(avatar, name, description);
+  await saveSettings();
+  return avatar;
+}
+
+function imageInput(id) {
+  return el('input', { type: 'file', id, accept: 'image/*' });
+}
+
+async function edit(avatar, redraw) {
+  const p = powerUser();
+  const named = p.personas[avatar] ?? (avatar === currentAvatar() ? userName() : '');
+  const name = el('input', { id: 'personaName', value: named, required: true });
+  const saved = p.persona_descriptions[avatar] ?? {};
+  const description = el('textarea', { id: 'personaDescription', rows: 6, value: saved.description ?? '' });
+  const position = selectOf('personaPosition', POSITIONS, saved.position ?? IN_PROMPT);
+  const depth = el('input', { id: 'personaDepth', type: 'number', min: 0, max: 9999, value: saved.depth ?? DEFAULT_DEPTH });
+  const role = selectOf('personaRole', ROLES, saved.role ?? DEFAULT_ROLE);
+  const image = imageInput('personaImage');
+  const body = el('div.form', {}, field('Name', name), field('Description', description),
+    field('Where the description goes', position), depthRow(position, AT_DEPTH, depth, role),
+    field('New image (optional)', image));
+  if (await dialog(`Edit ${named || 'this persona'}`, body, [['Cancel', ''], ['Save', 'save', true]]) !== 'save') return;
+  if (!name.value.trim()) { toast('A persona needs a name', 'error'); return; }
+  try {
+    if (image.files[0]) await upload(image.files[0], avatar);
+    update(avatar, name.value.trim(), {
+      description: description.value, position: Number(position.value), depth: Math.max(0, Number(depth.value) || 0), role: Number(role.value),
+    });
+    await saveSettings();
+    toast(`Saved ${name.value.trim()}`);
+  } catch (e) { fail('Cannot save the persona', e); }
+  redraw();
+}
+
+/** ST: personas.js deletePersona, for one not in use (pick another first). */
+async function remove(avatar, shown) {
+  if (await dialog(`Delete ${shown}?`, el('p', {}, 'Its image, name and description are deleted.'),
+    [['Cancel', ''], ['Delete', 'delete', true]]) !== 'delete') return false;
+  try {
+    await postJson('/api/avatars/delete', { avatar });
+  } catch (e) {
+    if (e.status !== 404) { fail('Cannot delete the persona', e); return false; } // no image: the rest still goes
+  }
+  const p = powerUser();
+  delete p.personas[avatar];
+  delete p.persona_descriptions[avatar];
+  if (p.default_persona === avatar) p.default_persona = null;
+  try {
+    await saveSettings();
+  } catch (e) { fail('Cannot delete the persona', e); }
+  return true;
+}
+
+/** #/personas: the user's personas, the picked one first; create, pick, edit, delete. */
+export async function showPersonas(view) {
+  const files = await postJson('/api/avatars/get', {}).catch(() => []);
+  const section = el('section.page', {});
+  view.append(section);
+
+  function draw() {
+    const p = powerUser();
+    const current = currentAvatar();
+    // every image is a persona, as ST's addMissingPersonas makes it: those without a name are listed unnamed
+    const avatars = [...new Set([current, ...Object.keys(p.personas), ...files])]
+      .sort((a, b) => (b === current) - (a === current) || String(p.personas[a] ?? a).localeCompare(String(p.personas[b] ?? b)));
+    const name = el('input', { id: 'newPersonaName', required: true, autocomplete: 'off' });
+    const description = el('textarea', { id: 'newPersonaDescription', rows: 3 });
+    const image = imageInput('newPersonaImage');
+    const form = el('form.form', { id: 'newPersona', onsubmit: async (e) => {
+      e.preventDefault();
+      if (!name.value.trim()) return;
+      try {
+        const avatar = await create(name.value.trim(), description.value, image.files[0]);
+        files.push(avatar);
+        toast(`Created ${name.value.trim()}`);
+        draw();
+      } catch (err) { fail('Cannot create the persona', err); }
+    } }, el('h2', {}, 'New persona'), field('Name', name), field('Description', description),
+    field('Image (optional)', image), el('div.actions', {}, el('button.primary', { type: 'submit', id: 'createPersona' }, 'Create')));
+
+    section.replaceChildren(el('div.narrow', {},
+      el('h1', {}, 'Personas'),
+      el('p.muted', {}, 'Who you are in chats: the name your messages carry and the description the prompt gives the character.'),
+      el('ul.personas', { id: 'personaList' }, avatars.map((avatar) => {
+        const picked = avatar === current;
+        const shown = p.personas[avatar] ?? (picked ? userName() : '[Unnamed Persona]');
+        return el(picked ? 'li.current' : 'li', { dataset: { avatar } },
+          files.includes(avatar) ? el('img', { src: thumbnail(avatar, 'persona'), alt: '' }) : el('span.noimage', { 'aria-hidden': 'true' }),
+          el('div.grow', {}, el('b', {}, shown),
+            el('p.muted', {}, p.persona_descriptions[avatar]?.description || 'No description')),
+          el('div.actions', {},
+            el('button', { type: 'button', 'aria-pressed': String(picked), 'aria-label': `Use ${shown}`, disabled: picked, onclick: async () => {
+              pick(avatar);
+              try {
+                await saveSettings();
+                toast(`You are now ${userName()}`);
+              } catch (e) { fail('Cannot pick the persona', e); }
+              draw();
+            } }, picked ? 'In use' : 'Use'),
+            el('button', { type: 'button', 'aria-label': `Edit ${shown}`, onclick: () => edit(avatar, draw) }, 'Edit'),
+            picked ? null : el('button.danger', { type: 'button', 'aria-label': `Delete ${shown}`, onclick: async () => {
+              if (!await remove(avatar, shown)) return;
+              if (files.includes(avatar)) files.splice(files.indexOf(avatar), 1);
+              draw();
+            } }, 'Delete')));
+      })),
+      form));
+  }
+  draw();
+}
