@@ -208,30 +208,36 @@ public final class EngineService {
     }
 
     /**
-     * Sends the summary request to the user's backend and stores the summary where ST keeps it, with one tail
-     * save. A summary that fails is logged and changes nothing: it never fails the reply. Blocking.
+     * Sends the summary request to the user's backend (a backlog too long for one request part by part) and stores
+     * the summary where ST keeps it, with one tail save. A summary that fails is logged and changes nothing: it
+     * never fails the reply. Blocking.
      */
     public void summarize(String user, Started started, Summary summary) {
         try {
-            ObjectNode body = summary.request().body();
-            Completions.Answer answer = started.chatCompletion() ? completions.chat(user, body)
-                    : completions.text(user, body);
-            if (!answer.ok()) {
-                LOG.warn("The summary request failed: {} {}", answer.status(), answer.reason());
-                return;
-            }
-            String text = started.clean(ReplyText.whole(started.chatCompletion(), answer.json()), Action.NORMAL, false);
+            SummaryMemory.Request request = summary.request();
+            String text = request.backlog() != null
+                    ? summary.memory().summarizeBacklog(request.backlog(), body -> summaryText(user, started, body))
+                    : summaryText(user, started, request.body());
             ChatTail read = chats.tail(user, started.reply().chat(), Integer.MAX_VALUE);
-            Optional<SummaryMemory.Stored> stored = summary.memory().store(read.messages(), summary.request(), text);
+            Optional<SummaryMemory.Stored> stored = summary.memory().store(read.messages(), request, text);
             if (stored.isPresent()) {
                 int index = stored.get().index();
                 chats.replaceMessage(user, started.reply().chat(), read, read.messages().size() - index,
                         read.messages().get(index), stored.get().message());
             }
-        } catch (IOException | Completions.Unreachable | RuntimeException e) {
+        } catch (Exception e) {
             LOG.warn("The summary after a reply could not be made or stored", e);
         }
         readAhead(user, started);
+    }
+
+    /** A summary request's answer, cleaned as ST's cleanUpMessage cleans a quiet reply. */
+    private String summaryText(String user, Started started, ObjectNode body) throws IOException, Completions.Unreachable {
+        Completions.Answer answer = started.chatCompletion() ? completions.chat(user, body) : completions.text(user, body);
+        if (!answer.ok()) {
+            throw new IOException("The summary request failed: " + answer.status() + " " + answer.reason());
+        }
+        return started.clean(ReplyText.whole(started.chatCompletion(), answer.json()), Action.NORMAL, false);
     }
 
     /** ST: getGeneratingApi for text completion: the type, with ooba's saved as "textgenerationwebui". */

@@ -77,10 +77,14 @@ class EngineSummaryHttpTest extends MockServerTest {
     }
 
     private void settings(String memory) {
+        settings(memory, 16384);
+    }
+
+    private void settings(String memory, int context) {
         put("settings.json", ("{\"main_api\":\"openai\",\"username\":\"Wren\",\"user_avatar\":\"user.png\","
                 + "\"power_user\":{},\"oai_settings\":{\"chat_completion_source\":\"custom\",\"custom_url\":\""
                 + mock.baseUrl() + "\",\"custom_model\":\"" + MockCompletionServer.MODEL + "\",\"stream_openai\":false,"
-                + "\"openai_max_context\":16384,\"openai_max_tokens\":300},\"extension_settings\":{\"memory\":{"
+                + "\"openai_max_context\":" + context + ",\"openai_max_tokens\":300},\"extension_settings\":{\"memory\":{"
                 + "\"source\":\"main\",\"prompt\":\"" + INSTRUCTION + "\"," + memory + "}}}").getBytes(StandardCharsets.UTF_8));
     }
 
@@ -143,6 +147,28 @@ class EngineSummaryHttpTest extends MockServerTest {
             }
         }
         assertEquals(100, stored, "on the last message the raw prompt took in (the reply is left out)");
+    }
+
+    @Test
+    void aBacklogNoRawRequestTakesWholeIsSummarizedPartByPartThenAsOne() {
+        // 100 messages of about 20 tokens: a context of 1,200 less 300 for the answer takes some 40 of them
+        settings("\"prompt_builder\":1,\"promptInterval\":10", 1200);
+        assertEquals(200, send("Where are the bees?").statusCode());
+        List<String> asked = new ArrayList<>();
+        for (String request : requests.subList(1, requests.size())) {
+            JsonNode messages = JsJson.parse(request);
+            assertEquals(INSTRUCTION, messages.at("/0/content").asText(), "each part under the instruction");
+            asked.add(messages.at("/1/content").asText());
+        }
+        assertTrue(asked.size() >= 3, "two parts at least, then their summaries as one: " + asked.size());
+        String parts = String.join("\n", asked.subList(0, asked.size() - 1));
+        for (int i = 0; i < 100; i++) {
+            assertTrue(parts.contains("Message " + i + " about"), "message " + i + " is in a part");
+        }
+        assertTrue(parts.contains("Wren:\nWhere are the bees?"), "up to the message before the reply");
+        assertTrue(asked.get(asked.size() - 1).startsWith("Wren asked about the bees.\n\nWren asked about the bees."),
+                "the last request summarizes the parts' summaries: " + asked.get(asked.size() - 1));
+        assertEquals("Wren asked about the bees.", memoryAt(100), "kept on the last message the backlog covers");
     }
 
     @Test

@@ -10,6 +10,9 @@ import tankard.json.Js;
 import tankard.json.JsNumber;
 
 import java.nio.charset.StandardCharsets;
+import tankard.summarize.SummaryModel;
+import tankard.summarize.SummaryOfSummaries;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -49,8 +52,24 @@ public final class SummaryMemory {
      * @param body          the body to post, non-streaming, to the route of the last generation
      * @param lastUsedIndex raw modes: the last message the summary covers, where it is kept; -1 for classic, which
      *                      keeps it on the chat's next-to-last message when the answer comes
+     * @param backlog       raw modes: the messages since the latest summary when one request cannot take them all,
+     *                      else null; then they are summarized part by part ({@link #summarizeBacklog}), up to
+     *                      {@code lastUsedIndex}, instead of with {@code body}
      */
-    public record Request(Mode mode, ObjectNode body, int lastUsedIndex) {
+    public record Request(Mode mode, ObjectNode body, int lastUsedIndex, Backlog backlog) {
+    }
+
+    /**
+     * Tankard's: what a raw summary covers when it does not fit one request (ST then summarizes what fits, and the
+     * rest at the next triggers): the latest summary and the messages after it, as the raw prompt writes them.
+     */
+    public record Backlog(String text, String instruction, ObjectNode quietBody, boolean chatCompletion) {
+    }
+
+    /** Sends a summary request and answers the summary's text, cleaned as a reply is. Blocking. */
+    @FunctionalInterface
+    public interface Send {
+        String summary(ObjectNode body) throws Exception;
     }
 
     /** The message at {@code index}, a copy with the summary in {@code extra.memory}, to save in its place. */
@@ -159,20 +178,64 @@ public final class SummaryMemory {
             } else {
                 body.put("prompt", lastRequest.get("prompt").textValue() + reply + quietTurn(quiet));
             }
-            return Optional.of(new Request(Mode.CLASSIC, body, -1));
+            return Optional.of(new Request(Mode.CLASSIC, body, -1, null));
         }
         RawPrompt raw = rawSummaryPrompt(chat, instruction, chatCompletion);
+        if (raw.backlog() != null && rawWindow(instruction, chatCompletion) > PADDING) {
+            Backlog backlog = new Backlog(raw.backlog(), instruction, body, chatCompletion);
+            return Optional.of(new Request(due.get().mode(), rawBody(backlog, raw.text()), raw.lastBacklogIndex(),
+                    backlog));
+        }
         if (raw.lastUsedIndex() == -1) {
             return Optional.empty();
         }
-        if (chatCompletion) {
+        return Optional.of(new Request(due.get().mode(), rawBody(new Backlog(raw.text(), instruction, body,
+                chatCompletion), raw.text()), raw.lastUsedIndex(), null));
+    }
+
+    /** The tokens a raw request leaves for its text once the instruction is in. */
+    private int rawWindow(String instruction, boolean chatCompletion) {
+        return maxPromptTokens(chatCompletion) - count(instruction, chatCompletion);
+    }
+
+    /** generateRaw's request for a raw summary of {@code text} under the instruction. */
+    private ObjectNode rawBody(Backlog backlog, String text) {
+        ObjectNode body = backlog.quietBody().deepCopy();
+        if (backlog.chatCompletion()) {
             ArrayNode messages = body.putArray("messages");
-            messages.addObject().put("role", "system").put("content", Js.trim(macros.substitute(instruction)));
-            messages.addObject().put("role", "user").put("content", macros.substitute(Js.trim(raw.text())));
+            messages.addObject().put("role", "system").put("content", Js.trim(macros.substitute(backlog.instruction())));
+            messages.addObject().put("role", "user").put("content", macros.substitute(Js.trim(text)));
         } else {
-            body.put("prompt", rawTextPrompt(instruction, raw.text()));
+            body.put("prompt", rawTextPrompt(backlog.instruction(), text));
         }
-        return Optional.of(new Request(due.get().mode(), body, raw.lastUsedIndex()));
+        return body;
+    }
+
+    /**
+     * Tankard's summary of summaries for a backlog no raw request takes whole (tankard.summarize.SummaryOfSummaries):
+     * the latest summary and the messages after it, split where the text allows into parts that each fit a raw
+     * request under the instruction, each part summarized, and the summaries summarized in turn until they fit one
+     * request. Blocking: sends each request with {@code send}.
+     */
+    public String summarizeBacklog(Backlog backlog, Send send) throws Exception {
+        boolean chatCompletion = backlog.chatCompletion();
+        int window = rawWindow(backlog.instruction(), chatCompletion);
+        return new SummaryOfSummaries(new SummaryModel() {
+            @Override
+            public int countTokens(String text) {
+                return count(text, chatCompletion);
+            }
+
+            @Override
+            public int inputWindow() {
+                return window;
+            }
+
+            @Override
+            public String summarize(String text) throws Exception {
+                return send.summary(rawBody(backlog, text));
+            }
+        }).summarize(backlog.text());
     }
 
     /**
@@ -237,7 +300,11 @@ public final class SummaryMemory {
                 + instruct.quietAnswerLine(macros.env().name2());
     }
 
-    private record RawPrompt(String text, int lastUsedIndex) {
+    /**
+     * The raw prompt's text and the last message in it; when the budget stopped it before the chat's end, the whole
+     * backlog's text and its last message too (else null and -1).
+     */
+    private record RawPrompt(String text, int lastUsedIndex, String backlog, int lastBacklogIndex) {
     }
 
     /**
@@ -252,6 +319,7 @@ public final class SummaryMemory {
         int budget = maxPromptTokens(chatCompletion);
         double maxMessages = memory.maxMessages();
         int lastUsed = -1;
+        int overBudget = -1; // the first message the budget left out
         for (int i = latestIndex + 1; i < chat.size() - 1; i++) {
             JsonNode message = chat.get(i);
             if (!Js.truthy(message)) {
@@ -260,9 +328,10 @@ public final class SummaryMemory {
             if (Js.truthy(message.get("is_system")) || !Js.truthy(message.get("mes"))) {
                 continue;
             }
-            buffer.add(Js.string(message.get("name")) + ":\n" + Js.string(message.get("mes")));
+            buffer.add(rawLine(message));
             if (count(memoryString(instruction, latestSummary, buffer), chatCompletion) > budget) {
                 buffer.remove(buffer.size() - 1);
+                overBudget = i;
                 break;
             }
             lastUsed = i;
@@ -270,7 +339,25 @@ public final class SummaryMemory {
                 break;
             }
         }
-        return new RawPrompt(memoryString(null, latestSummary, buffer), lastUsed);
+        String text = memoryString(null, latestSummary, buffer);
+        if (overBudget < 0) {
+            return new RawPrompt(text, lastUsed, null, -1);
+        }
+        List<String> backlog = new ArrayList<>(buffer);
+        int last = lastUsed;
+        for (int i = overBudget; i < chat.size() - 1 && Js.truthy(chat.get(i)); i++) {
+            JsonNode message = chat.get(i);
+            if (!Js.truthy(message.get("is_system")) && Js.truthy(message.get("mes"))) {
+                backlog.add(rawLine(message));
+                last = i;
+            }
+        }
+        return new RawPrompt(text, lastUsed, memoryString(null, latestSummary, backlog), last);
+    }
+
+    /** A message as the raw prompt writes it. */
+    private static String rawLine(JsonNode message) {
+        return Js.string(message.get("name")) + ":\n" + Js.string(message.get("mes"));
     }
 
     /** ST: getRawSummaryPrompt's getMemoryString: the instruction (when given), the summary, the messages. */

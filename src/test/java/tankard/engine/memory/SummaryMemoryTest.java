@@ -366,7 +366,11 @@ class SummaryMemoryTest {
             ObjectNode settings = settings("{\"prompt_builder\":1}");
             SummaryMemory.Request request = summary(settings).request(chat, textRequest(chat), "x").orElseThrow();
             // the instruction (35), "\n\n", "Wren:\n" + 1700, "\n\n", "Bramble:\n" + 1700 and 64: 3518 fits; a third no
-            assertEquals(1, request.lastUsedIndex());
+            String prompt = request.body().get("prompt").asText();
+            assertTrue(prompt.contains("Bramble:\n" + long1) && !prompt.contains("last"), prompt);
+            // the rest is Tankard's to summarize part by part, up to the message before the last
+            assertTrue(request.backlog().text().endsWith("Wren:\nWren said 5."), request.backlog().text());
+            assertEquals(8, request.lastUsedIndex());
         }
 
         @Test
@@ -392,7 +396,9 @@ class SummaryMemoryTest {
             chat.add(message("Bramble", "hi", false));
             chat.addAll(chat(8));
             ObjectNode settings = settings("{\"prompt_builder\":1,\"overrideResponseLength\":7800}");
-            assertTrue(summary(settings).request(chat, chatRequest(chat), "x").isEmpty());
+            SummaryMemory.Request none = summary(settings).request(chat, chatRequest(chat), "x").orElseThrow();
+            assertEquals("", none.body().get("messages").get(1).get("content").asText(), "ST's raw prompt takes none");
+            assertTrue(none.backlog().text().startsWith("Wren:\n\u00e9"), "Tankard's backlog takes them all");
             ((ObjectNode) chat.get(0)).put("mes", "e".repeat(230));
             String user = summary(settings).request(chat, chatRequest(chat), "x").orElseThrow().body()
                     .get("messages").get(1).get("content").asText();
@@ -437,7 +443,7 @@ class SummaryMemoryTest {
         @Test
         void classicKeepsTheSummaryOnTheOnlyMessageOfAOneMessageChat() {
             ArrayNode chat = chat(1);
-            SummaryMemory.Request request = new SummaryMemory.Request(SummaryMemory.Mode.CLASSIC, JsJson.object(), -1);
+            SummaryMemory.Request request = new SummaryMemory.Request(SummaryMemory.Mode.CLASSIC, JsJson.object(), -1, null);
             assertEquals(0, summary(settings("{}")).store(chat, request, "Hello.").orElseThrow().index());
         }
 
@@ -456,7 +462,7 @@ class SummaryMemoryTest {
             ArrayNode chat = JsJson.array();
             chat.add(JsJson.object().put("name", "Wren").put("mes", "Hi."));
             chat.add(JsJson.object().put("name", "Bramble").put("mes", "Hello."));
-            SummaryMemory.Request request = new SummaryMemory.Request(SummaryMemory.Mode.CLASSIC, JsJson.object(), -1);
+            SummaryMemory.Request request = new SummaryMemory.Request(SummaryMemory.Mode.CLASSIC, JsJson.object(), -1, null);
             ObjectNode message = summary(settings("{}")).store(chat, request, "Met.").orElseThrow().message();
             assertEquals(JsJson.parse("{\"name\":\"Wren\",\"mes\":\"Hi.\",\"extra\":{\"memory\":\"Met.\"}}"), message);
         }
@@ -482,7 +488,7 @@ class SummaryMemoryTest {
             settings.set("power_user", JsJson.parse("{\"reasoning\":{\"auto_parse\":true,\"prefix\":\"<think>\","
                     + "\"suffix\":\"</think>\"}}"));
             ArrayNode chat = chat(10);
-            SummaryMemory.Request request = new SummaryMemory.Request(SummaryMemory.Mode.CLASSIC, JsJson.object(), -1);
+            SummaryMemory.Request request = new SummaryMemory.Request(SummaryMemory.Mode.CLASSIC, JsJson.object(), -1, null);
             assertTrue(summary(settings).store(chat, request, "<think>hmm</think>  ").isEmpty());
             assertTrue(summary(settings).store(chat, request, "").isEmpty());
         }
@@ -490,7 +496,7 @@ class SummaryMemoryTest {
         @Test
         void aRawIndexBeyondAChatThatShrankKeepsNothing() {
             ArrayNode chat = chat(5);
-            SummaryMemory.Request request = new SummaryMemory.Request(SummaryMemory.Mode.RAW_BLOCKING, JsJson.object(), 7);
+            SummaryMemory.Request request = new SummaryMemory.Request(SummaryMemory.Mode.RAW_BLOCKING, JsJson.object(), 7, null);
             assertTrue(summary(settings("{}")).store(chat, request, "Sum.").isEmpty());
         }
     }
