@@ -7,15 +7,14 @@ import tankard.chat.ChatRef;
 import tankard.chat.ChatService;
 import tankard.chat.ChatTail;
 import tankard.core.Refusal;
+import tankard.engine.prompt.ChatHashes;
 import tankard.json.JsJson;
 
 import java.io.IOException;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The chats prompts are built from, parsed once per version: a chat is read and parsed again only when the
@@ -35,10 +34,9 @@ final class ChatSnapshots {
      *
      * @param metadata   the header's {@code chat_metadata}, an empty object when there is none
      * @param messages   the chat's messages (lines that are JSON objects), oldest first
-     * @param textHashes ST's getStringHash of message texts, made once for all prompts of this version
+     * @param hashes   ST's getStringHash of the messages, made once for all prompts of this version
      */
-    record Snapshot(Object version, ObjectNode metadata, ArrayNode messages, Map<String, Long> textHashes,
-                    long bytes) {
+    record Snapshot(Object version, ObjectNode metadata, ArrayNode messages, ChatHashes hashes, long bytes) {
     }
 
     private final ChatService chats;
@@ -92,7 +90,7 @@ final class ChatSnapshots {
                 messages.add(message);
             }
         });
-        return new Snapshot(version, metadata, messages, new ConcurrentHashMap<>(),
+        return new Snapshot(version, metadata, messages, new ChatHashes(messages),
                 read.headerJson().length + read.messagesJson().length);
     }
 

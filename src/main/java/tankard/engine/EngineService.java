@@ -184,11 +184,15 @@ public final class EngineService {
 
     /**
      * Parses the chat as it now is, after the reply has been streamed, so the next prompt (which is built before
-     * its own message is saved) finds it parsed. A failure here fails nothing.
+     * its own message is saved) finds it parsed, and hashed for Vector Storage when that is on. A failure here fails
+     * nothing.
      */
     private void readAhead(String user, Started started) {
         try {
-            snapshots.read(user, started.reply().chat());
+            ChatSnapshots.Snapshot read = snapshots.read(user, started.reply().chat());
+            if (started.generation().inputs().vectors() != null) {
+                read.hashes().prepare();
+            }
         } catch (IOException | RuntimeException e) {
             LOG.debug("The chat could not be read ahead of the next prompt", e);
         }
@@ -273,7 +277,7 @@ public final class EngineService {
         ChatSnapshots.Snapshot read = snapshots.read(user, chat);
         Function<String, ObjectNode> books = name -> book(user, name);
         return new Loaded(new PromptInputs(settings, character, group, members, read.messages(), read.metadata(), books,
-                text, now, tokenizers, EngineVectors.of(vectors, user, settings, chatId, read.textHashes()), chatId),
+                text, now, tokenizers, EngineVectors.of(vectors, user, settings, chatId, read.hashes()), chatId),
                 chat);
     }
 

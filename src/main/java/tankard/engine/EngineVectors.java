@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import tankard.core.Refusal;
+import tankard.engine.prompt.ChatHashes;
 import tankard.engine.prompt.VectorIndex;
 import tankard.json.Js;
 import tankard.json.JsJson;
@@ -11,7 +12,6 @@ import tankard.vector.VectorService;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 
@@ -27,22 +27,22 @@ final class EngineVectors implements VectorIndex {
     private final VectorService service;
     private final String user;
     private final ObjectNode base;
-    private final Map<String, Long> textHashes;
+    private final ChatHashes chatHashes;
 
-    private EngineVectors(VectorService service, String user, ObjectNode base, Map<String, Long> textHashes) {
+    private EngineVectors(VectorService service, String user, ObjectNode base, ChatHashes chatHashes) {
         this.service = service;
         this.user = user;
         this.base = base;
-        this.textHashes = textHashes;
+        this.chatHashes = chatHashes;
     }
 
     /**
      * The chat's collection, or null when the user has not enabled chat vectorization.
      *
-     * @param textHashes the hashes of the chat's texts made so far, kept with the chat's version
+     * @param chatHashes the hashes of the parsed chat's messages, kept with the chat's version
      */
     static EngineVectors of(VectorService service, String user, ObjectNode settings, String collectionId,
-                            Map<String, Long> textHashes) {
+                            ChatHashes chatHashes) {
         JsonNode vectors = settings.path("extension_settings").path("vectors");
         if (!Js.truthy(vectors.get("enabled_chats"))) {
             return null;
@@ -56,7 +56,7 @@ final class EngineVectors implements VectorIndex {
         modelFields(base, source, vectors, settings);
         base.put("collectionId", collectionId);
         base.put("source", source);
-        return new EngineVectors(service, user, base, textHashes);
+        return new EngineVectors(service, user, base, chatHashes);
     }
 
     /** ST: getVectorsRequestBody, the source's own fields. */
@@ -113,13 +113,13 @@ final class EngineVectors implements VectorIndex {
     }
 
     @Override
-    public Map<String, Long> textHashes() {
-        return textHashes;
+    public ChatHashes chatHashes() {
+        return chatHashes;
     }
 
     @Override
-    public List<Long> saved() {
-        return hashes(service.list(user, base));
+    public long[] saved() {
+        return service.sortedHashes(user, base);
     }
 
     @Override

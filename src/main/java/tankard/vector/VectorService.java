@@ -15,7 +15,9 @@ import tankard.vector.store.Match;
 import tankard.vector.store.VectorItem;
 import tankard.vector.store.VectorStore;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -46,6 +48,13 @@ public final class VectorService {
                 }
             });
     private static final int SEARCHES_KEPT = 256;
+
+    /** The sorted numbers of the hash lists of recent {@link #sortedHashes} calls, newest first. */
+    private final ArrayDeque<Sorted> sorted = new ArrayDeque<>();
+    private static final int SORTED_KEPT = 16;
+
+    private record Sorted(List<JsonNode> hashes, long[] numbers) {
+    }
 
     /** A search text embedded for a user by a source and model. */
     private record QueryText(String user, String source, String model, String text) {
@@ -173,6 +182,37 @@ public final class VectorService {
         ArrayNode hashes = JsJson.array();
         store.hashes(user, key).forEach(hash -> hashes.add(number(hash)));
         return hashes;
+    }
+
+    /**
+     * The collection's hashes as the numbers a client reads from {@code /list}, ascending, duplicates kept: made once
+     * for each state of the index (the store answers the same list while it is unchanged). Do not change it. Blocking.
+     */
+    public long[] sortedHashes(String user, JsonNode body) {
+        if (!EmbeddingCall.truthy(body.get("collectionId"))) {
+            throw Refusal.badRequest("\"collectionId\" must be given");
+        }
+        Target target = target(user, body);
+        List<JsonNode> hashes = store.hashes(user, target.key(collectionId(body)));
+        synchronized (sorted) {
+            for (Sorted known : sorted) {
+                if (known.hashes() == hashes) {
+                    return known.numbers();
+                }
+            }
+        }
+        long[] numbers = new long[hashes.size()];
+        for (int i = 0; i < numbers.length; i++) {
+            numbers[i] = number(hashes.get(i)).asLong();
+        }
+        Arrays.sort(numbers);
+        synchronized (sorted) {
+            sorted.addFirst(new Sorted(hashes, numbers));
+            if (sorted.size() > SORTED_KEPT) {
+                sorted.removeLast();
+            }
+        }
+        return numbers;
     }
 
     /** {@code /delete}: removes every item whose hash is one of {@code hashes}. Blocking. */

@@ -4,14 +4,17 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import tankard.engine.macro.Macros;
+import tankard.engine.prompt.ChatHashes;
 import tankard.engine.prompt.ExtensionPrompts;
 import tankard.engine.prompt.VectorIndex;
 import tankard.json.Js;
 import tankard.util.StringHash;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -49,39 +52,122 @@ public final class VectorMemory {
         return value != null && value.isTextual() ? value.textValue() : fallback;
     }
 
-    /** ST: synchronizeChat, all new messages at once: inserts what the collection lacks, deletes what is gone. */
+    /**
+     * ST: synchronizeChat, all new messages at once: inserts what the collection lacks, deletes what is gone. The
+     * chat's own messages in their places are counted from the parsed chat's sorted hashes
+     * ({@link ChatHashes}) against the collection's: on a long chat nothing is hashed or looked up one by one but
+     * the messages this prompt added or changed and the texts with macros.
+     */
     public void synchronize(List<? extends JsonNode> chat, Macros macros, VectorIndex index) {
         if (!enabled()) {
             return;
         }
         boolean keepHidden = Js.truthy(settings.get("keep_hidden"));
-        Set<Long> present = new HashSet<>();
-        List<VectorIndex.Item> fresh = new ArrayList<>();
-        List<Long> saved = index.saved();
-        Set<Long> savedSet = new HashSet<>(saved);
-        for (int i = 0; i < chat.size(); i++) {
-            JsonNode message = chat.get(i);
-            if (!keepHidden && Js.truthy(message.get("is_system"))) {
-                continue;
+        ChatHashes known = index.chatHashes();
+        long[] parsed = known.sorted(keepHidden);
+        LongList notHere = new LongList(); // kept hashes of parsed messages this chat does not hold in their place
+        List<VectorIndex.Item> others = new ArrayList<>(); // the chat's messages those hashes do not count
+        for (int i = 0; i < Math.max(chat.size(), known.size()); i++) {
+            boolean own = i < chat.size() && known.is(i, chat.get(i));
+            boolean counted = i < known.size() && known.kept(i) && (keepHidden || !known.hidden(i));
+            if (counted && !own) {
+                notHere.add(known.hash(i));
             }
-            String mes = jsString(message.get("mes"));
-            long hash = hash(mes, macros, index);
-            present.add(hash);
-            if (!savedSet.contains(hash)) {
-                fresh.add(new VectorIndex.Item(hash, macros.substitute(mes), i));
+            if (i < chat.size() && !(own && known.kept(i))) {
+                JsonNode message = chat.get(i);
+                if (keepHidden || !Js.truthy(message.get("is_system"))) {
+                    String mes = ChatHashes.text(message.get("mes"));
+                    others.add(new VectorIndex.Item(hash(mes, macros), mes, i));
+                }
+            }
+        }
+        long[] removed = notHere.sorted();
+        long[] added = others.stream().mapToLong(VectorIndex.Item::hash).sorted().toArray();
+        long[] saved = index.saved();
+
+        // one walk over both sorted lists: what the collection has and the chat no longer, and the reverse
+        List<Long> gone = new ArrayList<>();
+        LongList unsaved = new LongList(); // hashes of parsed messages the collection lacks
+        int s = 0;
+        int p = 0;
+        while (s < saved.length || p < parsed.length) {
+            long hash = s == saved.length ? parsed[p] : p == parsed.length ? saved[s] : Math.min(saved[s], parsed[p]);
+            int inSaved = run(saved, s, hash);
+            int inParsed = run(parsed, p, hash);
+            if (inSaved > 0 && inParsed - count(removed, hash) + count(added, hash) <= 0) {
+                for (int k = 0; k < inSaved; k++) {
+                    gone.add(hash);
+                }
+            } else if (inSaved == 0) {
+                unsaved.add(hash);
+            }
+            s += inSaved;
+            p += inParsed;
+        }
+
+        List<VectorIndex.Item> fresh = new ArrayList<>();
+        long[] lacking = unsaved.sorted();
+        Iterator<VectorIndex.Item> other = others.iterator();
+        VectorIndex.Item next = other.hasNext() ? other.next() : null;
+        for (int i = 0; i < chat.size() && (lacking.length > 0 || next != null); i++) {
+            if (next != null && next.index() == i) {
+                if (count(saved, next.hash()) == 0) {
+                    fresh.add(new VectorIndex.Item(next.hash(), macros.substitute(next.text()), i));
+                }
+                next = other.hasNext() ? other.next() : null;
+            } else if (lacking.length > 0 && known.is(i, chat.get(i)) && known.kept(i)
+                    && (keepHidden || !known.hidden(i)) && count(lacking, known.hash(i)) > 0) {
+                fresh.add(new VectorIndex.Item(known.hash(i), ChatHashes.text(chat.get(i).get("mes")), i));
             }
         }
         if (!fresh.isEmpty()) {
             index.insert(chunks(fresh));
         }
-        List<Long> gone = new ArrayList<>();
-        for (Long hash : saved) {
-            if (!present.contains(hash)) {
-                gone.add(hash);
-            }
-        }
         if (!gone.isEmpty()) {
             index.delete(gone);
+        }
+    }
+
+    /** How many times {@code value} is in the sorted array from {@code from} on (0 when it is not there). */
+    private static int run(long[] sorted, int from, long value) {
+        int end = from;
+        while (end < sorted.length && sorted[end] == value) {
+            end++;
+        }
+        return end - from;
+    }
+
+    /** How many times {@code value} is in the sorted array. */
+    private static int count(long[] sorted, long value) {
+        int low = 0;
+        int high = sorted.length;
+        while (low < high) { // the first place not below value
+            int middle = (low + high) >>> 1;
+            if (sorted[middle] < value) {
+                low = middle + 1;
+            } else {
+                high = middle;
+            }
+        }
+        return run(sorted, low, value);
+    }
+
+    /** A growing array of longs, without boxing. */
+    private static final class LongList {
+        private long[] values = new long[8];
+        private int size;
+
+        void add(long value) {
+            if (size == values.length) {
+                values = Arrays.copyOf(values, size * 2);
+            }
+            values[size++] = value;
+        }
+
+        long[] sorted() {
+            long[] sorted = Arrays.copyOf(values, size);
+            Arrays.sort(sorted);
+            return sorted;
         }
     }
 
@@ -127,26 +213,35 @@ public final class VectorMemory {
         double threshold = settings.path("score_threshold").isNumber() ? settings.get("score_threshold").asDouble() : 0.25;
         List<Long> hits = new ArrayList<>(new LinkedHashSet<>(index.query(query, number("insert", 3), threshold)));
         List<ObjectNode> retained = chat.subList(Math.max(0, chat.size() - protect), chat.size());
+        long[] hitHashes = hits.stream().mapToLong(Long::longValue).toArray();
+        ChatHashes known = index.chatHashes();
         List<ObjectNode> found = new ArrayList<>();
         Set<Long> taken = new HashSet<>();
-        for (ObjectNode message : chat) {
-            if (containsSame(retained, message) || !Js.truthy(message.get("mes"))) {
+        for (int i = 0; i < chat.size(); i++) {
+            ObjectNode message = chat.get(i);
+            if (containsSame(retained, message)) {
                 continue;
             }
-            long hash = hash(jsString(message.get("mes")), macros, index);
-            if (hits.contains(hash) && taken.add(hash)) {
+            // the chat's messages ST does not hide, mostly the parsed chat's own in their order
+            int at = known.shown(i);
+            boolean own = at >= 0 && known.is(at, message) && known.kept(at);
+            if (own ? known.empty(at) : !Js.truthy(message.get("mes"))) {
+                continue;
+            }
+            long hash = own ? known.hash(at) : hash(ChatHashes.text(message.get("mes")), macros);
+            if (contains(hitHashes, hash) && taken.add(hash)) {
                 found.add(message);
             }
         }
-        found.sort((a, b) -> hits.indexOf(hash(jsString(b.get("mes")), macros, index))
-                - hits.indexOf(hash(jsString(a.get("mes")), macros, index)));
+        found.sort((a, b) -> hits.indexOf(hash(ChatHashes.text(b.get("mes")), macros))
+                - hits.indexOf(hash(ChatHashes.text(a.get("mes")), macros)));
         chat.removeIf(message -> containsSame(found, message));
         if (found.isEmpty()) {
             return;
         }
         List<String> lines = new ArrayList<>();
         for (ObjectNode message : found) {
-            lines.add(Js.trim((jsString(message.get("name")) + ": " + jsString(message.get("mes"))).replaceAll("\n+", "\n")));
+            lines.add(Js.trim((ChatHashes.text(message.get("name")) + ": " + ChatHashes.text(message.get("mes"))).replaceAll("\n+", "\n")));
         }
         String template = text("template", "Past events:\n{{text}}");
         prompts.set(PROMPT_KEY, macros.substitute(template, new Macros.Options(null, null, null, null, true,
@@ -160,7 +255,7 @@ public final class VectorMemory {
         for (int i = chat.size() - 1; i >= 0 && texts.size() < count; i--) {
             ObjectNode message = chat.get(i);
             int fileLength = message.path("extra").path("fileLength").asInt(0);
-            String mes = jsString(message.get("mes"));
+            String mes = ChatHashes.text(message.get("mes"));
             String text = macros.substitute(Js.trim(mes.substring(Math.min(fileLength, mes.length()))));
             if (!text.isEmpty()) {
                 texts.add(text);
@@ -169,18 +264,21 @@ public final class VectorMemory {
         return Js.trim(String.join("\n", texts).replaceAll("\n+", "\n"));
     }
 
-    /** getStringHash(substituteParams(mes)); kept with the chat's index where no macro can change it. */
-    private long hash(String mes, Macros macros, VectorIndex index) {
-        Long known = index.textHashes().get(mes); // looked up first: most texts are there, and plain
-        if (known != null) {
-            return known;
-        }
+    /** getStringHash(substituteParams(mes)); a text with macros hashed once per prompt. */
+    private long hash(String mes, Macros macros) {
         if (Macros.plain(mes)) {
-            long hash = StringHash.of(mes);
-            index.textHashes().put(mes, hash);
-            return hash;
+            return StringHash.of(mes);
         }
         return hashes.computeIfAbsent(mes, text -> StringHash.of(macros.substitute(text)));
+    }
+
+    private static boolean contains(long[] values, long value) {
+        for (long candidate : values) {
+            if (candidate == value) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** JavaScript's {@code includes}: the same object, not an equal one. */
@@ -191,9 +289,5 @@ public final class VectorMemory {
             }
         }
         return false;
-    }
-
-    private static String jsString(JsonNode node) {
-        return node == null || node.isNull() || node.isMissingNode() ? "" : Js.string(node);
     }
 }

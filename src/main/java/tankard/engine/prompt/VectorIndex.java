@@ -1,7 +1,6 @@
 package tankard.engine.prompt;
 
 import java.util.List;
-import java.util.Map;
 
 /**
  * The chat's collection in the user's vector storage, as ST's Vector Storage extension reaches it through
@@ -13,14 +12,11 @@ public interface VectorIndex {
     record Item(long hash, String text, int index) {
     }
 
-    /**
-     * ST's getStringHash of the chat's texts that have no macros (their hash is the same at every prompt), kept
-     * with the chat so a long chat's synchronization does not hash every message each time: a thread-safe map
-     * the caller fills.
-     */
-    Map<String, Long> textHashes();
+    /** The hashes of the parsed chat the prompt is built from, made once for all its prompts. */
+    ChatHashes chatHashes();
 
-    List<Long> saved();
+    /** The hashes of the items in the collection, ascending, duplicates kept (ST: getSavedHashes); do not change it. */
+    long[] saved();
 
     void insert(List<Item> items);
 

@@ -132,7 +132,7 @@ public final class FileVectorStore implements VectorStore {
             }
             Similarity.checkDimensions(snapshot, vector);
             try {
-                return Similarity.top(snapshot, vector, topK);
+                return snapshot.top(vector, topK);
             } catch (ClosedChannelException e) {
                 if (attempt == 2) {
                     throw Refusal.unavailable("The vector index is being deleted or closed; try again");
@@ -151,11 +151,7 @@ public final class FileVectorStore implements VectorStore {
             return List.of();
         }
         LoadedIndex.Snapshot snapshot = open(at).snapshot();
-        List<JsonNode> hashes = new ArrayList<>(snapshot.size());
-        for (int i = 0; i < snapshot.size(); i++) {
-            hashes.add(snapshot.hash(i));
-        }
-        return hashes;
+        return snapshot.hashes();
     }
 
     @Override

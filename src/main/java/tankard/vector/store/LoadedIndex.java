@@ -24,6 +24,7 @@ import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -63,6 +64,8 @@ final class LoadedIndex {
     private FileChannel journal;
     private long journalBytes;
     private boolean closed;
+    /** Guarded by itself, not by this: a query never waits for a write's fsync. */
+    private final Answers answers = new Answers();
 
     private LoadedIndex(Path folder, Scratch scratch) {
         this.folder = folder;
@@ -196,8 +199,14 @@ final class LoadedIndex {
             return columns.norms()[i];
         }
 
-        JsonNode hash(int i) {
-            return columns.hashes()[i];
+        /** Every item's hash as stored, in order: the same list while the items are the same. */
+        List<JsonNode> hashes() {
+            return hashesOf(columns);
+        }
+
+        /** {@link Similarity#top}, kept for a few vectors while the items are the same. */
+        List<Match> top(float[] query, int topK) throws IOException {
+            return topOf(this, query, topK);
         }
 
         /** The item's full vector, from the scratch file. */
@@ -388,6 +397,67 @@ final class LoadedIndex {
     /** Vectra's {@code $in} on {@code metadata.hash}: only a stored number equal to one of them. */
     private static boolean matches(JsonNode hash, Set<Double> hashes) {
         return hash != null && hash.isNumber() && hashes.contains(hash.asDouble());
+    }
+
+    /**
+     * What was answered for the items as they are now: the prompts of a long chat list the collection's hashes and
+     * search it with the same text again at each regeneration and swipe. A change makes new columns, so nothing
+     * answered before it is reused.
+     */
+    private static final class Answers {
+        private static final int QUERIES_KEPT = 8;
+        private Columns of;
+        private List<JsonNode> hashes;
+        private final List<Query> queries = new ArrayList<>();
+
+        /** Forgets what was answered for other columns. */
+        void at(Columns columns) {
+            if (of != columns) {
+                of = columns;
+                hashes = null;
+                queries.clear();
+            }
+        }
+    }
+
+    /** A query vector (the same array, as the search texts' vectors are kept) and its matches. */
+    private record Query(float[] vector, int topK, List<Match> matches) {
+    }
+
+    private List<JsonNode> hashesOf(Columns of) {
+        synchronized (answers) {
+            if (answers.of == of && answers.hashes != null) {
+                return answers.hashes;
+            }
+        }
+        List<JsonNode> hashes = Collections.unmodifiableList(Arrays.asList(Arrays.copyOf(of.hashes(), of.size())));
+        synchronized (answers) {
+            answers.at(of);
+            answers.hashes = hashes;
+        }
+        return hashes;
+    }
+
+    private List<Match> topOf(Snapshot snapshot, float[] vector, int topK) throws IOException {
+        Columns of = snapshot.columns;
+        synchronized (answers) {
+            if (answers.of == of) {
+                for (Query query : answers.queries) {
+                    if (query.vector() == vector && query.topK() == topK) {
+                        return query.matches();
+                    }
+                }
+            }
+        }
+        List<Match> matches = List.copyOf(Similarity.top(snapshot, vector, topK));
+        synchronized (answers) {
+            answers.at(of);
+            answers.queries.add(new Query(vector, topK, matches));
+            if (answers.queries.size() > Answers.QUERIES_KEPT) {
+                answers.queries.remove(0);
+            }
+        }
+        return matches;
     }
 
     synchronized Snapshot snapshot() {

@@ -263,7 +263,7 @@ public final class PgVectorStore implements VectorStore {
             }
             Similarity.checkDimensions(snapshot, vector);
             try {
-                return Similarity.top(snapshot, vector, topK);
+                return snapshot.top(vector, topK);
             } catch (ClosedChannelException e) {
                 if (attempt == 2) {
                     throw Refusal.unavailable("The vector index is being deleted or closed; try again");
@@ -281,11 +281,7 @@ public final class PgVectorStore implements VectorStore {
         if (snapshot == null) {
             return List.of();
         }
-        List<JsonNode> hashes = new ArrayList<>(snapshot.size());
-        for (int i = 0; i < snapshot.size(); i++) {
-            hashes.add(snapshot.hash(i));
-        }
-        return hashes;
+        return snapshot.hashes();
     }
 
     /** The index as the database holds it now, in memory; null when there is none. */

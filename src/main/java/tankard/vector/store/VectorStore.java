@@ -24,7 +24,10 @@ public interface VectorStore extends AutoCloseable {
      */
     List<Match> query(String user, CollectionKey key, float[] vector, int topK);
 
-    /** Every item's {@code metadata.hash} as stored, in the index's order, duplicates kept. */
+    /**
+     * Every item's {@code metadata.hash} as stored, in the index's order, duplicates kept; unmodifiable. While the
+     * index does not change, the same list (the same object) again, so what a caller makes of it can be kept by it.
+     */
     List<com.fasterxml.jackson.databind.JsonNode> hashes(String user, CollectionKey key);
 
     /** Deletes every item whose {@code metadata.hash} is a number in {@code hashes}. */

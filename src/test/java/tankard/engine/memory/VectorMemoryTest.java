@@ -1,10 +1,12 @@
 package tankard.engine.memory;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.junit.jupiter.api.Test;
 import tankard.engine.macro.MacroEnv;
 import tankard.engine.macro.Macros;
 import tankard.engine.macro.TestMacros;
+import tankard.engine.prompt.ChatHashes;
 import tankard.engine.prompt.ExtensionPrompts;
 import tankard.engine.prompt.VectorIndex;
 import tankard.json.JsJson;
@@ -30,31 +32,33 @@ class VectorMemoryTest {
 
     /** An index that keeps what it is given and answers the hashes a test names. */
     private static final class FixedIndex implements VectorIndex {
-        private final Map<String, Long> textHashes = new java.util.concurrent.ConcurrentHashMap<>();
-
-        @Override
-        public Map<String, Long> textHashes() {
-            return textHashes;
-        }
-
+        ChatHashes chatHashes = ChatHashes.NONE;
         final Map<Long, List<Item>> items = new LinkedHashMap<>();
+        final List<Item> inserted = new ArrayList<>();
+        final List<Long> deleted = new ArrayList<>();
         List<Long> answer = List.of();
         String lastQuery;
 
         @Override
-        public List<Long> saved() {
-            List<Long> hashes = new ArrayList<>();
-            items.forEach((hash, chunks) -> chunks.forEach(chunk -> hashes.add(hash)));
-            return hashes;
+        public ChatHashes chatHashes() {
+            return chatHashes;
         }
 
         @Override
-        public void insert(List<Item> inserted) {
-            inserted.forEach(item -> items.computeIfAbsent(item.hash(), h -> new ArrayList<>()).add(item));
+        public long[] saved() {
+            return items.entrySet().stream().flatMapToLong(e -> e.getValue().stream().mapToLong(chunk -> e.getKey()))
+                    .sorted().toArray();
+        }
+
+        @Override
+        public void insert(List<Item> items) {
+            inserted.addAll(items);
+            items.forEach(item -> this.items.computeIfAbsent(item.hash(), h -> new ArrayList<>()).add(item));
         }
 
         @Override
         public void delete(List<Long> hashes) {
+            deleted.addAll(hashes);
             hashes.forEach(items::remove);
         }
 
@@ -97,9 +101,9 @@ class VectorMemoryTest {
         assertEquals(4, index.items.get(longHash).get(0).index());
         assertEquals(List.of(StringHash.of("Message number 0.")).get(0),
                 index.items.keySet().iterator().next());
-        int before = index.saved().size();
+        int before = index.saved().length;
         new VectorMemory(settings(",\"message_chunk_size\":100")).synchronize(chat, macros, index);
-        assertEquals(before, index.saved().size(), "a second synchronization inserts nothing");
+        assertEquals(before, index.saved().length, "a second synchronization inserts nothing");
     }
 
     @Test
@@ -148,5 +152,80 @@ class VectorMemoryTest {
         assertEquals(ExtensionPrompts.IN_CHAT, recalled.position());
         assertEquals(4, recalled.depth());
         assertEquals("Message number 7.", index.lastQuery);
+    }
+
+    /**
+     * A parsed chat, and the list a regeneration's prompt makes of it (as PromptEngine does): the first message a
+     * copy with its macros substituted, the last reply gone, one message added. Hidden and empty messages, texts
+     * with macros and two messages of the same text are among them.
+     */
+    private static ArrayNode parsedChat() {
+        ArrayNode parsed = JsJson.array();
+        for (int i = 0; i < 30; i++) {
+            ObjectNode message = message(i % 2 == 0 ? "Bramble" : "Wren", "Message number " + i + ".", i % 2 == 1);
+            switch (i % 10) {
+                case 3 -> message.put("is_system", true).put("mes", "A hidden note " + i);
+                case 5 -> message.put("mes", "{{user}} said something at " + i);
+                case 6 -> message.put("mes", "");
+                case 7 -> message.put("mes", "The same words twice");
+                default -> {
+                }
+            }
+            parsed.add(message);
+        }
+        return parsed;
+    }
+
+    private List<ObjectNode> promptChat(ArrayNode parsed) {
+        List<ObjectNode> chat = new ArrayList<>();
+        parsed.forEach(message -> chat.add((ObjectNode) message));
+        ObjectNode first = chat.get(0).deepCopy();
+        first.put("mes", "{{char}} begins");
+        chat.set(0, first);
+        chat.remove(chat.size() - 1);
+        chat.add(message("Wren", "A new message from {{user}}", true));
+        return chat;
+    }
+
+    @Test
+    void theParsedChatsHashesSynchronizeAndRecallAsHashingEveryTextDoes() {
+        for (String keepHidden : List.of("", ",\"keep_hidden\":true")) {
+            ArrayNode parsed = parsedChat();
+            FixedIndex hashing = new FixedIndex();
+            FixedIndex reading = new FixedIndex();
+            reading.chatHashes = new ChatHashes(parsed);
+            for (FixedIndex index : List.of(hashing, reading)) {
+                index.insert(List.of(new VectorIndex.Item(42, "gone since", 0),
+                        new VectorIndex.Item(StringHash.of("Message number 29."), "the reply regenerated", 29),
+                        new VectorIndex.Item(StringHash.of("Message number 2."), "kept", 2),
+                        new VectorIndex.Item(StringHash.of("Message number 2."), "kept, its second chunk", 2)));
+                index.inserted.clear();
+                new VectorMemory(settings(keepHidden)).synchronize(promptChat(parsed), macros, index);
+            }
+            assertEquals(hashing.inserted, reading.inserted, "the same items inserted, in the same order");
+            assertEquals(new java.util.TreeSet<>(hashing.deleted), new java.util.TreeSet<>(reading.deleted));
+            assertTrue(reading.deleted.contains(42L) && reading.deleted.contains(StringHash.of("Message number 29.")),
+                    "what no message of this chat has is deleted: " + reading.deleted);
+            assertTrue(reading.inserted.stream().anyMatch(item -> item.text().equals("Wren said something at 15")),
+                    "a text with macros is inserted substituted");
+            assertFalse(reading.inserted.stream().anyMatch(item -> item.index() == 2), "what is saved stays");
+            assertEquals(!keepHidden.isEmpty(), reading.inserted.stream().anyMatch(item -> item.text().startsWith(
+                    "A hidden note")), "hidden messages only with keep_hidden");
+
+            List<List<String>> recalled = new ArrayList<>();
+            for (FixedIndex index : List.of(hashing, reading)) {
+                index.answer = List.of(StringHash.of("The same words twice"), StringHash.of("Bramble begins"),
+                        StringHash.of("Wren said something at 5"), StringHash.of("Message number 8."));
+                List<ObjectNode> chat = promptChat(parsed);
+                chat.removeIf(message -> message.path("is_system").asBoolean());
+                ExtensionPrompts prompts = new ExtensionPrompts(macros);
+                new VectorMemory(settings(keepHidden + ",\"insert\":4")).rearrange(chat, macros, index, prompts);
+                recalled.add(List.of(prompts.get(VectorMemory.PROMPT_KEY).value(), String.valueOf(chat.size())));
+            }
+            assertEquals(recalled.get(0), recalled.get(1));
+            assertEquals("Past events:\nBramble: Message number 8.\n\nWren: {{user}} said something at 5\n\n"
+                    + "Bramble: {{char}} begins\n\nWren: The same words twice", recalled.get(1).get(0),
+                    "the first of the same texts, most relevant last");
+        }
     }
 }

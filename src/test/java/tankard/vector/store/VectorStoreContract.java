@@ -16,6 +16,7 @@ import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -102,6 +103,23 @@ abstract class VectorStoreContract {
             assertEquals(2 / Math.sqrt(4 + 0.01), best.score(), 1e-6);
             assertEquals(3, s.query(USER, KEY, new float[]{0, 1, 0}, 10).size());
         }
+    }
+
+    @Test
+    void anUnchangedIndexAnswersWhatItAnsweredAndAChangedOneAnswersAfresh() {
+        VectorStore store = open();
+        store.insert(USER, KEY, List.of(item(1), item(2)));
+        float[] query = {2, 1, 2};
+        assertSame(store.hashes(USER, KEY), store.hashes(USER, KEY), "the list of an unchanged index is kept");
+        assertSame(store.query(USER, KEY, query, 5), store.query(USER, KEY, query, 5),
+                "a query repeated with the same vector is answered from the last time");
+        store.insert(USER, KEY, List.of(item(3)));
+        assertEquals(List.of(1L, 2L, 3L), hashes(store, KEY));
+        assertEquals(3, store.query(USER, KEY, query, 5).size(), "the item added since is searched");
+        store.delete(USER, KEY, Set.of(1.0));
+        assertEquals(List.of(2L, 3L), hashes(store, KEY));
+        assertEquals(List.of(2L, 3L), store.query(USER, KEY, query, 5).stream()
+                .map(m -> m.item().hash().asLong()).toList(), "the item deleted since is not found");
     }
 
     @Test
