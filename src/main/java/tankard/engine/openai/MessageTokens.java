@@ -11,20 +11,28 @@ import java.util.List;
  * Token counts of single chat messages as ST's frontend gets them (ST: public/scripts/tokenizers.js,
  * countTokensOpenAIAsync): the server's count of {@code [message]} for the tokenizer model, less one, and less two
  * more unless the count is "full" (Claude's counts always are). Counts are kept as ST keeps them, by the message's
- * JSON ({@link tankard.tokenizer.TokenCounts}).
+ * JSON, a text counted as a system message by the text ({@link tankard.tokenizer.TokenCounts}).
  */
 final class MessageTokens {
     private final Tokenizers tokenizers;
     private final String model;
+    /** What a message's count depends on besides its JSON: the model and the vocabulary it resolves to. */
+    private final List<Object> messages;
+    /** The same for a text counted as a system message, kept by the text itself. */
+    private final List<Object> systemTexts;
 
     MessageTokens(Tokenizers tokenizers, String model) {
         this.tokenizers = tokenizers;
         this.model = model;
+        this.messages = List.of(model, tokenizers.forCount(model));
+        this.systemTexts = List.of(model, messages.get(1), "system");
     }
 
     /** A message's tokens, as Message.createAsync and setName count them. */
     int count(ObjectNode message) {
-        return count(message, false);
+        int tokens = -1 + tokenizers.counts().count(messages, JsJson.compact(message),
+                json -> ChatTokenCounter.count(tokenizers, model, JsJson.array().add(message)));
+        return model.equals("claude") ? tokens : tokens - 2;
     }
 
     /** A text's tokens as a system message (ST: counterWrapperOpenAIAsync), or 0 for an empty text. */
@@ -32,12 +40,8 @@ final class MessageTokens {
         if (text == null || text.isEmpty()) {
             return 0;
         }
-        return count(JsJson.object().put("role", "system").put("content", text), true);
-    }
-
-    private int count(ObjectNode message, boolean full) {
-        int tokens = -1 + tokenizers.counts().count(List.of(model, tokenizers.forCount(model)), JsJson.compact(message),
-                json -> ChatTokenCounter.count(tokenizers, model, JsJson.array().add(message)));
-        return full || model.equals("claude") ? tokens : tokens - 2;
+        // by the text, not the message's JSON: world info counts a growing text once per entry
+        return -1 + tokenizers.counts().count(systemTexts, text, content -> ChatTokenCounter.count(tokenizers, model,
+                JsJson.array().add(JsJson.object().put("role", "system").put("content", content))));
     }
 }

@@ -63,16 +63,28 @@ final class WorldInfoBooks {
     }
 
     private List<WorldInfoEntry> sorted(ObjectNode character, String characterFile) {
-        List<Prepared> global = globalLore();
-        List<Prepared> characterLore = characterLore(character, characterFile);
-        List<Prepared> chat = chatLore();
-        List<Prepared> persona = personaLore();
+        Selection selection = new Selection(loaded(chatLore()), loaded(personaLore()), loaded(globalLore()),
+                loaded(characterLore(character, characterFile)), settings.characterStrategy());
+        List<Prepared> all = SORTED.get(selection);
+        if (all == null) {
+            all = List.copyOf(sorted(selection));
+            SORTED.put(selection, all);
+        }
+        List<WorldInfoEntry> sorted = new ArrayList<>(all.size());
+        for (Prepared entry : all) {
+            sorted.add(new WorldInfoEntry(entry.fields(), entry.world(), entry.decorators(), entry.hash()));
+        }
+        return sorted;
+    }
+
+    private static List<Prepared> sorted(Selection selection) {
+        List<Prepared> global = prepared(selection.global());
+        List<Prepared> characterLore = prepared(selection.character());
         List<Prepared> entries = new ArrayList<>();
-        double strategy = settings.characterStrategy();
-        if (strategy == 1) {
+        if (selection.strategy() == 1) {
             entries.addAll(sortByOrder(characterLore));
             entries.addAll(sortByOrder(global));
-        } else if (strategy == 2) {
+        } else if (selection.strategy() == 2) {
             entries.addAll(sortByOrder(global));
             entries.addAll(sortByOrder(characterLore));
         } else {
@@ -80,25 +92,28 @@ final class WorldInfoBooks {
             entries.addAll(characterLore);
             sortByOrder(entries);
         }
-        List<Prepared> all = new ArrayList<>(sortByOrder(chat));
-        all.addAll(sortByOrder(persona));
+        List<Prepared> all = new ArrayList<>(sortByOrder(prepared(selection.chat())));
+        all.addAll(sortByOrder(prepared(selection.persona())));
         all.addAll(entries);
-        List<WorldInfoEntry> sorted = new ArrayList<>();
-        for (Prepared entry : all) {
-            sorted.add(new WorldInfoEntry(entry.fields(), entry.world(), entry.decorators(), entry.hash()));
-        }
-        return sorted;
+        return all;
     }
 
-    private List<Prepared> globalLore() {
-        List<Prepared> entries = new ArrayList<>();
-        for (String world : settings.globalSelect()) {
-            entries.addAll(load(world));
-        }
-        return entries;
+    /** The books that apply to a prompt, each group in its order, and the insertion strategy. */
+    private record Selection(List<Loaded> chat, List<Loaded> persona, List<Loaded> global, List<Loaded> character,
+                             double strategy) {
     }
 
-    private List<Prepared> characterLore(ObjectNode character, String characterFile) {
+    /**
+     * The entries of a selection of books as sorted last: a large lorebook's thousand entries are not sorted at
+     * every prompt while its books are the same objects (see {@link #PREPARED}).
+     */
+    private static final Map<Selection, List<Prepared>> SORTED = lru();
+
+    private List<String> globalLore() {
+        return settings.globalSelect();
+    }
+
+    private List<String> characterLore(ObjectNode character, String characterFile) {
         Set<String> worlds = new LinkedHashSet<>();
         String base = truthyString(Js.get(character, "data.extensions.world"));
         if (base != null) {
@@ -117,27 +132,48 @@ final class WorldInfoBooks {
                 }
             }
         }
-        List<Prepared> entries = new ArrayList<>();
+        List<String> entries = new ArrayList<>();
         for (String world : worlds) {
             if (!settings.globalSelect().contains(world) && !world.equals(chatWorld) && !world.equals(personaWorld)) {
-                entries.addAll(load(world));
+                entries.add(world);
             }
         }
         return entries;
     }
 
-    private List<Prepared> chatLore() {
+    private List<String> chatLore() {
         if (chatWorld == null || settings.globalSelect().contains(chatWorld)) {
-            return new ArrayList<>();
+            return List.of();
         }
-        return load(chatWorld);
+        return List.of(chatWorld);
     }
 
-    private List<Prepared> personaLore() {
+    private List<String> personaLore() {
         if (personaWorld == null || personaWorld.equals(chatWorld) || settings.globalSelect().contains(personaWorld)) {
-            return new ArrayList<>();
+            return List.of();
         }
-        return load(personaWorld);
+        return List.of(personaWorld);
+    }
+
+    /** The books of these names that exist, in order. */
+    private List<Loaded> loaded(List<String> worlds) {
+        List<Loaded> loaded = new ArrayList<>();
+        for (String world : worlds) {
+            ObjectNode book = books.apply(world);
+            if (book != null) {
+                loaded.add(new Loaded(book, world));
+            }
+        }
+        return loaded;
+    }
+
+    /** The books' entries, prepared, one book after the other: a new list the caller may sort. */
+    private static List<Prepared> prepared(List<Loaded> books) {
+        List<Prepared> entries = new ArrayList<>();
+        for (Loaded book : books) {
+            entries.addAll(prepared(book));
+        }
+        return entries;
     }
 
     /** A book's entry ready for a scan: its fields (read-only from here on), decorators and hash. */
@@ -161,27 +197,25 @@ final class WorldInfoBooks {
      * Books' entries as prepared last, by the book object: the caller hands the same object while the book's file
      * is unchanged, and a large book is then not copied, stringified and hashed at every prompt.
      */
-    private static final Map<Loaded, List<Prepared>> PREPARED = Collections.synchronizedMap(
-            new LinkedHashMap<>(16, 0.75f, true) {
-                @Override
-                protected boolean removeEldestEntry(Map.Entry<Loaded, List<Prepared>> eldest) {
-                    return size() > 64;
-                }
-            });
+    private static final Map<Loaded, List<Prepared>> PREPARED = lru();
 
-    /** A book's entries, prepared, in Object.keys order: a new list the caller may sort. */
-    private List<Prepared> load(String world) {
-        ObjectNode book = books.apply(world);
-        if (book == null) {
-            return new ArrayList<>();
-        }
-        Loaded key = new Loaded(book, world);
-        List<Prepared> known = PREPARED.get(key);
+    private static <K, V> Map<K, V> lru() {
+        return Collections.synchronizedMap(new LinkedHashMap<>(16, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<K, V> eldest) {
+                return size() > 64;
+            }
+        });
+    }
+
+    /** A book's entries, prepared, in Object.keys order. */
+    private static List<Prepared> prepared(Loaded book) {
+        List<Prepared> known = PREPARED.get(book);
         if (known == null) {
-            known = List.copyOf(prepare(book, world));
-            PREPARED.put(key, known);
+            known = List.copyOf(prepare(book.book(), book.world()));
+            PREPARED.put(book, known);
         }
-        return new ArrayList<>(known);
+        return known;
     }
 
     /**
