@@ -51,9 +51,23 @@ public final class VectorMemory {
 
     /** ST: synchronizeChat, all new messages at once: inserts what the collection lacks, deletes what is gone. */
     public void synchronize(List<? extends JsonNode> chat, Macros macros, VectorIndex index) {
-        if (!enabled()) {
-            return;
+        if (enabled()) {
+            synchronize(chat, macros, index, Integer.MAX_VALUE);
         }
+    }
+
+    /**
+     * The chat's messages against its collection after a synchronization: how many messages the chat has to
+     * vectorize, how many of them are in the collection, and how many are still missing.
+     */
+    public record Stats(int messages, int saved, int remaining) {
+    }
+
+    /**
+     * ST: synchronizeChat(batchSize), as "Vectorize All" calls it: the first {@code limit} messages the collection
+     * lacks inserted (0: none, to count only), what is gone deleted.
+     */
+    public Stats synchronize(List<? extends JsonNode> chat, Macros macros, VectorIndex index, int limit) {
         boolean keepHidden = Js.truthy(settings.get("keep_hidden"));
         Set<Long> present = new HashSet<>();
         List<VectorIndex.Item> fresh = new ArrayList<>();
@@ -71,8 +85,9 @@ public final class VectorMemory {
                 fresh.add(new VectorIndex.Item(hash, macros.substitute(mes), i));
             }
         }
-        if (!fresh.isEmpty()) {
-            index.insert(chunks(fresh));
+        List<VectorIndex.Item> batch = fresh.subList(0, Math.min(limit, fresh.size()));
+        if (!batch.isEmpty()) {
+            index.insert(chunks(batch));
         }
         List<Long> gone = new ArrayList<>();
         for (Long hash : saved) {
@@ -83,6 +98,8 @@ public final class VectorMemory {
         if (!gone.isEmpty()) {
             index.delete(gone);
         }
+        int remaining = fresh.size() - batch.size();
+        return new Stats(present.size(), present.size() - remaining, remaining);
     }
 
     /** ST: splitByChunks with getChunkDelimiters. */
