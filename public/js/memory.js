@@ -19,7 +19,7 @@ const SUMMARY_DEFAULTS = {
     + '{{words}} words or less. Your response should include nothing but the summary.',
 };
 // ST: settings.html #summary_source; the server's engine summarizes with the main API only
-const SOURCES = [['main', 'Main API'], ['extras', 'Extras API (in SillyTavern only)'], ['webllm', 'WebLLM (in SillyTavern only)']];
+const SOURCES = [['main', 'Main API'], ['extras', 'Extras API (ST only)'], ['webllm', 'WebLLM (ST only)']];
 // ST: settings.html memory_prompt_builder radios
 const BUILDERS = [[1, 'Raw, blocking'], [2, 'Raw, non-blocking'], [0, 'Classic, blocking']];
 // ST: settings.html memory_position radios (extension_prompt_types)
@@ -60,12 +60,11 @@ function numberInput(id, value, min, max, step = 1) {
   return el('input', { id, type: 'number', min, max, step, value, inputMode: 'numeric' });
 }
 
-async function save(what) {
-  try {
-    await saveSettings();
-  } catch (e) {
-    fail(`Cannot save ${what}`, e);
-  }
+let saving = Promise.resolve();
+
+/** Saves settings.json, one save after the other: a later change never lands before an earlier one. */
+function save(what) {
+  saving = saving.then(saveSettings).catch((e) => fail(`Cannot save ${what}`, e));
 }
 
 /**
