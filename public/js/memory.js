@@ -89,10 +89,10 @@ function summaryPart(chat, redraw, status) {
   const area = el('textarea', { id: 'summary', rows: 6, placeholder: 'No summary yet', oninput: () => { dirty = true; } });
   const summarizeNow = el('button', { type: 'button', id: 'summarizeNow', title: 'A summary update right now, paused or not', onclick: makeNow }, 'Summarize now');
   const source = selectOf('memorySource', SOURCES, memory.source);
+  const sourceHint = el('small.muted', { id: 'memorySourceHint' }, 'Tankard summarizes with the main API only: choose it to have summaries made here.');
   const mainOnly = () => {
     summarizeNow.disabled = memory.source !== 'main';
-    summarizeNow.title = memory.source === 'main' ? 'A summary update right now, paused or not'
-      : 'Tankard summarizes with the main API: choose it under "Summarize with"';
+    sourceHint.hidden = memory.source === 'main';
   };
   source.addEventListener('change', () => { memory.source = source.value; mainOnly(); save('the summary settings'); });
   mainOnly();
@@ -161,7 +161,7 @@ function summaryPart(chat, redraw, status) {
   refresh();
   const node = el('section', { 'aria-labelledby': 'summaryHeading' },
     el('h3', { id: 'summaryHeading' }, 'Summary'),
-    field('Summarize with', source),
+    field('Summarize with', source), sourceHint,
     field('Current summary', area),
     el('div.row', {},
       el('button', { type: 'button', id: 'saveSummary', onclick: saveSummary }, 'Save summary'),
