@@ -80,7 +80,6 @@ public final class PromptEngine {
         return name.equals("poe") ? "openai" : name;
     }
 
-    /** Generate from its start to the branch on the API. */
     /**
      * ST's Vector Storage "Vectorize All" step (public/scripts/extensions/vectors/index.js, synchronizeChat with a
      * batch size): up to {@code limit} of the messages the chat's collection lacks inserted, with the macros a
@@ -110,6 +109,7 @@ public final class PromptEngine {
         return new CardMacros(card, new Macros(macroEnv(inputs, chat, card, action, outlets)));
     }
 
+    /** Generate from its start to the branch on the API. */
     static Generation prepare(PromptInputs inputs, Action action) {
         ObjectNode settings = inputs.settings();
         ObjectNode powerUser = object(settings.get("power_user"));

@@ -57,8 +57,9 @@ public final class VectorMemory {
     }
 
     /**
-     * The chat's messages against its collection after a synchronization: how many messages the chat has to
-     * vectorize, how many of them are in the collection, and how many are still missing.
+     * The chat's messages against its collection after a synchronization: how many the chat has to vectorize and
+     * how many of them are in the collection (messages with the same text share a hash and count once), and how
+     * many are still to insert (ST's synchronizeChat answer, each message counted).
      */
     public record Stats(int messages, int saved, int remaining) {
     }
@@ -98,8 +99,10 @@ public final class VectorMemory {
         if (!gone.isEmpty()) {
             index.delete(gone);
         }
-        int remaining = fresh.size() - batch.size();
-        return new Stats(present.size(), present.size() - remaining, remaining);
+        Set<Long> missing = new HashSet<>();
+        fresh.subList(batch.size(), fresh.size()).forEach(item -> missing.add(item.hash()));
+        batch.forEach(item -> missing.remove(item.hash()));
+        return new Stats(present.size(), present.size() - missing.size(), fresh.size() - batch.size());
     }
 
     /** ST: splitByChunks with getChunkDelimiters. */
