@@ -101,6 +101,7 @@ function summaryPart(chat, redraw, status) {
     if (dirty) return;
     const at = latestSummaryIndex(chat.messages);
     area.value = at < 0 ? '' : chat.messages[at].extra.memory;
+    area.placeholder = at < 0 && chat.more ? 'No summary in the messages loaded: scroll up for earlier ones' : 'No summary yet';
   }
 
   /** ST: onMemoryContentInput → setMemoryContext(value, true): kept on the message before the last. */
