@@ -1,15 +1,16 @@
 // A chat: the character's chats beside it, the newest page of messages first and earlier pages as the user
 // scrolls up (POST /api/tankard/chats/tail), and saves that send only what changed (tail/save from the first
 // changed message's offset). Replies come from the server's engine (generate.js), which saves them; send,
-// stream, stop, regenerate, swipe, continue, impersonate, edit, delete, branch; the chat's memory.
+// stream, stop, regenerate, swipe, continue, impersonate, edit, delete, branch; the chat's memory (memory.js).
 import { postJson } from './api.js';
-import { humanizedDateTime, state, substitute, userName } from './state.js';
+import { humanizedDateTime, substitute, userName } from './state.js';
 import { formatted, loadMarkdown } from './markdown.js';
 import { editNote } from './note.js';
 import { chatPersona } from './personas.js';
 import { dialog, el, fail, thumbnail, toast } from './ui.js';
 import { announce, connection } from './connection.js';
-import { CUT_OFF, currentSummary, generate } from './generate.js';
+import { CUT_OFF, generate } from './generate.js';
+import { memoryPanel } from './memory.js';
 
 const PAGE = 50;
 
@@ -220,6 +221,7 @@ function render(view, { character, chats, file, group, chat }) {
   let running = null; // the AbortController of the reply being streamed
   let failure = null; // {message, retry}: the last reply that failed, shown under the messages with a way to retry
 
+  const memory = character ? memoryPanel(chat, () => draw()) : null;
   const aside = el('aside', {},
     character ? el('div.who', {}, el('img', { src: thumbnail(character.avatar), alt: '' }),
       el('div', {}, el('b', {}, character.name), el('div', {}, el('a', { href: '#/characters' }, 'All characters')))) : el('b', {}, `Group chat ${group}`),
@@ -234,7 +236,7 @@ function render(view, { character, chats, file, group, chat }) {
     }, c.name, el('small', {}, `${c.chat_items ?? '?'} messages · ${c.file_size ?? ''}`))))),
     character ? el('div.row', {}, el('a.grow', { href: '#/personas', id: 'persona', title: 'Pick or edit your persona' }, `You: ${chatPersona(chat.header?.chat_metadata)}`),
       el('button', { type: 'button', id: 'authorsNote', onclick: () => editNote(chat, () => draw()) }, "Author's note")) : null,
-    character ? memoryPanel(character, chat, () => draw()) : null);
+    memory?.node);
 
   view.append(el('section.chat', {}, aside, el('div.thread', {}, messagesBox,
     el('div.composer', {}, input, send, stop), actions)));
@@ -253,6 +255,7 @@ function render(view, { character, chats, file, group, chat }) {
       failure ? el('div.failed', { id: 'replyFailed', role: 'alert' }, el('span', {}, failure.message),
         el('button', { type: 'button', id: 'retry', onclick: () => { const { retry } = failure; failure = null; retry(); } }, 'Retry'))
         : null].filter(Boolean));
+    memory?.refresh();
     if (keepScroll) messagesBox.scrollTop = messagesBox.scrollHeight - before;
     else messagesBox.scrollTop = messagesBox.scrollHeight;
   }
@@ -493,71 +496,6 @@ function render(view, { character, chats, file, group, chat }) {
   }, { passive: true });
   draw();
   if (!group) input.focus();
-}
-
-/** The chat's memory: its summary (ST's extra.memory), "summarize now", and what vector memory would recall. */
-function memoryPanel(character, chat, redraw) {
-  const summary = currentSummary(chat.messages);
-  const area = el('textarea', { id: 'summary', value: summary?.text ?? '', placeholder: 'No summary yet', 'aria-label': 'Summary' });
-  const recall = el('ol', { id: 'recall' });
-  const status = el('small.muted', { id: 'memoryStatus' });
-
-  async function saveSummary() {
-    const at = currentSummary(chat.messages)?.index ?? chat.messages.length - 1;
-    if (at < 0) return;
-    const m = chat.messages[at];
-    m.extra = { ...(m.extra ?? {}), memory: area.value };
-    try {
-      await chat.saveFrom(at);
-      status.textContent = 'Summary saved.';
-    } catch (e) { fail('Cannot save the summary', e); }
-  }
-
-  async function summarizeNow() {
-    const c = connection();
-    if (!c.ready) { toast('Set up a connection first', 'error'); return; }
-    status.textContent = 'Summarizing…';
-    const backend = c.api === 'openai'
-      ? { chat_completion_source: c.source, model: c.model, custom_url: c.source === 'custom' ? c.url : undefined }
-      : { api_type: c.source, api_server: c.url, model: c.model || undefined };
-    try {
-      const answer = await postJson('/api/tankard/summarize', { ...chat.ref, backend });
-      area.value = answer.summary;
-      status.textContent = `Summarized ${answer.messages ?? ''} messages.`;
-      await chat.reloadKeeping();
-      redraw();
-    } catch (e) {
-      status.textContent = '';
-      fail('Cannot summarize', e);
-    }
-  }
-
-  async function showRecall() {
-    const vectors = state.settings.extension_settings?.vectors ?? {};
-    const source = vectors.source || 'transformers';
-    const texts = chat.messages.filter((m) => !m.is_system).slice(-(vectors.query || 2)).map((m) => m.mes).join('\n');
-    const body = { collectionId: chat.ref.file_name, source, searchText: texts, topK: vectors.insert || 3, threshold: vectors.score_threshold ?? 0.25 };
-    const model = vectors[`${source === 'palm' || source === 'vertexai' ? 'google' : source}_model`];
-    if (model) body.model = model;
-    if (['ollama', 'llamacpp', 'vllm'].includes(source)) body.apiUrl = state.settings.textgenerationwebui_settings?.server_urls?.[source];
-    try {
-      const answer = await postJson('/api/vector/query', body);
-      const found = answer.metadata ?? [];
-      recall.replaceChildren(...(found.length ? found.map((m) => el('li', {}, String(m.text ?? '').slice(0, 300)))
-        : [el('li.muted', {}, 'Nothing yet: vectorize this chat (Vector Storage in SillyTavern) first.')]));
-    } catch (e) {
-      fail('Cannot ask the vector memory', e);
-    }
-  }
-
-  return el('div.memory', { id: 'memory' },
-    el('h2', {}, 'Memory'),
-    area,
-    el('div.row', {}, el('button', { type: 'button', id: 'saveSummary', onclick: saveSummary }, 'Save summary'),
-      el('button', { type: 'button', id: 'summarizeNow', onclick: summarizeNow }, 'Summarize now')),
-    status,
-    el('div.row', {}, el('button.link', { type: 'button', id: 'showRecall', onclick: showRecall }, 'What would vector memory bring back?')),
-    recall);
 }
 
 function shortDate(value) {

@@ -6,15 +6,6 @@ import { completionText, post, readEvents } from './api.js';
 /** Tankard's mark on a reply whose backend died mid-stream (src/main/java/tankard/engine/Turns.java CUT_OFF). */
 export const CUT_OFF = 'tankard_cut_off';
 
-/** The summary ST's Summarize extension keeps: extra.memory of the newest message that has one. */
-export function currentSummary(messages) {
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const memory = messages[i]?.extra?.memory;
-    if (typeof memory === 'string' && memory.trim()) return { index: i, text: memory };
-  }
-  return null;
-}
-
 /**
  * Asks the engine for a reply: action is send (with the typed text), regenerate, swipe, continue or impersonate;
  * ref names the chat ({avatar_url, file_name}). onText gets the whole text so far as it streams. Answers

@@ -42,6 +42,14 @@ import tankard.outbound.UpstreamClient;
  * error saves nothing but the user's message, and its answer is relayed. A stream cut short saves what came: as
  * it is when the browser left (a stop), marked as cut off when the backend died (then an error event ends it).
  * A streamed impersonation, which saves nothing, ends with an event {@code {"tankard_text": …}}: the text cleaned.
+ * <p>
+ * {@code POST /api/tankard/memory/summarize}, the chat (as above): ST's "Summarize now", a summary made with the
+ * user's memory settings whatever their triggers and pause say, kept in {@code extra.memory} as ST keeps it
+ * ({@link EngineService#summarizeNow}); answers {@code {summary, index}}.
+ * <p>
+ * {@code POST /api/tankard/memory/vectors}, the chat and {@code insert} (how many messages, default 0): ST's
+ * "Vectorize All" step by step and its stats ({@link EngineService#vectorize}); answers
+ * {@code {messages, saved, remaining}}.
  */
 public final class EngineFeature implements Feature {
     private static final Logger LOG = LoggerFactory.getLogger(EngineFeature.class);
@@ -68,6 +76,10 @@ public final class EngineFeature implements Feature {
         router.post("/api/tankard/prompt").handler(routes.blocking(threads, request ->
                 Reply.json(engine.prompt(request.user().handle(), request.body()))));
         router.post("/api/tankard/generate").handler(routes.answering(this::generate));
+        router.post("/api/tankard/memory/summarize").handler(routes.blocking(threads, request ->
+                Reply.json(engine.summarizeNow(request.user().handle(), request.body()))));
+        router.post("/api/tankard/memory/vectors").handler(routes.blocking(threads, request ->
+                Reply.json(engine.vectorize(request.user().handle(), request.body()))));
     }
 
     private void generate(Request request) {

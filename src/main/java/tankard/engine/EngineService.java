@@ -13,6 +13,7 @@ import tankard.chat.ChatTail;
 import tankard.core.Refusal;
 import tankard.engine.prompt.Action;
 import tankard.engine.memory.SummaryMemory;
+import tankard.engine.memory.VectorMemory;
 import tankard.engine.prompt.BuiltPrompt;
 import tankard.engine.prompt.Generation;
 import tankard.engine.prompt.PromptInputs;
@@ -81,15 +82,32 @@ public final class EngineService {
         this.clock = clock;
     }
 
-    /** The {@code /api/tankard/prompt} answer: the route, the request body and the itemization. */
+    /**
+     * The {@code /api/tankard/prompt} answer: the route, the request body and the itemization; with the context
+     * the itemization is measured against (ST's PromptItemize shows the same: the context size and what is left of
+     * it for the prompt) and the texts the memory put in (the summary, ST's {@code 1_memory}, and the vector
+     * recall, {@code 3_vectors}), for a client to show.
+     */
     public ObjectNode prompt(String user, JsonNode body) throws IOException {
-        Action action = action(body);
-        BuiltPrompt built = PromptEngine.build(load(user, body).inputs(), action);
+        Generation generation = PromptEngine.prepare(load(user, body).inputs(), action(body));
+        BuiltPrompt built = PromptEngine.build(generation);
         ObjectNode answer = JsJson.object();
         answer.put("route", built.route());
         answer.set("request", built.request());
         answer.set("itemization", built.itemization().toJson());
+        boolean chatCompletion = built.route().equals(BuiltPrompt.CHAT_COMPLETIONS);
+        answer.putObject("context")
+                .put("size", PromptEngine.maxContextSize(generation.inputs().settings(), chatCompletion))
+                .put("prompt", PromptEngine.maxContext(generation.inputs().settings(), chatCompletion));
+        answer.putObject("memory")
+                .put("summary", extensionValue(generation, PromptEngine.MEMORY))
+                .put("vectors", extensionValue(generation, VectorMemory.PROMPT_KEY));
         return answer;
+    }
+
+    private static String extensionValue(Generation generation, String key) {
+        var prompt = generation.extensionPrompts().get(key);
+        return prompt == null ? "" : prompt.value();
     }
 
     private static Action action(JsonNode body) {
@@ -123,15 +141,21 @@ public final class EngineService {
     public Started start(String user, JsonNode body) throws IOException, Completions.Unreachable {
         Action action = action(body);
         Loaded loaded = load(user, body);
+        Started started = started(user, loaded, action);
+        ObjectNode message = PromptEngine.userMessage(loaded.inputs(), action);
+        if (message != null) {
+            turns.appendUserMessage(user, loaded.chat(), message);
+        }
+        return started;
+    }
+
+    /** The prompt and the backend call for an action on the chat as it was loaded; writes nothing. */
+    private Started started(String user, Loaded loaded, Action action) throws Completions.Unreachable {
         PromptInputs inputs = loaded.inputs();
         Generation generation = PromptEngine.prepare(inputs, action);
         BuiltPrompt built = PromptEngine.build(generation);
         boolean chatCompletion = built.route().equals(BuiltPrompt.CHAT_COMPLETIONS);
         Completions.Generation call = completions.generation(user, chatCompletion, built.request());
-        ObjectNode message = PromptEngine.userMessage(inputs, action);
-        if (message != null) {
-            turns.appendUserMessage(user, loaded.chat(), message);
-        }
         String source = chatCompletion ? PromptEngine.text(built.request().get("chat_completion_source")) : null;
         String api = chatCompletion ? (source.isEmpty() ? "openai" : source) : textApi(inputs.settings());
         Turns.Reply reply = new Turns.Reply(loaded.chat(), action, generation.name2(), api,
@@ -218,28 +242,90 @@ public final class EngineService {
      */
     public void summarize(String user, Started started, Summary summary) {
         try {
-            SummaryMemory.Request request = summary.request();
-            String text = request.backlog() != null
-                    ? summary.memory().summarizeBacklog(request.backlog(), body -> summaryText(user, started, body))
-                    : summaryText(user, started, request.body());
-            ChatTail read = chats.tail(user, started.reply().chat(), Integer.MAX_VALUE);
-            Optional<SummaryMemory.Stored> stored = summary.memory().store(read.messages(), request, text);
-            if (stored.isPresent()) {
-                int index = stored.get().index();
-                chats.replaceMessage(user, started.reply().chat(), read, read.messages().size() - index,
-                        read.messages().get(index), stored.get().message());
-            }
+            makeAndStore(user, started, summary);
         } catch (Exception e) {
             LOG.warn("The summary after a reply could not be made or stored", e);
         }
         readAhead(user, started);
     }
 
+    /** Sends the summary request and stores the answer; answers where it was stored (empty: nothing to store). */
+    private Optional<SummaryMemory.Stored> makeAndStore(String user, Started started, Summary summary) throws Exception {
+        SummaryMemory.Request request = summary.request();
+        String text = request.backlog() != null
+                ? summary.memory().summarizeBacklog(request.backlog(), body -> summaryText(user, started, body))
+                : summaryText(user, started, request.body());
+        ChatTail read = chats.tail(user, started.reply().chat(), Integer.MAX_VALUE);
+        Optional<SummaryMemory.Stored> stored = summary.memory().store(read.messages(), request, text);
+        if (stored.isPresent()) {
+            int index = stored.get().index();
+            chats.replaceMessage(user, started.reply().chat(), read, read.messages().size() - index,
+                    read.messages().get(index), stored.get().message());
+        }
+        return stored;
+    }
+
+    /**
+     * ST's "Summarize now" (the memory extension's forceSummarizeChat with the main API): a summary whatever the
+     * triggers and the pause say, asked as the user's prompt builder asks (in place: the request that made the last
+     * reply, the reply and the instruction, as after a reply; raw: the messages since the latest summary) and kept
+     * where ST keeps it. Answers {@code {summary, index}}, the message it is kept in. 400 when the source is not the
+     * main API or nothing is left to summarize, 502 when the backend fails. Blocking: waits on the backend.
+     */
+    public ObjectNode summarizeNow(String user, JsonNode body) throws Exception {
+        Loaded loaded = load(user, body);
+        if (!"main".equals(PromptEngine.text(loaded.inputs().settings().path("extension_settings").path("memory")
+                .get("source")))) {
+            throw Refusal.badRequest("The server summarizes with the main API only: choose it as the summary source");
+        }
+        ArrayNode chat = loaded.inputs().chat();
+        JsonNode last = chat.isEmpty() ? null : chat.get(chat.size() - 1);
+        boolean replyLast = last != null && !Js.truthy(last.get("is_user")) && !Js.truthy(last.get("is_system"));
+        Started started = started(user, loaded, replyLast ? Action.REGENERATE : Action.NORMAL);
+        SummaryMemory memory = new SummaryMemory(loaded.inputs().settings(), started.generation().macros(),
+                PromptEngine.tokenCounter(loaded.inputs(), started.chatCompletion()));
+        SummaryMemory.Request request = memory.forced(chat, started.prompt().request(),
+                        replyLast ? Js.string(last.get("mes")) : "")
+                .orElseThrow(() -> Refusal.badRequest("No messages found to summarize: to try again, remove the "
+                        + "latest summary (or write a summary prompt)"));
+        SummaryMemory.Stored stored;
+        try {
+            stored = makeAndStore(user, started, new Summary(memory, request))
+                    .orElseThrow(() -> Refusal.upstream("The backend answered an empty summary"));
+        } catch (Completions.Unreachable e) {
+            throw Refusal.upstream("The backend could not be reached: " + e.getMessage());
+        }
+        readAhead(user, started);
+        return JsJson.object().put("summary", Js.string(stored.message().path("extra").get("memory")))
+                .put("index", stored.index());
+    }
+
+    /**
+     * ST's Vector Storage "Vectorize All", one step, and "View Stats": up to {@code insert} (body, default 0: count
+     * only, at most 1,000) of the messages the chat's collection lacks inserted, as the engine inserts them before a
+     * prompt. Answers {@code {messages, saved, remaining}}: the chat's messages to vectorize, how many are in the
+     * collection, how many are not yet. 400 when chat vectorization is off. Blocking: waits on the embedding model.
+     */
+    public ObjectNode vectorize(String user, JsonNode body) throws IOException {
+        JsonNode insert = body.get("insert");
+        if (insert != null && !insert.isNull() && (!insert.canConvertToInt() || insert.asInt() < 0)) {
+            throw Refusal.badRequest("insert must be a whole number of messages, 0 or more");
+        }
+        VectorMemory.Stats stats = PromptEngine.synchronizeVectors(load(user, body).inputs(),
+                insert == null ? 0 : Math.min(insert.asInt(), 1000));
+        if (stats == null) {
+            throw Refusal.badRequest("Vector memory is off for chats: enable it first (extension_settings.vectors"
+                    + ".enabled_chats)");
+        }
+        return JsJson.object().put("messages", stats.messages()).put("saved", stats.saved())
+                .put("remaining", stats.remaining());
+    }
+
     /** A summary request's answer, cleaned as ST's cleanUpMessage cleans a quiet reply. */
     private String summaryText(String user, Started started, ObjectNode body) throws IOException, Completions.Unreachable {
         Completions.Answer answer = started.chatCompletion() ? completions.chat(user, body) : completions.text(user, body);
         if (!answer.ok()) {
-            throw new IOException("The summary request failed: " + answer.status() + " " + answer.reason());
+            throw Refusal.upstream("The summary request failed: " + answer.status() + " " + answer.reason());
         }
         return started.clean(ReplyText.whole(started.chatCompletion(), answer.json()), Action.NORMAL, false);
     }

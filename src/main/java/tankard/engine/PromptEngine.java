@@ -80,6 +80,35 @@ public final class PromptEngine {
         return name.equals("poe") ? "openai" : name;
     }
 
+    /**
+     * ST's Vector Storage "Vectorize All" step (public/scripts/extensions/vectors/index.js, synchronizeChat with a
+     * batch size): up to {@code limit} of the messages the chat's collection lacks inserted, with the macros a
+     * prompt substitutes in them. Null when the user has not enabled chat vectorization.
+     */
+    static VectorMemory.Stats synchronizeVectors(PromptInputs inputs, int limit) {
+        if (inputs.vectors() == null) {
+            return null;
+        }
+        ObjectNode settings = inputs.settings();
+        ObjectNode powerUser = object(settings.get("power_user"));
+        Persona persona = Persona.of(settings, powerUser, inputs.metadata());
+        Macros macros = cardMacros(inputs, inputs.chat(), Action.NORMAL, new ExtensionPrompts[1], powerUser, persona)
+                .macros();
+        return new VectorMemory(object(settings.get("extension_settings")).get("vectors"))
+                .synchronize(list(inputs.chat()), macros, inputs.vectors(), limit);
+    }
+
+    private record CardMacros(MacroEnv.CardFields card, Macros macros) {
+    }
+
+    /** The card's fields (their own macros substituted) and the macros of the chat that read them. */
+    private static CardMacros cardMacros(PromptInputs inputs, ArrayNode chat, Action action, ExtensionPrompts[] outlets,
+                                         ObjectNode powerUser, Persona persona) {
+        MacroEnv.CardFields card = cardFields(inputs, powerUser, inputs.metadata(), persona,
+                new Macros(macroEnv(inputs, chat, MacroEnv.CardFields.EMPTY, action, outlets)));
+        return new CardMacros(card, new Macros(macroEnv(inputs, chat, card, action, outlets)));
+    }
+
     /** Generate from its start to the branch on the API. */
     static Generation prepare(PromptInputs inputs, Action action) {
         ObjectNode settings = inputs.settings();
@@ -115,9 +144,9 @@ public final class PromptEngine {
             chat.add(userMessage);
         }
         ExtensionPrompts[] outlets = new ExtensionPrompts[1]; // {{outlet::key}} reads the prompts made below
-        Macros macros = new Macros(macroEnv(inputs, chat, MacroEnv.CardFields.EMPTY, action, outlets));
-        MacroEnv.CardFields card = cardFields(inputs, powerUser, metadata, persona, macros);
-        macros = new Macros(macroEnv(inputs, chat, card, action, outlets));
+        CardMacros cardMacros = cardMacros(inputs, chat, action, outlets, powerUser, persona);
+        MacroEnv.CardFields card = cardMacros.card();
+        Macros macros = cardMacros.macros();
         ExtensionPrompts prompts = new ExtensionPrompts(macros);
         outlets[0] = prompts;
         ObjectNode extensions = object(settings.get("extension_settings"));

@@ -20,8 +20,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Tankard's own UI beyond the first chat: stop, regenerate, delete, branch; the chat's memory (summary shown,
- * edited, made now); group chats read; the card editor; the dark theme and a phone-sized window.
+ * Tankard's own UI beyond the first chat: stop, regenerate, delete, branch (the chat's memory: TankardUiMemoryTest);
+ * group chats read; the card editor; the dark theme and a phone-sized window.
  */
 class TankardUiChatOpsTest {
     private static final String WREN_CHATS = "chats/default_Wren";
@@ -168,70 +168,6 @@ class TankardUiChatOpsTest {
                     JsJson.MAPPER.convertValue(page.eval("[...document.querySelectorAll('#messages article .text')].slice(1).map(t => t.textContent)"), List.class),
                     "the page shows the chat as saved");
             assertEquals("", text(page, "document.querySelector('#input').value"));
-            StUi.assertClean(page, "The page");
-        }
-    }
-
-    @Test
-    void theSummaryIsShownEditedAndMadeNow() throws IOException {
-        try (OwnUi.Session session = OwnUi.Session.start("")) {
-            TestServer server = session.server();
-            MockCompletionServer mock = session.mock();
-            Browser.Page page = openWren(session);
-            for (int i = 0; i < 3; i++) {
-                send(page, "Question " + i);
-                int messages = 3 + 2 * i;
-                page.waitFor("document.querySelectorAll('#messages article').length === " + messages
-                        + " && !document.querySelector('#messages article.streaming')", STEP);
-            }
-            page.waitForNetworkIdle(Duration.ofMillis(300), STEP);
-            String chat = chats(server.files()).get(0);
-            StUi.withScreenshot(page, "tankard-ops-5-summary", () -> {
-                page.click("#summarizeNow");
-                page.waitFor("document.querySelector('#summary').value.startsWith('Mock reply')", STEP);
-                page.waitFor("document.querySelector('#memoryStatus').textContent.startsWith('Summarized')", STEP);
-            });
-            String made = text(page, "document.querySelector('#summary').value");
-            assertTrue(lines(server.files(), chat).stream().anyMatch(m -> made.equals(m.path("extra").path("memory").asText())),
-                    "stored where ST's Summarize extension keeps it");
-
-            StUi.withScreenshot(page, "tankard-ops-6-summary-edited", () -> {
-                page.eval("document.querySelector('#summary').value = 'Wren met a traveller who asked three questions.'");
-                page.click("#saveSummary");
-                page.waitFor("document.querySelector('#memoryStatus').textContent === 'Summary saved.'", STEP);
-                page.reload();
-                OwnUi.boot(page);
-                page.waitFor("document.querySelector('#summary')?.value === 'Wren met a traveller who asked three questions.'", STEP);
-            });
-            send(page, "And now?");
-            page.waitFor("document.querySelectorAll('#messages article').length === 9 && !document.querySelector('#messages article.streaming')", STEP);
-            JsonNode sent = mock.lastCall("/v1/chat/completions").json();
-            assertTrue(sent.path("messages").toString().contains("Wren met a traveller who asked three questions."),
-                    "the summary goes into the prompt: " + sent.path("messages"));
-            StUi.assertClean(page, "The page");
-        }
-    }
-
-    @Test
-    void theVectorMemoryShowsWhatItWouldBringBack() throws IOException {
-        try (OwnUi.Session session = OwnUi.Session.start("")) {
-            TestServer server = session.server();
-            MockCompletionServer mock = session.mock();
-            Browser.Page page = openWren(session);
-            String chat = chats(server.files()).get(0).replace(".jsonl", "");
-            // what ST's Vector Storage stores for a chat: chunks of its messages in the collection named after it,
-            // embedded by the server's own model
-            assertEquals(200, server.client().post("/api/vector/insert", "{\"collectionId\":" + OwnUi.js(chat)
-                    + ",\"source\":\"transformers\",\"items\":["
-                    + "{\"hash\":1,\"text\":\"The ferry across the river leaves at dawn.\",\"index\":0},"
-                    + "{\"hash\":2,\"text\":\"My grandmother baked bread with rosemary.\",\"index\":1}]}").statusCode());
-            StUi.withScreenshot(page, "tankard-ops-11-recall", () -> {
-                send(page, "When does the ferry leave, and where does it cross the river?");
-                page.waitFor("document.querySelectorAll('#messages article').length === 3 && !document.querySelector('#messages article.streaming')", STEP);
-                page.click("#showRecall");
-                page.waitFor("document.querySelectorAll('#recall li').length > 0", STEP);
-                assertEquals("The ferry across the river leaves at dawn.", text(page, "document.querySelector('#recall li').textContent"));
-            });
             StUi.assertClean(page, "The page");
         }
     }

@@ -115,9 +115,19 @@ public final class SummaryMemory {
      * @param chat the chat's messages, oldest first, after the reply was saved (and after {@link #memoryToDrop})
      */
     public Optional<Due> due(ArrayNode chat) {
+        return due(chat, false);
+    }
+
+    /**
+     * As {@link #due(ArrayNode)}; forced (ST's "Summarize now", forceSummarizeChat → getSummaryPromptForNow with
+     * force), the pause, the interval and the triggers do not count: only the source, the chat and the instruction.
+     */
+    private Optional<Due> due(ArrayNode chat, boolean force) {
         Mode mode = mode();
-        if (!memory.mainApi() || memory.frozen() || mode == null || memory.intervalOff() || chat.isEmpty()
-                || chat.size() < memory.intervalNumber()) {
+        if (!memory.mainApi() || mode == null || chat.isEmpty()) {
+            return Optional.empty();
+        }
+        if (!force && (memory.frozen() || memory.intervalOff() || chat.size() < memory.intervalNumber())) {
             return Optional.empty();
         }
         int messages = 0;
@@ -130,7 +140,7 @@ public final class SummaryMemory {
             words += wordCount(chat.get(i).get("mes"));
         }
         boolean enoughWords = Js.truthy(memory.forceWords()) && words >= JsNumber.of(memory.forceWords());
-        if (messages < memory.intervalNumber() && !enoughWords) {
+        if (!force && messages < memory.intervalNumber() && !enoughWords) {
             return Optional.empty();
         }
         String instruction = Js.truthy(memory.prompt()) ? macros.substitute(Js.string(memory.prompt()),
@@ -158,7 +168,21 @@ public final class SummaryMemory {
      * @param reply       the reply as the model wrote it (classic puts it after the last request)
      */
     public Optional<Request> request(ArrayNode chat, ObjectNode lastRequest, String reply) {
-        Optional<Due> due = due(chat);
+        return request(due(chat, false), chat, lastRequest, reply);
+    }
+
+    /**
+     * ST's "Summarize now" (forceSummarizeChat): the summary request whatever the triggers and the pause say; empty
+     * when the source is not the main API, the instruction is empty or (raw) no message is left to summarize.
+     *
+     * @param reply classic: the chat's last reply, which {@code lastRequest} was built to answer; empty when the
+     *              chat ends with the user's message
+     */
+    public Optional<Request> forced(ArrayNode chat, ObjectNode lastRequest, String reply) {
+        return request(due(chat, true), chat, lastRequest, reply);
+    }
+
+    private Optional<Request> request(Optional<Due> due, ArrayNode chat, ObjectNode lastRequest, String reply) {
         if (due.isEmpty()) {
             return Optional.empty();
         }
@@ -173,7 +197,9 @@ public final class SummaryMemory {
             String quiet = macros.substitute(instruction);
             if (chatCompletion) {
                 ArrayNode messages = (ArrayNode) body.get("messages");
-                messages.addObject().put("role", "assistant").put("content", reply);
+                if (!reply.isEmpty()) {
+                    messages.addObject().put("role", "assistant").put("content", reply);
+                }
                 messages.addObject().put("role", "system").put("content", quiet);
             } else {
                 body.put("prompt", lastRequest.get("prompt").textValue() + reply + quietTurn(quiet));

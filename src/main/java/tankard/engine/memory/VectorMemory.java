@@ -59,9 +59,24 @@ public final class VectorMemory {
      * the messages this prompt added or changed and the texts with macros.
      */
     public void synchronize(List<? extends JsonNode> chat, Macros macros, VectorIndex index) {
-        if (!enabled()) {
-            return;
+        if (enabled()) {
+            synchronize(chat, macros, index, Integer.MAX_VALUE);
         }
+    }
+
+    /**
+     * The chat's messages against its collection after a synchronization: how many the chat has to vectorize and
+     * how many of them are in the collection (messages with the same text share a hash and count once), and how
+     * many are still to insert (ST's synchronizeChat answer, each message counted).
+     */
+    public record Stats(int messages, int saved, int remaining) {
+    }
+
+    /**
+     * ST: synchronizeChat(batchSize), as "Vectorize All" calls it: the first {@code limit} messages the collection
+     * lacks inserted (0: none, to count only), what is gone deleted.
+     */
+    public Stats synchronize(List<? extends JsonNode> chat, Macros macros, VectorIndex index, int limit) {
         boolean keepHidden = Js.truthy(settings.get("keep_hidden"));
         ChatHashes known = index.chatHashes();
         long[] parsed = known.sorted(keepHidden);
@@ -120,12 +135,17 @@ public final class VectorMemory {
                 fresh.add(new VectorIndex.Item(known.hash(i), ChatHashes.text(chat.get(i).get("mes")), i));
             }
         }
-        if (!fresh.isEmpty()) {
-            index.insert(chunks(fresh));
+        List<VectorIndex.Item> batch = fresh.subList(0, Math.min(limit, fresh.size()));
+        if (!batch.isEmpty()) {
+            index.insert(chunks(batch));
         }
         if (!gone.isEmpty()) {
             index.delete(gone);
         }
+        Set<Long> missing = new HashSet<>();
+        fresh.subList(batch.size(), fresh.size()).forEach(item -> missing.add(item.hash()));
+        batch.forEach(item -> missing.remove(item.hash()));
+        return new Stats(present.size(), present.size() - missing.size(), fresh.size() - batch.size());
     }
 
     /** How many times {@code value} is in the sorted array from {@code from} on (0 when it is not there). */
