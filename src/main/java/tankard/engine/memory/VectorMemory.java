@@ -100,24 +100,33 @@ public final class VectorMemory {
         long[] added = others.stream().mapToLong(VectorIndex.Item::hash).sorted().toArray();
         long[] saved = index.saved();
 
-        // one walk over both sorted lists: what the collection has and the chat no longer, and the reverse
+        // one walk over the sorted lists: what the collection has and the chat no longer, and the reverse
         List<Long> gone = new ArrayList<>();
         LongList unsaved = new LongList(); // hashes of parsed messages the collection lacks
+        int present = 0; // distinct hashes of the chat's messages
         int s = 0;
         int p = 0;
-        while (s < saved.length || p < parsed.length) {
-            long hash = s == saved.length ? parsed[p] : p == parsed.length ? saved[s] : Math.min(saved[s], parsed[p]);
+        int a = 0;
+        while (s < saved.length || p < parsed.length || a < added.length) {
+            long hash = Math.min(s < saved.length ? saved[s] : Long.MAX_VALUE,
+                    Math.min(p < parsed.length ? parsed[p] : Long.MAX_VALUE, a < added.length ? added[a] : Long.MAX_VALUE));
             int inSaved = run(saved, s, hash);
             int inParsed = run(parsed, p, hash);
-            if (inSaved > 0 && inParsed - count(removed, hash) + count(added, hash) <= 0) {
+            int inAdded = run(added, a, hash);
+            boolean inChat = inParsed - count(removed, hash) + inAdded > 0;
+            if (inChat) {
+                present++;
+            } else {
                 for (int k = 0; k < inSaved; k++) {
                     gone.add(hash);
                 }
-            } else if (inSaved == 0) {
+            }
+            if (inSaved == 0 && inParsed > 0) {
                 unsaved.add(hash);
             }
             s += inSaved;
             p += inParsed;
+            a += inAdded;
         }
 
         List<VectorIndex.Item> fresh = new ArrayList<>();
@@ -145,7 +154,7 @@ public final class VectorMemory {
         Set<Long> missing = new HashSet<>();
         fresh.subList(batch.size(), fresh.size()).forEach(item -> missing.add(item.hash()));
         batch.forEach(item -> missing.remove(item.hash()));
-        return new Stats(present.size(), present.size() - missing.size(), fresh.size() - batch.size());
+        return new Stats(present, present - missing.size(), fresh.size() - batch.size());
     }
 
     /** How many times {@code value} is in the sorted array from {@code from} on (0 when it is not there). */

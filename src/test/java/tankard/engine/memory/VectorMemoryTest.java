@@ -203,6 +203,14 @@ class VectorMemoryTest {
                 new VectorMemory(settings(keepHidden)).synchronize(promptChat(parsed), macros, index);
             }
             assertEquals(hashing.inserted, reading.inserted, "the same items inserted, in the same order");
+            List<VectorMemory.Stats> counted = new ArrayList<>();
+            for (ChatHashes hashes : List.of(ChatHashes.NONE, reading.chatHashes)) {
+                FixedIndex index = new FixedIndex();
+                index.chatHashes = hashes;
+                counted.add(new VectorMemory(settings(keepHidden)).synchronize(promptChat(parsed), macros, index, 3));
+            }
+            assertEquals(counted.get(0), counted.get(1), "a step of Vectorize All counts the same");
+            assertEquals(3, counted.get(1).saved(), "three inserted of " + counted.get(1));
             assertEquals(new java.util.TreeSet<>(hashing.deleted), new java.util.TreeSet<>(reading.deleted));
             assertTrue(reading.deleted.contains(42L) && reading.deleted.contains(StringHash.of("Message number 29.")),
                     "what no message of this chat has is deleted: " + reading.deleted);
