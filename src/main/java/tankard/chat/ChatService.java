@@ -454,6 +454,9 @@ public final class ChatService {
      * for a chat whose first line is not a header; written through a draft under the chat's lock, then backed up.
      */
     public void saveMetadata(String user, ChatRef chat, ObjectNode values) throws IOException {
+        if (values.has("integrity")) { // the token other tabs' saves are checked against: only a whole save sets it
+            throw Refusal.badRequest("chat_metadata.integrity cannot be set here");
+        }
         ChatFolder folder = chat.folder();
         String file = chat.file();
         String key = key(user, folder, file);

@@ -59,7 +59,7 @@ class ChatMetadataHttpTest extends ServerTest {
         assertEquals(404, setMetadata("{\"note_prompt\":\"x\"}").statusCode(), "no such chat");
         assertEquals(200, client.post("/api/chats/save", "{" + CHAT + ",\"chat\":[{\"chat_metadata\":{}}," + MESSAGES + "]}").statusCode());
         byte[] before = documentBytes(FILE);
-        for (String metadata : new String[]{"\"x\"", "[1]", "null", "3"}) {
+        for (String metadata : new String[]{"\"x\"", "[1]", "null", "3", "{\"note_prompt\":\"x\",\"integrity\":\"forged\"}"}) {
             assertEquals(400, setMetadata(metadata).statusCode(), metadata);
         }
         assertEquals(400, client.post("/api/tankard/chats/metadata", "{\"chat_metadata\":{}}").statusCode(), "no chat named");
