@@ -215,8 +215,8 @@ public final class SummaryMemory {
         if (raw.lastUsedIndex() == -1) {
             return Optional.empty();
         }
-        return Optional.of(new Request(due.get().mode(), rawBody(new Backlog(raw.text(), instruction, body,
-                chatCompletion), raw.text()), raw.lastUsedIndex(), null));
+        return Optional.of(new Request(due.get().mode(), rawBody(body, instruction, chatCompletion, raw.text()),
+                raw.lastUsedIndex(), null));
     }
 
     /** The tokens a raw request leaves for its text once the instruction is in. */
@@ -226,13 +226,17 @@ public final class SummaryMemory {
 
     /** generateRaw's request for a raw summary of {@code text} under the instruction. */
     private ObjectNode rawBody(Backlog backlog, String text) {
-        ObjectNode body = backlog.quietBody().deepCopy();
-        if (backlog.chatCompletion()) {
+        return rawBody(backlog.quietBody(), backlog.instruction(), backlog.chatCompletion(), text);
+    }
+
+    private ObjectNode rawBody(ObjectNode quietBody, String instruction, boolean chatCompletion, String text) {
+        ObjectNode body = quietBody.deepCopy();
+        if (chatCompletion) {
             ArrayNode messages = body.putArray("messages");
-            messages.addObject().put("role", "system").put("content", Js.trim(macros.substitute(backlog.instruction())));
+            messages.addObject().put("role", "system").put("content", Js.trim(macros.substitute(instruction)));
             messages.addObject().put("role", "user").put("content", macros.substitute(Js.trim(text)));
         } else {
-            body.put("prompt", rawTextPrompt(backlog.instruction(), text));
+            body.put("prompt", rawTextPrompt(instruction, text));
         }
         return body;
     }
