@@ -9,6 +9,7 @@ export const state = {
   user: null,
 };
 
+/** Reads settings.json into state.settings; answers all /api/settings/get says (the preset lists too). */
 export async function loadSettings() {
   const answer = await postJson('/api/settings/get', {});
   state.accounts = !!answer.enable_accounts;
@@ -17,7 +18,7 @@ export async function loadSettings() {
   } catch {
     state.settings = {};
   }
-  return state.settings;
+  return answer;
 }
 
 export async function saveSettings() {

@@ -1,0 +1,128 @@
+package tankard.frontend;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
+import tankard.json.JsJson;
+import tankard.testing.Browser;
+import tankard.testing.MockCompletionServer;
+import tankard.testing.TestServer;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * One data folder, two frontends in turn: a chat completion preset and a background picked in Tankard's settings
+ * page are ST's in ST's frontend (listed, picked, applied), and a preset ST saves shows and applies in Tankard's
+ * page and reaches the backend. Needs an ST install:
+ * {@code TANKARD_ST_DIR=/path/to/SillyTavern mvn test -Dtest=StFrontendOwnUiSettingsInterchangeTest}.
+ */
+@EnabledIfEnvironmentVariable(named = "TANKARD_ST_DIR", matches = ".+")
+class StFrontendOwnUiSettingsInterchangeTest {
+    private static final Duration STEP = Duration.ofSeconds(30);
+    private static final String ST_PRESET = "$('#settings_preset_openai').find(':selected').text()";
+    private static final String ST_TEMPERATURE = "Number($('#temp_openai').val())";
+
+    private final Path stDir = Path.of(System.getenv("TANKARD_ST_DIR")).toAbsolutePath();
+
+    /** Picks the preset of that name in ST's chat completion preset list, as choosing it does. */
+    private static void stPick(Browser.Page page, String name) {
+        page.eval("(s => { s.value = [...s.options].find(o => o.textContent === " + OwnUi.js(name) + ").value;"
+                + " $(s).trigger('change'); return true; })(document.querySelector('#settings_preset_openai'))");
+        page.waitFor(ST_PRESET + " === " + OwnUi.js(name), STEP);
+    }
+
+    /** Types a number into a field of Tankard's settings page and leaves it. */
+    private static void setNumber(Browser.Page page, String selector, String value) {
+        page.type(selector, value);
+        page.press(selector, "Tab");
+        page.waitForNetworkIdle(Duration.ofMillis(300), STEP);
+    }
+
+    @Test
+    void presetsAndTheBackgroundGoBackAndForthBetweenTankardsUiAndSts() throws IOException {
+        Path dataRoot = TestServer.tempDir();
+        try (TestServer ownUi = TestServer.startIn(OwnUi.work(""), "--dataRoot", dataRoot.toString());
+             MockCompletionServer mock = MockCompletionServer.start(ownUi.vertx);
+             Browser browser = Browser.launch()) {
+            Browser.Page page = browser.newPage();
+            page.navigate(ownUi.url("/#/connection"));
+            OwnUi.boot(page);
+            OwnUi.connect(page, mock);
+            StUi.withScreenshot(page, "interchange-settings-1-tankard-ui", () -> {
+                page.navigate(ownUi.url("/#/settings"));
+                page.waitFor("document.querySelector('#openaiPreset') !== null", STEP);
+                setNumber(page, "#genTemperature", "0.35");
+                setNumber(page, "#genMaxTokens", "123");
+                page.click("#openaiPresetSaveAs");
+                page.type("#presetName", "Tavern Calm");
+                page.click("dialog button[value='save']");
+                page.waitFor("document.querySelector('#openaiPreset').value === 'Tavern Calm'", STEP);
+                page.waitFor("document.querySelector('#backgroundList li[data-name=\"tankard-common-room.png\"]') !== null", STEP);
+                page.click("#backgroundList button[aria-label='Use tankard-common-room.png']");
+                page.waitFor("document.querySelector('#backgroundList li.current')?.dataset.name === 'tankard-common-room.png'", STEP);
+                page.waitForNetworkIdle(Duration.ofMillis(500), STEP);
+            });
+            assertTrue(Files.exists(dataRoot.resolve("default-user/OpenAI Settings/Tavern Calm.json")));
+
+            try (TestServer st = TestServer.startIn(TestServer.tempDir(), "--dataRoot", dataRoot.toString(), "--frontend",
+                    stDir.resolve("public").toString())) {
+                Browser.Page stPage = browser.newPage();
+                stPage.navigate(st.url("/"));
+                StUi.withScreenshot(stPage, "interchange-settings-2-st-frontend", () -> {
+                    StUi.boot(stPage);
+                    StUi.openDrawer(stPage, "ai-config-button");
+                    assertEquals("Tavern Calm", stPage.eval(ST_PRESET).asText(), "ST lists the preset and has it picked");
+                    assertEquals(0.35, stPage.eval(ST_TEMPERATURE).asDouble(), "and its temperature");
+                    assertEquals(123, stPage.eval("Number($('#openai_max_tokens').val())").asInt());
+                    assertTrue(stPage.eval("$('#bg1').css('background-image')").asText().contains("tankard-common-room.png"),
+                            "ST shows the background picked in Tankard");
+
+                    // picked in ST, Tankard's preset applies as one of ST's own
+                    stPick(stPage, "Default");
+                    stPage.waitFor(ST_TEMPERATURE + " !== 0.35", STEP);
+                    stPick(stPage, "Tavern Calm");
+                    stPage.waitFor(ST_TEMPERATURE + " === 0.35 && Number($('#openai_max_tokens').val()) === 123", STEP);
+
+                    // ST saves a preset of its own, with its own "save as"
+                    stPage.eval("$('#temp_openai').val(0.6).trigger('input'); true");
+                    stPage.eval("$('#new_oai_preset').trigger('click'); true");
+                    stPage.waitFor("document.querySelector('dialog[open] .popup-input') !== null", STEP);
+                    stPage.type("dialog[open] .popup-input", "ST Brisk");
+                    stPage.click("dialog[open] .popup-button-ok");
+                    stPage.waitFor(ST_PRESET + " === 'ST Brisk' && document.querySelector('dialog[open]') === null", STEP);
+                    stPage.waitForNetworkIdle(StUi.QUIET, STEP);
+                });
+            }
+            assertEquals(0.6, JsJson.parse(Files.readAllBytes(dataRoot.resolve("default-user/OpenAI Settings/ST Brisk.json")))
+                    .path("temperature").asDouble());
+
+            page.navigate(ownUi.url("/"));
+            page.navigate(ownUi.url("/#/settings"));
+            StUi.withScreenshot(page, "interchange-settings-3-tankard-ui-again", () -> {
+                page.waitFor("document.querySelector('#openaiPreset')?.value === 'ST Brisk'", STEP);
+                assertEquals("0.6", page.eval("document.querySelector('#genTemperature').value").asText(), "ST's values show");
+                OwnUi.choose(page, "#openaiPreset", "Tavern Calm");
+                page.waitFor("document.querySelector('#genTemperature').value === '0.35'", STEP);
+                OwnUi.choose(page, "#openaiPreset", "ST Brisk");
+                page.waitFor("document.querySelector('#genTemperature').value === '0.6'", STEP);
+                page.waitForNetworkIdle(Duration.ofMillis(500), STEP);
+            });
+            page.navigate(ownUi.url("/#/chat?avatar=default_Wren.png"));
+            page.waitFor("document.querySelectorAll('#messages article').length > 0 && !document.querySelector('#send').disabled", STEP);
+            int before = page.eval("document.querySelectorAll('#messages article').length").asInt();
+            page.type("#input", "What is on the fire?");
+            page.click("#send");
+            page.waitFor("document.querySelectorAll('#messages article').length === " + (before + 2)
+                    + " && !document.querySelector('#messages article.streaming')", STEP);
+            assertEquals(0.6, mock.lastCall("/v1/chat/completions").json().path("temperature").asDouble(),
+                    "the preset ST saved reaches the backend through Tankard's engine");
+        } finally {
+            TestServer.deleteTree(dataRoot);
+        }
+    }
+}
