@@ -6,7 +6,6 @@ import { showLibrary } from './library.js';
 import { showPersonas } from './personas.js';
 import { showChat } from './chat.js';
 import { showSettings } from './settings.js';
-import { applyBackground } from './backgrounds.js';
 import { announce, connection, describeConnection, probe, showConnection } from './connection.js';
 
 const view = document.getElementById('view');
@@ -54,7 +53,6 @@ async function boot() {
   setUpTheme();
   try {
     await loadSettings();
-    applyBackground();
     if (state.accounts) {
       state.user = await getJson('/api/users/me');
       const logout = document.getElementById('logout');

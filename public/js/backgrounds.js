@@ -13,9 +13,12 @@ function cssUrl(name) {
   return `url("backgrounds/${encodeURIComponent(name)}")`;
 }
 
-/** Shows the picked background behind the chat's messages (a url("…") value only, as ST writes it). */
-export function applyBackground() {
-  const url = state.settings.background?.url;
+/**
+ * Shows the background behind the chat's messages: the one ST locked to the chat (chat_metadata.custom_background,
+ * backgrounds.js onChatChanged), else the one picked; a url("…") value only, as ST writes them.
+ */
+export function applyBackground(chatMetadata) {
+  const url = chatMetadata?.custom_background || state.settings.background?.url;
   document.documentElement.style.setProperty('--chat-background', /^url\("[^"()]*"\)$/.test(url ?? '') ? url : 'none');
 }
 

@@ -233,13 +233,13 @@ export async function showSettings(view) {
       } catch (e) { fail(`Cannot delete ${name}`, e); }
     }
 
-    const name = kind.label;
-    return el('div.presetRow', {}, field(name, select), el('div.row', { role: 'group', 'aria-label': `${name} files` },
-      el('button', { type: 'button', id: `${apiId}PresetSave`, disabled: !list.has(picked), 'aria-label': `Save over ${name.toLowerCase()} ${picked ?? ''}`,
+    const { label } = kind;
+    return el('div.presetRow', {}, field(label, select), el('div.row', { role: 'group', 'aria-label': `${label} files` },
+      el('button', { type: 'button', id: `${apiId}PresetSave`, disabled: !list.has(picked), 'aria-label': `Save over ${label.toLowerCase()} ${picked ?? ''}`,
         onclick: () => save(select.value) }, 'Save'),
-      el('button', { type: 'button', id: `${apiId}PresetSaveAs`, onclick: saveAs }, 'Save as…'),
+      el('button', { type: 'button', id: `${apiId}PresetSaveAs`, 'aria-label': `Save as… a new ${label.toLowerCase()}`, onclick: saveAs }, 'Save as…'),
       el('button.danger', { type: 'button', id: `${apiId}PresetDelete`, disabled: !list.has(select.value),
-        'aria-label': `Delete ${name.toLowerCase()} ${select.value}`, onclick: remove }, 'Delete')));
+        'aria-label': `Delete ${label.toLowerCase()} ${select.value}`, onclick: remove }, 'Delete')));
   }
 
   /** A number field bound to holder()[key]. */

@@ -1,6 +1,6 @@
 // The user's settings.json, shared with ST's frontend: Tankard's UI reads it whole, changes only the keys it
-// owns (where ST keeps them: main_api, oai_settings, textgenerationwebui_settings, username) and saves the whole
-// object back, so everything ST stored there survives.
+// owns (where ST keeps them: main_api, oai_settings, textgenerationwebui_settings, power_user, username, background,
+// amount_gen, max_context) and saves the whole object back, so everything ST stored there survives.
 import { postJson } from './api.js';
 
 export const state = {

@@ -116,6 +116,10 @@ class TankardUiSettingsTest {
             // another temperature, then the preset picked again: its values come back, as ST's onSettingsPresetChange
             setNumber(page, "#genTemperature", "1.5");
             assertEquals(1.5, settings(server).path("oai_settings").path("temp_openai").asDouble());
+            setNumber(page, "#genTemperature", "9");
+            page.waitFor("document.getElementById('toasts').textContent.includes('Temperature: a number from 0 to 2')", STEP);
+            assertEquals("1.5", page.eval("document.querySelector('#genTemperature').value").asText(), "a value out of range is refused");
+            assertEquals(1.5, settings(server).path("oai_settings").path("temp_openai").asDouble(), "and not saved");
             OwnUi.choose(page, "#openaiPreset", "Default");
             page.waitFor("document.querySelector('#genTemperature').value !== '1.5'", STEP);
             OwnUi.choose(page, "#openaiPreset", "Tavern Calm");
@@ -251,6 +255,14 @@ class TankardUiSettingsTest {
                 assertEquals(200, page.eval("fetch('/backgrounds/hearth%20fire.png').then(r => r.status)").asInt(), "and it loads");
                 page.waitForNetworkIdle(Duration.ofMillis(300), STEP);
             });
+            // a chat ST locked to a background (chat_metadata.custom_background) shows that one
+            server.files().write("chats/default_Wren/Wren - locked.jsonl", "{\"user_name\":\"User\",\"character_name\":\"Wren\","
+                    + "\"create_date\":\"2026-12-01@10h00m00s000ms\",\"chat_metadata\":{\"custom_background\":"
+                    + OwnUi.js("url(\"backgrounds/tankard-common-room.png\")") + "}}\n" + message("Wren", false, "Locked in."));
+            page.navigate(server.url("/#/chat?avatar=" + WREN + "&file=Wren%20-%20locked"));
+            page.waitFor("document.querySelector('#messages article .text')?.textContent === 'Locked in.'", STEP);
+            String locked = page.eval("getComputedStyle(document.querySelector('.chat .thread')).backgroundImage").asText();
+            assertTrue(locked.contains("/backgrounds/tankard-common-room.png"), "the chat's own: " + locked);
 
             openSettings(page, "document.querySelector('#backgroundList li[data-name=\"hearth fire.png\"]') !== null");
             delete(page, "#backgroundList button[aria-label='Delete hearth fire.png']");
