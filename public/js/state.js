@@ -21,9 +21,19 @@ export async function loadSettings() {
   return answer;
 }
 
-export async function saveSettings() {
-  state.settings.firstRun = false;
-  await postJson('/api/settings/save', state.settings);
+let saving = Promise.resolve();
+
+/**
+ * Saves the whole settings object. One save at a time, in order: each carries every change made before it was sent,
+ * so a later one must not land before an earlier one (quick changes on the settings page send several).
+ */
+export function saveSettings() {
+  const next = saving.catch(() => {}).then(() => {
+    state.settings.firstRun = false;
+    return postJson('/api/settings/save', state.settings);
+  });
+  saving = next;
+  return next.then(() => {});
 }
 
 /** The persona's name, as ST's frontend names the user in chats. */

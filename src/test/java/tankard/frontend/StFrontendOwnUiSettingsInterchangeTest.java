@@ -4,7 +4,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
 import tankard.json.JsJson;
 import tankard.testing.Browser;
-import tankard.testing.MockCompletionServer;
 import tankard.testing.TestServer;
 
 import java.io.IOException;
@@ -36,28 +35,18 @@ class StFrontendOwnUiSettingsInterchangeTest {
         page.waitFor(ST_PRESET + " === " + OwnUi.js(name), STEP);
     }
 
-    /** Types a number into a field of Tankard's settings page and leaves it. */
-    private static void setNumber(Browser.Page page, String selector, String value) {
-        page.type(selector, value);
-        page.press(selector, "Tab");
-        page.waitForNetworkIdle(Duration.ofMillis(300), STEP);
-    }
-
     @Test
     void presetsAndTheBackgroundGoBackAndForthBetweenTankardsUiAndSts() throws IOException {
         Path dataRoot = TestServer.tempDir();
-        try (TestServer ownUi = TestServer.startIn(OwnUi.work(""), "--dataRoot", dataRoot.toString());
-             MockCompletionServer mock = MockCompletionServer.start(ownUi.vertx);
-             Browser browser = Browser.launch()) {
-            Browser.Page page = browser.newPage();
-            page.navigate(ownUi.url("/#/connection"));
-            OwnUi.boot(page);
-            OwnUi.connect(page, mock);
+        try (OwnUi.Session session = OwnUi.Session.startOn(dataRoot)) {
+            TestServer ownUi = session.server();
+            Browser browser = session.browser();
+            Browser.Page page = OwnUi.connected(session);
             StUi.withScreenshot(page, "interchange-settings-1-tankard-ui", () -> {
                 page.navigate(ownUi.url("/#/settings"));
                 page.waitFor("document.querySelector('#openaiPreset') !== null", STEP);
-                setNumber(page, "#genTemperature", "0.35");
-                setNumber(page, "#genMaxTokens", "123");
+                OwnUi.enter(page, "#genTemperature", "0.35");
+                OwnUi.enter(page, "#genMaxTokens", "123");
                 page.click("#openaiPresetSaveAs");
                 page.type("#presetName", "Tavern Calm");
                 page.click("dialog button[value='save']");
@@ -69,8 +58,7 @@ class StFrontendOwnUiSettingsInterchangeTest {
             });
             assertTrue(Files.exists(dataRoot.resolve("default-user/OpenAI Settings/Tavern Calm.json")));
 
-            try (TestServer st = TestServer.startIn(TestServer.tempDir(), "--dataRoot", dataRoot.toString(), "--frontend",
-                    stDir.resolve("public").toString())) {
+            try (TestServer st = StUi.startStFrontendOn(stDir, dataRoot)) {
                 Browser.Page stPage = browser.newPage();
                 stPage.navigate(st.url("/"));
                 StUi.withScreenshot(stPage, "interchange-settings-2-st-frontend", () -> {
@@ -119,7 +107,7 @@ class StFrontendOwnUiSettingsInterchangeTest {
             page.click("#send");
             page.waitFor("document.querySelectorAll('#messages article').length === " + (before + 2)
                     + " && !document.querySelector('#messages article.streaming')", STEP);
-            assertEquals(0.6, mock.lastCall("/v1/chat/completions").json().path("temperature").asDouble(),
+            assertEquals(0.6, session.mock().lastCall("/v1/chat/completions").json().path("temperature").asDouble(),
                     "the preset ST saved reaches the backend through Tankard's engine");
         } finally {
             TestServer.deleteTree(dataRoot);

@@ -64,13 +64,6 @@ class TankardUiSettingsTest {
         page.waitFor(ready, STEP);
     }
 
-    /** Types a value into a number field and leaves it, as a user would (its change event saves). */
-    private static void setNumber(Browser.Page page, String selector, String value) {
-        page.type(selector, value);
-        page.press(selector, "Tab");
-        page.waitForNetworkIdle(Duration.ofMillis(300), STEP);
-    }
-
     private static void saveAs(Browser.Page page, String button, String name) {
         page.click(button);
         page.waitFor("document.querySelector('dialog[open] #presetName') !== null", STEP);
@@ -96,15 +89,13 @@ class TankardUiSettingsTest {
                 ((ObjectNode) s.with("oai_settings")).put("unknown_oai_key", 7);
             });
             writeChat(server);
-            page.navigate(server.url("/#/connection"));
-            OwnUi.boot(page);
-            OwnUi.connect(page, session.mock());
+            OwnUi.connected(session);
 
             StUi.withScreenshot(page, "tankard-settings-chat-completion", () -> {
                 openSettings(page, "document.querySelector('#openaiPreset') !== null");
                 assertEquals("Default", page.eval("document.querySelector('#openaiPreset').value").asText(), "ST's preset in use");
-                setNumber(page, "#genTemperature", "0.35");
-                setNumber(page, "#genMaxTokens", "123");
+                OwnUi.enter(page, "#genTemperature", "0.35");
+                OwnUi.enter(page, "#genMaxTokens", "123");
                 saveAs(page, "#openaiPresetSaveAs", "Tavern Calm");
             });
             JsonNode preset = JsJson.parse(server.files().bytes("OpenAI Settings/Tavern Calm.json"));
@@ -114,9 +105,9 @@ class TankardUiSettingsTest {
             assertEquals("custom", preset.path("chat_completion_source").asText(), "the connection too, as ST saves it");
 
             // another temperature, then the preset picked again: its values come back, as ST's onSettingsPresetChange
-            setNumber(page, "#genTemperature", "1.5");
+            OwnUi.enter(page, "#genTemperature", "1.5");
             assertEquals(1.5, settings(server).path("oai_settings").path("temp_openai").asDouble());
-            setNumber(page, "#genTemperature", "9");
+            OwnUi.enter(page, "#genTemperature", "9");
             page.waitFor("document.getElementById('toasts').textContent.includes('Temperature: a number from 0 to 2')", STEP);
             assertEquals("1.5", page.eval("document.querySelector('#genTemperature').value").asText(), "a value out of range is refused");
             assertEquals(1.5, settings(server).path("oai_settings").path("temp_openai").asDouble(), "and not saved");
@@ -140,7 +131,7 @@ class TankardUiSettingsTest {
 
             // a smaller context leaves the old message out; streaming off asks for a whole reply
             openSettings(page, "document.querySelector('#genContext') !== null");
-            setNumber(page, "#genContext", "1024");
+            OwnUi.enter(page, "#genContext", "1024");
             page.click("#genStream");
             page.waitForNetworkIdle(Duration.ofMillis(300), STEP);
             sendInChat(session, "And a mug of cider.", 6);
@@ -170,18 +161,13 @@ class TankardUiSettingsTest {
             writeChat(server);
             page.navigate(server.url("/#/connection"));
             OwnUi.boot(page);
-            page.waitFor("document.querySelector('#connectionForm') !== null", STEP);
-            OwnUi.choose(page, "#connApi", "textgenerationwebui");
-            OwnUi.choose(page, "#connSource", "llamacpp");
-            page.type("#connUrl", session.mock().origin());
-            page.click("#connect");
-            page.waitFor("document.querySelector('#connStatus').className === 'ok'", STEP);
+            OwnUi.connectText(page, session.mock(), "llamacpp");
 
             StUi.withScreenshot(page, "tankard-settings-text-completion", () -> {
                 openSettings(page, "document.querySelector('#instructPreset') !== null");
                 assertEquals("Balanced", page.eval("document.querySelector('#textgenerationwebuiPreset').value").asText());
-                setNumber(page, "#genTemperature", "0.42");
-                setNumber(page, "#genMaxTokens", "77");
+                OwnUi.enter(page, "#genTemperature", "0.42");
+                OwnUi.enter(page, "#genMaxTokens", "77");
                 page.click("#instructEnabled");
                 page.waitForNetworkIdle(Duration.ofMillis(300), STEP);
                 OwnUi.choose(page, "#instructPreset", "Alpaca");
@@ -283,9 +269,7 @@ class TankardUiSettingsTest {
         try (OwnUi.Session session = OwnUi.Session.start("")) {
             Browser.Page page = session.page();
             page.setViewport(390, 844);
-            page.navigate(session.server().url("/#/connection"));
-            OwnUi.boot(page);
-            OwnUi.connect(page, session.mock());
+            OwnUi.connected(session);
             StUi.withScreenshot(page, "tankard-settings-phone", () -> {
                 openSettings(page, "document.querySelectorAll('#backgroundList li[data-name] img').length >= 2"
                         + " && [...document.querySelectorAll('#backgroundList img')].every(i => i.complete)");
