@@ -242,8 +242,9 @@ export async function showSettings(view) {
         'aria-label': `Delete ${label.toLowerCase()} ${select.value}`, onclick: remove }, 'Delete')));
   }
 
-  /** A number field bound to holder()[key]. */
-  function numberField(id, label, holder, key, { min, max, step, hint }) {
+  /** A number field bound to holder()[key]; own, the API's limits, win over the field's. */
+  function numberField(id, label, [holder, key, own = {}], limits) {
+    const { min, max, step, hint } = { ...limits, ...own };
     const input = el('input', { id, type: 'number', inputMode: 'decimal', min, max, step, value: holder()[key] ?? '' });
     input.addEventListener('change', () => {
       const value = numberIn(input);
@@ -260,31 +261,42 @@ export async function showSettings(view) {
     return el('label.check', {}, input, el('span', {}, label));
   }
 
-  function chatCompletion() {
-    return [presetRow('openai'),
-      numberField('genTemperature', 'Temperature', oai, 'temp_openai', { min: 0, max: 2, step: 0.01 }),
-      numberField('genTopP', 'Top P', oai, 'top_p_openai', { min: 0, max: 1, step: 0.01 }),
-      numberField('genMaxTokens', 'Response length (tokens)', oai, 'openai_max_tokens', { min: 1, max: 65536, step: 1 }),
-      numberField('genContext', 'Context size (tokens)', oai, 'openai_max_context', { min: 512, max: 2000000, step: 1,
+  /**
+   * The fields both APIs have: where each is kept ([holder, key]) and the ranges of ST's sliders (index.html; the
+   * context and response length as far as ST's "unlocked" sliders go).
+   */
+  function commonFields({ temperature, topP, length, context, stream }) {
+    return [
+      numberField('genTemperature', 'Temperature', temperature, { min: 0, step: 0.01 }),
+      numberField('genTopP', 'Top P', topP, { min: 0, max: 1, step: 0.01 }),
+      numberField('genMaxTokens', 'Response length (tokens)', length, { step: 1 }),
+      numberField('genContext', 'Context size (tokens)', context, { min: 512, max: 2000000, step: 1,
         hint: 'The prompt and the reply fit in this many tokens; older messages are left out first.' }),
-      checkbox('genStream', 'Stream replies as they are written', oai, 'stream_openai')];
+      checkbox('genStream', 'Stream replies as they are written', ...stream)];
+  }
+
+  function chatCompletion() {
+    return [presetRow('openai'), ...commonFields({
+      temperature: [oai, 'temp_openai', { max: 2 }], topP: [oai, 'top_p_openai'],
+      length: [oai, 'openai_max_tokens', { min: 1, max: 128000 }], context: [oai, 'openai_max_context'],
+      stream: [oai, 'stream_openai'],
+    })];
   }
 
   function textCompletion() {
     const p = powerUser();
-    return [presetRow('textgenerationwebui'),
-      numberField('genTemperature', 'Temperature', textgen, 'temp', { min: 0, max: 5, step: 0.01 }),
-      numberField('genTopP', 'Top P', textgen, 'top_p', { min: 0, max: 1, step: 0.01 }),
-      numberField('genMaxTokens', 'Response length (tokens)', () => state.settings, 'amount_gen', { min: 1, max: 65536, step: 1 }),
-      numberField('genContext', 'Context size (tokens)', () => state.settings, 'max_context', { min: 512, max: 2000000, step: 1,
-        hint: 'The prompt and the reply fit in this many tokens; older messages are left out first.' }),
-      checkbox('genStream', 'Stream replies as they are written', textgen, 'streaming'),
-      el('h2', {}, 'Formatting'),
-      checkbox('instructEnabled', 'Instruct mode', () => p.instruct, 'enabled'),
-      presetRow('instruct'),
-      presetRow('context'),
-      checkbox('syspromptEnabled', 'Use the system prompt', () => p.sysprompt, 'enabled'),
-      presetRow('sysprompt')];
+    const root = () => state.settings;
+    return [presetRow('textgenerationwebui'), ...commonFields({
+      temperature: [textgen, 'temp', { max: 5 }], topP: [textgen, 'top_p'],
+      length: [root, 'amount_gen', { min: 16, max: 65536 }], context: [root, 'max_context'],
+      stream: [textgen, 'streaming'],
+    }),
+    el('h2', {}, 'Formatting'),
+    checkbox('instructEnabled', 'Instruct mode', () => p.instruct, 'enabled'),
+    presetRow('instruct'),
+    presetRow('context'),
+    checkbox('syspromptEnabled', 'Use the system prompt', () => p.sysprompt, 'enabled'),
+    presetRow('sysprompt')];
   }
 
   function draw() {
