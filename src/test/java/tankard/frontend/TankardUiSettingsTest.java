@@ -273,16 +273,7 @@ class TankardUiSettingsTest {
             StUi.withScreenshot(page, "tankard-settings-phone", () -> {
                 openSettings(page, "document.querySelectorAll('#backgroundList li[data-name] img').length >= 2"
                         + " && [...document.querySelectorAll('#backgroundList img')].every(i => i.complete)");
-                page.waitForNetworkIdle(Duration.ofMillis(300), STEP);
-                assertTrue(page.eval("document.documentElement.scrollWidth <= 390").asBoolean(), "nothing wider than the phone");
-                String controls = "[...document.querySelectorAll('#view input, #view select, #view button')]";
-                List<String> unlabelled = names(page, controls + ".filter(c => !(c.labels?.length && c.labels[0].textContent.trim())"
-                        + " && !c.getAttribute('aria-label') && !c.textContent.trim()).map(c => c.id || c.outerHTML.slice(0, 60))");
-                assertEquals(List.of(), unlabelled, "every control has a name");
-                List<String> small = names(page, controls + ".map(c => c.type === 'checkbox' ? c.closest('label') : c)"
-                        + ".filter(c => { const r = c.getBoundingClientRect(); return r.height < 44 || r.width < 44 || r.right > 390; })"
-                        + ".map(c => c.id || c.textContent.trim() || c.outerHTML.slice(0, 60))");
-                assertEquals(List.of(), small, "touch targets of 44 px at least, all within the width");
+                assertFitsAPhoneAndEveryControlIsNamed(page);
             });
 
             // by keyboard alone: Tab reaches every control in order, and Enter on a background picks it
@@ -301,8 +292,45 @@ class TankardUiSettingsTest {
             page.waitFor("document.querySelector('#backgroundList li.current')?.dataset.name === 'tankard-common-room.png'", STEP);
             page.waitForNetworkIdle(Duration.ofMillis(300), STEP);
             assertEquals("tankard-common-room.png", settings(session.server()).path("background").path("name").asText());
+
+            // the text completion page too, its template pickers and switches used by keyboard
+            TextCompletionProtocols.install(session.mock());
+            page.navigate(session.server().url("/#/connection"));
+            OwnUi.connectText(page, session.mock(), "llamacpp");
+            StUi.withScreenshot(page, "tankard-settings-phone-text-completion", () -> {
+                openSettings(page, "document.querySelector('#instructPreset') !== null"
+                        + " && [...document.querySelectorAll('#backgroundList img')].every(i => i.complete)");
+                assertFitsAPhoneAndEveryControlIsNamed(page);
+                page.eval("document.querySelector('#instructEnabled').focus()");
+                page.press("Space");
+                page.waitFor("document.querySelector('#instructEnabled').checked", STEP);
+                page.eval("document.querySelector('#instructPreset').focus()");
+                String before = page.eval("document.querySelector('#instructPreset').value").asText();
+                page.press("ArrowDown");
+                page.waitFor("document.querySelector('#instructPreset').value !== " + OwnUi.js(before)
+                        + " && document.activeElement.id === 'instructPreset'", STEP);
+                page.waitForNetworkIdle(Duration.ofMillis(300), STEP);
+            });
+            JsonNode instruct = settings(session.server()).path("power_user").path("instruct");
+            assertTrue(instruct.path("enabled").asBoolean(), "Space turned instruct mode on");
+            assertEquals(page.eval("document.querySelector('#instructPreset').value").asText(), instruct.path("preset").asText(),
+                    "the arrow key picked the next template, and the focus stayed on its picker");
             StUi.assertClean(page, "The settings page");
         }
+    }
+
+    /** No overflow at 390 px; every control named (label, aria-label or text) and at least 44 px each way. */
+    private static void assertFitsAPhoneAndEveryControlIsNamed(Browser.Page page) {
+        page.waitForNetworkIdle(Duration.ofMillis(300), STEP);
+        assertTrue(page.eval("document.documentElement.scrollWidth <= 390").asBoolean(), "nothing wider than the phone");
+        String controls = "[...document.querySelectorAll('#view input, #view select, #view button')]";
+        List<String> unlabelled = names(page, controls + ".filter(c => !(c.labels?.length && c.labels[0].textContent.trim())"
+                + " && !c.getAttribute('aria-label') && !c.textContent.trim()).map(c => c.id || c.outerHTML.slice(0, 60))");
+        assertEquals(List.of(), unlabelled, "every control has a name");
+        List<String> small = names(page, controls + ".map(c => c.type === 'checkbox' ? c.closest('label') : c)"
+                + ".filter(c => { const r = c.getBoundingClientRect(); return r.height < 44 || r.width < 44 || r.right > 390; })"
+                + ".map(c => c.id || c.textContent.trim() || c.outerHTML.slice(0, 60))");
+        assertEquals(List.of(), small, "touch targets of 44 px at least, all within the width");
     }
 
     private static List<String> names(Browser.Page page, String script) {
