@@ -40,6 +40,19 @@ const CONTEXT_KEYS = [['story_string'], ['example_separator'], ['chat_start'], [
   ['names_as_stop_strings', true], ['story_string_position', 0], ['story_string_depth', 1], ['story_string_role', 0],
   ['always_force_name2', true, true], ['trim_sentences', false, true], ['single_line', false, true]];
 
+// ST: power-user.js MAX_CONTEXT_DEFAULT, MAX_RESPONSE_DEFAULT, MAX_CONTEXT_UNLOCKED, MAX_RESPONSE_UNLOCKED: the text
+// completion sliders' ends, locked and unlocked
+const TEXT_CONTEXT = [8192, 512 * 1024];
+const TEXT_RESPONSE = [2048, 64 * 1024];
+
+/**
+ * Text completion lengths past the locked sliders' ends need ST's "unlocked" switch (power_user.max_context_unlocked),
+ * else ST's frontend cuts them back when it opens (power-user.js switchMaxContextSize).
+ */
+function needsUnlock(context, response) {
+  return context > TEXT_CONTEXT[0] || response > TEXT_RESPONSE[0];
+}
+
 function powerUser() {
   const p = state.settings.power_user ??= {};
   p.instruct ??= {};
@@ -93,6 +106,7 @@ const KINDS = {
       }
       if (preset.genamt !== undefined) state.settings.amount_gen = preset.genamt;
       if (preset.max_length !== undefined) state.settings.max_context = preset.max_length;
+      powerUser().max_context_unlocked = needsUnlock(state.settings.max_context, state.settings.amount_gen);
     },
     /** ST: preset-manager.js getPresetSettings: the settings less the connection's, with the lengths. */
     body() {
@@ -250,6 +264,7 @@ export async function showSettings(view) {
       const value = numberIn(input);
       if (value === null) { toast(`${label}: a number from ${min} to ${max}`, 'error'); input.value = holder()[key] ?? ''; return; }
       holder()[key] = value;
+      if (own.unlocks && needsUnlock(state.settings.max_context, state.settings.amount_gen)) powerUser().max_context_unlocked = true;
       commit();
     });
     return el('label', {}, el('span', {}, label), input, hint ? el('small.muted', {}, hint) : null);
@@ -288,7 +303,8 @@ export async function showSettings(view) {
     const root = () => state.settings;
     return [presetRow('textgenerationwebui'), ...commonFields({
       temperature: [textgen, 'temp', { max: 5 }], topP: [textgen, 'top_p'],
-      length: [root, 'amount_gen', { min: 16, max: 65536 }], context: [root, 'max_context'],
+      length: [root, 'amount_gen', { min: 16, max: TEXT_RESPONSE[1], unlocks: true }],
+      context: [root, 'max_context', { max: TEXT_CONTEXT[1], unlocks: true }],
       stream: [textgen, 'streaming'],
     }),
     el('h2', {}, 'Formatting'),

@@ -84,6 +84,7 @@ class StFrontendOwnUiSettingsInterchangeTest {
                 OwnUi.connectText(page, session.mock(), "llamacpp");
                 page.navigate(ownUi.url("/#/settings"));
                 page.waitFor("document.querySelector('#instructPreset') !== null", STEP);
+                OwnUi.enter(page, "#genContext", "16384");
                 page.click("#instructEnabled");
                 page.waitForNetworkIdle(Duration.ofMillis(300), STEP);
                 OwnUi.choose(page, "#instructPreset", "Alpaca");
@@ -117,6 +118,7 @@ class StFrontendOwnUiSettingsInterchangeTest {
                     assertEquals("Tankard Alpaca", stPage.eval(ST_INSTRUCT).asText(), "ST has the template made in Tankard picked");
                     assertEquals("### Instruction:", stPage.eval(StUi.CONTEXT + ".powerUserSettings.instruct.input_sequence").asText());
                     assertTrue(stPage.eval(StUi.CONTEXT + ".powerUserSettings.instruct.enabled").asBoolean(), "instruct mode on");
+                    assertEquals(16384, stPage.eval("Number($('#max_context').val())").asInt(), "the text completion context, not cut back");
 
                     // ST saves a preset and a template of its own, with its own "save as"
                     stPage.eval("$('#temp_openai').val(0.6).trigger('input'); true");

@@ -168,6 +168,7 @@ class TankardUiSettingsTest {
                 assertEquals("Balanced", page.eval("document.querySelector('#textgenerationwebuiPreset').value").asText());
                 OwnUi.enter(page, "#genTemperature", "0.42");
                 OwnUi.enter(page, "#genMaxTokens", "77");
+                OwnUi.enter(page, "#genContext", "16384");
                 page.click("#instructEnabled");
                 page.waitForNetworkIdle(Duration.ofMillis(300), STEP);
                 OwnUi.choose(page, "#instructPreset", "Alpaca");
@@ -190,6 +191,9 @@ class TankardUiSettingsTest {
             assertEquals("Assistant", powerUser.path("sysprompt").path("name").asText());
             assertTrue(powerUser.path("sysprompt").path("content").asText().startsWith("You are {{char}}, a knowledgeable"));
             assertEquals(77, settings(server).path("amount_gen").asInt(), "where ST keeps the response length");
+            assertEquals(16384, settings(server).path("max_context").asInt());
+            assertTrue(powerUser.path("max_context_unlocked").asBoolean(), "past 8192, ST's slider unlocked, as ST needs it");
+            assertEquals(16384, preset.path("max_length").asInt());
 
             sendInChat(session, "Is the kettle on?", 4);
             JsonNode sent = session.mock().lastCall("/completion").json();
