@@ -6,7 +6,7 @@
 // engine reads these settings for every prompt. Below them, the chat background (backgrounds.js).
 import { postJson } from './api.js';
 import { loadSettings, saveSettings, state } from './state.js';
-import { connection, describeConnection } from './connection.js';
+import { announce, connection, describeConnection } from './connection.js';
 import { backgroundsSection } from './backgrounds.js';
 import { dialog, el, fail, field, toast } from './ui.js';
 
@@ -80,7 +80,7 @@ const KINDS = {
       for (const key of Object.keys(preset)) {
         const connectionKey = OAI_CONNECTION.test(key);
         if (preset[key] === undefined || (!connectionKey && !OAI_PRESET_KEYS.includes(key))) continue;
-        if (connectionKey && !s.bind_preset_to_connection) continue;
+        if (connectionKey && !(s.bind_preset_to_connection ?? true)) continue; // ST's default: bound
         s[OAI_RENAMED[key] ?? key] = preset[key];
       }
       s.extensions = preset.extensions || {};
@@ -194,10 +194,12 @@ export async function showSettings(view) {
   view.append(section);
 
   async function commit(message) {
+    const before = describeConnection(null).label;
     try {
       await saveSettings();
       if (message) toast(message);
     } catch (e) { fail('Cannot save the settings', e); }
+    if (describeConnection(null).label !== before) announce(null); // a preset bound to a connection switched it
     draw();
   }
 
@@ -270,8 +272,8 @@ export async function showSettings(view) {
     return el('label', {}, el('span', {}, label), input, hint ? el('small.muted', {}, hint) : null);
   }
 
-  function checkbox(id, label, holder, key) {
-    const input = el('input', { id, type: 'checkbox', checked: !!holder()[key] });
+  function checkbox(id, label, holder, key, fallback = false) {
+    const input = el('input', { id, type: 'checkbox', checked: !!(holder()[key] ?? fallback) });
     input.addEventListener('change', () => { holder()[key] = input.checked; commit(); });
     return el('label.check', {}, input, el('span', {}, label));
   }
@@ -291,11 +293,14 @@ export async function showSettings(view) {
   }
 
   function chatCompletion() {
-    return [presetRow('openai'), ...commonFields({
-      temperature: [oai, 'temp_openai', { max: 2 }], topP: [oai, 'top_p_openai'],
-      length: [oai, 'openai_max_tokens', { min: 1, max: 128000 }], context: [oai, 'openai_max_context'],
-      stream: [oai, 'stream_openai'],
-    })];
+    return [presetRow('openai'),
+      // ST: openai.js default_settings.bind_preset_to_connection
+      checkbox('bindPresetToConnection', 'Presets switch the connection too (source, model, URL)', oai, 'bind_preset_to_connection', true),
+      ...commonFields({
+        temperature: [oai, 'temp_openai', { max: 2 }], topP: [oai, 'top_p_openai'],
+        length: [oai, 'openai_max_tokens', { min: 1, max: 128000 }], context: [oai, 'openai_max_context'],
+        stream: [oai, 'stream_openai'],
+      })];
   }
 
   function textCompletion() {

@@ -111,8 +111,12 @@ class TankardUiSettingsTest {
             page.waitFor("document.getElementById('toasts').textContent.includes('Temperature: a number from 0 to 2')", STEP);
             assertEquals("1.5", page.eval("document.querySelector('#genTemperature').value").asText(), "a value out of range is refused");
             assertEquals(1.5, settings(server).path("oai_settings").path("temp_openai").asDouble(), "and not saved");
+            // ST binds presets to the connection unless told not to: Default (made for OpenAI) switches the source
             OwnUi.choose(page, "#openaiPreset", "Default");
             page.waitFor("document.querySelector('#genTemperature').value !== '1.5'", STEP);
+            page.waitForNetworkIdle(Duration.ofMillis(300), STEP);
+            assertEquals("openai", settings(server).path("oai_settings").path("chat_completion_source").asText(),
+                    "as ST's onSettingsPresetChange with bind_preset_to_connection (ST's default)");
             OwnUi.choose(page, "#openaiPreset", "Tavern Calm");
             page.waitFor("document.querySelector('#genTemperature').value === '0.35'", STEP);
             page.waitForNetworkIdle(Duration.ofMillis(300), STEP);
@@ -120,7 +124,8 @@ class TankardUiSettingsTest {
             assertEquals("Tavern Calm", oai.path("preset_settings_openai").asText());
             assertEquals(0.35, oai.path("temp_openai").asDouble());
             assertEquals(123, oai.path("openai_max_tokens").asInt());
-            assertEquals(session.mock().baseUrl(), oai.path("custom_url").asText(), "the connection stays (no bind_preset_to_connection)");
+            assertEquals("custom", oai.path("chat_completion_source").asText(), "Tavern Calm's connection back");
+            assertEquals(session.mock().baseUrl(), oai.path("custom_url").asText());
 
             sendInChat(session, "A warm seat, please.", 4);
             JsonNode sent = session.mock().lastCall("/v1/chat/completions").json();
@@ -141,11 +146,15 @@ class TankardUiSettingsTest {
             assertFalse(sent.path("stream").asBoolean(), "not streamed");
 
             openSettings(page, "document.querySelector('#openaiPreset') !== null");
+            page.click("#bindPresetToConnection");
+            page.waitForNetworkIdle(Duration.ofMillis(300), STEP);
             delete(page, "#openaiPresetDelete");
             assertFalse(server.files().exists("OpenAI Settings/Tavern Calm.json"), "the file is deleted");
             assertEquals("Default", page.eval("document.querySelector('#openaiPreset').value").asText(), "the first one left is picked, as in ST");
             JsonNode after = settings(server);
             assertEquals("Default", after.path("oai_settings").path("preset_settings_openai").asText());
+            assertFalse(after.path("oai_settings").path("bind_preset_to_connection").asBoolean(true));
+            assertEquals("custom", after.path("oai_settings").path("chat_completion_source").asText(), "unbound: the connection stays");
             assertEquals("kept", after.path("unknown_to_tankard").asText(), "keys the UI does not know survive");
             assertEquals(7, after.path("oai_settings").path("unknown_oai_key").asInt());
             StUi.assertClean(page, "The settings page");
@@ -287,7 +296,7 @@ class TankardUiSettingsTest {
                 page.press("Tab");
                 reached.add(page.eval("document.activeElement.id || document.activeElement.getAttribute('aria-label') || ''").asText());
             }
-            for (String control : List.of("openaiPreset", "openaiPresetSaveAs", "genTemperature", "genTopP", "genMaxTokens", "genContext",
+            for (String control : List.of("openaiPreset", "openaiPresetSaveAs", "bindPresetToConnection", "genTemperature", "genTopP", "genMaxTokens", "genContext",
                     "genStream", "Use tankard-common-room.png", "Delete tankard-common-room.png")) {
                 assertTrue(reached.contains(control), control + " by Tab: " + reached);
             }
