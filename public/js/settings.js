@@ -229,7 +229,8 @@ export async function showSettings(view) {
     }
 
     async function saveAs() {
-      const name = el('input', { id: 'presetName', value: kind.picked() ?? '', required: true, autocomplete: 'off' });
+      const name = el('input', { id: 'presetName', value: kind.picked() ?? '', required: true, autocomplete: 'off',
+        onkeydown: (e) => { if (e.key === 'Enter') { e.preventDefault(); name.closest('dialog').close('save'); } } });
       const body = el('div.form', {}, field('Name', name), el('p.muted', {}, `Saved in ${kind.folder}/, where SillyTavern keeps them.`));
       if (await dialog(`Save the ${kind.label.toLowerCase()} as`, body, [['Cancel', ''], ['Save', 'save', true]]) !== 'save') return;
       if (name.value.trim()) await save(name.value.trim());

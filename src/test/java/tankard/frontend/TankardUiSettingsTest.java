@@ -64,11 +64,12 @@ class TankardUiSettingsTest {
         page.waitFor(ready, STEP);
     }
 
+    /** Save as… with a name, the dialog answered by Enter in its field. */
     private static void saveAs(Browser.Page page, String button, String name) {
         page.click(button);
         page.waitFor("document.querySelector('dialog[open] #presetName') !== null", STEP);
         page.type("#presetName", name);
-        page.click("dialog button[value='save']");
+        page.press("#presetName", "Enter");
         page.waitFor("document.getElementById('toasts').textContent.includes(" + OwnUi.js("Saved " + name) + ")", STEP);
     }
 
