@@ -16,7 +16,7 @@ const OAI_RENAMED = {
   top_p: 'top_p_openai', top_k: 'top_k_openai', top_a: 'top_a_openai', min_p: 'min_p_openai',
   repetition_penalty: 'repetition_penalty_openai',
 };
-// ST: the rest of settingsToUpdate that is not the connection (a preset sets those only with bind_preset_to_connection)
+// ST: the rest of settingsToUpdate, less the connection's keys (OAI_CONNECTION)
 const OAI_PRESET_KEYS = [...Object.keys(OAI_RENAMED), 'max_context_unlocked', 'tool_reasoning_mode', 'openai_max_context',
   'openai_max_tokens', 'names_behavior', 'send_if_empty', 'impersonation_prompt', 'new_chat_prompt', 'new_group_chat_prompt',
   'new_example_chat_prompt', 'continue_nudge_prompt', 'bias_preset_selected', 'wi_format', 'scenario_format',
