@@ -11,6 +11,7 @@ import { dialog, el, fail, thumbnail, toast } from './ui.js';
 import { announce, connection } from './connection.js';
 import { CUT_OFF, generate } from './generate.js';
 import { memoryPanel } from './memory.js';
+import { applyBackground } from './backgrounds.js';
 
 const PAGE = 50;
 
@@ -240,6 +241,7 @@ function render(view, { character, chats, file, group, chat }) {
 
   view.append(el('section.chat', {}, aside, el('div.thread', {}, messagesBox,
     el('div.composer', {}, input, send, stop), actions)));
+  applyBackground(chat.header?.chat_metadata);
 
   function lastBotIndex() {
     const last = chat.messages.length - 1;

@@ -131,6 +131,7 @@ export async function showConnection(view) {
       models.replaceChildren(...list.map((id) => el('option', { value: id })));
       if (modelKey && !model.value && list.length) model.value = list[0];
       store(chat, modelKey);
+      settings.firstRun = false; // a backend answered: the "connect first" hint is done with
       await saveSettings();
       status.textContent = `Connected${list.length ? `: ${list.length} model${list.length === 1 ? '' : 's'}` : ''}.`;
       status.className = 'ok';

@@ -1,6 +1,6 @@
 // The user's settings.json, shared with ST's frontend: Tankard's UI reads it whole, changes only the keys it
-// owns (where ST keeps them: main_api, oai_settings, textgenerationwebui_settings, username) and saves the whole
-// object back, so everything ST stored there survives.
+// owns (where ST keeps them: main_api, oai_settings, textgenerationwebui_settings, power_user, username, background,
+// amount_gen, max_context) and saves the whole object back, so everything ST stored there survives.
 import { postJson } from './api.js';
 
 export const state = {
@@ -9,6 +9,7 @@ export const state = {
   user: null,
 };
 
+/** Reads settings.json into state.settings; answers all /api/settings/get says (the preset lists too). */
 export async function loadSettings() {
   const answer = await postJson('/api/settings/get', {});
   state.accounts = !!answer.enable_accounts;
@@ -17,12 +18,19 @@ export async function loadSettings() {
   } catch {
     state.settings = {};
   }
-  return state.settings;
+  return answer;
 }
 
-export async function saveSettings() {
-  state.settings.firstRun = false;
-  await postJson('/api/settings/save', state.settings);
+let saving = Promise.resolve();
+
+/**
+ * Saves the whole settings object. One save at a time, in order: each carries every change made before it was sent,
+ * so a later one must not land before an earlier one (quick changes on the settings page send several).
+ */
+export function saveSettings() {
+  const next = saving.catch(() => {}).then(() => postJson('/api/settings/save', state.settings));
+  saving = next;
+  return next.then(() => {});
 }
 
 /** The persona's name, as ST's frontend names the user in chats. */

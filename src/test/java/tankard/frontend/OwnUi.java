@@ -36,6 +36,13 @@ final class OwnUi {
             return new Session(server, MockCompletionServer.start(server.vertx), browser, browser.newPage());
         }
 
+        /** The same on a given data root, which outlives the session (for ST's frontend to open after it). */
+        static Session startOn(Path dataRoot) throws IOException {
+            TestServer server = TestServer.startIn(work(""), "--dataRoot", dataRoot.toString());
+            Browser browser = Browser.launch();
+            return new Session(server, MockCompletionServer.start(server.vertx), browser, browser.newPage());
+        }
+
         @Override
         public void close() {
             browser.close();
@@ -67,6 +74,15 @@ final class OwnUi {
                 + "; s.dispatchEvent(new Event('change')); }");
     }
 
+    /** The session's tab connected to its mock (a custom OpenAI-compatible source) on the Connection page. */
+    static Browser.Page connected(Session session) {
+        Browser.Page page = session.page();
+        page.navigate(session.server().url("/#/connection"));
+        boot(page);
+        connect(page, session.mock());
+        return page;
+    }
+
     /** On the Connection page: a custom OpenAI-compatible source at the mock, connected. */
     static void connect(Browser.Page page, MockCompletionServer mock) {
         connect(page, mock, "");
@@ -83,6 +99,23 @@ final class OwnUi {
         }
         page.click("#connect");
         page.waitFor("document.querySelector('#connStatus').className === 'ok'", STEP);
+    }
+
+    /** On the Connection page: a text completion source at the mock (llama.cpp, say; see TextCompletionProtocols), connected. */
+    static void connectText(Browser.Page page, MockCompletionServer mock, String source) {
+        page.waitFor("document.querySelector('#connectionForm') !== null", STEP);
+        choose(page, "#connApi", "textgenerationwebui");
+        choose(page, "#connSource", source);
+        page.type("#connUrl", mock.origin());
+        page.click("#connect");
+        page.waitFor("document.querySelector('#connStatus').className === 'ok'", STEP);
+    }
+
+    /** Types a value into a field and leaves it by Tab, as a user would (its change event fires), then lets it save. */
+    static void enter(Browser.Page page, String selector, String value) {
+        page.type(selector, value);
+        page.press(selector, "Tab");
+        page.waitForNetworkIdle(Duration.ofMillis(300), STEP);
     }
 
     /** Copies a folder to a new one (which must not exist yet), its files and folders as they are. */

@@ -63,8 +63,7 @@ class StFrontendOwnUiInterchangeTest {
             assertEquals(4, written.size(), "the header, the greeting, the question and the reply: " + written);
 
             // the same data with ST's frontend: the chat is there as it was, and goes on over the same connection
-            try (TestServer st = TestServer.startIn(TestServer.tempDir(), "--dataRoot", data, "--frontend",
-                    stDir.resolve("public").toString())) {
+            try (TestServer st = StUi.startStFrontendOn(stDir, dataRoot)) {
                 Browser.Page stPage = browser.newPage();
                 stPage.navigate(st.url("/"));
                 StUi.withScreenshot(stPage, "interchange-2-st-frontend", () -> {

@@ -5,7 +5,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
 import tankard.json.JsJson;
 import tankard.testing.Browser;
-import tankard.testing.MockCompletionServer;
 import tankard.testing.TestServer;
 
 import java.io.IOException;
@@ -32,13 +31,10 @@ class StFrontendOwnUiPersonaNoteInterchangeTest {
     @Test
     void aPersonaAndAnAuthorsNoteGoBackAndForthBetweenTankardsUiAndSts() throws IOException {
         Path dataRoot = TestServer.tempDir();
-        try (TestServer ownUi = TestServer.startIn(OwnUi.work(""), "--dataRoot", dataRoot.toString());
-             MockCompletionServer mock = MockCompletionServer.start(ownUi.vertx);
-             Browser browser = Browser.launch()) {
-            Browser.Page page = browser.newPage();
-            page.navigate(ownUi.url("/#/connection"));
-            OwnUi.boot(page);
-            OwnUi.connect(page, mock);
+        try (OwnUi.Session session = OwnUi.Session.startOn(dataRoot)) {
+            TestServer ownUi = session.server();
+            Browser browser = session.browser();
+            Browser.Page page = OwnUi.connected(session);
             StUi.withScreenshot(page, "interchange-persona-1-tankard-ui", () -> {
                 page.navigate(ownUi.url("/#/personas"));
                 page.waitFor("document.querySelector('#newPersona') !== null", STEP);
@@ -63,8 +59,7 @@ class StFrontendOwnUiPersonaNoteInterchangeTest {
             String persona = settings.path("user_avatar").asText();
             assertTrue(Files.exists(dataRoot.resolve("default-user/User Avatars/" + persona)), "its image: " + persona);
 
-            try (TestServer st = TestServer.startIn(TestServer.tempDir(), "--dataRoot", dataRoot.toString(), "--frontend",
-                    stDir.resolve("public").toString())) {
+            try (TestServer st = StUi.startStFrontendOn(stDir, dataRoot)) {
                 Browser.Page stPage = browser.newPage();
                 stPage.navigate(st.url("/"));
                 StUi.withScreenshot(stPage, "interchange-persona-2-st-frontend", () -> {

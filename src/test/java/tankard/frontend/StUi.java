@@ -63,6 +63,12 @@ final class StUi {
         return TestServer.startIn(work, all.toArray(String[]::new));
     }
 
+    /** Tankard serving the ST install's frontend on a data root another server (Tankard's own UI) wrote. */
+    static TestServer startStFrontendOn(Path stDir, Path dataRoot) throws IOException {
+        return TestServer.startIn(TestServer.tempDir(), "--dataRoot", dataRoot.toString(), "--frontend",
+                stDir.resolve("public").toString());
+    }
+
     /** Waits for the end of ST's boot (answering the first-run dialog), its splash and the saves that follow. */
     static void boot(Browser.Page page) {
         page.waitFor(APP_READY + " || " + ONBOARDING, BOOT_TIMEOUT);

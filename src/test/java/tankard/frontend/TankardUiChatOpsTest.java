@@ -205,12 +205,7 @@ class TankardUiChatOpsTest {
             Browser.Page page = session.page();
             page.navigate(server.url("/#/connection"));
             OwnUi.boot(page);
-            page.waitFor("document.querySelector('#connectionForm') !== null", STEP);
-            OwnUi.choose(page, "#connApi", "textgenerationwebui");
-            OwnUi.choose(page, "#connSource", "llamacpp");
-            page.eval("document.querySelector('#connUrl').value = " + OwnUi.js(session.mock().origin()));
-            page.click("#connect");
-            page.waitFor("document.querySelector('#connStatus').className === 'ok'", STEP);
+            OwnUi.connectText(page, session.mock(), "llamacpp");
             page.navigate(server.url("/#/chat?avatar=default_Wren.png"));
             page.waitFor("document.querySelectorAll('#messages article').length === 1", STEP);
             send(page, "Who keeps the inn?");

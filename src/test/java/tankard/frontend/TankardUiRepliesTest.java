@@ -97,6 +97,14 @@ class TankardUiRepliesTest {
                 assertTrue(text(page, "document.querySelector('#connectHint').textContent").contains("connect one"));
                 assertEquals("not connected", text(page, "document.querySelector('#connectionBadge').textContent"));
             });
+            // a settings save that is not a connection (a persona, a preset) leaves the user not connected
+            page.eval("import('/js/state.js').then(async ({ state, saveSettings }) => { state.settings.temp = 0.5;"
+                    + " await saveSettings(); })");
+            assertTrue(JsJson.parse(JsJson.parse(server.client().post("/api/settings/get", "{}").body().getBytes())
+                    .path("settings").asText().getBytes()).path("firstRun").asBoolean(), "firstRun kept by a save");
+            page.reload();
+            OwnUi.boot(page);
+            assertFalse(page.eval("document.querySelector('#connectHint').hidden").asBoolean(), "the hint still shows");
 
             StUi.withScreenshot(page, "tankard-replies-2-send-refused", () -> {
                 openWren(page);
