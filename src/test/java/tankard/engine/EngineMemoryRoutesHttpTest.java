@@ -35,15 +35,7 @@ class EngineMemoryRoutesHttpTest extends MockServerTest {
     @BeforeEach
     void data() {
         put("characters/Bramble.png", Fixtures.card(Fixtures.text("characters/bramble-v2.json")));
-        List<String> lines = new ArrayList<>(List.of("{\"user_name\":\"Wren\",\"character_name\":\"Bramble\","
-                + "\"create_date\":\"2026-01-01@10h00m00s\",\"chat_metadata\":{}}"));
-        for (int i = 0; i < 12; i++) {
-            boolean user = i % 2 == 1;
-            lines.add(JsJson.compact(JsJson.object().put("name", user ? "Wren" : "Bramble").put("is_user", user)
-                    .put("is_system", false).put("send_date", "2026-01-01T10:00:00.000Z")
-                    .put("mes", "Message " + i + " about the bees by the river gate.")));
-        }
-        put(CHAT, String.join("\n", lines).getBytes(StandardCharsets.UTF_8));
+        put(CHAT, Fixtures.brambleChat(12, i -> "Message " + i + " about the bees by the river gate."));
         mock.onCompletion(this::answer);
     }
 

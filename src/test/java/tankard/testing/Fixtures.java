@@ -87,4 +87,20 @@ public final class Fixtures {
         }
         return out.toByteArray();
     }
+
+    /**
+     * A chat of Wren and Bramble in ST's JSONL: its header, then {@code messages} messages (Bramble's first) whose
+     * texts {@code text} makes from their index.
+     */
+    public static byte[] brambleChat(int messages, java.util.function.IntFunction<String> text) {
+        StringBuilder chat = new StringBuilder("{\"user_name\":\"Wren\",\"character_name\":\"Bramble\","
+                + "\"create_date\":\"2026-01-01@10h00m00s\",\"chat_metadata\":{}}");
+        for (int i = 0; i < messages; i++) {
+            boolean user = i % 2 == 1;
+            chat.append('\n').append(tankard.json.JsJson.compact(tankard.json.JsJson.object()
+                    .put("name", user ? "Wren" : "Bramble").put("is_user", user).put("is_system", false)
+                    .put("send_date", "2026-01-01T10:00:00.000Z").put("mes", text.apply(i))));
+        }
+        return chat.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    }
 }
