@@ -14,6 +14,12 @@ import { memoryPanel } from './memory.js';
 import { applyBackground } from './backgrounds.js';
 
 const PAGE = 50;
+/** Messages read at a time while scrolling back: fewer, larger reads through a long chat. */
+const EARLIER_PAGE = 200;
+/** Messages in the page at most: a long chat's DOM stays small however far back the user scrolls. */
+const SHOWN = 120;
+/** Messages added to (and, past SHOWN, dropped from) the page at a time while scrolling. */
+const STEP = 30;
 
 export function openCharacter(avatar) {
   location.hash = `#/chat?avatar=${encodeURIComponent(avatar)}`;
@@ -70,7 +76,7 @@ class ChatWindow {
 
   async loadEarlier() {
     if (!this.more) return 0;
-    const answer = await postJson('/api/tankard/chats/tail', { ...this.ref, count: PAGE, before: this.windowStart });
+    const answer = await postJson('/api/tankard/chats/tail', { ...this.ref, count: EARLIER_PAGE, before: this.windowStart });
     if (answer.cursor.size !== this.size || answer.cursor.mtime !== this.mtime) {
       return this.load(); // saved elsewhere meanwhile: the offsets held here may be stale, so start from the end
     }
@@ -210,7 +216,9 @@ async function showRecent(view) {
 }
 
 function render(view, { character, chats, file, group, chat }) {
-  const messagesBox = el('div.messages', { id: 'messages', tabIndex: -1, 'aria-live': 'polite' });
+  // not a live region: a streamed reply would be read out word by word; `spoken` tells each reply once, at its end
+  const messagesBox = el('div.messages', { id: 'messages', tabIndex: -1, role: 'log', 'aria-label': 'Messages' });
+  const spoken = el('p.sr-only', { id: 'spoken', 'aria-live': 'polite' });
   const input = el('textarea', { id: 'input', rows: 2, placeholder: group ? 'Group chats are read here; continue them in SillyTavern' : `Message ${character.name}`, disabled: !!group, 'aria-label': 'Your message' });
   const send = el('button.primary', { type: 'button', id: 'send', disabled: !!group }, 'Send');
   const stop = el('button.danger', { type: 'button', id: 'stop', hidden: true }, 'Stop');
@@ -239,7 +247,7 @@ function render(view, { character, chats, file, group, chat }) {
       el('button', { type: 'button', id: 'authorsNote', onclick: () => editNote(chat, () => draw()) }, "Author's note")) : null,
     memory?.node);
 
-  view.append(el('section.chat', {}, aside, el('div.thread', {}, messagesBox,
+  view.append(el('section.chat', {}, aside, el('div.thread', {}, messagesBox, spoken,
     el('div.composer', {}, input, send, stop), actions)));
   applyBackground(chat.header?.chat_metadata);
 
@@ -248,11 +256,23 @@ function render(view, { character, chats, file, group, chat }) {
     return last >= 0 && !chat.messages[last].is_user && !chat.messages[last].is_system ? last : -1;
   }
 
+  // The page shows messages [first, last) of the loaded ones: the newest SHOWN at first; scrolling shows earlier
+  // ones STEP at a time (reading earlier pages when it reaches the loaded start) and drops those furthest away.
+  let first = 0;
+  let last = 0;
+
   function draw(keepScroll) {
     const before = messagesBox.scrollHeight - messagesBox.scrollTop;
+    if (keepScroll) {
+      last = Math.min(last, chat.messages.length);
+      first = Math.min(first, last);
+    } else {
+      last = chat.messages.length;
+      first = Math.max(0, last - SHOWN);
+    }
     messagesBox.replaceChildren(...[
-      chat.more ? el('p.older', { id: 'older' }, 'Scroll up for earlier messages') : null,
-      ...chat.messages.map((m, i) => messageNode(m, i)),
+      olderNote(),
+      ...shown(first, last),
       chat.messages.length ? null : el('p.empty', {}, 'No messages yet. Say hello.'),
       failure ? el('div.failed', { id: 'replyFailed', role: 'alert' }, el('span', {}, failure.message),
         el('button', { type: 'button', id: 'retry', onclick: () => { const { retry } = failure; failure = null; retry(); } }, 'Retry'))
@@ -262,13 +282,60 @@ function render(view, { character, chats, file, group, chat }) {
     else messagesBox.scrollTop = messagesBox.scrollHeight;
   }
 
+  function olderNote() {
+    return first > 0 || chat.more ? el('p.older', { id: 'older' }, 'Scroll up for earlier messages') : null;
+  }
+
+  function shown(from, to) {
+    return chat.messages.slice(from, to).map((m, k) => messageNode(m, from + k));
+  }
+
+  /** Up to STEP earlier messages at the top, the view kept where it was; the furthest below dropped past SHOWN. */
+  function showEarlier() {
+    const from = Math.max(0, first - STEP);
+    const height = messagesBox.scrollHeight;
+    const top = messagesBox.querySelector('article.message');
+    const added = shown(from, first);
+    if (top) top.before(...added);
+    else messagesBox.prepend(...added);
+    first = from;
+    messagesBox.querySelector('#older')?.remove();
+    const note = olderNote();
+    if (note) messagesBox.prepend(note);
+    messagesBox.scrollTop += messagesBox.scrollHeight - height;
+    for (; last - first > SHOWN; last--) messagesBox.querySelector(`[data-index="${last - 1}"]`)?.remove();
+  }
+
+  /** Up to STEP later messages at the bottom; the furthest above dropped past SHOWN, the view kept where it was. */
+  function showLater() {
+    const to = Math.min(chat.messages.length, last + STEP);
+    const end = messagesBox.querySelector(`[data-index="${last - 1}"]`);
+    end?.after(...shown(last, to));
+    last = to;
+    let dropped = 0;
+    for (; last - first > SHOWN; first++) {
+      const node = messagesBox.querySelector(`[data-index="${first}"]`);
+      if (node) {
+        dropped += node.offsetHeight + parseFloat(getComputedStyle(messagesBox).rowGap || 0);
+        node.remove();
+      }
+    }
+    messagesBox.scrollTop -= dropped;
+    if (first === 0 && !chat.more) messagesBox.querySelector('#older')?.remove();
+  }
+
+  /** The index of the message whose control was used: read at the click, as earlier pages shift the indexes. */
+  function indexOf(event) {
+    return Number(event.currentTarget.closest('article').dataset.index);
+  }
+
   function messageNode(m, i) {
     const last = i === chat.messages.length - 1;
     const swipes = Array.isArray(m.swipes) ? m.swipes : null;
     const tools = group ? [] : [
-      el('button.link', { type: 'button', title: 'Edit this message', 'aria-label': 'Edit', onclick: () => edit(i) }, 'edit'),
-      el('button.link', { type: 'button', title: 'A new chat with the messages up to this one', 'aria-label': 'Branch', onclick: () => branch(i) }, 'branch'),
-      el('button.link.danger', { type: 'button', title: 'Delete this message', 'aria-label': 'Delete', onclick: () => remove(i) }, 'delete'),
+      el('button.link', { type: 'button', title: 'Edit this message', 'aria-label': 'Edit', onclick: (e) => edit(indexOf(e)) }, 'edit'),
+      el('button.link', { type: 'button', title: 'A new chat with the messages up to this one', 'aria-label': 'Branch', onclick: (e) => branch(indexOf(e)) }, 'branch'),
+      el('button.link.danger', { type: 'button', title: 'Delete this message', 'aria-label': 'Delete', onclick: (e) => remove(indexOf(e)) }, 'delete'),
     ];
     if (!group && last && !m.is_system) {
       tools.unshift(m.is_user
@@ -397,6 +464,8 @@ function render(view, { character, chats, file, group, chat }) {
       input.focus();
     }
     draw();
+    const reply = chat.messages[chat.messages.length - 1];
+    if (answer && action !== 'impersonate' && reply && !reply.is_user) spoken.textContent = `${reply.name}: ${reply.mes}`;
   }
 
   async function sendMessage() {
@@ -484,16 +553,32 @@ function render(view, { character, chats, file, group, chat }) {
       swipe(e.key === 'ArrowRight' ? 1 : -1);
     }
   });
-  let loadingEarlier = false;
+  let scrolling = false;
   messagesBox.addEventListener('scroll', async () => {
-    if (messagesBox.scrollTop > 300 || !chat.more || loadingEarlier) return;
-    loadingEarlier = true;
+    if (scrolling) return;
+    const below = messagesBox.scrollHeight - messagesBox.scrollTop - messagesBox.clientHeight;
+    if (messagesBox.scrollTop > 300 && (below > 300 || last === chat.messages.length)) return;
+    scrolling = true;
     try {
-      if (await chat.loadEarlier()) draw(true);
+      if (messagesBox.scrollTop <= 300) {
+        if (first === 0 && chat.more) {
+          const oldest = chat.messages[0];
+          await chat.loadEarlier();
+          const read = chat.messages.indexOf(oldest);
+          if (read < 0) {
+            draw(); // the chat changed meanwhile and was read again from its end
+            return;
+          }
+          first += read;
+          last += read;
+          for (const node of messagesBox.querySelectorAll('article.message')) node.dataset.index = Number(node.dataset.index) + read;
+        }
+        if (first > 0) showEarlier();
+      } else showLater();
     } catch (e) {
       fail('Cannot read earlier messages', e);
     } finally {
-      loadingEarlier = false;
+      scrolling = false;
     }
   }, { passive: true });
   draw();

@@ -1,0 +1,115 @@
+package tankard.frontend;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.junit.jupiter.api.Test;
+import tankard.json.JsJson;
+import tankard.testing.Browser;
+import tankard.testing.TestServer;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A 20,000-message chat in Tankard's own UI (public/js/chat.js): the page holds a window of messages however far
+ * back the user scrolls, reaches the oldest message and comes back to the newest, and a message's controls act on
+ * that message after earlier pages were read. How long opening takes and the longest task while scrolling are
+ * measured and written to {@code target/ui/long-chat.txt} (figures, not assertions: speed is not asserted in tests).
+ */
+class TankardUiLongChatTest {
+    private static final Duration STEP = OwnUi.STEP;
+    private static final int MESSAGES = Integer.getInteger("longChat.messages", 20_000);
+    private static final String CHAT = "Wren - long";
+    private static final String LINK = "#/chat?avatar=default_Wren.png&file=" + CHAT.replace(" ", "%20");
+    /** The page's elements at most: a window of messages, not the chat. */
+    private static final int MAX_NODES = 3_000;
+
+    private static void writeChat(TestServer server) {
+        List<String> lines = new ArrayList<>(List.of("{\"user_name\":\"User\",\"character_name\":\"Wren\","
+                + "\"create_date\":\"2026-12-01@10h00m00s000ms\",\"chat_metadata\":{}}"));
+        for (int i = 0; i < MESSAGES; i++) {
+            boolean user = i % 2 == 1;
+            lines.add(JsJson.compact(JsJson.object().put("name", user ? "User" : "Wren").put("is_user", user)
+                    .put("is_system", false).put("send_date", "2026-12-01T10:00:00.000Z")
+                    .put("mes", "Message number " + i + ": the *bees* hum by the river gate, and the lantern "
+                            + "is lit again at dusk.")));
+        }
+        server.files().write("chats/default_Wren/" + CHAT + ".jsonl", String.join("\n", lines));
+    }
+
+    /** Scrolls the message list toward one end until `done` holds; answers the longest task and the most elements. */
+    private static JsonNode scroll(Browser.Page page, String toward, String done) {
+        return page.eval("(async () => {"
+                + " let longest = 0; const observer = new PerformanceObserver((list) => { for (const e of"
+                + "   list.getEntries()) longest = Math.max(longest, e.duration); });"
+                + " observer.observe({ type: 'longtask' });"
+                + " const box = document.getElementById('messages'); let most = 0; const start = performance.now();"
+                + " for (let i = 0; i < 20000 && !(" + done + "); i++) {"
+                + "   box.scrollTop = " + toward + ";"
+                + "   await new Promise((resolve) => setTimeout(resolve, 10));"
+                + "   most = Math.max(most, document.getElementsByTagName('*').length); }"
+                + " await new Promise((resolve) => setTimeout(resolve, 100)); observer.disconnect();"
+                + " return { done: !!(" + done + "), ms: performance.now() - start, longest, most,"
+                + "   shown: document.querySelectorAll('#messages article').length,"
+                + "   first: document.querySelector('#messages article')?.dataset.index }; })()");
+    }
+
+    @Test
+    void aTwentyThousandMessageChatScrollsToItsStartAndBackWithAWindowOfMessagesInThePage() throws IOException {
+        try (OwnUi.Session session = OwnUi.Session.start("")) {
+            writeChat(session.server());
+            Browser.Page page = OwnUi.openLibrary(session);
+            double open = page.eval("new Promise((resolve) => { const start = performance.now();"
+                    + " location.hash = " + OwnUi.js(LINK) + ";"
+                    + " const check = () => document.querySelector('#messages article') ? resolve(performance.now() - start)"
+                    + "   : requestAnimationFrame(check); requestAnimationFrame(check); })").asDouble();
+            page.waitFor("document.querySelectorAll('#messages article').length > 0", STEP);
+            assertTrue(text(page, "#messages article:last-of-type .text").contains("Message number " + (MESSAGES - 1) + ":"));
+
+            JsonNode back = scroll(page, "0", "document.querySelector('#messages [data-index=\"0\"]')"
+                    + " && !document.getElementById('older')");
+            assertTrue(back.path("done").asBoolean(), "the oldest message is reached: " + back);
+            assertTrue(text(page, "#messages article:first-of-type .text").startsWith("Message number 0:"),
+                    "the chat's first message at the top");
+            assertTrue(back.path("most").asInt() <= MAX_NODES, "a window of messages in the page: " + back);
+            StUi.withScreenshot(page, "tankard-long-chat-oldest", () -> {
+                page.click("#messages article:first-of-type button[aria-label='Edit']");
+                page.waitFor("document.querySelector('#editText') !== null", STEP);
+                assertTrue(page.eval("document.querySelector('#editText').value").asText().startsWith("Message number 0:"),
+                        "the control edits its own message after 100 earlier pages were read");
+            });
+            page.press("Escape");
+            page.waitFor("document.querySelector('#editText') === null", STEP);
+
+            JsonNode forth = scroll(page, "box.scrollHeight", "document.querySelector('#messages [data-index=\""
+                    + (MESSAGES - 1) + "\"]')");
+            assertTrue(forth.path("done").asBoolean(), "the newest message is reached again: " + forth);
+            assertTrue(forth.path("most").asInt() <= MAX_NODES, "a window of messages in the page: " + forth);
+            assertFalse(page.eval("document.querySelector('#messages [data-index=\"0\"]') !== null").asBoolean(),
+                    "the oldest ones left the page");
+            assertEquals(0, page.consoleErrors().size(), page.report());
+
+            String figures = String.format("A %,d-message chat in Tankard's UI: opened in %.0f ms; scrolled to the "
+                            + "oldest message in %.1f s (longest task %.0f ms, at most %d elements in the page, %d"
+                            + " messages shown); back to the newest in %.1f s (longest task %.0f ms, at most %d elements)%n",
+                    MESSAGES, open, back.path("ms").asDouble() / 1000, back.path("longest").asDouble(),
+                    back.path("most").asInt(), back.path("shown").asInt(), forth.path("ms").asDouble() / 1000,
+                    forth.path("longest").asDouble(), forth.path("most").asInt());
+            Path report = Path.of("target", "ui", "long-chat.txt");
+            Files.createDirectories(report.getParent());
+            Files.writeString(report, figures);
+            System.out.print(figures);
+        }
+    }
+
+    private static String text(Browser.Page page, String selector) {
+        return page.eval("document.querySelector(" + OwnUi.js(selector) + ")?.textContent ?? ''").asText();
+    }
+}
