@@ -10,6 +10,8 @@ import { chatPersona } from './personas.js';
 import { dialog, el, fail, thumbnail, toast } from './ui.js';
 import { announce, connection } from './connection.js';
 import { CUT_OFF, currentSummary, generate } from './generate.js';
+import { chatFilesPanel, listChats } from './chatfiles.js';
+import { characterActions } from './cards.js';
 
 const PAGE = 50;
 
@@ -141,14 +143,6 @@ class ChatWindow {
   }
 }
 
-/** A character's chats, newest first ([] when it has none). */
-async function chatsOf(avatar) {
-  const answer = await postJson('/api/characters/chats', { avatar_url: avatar });
-  if (!Array.isArray(answer)) return [];
-  return answer.map((c) => ({ ...c, name: String(c.file_name).replace(/\.jsonl$/, '') }))
-    .sort((a, b) => (new Date(b.last_mes).getTime() || 0) - (new Date(a.last_mes).getTime() || 0));
-}
-
 /** A new chat with the card's greeting (its alternates as swipes), saved as ST saves one. */
 async function newChat(character) {
   const name = `${character.name} - ${humanizedDateTime()}`;
@@ -177,12 +171,12 @@ export async function showChat(view, params) {
   if (avatar) {
     character = await postJson('/api/characters/get', { avatar_url: avatar });
     character.avatar ??= avatar;
-    chats = await chatsOf(avatar);
+    chats = await listChats(avatar);
     if (!file) {
       file = chats.some((c) => c.name === character.chat) ? character.chat : chats[0]?.name;
       if (!file) file = await newChat(character);
       history.replaceState(null, '', chatLink({ avatar, file }));
-      if (!chats.length) chats = await chatsOf(avatar);
+      if (!chats.length) chats = await listChats(avatar);
     }
   }
   await markdown;
@@ -223,15 +217,10 @@ function render(view, { character, chats, file, group, chat }) {
   const aside = el('aside', {},
     character ? el('div.who', {}, el('img', { src: thumbnail(character.avatar), alt: '' }),
       el('div', {}, el('b', {}, character.name), el('div', {}, el('a', { href: '#/characters' }, 'All characters')))) : el('b', {}, `Group chat ${group}`),
-    character ? el('div.row', {}, el('h2.grow', {}, 'Chats'),
-      el('button', { type: 'button', id: 'newChat', onclick: async () => {
-        try {
-          location.hash = chatLink({ avatar: character.avatar, file: await newChat(character) });
-        } catch (e) { fail('Cannot start a chat', e); }
-      } }, '+ New')) : null,
-    el('ul', { id: 'chatList' }, chats.map((c) => el('li', {}, el('button', {
-      type: 'button', 'aria-current': String(c.name === file), onclick: () => { location.hash = chatLink({ avatar: character.avatar, file: c.name }); },
-    }, c.name, el('small', {}, `${c.chat_items ?? '?'} messages · ${c.file_size ?? ''}`))))),
+    character ? characterActions(character, { changed: () => window.dispatchEvent(new HashChangeEvent('hashchange')), gone: () => { location.hash = '#/characters'; } }) : null,
+    character ? chatFilesPanel({
+      character, chats, file, link: (name) => chatLink({ avatar: character.avatar, file: name }), startChat: () => newChat(character),
+    }) : null,
     character ? el('div.row', {}, el('a.grow', { href: '#/personas', id: 'persona', title: 'Pick or edit your persona' }, `You: ${chatPersona(chat.header?.chat_metadata)}`),
       el('button', { type: 'button', id: 'authorsNote', onclick: () => editNote(chat, () => draw()) }, "Author's note")) : null,
     character ? memoryPanel(character, chat, () => draw()) : null);

@@ -1,0 +1,415 @@
+package tankard.frontend;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.vertx.core.buffer.Buffer;
+import org.junit.jupiter.api.Test;
+import tankard.character.CardCodec;
+import tankard.character.CardWriter;
+import tankard.json.JsJson;
+import tankard.testing.Browser;
+import tankard.testing.MockCompletionServer;
+import tankard.testing.TestImages;
+import tankard.testing.TestServer;
+import tankard.testing.UserFiles;
+
+import java.awt.image.BufferedImage;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Chat and character management in Tankard's own UI (chatfiles.js, cards.js): each action checked where it lands,
+ * on disk or over HTTP, with screenshots {@code tankard-manage-*.png} in {@code target/ui/}.
+ */
+class TankardUiManageTest {
+    private static final Duration STEP = OwnUi.STEP;
+    private static final String WREN = ".card[data-avatar='default_Wren.png']";
+    private static final String WREN_CHATS = "chats/default_Wren";
+    private static final String TOASTS = "document.getElementById('toasts').textContent";
+
+    /** Remembers every file the page offers for download (ST's `download`): its name and its blob. */
+    private static final String CAPTURE_DOWNLOADS = """
+            window.__downloads = [];
+            window.__blobs = {};
+            { const create = URL.createObjectURL;
+              URL.createObjectURL = (blob) => { const url = create(blob); window.__blobs[url] = blob; return url; };
+              const click = HTMLAnchorElement.prototype.click;
+              HTMLAnchorElement.prototype.click = function () {
+                if (!this.download) return click.call(this);
+                window.__downloads.push({ name: this.download, href: this.href });
+              }; }
+            """;
+
+    private static String text(Browser.Page page, String script) {
+        return page.eval(script).asText();
+    }
+
+    /** The name and bytes of the page's n-th download. */
+    private static Map.Entry<String, byte[]> download(Browser.Page page, int n) {
+        page.waitFor("window.__downloads.length > " + n, STEP);
+        JsonNode file = page.eval("(async () => { const d = window.__downloads[" + n + "];"
+                + " const bytes = new Uint8Array(await window.__blobs[d.href].arrayBuffer()); let s = '';"
+                + " for (const b of bytes) s += String.fromCharCode(b); return { name: d.name, base64: btoa(s) }; })()");
+        return Map.entry(file.path("name").asText(), Base64.getDecoder().decode(file.path("base64").asText()));
+    }
+
+    private static void clickDialog(Browser.Page page, String value) {
+        page.click("dialog[open] button[value='" + value + "']");
+    }
+
+    /** Opens the chat's action dialog from its "⋯" button. */
+    private static void manageChat(Browser.Page page, String chat) {
+        page.click("#chatList li:has(button.open[data-chat=" + OwnUi.js(chat) + "]) button.more");
+        page.waitFor("document.querySelector('dialog[open]') !== null", STEP);
+    }
+
+    private static void openWren(Browser.Page page) {
+        page.waitFor("document.querySelector(" + OwnUi.js(WREN) + ") !== null", STEP);
+        page.click(WREN);
+        page.waitFor("document.querySelectorAll('#messages article').length === 1", STEP);
+    }
+
+    private static JsonNode card(TestServer server, String avatar) {
+        return JsJson.parse(server.client().post("/api/characters/get", "{\"avatar_url\":" + OwnUi.js(avatar) + "}").body().getBytes());
+    }
+
+    private static byte[] solid(int argb) {
+        int[] pixels = new int[64 * 64];
+        Arrays.fill(pixels, argb);
+        return TestImages.argbPng(64, 64, pixels);
+    }
+
+    private static int centre(byte[] png) {
+        BufferedImage image = TestImages.decode(png);
+        return image.getRGB(image.getWidth() / 2, image.getHeight() / 2) & 0xffffff;
+    }
+
+    private static Path temp(String name, byte[] content) throws IOException {
+        Path file = Files.createTempDirectory("tankard-manage").resolve(name);
+        Files.write(file, content);
+        return file;
+    }
+
+    @Test
+    void chatsAreRenamedExportedSearchedImportedAndDeleted() throws IOException {
+        try (OwnUi.Session session = OwnUi.Session.start("")) {
+            TestServer server = session.server();
+            UserFiles files = server.files();
+            Browser.Page page = OwnUi.openLibrary(session);
+            openWren(page);
+            String greeting = files.chatNames(WREN_CHATS).get(0).replace(".jsonl", "");
+            String harbour = "{\"user_name\":\"User\",\"character_name\":\"Wren\",\"chat_metadata\":{\"integrity\":\"x\"}}\n"
+                    + "{\"name\":\"User\",\"is_user\":true,\"is_system\":false,\"send_date\":\"2026-12-01T10:00:00.000Z\",\"mes\":\"Who keeps the lighthouse?\",\"extra\":{}}\n"
+                    + "{\"name\":\"Wren\",\"is_user\":false,\"is_system\":false,\"send_date\":\"2026-12-01T10:01:00.000Z\",\"mes\":\"Old Maren, the keeper.\\nShe never sleeps.\",\"extra\":{}}";
+            files.write(WREN_CHATS + "/Harbour talk.jsonl", harbour);
+            page.reload();
+            OwnUi.boot(page);
+            page.waitFor("document.querySelectorAll('#chatList li').length === 2", STEP);
+            page.eval(CAPTURE_DOWNLOADS);
+
+            StUi.withScreenshot(page, "tankard-manage-1-rename", () -> {
+                manageChat(page, "Harbour talk");
+                clickDialog(page, "rename");
+                page.eval("document.querySelector('#renameChat').value = ''");
+                page.type("#renameChat", "Lighthouse evening");
+                clickDialog(page, "rename");
+                page.waitFor("document.querySelector('#chatList button.open[data-chat=\"Lighthouse evening\"]') !== null", STEP);
+            });
+            assertFalse(files.exists(WREN_CHATS + "/Harbour talk.jsonl"), "the old name is gone");
+            assertEquals(harbour, files.read(WREN_CHATS + "/Lighthouse evening.jsonl"), "the same chat under the new name");
+
+            StUi.withScreenshot(page, "tankard-manage-2-export", () -> {
+                manageChat(page, "Lighthouse evening");
+                clickDialog(page, "jsonl");
+                manageChat(page, "Lighthouse evening");
+                clickDialog(page, "txt");
+            });
+            Map.Entry<String, byte[]> jsonl = download(page, 0);
+            assertEquals("Lighthouse evening.jsonl", jsonl.getKey());
+            List<JsonNode> lines = new String(jsonl.getValue(), StandardCharsets.UTF_8).lines().map(JsJson::parse).toList();
+            assertEquals(3, lines.size(), "the header and both messages");
+            assertEquals("Who keeps the lighthouse?", lines.get(1).path("mes").asText());
+            Map.Entry<String, byte[]> txt = download(page, 1);
+            assertEquals("Lighthouse evening.txt", txt.getKey());
+            assertEquals("User: Who keeps the lighthouse?\n\nWren: Old Maren, the keeper.\nShe never sleeps.\n\n",
+                    new String(txt.getValue(), StandardCharsets.UTF_8), "ST's plain text export");
+
+            StUi.withScreenshot(page, "tankard-manage-3-search", () -> {
+                page.type("#chatSearch", "keeper sleeps");
+                page.waitFor("document.querySelector('#chatSearchStatus').textContent === '1 chat found'", STEP);
+            });
+            assertEquals("Lighthouse evening", text(page, "[...document.querySelectorAll('#chatList button.open')].map(b => b.dataset.chat).join('|')"));
+            assertTrue(page.responses().stream().anyMatch(r -> r.url().endsWith("/api/chats/search")), "the server searched");
+            assertTrue(page.responses().stream().noneMatch(r -> r.url().endsWith("/api/chats/get")), "no chat was downloaded whole");
+            page.eval("{ const s = document.querySelector('#chatSearch'); s.value = ''; s.dispatchEvent(new Event('input')); }");
+            page.waitFor("document.querySelectorAll('#chatList li').length === 2", STEP);
+
+            Path ooba = temp("ooba.json", "{\"data_visible\":[[\"Is the ferry late?\",\"Only on Sundays.\"]]}".getBytes(StandardCharsets.UTF_8));
+            Path agnai = temp("agnai.json", ("{\"name\":\"x\",\"messages\":[{\"userId\":\"u1\",\"msg\":\"Hello, Wren\"},"
+                    + "{\"characterId\":\"c1\",\"msg\":\"Hello, traveller\"}]}").getBytes(StandardCharsets.UTF_8));
+            Path st = temp("st.jsonl", harbour.getBytes(StandardCharsets.UTF_8));
+            StUi.withScreenshot(page, "tankard-manage-4-import", () -> {
+                page.chooseFiles(() -> page.click("#importChat"), ooba, agnai, st);
+                page.waitFor("document.querySelectorAll('#chatList li').length === 5", STEP);
+                page.waitFor("location.hash.includes('imported')", STEP);
+            });
+            List<String> imported = files.chatNames(WREN_CHATS).stream().filter(n -> n.endsWith(" imported.jsonl")).toList();
+            assertEquals(3, imported.size(), "each file a chat: " + files.chatNames(WREN_CHATS));
+            String all = String.join("\n", imported.stream().map(n -> files.read(WREN_CHATS + "/" + n)).toList());
+            assertTrue(all.contains("Only on Sundays.") && all.contains("Hello, traveller") && all.contains("Old Maren, the keeper."), all);
+
+            Path bad = temp("notachat.json", "{\"something\":\"else\"}".getBytes(StandardCharsets.UTF_8));
+            StUi.withScreenshot(page, "tankard-manage-5-bad-import", () -> {
+                page.chooseFiles(() -> page.click("#importChat"), bad);
+                page.waitFor(TOASTS + ".includes('notachat.json')", STEP);
+            });
+            String toast = text(page, TOASTS);
+            assertTrue(toast.contains("Cannot import notachat.json: Unknown chat format") && !toast.contains("true"), toast);
+
+            StUi.withScreenshot(page, "tankard-manage-6-delete", () -> {
+                manageChat(page, "Lighthouse evening");
+                clickDialog(page, "delete");
+                clickDialog(page, "delete");
+                page.waitFor("document.querySelectorAll('#chatList li').length === 4", STEP);
+            });
+            assertFalse(files.exists(WREN_CHATS + "/Lighthouse evening.jsonl"), "the chat file is deleted");
+            assertTrue(files.exists(WREN_CHATS + "/" + greeting + ".jsonl"), "the others stay");
+
+            String open = text(page, "new URLSearchParams(location.hash.split('?')[1]).get('file')");
+            manageChat(page, open);
+            clickDialog(page, "delete");
+            clickDialog(page, "delete");
+            page.waitFor("new URLSearchParams(location.hash.split('?')[1]).get('file') !== " + OwnUi.js(open)
+                    + " && document.querySelectorAll('#chatList li').length === 3", STEP);
+            assertFalse(files.exists(WREN_CHATS + "/" + open + ".jsonl"), "the open chat is deleted and another one opened");
+
+            page.click("#newChat");
+            page.waitFor("document.querySelectorAll('#chatList li').length === 4", STEP);
+            assertEquals(4, files.chatNames(WREN_CHATS).size(), "a new chat is started");
+        }
+    }
+
+    @Test
+    void aCardIsCreatedWithItsImageEditedExportedDuplicatedAndDeleted() throws IOException {
+        try (OwnUi.Session session = OwnUi.Session.start("")) {
+            TestServer server = session.server();
+            UserFiles files = server.files();
+            Browser.Page page = OwnUi.openLibrary(session);
+            Path red = temp("red.png", solid(0xffff0000));
+            StUi.withScreenshot(page, "tankard-manage-7-new-card", () -> {
+                page.click("#newCard");
+                page.setInputFiles("#cardAvatar", red);
+                page.type("#cardForm [name='name']", "Bramble");
+                page.type("#cardForm [name='description']", "A hedge witch.");
+                page.type("#cardForm [name='first_mes']", "Mind the nettles.");
+                clickDialog(page, "save");
+                page.waitFor("document.querySelector('.card[data-avatar=\"Bramble.png\"]') !== null", STEP);
+            });
+            byte[] png = files.bytes("characters/Bramble.png");
+            assertEquals(0xff0000, centre(png), "the card's image is the one picked");
+            assertEquals("A hedge witch.", CardCodec.readPng(png).json().path("data").path("description").asText());
+
+            page.click(".card[data-avatar='Bramble.png']");
+            page.waitFor("document.querySelectorAll('#messages article').length === 1", STEP);
+            page.eval(CAPTURE_DOWNLOADS);
+            Path blue = temp("blue.png", solid(0xff0000ff));
+            StUi.withScreenshot(page, "tankard-manage-8-edit", () -> {
+                page.click("#editCard");
+                page.waitFor("document.querySelector('#cardForm [name=\"description\"]')?.value === 'A hedge witch.'", STEP);
+                page.eval("document.querySelector('#cardForm [name=\"description\"]').value = 'A hedge witch of the old wood.'");
+                page.setInputFiles("#cardAvatar", blue);
+                clickDialog(page, "save");
+                page.waitFor(TOASTS + ".includes('Saved')", STEP);
+                page.waitForNetworkIdle(Duration.ofMillis(300), STEP);
+            });
+            assertEquals("A hedge witch of the old wood.", card(server, "Bramble.png").path("data").path("description").asText());
+            assertEquals(0x0000ff, centre(files.bytes("characters/Bramble.png")), "the new image");
+
+            page.click("#exportPng");
+            Map.Entry<String, byte[]> exported = download(page, 0);
+            assertEquals("Bramble.png", exported.getKey());
+            assertTrue(TestImages.isPng(exported.getValue()));
+            assertEquals("A hedge witch of the old wood.", CardCodec.readPng(exported.getValue()).json().path("data").path("description").asText());
+            page.click("#exportJson");
+            Map.Entry<String, byte[]> json = download(page, 1);
+            assertEquals("Bramble.json", json.getKey());
+            assertEquals("Bramble", JsJson.parse(json.getValue()).path("data").path("name").asText());
+
+            StUi.withScreenshot(page, "tankard-manage-9-duplicate", () -> {
+                page.click("#duplicateCard");
+                page.waitFor(TOASTS + ".includes('Duplicated as')", STEP);
+            });
+            List<String> cards = files.list("characters").stream().filter(n -> n.startsWith("Bramble")).toList();
+            assertEquals(2, cards.size(), "the card and its copy: " + cards);
+            String copy = cards.stream().filter(n -> !n.equals("Bramble.png")).findFirst().orElseThrow();
+            assertEquals("A hedge witch of the old wood.", card(server, copy).path("data").path("description").asText());
+
+            StUi.withScreenshot(page, "tankard-manage-10-delete-with-chats", () -> {
+                page.click("#deleteCard");
+                page.click("#deleteChats");
+                clickDialog(page, "delete");
+                page.waitFor("location.hash === '#/characters'", STEP);
+                page.waitFor("document.querySelector('.card[data-avatar=\"" + copy + "\"]') !== null", STEP);
+            });
+            assertFalse(files.exists("characters/Bramble.png"), "the card is gone");
+            assertFalse(files.chatFolderExists("chats/Bramble"), "and its chats");
+            assertEquals(0, page.eval("document.querySelectorAll('.card[data-avatar=\"Bramble.png\"]').length").asInt());
+
+            openWren(page);
+            String wrenChat = files.chatNames(WREN_CHATS).get(0);
+            page.click("#deleteCard");
+            clickDialog(page, "delete");
+            page.waitFor("location.hash === '#/characters'", STEP);
+            page.waitFor("document.querySelector('.card') !== null", STEP);
+            assertFalse(files.exists("characters/default_Wren.png"), "Wren's card is gone");
+            assertTrue(files.exists(WREN_CHATS + "/" + wrenChat), "her chats are kept when the box is not ticked");
+
+            page.eval("document.querySelector('.card[data-avatar=\"" + copy + "\"]').dispatchEvent(new MouseEvent('contextmenu', {bubbles: true}))");
+            clickDialog(page, "delete");
+            clickDialog(page, "delete");
+            page.waitFor("document.querySelector('.card[data-avatar=\"" + copy + "\"]') === null", STEP);
+            assertFalse(files.exists("characters/" + copy), "deleted from the library's menu too");
+            StUi.assertClean(page, "The page");
+        }
+    }
+
+    /** A V2 card whose data carries a character book (the spec's character_book). */
+    private static byte[] cardWithBook(String name, String book) {
+        return CardWriter.write(solid(0xff00ff00), "{\"spec\":\"chara_card_v2\",\"spec_version\":\"2.0\",\"data\":{\"name\":"
+                + OwnUi.js(name) + ",\"description\":\"Keeps the light.\",\"first_mes\":\"Mind the steps.\",\"extensions\":{},"
+                + "\"character_book\":" + book + "}}");
+    }
+
+    private static final String HARBOUR_BOOK = "{\"name\":\"Harbour Lore\",\"entries\":[{\"id\":3,\"keys\":[\"lamp\",\"light\"],"
+            + "\"secondary_keys\":[],\"comment\":\"The lamp\",\"content\":\"The lamp is lit at dusk.\",\"constant\":false,"
+            + "\"selective\":false,\"insertion_order\":10,\"enabled\":true,\"position\":\"before_char\",\"extensions\":{\"depth\":2}}]}";
+
+    @Test
+    void aCardImportedFromAUrlOffersItsLorebookWhichIsWrittenAndLinked() throws IOException {
+        io.vertx.core.Vertx mockVertx = io.vertx.core.Vertx.vertx();
+        MockCompletionServer sites = MockCompletionServer.start(mockVertx);
+        try {
+            sites.route("/cards/keeper.png", r -> r.response().putHeader("Content-Type", "image/png")
+                    .end(Buffer.buffer(cardWithBook("Keeper", HARBOUR_BOOK))));
+            sites.route("/chub/api/characters/alice/atlas", r -> r.response().putHeader("Content-Type", "application/json")
+                    .end("{\"node\":{\"topics\":[\"maps\"],\"definition\":{\"name\":\"Atlas\",\"personality\":\"Draws maps\","
+                            + "\"first_message\":\"Where to?\",\"embedded_lorebook\":{\"name\":\"Atlas Lore\",\"entries\":[{\"keys\":[\"map\"],"
+                            + "\"content\":\"Maps are drawn in ink.\",\"insertion_order\":5,\"enabled\":true}]}}}}"));
+            String config = TestServer.providerOrigins(Map.of("https://api.chub.ai", sites.origin() + "/chub"))
+                    + "whitelistImportDomains: [127.0.0.1]\n";
+            try (OwnUi.Session session = OwnUi.Session.start(config)) {
+                TestServer server = session.server();
+                UserFiles files = server.files();
+                Browser.Page page = OwnUi.openLibrary(session);
+                StUi.withScreenshot(page, "tankard-manage-11-url-import", () -> {
+                    page.click("#importUrlButton");
+                    page.type("#importUrl", sites.origin() + "/cards/keeper.png");
+                    clickDialog(page, "import");
+                    page.waitFor("document.querySelector('dialog[open] h2')?.textContent === 'Keeper has an embedded lorebook'", STEP);
+                });
+                assertTrue(sites.lastCall("/cards/keeper.png") != null, "the server fetched the card from the site");
+                assertTrue(files.exists("characters/Keeper.png"), "the card is imported: " + files.list("characters"));
+                StUi.withScreenshot(page, "tankard-manage-12-lorebook-imported", () -> {
+                    clickDialog(page, "import");
+                    page.waitFor(TOASTS + ".includes('Harbour Lore')", STEP);
+                    page.waitFor("document.querySelector('.card[data-avatar=\"Keeper.png\"]') !== null", STEP);
+                });
+                JsonNode book = JsJson.parse(files.read("worlds/Harbour Lore.json"));
+                JsonNode entry = book.path("entries").path("3");
+                assertEquals("[\"lamp\",\"light\"]", entry.path("key").toString());
+                assertEquals("The lamp is lit at dusk.", entry.path("content").asText());
+                assertEquals(10, entry.path("order").asInt());
+                assertEquals(0, entry.path("position").asInt(), "before_char is ST's position 0");
+                assertEquals(2, entry.path("depth").asInt());
+                assertFalse(entry.path("disable").asBoolean());
+                assertEquals("Harbour Lore", book.path("originalData").path("name").asText(), "ST keeps the card's book too");
+                assertEquals("Harbour Lore", card(server, "Keeper.png").path("data").path("extensions").path("world").asText(),
+                        "the card links the book");
+                assertEquals("Harbour Lore", CardCodec.readPng(files.bytes("characters/Keeper.png")).json()
+                        .path("data").path("extensions").path("world").asText(), "in the PNG, where ST reads it");
+
+                // a Chub id goes to importUUID; its lorebook is left for later, then imported from beside the chat
+                page.click("#importUrlButton");
+                page.type("#importUrl", "alice/atlas");
+                clickDialog(page, "import");
+                page.waitFor("document.querySelector('dialog[open] h2')?.textContent === 'Atlas has an embedded lorebook'", STEP);
+                clickDialog(page, "");
+                assertTrue(sites.lastCall("/chub/api/characters/alice/atlas") != null);
+                assertFalse(files.exists("worlds/Atlas Lore.json"), "nothing written when the offer is declined");
+                page.waitFor("document.querySelector('.card[data-avatar=\"Atlas.png\"]') !== null", STEP);
+                page.click(".card[data-avatar='Atlas.png']");
+                StUi.withScreenshot(page, "tankard-manage-13-card-lore-button", () -> {
+                    page.waitFor("document.querySelector('#importCardLore') !== null", STEP);
+                    page.click("#importCardLore");
+                    page.waitFor(TOASTS + ".includes('Atlas Lore')", STEP);
+                });
+                assertEquals("Maps are drawn in ink.", JsJson.parse(files.read("worlds/Atlas Lore.json")).path("entries").path("0").path("content").asText());
+                assertEquals("Atlas Lore", card(server, "Atlas.png").path("data").path("extensions").path("world").asText());
+                StUi.assertClean(page, "The page");
+
+                page.click("a[data-nav='characters']");
+                page.waitFor("document.querySelector('.card') !== null", STEP);
+                StUi.withScreenshot(page, "tankard-manage-14-url-refused", () -> {
+                    page.click("#importUrlButton");
+                    page.type("#importUrl", "https://cards.example.org/nothing.png");
+                    clickDialog(page, "import");
+                    page.waitFor(TOASTS + ".includes('cards.example.org')", STEP);
+                });
+                String toast = text(page, TOASTS);
+                assertTrue(toast.contains("whitelistImportDomains") && !toast.contains("true"), "the server's reason: " + toast);
+            }
+        } finally {
+            mockVertx.close();
+        }
+    }
+
+    @Test
+    void atPhoneWidthTheControlsAreLabelledLargeAndReachableByKeyboard() throws IOException {
+        try (OwnUi.Session session = OwnUi.Session.start("")) {
+            Browser.Page page = session.page();
+            page.setViewport(390, 844);
+            page.navigate(session.server().url("/"));
+            OwnUi.boot(page);
+            page.waitFor("document.querySelector('.card') !== null", STEP);
+            String unlabelled = "[...document.querySelectorAll(%s)].filter(b => b.offsetParent !== null && "
+                    + "!(b.getAttribute('aria-label') || b.textContent.trim() || b.labels?.[0]?.textContent.trim())).length";
+            String small = "[...document.querySelectorAll(%s)].filter(b => b.offsetParent !== null && "
+                    + "(b.getBoundingClientRect().height < 44 || b.getBoundingClientRect().width < 44)).map(b => b.id || b.textContent).join('|')";
+            StUi.withScreenshot(page, "tankard-manage-15-phone-library", () -> {
+                assertTrue(page.eval("document.documentElement.scrollWidth <= 390").asBoolean(), "nothing wider than the phone");
+                assertEquals("", text(page, String.format(small, "'.library .tools button'")));
+            });
+            openWren(page);
+            StUi.withScreenshot(page, "tankard-manage-16-phone-chat", () -> {
+                assertTrue(page.eval("document.documentElement.scrollWidth <= 390").asBoolean(), "nothing wider than the phone");
+                assertEquals(0, page.eval(String.format(unlabelled, "'#cardActions button, .chatFiles button, .chatFiles input'")).asInt());
+                assertEquals("", text(page, String.format(small, "'#cardActions button, .chatFiles button'")));
+            });
+            StUi.withScreenshot(page, "tankard-manage-17-phone-keyboard", () -> {
+                page.eval("document.querySelector('#chatList button.open').focus()");
+                page.press("Tab");
+                assertEquals("more", text(page, "document.activeElement.className"), "the chat's actions come next");
+                page.press("Enter");
+                page.waitFor("document.querySelector('dialog[open]') !== null", STEP);
+                assertTrue(page.eval("document.querySelector('dialog[open]').getBoundingClientRect().right <= 390").asBoolean());
+                assertEquals("rename", text(page, "document.activeElement.value"), "the dialog's first button has the focus");
+                page.press("Enter");
+                page.waitFor("document.activeElement?.id === 'renameChat'", STEP);
+            });
+            page.press("Escape");
+            page.waitFor("document.querySelector('dialog[open]') === null", STEP);
+            StUi.assertClean(page, "The page");
+        }
+    }
+}
