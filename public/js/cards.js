@@ -199,39 +199,46 @@ export function embeddedBook(card) {
   return { book, name: book.name || `${card.name}'s Lorebook` };
 }
 
-/** Whether the card links a world info book that exists (then ST does not offer its embedded one). */
-async function linksExistingBook(card) {
-  const linked = card?.data?.extensions?.world;
-  if (!linked) return false;
-  const books = await postJson('/api/worldinfo/list', {});
-  return (books ?? []).some((b) => b.name === linked);
+/** The names of the user's world info books. */
+async function bookNames() {
+  return ((await postJson('/api/worldinfo/list', {})) ?? []).map((b) => b.name);
 }
 
-/** Offers the card's embedded lorebook, as ST does when it opens such a card, unless it links an existing book. */
+/**
+ * Offers the card's embedded lorebook, as ST's `checkEmbeddedWorld` does when it opens such a card: not when the
+ * card links a book that exists.
+ */
 export async function offerEmbeddedBook(avatar) {
   try {
     const card = await postJson('/api/characters/get', { avatar_url: avatar });
     card.avatar ??= avatar;
     const embedded = embeddedBook(card);
-    if (!embedded || await linksExistingBook(card)) return false;
-    const choice = await dialog(`${card.name} has an embedded lorebook`, el('p', {},
+    const linked = card.data?.extensions?.world;
+    if (!embedded || (linked && (await bookNames()).includes(linked))) return false;
+    return await importEmbeddedBook(card, `${card.name} has an embedded lorebook`,
       `Import "${embedded.name}" as a world info book and link it to ${card.name}? `
-      + 'You can do it later with "Import card lore" beside the chat.'), [['Not now', ''], ['Import', 'import', true]]);
-    if (choice === 'import') return importEmbeddedBook(card);
+      + 'You can do it later with "Import card lore" beside the chat.');
   } catch (e) {
     fail('Cannot read the imported card', e);
+    return false;
   }
-  return false;
 }
 
 /**
- * Writes the card's book as a world info book (`/api/worldinfo/edit`, ST's `saveWorldInfo`) in ST's converted
- * form, then links it as the card's world (`data.extensions.world`, which ST sets through `#character_world`).
+ * ST's `importEmbeddedWorldInfo`: once confirmed (with a warning when a book of that name exists), writes the
+ * card's book as a world info book (`/api/worldinfo/edit`, ST's `saveWorldInfo`) in ST's converted form, then
+ * links it as the card's world (`data.extensions.world`, which ST sets through `#character_world`).
  */
-export async function importEmbeddedBook(card) {
+export async function importEmbeddedBook(card, title, question) {
   const embedded = embeddedBook(card);
   if (!embedded) return false;
   try {
+    const replaces = (await bookNames()).includes(embedded.name);
+    const choice = await dialog(title ?? `Import "${embedded.name}"?`, el('div', {},
+      el('p', {}, question ?? `It becomes a world info book linked to ${card.name}.`),
+      replaces ? el('p.error', { id: 'replacesBook' }, `It replaces the book named "${embedded.name}".`) : null),
+    [['Not now', ''], ['Import', 'import', true]]);
+    if (choice !== 'import') return false;
     await postJson('/api/worldinfo/edit', { name: embedded.name, data: convertCharacterBook(embedded.book) });
     await postJson('/api/characters/merge-attributes', { avatar: card.avatar, data: { extensions: { world: embedded.name } } });
     toast(`The lorebook "${embedded.name}" was imported and linked to ${card.name}`);

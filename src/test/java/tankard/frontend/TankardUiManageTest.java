@@ -104,8 +104,7 @@ class TankardUiManageTest {
     @Test
     void chatsAreRenamedExportedSearchedImportedAndDeleted() throws IOException {
         try (OwnUi.Session session = OwnUi.Session.start("")) {
-            TestServer server = session.server();
-            UserFiles files = server.files();
+            UserFiles files = session.server().files();
             Browser.Page page = OwnUi.openLibrary(session);
             openWren(page);
             String greeting = files.chatNames(WREN_CHATS).get(0).replace(".jsonl", "");
@@ -352,10 +351,17 @@ class TankardUiManageTest {
                 StUi.withScreenshot(page, "tankard-manage-13-card-lore-button", () -> {
                     page.waitFor("document.querySelector('#importCardLore') !== null", STEP);
                     page.click("#importCardLore");
+                    page.waitFor("document.querySelector('dialog[open] h2')?.textContent === 'Import \"Atlas Lore\"?'", STEP);
+                    assertEquals(0, page.eval("document.querySelectorAll('#replacesBook').length").asInt(), "no book of that name yet");
+                    clickDialog(page, "import");
                     page.waitFor(TOASTS + ".includes('Atlas Lore')", STEP);
                 });
                 assertEquals("Maps are drawn in ink.", JsJson.parse(files.read("worlds/Atlas Lore.json")).path("entries").path("0").path("content").asText());
                 assertEquals("Atlas Lore", card(server, "Atlas.png").path("data").path("extensions").path("world").asText());
+                page.waitFor("document.querySelector('#importCardLore') !== null", STEP);
+                page.click("#importCardLore");
+                page.waitFor("document.querySelector('#replacesBook') !== null", STEP); // as ST warns: it overwrites that book
+                clickDialog(page, "");
                 StUi.assertClean(page, "The page");
 
                 page.click("a[data-nav='characters']");
