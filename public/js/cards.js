@@ -258,11 +258,15 @@ const DEPTH = 4;
 const WEIGHT = 100;
 const SYSTEM = 0;
 
-/** A character book (the V2 card spec) as a world info book, entry by entry as ST's `convertCharacterBook`. */
+/**
+ * A character book (the V2 card spec) as a world info book, entry by entry as ST's `convertCharacterBook`, which
+ * also gives the kept original's entries without an `id` their index.
+ */
 export function convertCharacterBook(book) {
   const entries = {};
-  book.entries.forEach((entry, index) => {
-    const id = entry.id ?? index;
+  const original = { ...book, entries: book.entries.map((entry, index) => (entry.id === undefined ? { ...entry, id: index } : entry)) };
+  original.entries.forEach((entry, index) => {
+    const { id } = entry;
     const x = entry.extensions ?? {};
     entries[id] = {
       uid: id, key: entry.keys ?? [], keysecondary: entry.secondary_keys || [], comment: entry.comment || '',
@@ -285,7 +289,7 @@ export function convertCharacterBook(book) {
       extensions: x,
     };
   });
-  return { entries, originalData: book };
+  return { entries, originalData: original };
 }
 
 /**
