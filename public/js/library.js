@@ -124,18 +124,27 @@ export function showLibrary(view) {
     }
   }
 
+  /**
+   * A card: a button that opens its chat, and beside it (not inside: a button holds no other control) the
+   * favourite star and the "⋯" that edits, duplicates, exports or deletes it.
+   */
   function card(item, index) {
-    const favButton = el('span.fav', {
-      role: 'button', tabIndex: 0, title: item.fav ? 'Remove from favourites' : 'Add to favourites',
-      'aria-label': 'Favourite', 'aria-pressed': String(item.fav),
-      onclick: (e) => { e.stopPropagation(); toggleFavorite(item, favButton); },
+    const favButton = el('button.fav', {
+      type: 'button', title: item.fav ? 'Remove from favourites' : 'Add to favourites',
+      'aria-label': `Favourite: ${item.name}`, 'aria-pressed': String(item.fav),
+      onclick: () => toggleFavorite(item, favButton),
     }, item.fav ? '★' : '☆');
-    return el('button.card', {
-      type: 'button', dataset: { index, avatar: item.avatar }, title: item.description_preview || item.name,
-      onclick: () => openCharacter(item.avatar),
+    return el('div.card', {
+      dataset: { index, avatar: item.avatar },
       oncontextmenu: (e) => { e.preventDefault(); cardMenu(item); },
+    }, el('button.open', {
+      type: 'button', title: item.description_preview || item.name, onclick: () => openCharacter(item.avatar),
     }, el('img', { src: thumbnail(item.avatar), alt: '', loading: 'lazy' }),
-    el('div.name', {}, item.name), el('div.tags', {}, (item.tags || []).join(', ')), favButton);
+    el('span.name', {}, item.name), el('span.tags', {}, (item.tags || []).join(', '))), favButton,
+    el('button.more', {
+      type: 'button', 'aria-label': `Manage ${item.name}`, title: 'Edit, duplicate, export or delete',
+      onclick: () => cardMenu(item),
+    }, '⋯'));
   }
 
   async function toggleFavorite(item, button) {
@@ -210,14 +219,14 @@ export function showLibrary(view) {
     grid.classList.remove('dropping');
     importFiles([...e.dataTransfer.files]);
   });
-  grid.addEventListener('keydown', (e) => { // arrows move between cards, Enter opens (the card is a button)
+  grid.addEventListener('keydown', (e) => { // arrows move between cards, Enter opens (its open button)
     const cards = [...spacer.children].sort((a, b) => a.dataset.index - b.dataset.index);
-    const at = cards.indexOf(document.activeElement);
+    const at = cards.indexOf(document.activeElement?.closest('.card'));
     const step = { ArrowRight: 1, ArrowLeft: -1, ArrowDown: columns(), ArrowUp: -columns() }[e.key];
     if (step === undefined) return;
     e.preventDefault();
     const target = cards[Math.max(0, Math.min(cards.length - 1, at < 0 ? 0 : at + step))];
-    target?.focus();
+    target?.querySelector('button.open').focus();
     target?.scrollIntoView({ block: 'nearest' });
   });
   reset();

@@ -274,7 +274,7 @@ class TankardUiManageTest {
             assertFalse(files.exists("characters/default_Wren.png"), "Wren's card is gone");
             assertTrue(files.exists(WREN_CHATS + "/" + wrenChat), "her chats are kept when the box is not ticked");
 
-            page.eval("document.querySelector('.card[data-avatar=\"" + copy + "\"]').dispatchEvent(new MouseEvent('contextmenu', {bubbles: true}))");
+            page.click(".card[data-avatar='" + copy + "'] button.more"); // the card's visible "⋯"
             clickDialog(page, "delete");
             clickDialog(page, "delete");
             page.waitFor("document.querySelector('.card[data-avatar=\"" + copy + "\"]') === null", STEP);
@@ -394,8 +394,21 @@ class TankardUiManageTest {
                     + "(b.getBoundingClientRect().height < 44 || b.getBoundingClientRect().width < 44)).map(b => b.id || b.textContent).join('|')";
             StUi.withScreenshot(page, "tankard-manage-15-phone-library", () -> {
                 assertTrue(page.eval("document.documentElement.scrollWidth <= 390").asBoolean(), "nothing wider than the phone");
-                assertEquals("", text(page, String.format(small, "'.library .tools button'")));
+                assertEquals("", text(page, String.format(small, "'.library .tools button, .card button'")));
+                assertEquals(0, page.eval(String.format(unlabelled, "'.card button'")).asInt());
+                // the card's own controls sit beside its open button, not in it: Enter on the star only stars it
+                page.eval("document.querySelector(" + OwnUi.js(WREN) + " + ' button.fav').focus()");
+                page.press("Enter");
+                page.waitFor("document.querySelector(" + OwnUi.js(WREN) + " + ' button.fav').getAttribute('aria-pressed') === 'true'", STEP);
+                assertTrue(page.eval("location.hash === '' || location.hash === '#/characters'").asBoolean(), "still the library");
+                page.press("Tab");
+                assertEquals("Manage Wren", text(page, "document.activeElement.getAttribute('aria-label')"), "the card's ⋯ comes next");
+                page.press("Enter");
+                page.waitFor("document.querySelector('dialog[open] h2')?.textContent === 'Wren'", STEP);
+                page.press("Escape");
+                page.waitFor("document.querySelector('dialog[open]') === null", STEP);
             });
+            assertTrue(card(session.server(), "default_Wren.png").path("fav").asBoolean(), "the star is saved");
             openWren(page);
             StUi.withScreenshot(page, "tankard-manage-16-phone-chat", () -> {
                 assertTrue(page.eval("document.documentElement.scrollWidth <= 390").asBoolean(), "nothing wider than the phone");
