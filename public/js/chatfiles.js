@@ -92,6 +92,10 @@ export function chatFilesPanel({ character, chats, file, link, startChat }) {
     if (await dialog('Rename the chat', body, [['Cancel', ''], ['Rename', 'rename', true]]) !== 'rename') return;
     const wanted = input.value.trim();
     if (!wanted || wanted === name) return;
+    if (wanted.toLowerCase() === name.toLowerCase()) { // as ST: a file system may not tell the two apart
+      toast('Cannot rename the chat: the name is the same as before, but for case', 'error');
+      return;
+    }
     if (chats.some((c) => c.name.toLowerCase() === wanted.toLowerCase())) {
       toast(`Cannot rename the chat: a chat named ${wanted} exists already`, 'error');
       return;
