@@ -2,6 +2,7 @@
 // PNG or JSON, import from a URL or a site's id, and a card's embedded lorebook imported as a world info book. Every
 // call is the one ST's frontend makes (public/script.js, public/scripts/world-info.js), so the files stay ST's.
 import { post, postJson } from './api.js';
+import { state } from './state.js';
 import { dialog, el, fail, field, toast } from './ui.js';
 
 /** Offers a file to the user under `name`, as ST's `download` (public/scripts/utils.js) does. */
@@ -205,19 +206,39 @@ async function bookNames() {
 }
 
 /**
- * Offers the card's embedded lorebook, as ST's `checkEmbeddedWorld` does when it opens such a card: not when the
- * card links a book that exists.
+ * ST's `checkEmbeddedWorld`: a card's embedded lorebook is offered once per card (ST's account storage key
+ * `AlertWI_<avatar>` in settings.json, so ST does not offer it again either), and not when the card links a book
+ * that exists; with ST's `power_user.world_import_dialog` off, a note says where the button is instead.
  */
-export async function offerEmbeddedBook(avatar) {
+export async function offerEmbeddedBook(card) {
+  const embedded = embeddedBook(card);
+  const accountStorage = state.settings.accountStorage ??= {};
+  const key = `AlertWI_${card.avatar}`;
+  if (!embedded || accountStorage[key]) return false;
+  try {
+    const linked = card.data?.extensions?.world;
+    if (linked && (await bookNames()).includes(linked)) return false;
+    accountStorage[key] = 'true';
+    await postJson('/api/settings/save', state.settings); // as ST's saveSettings: the whole object, firstRun untouched
+  } catch (e) {
+    fail('Cannot check the embedded lorebook', e);
+    return false;
+  }
+  if (state.settings.power_user?.world_import_dialog === false) {
+    toast(`${card.name} has an embedded lorebook: "Import card lore" beside the chat imports it`);
+    return false;
+  }
+  return importEmbeddedBook(card, `${card.name} has an embedded lorebook`,
+    `Import "${embedded.name}" as a world info book and link it to ${card.name}? `
+    + 'You can do it later with "Import card lore" beside the chat.');
+}
+
+/** After an import: the card read once, and its lorebook offered (ST offers it when it selects the new card). */
+export async function offerImportedBook(avatar) {
   try {
     const card = await postJson('/api/characters/get', { avatar_url: avatar });
     card.avatar ??= avatar;
-    const embedded = embeddedBook(card);
-    const linked = card.data?.extensions?.world;
-    if (!embedded || (linked && (await bookNames()).includes(linked))) return false;
-    return await importEmbeddedBook(card, `${card.name} has an embedded lorebook`,
-      `Import "${embedded.name}" as a world info book and link it to ${card.name}? `
-      + 'You can do it later with "Import card lore" beside the chat.');
+    return await offerEmbeddedBook(card);
   } catch (e) {
     fail('Cannot read the imported card', e);
     return false;

@@ -11,7 +11,7 @@ import { dialog, el, fail, thumbnail, toast } from './ui.js';
 import { announce, connection } from './connection.js';
 import { CUT_OFF, currentSummary, generate } from './generate.js';
 import { chatFilesPanel, listChats } from './chatfiles.js';
-import { characterActions } from './cards.js';
+import { characterActions, offerEmbeddedBook } from './cards.js';
 
 const PAGE = 50;
 
@@ -183,6 +183,7 @@ export async function showChat(view, params) {
   const window_ = new ChatWindow(avatar ? { avatar_url: avatar, file_name: file } : { id: group });
   await window_.load();
   render(view, { character, chats, file, group, chat: window_ });
+  if (character) offerEmbeddedBook(character); // once per card, as ST when it opens one with a lorebook
 }
 
 async function showRecent(view) {

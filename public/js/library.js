@@ -4,7 +4,7 @@
 import { postJson } from './api.js';
 import { debounce, dialog, el, fail, thumbnail, toast } from './ui.js';
 import { openCharacter } from './chat.js';
-import { IMPORTABLE, askImportUrl, deleteCard, duplicateCard, editCard, exportCard, importCardFile, offerEmbeddedBook } from './cards.js';
+import { IMPORTABLE, askImportUrl, deleteCard, duplicateCard, editCard, exportCard, importCardFile, offerImportedBook } from './cards.js';
 
 const PAGE = 100;
 const CARD_WIDTH = 150;
@@ -207,7 +207,7 @@ export function showLibrary(view) {
   /** After an import: the library again, and the last card's embedded lorebook offered (ST selects that card). */
   function imported(avatar) {
     reset();
-    if (avatar) offerEmbeddedBook(avatar);
+    if (avatar) offerImportedBook(avatar);
   }
 
   grid.addEventListener('scroll', () => requestAnimationFrame(draw), { passive: true });

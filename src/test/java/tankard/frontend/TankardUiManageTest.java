@@ -347,9 +347,13 @@ class TankardUiManageTest {
                 assertTrue(sites.lastCall("/chub/api/characters/alice/atlas") != null);
                 assertFalse(files.exists("worlds/Atlas Lore.json"), "nothing written when the offer is declined");
                 page.waitFor("document.querySelector('.card[data-avatar=\"Atlas.png\"]') !== null", STEP);
+                assertEquals("true", JsJson.parse(files.read("settings.json")).path("accountStorage").path("AlertWI_Atlas.png").asText(),
+                        "offered once, as ST remembers it");
                 page.click(".card[data-avatar='Atlas.png']");
                 StUi.withScreenshot(page, "tankard-manage-13-card-lore-button", () -> {
                     page.waitFor("document.querySelector('#importCardLore') !== null", STEP);
+                    page.waitForNetworkIdle(Duration.ofMillis(300), STEP);
+                    assertTrue(page.eval("document.querySelector('dialog[open]') === null").asBoolean(), "not offered again on opening");
                     page.click("#importCardLore");
                     page.waitFor("document.querySelector('dialog[open] h2')?.textContent === 'Import \"Atlas Lore\"?'", STEP);
                     assertEquals(0, page.eval("document.querySelectorAll('#replacesBook').length").asInt(), "no book of that name yet");
@@ -377,6 +381,31 @@ class TankardUiManageTest {
             }
         } finally {
             mockVertx.close();
+        }
+    }
+
+    @Test
+    void aCardsLorebookIsOfferedOnceWhenTheCardIsFirstOpened() throws IOException {
+        try (OwnUi.Session session = OwnUi.Session.start("")) {
+            UserFiles files = session.server().files();
+            files.write("characters/Sailor.png", cardWithBook("Sailor", HARBOUR_BOOK));
+            Browser.Page page = session.page();
+            page.navigate(session.server().url("/#/chat?avatar=Sailor.png"));
+            OwnUi.boot(page);
+            StUi.withScreenshot(page, "tankard-manage-18-lore-on-first-open", () -> {
+                page.waitFor("document.querySelector('dialog[open] h2')?.textContent === 'Sailor has an embedded lorebook'", STEP);
+                clickDialog(page, "import");
+                page.waitFor(TOASTS + ".includes('Harbour Lore')", STEP);
+            });
+            assertEquals("The lamp is lit at dusk.", JsJson.parse(files.read("worlds/Harbour Lore.json")).path("entries").path("3").path("content").asText());
+            assertEquals("Harbour Lore", card(session.server(), "Sailor.png").path("data").path("extensions").path("world").asText());
+            assertEquals("true", JsJson.parse(files.read("settings.json")).path("accountStorage").path("AlertWI_Sailor.png").asText());
+            page.reload();
+            OwnUi.boot(page);
+            page.waitFor("document.querySelectorAll('#messages article').length === 1", STEP);
+            page.waitForNetworkIdle(Duration.ofMillis(300), STEP);
+            assertTrue(page.eval("document.querySelector('dialog[open]') === null").asBoolean(), "offered once");
+            StUi.assertClean(page, "The page");
         }
     }
 
