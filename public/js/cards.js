@@ -3,7 +3,7 @@
 // call is the one ST's frontend makes (public/script.js, public/scripts/world-info.js), so the files stay ST's.
 import { post, postJson } from './api.js';
 import { state } from './state.js';
-import { dialog, el, fail, field, toast } from './ui.js';
+import { dialog, el, fail, field, thumbnail, toast } from './ui.js';
 
 /** Offers a file to the user under `name`, as ST's `download` (public/scripts/utils.js) does. */
 export function saveDownload(blob, name) {
@@ -105,7 +105,10 @@ export async function editCard(avatar, done) {
     if (avatar) {
       const { tags: _ignored, ...fields } = values;
       await postJson('/api/characters/merge-attributes', { avatar, ...fields, tags, data: { ...fields, tags } });
-      if (file) await post('/api/characters/edit-avatar', formOf({ avatar_url: avatar }, file));
+      if (file) {
+        await post('/api/characters/edit-avatar', formOf({ avatar_url: avatar }, file));
+        await fetch(thumbnail(avatar), { cache: 'reload' }); // as ST: the cached thumbnail is the old image
+      }
     } else {
       const { name, ...fields } = values;
       const form = formOf({ ...NEW_CARD_DEFAULTS, ch_name: name, ...fields, tags: tags.join(',') }, file);

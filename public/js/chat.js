@@ -218,7 +218,10 @@ function render(view, { character, chats, file, group, chat }) {
   const aside = el('aside', {},
     character ? el('div.who', {}, el('img', { src: thumbnail(character.avatar), alt: '' }),
       el('div', {}, el('b', {}, character.name), el('div', {}, el('a', { href: '#/characters' }, 'All characters')))) : el('b', {}, `Group chat ${group}`),
-    character ? characterActions(character, { changed: () => window.dispatchEvent(new HashChangeEvent('hashchange')), gone: () => { location.hash = '#/characters'; } }) : null,
+    character ? characterActions(character, {
+      changed: () => window.dispatchEvent(new HashChangeEvent('hashchange')), // the router shows the card again
+      gone: () => { location.hash = '#/characters'; },
+    }) : null,
     character ? chatFilesPanel({
       character, chats, file, link: (name) => chatLink({ avatar: character.avatar, file: name }), startChat: () => newChat(character),
     }) : null,

@@ -234,6 +234,10 @@ class TankardUiManageTest {
             });
             assertEquals("A hedge witch of the old wood.", card(server, "Bramble.png").path("data").path("description").asText());
             assertEquals(0x0000ff, centre(files.bytes("characters/Bramble.png")), "the new image");
+            page.waitFor("(() => { const img = document.querySelector('.chat aside .who img'); if (!img?.complete || !img.naturalWidth) return false;"
+                    + " const c = document.createElement('canvas'); c.width = c.height = 1; const g = c.getContext('2d');"
+                    + " g.drawImage(img, img.naturalWidth / 2, img.naturalHeight / 2, 1, 1, 0, 0, 1, 1); const [r, , b] = g.getImageData(0, 0, 1, 1).data;"
+                    + " return b > 200 && r < 50; })()", STEP); // the page shows it, not the cached red thumbnail
 
             page.click("#exportPng");
             Map.Entry<String, byte[]> exported = download(page, 0);
