@@ -7,6 +7,7 @@ import { debounce, dialog, el, fail, field, toast } from './ui.js';
 import { saveDownload } from './cards.js';
 
 const base = (name) => String(name).replace(/\.jsonl$/, '');
+const messages = (n) => (n === undefined ? '? messages' : `${n} message${n === 1 ? '' : 's'}`);
 
 /** A character's chats, newest first ([] when it has none). */
 export async function listChats(avatar) {
@@ -38,8 +39,7 @@ export function chatFilesPanel({ character, chats, file, link, startChat }) {
       el('button.open', {
         type: 'button', 'aria-current': String(c.name === file), dataset: { chat: c.name },
         onclick: () => { location.hash = link(c.name); },
-      }, c.name, el('small', {}, searching ? c.preview_message ?? ''
-        : `${c.chat_items ?? c.message_count ?? '?'} messages · ${c.file_size ?? ''}`)),
+      }, c.name, el('small', {}, searching ? c.preview_message ?? '' : `${messages(c.chat_items)} · ${c.file_size ?? ''}`)),
       el('button.more', {
         type: 'button', 'aria-label': `Manage the chat ${c.name}`, title: 'Rename, export or delete',
         onclick: () => manage(c.name),
