@@ -442,6 +442,8 @@ class TankardUiManageTest {
                 page.waitFor("document.querySelector('dialog[open]') === null", STEP);
             });
             assertTrue(card(session.server(), "default_Wren.png").path("fav").asBoolean(), "the star is saved");
+            assertTrue(page.responses().stream().noneMatch(r -> r.url().endsWith("/api/characters/get")),
+                    "the library asks for pages of cards, never a card at a time");
             openWren(page);
             StUi.withScreenshot(page, "tankard-manage-16-phone-chat", () -> {
                 assertTrue(page.eval("document.documentElement.scrollWidth <= 390").asBoolean(), "nothing wider than the phone");
