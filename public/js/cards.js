@@ -55,10 +55,18 @@ export async function deleteCard(avatar, name) {
   }
 }
 
+/**
+ * The editor's fields: [name in the form and in `data`, label, element, the key ST also keeps at the card's top
+ * (its V1 fields; src/endpoints/characters.js, charaFormatData) or null when only in `data`, shown under "More"].
+ */
 const FIELDS = [
-  ['name', 'Name', 'input'], ['description', 'Description', 'textarea'], ['personality', 'Personality', 'textarea'],
-  ['scenario', 'Scenario', 'textarea'], ['first_mes', 'First message', 'textarea'],
-  ['mes_example', 'Example dialogue', 'textarea'], ['creator_notes', "Creator's notes", 'textarea'],
+  ['name', 'Name', 'input', 'name'], ['description', 'Description', 'textarea', 'description'],
+  ['personality', 'Personality', 'textarea', 'personality'], ['scenario', 'Scenario', 'textarea', 'scenario'],
+  ['first_mes', 'First message', 'textarea', 'first_mes'], ['mes_example', 'Example dialogue', 'textarea', 'mes_example'],
+  ['creator_notes', "Creator's notes", 'textarea', 'creatorcomment'],
+  ['system_prompt', 'System prompt', 'textarea', null, true],
+  ['post_history_instructions', 'Post-history instructions', 'textarea', null, true],
+  ['creator', 'Creator', 'input', null, true], ['character_version', 'Version', 'input', null, true],
 ];
 
 /**
@@ -66,12 +74,29 @@ const FIELDS = [
  * `createOrEditCharacter` in public/script.js): the defaults of the fields this editor does not show.
  */
 const NEW_CARD_DEFAULTS = {
-  fav: 'false', talkativeness: '0.5', world: '', creator: '', character_version: '', system_prompt: '',
-  post_history_instructions: '', depth_prompt_prompt: '', depth_prompt_depth: '4', depth_prompt_role: 'system',
-  extensions: '{}',
+  fav: 'false', talkativeness: '0.5', world: '', depth_prompt_prompt: '', depth_prompt_depth: '4',
+  depth_prompt_role: 'system', extensions: '{}',
 };
 
-/** Creates a card (avatar null) or edits one's main fields and image; then calls done with the card's avatar. */
+/** The alternate greetings as a list of boxes, one a greeting, with a button to add one and one to remove each. */
+function greetingsEditor(greetings) {
+  const list = el('ol.greetings', { id: 'greetings' });
+  const add = (text) => {
+    const item = el('li', {});
+    const area = el('textarea', { rows: 2, value: text, 'aria-label': 'Alternate greeting' });
+    item.append(area, el('button.link.danger', { type: 'button', 'aria-label': 'Remove this greeting', onclick: () => item.remove() }, 'remove'));
+    list.append(item);
+    return area;
+  };
+  greetings.forEach(add);
+  return {
+    node: el('fieldset.greetings', {}, el('legend', {}, 'Alternate greetings (swipes of the first message)'), list,
+      el('button', { type: 'button', id: 'addGreeting', onclick: () => add('').focus() }, '+ Greeting')),
+    values: () => [...list.querySelectorAll('textarea')].map((a) => a.value).filter((g) => g.trim()),
+  };
+}
+
+/** Creates a card (avatar null) or edits one's fields and image; then calls done with the card's avatar. */
 export async function editCard(avatar, done) {
   let card = {};
   if (avatar) {
@@ -83,18 +108,23 @@ export async function editCard(avatar, done) {
     }
   }
   const inputs = {};
+  const input = ([key, label, kind]) => {
+    inputs[key] = el(kind, { name: key, value: card.data?.[key] ?? card[key] ?? '', rows: kind === 'textarea' ? 3 : undefined });
+    return field(label, inputs[key]);
+  };
   const image = el('input', { type: 'file', id: 'cardAvatar', name: 'avatar', accept: 'image/*' });
+  const greetings = greetingsEditor(card.data?.alternate_greetings ?? []);
   const body = el('form', { id: 'cardForm', onsubmit: (e) => e.preventDefault() },
     field(avatar ? 'New image (leave empty to keep it)' : 'Image (optional)', image),
-    FIELDS.map(([key, label, kind]) => {
-      inputs[key] = el(kind, { name: key, value: card.data?.[key] ?? card[key] ?? '', rows: kind === 'textarea' ? 3 : undefined });
-      return field(label, inputs[key]);
-    }),
-    field('Tags (comma-separated)', inputs.tags = el('input', { name: 'tags', value: (card.tags ?? card.data?.tags ?? []).join(', ') })));
+    FIELDS.filter((f) => !f[4]).map(input),
+    field('Tags (comma-separated)', inputs.tags = el('input', { name: 'tags', value: (card.tags ?? card.data?.tags ?? []).join(', ') })),
+    el('details', { id: 'moreFields' }, el('summary', {}, 'More: greetings, system prompt, creator'),
+      greetings.node, FIELDS.filter((f) => f[4]).map(input)));
   const choice = await dialog(avatar ? `Edit ${card.name}` : 'New character', body, [['Cancel', ''], ['Save', 'save', true]]);
   if (choice !== 'save') return;
-  const values = Object.fromEntries(Object.entries(inputs).map(([k, input]) => [k, input.value]));
-  const tags = values.tags.split(',').map((t) => t.trim()).filter(Boolean);
+  const values = Object.fromEntries(FIELDS.map(([key]) => [key, inputs[key].value]));
+  const tags = inputs.tags.value.split(',').map((t) => t.trim()).filter(Boolean);
+  const alternate = greetings.values();
   if (!values.name.trim()) {
     toast('A character needs a name', 'error');
     return;
@@ -103,8 +133,10 @@ export async function editCard(avatar, done) {
   try {
     let saved = avatar;
     if (avatar) {
-      const { tags: _ignored, ...fields } = values;
-      await postJson('/api/characters/merge-attributes', { avatar, ...fields, tags, data: { ...fields, tags } });
+      const top = Object.fromEntries(FIELDS.filter((f) => f[3]).map(([key, , , v1]) => [v1, values[key]]));
+      await postJson('/api/characters/merge-attributes', {
+        avatar, ...top, tags, data: { ...values, tags, alternate_greetings: alternate },
+      });
       if (file) {
         await post('/api/characters/edit-avatar', formOf({ avatar_url: avatar }, file));
         await fetch(thumbnail(avatar), { cache: 'reload' }); // as ST: the cached thumbnail is the old image
@@ -112,6 +144,7 @@ export async function editCard(avatar, done) {
     } else {
       const { name, ...fields } = values;
       const form = formOf({ ...NEW_CARD_DEFAULTS, ch_name: name, ...fields, tags: tags.join(',') }, file);
+      for (const greeting of alternate) form.append('alternate_greetings', greeting); // repeated, as ST's form
       saved = (await (await post('/api/characters/create', form)).text()).trim(); // the new card's avatar
     }
     toast(avatar ? 'Saved' : `Created ${values.name}`);

@@ -212,12 +212,21 @@ class TankardUiManageTest {
                 page.type("#cardForm [name='name']", "Bramble");
                 page.type("#cardForm [name='description']", "A hedge witch.");
                 page.type("#cardForm [name='first_mes']", "Mind the nettles.");
+                page.click("#moreFields summary");
+                page.click("#addGreeting");
+                page.type("#greetings li:nth-child(1) textarea", "Back again?");
+                page.click("#addGreeting");
+                page.type("#greetings li:nth-child(2) textarea", "Careful, the kettle.");
+                page.type("#cardForm [name='system_prompt']", "Speak plainly.");
                 clickDialog(page, "save");
                 page.waitFor("document.querySelector('.card[data-avatar=\"Bramble.png\"]') !== null", STEP);
             });
             byte[] png = files.bytes("characters/Bramble.png");
             assertEquals(0xff0000, centre(png), "the card's image is the one picked");
-            assertEquals("A hedge witch.", CardCodec.readPng(png).json().path("data").path("description").asText());
+            JsonNode made = CardCodec.readPng(png).json();
+            assertEquals("A hedge witch.", made.path("data").path("description").asText());
+            assertEquals("[\"Back again?\",\"Careful, the kettle.\"]", made.path("data").path("alternate_greetings").toString());
+            assertEquals("Speak plainly.", made.path("data").path("system_prompt").asText());
 
             page.click(".card[data-avatar='Bramble.png']");
             page.waitFor("document.querySelectorAll('#messages article').length === 1", STEP);
@@ -227,12 +236,22 @@ class TankardUiManageTest {
                 page.click("#editCard");
                 page.waitFor("document.querySelector('#cardForm [name=\"description\"]')?.value === 'A hedge witch.'", STEP);
                 page.eval("document.querySelector('#cardForm [name=\"description\"]').value = 'A hedge witch of the old wood.'");
+                page.eval("document.querySelector('#cardForm [name=\"creator_notes\"]').value = 'Made in a test.'");
+                page.click("#moreFields summary");
+                page.click("#greetings li:nth-child(1) button");
                 page.setInputFiles("#cardAvatar", blue);
                 clickDialog(page, "save");
                 page.waitFor(TOASTS + ".includes('Saved')", STEP);
                 page.waitForNetworkIdle(Duration.ofMillis(300), STEP);
             });
-            assertEquals("A hedge witch of the old wood.", card(server, "Bramble.png").path("data").path("description").asText());
+            JsonNode edited = card(server, "Bramble.png");
+            assertEquals("A hedge witch of the old wood.", edited.path("data").path("description").asText());
+            assertEquals("A hedge witch of the old wood.", edited.path("description").asText(), "ST keeps it at the top too");
+            assertEquals("Made in a test.", edited.path("data").path("creator_notes").asText());
+            assertEquals("Made in a test.", edited.path("creatorcomment").asText(), "the top's name for it, as ST's");
+            assertTrue(edited.path("creator_notes").isMissingNode(), "no key ST does not have at the top");
+            assertEquals("[\"Careful, the kettle.\"]", edited.path("data").path("alternate_greetings").toString(), "one greeting removed");
+            assertEquals("Speak plainly.", edited.path("data").path("system_prompt").asText(), "the others kept");
             assertEquals(0x0000ff, centre(files.bytes("characters/Bramble.png")), "the new image");
             page.waitFor("(() => { const img = document.querySelector('.chat aside .who img'); if (!img?.complete || !img.naturalWidth) return false;"
                     + " const c = document.createElement('canvas'); c.width = c.height = 1; const g = c.getContext('2d');"
