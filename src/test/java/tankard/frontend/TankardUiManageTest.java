@@ -120,6 +120,7 @@ class TankardUiManageTest {
             StUi.withScreenshot(page, "tankard-manage-1-rename", () -> {
                 manageChat(page, "Harbour talk");
                 clickDialog(page, "rename");
+                page.waitFor("document.querySelector('#renameChat') !== null", STEP); // the next dialog opens once the first closed
                 page.eval("document.querySelector('#renameChat').value = ''");
                 page.type("#renameChat", "Lighthouse evening");
                 clickDialog(page, "rename");
@@ -157,16 +158,22 @@ class TankardUiManageTest {
             Path ooba = temp("ooba.json", "{\"data_visible\":[[\"Is the ferry late?\",\"Only on Sundays.\"]]}".getBytes(StandardCharsets.UTF_8));
             Path agnai = temp("agnai.json", ("{\"name\":\"x\",\"messages\":[{\"userId\":\"u1\",\"msg\":\"Hello, Wren\"},"
                     + "{\"characterId\":\"c1\",\"msg\":\"Hello, traveller\"}]}").getBytes(StandardCharsets.UTF_8));
+            Path cai = temp("cai.json", ("{\"histories\":{\"histories\":[{\"msgs\":[{\"src\":{\"is_human\":true},\"text\":\"Any rooms?\"},"
+                    + "{\"src\":{\"is_human\":false},\"text\":\"One, above the stable.\"}]}]}}").getBytes(StandardCharsets.UTF_8));
+            Path risu = temp("risu.json", ("{\"type\":\"risuChat\",\"data\":{\"message\":[{\"role\":\"user\",\"data\":\"Cider, please\"},"
+                    + "{\"role\":\"char\",\"data\":\"Hot or cold?\"}]}}").getBytes(StandardCharsets.UTF_8));
             Path st = temp("st.jsonl", harbour.getBytes(StandardCharsets.UTF_8));
             StUi.withScreenshot(page, "tankard-manage-4-import", () -> {
-                page.chooseFiles(() -> page.click("#importChat"), ooba, agnai, st);
-                page.waitFor("document.querySelectorAll('#chatList li').length === 5", STEP);
+                page.chooseFiles(() -> page.click("#importChat"), ooba, agnai, cai, risu, st);
+                page.waitFor("document.querySelectorAll('#chatList li').length === 7", STEP);
                 page.waitFor("location.hash.includes('imported')", STEP);
             });
             List<String> imported = files.chatNames(WREN_CHATS).stream().filter(n -> n.endsWith(" imported.jsonl")).toList();
-            assertEquals(3, imported.size(), "each file a chat: " + files.chatNames(WREN_CHATS));
+            assertEquals(5, imported.size(), "each file a chat: " + files.chatNames(WREN_CHATS));
             String all = String.join("\n", imported.stream().map(n -> files.read(WREN_CHATS + "/" + n)).toList());
-            assertTrue(all.contains("Only on Sundays.") && all.contains("Hello, traveller") && all.contains("Old Maren, the keeper."), all);
+            for (String said : List.of("Only on Sundays.", "Hello, traveller", "One, above the stable.", "Hot or cold?", "Old Maren, the keeper.")) {
+                assertTrue(all.contains(said), said + " in " + all);
+            }
 
             Path bad = temp("notachat.json", "{\"something\":\"else\"}".getBytes(StandardCharsets.UTF_8));
             StUi.withScreenshot(page, "tankard-manage-5-bad-import", () -> {
@@ -180,7 +187,7 @@ class TankardUiManageTest {
                 manageChat(page, "Lighthouse evening");
                 clickDialog(page, "delete");
                 clickDialog(page, "delete");
-                page.waitFor("document.querySelectorAll('#chatList li').length === 4", STEP);
+                page.waitFor("document.querySelectorAll('#chatList li').length === 6", STEP);
             });
             assertFalse(files.exists(WREN_CHATS + "/Lighthouse evening.jsonl"), "the chat file is deleted");
             assertTrue(files.exists(WREN_CHATS + "/" + greeting + ".jsonl"), "the others stay");
@@ -190,12 +197,12 @@ class TankardUiManageTest {
             clickDialog(page, "delete");
             clickDialog(page, "delete");
             page.waitFor("new URLSearchParams(location.hash.split('?')[1]).get('file') !== " + OwnUi.js(open)
-                    + " && document.querySelectorAll('#chatList li').length === 3", STEP);
+                    + " && document.querySelectorAll('#chatList li').length === 5", STEP);
             assertFalse(files.exists(WREN_CHATS + "/" + open + ".jsonl"), "the open chat is deleted and another one opened");
 
             page.click("#newChat");
-            page.waitFor("document.querySelectorAll('#chatList li').length === 4", STEP);
-            assertEquals(4, files.chatNames(WREN_CHATS).size(), "a new chat is started");
+            page.waitFor("document.querySelectorAll('#chatList li').length === 6", STEP);
+            assertEquals(6, files.chatNames(WREN_CHATS).size(), "a new chat is started");
         }
     }
 
