@@ -47,11 +47,29 @@ export async function deleteCard(avatar, name) {
   if (choice !== 'delete') return false;
   try {
     await postJson('/api/characters/delete', { avatar_url: avatar, delete_chats: withChats.checked });
-    toast(`Deleted ${name}`);
-    return true;
   } catch (e) {
     fail('Cannot delete the card', e);
     return false;
+  }
+  toast(`Deleted ${name}`);
+  await forgetCard(avatar);
+  return true;
+}
+
+/**
+ * What ST's `deleteCharacter` drops from settings.json with a card: its tags (`tag_map`) and what its account
+ * storage remembers of it (the lorebook and regex offers, the media warning).
+ */
+async function forgetCard(avatar) {
+  const settings = state.settings;
+  const remembered = [`AlertWI_${avatar}`, `AlertRegex_${avatar}`, `mediaWarningShown:${avatar}`];
+  if (!settings.tag_map?.[avatar] && !remembered.some((key) => settings.accountStorage?.[key])) return;
+  delete settings.tag_map?.[avatar];
+  for (const key of remembered) delete settings.accountStorage?.[key];
+  try {
+    await postJson('/api/settings/save', settings);
+  } catch (e) {
+    fail('Cannot save the settings', e);
   }
 }
 

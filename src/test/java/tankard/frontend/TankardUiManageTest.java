@@ -1,6 +1,7 @@
 package tankard.frontend;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.core.buffer.Buffer;
 import org.junit.jupiter.api.Test;
 import tankard.character.CardCodec;
@@ -211,6 +212,12 @@ class TankardUiManageTest {
         try (OwnUi.Session session = OwnUi.Session.start("")) {
             TestServer server = session.server();
             UserFiles files = server.files();
+            // what ST's frontend keeps of a card in settings.json, and drops when the card is deleted
+            ObjectNode settings = (ObjectNode) JsJson.parse(files.read("settings.json"));
+            settings.withObject("/tag_map").putArray("default_Wren.png").add("tag-1");
+            settings.withObject("/tag_map").putArray("Other.png").add("tag-2");
+            settings.withObject("/accountStorage").put("AlertWI_default_Wren.png", "true").put("AlertWI_Other.png", "true");
+            files.write("settings.json", settings.toString());
             Browser.Page page = OwnUi.openLibrary(session);
             Path red = temp("red.png", solid(0xffff0000));
             StUi.withScreenshot(page, "tankard-manage-7-new-card", () -> {
@@ -303,6 +310,9 @@ class TankardUiManageTest {
             page.waitFor("document.querySelector('.card') !== null", STEP);
             assertFalse(files.exists("characters/default_Wren.png"), "Wren's card is gone");
             assertTrue(files.exists(WREN_CHATS + "/" + wrenChat), "her chats are kept when the box is not ticked");
+            JsonNode saved = JsJson.parse(files.read("settings.json"));
+            assertEquals("{\"Other.png\":[\"tag-2\"]}", saved.path("tag_map").toString(), "her tags are dropped, as ST drops them");
+            assertEquals("{\"AlertWI_Other.png\":\"true\"}", saved.path("accountStorage").toString());
 
             page.click(".card[data-avatar='" + copy + "'] button.more"); // the card's visible "⋯"
             clickDialog(page, "delete");
