@@ -30,11 +30,28 @@ export async function duplicateCard(avatar) {
     const answer = await postJson('/api/characters/duplicate', { avatar_url: avatar });
     if (!answer?.path) throw new Error(answer?.message ?? 'the server made no copy');
     toast(`Duplicated as ${answer.path}`);
+    await copyTags(avatar, answer.path);
     return answer.path;
   } catch (e) {
     fail('Cannot duplicate the card', e);
     return null;
   }
+}
+
+/** The copy gets the card's tags in settings.json's `tag_map`, as ST's `copyTags` (public/scripts/tags.js) gives them. */
+async function copyTags(from, to) {
+  const tagMap = state.settings.tag_map;
+  if (!tagMap?.[from]?.length) return;
+  tagMap[to] = [...new Set([...tagMap[from], ...(tagMap[to] ?? [])])];
+  await saveSettingsAsIs().catch((e) => fail('Cannot give the copy its tags', e));
+}
+
+/**
+ * settings.json saved whole, as ST's `saveSettings`, with nothing else changed: state.js's saveSettings also ends
+ * the first run, which these background saves must not do (the "connect first" hint depends on it).
+ */
+function saveSettingsAsIs() {
+  return postJson('/api/settings/save', state.settings);
 }
 
 /** ST's `deleteCharacter` after its popup: asks, then deletes the card and, if ticked, its chats. */
@@ -66,11 +83,7 @@ async function forgetCard(avatar) {
   if (!settings.tag_map?.[avatar] && !remembered.some((key) => settings.accountStorage?.[key])) return;
   delete settings.tag_map?.[avatar];
   for (const key of remembered) delete settings.accountStorage?.[key];
-  try {
-    await postJson('/api/settings/save', settings);
-  } catch (e) {
-    fail('Cannot save the settings', e);
-  }
+  await saveSettingsAsIs().catch((e) => fail('Cannot save the settings', e));
 }
 
 /**
@@ -273,7 +286,7 @@ export async function offerEmbeddedBook(card) {
     const linked = card.data?.extensions?.world;
     if (linked && (await bookNames()).includes(linked)) return false;
     accountStorage[key] = 'true';
-    await postJson('/api/settings/save', state.settings); // as ST's saveSettings: the whole object, firstRun untouched
+    await saveSettingsAsIs();
   } catch (e) {
     fail('Cannot check the embedded lorebook', e);
     return false;

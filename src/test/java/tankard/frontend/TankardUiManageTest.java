@@ -216,6 +216,7 @@ class TankardUiManageTest {
             ObjectNode settings = (ObjectNode) JsJson.parse(files.read("settings.json"));
             settings.withObject("/tag_map").putArray("default_Wren.png").add("tag-1");
             settings.withObject("/tag_map").putArray("Other.png").add("tag-2");
+            settings.withObject("/tag_map").putArray("Bramble.png").add("tag-3");
             settings.withObject("/accountStorage").put("AlertWI_default_Wren.png", "true").put("AlertWI_Other.png", "true");
             files.write("settings.json", settings.toString());
             Browser.Page page = OwnUi.openLibrary(session);
@@ -290,6 +291,8 @@ class TankardUiManageTest {
             assertEquals(2, cards.size(), "the card and its copy: " + cards);
             String copy = cards.stream().filter(n -> !n.equals("Bramble.png")).findFirst().orElseThrow();
             assertEquals("A hedge witch of the old wood.", card(server, copy).path("data").path("description").asText());
+            assertEquals("[\"tag-3\"]", JsJson.parse(files.read("settings.json")).path("tag_map").path(copy).toString(),
+                    "the copy has the card's tags, as ST copies them");
 
             StUi.withScreenshot(page, "tankard-manage-10-delete-with-chats", () -> {
                 page.click("#deleteCard");
@@ -311,7 +314,9 @@ class TankardUiManageTest {
             assertFalse(files.exists("characters/default_Wren.png"), "Wren's card is gone");
             assertTrue(files.exists(WREN_CHATS + "/" + wrenChat), "her chats are kept when the box is not ticked");
             JsonNode saved = JsJson.parse(files.read("settings.json"));
-            assertEquals("{\"Other.png\":[\"tag-2\"]}", saved.path("tag_map").toString(), "her tags are dropped, as ST drops them");
+            assertTrue(saved.path("tag_map").path("default_Wren.png").isMissingNode() && saved.path("tag_map").path("Bramble.png").isMissingNode(),
+                    "the deleted cards' tags are dropped, as ST drops them: " + saved.path("tag_map"));
+            assertEquals("[\"tag-2\"]", saved.path("tag_map").path("Other.png").toString(), "the others kept");
             assertEquals("{\"AlertWI_Other.png\":\"true\"}", saved.path("accountStorage").toString());
 
             page.click(".card[data-avatar='" + copy + "'] button.more"); // the card's visible "⋯"
