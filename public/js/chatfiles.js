@@ -9,12 +9,16 @@ import { saveDownload } from './cards.js';
 const base = (name) => String(name).replace(/\.jsonl$/, '');
 const messages = (n) => (n === undefined ? '? messages' : `${n} message${n === 1 ? '' : 's'}`);
 
+/** Chats as the server lists them, named without `.jsonl`, the last written first. */
+function newestFirst(answer) {
+  return answer.map((c) => ({ ...c, name: base(c.file_name) }))
+    .sort((a, b) => (new Date(b.last_mes).getTime() || 0) - (new Date(a.last_mes).getTime() || 0));
+}
+
 /** A character's chats, newest first ([] when it has none). */
 export async function listChats(avatar) {
   const answer = await postJson('/api/characters/chats', { avatar_url: avatar });
-  if (!Array.isArray(answer)) return [];
-  return answer.map((c) => ({ ...c, name: base(c.file_name) }))
-    .sort((a, b) => (new Date(b.last_mes).getTime() || 0) - (new Date(a.last_mes).getTime() || 0));
+  return Array.isArray(answer) ? newestFirst(answer) : [];
 }
 
 /**
@@ -46,7 +50,7 @@ export function chatFilesPanel({ character, chats, file, link, startChat }) {
       }, '⋯'))));
   }
 
-  /** ST's chat search (`/api/chats/search`): the server reads the files; an empty query lists them all. */
+  /** ST's chat search (`/api/chats/search`): the server reads the files; an empty box shows the list again. */
   async function runSearch() {
     const query = search.value.trim();
     const asked = ++searchAsked;
@@ -58,8 +62,7 @@ export function chatFilesPanel({ character, chats, file, link, startChat }) {
     try {
       const results = await postJson('/api/chats/search', { query, avatar_url: character.avatar, group_id: null });
       if (asked !== searchAsked) return; // a later search is on its way
-      const items = results.map((c) => ({ ...c, name: base(c.file_name) }))
-        .sort((a, b) => (new Date(b.last_mes).getTime() || 0) - (new Date(a.last_mes).getTime() || 0));
+      const items = newestFirst(results);
       found.textContent = `${items.length} chat${items.length === 1 ? '' : 's'} found`;
       show(items, true);
     } catch (e) {
