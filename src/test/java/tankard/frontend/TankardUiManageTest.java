@@ -450,6 +450,18 @@ class TankardUiManageTest {
             page.waitFor("document.querySelectorAll('#messages article').length === 1", STEP);
             page.waitForNetworkIdle(Duration.ofMillis(300), STEP);
             assertTrue(page.eval("document.querySelector('dialog[open]') === null").asBoolean(), "offered once");
+
+            // with ST's "world import dialog" off, a note instead of the question
+            ObjectNode settings = (ObjectNode) JsJson.parse(files.read("settings.json"));
+            settings.withObject("/power_user").put("world_import_dialog", false);
+            files.write("settings.json", settings.toString());
+            files.write("characters/Diver.png", cardWithBook("Diver", HARBOUR_BOOK));
+            page.navigate(session.server().url("/?again#/chat?avatar=Diver.png")); // a new document: settings read again
+            OwnUi.boot(page);
+            page.waitFor(TOASTS + ".includes('Diver has an embedded lorebook')", STEP);
+            assertTrue(page.eval("document.querySelector('dialog[open]') === null").asBoolean(), "no question");
+            page.waitForNetworkIdle(Duration.ofMillis(300), STEP);
+            assertEquals("true", JsJson.parse(files.read("settings.json")).path("accountStorage").path("AlertWI_Diver.png").asText());
             StUi.assertClean(page, "The page");
         }
     }
