@@ -12,6 +12,8 @@ import { announce, connection } from './connection.js';
 import { CUT_OFF, generate } from './generate.js';
 import { memoryPanel } from './memory.js';
 import { applyBackground } from './backgrounds.js';
+import { chatFilesPanel, listChats } from './chatfiles.js';
+import { characterActions, offerEmbeddedBook } from './cards.js';
 
 const PAGE = 50;
 /** Messages read at a time while scrolling back: fewer, larger reads through a long chat. */
@@ -19,7 +21,7 @@ const EARLIER_PAGE = 200;
 /** Messages in the page at most: a long chat's DOM stays small however far back the user scrolls. */
 const SHOWN = 120;
 /** Messages added to (and, past SHOWN, dropped from) the page at a time while scrolling. */
-const STEP = 30;
+const STEP = 20;
 
 export function openCharacter(avatar) {
   location.hash = `#/chat?avatar=${encodeURIComponent(avatar)}`;
@@ -149,14 +151,6 @@ class ChatWindow {
   }
 }
 
-/** A character's chats, newest first ([] when it has none). */
-async function chatsOf(avatar) {
-  const answer = await postJson('/api/characters/chats', { avatar_url: avatar });
-  if (!Array.isArray(answer)) return [];
-  return answer.map((c) => ({ ...c, name: String(c.file_name).replace(/\.jsonl$/, '') }))
-    .sort((a, b) => (new Date(b.last_mes).getTime() || 0) - (new Date(a.last_mes).getTime() || 0));
-}
-
 /** A new chat with the card's greeting (its alternates as swipes), saved as ST saves one. */
 async function newChat(character) {
   const name = `${character.name} - ${humanizedDateTime()}`;
@@ -185,18 +179,19 @@ export async function showChat(view, params) {
   if (avatar) {
     character = await postJson('/api/characters/get', { avatar_url: avatar });
     character.avatar ??= avatar;
-    chats = await chatsOf(avatar);
+    chats = await listChats(avatar);
     if (!file) {
       file = chats.some((c) => c.name === character.chat) ? character.chat : chats[0]?.name;
       if (!file) file = await newChat(character);
       history.replaceState(null, '', chatLink({ avatar, file }));
-      if (!chats.length) chats = await chatsOf(avatar);
+      if (!chats.length) chats = await listChats(avatar);
     }
   }
   await markdown;
   const window_ = new ChatWindow(avatar ? { avatar_url: avatar, file_name: file } : { id: group });
   await window_.load();
   render(view, { character, chats, file, group, chat: window_ });
+  if (character) offerEmbeddedBook(character); // once per card, as ST when it opens one with a lorebook
 }
 
 async function showRecent(view) {
@@ -234,15 +229,13 @@ function render(view, { character, chats, file, group, chat }) {
   const aside = el('aside', {},
     character ? el('div.who', {}, el('img', { src: thumbnail(character.avatar), alt: '' }),
       el('div', {}, el('b', {}, character.name), el('div', {}, el('a', { href: '#/characters' }, 'All characters')))) : el('b', {}, `Group chat ${group}`),
-    character ? el('div.row', {}, el('h2.grow', {}, 'Chats'),
-      el('button', { type: 'button', id: 'newChat', onclick: async () => {
-        try {
-          location.hash = chatLink({ avatar: character.avatar, file: await newChat(character) });
-        } catch (e) { fail('Cannot start a chat', e); }
-      } }, '+ New')) : null,
-    el('ul', { id: 'chatList' }, chats.map((c) => el('li', {}, el('button', {
-      type: 'button', 'aria-current': String(c.name === file), onclick: () => { location.hash = chatLink({ avatar: character.avatar, file: c.name }); },
-    }, c.name, el('small', {}, `${c.chat_items ?? '?'} messages · ${c.file_size ?? ''}`))))),
+    character ? characterActions(character, {
+      changed: () => window.dispatchEvent(new HashChangeEvent('hashchange')), // the router shows the card again
+      gone: () => { location.hash = '#/characters'; },
+    }) : null,
+    character ? chatFilesPanel({
+      character, chats, file, link: (name) => chatLink({ avatar: character.avatar, file: name }), startChat: () => newChat(character),
+    }) : null,
     character ? el('div.row', {}, el('a.grow', { href: '#/personas', id: 'persona', title: 'Pick or edit your persona' }, `You: ${chatPersona(chat.header?.chat_metadata)}`),
       el('button', { type: 'button', id: 'authorsNote', onclick: () => editNote(chat, () => draw()) }, "Author's note")) : null,
     memory?.node);
@@ -256,23 +249,23 @@ function render(view, { character, chats, file, group, chat }) {
     return last >= 0 && !chat.messages[last].is_user && !chat.messages[last].is_system ? last : -1;
   }
 
-  // The page shows messages [first, last) of the loaded ones: the newest SHOWN at first; scrolling shows earlier
+  // The page shows messages [shownFrom, shownTo) of the loaded ones: the newest SHOWN at first; scrolling shows earlier
   // ones STEP at a time (reading earlier pages when it reaches the loaded start) and drops those furthest away.
-  let first = 0;
-  let last = 0;
+  let shownFrom = 0;
+  let shownTo = 0;
 
   function draw(keepScroll) {
     const before = messagesBox.scrollHeight - messagesBox.scrollTop;
     if (keepScroll) {
-      last = Math.min(last, chat.messages.length);
-      first = Math.min(first, last);
+      shownTo = Math.min(shownTo, chat.messages.length);
+      shownFrom = Math.min(shownFrom, shownTo);
     } else {
-      last = chat.messages.length;
-      first = Math.max(0, last - SHOWN);
+      shownTo = chat.messages.length;
+      shownFrom = Math.max(0, shownTo - SHOWN);
     }
     messagesBox.replaceChildren(...[
       olderNote(),
-      ...shown(first, last),
+      ...shown(shownFrom, shownTo),
       chat.messages.length ? null : el('p.empty', {}, 'No messages yet. Say hello.'),
       failure ? el('div.failed', { id: 'replyFailed', role: 'alert' }, el('span', {}, failure.message),
         el('button', { type: 'button', id: 'retry', onclick: () => { const { retry } = failure; failure = null; retry(); } }, 'Retry'))
@@ -283,7 +276,7 @@ function render(view, { character, chats, file, group, chat }) {
   }
 
   function olderNote() {
-    return first > 0 || chat.more ? el('p.older', { id: 'older' }, 'Scroll up for earlier messages') : null;
+    return shownFrom > 0 || chat.more ? el('p.older', { id: 'older' }, 'Scroll up for earlier messages') : null;
   }
 
   function shown(from, to) {
@@ -292,36 +285,33 @@ function render(view, { character, chats, file, group, chat }) {
 
   /** Up to STEP earlier messages at the top, the view kept where it was; the furthest below dropped past SHOWN. */
   function showEarlier() {
-    const from = Math.max(0, first - STEP);
+    const from = Math.max(0, shownFrom - STEP);
     const height = messagesBox.scrollHeight;
     const top = messagesBox.querySelector('article.message');
-    const added = shown(from, first);
+    const added = shown(from, shownFrom);
     if (top) top.before(...added);
     else messagesBox.prepend(...added);
-    first = from;
+    shownFrom = from;
     messagesBox.querySelector('#older')?.remove();
     const note = olderNote();
     if (note) messagesBox.prepend(note);
     messagesBox.scrollTop += messagesBox.scrollHeight - height;
-    for (; last - first > SHOWN; last--) messagesBox.querySelector(`[data-index="${last - 1}"]`)?.remove();
+    for (; shownTo - shownFrom > SHOWN; shownTo--) messagesBox.querySelector(`[data-index="${shownTo - 1}"]`)?.remove();
   }
 
   /** Up to STEP later messages at the bottom; the furthest above dropped past SHOWN, the view kept where it was. */
   function showLater() {
-    const to = Math.min(chat.messages.length, last + STEP);
-    const end = messagesBox.querySelector(`[data-index="${last - 1}"]`);
-    end?.after(...shown(last, to));
-    last = to;
-    let dropped = 0;
-    for (; last - first > SHOWN; first++) {
-      const node = messagesBox.querySelector(`[data-index="${first}"]`);
-      if (node) {
-        dropped += node.offsetHeight + parseFloat(getComputedStyle(messagesBox).rowGap || 0);
-        node.remove();
-      }
-    }
+    const to = Math.min(chat.messages.length, shownTo + STEP);
+    const end = messagesBox.querySelector(`[data-index="${shownTo - 1}"]`);
+    end?.after(...shown(shownTo, to));
+    shownTo = to;
+    const keep = Math.max(shownFrom, shownTo - SHOWN);
+    const firstNode = messagesBox.querySelector(`[data-index="${shownFrom}"]`);
+    const keptNode = messagesBox.querySelector(`[data-index="${keep}"]`);
+    const dropped = firstNode && keptNode ? keptNode.offsetTop - firstNode.offsetTop : 0; // one layout for all
+    for (; shownFrom < keep; shownFrom++) messagesBox.querySelector(`[data-index="${shownFrom}"]`)?.remove();
     messagesBox.scrollTop -= dropped;
-    if (first === 0 && !chat.more) messagesBox.querySelector('#older')?.remove();
+    if (shownFrom === 0 && !chat.more) messagesBox.querySelector('#older')?.remove();
   }
 
   /** The index of the message whose control was used: read at the click, as earlier pages shift the indexes. */
@@ -557,11 +547,11 @@ function render(view, { character, chats, file, group, chat }) {
   messagesBox.addEventListener('scroll', async () => {
     if (scrolling) return;
     const below = messagesBox.scrollHeight - messagesBox.scrollTop - messagesBox.clientHeight;
-    if (messagesBox.scrollTop > 300 && (below > 300 || last === chat.messages.length)) return;
+    if (messagesBox.scrollTop > 300 && (below > 300 || shownTo === chat.messages.length)) return;
     scrolling = true;
     try {
       if (messagesBox.scrollTop <= 300) {
-        if (first === 0 && chat.more) {
+        if (shownFrom === 0 && chat.more) {
           const oldest = chat.messages[0];
           await chat.loadEarlier();
           const read = chat.messages.indexOf(oldest);
@@ -569,11 +559,11 @@ function render(view, { character, chats, file, group, chat }) {
             draw(); // the chat changed meanwhile and was read again from its end
             return;
           }
-          first += read;
-          last += read;
+          shownFrom += read;
+          shownTo += read;
           for (const node of messagesBox.querySelectorAll('article.message')) node.dataset.index = Number(node.dataset.index) + read;
         }
-        if (first > 0) showEarlier();
+        if (shownFrom > 0) showEarlier();
       } else showLater();
     } catch (e) {
       fail('Cannot read earlier messages', e);

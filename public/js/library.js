@@ -1,15 +1,15 @@
 // The character library: a virtualised grid over POST /api/tankard/characters/page, so only the cards on screen
 // are asked for and drawn, however large the library. Search, sort, favourites, tags; import by drag and drop or
-// the file picker; create, edit, export.
-import { post, postJson } from './api.js';
-import { dialog, el, fail, field, thumbnail, toast } from './ui.js';
+// the file picker or from a URL; create, edit, duplicate, delete, export (cards.js).
+import { postJson } from './api.js';
+import { debounce, dialog, el, fail, thumbnail, toast } from './ui.js';
 import { openCharacter } from './chat.js';
+import { IMPORTABLE, askImportUrl, deleteCard, duplicateCard, editCard, exportCard, importCardFile, offerImportedBook } from './cards.js';
 
 const PAGE = 100;
 const CARD_WIDTH = 150;
 const CARD_HEIGHT = 275;
 const GAP = 12;
-const IMPORTABLE = ['png', 'json', 'charx', 'byaf', 'yaml', 'yml'];
 
 /** Filters and sort survive a visit to a chat and back. */
 const query = { search: '', sort: 'name', order: '', favorites: false, tags: [] };
@@ -47,8 +47,9 @@ export function showLibrary(view) {
 
   view.append(el('section.library', {},
     el('div.tools', {}, search, sort, tagSelect, favorites,
-      el('button', { type: 'button', onclick: () => editCard(null, reset) }, '+ New'),
+      el('button', { type: 'button', id: 'newCard', onclick: () => editCard(null, reset) }, '+ New'),
       el('button.primary', { type: 'button', id: 'importButton', onclick: () => fileInput.click() }, 'Import'),
+      el('button', { type: 'button', id: 'importUrlButton', onclick: () => askImportUrl().then(imported) }, 'Import URL'),
       fileInput, progress, count),
     grid));
 
@@ -123,18 +124,27 @@ export function showLibrary(view) {
     }
   }
 
+  /**
+   * A card: a button that opens its chat, and beside it (not inside: a button holds no other control) the
+   * favourite star and the "⋯" that edits, duplicates, exports or deletes it.
+   */
   function card(item, index) {
-    const favButton = el('span.fav', {
-      role: 'button', tabIndex: 0, title: item.fav ? 'Remove from favourites' : 'Add to favourites',
-      'aria-label': 'Favourite', 'aria-pressed': String(item.fav),
-      onclick: (e) => { e.stopPropagation(); toggleFavorite(item, favButton); },
+    const favButton = el('button.fav', {
+      type: 'button', title: item.fav ? 'Remove from favourites' : 'Add to favourites',
+      'aria-label': `Favourite: ${item.name}`, 'aria-pressed': String(item.fav),
+      onclick: () => toggleFavorite(item, favButton),
     }, item.fav ? '★' : '☆');
-    return el('button.card', {
-      type: 'button', dataset: { index, avatar: item.avatar }, title: item.description_preview || item.name,
-      onclick: () => openCharacter(item.avatar),
+    return el('div.card', {
+      dataset: { index, avatar: item.avatar },
       oncontextmenu: (e) => { e.preventDefault(); cardMenu(item); },
+    }, el('button.open', {
+      type: 'button', title: item.description_preview || item.name, onclick: () => openCharacter(item.avatar),
     }, el('img', { src: thumbnail(item.avatar), alt: '', loading: 'lazy' }),
-    el('div.name', {}, item.name), el('div.tags', {}, (item.tags || []).join(', ')), favButton);
+    el('span.name', {}, item.name), el('span.tags', {}, (item.tags || []).join(', '))), favButton,
+    el('button.more', {
+      type: 'button', 'aria-label': `Manage ${item.name}`, title: 'Edit, duplicate, export or delete',
+      onclick: () => cardMenu(item),
+    }, '⋯'));
   }
 
   async function toggleFavorite(item, button) {
@@ -151,10 +161,13 @@ export function showLibrary(view) {
 
   function cardMenu(item) {
     dialog(item.name, el('p.muted', {}, item.description_preview || ''), [
-      ['Edit', 'edit'], ['Export PNG', 'png'], ['Export JSON', 'json'], ['Close', '', true],
-    ]).then((choice) => {
+      ['Edit', 'edit'], ['Duplicate', 'duplicate'], ['Export PNG', 'png'], ['Export JSON', 'json'], ['Delete', 'delete'],
+      ['Close', '', true],
+    ]).then(async (choice) => {
       if (choice === 'edit') editCard(item.avatar, reset);
       else if (choice === 'png' || choice === 'json') exportCard(item.avatar, choice);
+      else if (choice === 'duplicate' && await duplicateCard(item.avatar)) reset();
+      else if (choice === 'delete' && await deleteCard(item.avatar, item.name)) reset();
     });
   }
 
@@ -174,15 +187,12 @@ export function showLibrary(view) {
     }
     progress.hidden = false;
     let done = 0;
-    let imported = 0;
+    let importedCount = 0;
+    let last = null;
     for (const file of usable) {
-      const form = new FormData();
-      form.append('avatar', file);
-      form.append('file_type', file.name.split('.').pop().toLowerCase());
       try {
-        const answer = await postJson('/api/characters/import', form);
-        if (answer?.error) throw new Error(typeof answer.error === 'string' ? answer.error : answer.message ?? 'the card was refused');
-        imported++;
+        last = await importCardFile(file);
+        importedCount++;
       } catch (e) {
         fail(String(e.message).startsWith(file.name) ? 'Cannot import' : `Cannot import ${file.name}`, e); // the server names it
       }
@@ -190,8 +200,14 @@ export function showLibrary(view) {
       count.textContent = `Importing ${done} of ${usable.length}…`;
     }
     progress.hidden = true;
-    if (imported) toast(`Imported ${imported} character${imported === 1 ? '' : 's'}`);
+    if (importedCount) toast(`Imported ${importedCount} character${importedCount === 1 ? '' : 's'}`);
+    imported(last);
+  }
+
+  /** After an import: the library again, and the last card's embedded lorebook offered (ST selects that card). */
+  function imported(avatar) {
     reset();
+    if (avatar) offerImportedBook(avatar);
   }
 
   grid.addEventListener('scroll', () => requestAnimationFrame(draw), { passive: true });
@@ -203,81 +219,16 @@ export function showLibrary(view) {
     grid.classList.remove('dropping');
     importFiles([...e.dataTransfer.files]);
   });
-  grid.addEventListener('keydown', (e) => { // arrows move between cards, Enter opens (the card is a button)
+  grid.addEventListener('keydown', (e) => { // arrows move between cards, Enter opens (its open button)
     const cards = [...spacer.children].sort((a, b) => a.dataset.index - b.dataset.index);
-    const at = cards.indexOf(document.activeElement);
+    const at = cards.indexOf(document.activeElement?.closest('.card'));
     const step = { ArrowRight: 1, ArrowLeft: -1, ArrowDown: columns(), ArrowUp: -columns() }[e.key];
     if (step === undefined) return;
     e.preventDefault();
     const target = cards[Math.max(0, Math.min(cards.length - 1, at < 0 ? 0 : at + step))];
-    target?.focus();
+    target?.querySelector('button.open').focus();
     target?.scrollIntoView({ block: 'nearest' });
   });
   reset();
   search.focus();
-}
-
-async function exportCard(avatar, format) {
-  try {
-    const response = await post('/api/characters/export', { format, avatar_url: avatar });
-    const link = el('a', { href: URL.createObjectURL(await response.blob()), download: avatar.replace(/\.png$/, `.${format}`) });
-    link.click();
-    URL.revokeObjectURL(link.href);
-  } catch (e) {
-    fail('Cannot export the card', e);
-  }
-}
-
-const FIELDS = [
-  ['name', 'Name', 'input'], ['description', 'Description', 'textarea'], ['personality', 'Personality', 'textarea'],
-  ['scenario', 'Scenario', 'textarea'], ['first_mes', 'First message', 'textarea'],
-  ['mes_example', 'Example dialogue', 'textarea'], ['creator_notes', "Creator's notes", 'textarea'],
-];
-
-/** Creates a card (avatar null) or edits one's main fields; then calls done. */
-export async function editCard(avatar, done) {
-  let card = {};
-  if (avatar) {
-    try {
-      card = await postJson('/api/characters/get', { avatar_url: avatar });
-    } catch (e) {
-      fail('Cannot read the card', e);
-      return;
-    }
-  }
-  const inputs = {};
-  const body = el('form', { id: 'cardForm', onsubmit: (e) => e.preventDefault() },
-    FIELDS.map(([key, label, kind]) => {
-      inputs[key] = el(kind, { name: key, value: card.data?.[key] ?? card[key] ?? '', rows: kind === 'textarea' ? 3 : undefined });
-      return field(label, inputs[key]);
-    }),
-    field('Tags (comma-separated)', inputs.tags = el('input', { name: 'tags', value: (card.tags ?? card.data?.tags ?? []).join(', ') })));
-  const choice = await dialog(avatar ? `Edit ${card.name}` : 'New character', body, [['Cancel', ''], ['Save', 'save', true]]);
-  if (choice !== 'save') return;
-  const values = Object.fromEntries(Object.entries(inputs).map(([k, input]) => [k, input.value]));
-  const tags = values.tags.split(',').map((t) => t.trim()).filter(Boolean);
-  if (!values.name.trim()) {
-    toast('A character needs a name', 'error');
-    return;
-  }
-  try {
-    if (avatar) {
-      const { tags: _ignored, ...fields } = values;
-      await postJson('/api/characters/merge-attributes', { avatar, ...fields, tags, data: { ...fields, tags } });
-    } else {
-      const form = new FormData();
-      for (const [key, value] of Object.entries(values)) form.append(key === 'name' ? 'ch_name' : key, value);
-      form.set('tags', tags.join(','));
-      await post('/api/characters/create', form);
-    }
-    toast(avatar ? 'Saved' : `Created ${values.name}`);
-    done?.();
-  } catch (e) {
-    fail('Cannot save the card', e);
-  }
-}
-
-function debounce(action, ms) {
-  let timer;
-  return () => { clearTimeout(timer); timer = setTimeout(action, ms); };
 }

@@ -55,3 +55,9 @@ export function dialog(title, body, buttons) {
 export function thumbnail(avatar, type = 'avatar') {
   return `/thumbnail?type=${type}&file=${encodeURIComponent(avatar)}`;
 }
+
+/** The action, run once the calls stop coming for `ms` (a search box as the user types). */
+export function debounce(action, ms) {
+  let timer;
+  return () => { clearTimeout(timer); timer = setTimeout(action, ms); };
+}

@@ -47,8 +47,8 @@ class TankardUiLongChatTest {
     /** Scrolls the message list toward one end until `done` holds; answers the longest task and the most elements. */
     private static JsonNode scroll(Browser.Page page, String toward, String done) {
         return page.eval("(async () => {"
-                + " let longest = 0; const observer = new PerformanceObserver((list) => { for (const e of"
-                + "   list.getEntries()) longest = Math.max(longest, e.duration); });"
+                + " let longest = 0; let long = 0; const observer = new PerformanceObserver((list) => { for (const e of"
+                + "   list.getEntries()) { longest = Math.max(longest, e.duration); long++; } });"
                 + " observer.observe({ type: 'longtask' });"
                 + " const box = document.getElementById('messages'); let most = 0; const start = performance.now();"
                 + " for (let i = 0; i < 20000 && !(" + done + "); i++) {"
@@ -56,7 +56,7 @@ class TankardUiLongChatTest {
                 + "   await new Promise((resolve) => setTimeout(resolve, 10));"
                 + "   most = Math.max(most, document.getElementsByTagName('*').length); }"
                 + " await new Promise((resolve) => setTimeout(resolve, 100)); observer.disconnect();"
-                + " return { done: !!(" + done + "), ms: performance.now() - start, longest, most,"
+                + " return { done: !!(" + done + "), ms: performance.now() - start, longest, long, most,"
                 + "   shown: document.querySelectorAll('#messages article').length,"
                 + "   first: document.querySelector('#messages article')?.dataset.index }; })()");
     }
@@ -97,11 +97,13 @@ class TankardUiLongChatTest {
             assertEquals(0, page.consoleErrors().size(), page.report());
 
             String figures = String.format("A %,d-message chat in Tankard's UI: opened in %.0f ms; scrolled to the "
-                            + "oldest message in %.1f s (longest task %.0f ms, at most %d elements in the page, %d"
-                            + " messages shown); back to the newest in %.1f s (longest task %.0f ms, at most %d elements)%n",
-                    MESSAGES, open, back.path("ms").asDouble() / 1000, back.path("longest").asDouble(),
-                    back.path("most").asInt(), back.path("shown").asInt(), forth.path("ms").asDouble() / 1000,
-                    forth.path("longest").asDouble(), forth.path("most").asInt());
+                            + "oldest message in %.1f s (%d tasks over 50 ms, the longest %.0f ms; at most %d elements in"
+                            + " the page, %d messages shown); back to the newest in %.1f s (%d tasks over 50 ms, the"
+                            + " longest %.0f ms; at most %d elements); load average %s%n",
+                    MESSAGES, open, back.path("ms").asDouble() / 1000, back.path("long").asInt(),
+                    back.path("longest").asDouble(), back.path("most").asInt(), back.path("shown").asInt(),
+                    forth.path("ms").asDouble() / 1000, forth.path("long").asInt(), forth.path("longest").asDouble(),
+                    forth.path("most").asInt(), Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
             Path report = Path.of("target", "ui", "long-chat.txt");
             Files.createDirectories(report.getParent());
             Files.writeString(report, figures);
