@@ -69,18 +69,22 @@ class TankardUiAtSizeTest {
             StUi.withScreenshot(page, "tankard-at-size-3-chat", () -> {
                 page.waitFor("document.querySelector('#messages article:last-of-type .text')?.textContent.startsWith('Message " + (messages - 1) + " ')", STEP);
                 figures.add(String.format("chat of %d MB (%,d messages): last page %d ms after navigation", CHAT_BYTES >> 20, messages, millisSince(opened)));
-                int before = page.eval("document.querySelectorAll('#messages article').length").asInt();
+                String firstShown = "Number(document.querySelector('#messages article .text').textContent.split(' ')[1])";
+                int before = page.eval(firstShown).asInt();
                 long earlier = System.nanoTime();
-                for (int i = 0; i < 5; i++) { // five earlier pages, scrolling up
-                    int now = page.eval("document.querySelectorAll('#messages article').length").asInt();
+                for (int i = 0; i < 5; i++) { // five steps back, scrolling up
+                    int now = page.eval(firstShown).asInt();
                     page.eval("document.querySelector('#messages').scrollTop = 0");
-                    page.waitFor("document.querySelectorAll('#messages article').length > " + now, STEP);
+                    page.waitFor(firstShown + " < " + now, STEP);
                 }
-                int after = page.eval("document.querySelectorAll('#messages article').length").asInt();
-                assertTrue(after > before, "earlier pages came on scrolling up");
-                assertTrue(page.eval("document.querySelector('#messages article:first-of-type .text').textContent.startsWith('Message " + (messages - after) + " ')").asBoolean(),
-                        "the pages join without a gap");
-                figures.add(String.format("five earlier pages on scrolling up: %d ms (%d messages shown)", millisSince(earlier), after));
+                int after = page.eval(firstShown).asInt();
+                assertTrue(after < before, "earlier messages came on scrolling up");
+                assertTrue(page.eval("[...document.querySelectorAll('#messages article .text')].map((t) =>"
+                                + " Number(t.textContent.split(' ')[1])).every((n, i, all) => i === 0 || n === all[i - 1] + 1)").asBoolean(),
+                        "the messages shown join without a gap");
+                int shown = page.eval("document.querySelectorAll('#messages article').length").asInt();
+                figures.add(String.format("five steps back on scrolling up: %d ms (messages %d to %d shown, %d in the page)",
+                        millisSince(earlier), after, after + shown - 1, shown));
                 figures.add("tab heap with the chat open: " + heap(page));
             });
             StUi.assertClean(page, "The page");
