@@ -5,6 +5,7 @@ import { loadSettings, state } from './state.js';
 import { showLibrary } from './library.js';
 import { showPersonas } from './personas.js';
 import { showChat } from './chat.js';
+import { showWorldInfo } from './worldinfo.js';
 import { announce, connection, describeConnection, probe, showConnection } from './connection.js';
 
 const view = document.getElementById('view');
@@ -22,7 +23,7 @@ function refreshBadge() {
     || location.hash.startsWith('#/connection');
 }
 
-/** #/characters, #/chat?avatar=A.png&file=Name - date, #/connection, #/personas */
+/** #/characters, #/chat?avatar=A.png&file=Name - date, #/connection, #/personas, #/worldinfo?book=B */
 function route() {
   const [path, query = ''] = location.hash.replace(/^#/, '').split('?');
   const params = new URLSearchParams(query);
@@ -35,6 +36,7 @@ function route() {
   const shown = name === 'chat' ? showChat(view, params)
     : name === 'connection' ? showConnection(view)
       : name === 'personas' ? showPersonas(view)
+      : name === 'worldinfo' ? showWorldInfo(view, params)
       : showLibrary(view, params);
   Promise.resolve(shown).catch((e) => fail('Cannot show this page', e));
 }

@@ -233,7 +233,8 @@ function render(view, { character, chats, file, group, chat }) {
       type: 'button', 'aria-current': String(c.name === file), onclick: () => { location.hash = chatLink({ avatar: character.avatar, file: c.name }); },
     }, c.name, el('small', {}, `${c.chat_items ?? '?'} messages · ${c.file_size ?? ''}`))))),
     character ? el('div.row', {}, el('a.grow', { href: '#/personas', id: 'persona', title: 'Pick or edit your persona' }, `You: ${chatPersona(chat.header?.chat_metadata)}`),
-      el('button', { type: 'button', id: 'authorsNote', onclick: () => editNote(chat, () => draw()) }, "Author's note")) : null,
+      el('button', { type: 'button', id: 'authorsNote', onclick: () => editNote(chat, () => draw()) }, "Author's note"),
+      el('a', { href: `#/worldinfo?${new URLSearchParams({ avatar: character.avatar, file })}`, id: 'lorebooks', title: 'World info: link a lorebook to this character or chat' }, 'Lorebooks')) : null,
     character ? memoryPanel(character, chat, () => draw()) : null);
 
   view.append(el('section.chat', {}, aside, el('div.thread', {}, messagesBox,
