@@ -210,7 +210,7 @@ async function linkCharacter(context, world) {
 }
 
 async function linkChat(context, world) {
-  // ST's assignLorebookToChat deletes the key to unlink; the metadata route sets keys, so null stands for none
+  // ST's assignLorebookToChat deletes the key to unlink: null asks the route to remove it
   await postJson('/api/tankard/chats/metadata', { ...context.chat, chat_metadata: { world_info: world } });
   context.metadata.world_info = world;
 }
@@ -244,6 +244,8 @@ function linksBox(name, context) {
       rows.push(el('label.check', {}, checkbox('wiChat', context.metadata.world_info === name,
         saving('this chat', (on) => linkChat(context, on ? name : null))), ` The lorebook of this chat (${context.file})`));
     }
+    rows.push(el('p', {}, el('a', { id: 'wiBack', href: `#/chat?${new URLSearchParams({ avatar: context.avatar, ...(context.file ? { file: context.file } : {}) })}` },
+      `Back to the chat with ${context.character.name}`)));
   } else {
     rows.push(el('p.muted', {}, 'To link it to a character or a chat, open this page from the chat ("Lorebooks" beside it).'));
   }

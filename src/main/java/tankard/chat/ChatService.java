@@ -477,7 +477,15 @@ public final class ChatService {
             if (!(object.get(ChatHeader.CHAT_METADATA) instanceof ObjectNode)) {
                 object.putObject(ChatHeader.CHAT_METADATA);
             }
-            ((ObjectNode) object.get(ChatHeader.CHAT_METADATA)).setAll(values);
+            ObjectNode metadata = (ObjectNode) object.get(ChatHeader.CHAT_METADATA);
+            // a null removes the key, as ST's frontend deletes one (world-info.js assignLorebookToChat)
+            values.fields().forEachRemaining(field -> {
+                if (field.getValue().isNull()) {
+                    metadata.remove(field.getKey());
+                } else {
+                    metadata.set(field.getKey(), field.getValue());
+                }
+            });
             OutputStream out = draft.out();
             out.write(LineWriter.stringify(object));
             try (InputStream rest = store.open(user, folder, file).orElseThrow(() -> Refusal.notFound("No such chat"))) {

@@ -213,6 +213,8 @@ class TankardUiWorldInfoTest {
             page.click("#wiChat");
             page.waitFor("document.getElementById('toasts').textContent.includes('Unlinked: this chat')", STEP);
             assertFalse(engineSend(session, "Tell me of the kraken.").contains("under the pier"), "unlinked from the chat");
+            assertFalse(JsJson.parse(server.files().read(CHAT_PATH).lines().findFirst().orElseThrow()).path("chat_metadata").has("world_info"),
+                    "unlinked as ST unlinks: the key deleted");
 
             StUi.withScreenshot(page, "tankard-worldinfo-links", () -> {
                 page.click("#wiCharacter");
@@ -247,6 +249,7 @@ class TankardUiWorldInfoTest {
 
             StUi.withScreenshot(page, "tankard-worldinfo-phone", () -> {
                 page.setViewport(390, 844);
+                page.eval("document.getElementById('toasts').replaceChildren()");
                 page.click("#wiEntries li[data-uid='0'] button.entry");
                 page.waitFor("document.querySelector('#wiContent') !== null", STEP);
                 assertTrue(page.eval("document.documentElement.scrollWidth <= 390"
@@ -312,8 +315,8 @@ class TankardUiWorldInfoTest {
             StUi.withScreenshot(page, "tankard-worldinfo-1000", () -> {
                 page.type("#wiSearch", "spot777");
                 page.waitFor("document.querySelectorAll('#wiEntries li').length === 1", STEP);
-                page.click("#wiEntries li[data-uid='777'] button.entry");
-                page.waitFor("document.querySelector('#wiContent') !== null", STEP);
+                page.press("#wiEntries li[data-uid='777'] button.entry", "Enter");
+                page.waitFor("document.activeElement?.id === 'wiTitle'", STEP); // opened from the keyboard, focus in its form
                 page.press("#wiContent", "End");
                 page.type("#wiContent", " Its harbour freezes in winter.");
                 page.waitFor(SAVED, STEP);
