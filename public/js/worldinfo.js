@@ -147,8 +147,8 @@ function bookBar(names, name, editor, params, context) {
       await postJson('/api/worldinfo/edit', { name: wanted, data: book });
       await postJson('/api/worldinfo/delete', { name });
       await relinkSettings(name, wanted);
-      if (context?.character?.data?.extensions?.world === name) await linkCharacter(context, wanted);
       if (context?.metadata?.world_info === name) await linkChat(context, wanted);
+      await relinkCharacters(name, wanted);
       toast(`Renamed to ${wanted}`);
       location.hash = link(params, wanted);
     } catch (e) { fail('Cannot rename the lorebook', e); }
@@ -201,6 +201,18 @@ async function importBook(file, names, params) {
     toast(`Imported ${answer.name}`);
     location.hash = link(params, answer.name);
   } catch (e) { fail(`Cannot import ${file.name}`, e); }
+}
+
+/** ST: updateWorldInfoLinks: asks, then links the characters whose lorebook the renamed book was to its new name. */
+async function relinkCharacters(oldName, newName) {
+  const characters = await postJson('/api/characters/all', {}); // shallow cards keep data.extensions.world
+  const linked = characters.filter((c) => c.data?.extensions?.world === oldName);
+  if (!linked.length) return;
+  const body = el('p', {}, `It is the lorebook of ${linked.map((c) => c.name).join(', ')}. Link them to "${newName}" too?`);
+  if (await dialog('Lorebook renamed', body, [['No', ''], ['Link them', 'relink', true]]) !== 'relink') return;
+  for (const character of linked) {
+    await postJson('/api/characters/merge-attributes', { avatar: character.avatar, data: { extensions: { world: newName } } });
+  }
 }
 
 async function linkCharacter(context, world) {

@@ -229,6 +229,9 @@ class TankardUiWorldInfoTest {
             page.waitFor("document.querySelector('dialog[open] #wiBookName') !== null", STEP);
             page.eval("document.querySelector('#wiBookName').value = 'Deep Sea Tales'");
             page.click("dialog button[value='ok']");
+            page.waitFor("document.querySelector('dialog[open] button[value=\"relink\"]') !== null", STEP);
+            assertTrue(page.eval("document.querySelector('dialog[open] p').textContent").asText().contains("Wren"), "ST asks to relink the characters");
+            page.click("dialog button[value='relink']");
             page.waitFor("document.querySelector('#wiBook')?.value === 'Deep Sea Tales' && document.querySelectorAll('#wiEntries li').length === 1", STEP);
             List<String> names = new ArrayList<>();
             call(page, "/api/worldinfo/list", "{}").forEach(b -> names.add(b.path("file_id").asText()));
