@@ -47,10 +47,14 @@ class TankardUiWorldInfoTest {
                         + "\"mes\":\"Welcome to the harbour.\",\"extra\":{}}"));
     }
 
-    private static void connect(OwnUi.Session session) {
+    /** A session with Wren's chat CHAT, connected to the mock. */
+    private static OwnUi.Session connectedWithChat() throws IOException {
+        OwnUi.Session session = OwnUi.Session.start("");
+        writeChat(session.server());
         session.page().navigate(session.server().url("/#/connection"));
         OwnUi.boot(session.page());
         OwnUi.connect(session.page(), session.mock());
+        return session;
     }
 
     /** A POST from the page to one of the server's routes; answers the JSON reply. */
@@ -99,11 +103,9 @@ class TankardUiWorldInfoTest {
 
     @Test
     void anEntryMadeInTheEditorIsStoredAsStStoresItAndOnceTheBookIsGlobalItsContentReachesTheBackend() throws IOException {
-        try (OwnUi.Session session = OwnUi.Session.start("")) {
+        try (OwnUi.Session session = connectedWithChat()) {
             TestServer server = session.server();
             Browser.Page page = session.page();
-            writeChat(server);
-            connect(session);
 
             page.click("a[data-nav='worldinfo']");
             page.waitFor("document.querySelector('#wiEmpty') !== null", STEP);
@@ -185,11 +187,9 @@ class TankardUiWorldInfoTest {
 
     @Test
     void aBookImportedFromTheChatLinksToTheChatAndTheCharacterAndIsRenamedExportedAndDeletedWithItsLinks() throws IOException {
-        try (OwnUi.Session session = OwnUi.Session.start("")) {
+        try (OwnUi.Session session = connectedWithChat()) {
             TestServer server = session.server();
             Browser.Page page = session.page();
-            writeChat(server);
-            connect(session);
             Path file = TestServer.tempDir().resolve("Sea Tales.json");
             Files.writeString(file, "{\"entries\":{\"0\":{\"uid\":0,\"key\":[\"kraken\"],\"keysecondary\":[],\"comment\":\"Kraken\","
                     + "\"content\":\"The kraken sleeps under the pier.\",\"constant\":false,\"selective\":true,\"order\":100,\"position\":1,"
