@@ -55,8 +55,7 @@ async function bookNames() {
 /** settings.json's world_info_settings.world_info (ST: getWorldInfoSettings), made an object with globalSelect. */
 function worldInfoSettings() {
   const settings = state.settings;
-  settings.world_info_settings ??= {};
-  const nested = settings.world_info_settings;
+  const nested = settings.world_info_settings ?? settings; // where ST's setWorldInfoSettings reads them
   if (Array.isArray(nested.world_info)) nested.world_info = { globalSelect: nested.world_info }; // ST's old form
   if (!nested.world_info || typeof nested.world_info !== 'object') nested.world_info = {};
   nested.world_info.globalSelect ??= [];
@@ -85,8 +84,9 @@ async function contextOf(params) {
   if (!avatar) return null;
   const character = await postJson('/api/characters/get', { avatar_url: avatar });
   const chat = file ? { avatar_url: avatar, file_name: file } : null;
-  const metadata = chat ? (await postJson('/api/tankard/chats/tail', { ...chat, count: 0 })).header?.chat_metadata ?? {} : null;
-  return { avatar, file, character, chat, metadata };
+  // a chat deleted meanwhile leaves the character's link
+  const header = chat ? await postJson('/api/tankard/chats/tail', { ...chat, count: 0 }).then((a) => a.header, () => null) : null;
+  return header ? { avatar, file, character, chat, metadata: header.chat_metadata ?? {} } : { avatar, file, character, chat: null };
 }
 
 function link(params, book) {
@@ -326,21 +326,25 @@ class BookEditor {
   }
 
   row(entry) {
+    return el('li', { dataset: { uid: entry.uid } }, this.rowButton(entry), entry.uid === this.opened ? this.form(entry) : null);
+  }
+
+  /** The collapsed row: title, keys (or "constant") and "off"; it opens or closes the entry's form. */
+  rowButton(entry) {
     const isOpen = entry.uid === this.opened;
     const summary = el('span.keys', {}, entry.constant ? 'constant' : (entry.key ?? []).join(', '));
-    const toggle = el('button.entry', {
-      type: 'button', 'aria-expanded': String(isOpen), dataset: { uid: entry.uid },
+    return el('button.entry', {
+      type: 'button', 'aria-expanded': String(isOpen),
       onclick: () => { this.opened = isOpen ? null : entry.uid; this.draw(); if (!isOpen) this.list.querySelector('#wiTitle')?.focus(); },
     }, el('b', {}, entryTitle(entry)), summary, entry.disable ? el('span.off', {}, 'off') : null);
-    return el('li', { dataset: { uid: entry.uid } }, toggle, isOpen ? this.form(entry) : null);
   }
 
   /** The opened entry's fields; each change goes into the book at once and the book is saved a moment later. */
   form(entry) {
     const changed = () => {
       this.changed();
-      const row = this.list.querySelector(`li[data-uid="${entry.uid}"] > button b`);
-      if (row) row.textContent = entryTitle(entry);
+      const row = this.list.querySelector(`li[data-uid="${entry.uid}"] > button`);
+      row?.replaceWith(this.rowButton(entry));
     };
     const bind = (input, read) => {
       input.addEventListener(input.tagName === 'SELECT' || input.type === 'checkbox' ? 'change' : 'input', () => { read(input); changed(); });

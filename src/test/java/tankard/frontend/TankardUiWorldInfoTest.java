@@ -128,7 +128,8 @@ class TankardUiWorldInfoTest {
                 fill(page, "#wiProbability", "100");
                 page.waitFor(SAVED, STEP);
             });
-            assertEquals("The lighthouse", page.eval("document.querySelector('#wiEntries li[data-uid=\"0\"] button b').textContent").asText());
+            assertEquals("The lighthouse lighthouse, beacon", page.eval("document.querySelector('#wiEntries li[data-uid=\"0\"] button').innerText.replace(/\\s+/g, ' ')").asText(),
+                    "the row shows the title and keys as typed");
             long saves = page.responses().stream().filter(r -> r.url().endsWith("/api/worldinfo/edit")).count();
             assertTrue(saves <= 3, "the typing did not save the book per keystroke: " + saves + " saves");
 
@@ -174,6 +175,7 @@ class TankardUiWorldInfoTest {
             page.click("#wiDisabled");
             page.click("#wiSave");
             page.waitFor(SAVED, STEP);
+            assertEquals("The lighthouse constant off", page.eval("document.querySelector('#wiEntries li[data-uid=\"0\"] button').innerText.replace(/\\s+/g, ' ')").asText());
             entry = book(page, "Harbour Lore").path("entries").path("0");
             assertTrue(entry.path("constant").asBoolean() && !entry.path("vectorized").asBoolean() && entry.path("disable").asBoolean(), entry.toString());
             assertFalse(engineSend(session, "Is the beacon lit in this storm?").contains("Orla"), "a disabled entry stays out");
