@@ -33,8 +33,29 @@ const POSITIONS = [['0', 'Before the character definitions'], ['1', 'After the c
   ['3', "At the bottom of the author's note"], ...ROLES.map(([role, name]) => [`${AT_DEPTH}:${role}`, `In the chat at a depth, as ${name}`]),
   [String(OUTLET), 'Outlet ({{outlet::name}} macro)']];
 
-/** Comma-separated keys as ST's key fields split them: trimmed, none empty. */
-const keysOf = (text) => text.split(',').map((k) => k.trim()).filter(Boolean);
+// a key list's next token: a /regex/flags standing alone (its commas kept), else the text up to a comma
+const KEY_TOKEN = /\s*(\/(?:\\.|[^\\/])+\/[a-z]*(?=\s*(?:,|$))|[^,]*)\s*(?:,|$)/gy;
+
+function isRegex(token) {
+  const parts = /^\/(.+)\/([a-z]*)$/s.exec(token);
+  if (!parts) return false;
+  try {
+    return !!new RegExp(parts[1], parts[2]);
+  } catch {
+    return false;
+  }
+}
+
+/** Typed keys as ST's splitKeywordsAndRegexes reads them: comma-separated, trimmed, a valid /regex/ kept whole. */
+function keysOf(text) {
+  const keys = [];
+  KEY_TOKEN.lastIndex = 0;
+  for (let match; KEY_TOKEN.lastIndex < text.length && (match = KEY_TOKEN.exec(text));) {
+    const token = match[1].trim();
+    keys.push(...(token.startsWith('/') && !isRegex(token) ? token.split(',').map((k) => k.trim()) : [token]));
+  }
+  return keys.filter(Boolean);
+}
 
 /** ST: getFreeWorldEntryUid, the lowest uid not taken. */
 function freeUid(book) {
@@ -384,8 +405,8 @@ class BookEditor {
     showFor();
     return el('div.form.entry-form', { id: 'wiEntryForm' },
       field('Title (memo)', title),
-      field('Primary keys (comma-separated)', keys),
-      el('div.row', {}, el('div.grow', {}, field('Secondary keys (comma-separated)', secondary)), field('Secondary logic', logic)),
+      field('Primary keys (comma-separated, /regex/ allowed)', keys),
+      el('div.row', {}, el('div.grow', {}, field('Secondary keys (comma-separated, /regex/ allowed)', secondary)), field('Secondary logic', logic)),
       field('Content', content),
       el('div.row', {}, el('div.grow', {}, field('Strategy', strategy)), el('div.grow', {}, field('Position', position))),
       el('div.row', {}, depthField, outletField, field('Order', order), field('Probability (%)', probability)),
