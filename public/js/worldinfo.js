@@ -3,7 +3,7 @@
 // (public/scripts/world-info.js): a book is saved whole through /api/worldinfo/edit, as saveWorldInfo does.
 // #/worldinfo?book=Name, with avatar= and file= when opened from a chat (to link the book to its character and chat).
 import { post, postJson } from './api.js';
-import { saveSettings, state } from './state.js';
+import { saveSettings, state, userName } from './state.js';
 import { dialog, el, fail, field, selectOf, toast } from './ui.js';
 import { ROLES } from './note.js';
 
@@ -95,7 +95,32 @@ async function relinkSettings(oldName, newName) {
     for (const lore of worldInfo.charLore) lore.extraBooks = swap(lore.extraBooks ?? []);
     worldInfo.charLore = worldInfo.charLore.filter((lore) => lore.extraBooks.length);
   }
+  if (state.settings.power_user?.persona_description_lorebook === oldName) setPersonaLorebook(newName ?? '');
   await saveSettings();
+}
+
+/** The extra books of a character (ST: world_info.charLore, keyed by the avatar's file name without extension). */
+function extraBooksOf(avatar) {
+  return worldInfoSettings().charLore?.find((lore) => lore.name === avatar.replace(/\.[^.]*$/, ''))?.extraBooks ?? [];
+}
+
+/** ST: updateAuxBooks: the character's extra books set, its charLore item dropped when none is left. */
+function setExtraBooks(avatar, books) {
+  const worldInfo = worldInfoSettings();
+  const name = avatar.replace(/\.[^.]*$/, '');
+  const others = (worldInfo.charLore ?? []).filter((lore) => lore.name !== name);
+  worldInfo.charLore = books.length ? [...others, { name, extraBooks: books }] : others;
+}
+
+/** ST: personas.js's lorebook select: the persona in use's lorebook, also in its descriptor if it has a name. */
+function setPersonaLorebook(name) {
+  const powerUser = state.settings.power_user ??= {};
+  powerUser.persona_description_lorebook = name;
+  const avatar = state.settings.user_avatar;
+  if (powerUser.personas?.[avatar]) {
+    powerUser.persona_descriptions ??= {};
+    powerUser.persona_descriptions[avatar] = { ...powerUser.persona_descriptions[avatar], lorebook: name };
+  }
 }
 
 /** The chat the page was opened from: its character's card and the chat's metadata (null without one). */
@@ -268,11 +293,23 @@ function linksBox(name, context) {
     worldInfo.globalSelect = on ? [...new Set([...worldInfo.globalSelect, name])] : worldInfo.globalSelect.filter((n) => n !== name);
     await saveSettings();
   }));
-  const rows = [el('label.check', {}, global, ' Active in every chat (global)')];
+  const persona = checkbox('wiPersona', state.settings.power_user?.persona_description_lorebook === name, saving('your persona', async (on) => {
+    setPersonaLorebook(on ? name : '');
+    await saveSettings();
+  }));
+  const rows = [el('label.check', {}, global, ' Active in every chat (global)'),
+    el('label.check', {}, persona, ` The lorebook of your persona (${userName()})`)];
   if (context) {
-    const linked = context.character?.data?.extensions?.world === name;
-    rows.push(el('label.check', {}, checkbox('wiCharacter', linked, saving(context.character.name, (on) => linkCharacter(context, on ? name : ''))),
-      ` The lorebook of ${context.character.name}`));
+    const { avatar, character } = context;
+    const linked = character?.data?.extensions?.world === name;
+    rows.push(el('label.check', {}, checkbox('wiCharacter', linked, saving(character.name, (on) => linkCharacter(context, on ? name : ''))),
+      ` The lorebook of ${character.name}`));
+    const extra = checkbox('wiCharacterExtra', extraBooksOf(avatar).includes(name), saving(`an extra of ${character.name}`, async (on) => {
+      const others = extraBooksOf(avatar).filter((n) => n !== name);
+      setExtraBooks(avatar, on ? [...others, name] : others);
+      await saveSettings();
+    }));
+    rows.push(el('label.check', {}, extra, ` An additional lorebook of ${character.name}`));
     if (context.chat) {
       rows.push(el('label.check', {}, checkbox('wiChat', context.metadata.world_info === name,
         saving('this chat', (on) => linkChat(context, on ? name : null))), ` The lorebook of this chat (${context.file})`));

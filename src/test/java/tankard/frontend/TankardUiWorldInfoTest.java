@@ -218,6 +218,24 @@ class TankardUiWorldInfoTest {
             assertFalse(JsJson.parse(server.files().read(CHAT_PATH).lines().findFirst().orElseThrow()).path("chat_metadata").has("world_info"),
                     "unlinked as ST unlinks: the key deleted");
 
+            page.click("#wiCharacterExtra");
+            page.waitFor("document.getElementById('toasts').textContent.includes('Linked: an extra of Wren')", STEP);
+            assertEquals("[{\"name\":\"default_Wren\",\"extraBooks\":[\"Sea Tales\"]}]",
+                    JsJson.compact(settings(server).at("/world_info_settings/world_info/charLore")), "ST's charLore");
+            assertTrue(engineSend(session, "Tell me of the kraken.").contains("The kraken sleeps under the pier."), "an extra lorebook is read");
+            page.click("#wiCharacterExtra");
+            page.waitFor("document.getElementById('toasts').textContent.includes('Unlinked: an extra of Wren')", STEP);
+            assertEquals("[]", JsJson.compact(settings(server).at("/world_info_settings/world_info/charLore")), "no item left for Wren");
+            assertFalse(engineSend(session, "Tell me of the kraken.").contains("under the pier"), "unlinked as an extra");
+
+            page.click("#wiPersona");
+            page.waitFor("document.getElementById('toasts').textContent.includes('Linked: your persona')", STEP);
+            assertEquals("Sea Tales", settings(server).at("/power_user/persona_description_lorebook").asText(), "ST's persona lorebook");
+            assertTrue(engineSend(session, "Tell me of the kraken.").contains("The kraken sleeps under the pier."), "the persona's lorebook is read");
+            page.click("#wiPersona");
+            page.waitFor("document.getElementById('toasts').textContent.includes('Unlinked: your persona')", STEP);
+            assertEquals("", settings(server).at("/power_user/persona_description_lorebook").asText());
+
             StUi.withScreenshot(page, "tankard-worldinfo-links", () -> {
                 page.click("#wiCharacter");
                 page.waitFor("document.getElementById('toasts').textContent.includes('Linked: Wren')", STEP);
@@ -227,6 +245,8 @@ class TankardUiWorldInfoTest {
 
             page.click("#wiGlobal");
             page.waitFor("document.getElementById('toasts').textContent.includes('Linked: every chat')", STEP);
+            page.click("#wiPersona");
+            page.waitFor("document.querySelector('#wiPersona').checked && !document.querySelector('#wiPersona').disabled", STEP);
             page.click("#wiRename");
             page.waitFor("document.querySelector('dialog[open] #wiBookName') !== null", STEP);
             page.eval("document.querySelector('#wiBookName').value = 'Deep Sea Tales'");
@@ -242,7 +262,8 @@ class TankardUiWorldInfoTest {
             assertEquals("Deep Sea Tales", card(page).path("data").path("extensions").path("world").asText(), "the character's link follows");
             assertEquals("[\"Deep Sea Tales\"]", JsJson.compact(settings(server).path("world_info_settings").path("world_info").path("globalSelect")),
                     "the global link follows");
-            assertTrue(page.eval("document.querySelector('#wiGlobal').checked && document.querySelector('#wiCharacter').checked").asBoolean());
+            assertEquals("Deep Sea Tales", settings(server).at("/power_user/persona_description_lorebook").asText(), "the persona's link follows");
+            assertTrue(page.eval("['#wiGlobal', '#wiCharacter', '#wiPersona'].every((s) => document.querySelector(s).checked)").asBoolean());
 
             page.eval("window.exported = null; { const make = URL.createObjectURL; URL.createObjectURL = (blob) => { blob.text().then((t) => { window.exported = t; }); return make(blob); }; }"
                     + " HTMLAnchorElement.prototype.click = function () { window.exportedName = this.download; };");
@@ -277,6 +298,7 @@ class TankardUiWorldInfoTest {
             assertFalse(server.files().exists("worlds/Deep Sea Tales.json"));
             assertEquals("[]", JsJson.compact(settings(server).path("world_info_settings").path("world_info").path("globalSelect")),
                     "no global link to a deleted book");
+            assertEquals("", settings(server).at("/power_user/persona_description_lorebook").asText(), "nor a persona's, as ST's deleteWorldInfo");
             StUi.assertClean(page, "The link steps");
         }
     }
