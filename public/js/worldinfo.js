@@ -142,6 +142,13 @@ function link(params, book) {
   return `#/worldinfo?${next}`;
 }
 
+/** Shows the page for `book` (null: the first), drawn again when the address stays the same (a deleted book). */
+function show(params, book) {
+  const hash = link(params, book);
+  if (location.hash === hash) window.dispatchEvent(new HashChangeEvent('hashchange'));
+  else location.hash = hash;
+}
+
 /** Asks for a book's name; null when cancelled. */
 async function askName(title, value) {
   const input = el('input', { id: 'wiBookName', value, required: true, autocomplete: 'off' });
@@ -167,7 +174,7 @@ export async function showWorldInfo(view, params) {
 function bookBar(names, name, editor, params, context) {
   const book = editor?.book;
   const picker = selectOf('wiBook', names.map((n) => [n, n]), name);
-  picker.addEventListener('change', () => { location.hash = link(params, picker.value); });
+  picker.addEventListener('change', () => show(params, picker.value));
   const importer = el('input', { id: 'wiImport', type: 'file', accept: '.json,application/json', hidden: true });
   importer.addEventListener('change', () => importBook(importer.files[0], names, params).finally(() => { importer.value = ''; }));
 
@@ -177,7 +184,7 @@ function bookBar(names, name, editor, params, context) {
     if (names.includes(wanted)) return fail('Cannot make the lorebook', `"${wanted}" exists already`);
     try {
       await postJson('/api/worldinfo/edit', { name: wanted, data: { entries: {} } }); // ST: createNewWorldInfo
-      location.hash = link(params, wanted);
+      show(params, wanted);
     } catch (e) { fail('Cannot make the lorebook', e); }
   }
 
@@ -196,8 +203,23 @@ function bookBar(names, name, editor, params, context) {
       if (context?.metadata?.world_info === name) await linkChat(context, wanted);
       await relinkCharacters(name, wanted);
       toast(`Renamed to ${wanted}`);
-      location.hash = link(params, wanted);
+      show(params, wanted);
     } catch (e) { fail('Cannot rename the lorebook', e); }
+  }
+
+  // ST: the duplicate button: the book saved whole under a new name, "Name (1)" offered (getFreeWorldName)
+  async function duplicate() {
+    const base = name.replace(/\s*\(\d+\)$/, '');
+    let index = 1;
+    while (names.includes(`${base} (${index})`)) index++;
+    const wanted = await askName('Duplicate lorebook', `${base} (${index})`);
+    if (!wanted) return;
+    if (names.includes(wanted)) return fail('Cannot duplicate the lorebook', `"${wanted}" exists already`);
+    try {
+      await editor.close();
+      await postJson('/api/worldinfo/edit', { name: wanted, data: book });
+      show(params, wanted);
+    } catch (e) { fail('Cannot duplicate the lorebook', e); }
   }
 
   async function remove() {
@@ -208,7 +230,7 @@ function bookBar(names, name, editor, params, context) {
       await postJson('/api/worldinfo/delete', { name });
       await relinkSettings(name, null);
       toast(`Deleted ${name}`);
-      location.hash = link(params, null);
+      show(params, null);
     } catch (e) { fail('Cannot delete the lorebook', e); }
   }
 
@@ -228,6 +250,7 @@ function bookBar(names, name, editor, params, context) {
       el('button', { type: 'button', id: 'wiNewBook', onclick: create }, 'New'),
       el('button', { type: 'button', id: 'wiImportButton', onclick: () => importer.click() }, 'Import'), importer,
       name ? el('button', { type: 'button', id: 'wiRename', onclick: rename }, 'Rename') : null,
+      name ? el('button', { type: 'button', id: 'wiDuplicate', onclick: duplicate }, 'Duplicate') : null,
       name ? el('button', { type: 'button', id: 'wiExport', onclick: exportBook }, 'Export') : null,
       name ? el('button.danger', { type: 'button', id: 'wiDelete', onclick: remove }, 'Delete') : null));
 }
@@ -245,7 +268,7 @@ async function importBook(file, names, params) {
     form.append('avatar', file);
     const answer = await postJson('/api/worldinfo/import', form);
     toast(`Imported ${answer.name}`);
-    location.hash = link(params, answer.name);
+    show(params, answer.name);
   } catch (e) { fail(`Cannot import ${file.name}`, e); }
 }
 

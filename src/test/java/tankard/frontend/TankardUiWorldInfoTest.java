@@ -273,6 +273,17 @@ class TankardUiWorldInfoTest {
             assertEquals(JsJson.compact(book(page, "Deep Sea Tales")), JsJson.compact(JsJson.parse(page.eval("window.exported").asText())),
                     "the export is the book as stored");
 
+            page.click("#wiDuplicate");
+            page.waitFor("document.querySelector('dialog[open] #wiBookName')?.value === 'Deep Sea Tales (1)'", STEP);
+            page.click("dialog button[value='ok']");
+            page.waitFor("document.querySelector('#wiBook')?.value === 'Deep Sea Tales (1)' && document.querySelectorAll('#wiEntries li').length === 1", STEP);
+            assertEquals(JsJson.compact(book(page, "Deep Sea Tales")), JsJson.compact(book(page, "Deep Sea Tales (1)")), "a copy of the book");
+            page.click("#wiDelete");
+            page.click("dialog button[value='delete']");
+            page.waitFor("document.querySelector('#wiBook')?.value === 'Deep Sea Tales' && document.querySelector('#wiGlobal').checked", STEP);
+            assertEquals("[\"Deep Sea Tales\"]", JsJson.compact(settings(server).path("world_info_settings").path("world_info").path("globalSelect")),
+                    "deleting the copy leaves the original's links");
+
             StUi.withScreenshot(page, "tankard-worldinfo-phone", () -> {
                 page.setViewport(390, 844);
                 page.eval("document.getElementById('toasts').replaceChildren()");
