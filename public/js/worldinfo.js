@@ -1,6 +1,6 @@
 // World info (lorebooks): the user's books in worlds/, their entries, and the links that make the server's engine
-// read a book (global, the character's, the chat's). Stored as ST's frontend stores them
-// (public/scripts/world-info.js): a book is saved whole through /api/worldinfo/edit, as saveWorldInfo does.
+// read a book (global, the persona's, the character's or one of its extras, the chat's). Stored as ST's frontend
+// stores them (public/scripts/world-info.js): a book is saved whole through /api/worldinfo/edit, as saveWorldInfo.
 // #/worldinfo?book=Name, with avatar= and file= when opened from a chat (to link the book to its character and chat).
 import { post, postJson } from './api.js';
 import { saveSettings, state, userName } from './state.js';
@@ -84,8 +84,9 @@ function worldInfoSettings() {
 }
 
 /**
- * The book's name replaced (newName) or dropped (null) where settings.json names it: the global selection and the
- * characters' extra books (ST: deleteWorldInfo and the delete button's charLore loop, updateWorldInfoLinks).
+ * The book's name replaced (newName) or dropped (null) where settings.json names it: the global selection, the
+ * characters' extra books and the persona's lorebook (ST: deleteWorldInfo and the delete button's charLore loop,
+ * updateWorldInfoLinks).
  */
 async function relinkSettings(oldName, newName) {
   const worldInfo = worldInfoSettings();
