@@ -87,13 +87,28 @@ class TankardUiWorldInfoTest {
         return JsJson.parse(server.files().bytes("settings.json"));
     }
 
-    /** Makes a book with the dialog's name. */
-    private static void newBook(Browser.Page page, String name) {
+    /** Makes a book with the dialog's name (also for StFrontendOwnUiWorldInfoInterchangeTest). */
+    static void newBook(Browser.Page page, String name) {
         page.click("#wiNewBook");
         page.waitFor("document.querySelector('dialog[open] #wiBookName') !== null", STEP);
         page.eval("document.querySelector('#wiBookName').value = " + OwnUi.js(name));
         page.click("dialog button[value='ok']");
         page.waitFor("document.querySelector('#wiBook')?.value === " + OwnUi.js(name) + " && document.querySelector('#wiEntries') !== null", STEP);
+    }
+
+    /** Ticks or unticks one of the links and waits for the toast that says it was saved. */
+    static void tick(Browser.Page page, String box, String toast) {
+        page.click(box);
+        page.waitFor("document.getElementById('toasts').textContent.includes(" + OwnUi.js(toast) + ")", STEP);
+    }
+
+    /** Adds an entry to the open book and types its title, keys and content. */
+    static void newEntry(Browser.Page page, String title, String keys, String content) {
+        page.click("#wiNewEntry");
+        page.waitFor("document.activeElement?.id === 'wiTitle'", STEP);
+        page.type("#wiTitle", title);
+        page.type("#wiKeys", keys);
+        page.type("#wiContent", content);
     }
 
     private static void fill(Browser.Page page, String selector, String text) {
@@ -113,13 +128,9 @@ class TankardUiWorldInfoTest {
             assertEquals("{\"entries\":{}}", JsJson.compact(book(page, "Harbour Lore")), "ST's createNewWorldInfo template");
 
             StUi.withScreenshot(page, "tankard-worldinfo-entry", () -> {
-                page.click("#wiNewEntry");
-                page.waitFor("document.activeElement?.id === 'wiTitle'", STEP);
-                page.type("#wiTitle", "The lighthouse");
-                page.type("#wiKeys", "lighthouse, beacon, /lamps{1,2}/i");
+                newEntry(page, "The lighthouse", "lighthouse, beacon, /lamps{1,2}/i", "The lighthouse keeper of {{char}}'s harbour is named Orla.");
                 page.type("#wiSecondary", "storm");
                 OwnUi.choose(page, "#wiLogic", "0");
-                page.type("#wiContent", "The lighthouse keeper of {{char}}'s harbour is named Orla.");
                 assertTrue(page.eval("document.querySelector('#wiDepth').closest('label').hidden").asBoolean(), "no depth before a depth position");
                 OwnUi.choose(page, "#wiPosition", "4:1");
                 assertFalse(page.eval("document.querySelector('#wiDepth').closest('label').hidden").asBoolean());
@@ -154,8 +165,7 @@ class TankardUiWorldInfoTest {
 
             assertFalse(engineSend(session, "Is the lighthouse lit in this storm?").contains("Orla"),
                     "a book linked nowhere is not read");
-            page.click("#wiGlobal");
-            page.waitFor("document.getElementById('toasts').textContent.includes('Linked: every chat')", STEP);
+            tick(page, "#wiGlobal", "Linked: every chat");
             JsonNode worldInfoSettings = settings(server).path("world_info_settings");
             assertEquals("[\"Harbour Lore\"]", JsJson.compact(worldInfoSettings.path("world_info").path("globalSelect")));
             assertEquals(2, worldInfoSettings.path("world_info_depth").asInt(), "the other world info settings stay");
@@ -207,44 +217,36 @@ class TankardUiWorldInfoTest {
             assertEquals("The kraken sleeps under the pier.", book(page, "Sea Tales").path("entries").path("0").path("content").asText());
             assertFalse(engineSend(session, "Tell me of the kraken.").contains("under the pier"), "not linked yet");
 
-            page.click("#wiChat");
-            page.waitFor("document.getElementById('toasts').textContent.includes('Linked: this chat')", STEP);
+            tick(page, "#wiChat", "Linked: this chat");
             assertEquals("Sea Tales", JsJson.parse(server.files().read(CHAT_PATH).lines().findFirst().orElseThrow())
                     .path("chat_metadata").path("world_info").asText(), "ST's chat_metadata.world_info");
             assertTrue(engineSend(session, "Tell me of the kraken.").contains("The kraken sleeps under the pier."), "the chat's lorebook is read");
-            page.click("#wiChat");
-            page.waitFor("document.getElementById('toasts').textContent.includes('Unlinked: this chat')", STEP);
+            tick(page, "#wiChat", "Unlinked: this chat");
             assertFalse(engineSend(session, "Tell me of the kraken.").contains("under the pier"), "unlinked from the chat");
             assertFalse(JsJson.parse(server.files().read(CHAT_PATH).lines().findFirst().orElseThrow()).path("chat_metadata").has("world_info"),
                     "unlinked as ST unlinks: the key deleted");
 
-            page.click("#wiCharacterExtra");
-            page.waitFor("document.getElementById('toasts').textContent.includes('Linked: an extra of Wren')", STEP);
+            tick(page, "#wiCharacterExtra", "Linked: an extra of Wren");
             assertEquals("[{\"name\":\"default_Wren\",\"extraBooks\":[\"Sea Tales\"]}]",
                     JsJson.compact(settings(server).at("/world_info_settings/world_info/charLore")), "ST's charLore");
             assertTrue(engineSend(session, "Tell me of the kraken.").contains("The kraken sleeps under the pier."), "an extra lorebook is read");
-            page.click("#wiCharacterExtra");
-            page.waitFor("document.getElementById('toasts').textContent.includes('Unlinked: an extra of Wren')", STEP);
+            tick(page, "#wiCharacterExtra", "Unlinked: an extra of Wren");
             assertEquals("[]", JsJson.compact(settings(server).at("/world_info_settings/world_info/charLore")), "no item left for Wren");
             assertFalse(engineSend(session, "Tell me of the kraken.").contains("under the pier"), "unlinked as an extra");
 
-            page.click("#wiPersona");
-            page.waitFor("document.getElementById('toasts').textContent.includes('Linked: your persona')", STEP);
+            tick(page, "#wiPersona", "Linked: your persona");
             assertEquals("Sea Tales", settings(server).at("/power_user/persona_description_lorebook").asText(), "ST's persona lorebook");
             assertTrue(engineSend(session, "Tell me of the kraken.").contains("The kraken sleeps under the pier."), "the persona's lorebook is read");
-            page.click("#wiPersona");
-            page.waitFor("document.getElementById('toasts').textContent.includes('Unlinked: your persona')", STEP);
+            tick(page, "#wiPersona", "Unlinked: your persona");
             assertEquals("", settings(server).at("/power_user/persona_description_lorebook").asText());
 
             StUi.withScreenshot(page, "tankard-worldinfo-links", () -> {
-                page.click("#wiCharacter");
-                page.waitFor("document.getElementById('toasts').textContent.includes('Linked: Wren')", STEP);
+                tick(page, "#wiCharacter", "Linked: Wren");
             });
             assertEquals("Sea Tales", card(page).path("data").path("extensions").path("world").asText(), "ST's data.extensions.world");
             assertTrue(engineSend(session, "Tell me of the kraken.").contains("The kraken sleeps under the pier."), "the character's lorebook is read");
 
-            page.click("#wiGlobal");
-            page.waitFor("document.getElementById('toasts').textContent.includes('Linked: every chat')", STEP);
+            tick(page, "#wiGlobal", "Linked: every chat");
             page.click("#wiPersona");
             page.waitFor("document.querySelector('#wiPersona').checked && !document.querySelector('#wiPersona').disabled", STEP);
             page.click("#wiRename");
