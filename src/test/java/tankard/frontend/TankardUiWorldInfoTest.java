@@ -291,6 +291,7 @@ class TankardUiWorldInfoTest {
                 page.eval("document.getElementById('toasts').replaceChildren()");
                 page.click("#wiEntries li[data-uid='0'] button.entry");
                 page.waitFor("document.querySelector('#wiContent') !== null", STEP);
+                page.eval("document.querySelector('.page').scrollTop = 0"); // the screenshot shows the books and links
                 assertTrue(page.eval("document.documentElement.scrollWidth <= 390"
                         + " && [...document.querySelectorAll('.worldinfo button, .worldinfo input, .worldinfo select, .worldinfo textarea')]"
                         + ".filter((e) => e.offsetParent !== null).every((e) => e.getBoundingClientRect().right <= 390)").asBoolean(),
@@ -313,6 +314,12 @@ class TankardUiWorldInfoTest {
                     "no global link to a deleted book");
             assertEquals("", settings(server).at("/power_user/persona_description_lorebook").asText(), "nor a persona's, as ST's deleteWorldInfo");
             StUi.assertClean(page, "The link steps");
+
+            Path notABook = TestServer.tempDir().resolve("notes.json");
+            Files.writeString(notABook, "{\"title\":\"no entries here\"}");
+            page.setInputFiles("#wiImport", notABook);
+            page.waitFor("document.getElementById('toasts').textContent.includes('Cannot import notes.json: Is not a valid world info file')", STEP);
+            assertEquals(0, call(page, "/api/worldinfo/list", "{}").size(), "nothing imported");
         }
     }
 
