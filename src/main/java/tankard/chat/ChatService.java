@@ -448,8 +448,8 @@ public final class ChatService {
     }
 
     /**
-     * Sets keys of a chat's {@code chat_metadata} (its header line) to {@code values}, every message line kept byte
-     * for byte: what ST's frontend does with a whole save after changing the chat's metadata (its author's note:
+     * Sets keys of a chat's {@code chat_metadata} (its header line) to {@code values} (a null removes the key), every
+     * message line kept byte for byte: what ST's frontend does with a whole save after changing the chat's metadata (its author's note:
      * public/scripts/authors-note.js, saveMetadataDebounced), without the chat travelling. 404 for no such chat, 400
      * for a chat whose first line is not a header; written through a draft under the chat's lock, then backed up.
      */
