@@ -457,6 +457,7 @@ class BookEditor {
       (i) => { entry.probability = Math.min(100, Math.max(0, number(i.value, 100))); });
     const useProbability = bind(el('input', { id: 'wiUseProbability', type: 'checkbox', checked: entry.useProbability !== false }), (i) => { entry.useProbability = i.checked; });
     const disabled = bind(el('input', { id: 'wiDisabled', type: 'checkbox', checked: !!entry.disable }), (i) => { entry.disable = i.checked; });
+    const more = this.moreOptions(entry, bind);
     const depthField = field('Depth (messages from the end)', depth);
     const outletField = field('Outlet name', outlet);
     function showFor() {
@@ -472,7 +473,33 @@ class BookEditor {
       el('div.row', {}, el('div.grow', {}, field('Strategy', strategy)), el('div.grow', {}, field('Position', position))),
       el('div.row', {}, depthField, outletField, field('Order', order), field('Probability (%)', probability)),
       el('div.row', {}, el('label.check', {}, useProbability, ' Use the probability'), el('label.check', {}, disabled, ' Disabled')),
+      more,
       el('div.row', {}, el('button.danger', { type: 'button', id: 'wiDeleteEntry', onclick: () => this.remove(entry) }, 'Delete entry')));
+  }
+
+  /**
+   * The entry's less used fields, folded: matching (scan depth, case, whole words: empty or "global" is null, ST's
+   * "use the global setting"), recursion, budget, inclusion group, and the timed effects (sticky, cooldown, delay).
+   */
+  moreOptions(entry, bind) {
+    const orNull = (value) => (value === '' || !Number.isFinite(Number(value)) ? null : Number(value));
+    const nullableNumber = (id, key, label) => field(label, bind(el('input', { id, type: 'number', min: 0, value: entry[key] ?? '', placeholder: 'none' }),
+      (i) => { entry[key] = orNull(i.value); }));
+    const tristate = (id, key, label) => field(label, bind(selectOf(id, [['', 'Use the global setting'], ['true', 'Yes'], ['false', 'No']],
+      entry[key] === null || entry[key] === undefined ? '' : String(entry[key])), (i) => { entry[key] = i.value === '' ? null : i.value === 'true'; }));
+    const flag = (id, key, label) => el('label.check', {}, bind(el('input', { id, type: 'checkbox', checked: !!entry[key] }),
+      (i) => { entry[key] = i.checked; }), ` ${label}`);
+    const group = bind(el('input', { id: 'wiGroup', value: entry.group ?? '' }), (i) => { entry.group = i.value; });
+    const weight = bind(el('input', { id: 'wiGroupWeight', type: 'number', min: 1, value: entry.groupWeight ?? 100 }),
+      (i) => { entry.groupWeight = orNull(i.value) ?? 100; });
+    return el('details.more', {}, el('summary', {}, 'More options'),
+      el('div.row', {}, nullableNumber('wiScanDepth', 'scanDepth', 'Scan depth (empty: global)'),
+        tristate('wiCaseSensitive', 'caseSensitive', 'Case-sensitive'), tristate('wiWholeWords', 'matchWholeWords', 'Whole words')),
+      el('div.row', {}, flag('wiExcludeRecursion', 'excludeRecursion', 'Non-recursable'),
+        flag('wiPreventRecursion', 'preventRecursion', 'Prevent further recursion'), flag('wiIgnoreBudget', 'ignoreBudget', 'Ignore the budget')),
+      el('div.row', {}, el('div.grow', {}, field('Inclusion group', group)), field('Group weight', weight)),
+      el('div.row', {}, nullableNumber('wiSticky', 'sticky', 'Sticky (messages)'), nullableNumber('wiCooldown', 'cooldown', 'Cooldown (messages)'),
+        nullableNumber('wiDelay', 'delay', 'Delay (messages)')));
   }
 
   /** ST: createWorldInfoEntry: the lowest free uid and the template's defaults. */
