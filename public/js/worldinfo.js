@@ -73,10 +73,14 @@ async function bookNames() {
   return (books ?? []).map((b) => String(b.file_id));
 }
 
-/** settings.json's world_info_settings.world_info (ST: getWorldInfoSettings), made an object with globalSelect. */
+/** settings.json's world_info_settings (ST: getWorldInfoSettings), or the settings themselves where ST reads them so. */
+function activationSettings() {
+  return state.settings.world_info_settings ?? state.settings; // ST: setWorldInfoSettings's fallback
+}
+
+/** settings.json's world_info_settings.world_info, made an object with globalSelect. */
 function worldInfoSettings() {
-  const settings = state.settings;
-  const nested = settings.world_info_settings ?? settings; // where ST's setWorldInfoSettings reads them
+  const nested = activationSettings();
   if (Array.isArray(nested.world_info)) nested.world_info = { globalSelect: nested.world_info }; // ST's old form
   if (!nested.world_info || typeof nested.world_info !== 'object') nested.world_info = {};
   nested.world_info.globalSelect ??= [];
@@ -166,9 +170,55 @@ export async function showWorldInfo(view, params) {
   const editor = book ? new BookEditor(name, book) : null;
   const page = el('div.narrow.worldinfo');
   view.append(el('section.page', {}, page));
-  page.append(el('h1', {}, 'World info'), bookBar(names, name, editor, params, context));
+  page.append(el('h1', {}, 'World info'), bookBar(names, name, editor, params, context), activationBox());
   if (editor) page.append(linksBox(name, context), editor.element);
   else page.append(el('p.muted', { id: 'wiEmpty' }, 'No lorebooks yet: make a new one or import one.'));
+}
+
+// ST's global activation settings (index.html's world info panel): [key, label, kind, default, min, max]
+const ACTIVATION = [
+  ['world_info_depth', 'Scan depth (messages)', 'number', 2, 0, 1000],
+  ['world_info_budget', 'Context budget (%)', 'number', 25, 1, 100],
+  ['world_info_budget_cap', 'Budget cap (tokens, 0: none)', 'number', 0, 0, 65536],
+  ['world_info_min_activations', 'Minimum activations (0: off)', 'number', 0, 0, 100],
+  ['world_info_min_activations_depth_max', 'Maximum depth for minimum activations (0: unlimited)', 'number', 0, 0, 100],
+  ['world_info_max_recursion_steps', 'Maximum recursion steps (0: unlimited)', 'number', 0, 0, 10],
+  ['world_info_recursive', 'Recursive scan', 'boolean', false],
+  ['world_info_case_sensitive', 'Case-sensitive keys', 'boolean', false],
+  ['world_info_match_whole_words', 'Match whole words', 'boolean', false],
+  ['world_info_include_names', 'Include names in the scan', 'boolean', true],
+  ['world_info_use_group_scoring', 'Use group scoring', 'boolean', false],
+  ['world_info_overflow_alert', 'Alert on budget overflow', 'boolean', false],
+];
+// ST: world_info_insertion_strategy
+const STRATEGY = [[0, 'Sorted evenly'], [1, 'Character lore first'], [2, 'Global lore first']];
+
+/** The settings every book is scanned with, kept where ST keeps them; saved on each change. */
+function activationBox() {
+  const settings = activationSettings();
+  const save = async () => {
+    try {
+      await saveSettings();
+      toast('Activation settings saved');
+    } catch (e) { fail('Cannot save the activation settings', e); }
+  };
+  const controls = ACTIVATION.map(([key, label, kind, fallback, min, max]) => {
+    const id = key.replace(/^world_info_/, 'wiSet_');
+    if (kind === 'boolean') {
+      return el('label.check', {}, el('input', { id, type: 'checkbox', checked: settings[key] ?? fallback,
+        onchange: (e) => { settings[key] = e.target.checked; save(); } }), ` ${label}`);
+    }
+    return field(label, el('input', { id, type: 'number', min, max, value: settings[key] ?? fallback, onchange: (e) => {
+      const value = Number(e.target.value);
+      settings[key] = e.target.value !== '' && Number.isFinite(value) ? Math.min(max, Math.max(min, value)) : fallback;
+      e.target.value = settings[key];
+      save();
+    } }));
+  });
+  const strategy = selectOf('wiSet_character_strategy', STRATEGY, settings.world_info_character_strategy ?? 1);
+  strategy.addEventListener('change', () => { settings.world_info_character_strategy = Number(strategy.value); save(); });
+  return el('details.activation', { id: 'wiActivation' }, el('summary', {}, 'Activation settings (every lorebook)'),
+    el('div.form', {}, ...controls, field('Insertion strategy', strategy)));
 }
 
 /** The book picker and the book's actions: new, rename, delete, import, export. */

@@ -176,6 +176,19 @@ class TankardUiWorldInfoTest {
             assertFalse(engineSend(session, "Is the beacon lit tonight?").contains("Orla"),
                     "AND ANY: without a secondary key the entry stays out");
 
+            // the activation settings every book is scanned with, where ST keeps them
+            page.click("#wiActivation summary");
+            tick(page, "#wiSet_case_sensitive", "Activation settings saved");
+            page.eval("{ const depth = document.querySelector('#wiSet_depth'); depth.value = '1'; depth.dispatchEvent(new Event('change')); }");
+            page.waitFor("document.querySelectorAll('#toasts .toast').length >= 2 && [...document.querySelectorAll('#toasts .toast')]"
+                    + ".filter((t) => t.textContent === 'Activation settings saved').length === 2", STEP);
+            worldInfoSettings = settings(server).path("world_info_settings");
+            assertTrue(worldInfoSettings.path("world_info_case_sensitive").asBoolean());
+            assertEquals(1, worldInfoSettings.path("world_info_depth").asInt(), "only the last message is scanned");
+            assertEquals(25, worldInfoSettings.path("world_info_budget").asInt(), "the others stay");
+            assertEquals("[\"Harbour Lore\"]", JsJson.compact(worldInfoSettings.path("world_info").path("globalSelect")));
+            assertFalse(engineSend(session, "Is the BEACON lit in this STORM?").contains("Orla"), "case-sensitive keys, as set");
+
             // the strategy, disable and delete reach the file too
             page.click("#wiEntries li[data-uid='0'] button.entry");
             page.waitFor("document.querySelector('#wiEntryForm') === null", STEP);
