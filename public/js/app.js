@@ -6,6 +6,7 @@ import { showLibrary } from './library.js';
 import { showPersonas } from './personas.js';
 import { showChat } from './chat.js';
 import { showSettings } from './settings.js';
+import { showWorldInfo } from './worldinfo.js';
 import { announce, connection, describeConnection, probe, showConnection } from './connection.js';
 
 const view = document.getElementById('view');
@@ -23,7 +24,7 @@ function refreshBadge() {
     || location.hash.startsWith('#/connection');
 }
 
-/** #/characters, #/chat?avatar=A.png&file=Name - date, #/connection, #/personas, #/settings */
+/** #/characters, #/chat?avatar=A.png&file=Name - date, #/connection, #/personas, #/settings, #/worldinfo?book=B */
 function route() {
   const [path, query = ''] = location.hash.replace(/^#/, '').split('?');
   const params = new URLSearchParams(query);
@@ -37,6 +38,7 @@ function route() {
     : name === 'connection' ? showConnection(view)
       : name === 'personas' ? showPersonas(view)
       : name === 'settings' ? showSettings(view)
+      : name === 'worldinfo' ? showWorldInfo(view, params)
       : showLibrary(view, params);
   Promise.resolve(shown).catch((e) => fail('Cannot show this page', e));
 }

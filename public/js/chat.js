@@ -237,7 +237,8 @@ function render(view, { character, chats, file, group, chat }) {
       character, chats, file, link: (name) => chatLink({ avatar: character.avatar, file: name }), startChat: () => newChat(character),
     }) : null,
     character ? el('div.row', {}, el('a.grow', { href: '#/personas', id: 'persona', title: 'Pick or edit your persona' }, `You: ${chatPersona(chat.header?.chat_metadata)}`),
-      el('button', { type: 'button', id: 'authorsNote', onclick: () => editNote(chat, () => draw()) }, "Author's note")) : null,
+      el('button', { type: 'button', id: 'authorsNote', onclick: () => editNote(chat, () => draw()) }, "Author's note"),
+      el('a', { href: `#/worldinfo?${new URLSearchParams({ avatar: character.avatar, file })}`, id: 'lorebooks', title: 'World info: link a lorebook to this character or chat' }, 'Lorebooks')) : null,
     memory?.node);
 
   view.append(el('section.chat', {}, aside, el('div.thread', {}, messagesBox, spoken,

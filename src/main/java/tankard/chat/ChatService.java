@@ -448,8 +448,8 @@ public final class ChatService {
     }
 
     /**
-     * Sets keys of a chat's {@code chat_metadata} (its header line) to {@code values}, every message line kept byte
-     * for byte: what ST's frontend does with a whole save after changing the chat's metadata (its author's note:
+     * Sets keys of a chat's {@code chat_metadata} (its header line) to {@code values} (a null removes the key), every
+     * message line kept byte for byte: what ST's frontend does with a whole save after changing the chat's metadata (its author's note:
      * public/scripts/authors-note.js, saveMetadataDebounced), without the chat travelling. 404 for no such chat, 400
      * for a chat whose first line is not a header; written through a draft under the chat's lock, then backed up.
      */
@@ -480,7 +480,15 @@ public final class ChatService {
             if (!(object.get(ChatHeader.CHAT_METADATA) instanceof ObjectNode)) {
                 object.putObject(ChatHeader.CHAT_METADATA);
             }
-            ((ObjectNode) object.get(ChatHeader.CHAT_METADATA)).setAll(values);
+            ObjectNode metadata = (ObjectNode) object.get(ChatHeader.CHAT_METADATA);
+            // a null removes the key, as ST's frontend deletes one (world-info.js assignLorebookToChat)
+            values.fields().forEachRemaining(field -> {
+                if (field.getValue().isNull()) {
+                    metadata.remove(field.getKey());
+                } else {
+                    metadata.set(field.getKey(), field.getValue());
+                }
+            });
             OutputStream out = draft.out();
             out.write(LineWriter.stringify(object));
             try (InputStream rest = store.open(user, folder, file).orElseThrow(() -> Refusal.notFound("No such chat"))) {

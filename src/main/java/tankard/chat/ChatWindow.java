@@ -39,8 +39,8 @@ import java.util.stream.LongStream;
  * {@code 400}, nothing written. Answers {@code {ok, cursor}}, the cursor for the next save with
  * {@code cursor.offsets}: where the line of each sent message starts now. The header cannot be changed this way.</li>
  * <li>{@code POST /api/tankard/chats/metadata} {@code {..., chat_metadata}}: sets those keys of the header's
- * {@code chat_metadata}, the messages kept byte for byte ({@link ChatService#saveMetadata}); a window read before
- * it is stale after it (its cursor no longer matches).</li>
+ * {@code chat_metadata} (a null removes the key), the messages kept byte for byte ({@link ChatService#saveMetadata});
+ * a window read before it is stale after it (its cursor no longer matches).</li>
  * </ul>
  * The save changes the file in place, O(change) (ChatStore#replaceTail; in FileChatStore an undo journal
  * makes it crash-safe and readers' views keep the chat as they opened it, so a get streaming the chat and a

@@ -48,6 +48,13 @@ class ChatMetadataHttpTest extends ServerTest {
         JsonNode whole = json(client.post("/api/chats/get", "{" + CHAT + "}"));
         assertEquals(3, whole.size(), "ST's read: the header and both messages");
 
+        assertEquals(200, setMetadata("{\"world_info\":\"Sea Tales\"}").statusCode());
+        assertEquals(200, setMetadata("{\"world_info\":null,\"note_role\":1}").statusCode());
+        assertEquals(JsJson.parse("{\"integrity\":\"m\",\"note_prompt\":\"[Keep it short.]\",\"note_depth\":2,\"note_role\":1}"),
+                JsJson.parse(document(FILE).lines().findFirst().orElseThrow()).get("chat_metadata"),
+                "a null removes the key, as ST's frontend deletes chat_metadata.world_info to unlink a chat's lorebook");
+        assertEquals(messages, messageLines(), "the messages as they were");
+
         HttpResponse<Buffer> stale = client.post("/api/tankard/chats/tail/save", "{" + CHAT + ",\"cursor\":"
                 + JsJson.compact(window.get("cursor")) + ",\"messages\":[]}");
         assertEquals(409, stale.statusCode(), "a window read before is stale");
