@@ -241,7 +241,8 @@ function render(view, { character, chats, file, group, chat }) {
       el('a', { href: `#/worldinfo?${new URLSearchParams({ avatar: character.avatar, file })}`, id: 'lorebooks', title: 'World info: link a lorebook to this character or chat' }, 'Lorebooks')) : null,
     memory?.node);
 
-  view.append(el('section.chat', {}, aside, el('div.thread', {}, messagesBox, spoken,
+  view.append(el('section.chat', {}, el('h1.sr-only', {}, character ? `Chat with ${character.name}` : `Group chat ${group}`),
+    aside, el('div.thread', {}, messagesBox, spoken,
     el('div.composer', {}, input, send, stop), actions)));
   applyBackground(chat.header?.chat_metadata);
 

@@ -45,7 +45,7 @@ export function showLibrary(view) {
     onchange: () => { query.tags = tagSelect.value ? [tagSelect.value] : []; reset(); },
   }, el('option', { value: '' }, 'All tags'));
 
-  view.append(el('section.library', {},
+  view.append(el('section.library', {}, el('h1.sr-only', {}, 'Characters'),
     el('div.tools', {}, search, sort, tagSelect, favorites,
       el('button', { type: 'button', id: 'newCard', onclick: () => editCard(null, reset) }, '+ New'),
       el('button.primary', { type: 'button', id: 'importButton', onclick: () => fileInput.click() }, 'Import'),

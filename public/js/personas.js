@@ -198,7 +198,7 @@ export async function showPersonas(view) {
           el('div.grow', {}, el('b', {}, shown),
             el('p.muted', {}, p.persona_descriptions[avatar]?.description || 'No description')),
           el('div.actions', {},
-            el('button', { type: 'button', 'aria-pressed': String(picked), 'aria-label': `Use ${shown}`, disabled: picked, onclick: async () => {
+            el('button', { type: 'button', 'aria-pressed': String(picked), 'aria-label': picked ? `In use: ${shown}` : `Use ${shown}`, disabled: picked, onclick: async () => {
               pick(avatar);
               try {
                 await saveSettings();

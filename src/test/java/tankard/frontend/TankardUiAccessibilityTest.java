@@ -1,0 +1,77 @@
+package tankard.frontend;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.junit.jupiter.api.Test;
+import tankard.testing.Browser;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * axe-core (src/test/resources/axe) on the pages of Tankard's own UI, at a desktop's and a phone's size: no
+ * serious or critical violation on the library, a chat, the connection, personas, settings and world info pages.
+ * Every violation found, of any impact, is listed in {@code target/ui/axe.txt}.
+ */
+class TankardUiAccessibilityTest {
+    private static final Duration STEP = OwnUi.STEP;
+    /** Each page and what shows when it is drawn. */
+    private static final String[][] PAGES = {
+            {"#/characters", ".card"},
+            {"#/chat?avatar=default_Wren.png", "#messages article"},
+            {"#/connection", "#connectionForm"},
+            {"#/personas", "#view h1"},
+            {"#/settings", "#view h1"},
+            {"#/worldinfo", "#view h1"},
+    };
+    private static final int[][] SIZES = {{1280, 800}, {390, 844}};
+
+    private static String axe() throws IOException {
+        try (InputStream in = TankardUiAccessibilityTest.class.getResourceAsStream("/axe/axe.min.js")) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    @Test
+    void everyPageHasNoSeriousOrCriticalViolationAtDesktopAndPhoneSizes() throws IOException {
+        String axe = axe();
+        List<String> report = new ArrayList<>();
+        List<String> serious = new ArrayList<>();
+        try (OwnUi.Session session = OwnUi.Session.start("")) {
+            Browser.Page page = OwnUi.openLibrary(session);
+            for (int[] size : SIZES) {
+                page.setViewport(size[0], size[1]);
+                for (String[] shown : PAGES) {
+                    page.navigate(session.server().url("/" + shown[0]));
+                    OwnUi.boot(page);
+                    page.waitFor("document.querySelector(" + OwnUi.js(shown[1]) + ") !== null", STEP);
+                    page.eval(axe + ";true");
+                    JsonNode violations = page.eval("axe.run(document, { resultTypes: ['violations'] }).then((r) =>"
+                            + " r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help,"
+                            + "   nodes: v.nodes.map((n) => n.target.join(' ')) })))");
+                    String where = shown[0] + " at " + size[0] + "×" + size[1];
+                    report.add(where + ": " + violations.size() + " violations");
+                    for (JsonNode violation : violations) {
+                        String line = "  " + violation.path("impact").asText() + " " + violation.path("id").asText()
+                                + " (" + violation.path("help").asText() + "): " + violation.path("nodes");
+                        report.add(line);
+                        if (List.of("serious", "critical").contains(violation.path("impact").asText())) {
+                            serious.add(where + line);
+                        }
+                    }
+                }
+            }
+        }
+        Path file = Path.of("target", "ui", "axe.txt");
+        Files.createDirectories(file.getParent());
+        Files.write(file, report);
+        assertEquals(List.of(), serious, String.join("\n", report));
+    }
+}
