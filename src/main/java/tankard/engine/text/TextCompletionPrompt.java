@@ -46,6 +46,56 @@ public final class TextCompletionPrompt {
         }
     }
 
+    /**
+     * The prompt's messages, each chat message made a {@link Message} when it is read: the history reads only what
+     * the context reaches, so a long chat's old messages are never read but for {@link #isUser}.
+     */
+    private static final class Messages extends AbstractList<Message> {
+        /** A chat message not read yet (its JSON) or a {@link Message}. */
+        private final List<Object> items;
+
+        Messages(List<? extends JsonNode> chat) {
+            items = new ArrayList<>(chat);
+        }
+
+        @Override
+        public Message get(int index) {
+            Object item = items.get(index);
+            if (item instanceof Message message) {
+                return message;
+            }
+            Message message = message((ObjectNode) item);
+            items.set(index, message);
+            return message;
+        }
+
+        /** Whether message {@code index} is the user's, without reading the rest of it. */
+        boolean isUser(int index) {
+            return items.get(index) instanceof Message message ? message.isUser()
+                    : Js.truthy(((ObjectNode) items.get(index)).get("is_user"));
+        }
+
+        /** Where this very message is, searched from the end (where prompts are injected); -1 if nowhere. */
+        int lastIndexOfSame(Message message) {
+            for (int i = items.size() - 1; i >= 0; i--) {
+                if (items.get(i) == message) {
+                    return i;
+                }
+            }
+            return -1;
+        }
+
+        @Override
+        public void add(int index, Message message) {
+            items.add(index, message);
+        }
+
+        @Override
+        public int size() {
+            return items.size();
+        }
+    }
+
     private final Generation generation;
     private final TextSettings settings;
     private final Macros macros;
@@ -145,8 +195,7 @@ public final class TextCompletionPrompt {
             examples = new ArrayList<>();
         }
 
-        List<Message> coreChat = new ArrayList<>(generation.coreChat().stream().map(TextCompletionPrompt::message)
-                .toList());
+        Messages coreChat = new Messages(generation.coreChat());
         List<Integer> injectedIndices = doChatInject(coreChat, extensionPrompts);
         postHistoryInstructions(coreChat, injectedIndices);
 
@@ -260,15 +309,15 @@ public final class TextCompletionPrompt {
      * ST: Generate's chat2 loop: each message formatted, first and last sequences applied, a continued one cut. The
      * formatting is done as the context reads the messages, newest first: a long chat's old ones are never formatted.
      */
-    private History history(List<Message> coreChat) {
+    private History history(Messages coreChat) {
         int size = coreChat.size();
         List<Integer> userMessageIndices = new ArrayList<>();
         int lastUserMessageIndex = -1;
         for (int k = size - 1; k >= 0 && lastUserMessageIndex < 0; k--) {
-            lastUserMessageIndex = coreChat.get(k).isUser() ? k : -1;
+            lastUserMessageIndex = coreChat.isUser(k) ? k : -1;
         }
         for (int i = size - 1, j = 0; i >= 0; i--, j++) {
-            if (coreChat.get(j).isUser() && !(i == 0 && isContinue)) {
+            if (coreChat.isUser(j) && !(i == 0 && isContinue)) {
                 userMessageIndices.add(i);
             }
         }
@@ -535,10 +584,10 @@ public final class TextCompletionPrompt {
     }
 
     /** ST: doChatInject: IN_CHAT extension prompts spliced into the chat at their depth, by role. */
-    private List<Integer> doChatInject(List<Message> messages, ExtensionPrompts allPrompts) {
+    private List<Integer> doChatInject(Messages messages, ExtensionPrompts allPrompts) {
+        // ST inserts into the reversed chat; a depth counted from the end is the same place in the chat, the
+        // messages inserted there in reverse order
         ExtensionPrompts extensionPrompts = inChatPrompts(allPrompts);
-        List<Message> reversed = new ArrayList<>(messages);
-        Collections.reverse(reversed);
         List<Message> injectedMessages = new ArrayList<>();
         int totalInserted = 0;
         int[] roles = {ExtensionPrompts.SYSTEM, ExtensionPrompts.USER, ExtensionPrompts.ASSISTANT};
@@ -555,19 +604,20 @@ public final class TextCompletionPrompt {
             }
             if (!roleMessages.isEmpty()) {
                 int at = isContinue && depth == 0 ? 1 : depth;
-                int injectIndex = Math.min(at + totalInserted, reversed.size());
-                reversed.addAll(injectIndex, roleMessages);
+                int injectIndex = Math.min(at + totalInserted, messages.size());
+                int place = messages.size() - injectIndex;
+                for (Message message : roleMessages) {
+                    messages.add(place, message); // each before the one inserted before it: reversed
+                }
                 totalInserted += roleMessages.size();
                 injectedMessages.addAll(roleMessages);
             }
         }
         List<Integer> indices = new ArrayList<>();
         for (Message injectedMessage : injectedMessages) {
-            indices.add(indexOfIdentity(reversed, injectedMessage));
+            int at = messages.lastIndexOfSame(injectedMessage);
+            indices.add(at < 0 ? -1 : messages.size() - 1 - at); // its index in the reversed chat, as ST's
         }
-        Collections.reverse(reversed);
-        messages.clear();
-        messages.addAll(reversed);
         return indices;
     }
 
@@ -587,17 +637,8 @@ public final class TextCompletionPrompt {
         return inChat;
     }
 
-    private static int indexOfIdentity(List<Message> messages, Message message) {
-        for (int i = 0; i < messages.size(); i++) {
-            if (messages.get(i) == message) {
-                return i;
-            }
-        }
-        return -1;
-    }
-
     /** ST: the post-history instructions (sysprompt.post_history, or the card's) as a last user message. */
-    private void postHistoryInstructions(List<Message> coreChat, List<Integer> injectedIndices) {
+    private void postHistoryInstructions(Messages coreChat, List<Integer> injectedIndices) {
         if (!Js.truthy(settings.sysprompt.get("enabled"))) {
             return;
         }
