@@ -226,20 +226,26 @@ function render(view, { character, chats, file, group, chat }) {
   let failure = null; // {message, retry}: the last reply that failed, shown under the messages with a way to retry
 
   const memory = character ? memoryPanel(chat, () => draw()) : null;
-  const aside = el('aside', {},
+  // on a phone the panel is a drawer, folded at first so the messages have the screen
+  const folded = matchMedia('(max-width: 720px)').matches;
+  const aside = el(`aside${folded ? '.collapsed' : ''}`, {},
     character ? el('div.who', {}, el('img', { src: thumbnail(character.avatar), alt: '' }),
       el('div', {}, el('b', {}, character.name), el('div', {}, el('a', { href: '#/characters' }, 'All characters')))) : el('b', {}, `Group chat ${group}`),
-    character ? characterActions(character, {
-      changed: () => window.dispatchEvent(new HashChangeEvent('hashchange')), // the router shows the card again
-      gone: () => { location.hash = '#/characters'; },
-    }) : null,
-    character ? chatFilesPanel({
-      character, chats, file, link: (name) => chatLink({ avatar: character.avatar, file: name }), startChat: () => newChat(character),
-    }) : null,
-    character ? el('div.row', {}, el('a.grow', { href: '#/personas', id: 'persona', title: 'Pick or edit your persona' }, `You: ${chatPersona(chat.header?.chat_metadata)}`),
-      el('button', { type: 'button', id: 'authorsNote', onclick: () => editNote(chat, () => draw()) }, "Author's note"),
-      el('a', { href: `#/worldinfo?${new URLSearchParams({ avatar: character.avatar, file })}`, id: 'lorebooks', title: 'World info: link a lorebook to this character or chat' }, 'Lorebooks')) : null,
-    memory?.node);
+    el('button.asideToggle', { type: 'button', id: 'asideToggle', 'aria-expanded': String(!folded), 'aria-controls': 'chatPanel',
+      onclick: (e) => { e.currentTarget.setAttribute('aria-expanded', String(!aside.classList.toggle('collapsed'))); } },
+    'Character, chats and memory'),
+    el('div', { id: 'chatPanel' },
+      character ? characterActions(character, {
+        changed: () => window.dispatchEvent(new HashChangeEvent('hashchange')), // the router shows the card again
+        gone: () => { location.hash = '#/characters'; },
+      }) : null,
+      character ? chatFilesPanel({
+        character, chats, file, link: (name) => chatLink({ avatar: character.avatar, file: name }), startChat: () => newChat(character),
+      }) : null,
+      character ? el('div.row', {}, el('a.grow', { href: '#/personas', id: 'persona', title: 'Pick or edit your persona' }, `You: ${chatPersona(chat.header?.chat_metadata)}`),
+        el('button', { type: 'button', id: 'authorsNote', onclick: () => editNote(chat, () => draw()) }, "Author's note"),
+        el('a', { href: `#/worldinfo?${new URLSearchParams({ avatar: character.avatar, file })}`, id: 'lorebooks', title: 'World info: link a lorebook to this character or chat' }, 'Lorebooks')) : null,
+      memory?.node));
 
   view.append(el('section.chat', {}, el('h1.sr-only', {}, character ? `Chat with ${character.name}` : `Group chat ${group}`),
     aside, el('div.thread', {}, messagesBox, spoken,

@@ -74,4 +74,49 @@ class TankardUiAccessibilityTest {
         Files.write(file, report);
         assertEquals(List.of(), serious, String.join("\n", report));
     }
+
+    /** Elements matching the selector that show but are smaller than 44×44 px: a finger's target. */
+    private static JsonNode tooSmall(Browser.Page page, String selector) {
+        return page.eval("[...document.querySelectorAll(" + OwnUi.js(selector) + ")].filter((e) => e.offsetParent)"
+                + ".map((e) => e.getBoundingClientRect()).filter((r) => r.width < 44 || r.height < 44)"
+                + ".map((r) => Math.round(r.width) + 'x' + Math.round(r.height))");
+    }
+
+    @Test
+    void onAPhoneTheChatsSidePanelIsAFoldedDrawerAndTheMessagesControlsAreBigEnoughToTouch() throws IOException {
+        try (OwnUi.Session session = OwnUi.Session.start("")) {
+            Browser.Page page = OwnUi.openLibrary(session);
+            page.setViewport(390, 844);
+            page.navigate(session.server().url("/#/chat?avatar=default_Wren.png"));
+            OwnUi.boot(page);
+            page.waitFor("document.querySelector('#messages article') !== null", STEP);
+            StUi.withScreenshot(page, "tankard-phone-chat-folded", () -> {
+                assertEquals("false", page.eval("document.querySelector('#asideToggle').getAttribute('aria-expanded')").asText());
+                assertEquals(true, page.eval("document.querySelector('#chatList, #chatPanel ul')?.offsetParent === null").asBoolean(),
+                        "the chats are folded away");
+                assertEquals(true, page.eval("document.querySelector('.chat aside').getBoundingClientRect().height < 844 / 5"
+                        + " && document.querySelector('#messages').getBoundingClientRect().height > 844 * 2 / 5").asBoolean(),
+                        "the folded panel leaves the messages the screen");
+                assertEquals(List.of(), texts(tooSmall(page, "#messages button, #asideToggle, #chatActions button, #send")));
+            });
+            page.click("#asideToggle");
+            StUi.withScreenshot(page, "tankard-phone-chat-unfolded", () -> {
+                assertEquals("true", page.eval("document.querySelector('#asideToggle').getAttribute('aria-expanded')").asText());
+                assertEquals(true, page.eval("document.querySelector('#chatPanel').offsetParent !== null").asBoolean());
+                assertEquals(List.of(), texts(tooSmall(page, "#chatPanel button")), "the panel's buttons too");
+            });
+            page.setViewport(1280, 800);
+            page.reload();
+            OwnUi.boot(page);
+            page.waitFor("document.querySelector('#messages article') !== null", STEP);
+            assertEquals(true, page.eval("getComputedStyle(document.querySelector('#asideToggle')).display === 'none'"
+                    + " && document.querySelector('#chatPanel').offsetParent !== null").asBoolean(), "open at a desktop's size");
+        }
+    }
+
+    private static List<String> texts(JsonNode array) {
+        List<String> texts = new ArrayList<>();
+        array.forEach(item -> texts.add(item.asText()));
+        return texts;
+    }
 }
