@@ -498,6 +498,7 @@ class TankardUiManageTest {
             assertTrue(page.responses().stream().noneMatch(r -> r.url().endsWith("/api/characters/get")),
                     "the library asks for pages of cards, never a card at a time");
             openWren(page);
+            page.click("#asideToggle"); // the chat's panel, folded on a phone
             StUi.withScreenshot(page, "tankard-manage-16-phone-chat", () -> {
                 assertTrue(page.eval("document.documentElement.scrollWidth <= 390").asBoolean(), "nothing wider than the phone");
                 assertEquals(0, page.eval(String.format(unlabelled, "'#cardActions button, .chatFiles button, .chatFiles input'")).asInt());

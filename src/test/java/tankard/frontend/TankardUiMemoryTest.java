@@ -293,6 +293,7 @@ class TankardUiMemoryTest {
             Browser.Page page = session.page();
             page.setViewport(390, 844);
             openChat(session);
+            page.click("#asideToggle"); // the chat's panel, folded on a phone
             assertFalse(page.eval("document.querySelector('#memory').open").asBoolean(), "closed at first on a phone");
             StUi.withScreenshot(page, "tankard-memory-phone", () -> {
                 page.click("#memory > summary");
