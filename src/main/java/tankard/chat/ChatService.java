@@ -457,6 +457,10 @@ public final class ChatService {
         if (values.has("integrity")) { // the token other tabs' saves are checked against: only a whole save sets it
             throw Refusal.badRequest("chat_metadata.integrity cannot be set here");
         }
+        if (values.isEmpty()) {
+            store.version(user, chat.folder(), chat.file()).orElseThrow(() -> Refusal.notFound("No such chat"));
+            return; // nothing to set: the chat is not written again
+        }
         ChatFolder folder = chat.folder();
         String file = chat.file();
         String key = key(user, folder, file);

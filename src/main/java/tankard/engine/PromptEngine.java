@@ -616,7 +616,7 @@ public final class PromptEngine {
 
     /** A JSON value as text: JavaScript's String(x), and empty where the value is null or missing. */
     static String text(JsonNode node) {
-        return node == null || node.isNull() || node.isMissingNode() ? "" : Js.string(node);
+        return Js.text(node);
     }
 
     private static List<ObjectNode> list(ArrayNode array) {

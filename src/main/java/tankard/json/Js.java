@@ -81,6 +81,11 @@ public final class Js {
         return a.getNodeType() == b.getNodeType() && a.equals(b);
     }
 
+    /** {@code String(x ?? '')}: JavaScript's string of a value, and empty where it is null or missing. */
+    public static String text(JsonNode node) {
+        return node == null || node.isNull() || node.isMissingNode() ? "" : string(node);
+    }
+
     /** JavaScript's {@code String(x)} (also what template literals and {@code Array.join} produce). */
     public static String string(JsonNode node) {
         if (isUndefined(node)) {

@@ -174,14 +174,17 @@ public final class VectorService {
 
     /** {@code /list}: every item's hash as a number, duplicates kept. Blocking. */
     public ArrayNode list(String user, JsonNode body) {
+        ArrayNode hashes = JsJson.array();
+        store.hashes(user, listed(user, body)).forEach(hash -> hashes.add(number(hash)));
+        return hashes;
+    }
+
+    /** The collection {@code /list} and {@link #sortedHashes} name: {@code collectionId} required. */
+    private CollectionKey listed(String user, JsonNode body) {
         if (!EmbeddingCall.truthy(body.get("collectionId"))) {
             throw Refusal.badRequest("\"collectionId\" must be given");
         }
-        Target target = target(user, body);
-        CollectionKey key = target.key(collectionId(body));
-        ArrayNode hashes = JsJson.array();
-        store.hashes(user, key).forEach(hash -> hashes.add(number(hash)));
-        return hashes;
+        return target(user, body).key(collectionId(body));
     }
 
     /**
@@ -189,11 +192,7 @@ public final class VectorService {
      * for each state of the index (the store answers the same list while it is unchanged). Do not change it. Blocking.
      */
     public long[] sortedHashes(String user, JsonNode body) {
-        if (!EmbeddingCall.truthy(body.get("collectionId"))) {
-            throw Refusal.badRequest("\"collectionId\" must be given");
-        }
-        Target target = target(user, body);
-        List<JsonNode> hashes = store.hashes(user, target.key(collectionId(body)));
+        List<JsonNode> hashes = store.hashes(user, listed(user, body));
         synchronized (sorted) {
             for (Sorted known : sorted) {
                 if (known.hashes() == hashes) {

@@ -71,6 +71,7 @@ class ChatMetadataHttpTest extends ServerTest {
         }
         assertEquals(400, client.post("/api/tankard/chats/metadata", "{\"chat_metadata\":{}}").statusCode(), "no chat named");
         assertEquals(400, client.post("/api/tankard/chats/metadata", "not json").statusCode());
+        assertEquals(200, setMetadata("{}").statusCode(), "nothing to set: answered, the chat not written again");
         assertEquals(true, Arrays.equals(before, documentBytes(FILE)), new String(documentBytes(FILE), StandardCharsets.UTF_8));
 
         put(FILE, MESSAGES.getBytes(StandardCharsets.UTF_8)); // no header: a message first

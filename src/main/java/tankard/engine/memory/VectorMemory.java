@@ -91,7 +91,7 @@ public final class VectorMemory {
             if (i < chat.size() && !(own && known.kept(i))) {
                 JsonNode message = chat.get(i);
                 if (keepHidden || !Js.truthy(message.get("is_system"))) {
-                    String mes = ChatHashes.text(message.get("mes"));
+                    String mes = Js.text(message.get("mes"));
                     others.add(new VectorIndex.Item(hash(mes, macros), mes, i));
                 }
             }
@@ -141,7 +141,7 @@ public final class VectorMemory {
                 next = other.hasNext() ? other.next() : null;
             } else if (lacking.length > 0 && known.is(i, chat.get(i)) && known.kept(i)
                     && (keepHidden || !known.hidden(i)) && count(lacking, known.hash(i)) > 0) {
-                fresh.add(new VectorIndex.Item(known.hash(i), ChatHashes.text(chat.get(i).get("mes")), i));
+                fresh.add(new VectorIndex.Item(known.hash(i), Js.text(chat.get(i).get("mes")), i));
             }
         }
         List<VectorIndex.Item> batch = fresh.subList(0, Math.min(limit, fresh.size()));
@@ -257,20 +257,20 @@ public final class VectorMemory {
             if (own ? known.empty(at) : !Js.truthy(message.get("mes"))) {
                 continue;
             }
-            long hash = own ? known.hash(at) : hash(ChatHashes.text(message.get("mes")), macros);
+            long hash = own ? known.hash(at) : hash(Js.text(message.get("mes")), macros);
             if (contains(hitHashes, hash) && taken.add(hash)) {
                 found.add(message);
             }
         }
-        found.sort((a, b) -> hits.indexOf(hash(ChatHashes.text(b.get("mes")), macros))
-                - hits.indexOf(hash(ChatHashes.text(a.get("mes")), macros)));
+        found.sort((a, b) -> hits.indexOf(hash(Js.text(b.get("mes")), macros))
+                - hits.indexOf(hash(Js.text(a.get("mes")), macros)));
         chat.removeIf(message -> containsSame(found, message));
         if (found.isEmpty()) {
             return;
         }
         List<String> lines = new ArrayList<>();
         for (ObjectNode message : found) {
-            lines.add(Js.trim((ChatHashes.text(message.get("name")) + ": " + ChatHashes.text(message.get("mes"))).replaceAll("\n+", "\n")));
+            lines.add(Js.trim((Js.text(message.get("name")) + ": " + Js.text(message.get("mes"))).replaceAll("\n+", "\n")));
         }
         String template = text("template", "Past events:\n{{text}}");
         prompts.set(PROMPT_KEY, macros.substitute(template, new Macros.Options(null, null, null, null, true,
@@ -284,7 +284,7 @@ public final class VectorMemory {
         for (int i = chat.size() - 1; i >= 0 && texts.size() < count; i--) {
             ObjectNode message = chat.get(i);
             int fileLength = message.path("extra").path("fileLength").asInt(0);
-            String mes = ChatHashes.text(message.get("mes"));
+            String mes = Js.text(message.get("mes"));
             String text = macros.substitute(Js.trim(mes.substring(Math.min(fileLength, mes.length()))));
             if (!text.isEmpty()) {
                 texts.add(text);

@@ -113,7 +113,7 @@ public final class ChatHashes {
         int visibleCount = 0;
         for (int i = 0; i < size; i++) {
             JsonNode message = messages.get(i);
-            String text = text(message.get("mes"));
+            String text = Js.text(message.get("mes"));
             boolean hidden = Js.truthy(message.get("is_system"));
             system.set(i, hidden);
             empty.set(i, !Js.truthy(message.get("mes")));
@@ -133,10 +133,5 @@ public final class ChatHashes {
         Arrays.sort(all);
         Arrays.sort(visible);
         return new Columns(hashes, system, empty, Arrays.copyOf(shown, shownCount), all, visible);
-    }
-
-    /** A message's text as ST's frontend reads it ({@code String(mes)}, an absent one empty). */
-    public static String text(JsonNode node) {
-        return node == null || node.isNull() || node.isMissingNode() ? "" : Js.string(node);
     }
 }
