@@ -4,7 +4,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.WorkerExecutor;
 import io.vertx.pgclient.PgConnectOptions;
-import io.vertx.pgclient.pubsub.PgSubscriber;
+import io.vertx.pgclient.PgConnection;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
@@ -83,7 +83,9 @@ public final class CacheVersions implements AutoCloseable {
 
     private final Vertx vertx;
     private final PgDatabase db;
-    private final PgSubscriber subscriber;
+    private final PgConnectOptions connect;
+    /** The connection that listens, while it does. */
+    private volatile PgConnection listening;
     /** One thread: checks and the holders' reloads run one at a time, off the event loops. */
     private final WorkerExecutor worker;
     private final long poller;
@@ -98,17 +100,8 @@ public final class CacheVersions implements AutoCloseable {
     private CacheVersions(Vertx vertx, PgDatabase db, PgConnectOptions connect, long pollMs) {
         this.vertx = vertx;
         this.db = db;
+        this.connect = connect;
         this.worker = vertx.createSharedWorkerExecutor("cache-versions", 1);
-        // the client's subscriber gives up on a lost connection unless it is told to try again
-        this.subscriber = PgSubscriber.subscriber(vertx, connect).reconnectPolicy(attempt -> RECONNECT_DELAY_MS);
-        subscriber.channel(CHANNEL)
-                .subscribeHandler(listening -> wake(null)) // at each LISTEN: what was missed meanwhile
-                .handler(payload -> {
-                    Topic topic = Topic.ofPayload(payload);
-                    if (topic != null) {
-                        wake(topic);
-                    }
-                });
         this.poller = vertx.setPeriodic(pollMs, tick -> wake(null));
     }
 
@@ -119,20 +112,53 @@ public final class CacheVersions implements AutoCloseable {
         return versions;
     }
 
-    /** Connects the subscriber; its reconnect policy takes over once it has connected once. */
+    /**
+     * Connects and listens; whenever that connection fails or is lost, tries again after the reconnect delay. Its own
+     * loop rather than the client's {@code PgSubscriber}, whose first connect is not retried and which forgets its
+     * channels when a retry fails at the wrong moment, leaving a node that never hears again.
+     */
     private void listen() {
-        subscriber.connect().onFailure(e -> {
-            if (closed) {
+        if (closed) {
+            return;
+        }
+        PgConnection.connect(vertx, connect).onComplete(connected -> {
+            if (connected.failed()) {
+                listenAgainSoon(connected.cause());
                 return;
             }
-            LOG.warn("Cannot listen for other nodes' changes yet ({}); trying again", e.toString());
-            subscriber.close(); // a first connect that failed is not retried by the subscriber itself
-            vertx.setTimer(RECONNECT_DELAY_MS, t -> {
-                if (!closed) {
-                    listen();
+            PgConnection conn = connected.result();
+            listening = conn;
+            if (closed) { // close() may have run before it was set
+                conn.close();
+                return;
+            }
+            conn.notificationHandler(notification -> {
+                Topic topic = Topic.ofPayload(notification.getPayload());
+                if (topic != null) {
+                    wake(topic);
+                }
+            });
+            conn.closeHandler(lost -> {
+                listening = null;
+                listenAgainSoon(new IllegalStateException("the listening connection was lost"));
+            });
+            // a fixed statement that cannot be prepared; once it holds, check what was missed meanwhile
+            conn.query("LISTEN " + CHANNEL).execute().onComplete(listened -> {
+                if (listened.succeeded()) {
+                    wake(null);
+                } else {
+                    conn.close(); // its close handler tries again
                 }
             });
         });
+    }
+
+    private void listenAgainSoon(Throwable cause) {
+        if (closed) {
+            return;
+        }
+        LOG.warn("Cannot listen for other nodes' changes now ({}); trying again", cause.toString());
+        vertx.setTimer(RECONNECT_DELAY_MS, t -> listen());
     }
 
     /**
@@ -233,7 +259,10 @@ public final class CacheVersions implements AutoCloseable {
     public void close() {
         closed = true;
         vertx.cancelTimer(poller);
-        subscriber.close();
+        PgConnection conn = listening;
+        if (conn != null) {
+            conn.close();
+        }
         worker.close();
     }
 }

@@ -4,6 +4,7 @@ import io.vertx.core.Vertx;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import tankard.config.TankardConfig;
+import tankard.core.Refusal;
 import tankard.testing.PgScratch;
 import tankard.testing.TcpRelay;
 
@@ -59,6 +60,15 @@ class CacheVersionsTest {
         return db.transaction(c -> CacheVersions.bump(c, topic));
     }
 
+    private static boolean answers(PgDatabase db) {
+        try {
+            db.versions().read(TOPIC);
+            return true;
+        } catch (Refusal cutConnection) {
+            return false;
+        }
+    }
+
     private static void await(BooleanSupplier done, String what) throws InterruptedException {
         long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (!done.getAsBoolean()) {
@@ -101,6 +111,23 @@ class CacheVersionsTest {
             await(() -> cached.last() == missed, "B reconnects and checks what it holds: " + cached.versions);
             long notified = bump(a, TOPIC);
             await(() -> cached.last() == notified, "B listens again: " + cached.versions);
+        }
+    }
+
+    @Test
+    void aNodeCutOffWhileItStartsListeningListensOnceTheDatabaseIsBack() throws Exception {
+        // the cut lands at different moments of the first connect and LISTEN: each must end listening
+        for (int delayMs : new int[] {0, 5, 20, 50, 100}) {
+            try (TcpRelay relay = new TcpRelay(vertx, PgScratch.HOST, PgScratch.PORT);
+                 PgDatabase a = node(PgScratch.PORT, NO_POLL); PgDatabase b = node(relay.port(), NO_POLL)) {
+                Thread.sleep(delayMs);
+                relay.down();
+                relay.up();
+                await(() -> answers(b), "B's pool answers again");
+                Loads cached = new Loads(b.versions(), TOPIC);
+                long notified = bump(a, TOPIC);
+                await(() -> cached.last() == notified, "cut after " + delayMs + " ms, B listens: " + cached.versions);
+            }
         }
     }
 
