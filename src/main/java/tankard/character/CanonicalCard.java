@@ -3,6 +3,7 @@ package tankard.character;
 import com.fasterxml.jackson.databind.node.TextNode;
 import tankard.json.CanonicalJson;
 import tankard.json.JsJson;
+import tankard.json.JsRespell;
 import tankard.json.JsRestringify;
 
 import java.nio.charset.StandardCharsets;
@@ -10,13 +11,13 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * A V2 or V3 card's list templates made straight from its JSON text, when that text is exactly as
- * {@code JSON.stringify} prints it (as ST writes cards): the values are copied from the text rather than parsed
- * and printed again, which is most of what a first list of a big library costs. The steps are those of
- * {@link CardNormalizer} and {@code CharacterService}'s computed fields, on spans of the text instead of a tree,
- * so the templates are the bytes that route makes of the same card; any card this does not know to be that
- * simple (V1, no {@code data} object, a name that is not a non-empty string, text in another spelling) is left
- * to it.
+ * A V2 or V3 card's list templates made straight from its JSON text as {@code JSON.stringify} prints it (as ST
+ * writes cards; text in another spelling is re-spelled so first, {@link JsRespell}): the values are copied from the
+ * text rather than parsed and printed again, which is most of what a first list of a big library costs. The steps
+ * are those of {@link CardNormalizer} and {@code CharacterService}'s computed fields, on spans of the text instead
+ * of a tree, so the templates are the bytes that route makes of the same card; any card this does not know to be
+ * that simple (V1, no {@code data} object, a name that is not a non-empty string, text only a parse can read) is
+ * left to it.
  */
 final class CanonicalCard {
     private static final Literal TRUE = literal("true");
@@ -55,8 +56,10 @@ final class CanonicalCard {
      * The templates {@code CharacterService} would make of the card text for the card file {@code avatar}, or
      * null when this cannot tell them without parsing it.
      */
-    static ListTemplate.Pair templates(byte[] text, String avatar) {
-        if (text.length == 0 || text[0] != '{' || !JsRestringify.isCanonical(text, 0, text.length)) {
+    static ListTemplate.Pair templates(byte[] stored, String avatar) {
+        // a card in another spelling is read from its re-spelling, and its json_data is still the stored text
+        byte[] text = JsRestringify.isCanonical(stored, 0, stored.length) ? stored : JsRespell.respell(stored, 0, stored.length);
+        if (text == null || text[0] != '{') {
             return null;
         }
         Map<String, Value> card = members(text, 0);
@@ -74,7 +77,7 @@ final class CanonicalCard {
         if (chat == null || chat instanceof Slice slice && text[slice.from] == 'n') {
             card.put("chat", new DefaultChat(name.from + 1, name.to - 1));
         }
-        addComputedFields(card, text, data, avatar);
+        addComputedFields(card, text, stored, data, avatar);
         return new ListTemplate.Pair(template(card, text), template(shallow(card, data, extensions), text));
     }
 
@@ -93,9 +96,10 @@ final class CanonicalCard {
     }
 
     /** CharacterService.withComputedFields, with the holes of a list entry. */
-    private static void addComputedFields(Map<String, Value> card, byte[] text, Map<String, Value> data, String avatar) {
+    private static void addComputedFields(Map<String, Value> card, byte[] text, byte[] stored, Map<String, Value> data,
+                                          String avatar) {
         card.put("avatar", new Literal(JsJson.compactBytes(TextNode.valueOf(avatar))));
-        card.put("json_data", new Literal(JsJson.quotedUtf8(text))); // canonical text is well-formed UTF-8
+        card.put("json_data", new Literal(JsJson.quotedUtf8(stored))); // text that re-spells is well-formed UTF-8
         card.put("date_added", new Placeholder(ListTemplate.Hole.DATE_ADDED));
         if (!(card.get("create_date") instanceof Slice created && CanonicalJson.truthy(text, created.from, created.to))) {
             card.put("create_date", new Placeholder(ListTemplate.Hole.CREATE_DATE));

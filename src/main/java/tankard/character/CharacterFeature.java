@@ -32,7 +32,7 @@ public record CharacterFeature(TankardConfig config, CharacterService characters
             }
         }));
         router.post("/api/characters/get").handler(routes.blocking(request ->
-                Reply.json(characters.get(request.user().handle(), avatarUrl(request)))));
+                Reply.rawJson(JsJson.stringifyAsJsBytes(characters.get(request.user().handle(), avatarUrl(request))))));
         router.post("/api/characters/chats").handler(routes.blocking(request ->
                 Reply.json(chats.characterChats(request.user().handle(), avatarUrl(request),
                         Js.truthy(request.body().get("simple")), Js.truthy(request.body().get("metadata"))))));

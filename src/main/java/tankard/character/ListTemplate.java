@@ -60,7 +60,7 @@ record ListTemplate(byte[] bytes, int[] holes, byte[] kinds) {
     static ListTemplate of(JsonNode object, byte[] text) {
         // The marks are ASCII, so they are found in the UTF-8 bytes as they are; the pieces between them are
         // moved down over the cut-out marks, in place when no text goes in.
-        byte[] json = JsJson.compactBytes(object);
+        byte[] json = JsJson.stringifyAsJsBytes(object); // the card's numbers as JSON.parse read them: doubles
         byte[] quoted = text == null ? null : JsJson.quotedUtf8(text);
         byte[] out = quoted == null ? json : new byte[json.length + quoted.length];
         int[] holes = new int[4];

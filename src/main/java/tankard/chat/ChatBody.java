@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import tankard.chat.format.ChatArray;
 import tankard.chat.format.LineWriter;
 import tankard.json.ByteScan;
-import tankard.json.Js;
+import tankard.json.CanonicalJson;
 import tankard.json.JsRestringify;
 import tankard.json.JsonSyntaxException;
 
@@ -143,10 +143,9 @@ record ChatBody(Map<String, JsonNode> fields, boolean isArray, byte[] header, Ch
                 offset = 0;
                 length = in.captured();
                 if (!JsRestringify.isCanonical(element, 0, length)) {
-                    JsonNode value = JsRestringify.parse(element, 0, length);
-                    truthy = Js.truthy(value);
-                    element = LineWriter.stringify(value);
+                    element = JsRestringify.restringify(element, 0, length);
                     length = element.length;
+                    truthy = CanonicalJson.truthy(element, 0, length);
                 }
             }
             if (out.lines() == 0) {

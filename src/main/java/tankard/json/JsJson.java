@@ -99,6 +99,13 @@ public final class JsJson {
         return out.toString();
     }
 
+    /** {@link #stringifyAsJs} as UTF-8 bytes, written as bytes directly. */
+    public static byte[] stringifyAsJsBytes(JsonNode node) {
+        Utf8Out out = new Utf8Out();
+        write(node, out, -1, 0, true);
+        return out.toByteArray();
+    }
+
     /** A double the way JavaScript prints it. */
     public static String jsNumber(double value) {
         return decimal(value);

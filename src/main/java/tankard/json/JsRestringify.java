@@ -19,10 +19,12 @@ public final class JsRestringify {
 
     /**
      * The text's value printed as JavaScript would after parsing it (invalid UTF-8 read as U+FFFD, as Node
-     * decodes); throws {@link JsonSyntaxException} when it is not one JSON value.
+     * decodes): re-spelled without a tree where {@link JsRespell} can, else parsed and printed. Throws
+     * {@link JsonSyntaxException} when it is not one JSON value.
      */
     public static byte[] restringify(byte[] text, int from, int to) {
-        return JsJson.stringifyAsJs(parse(text, from, to)).getBytes(StandardCharsets.UTF_8);
+        byte[] respelled = JsRespell.respell(text, from, to);
+        return respelled != null ? respelled : JsJson.stringifyAsJs(parse(text, from, to)).getBytes(StandardCharsets.UTF_8);
     }
 
     /** The text parsed the way Node reads it: invalid UTF-8 as U+FFFD. */

@@ -96,12 +96,23 @@ class CanonicalCardTest {
     }
 
     @Test
-    void textInAnotherSpellingOrShapeIsLeftToTheParser() {
+    void cardsInAnotherSpellingAreCopiedFromTheirRespelling() {
         for (String card : new String[]{
                 "{\"spec\":\"v2\", \"data\":{\"name\":\"A\"}}", // whitespace
-                "{\"spec\":\"v2\",\"data\":{\"name\":\"\\u0041\"}}", // an escape JSON.stringify does not write
+                " {\"spec\":\"v2\",\"data\":{\"name\":\"\\u0041\\u00e9\\/\"}}\n", // escapes JSON.stringify does not write
+                "{\"spec\":\"v2\",\"data\":{\"name\":\"A\",\"n\":1.0,\"m\":[1e2,-0,9007199254740993]}}", // numbers
+                "{\"data\" : {\"name\" : \"A\", \"extensions\" : {\"talkativeness\" : 0.50}}, \"spec\" : \"v3\", \"create_date\": \"\"}"}) {
+            byte[] text = card.getBytes(StandardCharsets.UTF_8);
+            ListTemplate.Pair copied = CanonicalCard.templates(text, "a.png");
+            assertNotNull(copied, card);
+            assertListedAsParsed(copied, text, "a.png");
+        }
+    }
+
+    @Test
+    void textOnlyAParseReadsOrOfAnotherShapeIsLeftToTheParser() {
+        for (String card : new String[]{
                 "{\"spec\":\"v2\",\"data\":{\"name\":\"A\",\"name\":\"B\"}}", // a duplicate key
-                "{\"spec\":\"v2\",\"data\":{\"name\":\"A\",\"n\":1.0}}", // a number in another spelling
                 "{\"spec\":\"v2\",\"data\":{\"name\":\"A\",\"1\":1}}", // an integer-like key, which JavaScript moves
                 "{\"name\":\"A\"}", // V1
                 "{\"spec\":\"v2\",\"data\":[\"name\"],\"name\":\"A\"}", // data not an object

@@ -1,8 +1,7 @@
 package tankard.chat.format;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import tankard.json.ByteScan;
-import tankard.json.Js;
+import tankard.json.CanonicalJson;
 import tankard.json.JsRestringify;
 import tankard.json.JsonSyntaxException;
 
@@ -91,12 +90,11 @@ public final class ChatArray {
         byte[] restringified = null;
         if (!JsRestringify.isCanonical(b, from, to)) {
             try {
-                JsonNode value = JsRestringify.parse(b, from, to);
-                if (!Js.truthy(value)) {
-                    return -1;
-                }
-                restringified = LineWriter.stringify(value);
+                restringified = JsRestringify.restringify(b, from, to);
             } catch (JsonSyntaxException e) {
+                return -1;
+            }
+            if (!CanonicalJson.truthy(restringified, 0, restringified.length)) {
                 return -1;
             }
         }

@@ -1,0 +1,377 @@
+package tankard.json;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * JSON in any valid spelling re-spelled as {@code JSON.stringify(JSON.parse(text))} prints it, in one pass over the
+ * bytes and without a tree: the whitespace between tokens goes, escapes JSON.stringify would not write become the
+ * characters they stand for (and the ones it writes are written its way), numbers are printed as JavaScript prints
+ * them. What only a parse can settle is left to {@link JsRestringify#parse}: duplicate and integer-like keys (which
+ * JavaScript keeps last or moves first), invalid UTF-8 (which Node reads as U+FFFD), very deep values, and text
+ * that is not JSON, for which the parse gives the reason.
+ */
+public final class JsRespell {
+    /** Deeper values are left to the parser rather than risk this reader's stack. */
+    private static final int MAX_DEPTH = 500;
+    private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
+
+    private final byte[] b;
+    private final int end;
+    private byte[] out;
+    private int n;
+    /** Hashes of the keys of the objects being read, innermost last (duplicate detection). */
+    private int[] keys = new int[64];
+    private int keyCount;
+
+    private JsRespell(byte[] text, int end, int capacity) {
+        this.b = text;
+        this.end = end;
+        this.out = new byte[capacity];
+    }
+
+    /**
+     * The bytes {@code JSON.stringify(JSON.parse(text))} gives for {@code text[from, to)}, or null when this cannot
+     * tell without a parse (see the class comment).
+     */
+    public static byte[] respell(byte[] text, int from, int to) {
+        JsRespell respell = new JsRespell(text, to, to - from + 16);
+        int i = respell.value(respell.whitespace(from), 0);
+        if (i < 0 || respell.whitespace(i) != to) {
+            return null;
+        }
+        return respell.n == respell.out.length ? respell.out : Arrays.copyOf(respell.out, respell.n);
+    }
+
+    private int whitespace(int i) {
+        while (i < end && (b[i] == ' ' || b[i] == '\n' || b[i] == '\r' || b[i] == '\t')) {
+            i++;
+        }
+        return i;
+    }
+
+    private int value(int i, int depth) {
+        if (i >= end || depth > MAX_DEPTH) {
+            return -1;
+        }
+        return switch (b[i]) {
+            case '{' -> object(i + 1, depth + 1);
+            case '[' -> array(i + 1, depth + 1);
+            case '"' -> string(i + 1, false);
+            case 't' -> literal(i, "true");
+            case 'f' -> literal(i, "false");
+            case 'n' -> literal(i, "null");
+            default -> number(i);
+        };
+    }
+
+    private int object(int i, int depth) {
+        put('{');
+        i = whitespace(i);
+        if (i < end && b[i] == '}') {
+            put('}');
+            return i + 1;
+        }
+        int firstKey = keyCount;
+        try {
+            while (true) {
+                if (i >= end || b[i] != '"') {
+                    return -1;
+                }
+                i = string(i + 1, true);
+                if (i < 0) {
+                    return -1;
+                }
+                int hash = keys[keyCount - 1];
+                for (int k = firstKey; k < keyCount - 1; k++) {
+                    if (keys[k] == hash) {
+                        return -1; // a duplicate key, or a hash collision: the parser decides
+                    }
+                }
+                i = whitespace(i);
+                if (i >= end || b[i] != ':') {
+                    return -1;
+                }
+                put(':');
+                i = value(whitespace(i + 1), depth);
+                if (i < 0) {
+                    return -1;
+                }
+                i = whitespace(i);
+                if (i >= end) {
+                    return -1;
+                }
+                if (b[i] == '}') {
+                    put('}');
+                    return i + 1;
+                }
+                if (b[i] != ',') {
+                    return -1;
+                }
+                put(',');
+                i = whitespace(i + 1);
+            }
+        } finally {
+            keyCount = firstKey;
+        }
+    }
+
+    private int array(int i, int depth) {
+        put('[');
+        i = whitespace(i);
+        if (i < end && b[i] == ']') {
+            put(']');
+            return i + 1;
+        }
+        while (true) {
+            i = value(i, depth);
+            if (i < 0) {
+                return -1;
+            }
+            i = whitespace(i);
+            if (i >= end) {
+                return -1;
+            }
+            if (b[i] == ']') {
+                put(']');
+                return i + 1;
+            }
+            if (b[i] != ',') {
+                return -1;
+            }
+            put(',');
+            i = whitespace(i + 1);
+        }
+    }
+
+    /** The rest of a string after its opening quote; a key's hash is pushed on {@link #keys}. */
+    private int string(int i, boolean key) {
+        put('"');
+        int written = n;
+        int run = i; // the start of the bytes read but not yet written, which need no change
+        while (true) {
+            i = ByteScan.plainTextEnd(b, i, end);
+            if (i >= end) {
+                return -1;
+            }
+            int c = b[i];
+            if (c == '"') {
+                break;
+            }
+            if (c >= 0) { // a backslash, or a raw control character (not JSON)
+                if (c != '\\') {
+                    return -1;
+                }
+                write(run, i);
+                i = escape(i + 1);
+                run = i;
+            } else {
+                i = Utf8.sequenceEnd(b, i, end);
+            }
+            if (i < 0) {
+                return -1;
+            }
+        }
+        write(run, i);
+        if (key && !keyed(written)) {
+            return -1;
+        }
+        put('"');
+        return i + 1;
+    }
+
+    /** Pushes the hash of the key written from {@code from}; false for an integer-like key. */
+    private boolean keyed(int from) {
+        int hash = 1;
+        boolean digitsOnly = n > from;
+        for (int k = from; k < n; k++) {
+            hash = 31 * hash + out[k];
+            digitsOnly &= out[k] >= '0' && out[k] <= '9';
+        }
+        if (digitsOnly) {
+            return false; // JavaScript may move it first
+        }
+        if (keyCount == keys.length) {
+            keys = Arrays.copyOf(keys, keyCount * 2);
+        }
+        keys[keyCount++] = hash;
+        return true;
+    }
+
+    /** An escape after its backslash, written as JSON.stringify writes what it stands for. */
+    private int escape(int i) {
+        if (i >= end) {
+            return -1;
+        }
+        switch (b[i]) {
+            case '"', '\\', 'b', 'f', 'n', 'r', 't' -> {
+                put('\\');
+                put(b[i]);
+                return i + 1;
+            }
+            case '/' -> {
+                put('/');
+                return i + 1;
+            }
+            case 'u' -> {
+                int code = hex4(i + 1);
+                if (code < 0) {
+                    return -1;
+                }
+                if (code >= 0xD800 && code <= 0xDBFF && i + 10 < end && b[i + 5] == '\\' && b[i + 6] == 'u') {
+                    int low = hex4(i + 7);
+                    if (low >= 0xDC00 && low <= 0xDFFF) {
+                        utf8(Character.toCodePoint((char) code, (char) low));
+                        return i + 11;
+                    }
+                }
+                character(code);
+                return i + 5;
+            }
+            default -> {
+                return -1;
+            }
+        }
+    }
+
+    /** One UTF-16 unit as JSON.stringify writes it in a string: escaped, or as its UTF-8. */
+    private void character(int code) {
+        switch (code) {
+            case '"' -> put2('\\', '"');
+            case '\\' -> put2('\\', '\\');
+            case '\b' -> put2('\\', 'b');
+            case '\f' -> put2('\\', 'f');
+            case '\n' -> put2('\\', 'n');
+            case '\r' -> put2('\\', 'r');
+            case '\t' -> put2('\\', 't');
+            default -> {
+                if (code < 0x20 || code >= 0xD800 && code <= 0xDFFF) { // other controls, lone surrogates
+                    put2('\\', 'u');
+                    for (int shift = 12; shift >= 0; shift -= 4) {
+                        put(HEX[code >> shift & 0xF]);
+                    }
+                } else {
+                    utf8(code);
+                }
+            }
+        }
+    }
+
+    private void utf8(int codePoint) {
+        if (codePoint < 0x80) {
+            put(codePoint);
+        } else if (codePoint < 0x800) {
+            put2(0xC0 | codePoint >> 6, 0x80 | codePoint & 0x3F);
+        } else if (codePoint < 0x10000) {
+            put(0xE0 | codePoint >> 12);
+            put2(0x80 | codePoint >> 6 & 0x3F, 0x80 | codePoint & 0x3F);
+        } else {
+            put2(0xF0 | codePoint >> 18, 0x80 | codePoint >> 12 & 0x3F);
+            put2(0x80 | codePoint >> 6 & 0x3F, 0x80 | codePoint & 0x3F);
+        }
+    }
+
+    /** Four hex digits of either case; -1 when they are not. */
+    private int hex4(int i) {
+        if (i + 4 > end) {
+            return -1;
+        }
+        int code = 0;
+        for (int k = i; k < i + 4; k++) {
+            int digit = Character.digit(b[k], 16);
+            if (digit < 0) {
+                return -1;
+            }
+            code = code * 16 + digit;
+        }
+        return code;
+    }
+
+    private int literal(int i, String word) {
+        if (i + word.length() > end) {
+            return -1;
+        }
+        for (int k = 0; k < word.length(); k++) {
+            if (b[i + k] != word.charAt(k)) {
+                return -1;
+            }
+        }
+        write(i, i + word.length());
+        return i + word.length();
+    }
+
+    /** A JSON number, written as JavaScript prints the double it reads as. */
+    private int number(int i) {
+        int start = i;
+        if (i < end && b[i] == '-') {
+            i++;
+        }
+        int intStart = i;
+        i = digits(i);
+        int intDigits = i - intStart;
+        if (intDigits == 0 || intDigits > 1 && b[intStart] == '0') {
+            return -1;
+        }
+        boolean plain = true;
+        if (i < end && b[i] == '.') {
+            int fraction = i + 1;
+            i = digits(fraction);
+            if (i == fraction) {
+                return -1;
+            }
+            plain = false;
+        }
+        if (i < end && (b[i] == 'e' || b[i] == 'E')) {
+            i++;
+            if (i < end && (b[i] == '+' || b[i] == '-')) {
+                i++;
+            }
+            int exponent = i;
+            i = digits(i);
+            if (i == exponent) {
+                return -1;
+            }
+            plain = false;
+        }
+        if (plain && intDigits <= 15 && !(b[intStart] == '0' && start < intStart)) {
+            write(start, i); // an exact double printed as digits; "-0" is not ("0" in JavaScript)
+            return i;
+        }
+        String printed = JsJson.jsNumber(Double.parseDouble(new String(b, start, i - start, StandardCharsets.ISO_8859_1)));
+        for (int k = 0; k < printed.length(); k++) {
+            put(printed.charAt(k));
+        }
+        return i;
+    }
+
+    private int digits(int i) {
+        while (i < end && b[i] >= '0' && b[i] <= '9') {
+            i++;
+        }
+        return i;
+    }
+
+    private void write(int from, int to) {
+        int length = to - from;
+        room(length);
+        System.arraycopy(b, from, out, n, length);
+        n += length;
+    }
+
+    private void put(int c) {
+        room(1);
+        out[n++] = (byte) c;
+    }
+
+    private void put2(int c, int d) {
+        room(2);
+        out[n++] = (byte) c;
+        out[n++] = (byte) d;
+    }
+
+    private void room(int length) {
+        if (n + length > out.length) {
+            out = Arrays.copyOf(out, Math.max(n + length, out.length * 2));
+        }
+    }
+}
