@@ -4,14 +4,15 @@
 # chats/save of the chat bench/chats.sh built and one message appended through Tankard's tail route; on
 # bin/tankard (the jar, as users run it) and, with TANKARD_ST_DIR, on SillyTavern in the same run.
 # Usage: bench/curl.sh [cards] [messages]   (default: 5000 20000; run characters.sh and chats.sh with them first,
-# and build the jar: ./mvnw -q -DskipTests package). See bench/README.md.
+# and build the jar: ./mvnw -q -DskipTests package). BENCH_LIBRARY and BENCH_CHATS name other data roots with the
+# same files (spellings.sh). See bench/README.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 cards=${1:-5000}
 messages=${2:-20000}
-library=$root/target/bench/n$cards
-chats=$root/target/bench/chats
+library=${BENCH_LIBRARY:-$root/target/bench/n$cards}
+chats=${BENCH_CHATS:-$root/target/bench/chats}
 port=${BENCH_PORT:-8765}
 base=http://127.0.0.1:$port
 st=${TANKARD_ST_DIR:-}
@@ -23,7 +24,7 @@ pid=
 stop() {
   if [ -n "$pid" ]; then kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; pid=; fi
 }
-trap 'stop; rm -rf "$work"' EXIT
+trap 'stop; if [ -f "$work/chat.jsonl" ]; then cp "$work/chat.jsonl" "$jsonl"; fi; rm -rf "$work"' EXIT
 
 # start DIR COMMAND...: runs the server in DIR and sets started_ms to the time of its first 200 (the CSRF
 # token, which a page load asks for first), with the session cookie kept for the requests after.
@@ -89,6 +90,9 @@ chat='"ch_name":"Bench","avatar_url":"Bench.png","file_name":"n'"$messages"'"'
 echo "{$chat}" >"$work/get.json"
 jsonl=$chats/data/default-user/chats/Bench/n$messages.jsonl
 { printf '{%s,"chat":[' "$chat"; paste -sd, "$jsonl" | tr -d '\n'; printf '],"force":false}'; } >"$work/save.json"
+# each server's gets read the chat as it is now, before that server's saves write it as it writes chats
+cp "$jsonl" "$work/chat.jsonl"
+restore_chat() { cp "$work/chat.jsonl" "$jsonl"; }
 printf 'load average %s; %s cards, a chat of %s messages (%s MB)\n' "$(cut -d' ' -f1 /proc/loadavg)" "$cards" \
   "$messages" "$(($(stat -c %s "$jsonl") >> 20))"
 report=()
@@ -106,6 +110,7 @@ report+=("Tankard  first answer after start ${first} ms (then ${restart_first} m
 report+=("Tankard  characters/all: cold ${cold} ms, warm ${warm} ms (median of 9), after a restart ${restart} ms; first list 5 s after a start with no index ${later} ms")
 
 # --- Tankard: a chat's get, save, and one message appended at the end through the tail route
+restore_chat
 start_tankard "$chats" --dataRoot "$chats/data"
 post /api/chats/get "$work/get.json" >/dev/null
 post /api/chats/save "$work/save.json" >/dev/null
@@ -123,7 +128,6 @@ for ((i = 0; i < 21; i++)); do
 done
 append=$(printf '%s\n' "${appends[@]}" | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')
 ping=$(median_of 7 /api/ping "$work/empty.json")
-post /api/chats/save "$work/save.json" >/dev/null # the chat as it was before the appends, for ST and the next run
 stop
 report+=("Tankard  chats/get ${get} ms, chats/save ${save} ms (medians of 7), one message appended ${append} ms (median of 21); /api/ping ${ping} ms")
 
@@ -133,6 +137,7 @@ if [ -n "$st" ]; then
   library_lists start_st 5
   st_first=$first st_cold=$cold st_warm=$warm st_restart=$restart
   first=${tankard[0]} cold=${tankard[1]} warm=${tankard[2]} restart=${tankard[3]}
+  restore_chat
   start_st "$chats"
   post /api/chats/get "$work/get.json" >/dev/null
   st_get=$(median_of 7 /api/chats/get "$work/get.json")

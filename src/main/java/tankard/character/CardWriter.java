@@ -26,6 +26,14 @@ public final class CardWriter {
      * @param card the card JSON text as it is to be stored in {@code chara}
      */
     public static byte[] write(byte[] png, String card) {
+        return write(png, card, asV3(card));
+    }
+
+    /**
+     * The PNG with its card chunks replaced by {@code chara} and, unless null, {@code ccv3} holding these texts as
+     * they are (a tool that writes cards in another spelling does this).
+     */
+    public static byte[] write(byte[] png, String card, String v3) {
         List<PngChunks.Chunk> chunks = PngChunks.read(png);
         ByteArrayOutputStream out = new ByteArrayOutputStream(png.length + 2 * card.length() + 64);
         out.write(PngChunks.SIGNATURE, 0, PngChunks.SIGNATURE.length);
@@ -39,7 +47,6 @@ public final class CardWriter {
             }
         }
         writeText(out, "chara", card);
-        String v3 = asV3(card);
         if (v3 != null) {
             writeText(out, "ccv3", v3);
         }
