@@ -96,12 +96,19 @@ record ChatBody(Map<String, JsonNode> fields, boolean isArray, byte[] header, Ch
         StoredChat NONE = fields -> null;
 
         /** The chat's bytes, or null when there is none at hand. */
-        ChatStore.AtHand open(Map<String, JsonNode> fieldsBefore) throws IOException;
+        Stored open(Map<String, JsonNode> fieldsBefore) throws IOException;
 
         private StoredLines lines(Map<String, JsonNode> fieldsBefore) throws IOException {
-            ChatStore.AtHand chat = open(fieldsBefore);
-            return chat == null ? null : new StoredLines(chat);
+            Stored chat = open(fieldsBefore);
+            return chat == null ? null : new StoredLines(chat.lines(), chat.canonical());
         }
+    }
+
+    /**
+     * A stored chat at hand, and whether its lines are known to be as {@code JSON.stringify} prints them (Tankard or
+     * ST wrote it): only then is an element that repeats one copied unchecked.
+     */
+    record Stored(ChatStore.AtHand lines, boolean canonical) {
     }
 
     private static ChatBody elements(Source in, ChatStore.Draft draft, Map<String, JsonNode> fields,
@@ -266,7 +273,8 @@ record ChatBody(Map<String, JsonNode> fields, boolean isArray, byte[] header, Ch
             }
             byte after = buffer[position + length];
             if (after != ',' && after != ']'
-                    || !Arrays.equals(buffer, position, position + length, line.array(), line.start(), line.end())) {
+                    || !Arrays.equals(buffer, position, position + length, line.array(), line.start(), line.end())
+                    || !line.lineIsCanonical()) {
                 return -1;
             }
             position += length;
@@ -389,6 +397,8 @@ record ChatBody(Map<String, JsonNode> fields, boolean isArray, byte[] header, Ch
 
         private final InputStream in;
         private final Object version;
+        /** Whether every line is known to be as {@code JSON.stringify} prints it. */
+        private final boolean canonical;
         private final byte[] buffer = new byte[BUFFER];
         private int limit;
         private boolean ended;
@@ -403,9 +413,24 @@ record ChatBody(Map<String, JsonNode> fields, boolean isArray, byte[] header, Ch
         private long passedOverLength;
         private byte[] passedOverStart;
 
-        StoredLines(ChatStore.AtHand chat) {
+        StoredLines(ChatStore.AtHand chat, boolean canonical) {
             this.in = chat.lines();
             this.version = chat.version();
+            this.canonical = canonical;
+        }
+
+        /** The line as {@code JSON.stringify} prints it; as it is when it is no JSON (a file from elsewhere). */
+        private byte[] restringified() {
+            try {
+                return JsRestringify.restringify(buffer, start, end);
+            } catch (JsonSyntaxException notJson) {
+                return Arrays.copyOfRange(buffer, start, end);
+            }
+        }
+
+        /** Whether the line is as {@code JSON.stringify} prints it. */
+        boolean lineIsCanonical() {
+            return canonical || JsRestringify.isCanonical(buffer, start, end);
         }
 
         Object version() {
@@ -459,9 +484,12 @@ record ChatBody(Map<String, JsonNode> fields, boolean isArray, byte[] header, Ch
             }
         }
 
-        /** Adds the current line to the lines. */
+        /** Adds the current line to the lines, as {@code JSON.stringify} prints it (as the save's lines are). */
         void addTo(StaleSave.Lines lines) {
-            if (passedOver == null) {
+            if (passedOver == null && !lineIsCanonical()) {
+                byte[] line = restringified();
+                lines.add(line, 0, line.length);
+            } else if (passedOver == null) {
                 lines.add(buffer, start, end);
             } else {
                 lines.add(StaleSave.Lines.hash(passedOver.getValue(), passedOverLength), passedOverStart, 0,

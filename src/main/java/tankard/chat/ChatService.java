@@ -166,14 +166,19 @@ public final class ChatService {
     }
 
     /** The chat the members before a save's {@code chat} name, as this node has it at hand; null when none is. */
-    private ChatStore.AtHand atHand(String user, Supplier<ChatRef> named) throws IOException {
+    private ChatBody.Stored atHand(String user, Supplier<ChatRef> named) throws IOException {
         ChatRef chat;
         try {
             chat = named.get();
         } catch (Refusal notAChatName) {
             return null;
         }
-        return store.openAtHand(user, chat.folder(), chat.file()).orElse(null);
+        // known as ST prints it when its last read or save here found it so (a stat apart from the open: at worst a
+        // line of a chat replaced in between is checked when it need not be, or kept in its spelling)
+        ChatArray.Read known = store.find(user, chat.folder(), chat.file())
+                .map(stat -> known(key(user, chat.folder(), chat.file()), stat)).orElse(null);
+        return store.openAtHand(user, chat.folder(), chat.file())
+                .map(lines -> new ChatBody.Stored(lines, known != null && known.plain())).orElse(null);
     }
 
     private void write(String user, ChatRef chat, ChatBody body, ChatStore.Draft draft) throws IOException {

@@ -15,6 +15,15 @@ public final class JsRespell {
     /** Deeper values are left to the parser rather than risk this reader's stack. */
     private static final int MAX_DEPTH = 500;
     private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
+    /** Each ASCII byte's value as a hex digit of either case, or -1. */
+    private static final byte[] HEX_VALUE = new byte[128];
+
+    static {
+        Arrays.fill(HEX_VALUE, (byte) -1);
+        for (int c = 0; c < 128; c++) {
+            HEX_VALUE[c] = (byte) Character.digit(c, 16);
+        }
+    }
 
     private final byte[] b;
     private final int end;
@@ -278,11 +287,11 @@ public final class JsRespell {
         }
         int code = 0;
         for (int k = i; k < i + 4; k++) {
-            int digit = Character.digit(b[k], 16);
+            int digit = b[k] < 0 ? -1 : HEX_VALUE[b[k]];
             if (digit < 0) {
                 return -1;
             }
-            code = code * 16 + digit;
+            code = code << 4 | digit;
         }
         return code;
     }

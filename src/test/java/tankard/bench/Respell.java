@@ -1,15 +1,10 @@
 package tankard.bench;
 
-import com.fasterxml.jackson.core.json.JsonWriteFeature;
-import com.fasterxml.jackson.core.util.MinimalPrettyPrinter;
-import com.fasterxml.jackson.core.util.Separators;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectWriter;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import tankard.character.CardCodec;
 import tankard.character.CardWriter;
 import tankard.json.JsJson;
+import tankard.testing.Spelling;
 
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
@@ -21,20 +16,11 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * Copies a data folder with its chats and cards spelled as Python's {@code json.dumps} writes JSON: a space after
- * each {@code ,} and {@code :}, and every non-ASCII character as a {@code \\u} escape. The values stay the same, so
- * ST and Tankard answer the same bytes for both copies; only the files' spelling differs (see bench/README.md,
- * {@code spellings.sh}). Usage: {@code Respell FROM TO}, folders or files; other files are copied as they are.
+ * Copies a data folder with its chats and cards spelled as Python's {@code json.dumps} writes JSON
+ * ({@link Spelling#PYTHON}). The values stay the same, so ST and Tankard answer the same bytes for both copies; only
+ * the files' spelling differs (see bench/README.md, {@code spellings.sh}). Usage: {@code Respell FROM TO}, folders or files; other files are copied as they are.
  */
 public final class Respell {
-    private static final ObjectWriter PYTHON = JsonMapper.builder()
-            .enable(JsonWriteFeature.ESCAPE_NON_ASCII)
-            .build()
-            .writer(new MinimalPrettyPrinter().setSeparators(Separators.createDefaultInstance()
-                    .withObjectFieldValueSpacing(Separators.Spacing.AFTER)
-                    .withObjectEntrySpacing(Separators.Spacing.AFTER)
-                    .withArrayValueSpacing(Separators.Spacing.AFTER)));
-
     private Respell() {
     }
 
@@ -55,7 +41,7 @@ public final class Respell {
                 byte[] png = Files.readAllBytes(file);
                 ObjectNode card = (ObjectNode) JsJson.parse(CardCodec.readPngText(png));
                 ObjectNode v3 = card.deepCopy().put("spec", "chara_card_v3").put("spec_version", "3.0");
-                Files.write(copy, CardWriter.write(png, python(card), python(v3)));
+                Files.write(copy, CardWriter.write(png, Spelling.PYTHON.spell(card), Spelling.PYTHON.spell(v3)));
             } else {
                 Files.copy(file, copy);
             }
@@ -68,16 +54,8 @@ public final class Respell {
             String separator = "";
             for (String line; (line = in.readLine()) != null; separator = "\n") {
                 out.write(separator);
-                out.write(line.isBlank() ? line : python(JsJson.parse(line)));
+                out.write(line.isBlank() ? line : Spelling.PYTHON.spell(line));
             }
-        }
-    }
-
-    private static String python(JsonNode value) {
-        try {
-            return PYTHON.writeValueAsString(value);
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
         }
     }
 }

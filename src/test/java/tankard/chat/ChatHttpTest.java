@@ -110,7 +110,7 @@ class ChatHttpTest extends ServerTest {
     }
 
     @Test
-    void aLineTheSaveRepeatsAtItsPlaceIsKeptAsStoredWithoutBeingCheckedAgain() {
+    void aLineTheSaveRepeatsIsWrittenAsJsonStringifyPrintsItWhenItWasStoredInAnotherSpelling() {
         TestServer.Client client = start(null);
         String header = "{\"user_name\":\"You\",\"character_name\":\"Bramble\",\"chat_metadata\":{}}";
         String handEdited = "{\"name\": \"Bramble\", \"mes\": \"spaced by hand\"}";
@@ -121,13 +121,12 @@ class ChatHttpTest extends ServerTest {
         // as ST's frontend orders the members: the card's avatar after the chat (its folder is guessed from ch_name)
         assertEquals(200, client.post("/api/chats/save", "{\"ch_name\":\"Bramble\",\"file_name\":\"c\",\"chat\":["
                 + header + "," + handEdited + "," + added + "],\"avatar_url\":\"Bramble.png\"}").statusCode());
-        assertEquals(header + "\n" + handEdited + "\n{\"name\":\"You\",\"mes\":\"new\"}", files().read("chats/Bramble/c.jsonl"),
-                "the repeated line as it was stored, the new one as JSON.stringify writes it");
+        String asSt = header + "\n{\"name\":\"Bramble\",\"mes\":\"spaced by hand\"}\n{\"name\":\"You\",\"mes\":\"new\"}";
+        assertEquals(asSt, files().read("chats/Bramble/c.jsonl"), "every line as ST's trySaveChat writes it");
 
-        assertEquals(200, client.post("/api/chats/save", saveBody("Bramble.png", "c",
-                header + "\n" + added + "\n" + handEdited, "")).statusCode());
-        assertEquals(header + "\n{\"name\":\"You\",\"mes\":\"new\"}\n{\"name\":\"Bramble\",\"mes\":\"spaced by hand\"}",
-                files().read("chats/Bramble/c.jsonl"), "a line stored elsewhere in the chat is checked and printed anew");
+        assertEquals(200, client.post("/api/chats/save", "{\"ch_name\":\"Bramble\",\"file_name\":\"c\",\"chat\":["
+                + asSt.replace("\n", ",") + "],\"avatar_url\":\"Bramble.png\"}").statusCode());
+        assertEquals(asSt, files().read("chats/Bramble/c.jsonl"), "the lines it repeats, stored as ST prints them");
     }
 
     @Test
