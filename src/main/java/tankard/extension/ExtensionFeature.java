@@ -66,7 +66,7 @@ public final class ExtensionFeature implements Feature {
         this.config = config;
         this.builtIn = config.frontendDir().resolve("scripts").resolve("extensions");
         this.global = builtIn.resolve("third-party");
-        this.git = new GitExtensions(new FilteredGitConnections(policy));
+        this.git = new GitExtensions(new FilteredGitConnections(policy), global);
         this.gitThreads = gitThreads;
     }
 
@@ -146,12 +146,12 @@ public final class ExtensionFeature implements Feature {
         Path target = base.resolve(name);
         try (Locks.Held held = locks.lockAll(target.toString())) {
             if (Files.exists(target)) {
-                throw Refusal.conflict("Directory already exists at " + target);
+                throw Refusal.conflict("Directory already exists at " + git.shown(target));
             }
             createFolders(base);
             ObjectNode answer = git.install(url.toString(), branch, target);
             record(request, target);
-            return Reply.json(answer.put("extensionPath", target.toString()).put("folderName", name));
+            return Reply.json(answer.put("extensionPath", git.shown(target)).put("folderName", name));
         }
     }
 
@@ -302,7 +302,7 @@ public final class ExtensionFeature implements Feature {
         });
         records.removed(scopeOf(folder.getParent(), request), folder.getFileName().toString());
         LOG.info("Extension has been deleted at {}", folder);
-        return Reply.text("Extension has been deleted at " + folder);
+        return Reply.text("Extension has been deleted at " + git.shown(folder));
     }
 
     /**
@@ -318,7 +318,7 @@ public final class ExtensionFeature implements Feature {
         }
         Path folder = (inGlobal ? global : userExtensions(request)).resolve(name);
         if (!Files.isDirectory(folder)) {
-            throw Refusal.notFound("Directory does not exist at " + folder);
+            throw Refusal.notFound("Directory does not exist at " + git.shown(folder));
         }
         return folder;
     }

@@ -45,7 +45,8 @@ import java.util.UUID;
 /**
  * The git side of third-party extensions (ST: src/endpoints/extensions.js), with JGit where ST runs git: shallow
  * clone, fetch, pull, branch listing and checkout of extension folders. Every network call goes through
- * {@link FilteredGitConnections}. Blocking; failures are {@link Refusal}s with git's message.
+ * {@link FilteredGitConnections}. Blocking; failures are {@link Refusal}s with git's message. Messages name a folder
+ * by its place in ST's layout ({@link #shown}), never by its absolute path on the server.
  */
 final class GitExtensions {
     private static final Logger LOG = LoggerFactory.getLogger(GitExtensions.class);
@@ -56,10 +57,28 @@ final class GitExtensions {
     private static final String ORIGIN = "origin";
     private static final Set<String> MANIFEST_FIELDS = Set.of("version", "author", "display_name");
 
-    private final FilteredGitConnections connections;
+    /** ST's place of the global extensions, relative to its folder (src/constants.js, PUBLIC_DIRECTORIES). */
+    private static final String GLOBAL_SHOWN = "public/scripts/extensions/third-party";
 
-    GitExtensions(FilteredGitConnections connections) {
+    private final FilteredGitConnections connections;
+    private final Path global;
+
+    /** @param global the folder of the global extensions; any other extension is in a user's {@code extensions/} */
+    GitExtensions(FilteredGitConnections connections, Path global) {
         this.connections = connections;
+        this.global = global;
+    }
+
+    /**
+     * An extension's folder as answers and messages name it: {@code extensions/<name>} (in the user's folder) or
+     * ST's {@code public/scripts/extensions/third-party/<name>}, not its absolute path.
+     */
+    String shown(Path folder) {
+        return shownRoot(folder.getParent()) + "/" + folder.getFileName();
+    }
+
+    private String shownRoot(Path extensions) {
+        return extensions.equals(global) ? GLOBAL_SHOWN : "extensions";
     }
 
     /**
@@ -80,12 +99,12 @@ final class GitExtensions {
             Files.move(staging, target);
             return answer;
         } catch (FileAlreadyExistsException e) {
-            throw Refusal.conflict("Directory already exists at " + target);
+            throw Refusal.conflict("Directory already exists at " + shown(target));
         } catch (GitAPIException | RuntimeException | IOException e) {
             if (e instanceof Refusal error) {
                 throw error;
             }
-            Refusal failed = failure("Cloning " + url, e);
+            Refusal failed = failure("Cloning " + url, e, target);
             // a repository that cannot be fetched or read is the URL's or branch's fault: the user's input
             throw e instanceof GitAPIException && refusal(e) == null ? Refusal.badRequest(failed.getMessage()) : failed;
         } finally {
@@ -121,7 +140,7 @@ final class GitExtensions {
     ObjectNode update(Path folder) {
         try (Git git = open(folder)) {
             if (git == null) {
-                throw Refusal.failed("Directory is not a Git repository at " + folder);
+                throw notARepository(folder);
             }
             RemoteState state = fetchAndCompare(git);
             if (!state.upToDate()) {
@@ -133,10 +152,10 @@ final class GitExtensions {
                 LOG.info("Extension has been updated at {}", folder);
             }
             String hash = git.getRepository().resolve(Constants.HEAD).name();
-            return JsJson.object().put("shortCommitHash", hash.substring(0, 7)).put("extensionPath", folder.toString())
+            return JsJson.object().put("shortCommitHash", hash.substring(0, 7)).put("extensionPath", shown(folder))
                     .put("isUpToDate", state.upToDate()).put("remoteUrl", state.remoteUrl());
         } catch (GitAPIException | IOException | RuntimeException e) {
-            throw rethrow("Updating the extension", e);
+            throw rethrow("Updating the extension", e, folder);
         }
     }
 
@@ -156,7 +175,7 @@ final class GitExtensions {
                     .put("currentCommitHash", head.name()).put("isUpToDate", state.upToDate())
                     .put("remoteUrl", state.remoteUrl());
         } catch (GitAPIException | IOException | RuntimeException e) {
-            throw rethrow("Checking the extension's version", e);
+            throw rethrow("Checking the extension's version", e, folder);
         }
     }
 
@@ -187,7 +206,7 @@ final class GitExtensions {
             }
             return out;
         } catch (GitAPIException | IOException | RuntimeException e) {
-            throw rethrow("Getting branches", e);
+            throw rethrow("Getting branches", e, folder);
         }
     }
 
@@ -231,7 +250,7 @@ final class GitExtensions {
         } catch (InvalidRefNameException e) {
             throw Refusal.badRequest("Invalid branch name: " + branch);
         } catch (GitAPIException | IOException | RuntimeException e) {
-            throw rethrow("Switching branches", e);
+            throw rethrow("Switching branches", e, folder);
         }
     }
 
@@ -280,7 +299,7 @@ final class GitExtensions {
                 moveTo(git, wanted);
             }
         } catch (GitAPIException | IOException | RuntimeException e) {
-            throw rethrow("Bringing the extension to commit " + wanted.commit(), e);
+            throw rethrow("Bringing the extension to commit " + wanted.commit(), e, folder);
         }
     }
 
@@ -343,25 +362,35 @@ final class GitExtensions {
                 .setMustExist(true).build(), true);
     }
 
-    private static Git openOrFail(Path folder) throws IOException {
+    private Git openOrFail(Path folder) throws IOException {
         Git git = open(folder);
         if (git == null) {
-            throw Refusal.failed("Directory is not a Git repository at " + folder);
+            throw notARepository(folder);
         }
         return git;
     }
 
-    private static Refusal rethrow(String what, Exception e) {
-        return e instanceof Refusal error ? error : failure(what, e);
+    /** ST's error (a 500 there): the folder is the extension's, but no git checkout, so git cannot work on it. */
+    private Refusal notARepository(Path folder) {
+        return Refusal.conflict("Directory is not a Git repository at " + shown(folder));
     }
 
-    /** Git's own message, which says what went wrong (not found, refused, offline), as a 500 like ST's. */
-    private static Refusal failure(String what, Exception e) {
+    private Refusal rethrow(String what, Exception e, Path folder) {
+        return e instanceof Refusal error ? error : failure(what, e, folder);
+    }
+
+    /**
+     * Git's own message, which says what went wrong (not found, refused, offline), as a 500 like ST's; a path
+     * in it under the extension's folder is named as {@link #shown} names it.
+     */
+    private Refusal failure(String what, Exception e, Path folder) {
         LOG.error("{} failed", what, e);
         Throwable cause = e instanceof JGitInternalException && e.getCause() != null ? e.getCause() : e;
         Throwable refused = refusal(e);
         // JGit's message would only say "cannot open git-upload-pack"
-        return Refusal.failed(what + " failed: " + (refused != null ? refused : cause).getMessage());
+        String message = String.valueOf((refused != null ? refused : cause).getMessage());
+        Path extensions = folder.getParent();
+        return Refusal.failed(what + " failed: " + message.replace(extensions.toString(), shownRoot(extensions)));
     }
 
     /** The outbound filter's refusal among the causes, or null. */

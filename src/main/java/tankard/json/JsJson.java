@@ -111,6 +111,44 @@ public final class JsJson {
         return decimal(value);
     }
 
+    /**
+     * A float written as its shortest decimal, in JavaScript's layout: what JavaScript prints for the number that
+     * decimal denotes ({@code 0}, {@code 0.00087}, {@code 1e-7}, {@code 3.4e+38}).
+     */
+    public static String jsFloat(float value) {
+        if (!Float.isFinite(value)) {
+            return "null";
+        }
+        if (value == 0) {
+            return "0";
+        }
+        // Jackson's Schubfach: "[-]ddd.ddd" for 1e-3 <= |value| < 1e7, else "[-]d.dddE[-]n"
+        String java = com.fasterxml.jackson.core.io.NumberOutput.toString(value, true);
+        int e = java.indexOf('E');
+        if (e < 0) {
+            return java.endsWith(".0") ? java.substring(0, java.length() - 2) : java;
+        }
+        String sign = value < 0 ? "-" : "";
+        String digits = java.substring(sign.length(), e).replace(".", "");
+        int last = digits.length();
+        while (last > 1 && digits.charAt(last - 1) == '0') {
+            last--;
+        }
+        digits = digits.substring(0, last);
+        int exponent = Integer.parseInt(java.substring(e + 1));
+        if (exponent >= 21 || exponent <= -7) {
+            String fraction = digits.length() > 1 ? "." + digits.substring(1) : "";
+            return sign + digits.charAt(0) + fraction + "e" + (exponent > 0 ? "+" : "-") + Math.abs(exponent);
+        }
+        if (exponent < 0) {
+            return sign + "0." + "0".repeat(-exponent - 1) + digits;
+        }
+        if (digits.length() <= exponent + 1) {
+            return sign + digits + "0".repeat(exponent + 1 - digits.length());
+        }
+        return sign + digits.substring(0, exponent + 1) + "." + digits.substring(exponent + 1);
+    }
+
     public static String pretty(JsonNode node) {
         StringBuilder out = new StringBuilder();
         write(node, new TextOut(out), 4, 0, false);

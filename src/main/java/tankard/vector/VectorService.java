@@ -118,8 +118,8 @@ public final class VectorService {
         return searchVector(target, searchText).thenApplyAsync(vector -> {
             List<Match> matches = store.query(user, key, vector, topK);
             ObjectNode answer = JsJson.object();
+            ArrayNode metadata = answer.putArray("metadata"); // ST's { metadata, hashes }
             ArrayNode hashes = answer.putArray("hashes");
-            ArrayNode metadata = answer.putArray("metadata");
             for (Match match : matches) {
                 boolean kept = match.score() >= threshold;
                 if (kept || !thresholdOnHashes) {
@@ -143,10 +143,12 @@ public final class VectorService {
             throw Refusal.badRequest("\"collectionIds\" must be an array and \"searchText\" must be given");
         }
         Target target = target(user, body);
-        Map<String, CollectionKey> keys = new LinkedHashMap<>();
+        record Collection(String id, CollectionKey key) {
+        }
+        List<Collection> collections = new ArrayList<>(ids.size()); // a repeated id is searched again, as in ST
         for (JsonNode id : ids) {
             String name = JsNumber.string(id);
-            keys.put(name, target.key(name));
+            collections.add(new Collection(name, target.key(name)));
         }
         int topK = topK(body);
         double threshold = threshold(body);
@@ -154,8 +156,10 @@ public final class VectorService {
             record Found(String collection, Match match) {
             }
             List<Found> found = new ArrayList<>();
-            keys.forEach((id, key) -> store.query(user, key, vector, topK)
-                    .forEach(match -> found.add(new Found(id, match))));
+            for (Collection collection : collections) {
+                store.query(user, collection.key(), vector, topK)
+                        .forEach(match -> found.add(new Found(collection.id(), match)));
+            }
             found.sort(Comparator.comparingDouble((Found f) -> f.match().score()).reversed()); // stable, as ST's sort
             ObjectNode answer = JsJson.object();
             found.stream().filter(f -> f.match().score() >= threshold).limit(topK).forEach(f -> {
@@ -303,7 +307,10 @@ public final class VectorService {
         });
     }
 
-    /** ST's {@code Number(topK) || 10}; a negative count is refused. */
+    /**
+     * ST's {@code Number(topK) || 10}, as the count Vectra's {@code slice(0, topK)} takes (a fraction is cut off:
+     * vectra's LocalIndex.queryItems, src/endpoints/vectors.js multiQueryCollection); a negative count is refused.
+     */
     private static int topK(JsonNode body) {
         double topK = JsNumber.of(body.get("topK"));
         if (Double.isNaN(topK) || topK == 0) {
@@ -312,7 +319,7 @@ public final class VectorService {
         if (topK < 0) {
             throw Refusal.badRequest("\"topK\" must be a positive number");
         }
-        return (int) Math.min(Math.ceil(topK), Integer.MAX_VALUE - 1);
+        return (int) Math.min(Math.floor(topK), Integer.MAX_VALUE - 1);
     }
 
     /** ST's {@code Number(threshold) || 0}. */

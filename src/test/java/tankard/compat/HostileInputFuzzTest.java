@@ -35,7 +35,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Every ST route (compat-tests/st-routes.tsv) with hostile values in its path parameters and in the request fields
  * its ST file reads (compat-tests/st-request-fields.tsv, from compat-tests/list-st-request-fields.py): each
  * name-like field alone, then every field at once, then as a multipart form with a file part of that name. No answer may be a 5xx or hang, nothing outside the data folder
- * may change (a sentinel folder beside the server's folder included), and none of the user's folders may go.
+ * may change (a sentinel folder beside the server's folder included), and none of the user's folders may go. No
+ * answer may name the server's folder. Folders that the hostile name {@code default-user} names and that routes
+ * would rather find otherwise are there (an extension that is no git checkout, the user's and a global one).
  */
 @Timeout(value = 20, unit = TimeUnit.MINUTES)
 class HostileInputFuzzTest {
@@ -96,12 +98,21 @@ class HostileInputFuzzTest {
             Set<String> userFolders = folders(user);
             assertTrue(userFolders.containsAll(List.of("characters", "chats", "groups", "worlds")), userFolders.toString());
             Map<String, String> before = snapshot(root, work.resolve("data"));
+            List<Path> plainExtensions = List.of(user.resolve("extensions/default-user"),
+                    work.resolve("public/scripts/extensions/third-party/default-user"));
+            Runnable beforeBatch = () -> plainExtensions.forEach(folder -> { // a probe may have deleted one
+                try {
+                    Files.createDirectories(folder);
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            });
             for (JsonNode value : hostileValues()) {
                 List<Probe> probes = new ArrayList<>();
                 for (StRouteSweepTest.Route route : routes) {
                     probes.addAll(probes(route, fields.getOrDefault(fileOfRoute.get(route.toString()), List.of()), value));
                 }
-                failures.addAll(send(server, probes, statuses));
+                failures.addAll(send(server, probes, statuses, beforeBatch, root.toString()));
                 Map<String, String> after = snapshot(root, work.resolve("data"));
                 if (!after.equals(before)) {
                     failures.add("with " + abbreviated(value.toString()) + " files outside data/ changed: "
@@ -172,11 +183,14 @@ class HostileInputFuzzTest {
 
     /**
      * Sends the probes a few at a time, each batch with a session of its own (a logout ends its session: that
-     * probe has one to itself); the failures: 5xx answers and requests that got no answer.
+     * probe has one to itself) and after {@code beforeBatch}; the failures: 5xx answers, answers that hold the
+     * server's folder {@code serverPath}, and requests that got no answer.
      */
-    private static List<String> send(TestServer server, List<Probe> probes, Map<Integer, Integer> statuses) {
+    private static List<String> send(TestServer server, List<Probe> probes, Map<Integer, Integer> statuses,
+                                     Runnable beforeBatch, String serverPath) {
         List<String> failures = new ArrayList<>();
         for (int from = 0; from < probes.size(); from += IN_FLIGHT) {
+            beforeBatch.run();
             List<Probe> batch = probes.subList(from, Math.min(probes.size(), from + IN_FLIGHT));
             List<Future<HttpResponse<Buffer>>> answers = new ArrayList<>();
             TestServer.Client session = server.client();
@@ -192,9 +206,12 @@ class HostileInputFuzzTest {
                     HttpResponse<Buffer> answer = answers.get(i).toCompletionStage().toCompletableFuture()
                             .get(60, TimeUnit.SECONDS);
                     statuses.merge(answer.statusCode(), 1, Integer::sum);
+                    String body = String.valueOf(answer.bodyAsString());
                     if (answer.statusCode() >= 500 && !upstreamDown(answer)) {
-                        failures.add(batch.get(i) + " -> " + answer.statusCode() + " "
-                                + abbreviated(String.valueOf(answer.bodyAsString())));
+                        failures.add(batch.get(i) + " -> " + answer.statusCode() + " " + abbreviated(body));
+                    } else if (body.contains(serverPath)) {
+                        failures.add(batch.get(i) + " -> " + answer.statusCode() + " names the server's folder: "
+                                + abbreviated(body));
                     }
                 } catch (Exception e) {
                     failures.add(batch.get(i) + " -> no answer: " + e);

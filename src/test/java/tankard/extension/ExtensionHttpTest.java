@@ -126,7 +126,7 @@ class ExtensionHttpTest extends ServerTest {
         HttpResponse<Buffer> r = client.post("/api/extensions/install", install(repos.url("tiny-ext")));
         assertEquals(200, r.statusCode(), r.bodyAsString());
         assertEquals(new JsonObject().put("display_name", "Tiny").put("version", "1.0.0").put("author", "Tester")
-                .put("extensionPath", folder.toString()).put("folderName", "tiny-ext"), r.bodyAsJsonObject());
+                .put("extensionPath", "extensions/tiny-ext").put("folderName", "tiny-ext"), r.bodyAsJsonObject());
         assertEquals(List.of(".git", "index.js", "manifest.json"), entries(folder));
         assertEquals(List.of("tiny-ext"), entries(folder.getParent()));
         assertTrue(Files.exists(folder.resolve(".git/shallow")), "cloned with depth 1");
@@ -149,7 +149,7 @@ class ExtensionHttpTest extends ServerTest {
         r = client.post("/api/extensions/update", named("/tiny-ext"));
         assertEquals(200, r.statusCode(), r.bodyAsString());
         // isUpToDate says how it was before the pull, as in ST
-        assertEquals(new JsonObject().put("shortCommitHash", second.substring(0, 7)).put("extensionPath", folder.toString())
+        assertEquals(new JsonObject().put("shortCommitHash", second.substring(0, 7)).put("extensionPath", "extensions/tiny-ext")
                 .put("isUpToDate", false).put("remoteUrl", repos.url("tiny-ext")), r.bodyAsJsonObject());
         assertEquals("console.log('v2');\n", Files.readString(folder.resolve("index.js")));
         r = client.post("/api/extensions/update", named("/tiny-ext"));
@@ -157,7 +157,7 @@ class ExtensionHttpTest extends ServerTest {
 
         r = client.post("/api/extensions/delete", named("/tiny-ext"));
         assertEquals(200, r.statusCode());
-        assertEquals("Extension has been deleted at " + folder, r.bodyAsString());
+        assertEquals("Extension has been deleted at extensions/tiny-ext", r.bodyAsString());
         assertFalse(Files.exists(folder));
         assertEquals(404, client.post("/api/extensions/delete", named("/tiny-ext")).statusCode());
     }
@@ -255,13 +255,24 @@ class ExtensionHttpTest extends ServerTest {
     }
 
     @Test
-    void gitOperationsOnFoldersThatAreNotCheckouts() throws IOException {
+    void gitOperationsOnFoldersThatAreNotCheckoutsAreRefusedNamingTheExtensionNotItsPath() throws IOException {
         server = TestServer.start();
         Files.createDirectories(server.userDir().resolve("extensions/plain"));
         TestServer.Client client = server.client();
-        assertError(client.post("/api/extensions/update", named("plain")), 500, "not a Git repository");
-        assertError(client.post("/api/extensions/branches", named("plain")), 500, "not a Git repository");
-        assertError(client.post("/api/extensions/update", named("other")), 404, "does not exist");
+        String notARepository = "Directory is not a Git repository at extensions/plain";
+        List<HttpResponse<Buffer>> answers = List.of(
+                client.post("/api/extensions/update", named("plain")),
+                client.post("/api/extensions/branches", named("plain")),
+                client.post("/api/extensions/switch", new JsonObject().put("extensionName", "plain")
+                        .put("branch", "main").encode()));
+        for (HttpResponse<Buffer> r : answers) {
+            assertError(r, 409, notARepository);
+        }
+        HttpResponse<Buffer> missing = client.post("/api/extensions/update", named("other"));
+        assertError(missing, 404, "Directory does not exist at extensions/other");
+        for (HttpResponse<Buffer> r : List.of(answers.get(0), answers.get(1), answers.get(2), missing)) {
+            assertFalse(r.bodyAsString().contains(server.dataRoot.toString()), r.bodyAsString());
+        }
     }
 
     @Test

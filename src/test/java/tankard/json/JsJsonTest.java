@@ -119,4 +119,19 @@ class JsJsonTest {
         assertThrows(JsonSyntaxException.class, () -> JsJson.parse(""));
         assertThrows(JsonSyntaxException.class, () -> JsJson.relayout("[1,".getBytes(StandardCharsets.UTF_8), true));
     }
+
+    @Test
+    void aFloatPrintsAsJavaScriptPrintsItsShortestDecimal() {
+        assertEquals("0 0 1 0.1 0.00087 1e-7 15000000 3.4e+38 1e+21 100000000000000000000 -0.000025 1.4e-45",
+                String.join(" ", java.util.stream.Stream.of(0f, -0f, 1f, 0.1f, 8.7e-4f, 1e-7f, 1.5e7f, 3.4e38f,
+                        1e21f, 1e20f, -2.5e-5f, 1e-45f).map(JsJson::jsFloat).toList()));
+        java.util.Random random = new java.util.Random(7);
+        for (int i = 0; i < 200_000; i++) {
+            float f = Float.intBitsToFloat(random.nextInt());
+            if (Float.isFinite(f)) {
+                String shortest = com.fasterxml.jackson.core.io.NumberOutput.toString(f, true);
+                assertEquals(JsJson.jsNumber(Double.parseDouble(shortest)), JsJson.jsFloat(f), shortest);
+            }
+        }
+    }
 }

@@ -71,6 +71,43 @@ class StVectorInterchangeTest extends ServerTest {
         }
     }
 
+    /**
+     * Both servers given the same items, their vectors as a float's shortest decimals (with small and zero
+     * components, which JavaScript writes in its own layout), write the same {@code index.json} but for the ids.
+     */
+    @Test
+    void anIndexTankardWritesIsTheOneStWrites() throws IOException {
+        start(null);
+        Vertx vertx = Vertx.vertx();
+        try (StServer st = StServer.start(stDir, vertx)) {
+            ObjectNode body = VectorBodies.body("same");
+            com.fasterxml.jackson.databind.node.ArrayNode items = body.putArray("items");
+            for (int i = 0; i < 20; i++) {
+                float[] v = vector(i, DIMS);
+                v[0] = 0;
+                v[1] *= 1e-3f;
+                v[2] *= 1e-6f;
+                com.fasterxml.jackson.databind.node.ArrayNode numbers = JsJson.array();
+                for (float x : v) {
+                    numbers.add(new java.math.BigDecimal(com.fasterxml.jackson.core.io.NumberOutput.toString(x, true)));
+                }
+                items.addObject().put("hash", 1000L + i).put("text", "chunk " + i).put("index", i);
+                ((ObjectNode) body.get("embeddings")).set("chunk " + i, numbers);
+            }
+            assertEquals(200, st.post("/api/vector/insert", JsJson.compact(body)).statusCode());
+            assertEquals(200, client.post("/api/vector/insert", JsJson.compact(body)).statusCode());
+            server = server.restart(""); // folded
+            String index = "vectors/webllm/same/test-model/index.json";
+            String ids = "\"id\":\"[0-9a-f-]{36}\"";
+            String fromSt = Files.readString(st.userDir().resolve(index)).replaceAll(ids, "\"id\":\"\"");
+            String fromTankard = Files.readString(user(index)).replaceAll(ids, "\"id\":\"\"");
+            assertTrue(fromSt.contains("e-"), "small components in exponent form: " + fromSt);
+            assertEquals(fromSt, fromTankard);
+        } finally {
+            vertx.close();
+        }
+    }
+
     @Test
     void anIndexEitherServerWroteAnswersTheSameOnTheOther() throws IOException {
         start(null);

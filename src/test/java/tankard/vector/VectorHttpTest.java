@@ -100,6 +100,93 @@ class VectorHttpTest extends ServerTest {
     }
 
     @Test
+    void aFractionalTopKIsCutAsJavaScriptsSliceCutsIt() {
+        start(null);
+        insertThree("chat-1");
+        ObjectNode body = query("chat-1", "kitten", near(cat, 9, 0.1), 2, -1).put("topK", 2.7);
+        assertEquals(2, json(post("query", body)).get("hashes").size(), "slice(0, 2.7) keeps 2");
+        assertEquals("{\"metadata\":[],\"hashes\":[]}", post("query", body.put("topK", 0.5)).bodyAsString());
+        body.remove("collectionId");
+        body.putArray("collectionIds").add("chat-1");
+        assertEquals("[11]", json(post("query-multi", body.put("topK", 1.9))).get("chat-1").get("hashes").toString());
+    }
+
+    @Test
+    void queryMultiSearchesARepeatedCollectionAgainInStsKeyOrder() {
+        start(null);
+        insertThree("file_1");
+        post("insert", insert("7", new long[]{44}, new String[]{"a cat too"}, new float[][]{near(cat, 5, 0.2)}));
+        ObjectNode body = query("x", "kitten", near(cat, 9, 0.05), 5, -1);
+        body.remove("collectionId");
+        body.putArray("collectionIds").add("file_1").add("7").add("file_1");
+        JsonNode found = json(post("query-multi", body));
+        List<String> keys = new ArrayList<>();
+        found.fieldNames().forEachRemaining(keys::add);
+        assertEquals(List.of("7", "file_1"), keys, "an array index first, as a JavaScript object has it");
+        assertEquals("[44]", found.get("7").get("hashes").toString(), found.toString());
+        JsonNode hashes = found.get("file_1").get("hashes");
+        assertEquals(4, hashes.size(), found.toString());
+        assertEquals(11, hashes.get(0).asLong());
+        assertEquals(11, hashes.get(1).asLong(), "the second occurrence's best, tied, after the first's");
+        assertEquals(hashes.get(2), hashes.get(3));
+        assertEquals(found.get("file_1").get("metadata").get(0), found.get("file_1").get("metadata").get(1));
+    }
+
+    @Test
+    void anIndexIsWrittenWithStsNumbersAndTheNormOfThem() {
+        start(null);
+        ObjectNode body = insert("exact", new long[]{5}, new String[]{"five"}, new float[][]{new float[5]});
+        ((ObjectNode) body.get("embeddings")).set("five", JsJson.parse("[0.1,0.00087,0,1e-7,-0.3]"));
+        assertEquals(200, post("insert", body).statusCode());
+        server = server.restart(""); // the journal folded into index.json
+        client = server.client();
+        String index = new String(documentBytes(indexPath("exact")), java.nio.charset.StandardCharsets.UTF_8);
+        // node: JSON.stringify of the vector, and vectra's ItemSelector.normalize of it
+        assertTrue(index.endsWith(",\"metadata\":{\"hash\":5,\"text\":\"five\",\"index\":0},"
+                + "\"vector\":[0.1,0.00087,0,1e-7,-0.3],\"norm\":0.31622896277856966}]}"), index);
+    }
+
+    @Test
+    @FileLayout
+    void anIndexChangedOnDiskWhileServingIsReadAgainNotWrittenOver() throws IOException {
+        start(null);
+        insertThree("chat-1");
+        server = server.restart(""); // folded: index.json holds the three
+        client = server.client();
+        assertEquals("[11,22,33]", post("list", VectorBodies.body("chat-1")).bodyAsString());
+        Path file = collectionFolder("chat-1").resolve("index.json");
+
+        Files.writeString(file, stIndex(77, cat)); // restored from a backup, say
+        assertEquals("[77]", post("list", VectorBodies.body("chat-1")).bodyAsString());
+        assertEquals("[77]", json(post("query", query("chat-1", "kitten", near(cat, 9, 0.1), 3, 0)))
+                .get("hashes").toString());
+
+        post("insert", insert("chat-1", new long[]{88}, new String[]{"more"}, new float[][]{rain}));
+        Files.writeString(file, stIndex(99, market)); // edited while the insert waits in the journal
+        server = server.restart(""); // the clean stop folds: the edit with the journal on it, not memory's copy
+        client = server.client();
+        assertEquals("[99,88]", post("list", VectorBodies.body("chat-1")).bodyAsString());
+        JsonNode written = JsJson.parse(Files.readAllBytes(file));
+        assertEquals(List.of(99L, 88L), written.get("items").findValues("hash").stream().map(JsonNode::asLong).toList());
+
+        Files.writeString(file, "{\"version\":1,\"items\":[{\"id\""); // damaged by hand
+        assertEquals("[]", post("list", VectorBodies.body("chat-1")).bodyAsString());
+        assertEquals("[]", json(post("query", query("chat-1", "kitten", cat, 3, 0))).get("hashes").toString());
+        try (Stream<Path> files = Files.list(collectionFolder("chat-1"))) {
+            assertTrue(files.anyMatch(p -> p.getFileName().toString().startsWith("index.json.unreadable-")));
+        }
+        insertThree("chat-1");
+        assertEquals("[11,22,33]", post("list", VectorBodies.body("chat-1")).bodyAsString());
+    }
+
+    /** An index.json as ST writes it, of one item. */
+    private static String stIndex(long hash, float[] vector) {
+        return "{\"version\":1,\"metadata_config\":{},\"items\":[{\"id\":\"5b2a6c0e-0f59-4b8e-9d7c-1b1f0c3e2a1"
+                + hash % 10 + "\",\"metadata\":{\"hash\":" + hash + ",\"text\":\"t" + hash + "\",\"index\":0},"
+                + "\"vector\":" + VectorBodies.json(vector) + ",\"norm\":1}]}";
+    }
+
+    @Test
     void deleteRemovesEveryItemOfAHashAndPurgeTheCollection() {
         start(null);
         insertThree("chat-1");

@@ -33,7 +33,8 @@ import java.util.stream.Stream;
 /**
  * The vector store on disk in ST's layout: a Vectra {@code index.json} per index, kept in memory within a byte
  * budget, with a journal beside it (see {@link LoadedIndex}). Journals are folded into the index on a thread of
- * their own when the index has been idle for a while, when a journal grows large, and at shutdown.
+ * their own when the index has been idle for a while, when a journal grows large, and at shutdown. Each use first
+ * reads an index again whose {@code index.json} changed on disk ({@link LoadedIndex#refresh}).
  */
 public final class FileVectorStore implements VectorStore {
     private static final Logger LOG = LoggerFactory.getLogger(FileVectorStore.class);
@@ -285,11 +286,18 @@ public final class FileVectorStore implements VectorStore {
         CompletableFuture<LoadedIndex> mine = new CompletableFuture<>();
         CompletableFuture<LoadedIndex> existing = loaded.putIfAbsent(at, mine);
         if (existing != null) {
+            LoadedIndex index;
             try {
-                return existing.join();
+                index = existing.join();
             } catch (CompletionException e) {
                 throw e.getCause() instanceof RuntimeException r ? r : e;
             }
+            try {
+                index.refresh(); // an index.json changed on disk meanwhile is read again
+            } catch (IOException e) {
+                throw new UncheckedIOException("Cannot read the vector index in " + at, e);
+            }
+            return index;
         }
         try {
             LoadedIndex index = LoadedIndex.load(at, scratch);

@@ -8,6 +8,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tankard.core.Refusal;
 import tankard.store.AtomicFiles;
+import tankard.store.FileTimes;
 
 import java.io.BufferedOutputStream;
 import java.io.IOException;
@@ -27,6 +28,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.regex.Matcher;
@@ -44,6 +46,11 @@ import java.util.stream.Stream;
  * segments it holds; after a clean stop the index alone holds everything, as ST expects. A crash between the two
  * replays segments whose changes the index already has: adding an item whose id is there is skipped, and the
  * deletes repeat to the same end, so replaying is harmless.
+ * <p>
+ * The index keeps the stat (size, times) of the {@code index.json} it read or wrote last. Before each use and
+ * before a fold, an {@code index.json} whose stat is another (restored from a backup, edited, damaged by hand while
+ * Tankard runs) is read again with the journal replayed on it, as a restart would read it, rather than answered from
+ * memory and written over.
  */
 final class LoadedIndex {
     private static final Logger LOG = LoggerFactory.getLogger(LoadedIndex.class);
@@ -64,6 +71,8 @@ final class LoadedIndex {
     private FileChannel journal;
     private long journalBytes;
     private boolean closed;
+    /** The stat of the {@code index.json} last read or written (null: there was none); read without a lock. */
+    private volatile FileTimes.Stat onDisk;
     /** Guarded by itself, not by this: a query never waits for a write's fsync. */
     private final Answers answers = new Answers();
 
@@ -255,15 +264,7 @@ final class LoadedIndex {
                 if (Files.isDirectory(folder)) { // what a fold cut short by a crash left
                     AtomicFiles.deleteStaleTemps(folder.resolve(INDEX), Duration.ZERO);
                 }
-                List<Integer> segments = segments(folder);
-                Set<String> ids = segments.isEmpty() ? null : new HashSet<>(); // only replay needs them
-                index.readIndex(ids);
-                for (int n : segments) {
-                    Path file = folder.resolve(segmentName(n));
-                    index.replay(file, ids);
-                    index.journalBytes += Math.max(1, Files.size(file)); // a fold writes what replay gave
-                }
-                index.segment = segments.isEmpty() ? 0 : segments.get(segments.size() - 1) + 1;
+                index.read();
             }
             return index;
         } catch (IOException | RuntimeException e) {
@@ -272,8 +273,63 @@ final class LoadedIndex {
         }
     }
 
+    /** Reads the index and replays its journal into this, empty. Under this. */
+    private void read() throws IOException {
+        List<Integer> segments = segments(folder);
+        Set<String> ids = segments.isEmpty() ? null : new HashSet<>(); // only replay needs them
+        readIndex(ids);
+        for (int n : segments) {
+            Path file = folder.resolve(segmentName(n));
+            replay(file, ids);
+            journalBytes += Math.max(1, Files.size(file)); // a fold writes what replay gave
+        }
+        segment = segments.isEmpty() ? 0 : segments.get(segments.size() - 1) + 1;
+    }
+
+    /** The stat of {@code index.json}; null when there is none. */
+    private FileTimes.Stat stat() throws IOException {
+        try {
+            return FileTimes.stat(folder.resolve(INDEX));
+        } catch (NoSuchFileException e) {
+            return null;
+        }
+    }
+
+    /**
+     * Reads {@code index.json} and the journal again when the file is not the one this index read or wrote last
+     * (one stat when it is). Blocking; waits for a fold under way only when the file changed.
+     */
+    void refresh() throws IOException {
+        if (folder == null || Objects.equals(stat(), onDisk)) {
+            return;
+        }
+        folding.lock();
+        try {
+            synchronized (this) {
+                reloadIfChanged();
+            }
+        } finally {
+            folding.unlock();
+        }
+    }
+
+    /** {@link #refresh}'s work, under this and the fold lock. */
+    private void reloadIfChanged() throws IOException {
+        FileTimes.Stat now = stat();
+        if (closed || Objects.equals(now, onDisk)) {
+            return;
+        }
+        LOG.info("The vector index {} changed on disk; reading it again", folder.resolve(INDEX));
+        closeJournal();
+        columns = Columns.EMPTY; // readers of the old columns go on: their records stay in the scratch file
+        header = VectraCodec.Header.EMPTY;
+        journalBytes = 0;
+        read();
+    }
+
     private void readIndex(Set<String> ids) throws IOException {
         Path file = folder.resolve(INDEX);
+        onDisk = stat(); // before reading: a change made meanwhile is noticed at the next use
         try (InputStream in = Files.newInputStream(file)) {
             header = VectraCodec.read(in, item -> {
                 try {
@@ -301,6 +357,7 @@ final class LoadedIndex {
                 ids.clear();
             }
             Files.move(file, aside, StandardCopyOption.ATOMIC_MOVE);
+            onDisk = null;
         }
     }
 
@@ -529,6 +586,7 @@ final class LoadedIndex {
             AtomicFiles.syncFolder(folder);
             if (fresh) { // as ST, a new index is there at once (written empty), so ST sees the collection
                 AtomicFiles.write(folder.resolve(INDEX), VectraCodec.EMPTY_INDEX);
+                onDisk = stat();
             }
         }
         long position = journal.size();
@@ -565,6 +623,10 @@ final class LoadedIndex {
                 if (closed || journalBytes == 0) {
                     return;
                 }
+                reloadIfChanged(); // never over a file changed on disk: what it holds, with the journal on it
+                if (journalBytes == 0) {
+                    return;
+                }
                 snapshot = snapshot();
                 written = header;
                 last = segment;
@@ -579,6 +641,7 @@ final class LoadedIndex {
                     VectraCodec.write(out, written, snapshot.size(), snapshot::item);
                     out.flush();
                 });
+                onDisk = stat();
             } catch (IOException | UncheckedIOException e) {
                 synchronized (this) {
                     journalBytes = Math.max(journalBytes, 1); // still to fold

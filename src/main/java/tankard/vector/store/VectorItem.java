@@ -2,6 +2,7 @@ package tankard.vector.store;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import tankard.json.JsJson;
 
 import java.util.UUID;
 
@@ -15,10 +16,15 @@ public record VectorItem(String id, ObjectNode metadata, float[] vector, double 
         return new VectorItem(UUID.randomUUID().toString(), metadata, vector, norm(vector));
     }
 
+    /**
+     * Vectra's norm (ItemSelector.normalize) of the numbers the vector is written as ({@link JsJson#jsFloat}), so
+     * that it is the norm ST computes for the vector it reads from the index.
+     */
     public static double norm(float[] vector) {
         double sum = 0;
         for (float v : vector) {
-            sum += (double) v * v;
+            double written = Double.parseDouble(JsJson.jsFloat(v));
+            sum += written * written;
         }
         return Math.sqrt(sum);
     }

@@ -67,13 +67,10 @@ final class VectraCodec {
             json.writeArrayFieldStart("vector");
             json.flush();
             from = out.size() - 1;
-            for (float v : item.vector()) {
-                json.writeNumber(v);
-            }
-            json.writeEndArray();
+            writeVector(json, item.vector());
             json.flush();
             to = out.size();
-            json.writeNumberField("norm", item.norm());
+            writeNorm(json, item.norm());
             json.writeEndObject();
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
@@ -246,12 +243,22 @@ final class VectraCodec {
         json.writeFieldName("metadata");
         json.writeTree(item.metadata());
         json.writeArrayFieldStart("vector");
-        for (float v : item.vector()) {
-            json.writeNumber(v);
+        writeVector(json, item.vector());
+        writeNorm(json, item.norm());
+        json.writeEndObject();
+    }
+
+    /** The vector's numbers as JavaScript prints them, and the array's end (ST: JSON.stringify in vectra's LocalIndex). */
+    private static void writeVector(JsonGenerator json, float[] vector) throws IOException {
+        for (float v : vector) {
+            json.writeNumber(JsJson.jsFloat(v));
         }
         json.writeEndArray();
-        json.writeNumberField("norm", item.norm());
-        json.writeEndObject();
+    }
+
+    private static void writeNorm(JsonGenerator json, double norm) throws IOException {
+        json.writeFieldName("norm");
+        json.writeNumber(JsJson.jsNumber(norm));
     }
 
     /** A journal line that adds items: {@code {"add":[items]}}. */

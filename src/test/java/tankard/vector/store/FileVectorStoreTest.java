@@ -62,6 +62,35 @@ class FileVectorStoreTest extends VectorStoreContract {
     }
 
     @Test
+    void anIdleFoldWritesAnIndexChangedOnDiskWithTheJournalOnItNotMemorysCopy() throws Exception {
+        FileVectorStore store = new FileVectorStore(root, 1 << 30, 300, root.resolve("scratch"));
+        store.insert(USER, KEY, List.of(item(1), item(2)));
+        Path index = folder().resolve("index.json");
+        for (int i = 0; i < 200 && files().size() > 1; i++) {
+            Thread.sleep(25); // the journal folded in the background
+        }
+        assertEquals(List.of("index.json"), files());
+        assertEquals(List.of(1L, 2L), hashes(store));
+        byte[] folded = Files.readAllBytes(index);
+
+        store.insert(USER, KEY, List.of(item(3)));
+        Files.write(index, VectraCodec.EMPTY_INDEX); // emptied by hand while the insert waits in the journal
+        for (int i = 0; i < 200 && files().size() > 1; i++) {
+            Thread.sleep(25);
+        }
+        assertEquals(List.of("index.json"), files());
+        assertTrue(folded.length > Files.size(index));
+        assertEquals(List.of(3L), hashes(JsJson.parse(Files.readAllBytes(index))));
+        assertEquals(List.of(3L), hashes(store));
+        store.close();
+    }
+
+    private static List<Long> hashes(com.fasterxml.jackson.databind.JsonNode index) {
+        return index.get("items").findValues("hash").stream().map(com.fasterxml.jackson.databind.JsonNode::asLong)
+                .toList();
+    }
+
+    @Test
     void aJournalReplayedOverTheIndexItWasFoldedIntoChangesNothing() throws IOException {
         FileVectorStore store = store();
         store.insert(USER, KEY, List.of(item(1), item(2)));
