@@ -8,6 +8,7 @@ import { postJson } from './api.js';
 import { loadSettings, saveSettings, state } from './state.js';
 import { announce, connection, describeConnection } from './connection.js';
 import { backgroundsSection } from './backgrounds.js';
+import { samplersFor } from './samplers.js';
 import { dialog, el, fail, field, toast } from './ui.js';
 
 // ST: openai.js settingsToUpdate, the preset keys whose oai_settings key differs
@@ -191,6 +192,7 @@ export async function showSettings(view) {
   const lists = presetLists(await loadSettings()); // read again: ST may have changed them since the page loaded
   const section = el('section.page', {});
   const backgrounds = backgroundsSection();
+  let samplersOpen = false; // the "More samplers" group stays as the user left it when the page is drawn again
   view.append(section);
 
   async function commit(message) {
@@ -259,13 +261,13 @@ export async function showSettings(view) {
         'aria-label': `Delete ${label.toLowerCase()} ${select.value}`, onclick: remove }, 'Delete')));
   }
 
-  /** A number field bound to holder()[key]; own, the API's limits, win over the field's. */
+  /** A number field bound to holder()[key] (shown as fallback when unset); own, the API's limits, win over the field's. */
   function numberField(id, label, [holder, key, own = {}], limits) {
-    const { min, max, step, hint } = { ...limits, ...own };
-    const input = el('input', { id, type: 'number', inputMode: 'decimal', min, max, step, value: holder()[key] ?? '' });
+    const { min, max, step, hint, fallback = '' } = { ...limits, ...own };
+    const input = el('input', { id, type: 'number', inputMode: 'decimal', min, max, step, value: holder()[key] ?? fallback });
     input.addEventListener('change', () => {
       const value = numberIn(input);
-      if (value === null) { toast(`${label}: a number from ${min} to ${max}`, 'error'); input.value = holder()[key] ?? ''; return; }
+      if (value === null) { toast(`${label}: a number from ${min} to ${max}`, 'error'); input.value = holder()[key] ?? fallback; return; }
       holder()[key] = value;
       if (own.unlocks && needsUnlock(state.settings.max_context, state.settings.amount_gen)) powerUser().max_context_unlocked = true;
       commit();
@@ -293,6 +295,16 @@ export async function showSettings(view) {
       checkbox('genStream', 'Stream replies as they are written', ...stream)];
   }
 
+  /** ST's other samplers for the connection in use (samplers.js), folded away as ST's own are in its drawer. */
+  function moreSamplers(holder) {
+    const c = connection();
+    return el('details.samplers', { id: 'moreSamplers', open: samplersOpen, ontoggle: (e) => { samplersOpen = e.target.open; } },
+      el('summary', {}, 'More samplers'),
+      samplersFor(c.api, c.source).map(({ key, label, min, max, step, fallback }) => (typeof fallback === 'boolean'
+        ? checkbox(`sampler_${key}`, label, holder, key, fallback)
+        : numberField(`sampler_${key}`, label, [holder, key, { min, max, step, fallback }], {}))));
+  }
+
   function chatCompletion() {
     return [presetRow('openai'),
       // ST: openai.js default_settings.bind_preset_to_connection
@@ -301,7 +313,7 @@ export async function showSettings(view) {
         temperature: [oai, 'temp_openai', { max: 2 }], topP: [oai, 'top_p_openai'],
         length: [oai, 'openai_max_tokens', { min: 1, max: 128000 }], context: [oai, 'openai_max_context'],
         stream: [oai, 'stream_openai'],
-      })];
+      }), moreSamplers(oai)];
   }
 
   function textCompletion() {
@@ -313,6 +325,7 @@ export async function showSettings(view) {
       context: [root, 'max_context', { max: TEXT_CONTEXT[1], unlocks: true }],
       stream: [textgen, 'streaming'],
     }),
+    moreSamplers(textgen),
     el('h2', {}, 'Formatting'),
     checkbox('instructEnabled', 'Instruct mode', () => p.instruct, 'enabled'),
     presetRow('instruct'),

@@ -97,6 +97,14 @@ class TankardUiSettingsTest {
                 assertEquals("Default", page.eval("document.querySelector('#openaiPreset').value").asText(), "ST's preset in use");
                 OwnUi.enter(page, "#genTemperature", "0.35");
                 OwnUi.enter(page, "#genMaxTokens", "123");
+                // the other samplers ST shows for a custom source, folded away as in ST
+                assertEquals(List.of("sampler_freq_pen_openai", "sampler_pres_pen_openai", "sampler_seed"), samplers(page),
+                        "ST's data-source: no top K, min P, top A or repetition penalty for a custom source");
+                page.click("#moreSamplers summary");
+                OwnUi.enter(page, "#sampler_freq_pen_openai", "0.4");
+                OwnUi.enter(page, "#sampler_pres_pen_openai", "-0.25");
+                OwnUi.enter(page, "#sampler_seed", "1234");
+                assertTrue(page.eval("document.querySelector('#moreSamplers').open").asBoolean(), "still open after the saves");
                 saveAs(page, "#openaiPresetSaveAs", "Tavern Calm");
             });
             JsonNode preset = JsJson.parse(server.files().bytes("OpenAI Settings/Tavern Calm.json"));
@@ -104,6 +112,10 @@ class TankardUiSettingsTest {
             assertEquals(123, preset.path("openai_max_tokens").asInt());
             assertTrue(preset.has("prompt_order") && preset.has("stream_openai"), "the whole preset, as ST's getChatCompletionPreset makes it");
             assertEquals("custom", preset.path("chat_completion_source").asText(), "the connection too, as ST saves it");
+            assertEquals(0.4, preset.path("frequency_penalty").asDouble(), "ST's preset keys for the samplers");
+            assertEquals(-0.25, preset.path("presence_penalty").asDouble());
+            assertEquals(1234, preset.path("seed").asInt());
+            assertEquals(0.4, settings(server).path("oai_settings").path("freq_pen_openai").asDouble(), "and ST's settings keys");
 
             // another temperature, then the preset picked again: its values come back, as ST's onSettingsPresetChange
             OwnUi.enter(page, "#genTemperature", "1.5");
@@ -134,6 +146,9 @@ class TankardUiSettingsTest {
             assertEquals(123, sent.path("max_tokens").asInt(), "the response length picked");
             assertTrue(sent.toString().contains("OLDEST"), "the old message fits the default context");
             assertTrue(sent.path("stream").asBoolean(), "streamed, as the settings say");
+            assertEquals(0.4, sent.path("frequency_penalty").asDouble(), "the samplers picked: " + sent);
+            assertEquals(-0.25, sent.path("presence_penalty").asDouble());
+            assertEquals(1234, sent.path("seed").asInt());
 
             // a smaller context leaves the old message out; streaming off asks for a whole reply
             openSettings(page, "document.querySelector('#genContext') !== null");
@@ -168,6 +183,7 @@ class TankardUiSettingsTest {
             TextCompletionProtocols.install(session.mock());
             TestServer server = session.server();
             Browser.Page page = session.page();
+            StUi.changeSettings(server.files(), s -> ((ObjectNode) s.with("textgenerationwebui_settings")).remove("top_k"));
             writeChat(server);
             page.navigate(server.url("/#/connection"));
             OwnUi.boot(page);
@@ -179,6 +195,18 @@ class TankardUiSettingsTest {
                 OwnUi.enter(page, "#genTemperature", "0.42");
                 OwnUi.enter(page, "#genMaxTokens", "77");
                 OwnUi.enter(page, "#genContext", "16384");
+                List<String> shown = samplers(page);
+                assertTrue(shown.containsAll(List.of("sampler_top_k", "sampler_min_p", "sampler_rep_pen", "sampler_rep_pen_range",
+                        "sampler_dry_multiplier", "sampler_xtc_probability", "sampler_mirostat_mode", "sampler_seed")), "llama.cpp's: " + shown);
+                assertFalse(shown.contains("sampler_top_a") || shown.contains("sampler_tfs") || shown.contains("sampler_num_beams"),
+                        "ST hides top A, TFS and beams for llama.cpp: " + shown);
+                assertEquals("40", page.eval("document.querySelector('#sampler_top_k').value").asText(), "ST's default where the settings have none");
+                page.click("#moreSamplers summary");
+                for (String[] entry : new String[][] {{"top_k", "12"}, {"min_p", "0.07"}, {"rep_pen", "1.15"}, {"rep_pen_range", "256"},
+                        {"dry_multiplier", "0.8"}, {"xtc_probability", "0.5"}, {"mirostat_mode", "2"}, {"seed", "42"}}) {
+                    OwnUi.enter(page, "#sampler_" + entry[0], entry[1]);
+                }
+                page.click("#sampler_ban_eos_token");
                 page.click("#instructEnabled");
                 page.waitForNetworkIdle(Duration.ofMillis(300), STEP);
                 OwnUi.choose(page, "#instructPreset", "Alpaca");
@@ -193,6 +221,11 @@ class TankardUiSettingsTest {
             assertEquals(77, preset.path("genamt").asInt());
             assertTrue(preset.has("max_length"));
             assertFalse(preset.has("server_urls") || preset.has("type") || preset.has("streaming"), "no connection keys, as in ST");
+            assertEquals(12, preset.path("top_k").asInt(), "the samplers under ST's keys");
+            assertEquals(0.8, preset.path("dry_multiplier").asDouble());
+            assertTrue(preset.path("ban_eos_token").asBoolean());
+            assertFalse(preset.has("seed"), "ST keeps the seed out of presets (getPresetSettings)");
+            assertEquals(42, settings(server).path("textgenerationwebui_settings").path("seed").asInt());
 
             JsonNode powerUser = settings(server).path("power_user");
             assertTrue(powerUser.path("instruct").path("enabled").asBoolean());
@@ -210,6 +243,15 @@ class TankardUiSettingsTest {
             String prompt = sent.path("prompt").asText();
             assertEquals(0.42, sent.path("temperature").asDouble(), "the temperature picked: " + sent);
             assertEquals(77, sent.path("n_predict").asInt(), "the response length picked");
+            assertEquals(12, sent.path("top_k").asInt(), "the samplers picked: " + sent);
+            assertEquals(0.07, sent.path("min_p").asDouble());
+            assertEquals(1.15, sent.path("repeat_penalty").asDouble());
+            assertEquals(256, sent.path("repeat_last_n").asInt());
+            assertEquals(0.8, sent.path("dry_multiplier").asDouble());
+            assertEquals(0.5, sent.path("xtc_probability").asDouble());
+            assertEquals(2, sent.path("mirostat").asInt());
+            assertEquals(42, sent.path("seed").asInt());
+            assertTrue(sent.path("ignore_eos").asBoolean(), "ban EOS, as llama.cpp's ignore_eos");
             assertTrue(prompt.contains("### Instruction:\nIs the kettle on?"), "the instruct template picked: " + prompt);
             assertTrue(prompt.endsWith("### Response:\n"), prompt);
             assertTrue(prompt.contains("You are Wren, a knowledgeable and friendly assistant."), "the system prompt picked: " + prompt);
@@ -314,6 +356,7 @@ class TankardUiSettingsTest {
             StUi.withScreenshot(page, "tankard-settings-phone-text-completion", () -> {
                 openSettings(page, "document.querySelector('#instructPreset') !== null"
                         + " && [...document.querySelectorAll('#backgroundList img')].every(i => i.complete)");
+                page.click("#moreSamplers summary");
                 assertFitsAPhoneAndEveryControlIsNamed(page);
                 page.eval("document.querySelector('#instructEnabled').focus()");
                 page.press("Space");
@@ -331,6 +374,11 @@ class TankardUiSettingsTest {
                     "the arrow key picked the next template, and the focus stayed on its picker");
             StUi.assertClean(page, "The settings page");
         }
+    }
+
+    /** The ids of the "More samplers" fields, in order. */
+    private static List<String> samplers(Browser.Page page) {
+        return names(page, "[...document.querySelectorAll('#moreSamplers input')].map(i => i.id)");
     }
 
     /** No overflow at 390 px; every control named (label, aria-label or text) and at least 44 px each way. */
