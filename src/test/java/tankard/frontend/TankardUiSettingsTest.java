@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -270,6 +271,106 @@ class TankardUiSettingsTest {
     }
 
     @Test
+    void presetFilesAreImportedAndExportedAsStDoesAndAShippedDefaultIsRestored() throws IOException {
+        try (OwnUi.Session session = OwnUi.Session.start("")) {
+            TestServer server = session.server();
+            Browser.Page page = OwnUi.connected(session);
+            page.eval(OwnUi.CAPTURE_DOWNLOADS);
+            Path night = TestServer.tempDir().resolve("Night Owl.json");
+            Files.writeString(night, "{\"temperature\": 0.6, \"frequency_penalty\": 0.3, \"openai_max_tokens\": 99,"
+                    + " \"chat_completion_source\": \"custom\", \"custom_url\": \"http://proxy.example/v1\"}");
+            openSettings(page, "document.querySelector('#openaiPresetImport') !== null");
+
+            // a chat completion preset with an endpoint in it: ST asks whether to keep it (openai.js sensitiveFields)
+            page.chooseFiles(() -> page.click("#openaiPresetImport"), night);
+            page.waitFor("document.querySelector('dialog[open]')?.textContent.includes('custom_url')", STEP);
+            page.click("dialog[open] button[value='remove']");
+            page.waitFor("document.getElementById('toasts').textContent.includes('Imported Night Owl')", STEP);
+            page.waitForNetworkIdle(Duration.ofMillis(300), STEP);
+            JsonNode imported = JsJson.parse(server.files().bytes("OpenAI Settings/Night Owl.json"));
+            assertEquals(0.6, imported.path("temperature").asDouble(), "named by its file, as ST's onPresetImportFileChange: " + imported);
+            assertFalse(imported.has("custom_url"), "the endpoint removed, as asked");
+            JsonNode oai = settings(server).path("oai_settings");
+            assertEquals("Night Owl", oai.path("preset_settings_openai").asText(), "and picked");
+            assertEquals(0.3, oai.path("freq_pen_openai").asDouble());
+            assertEquals(99, oai.path("openai_max_tokens").asInt());
+            assertEquals(session.mock().baseUrl(), oai.path("custom_url").asText(), "the connection's own URL kept");
+            assertEquals("0.6", page.eval("document.querySelector('#genTemperature').value").asText());
+
+            // the same name again: overwritten only when confirmed
+            Files.writeString(night, "{\"temperature\": 1.9}");
+            page.chooseFiles(() -> page.click("#openaiPresetImport"), night);
+            page.waitFor("document.querySelector('dialog[open]')?.textContent.includes('Night Owl exists')", STEP);
+            page.click("dialog[open] button[value='']");
+            page.waitForNetworkIdle(Duration.ofMillis(300), STEP);
+            assertEquals(0.6, JsJson.parse(server.files().bytes("OpenAI Settings/Night Owl.json")).path("temperature").asDouble(),
+                    "not overwritten");
+            Path broken = TestServer.tempDir().resolve("broken.json");
+            Files.writeString(broken, "{ not json");
+            page.chooseFiles(() -> page.click("#openaiPresetImport"), broken);
+            page.waitFor("document.getElementById('toasts').textContent.includes('Cannot import broken.json: not a preset file')", STEP);
+            assertFalse(server.files().exists("OpenAI Settings/broken.json"));
+
+            // exported as ST exports it: the saved preset, without the connection unless asked
+            page.click("#openaiPresetExport");
+            page.waitFor("document.querySelector('dialog[open] #exportConnection') !== null", STEP);
+            page.click("dialog[open] button[value='export']");
+            Map.Entry<String, byte[]> exported = OwnUi.download(page, 0);
+            assertEquals("Night Owl.json", exported.getKey());
+            JsonNode file = JsJson.parse(exported.getValue());
+            assertEquals(0.6, file.path("temperature").asDouble(), "the saved preset: " + file);
+            assertFalse(file.has("chat_completion_source"), "no connection data, ST's default answer");
+
+            // text completion: Balanced saved over, then restored from the shipped default (POST /api/presets/restore)
+            TextCompletionProtocols.install(session.mock());
+            page.navigate(server.url("/#/connection"));
+            OwnUi.connectText(page, session.mock(), "llamacpp");
+            String shipped = server.files().read("TextGen Settings/Balanced.json");
+            double shippedTemp = JsJson.parse(shipped).path("temp").asDouble();
+            StUi.withScreenshot(page, "tankard-settings-preset-files", () -> {
+                openSettings(page, "document.querySelector('#textgenerationwebuiPresetRestore') !== null");
+                OwnUi.choose(page, "#textgenerationwebuiPreset", "Balanced");
+                page.waitForNetworkIdle(Duration.ofMillis(300), STEP);
+                OwnUi.enter(page, "#genTemperature", "1.77");
+                page.click("#textgenerationwebuiPresetSave");
+                page.waitFor("document.getElementById('toasts').textContent.includes('Saved Balanced')", STEP);
+                assertEquals(1.77, JsJson.parse(server.files().bytes("TextGen Settings/Balanced.json")).path("temp").asDouble());
+                page.click("#textgenerationwebuiPresetRestore");
+                page.waitFor("document.querySelector('dialog[open]')?.textContent.includes('shipped settings back')", STEP);
+            });
+            page.click("dialog[open] button[value='restore']");
+            page.waitFor("document.getElementById('toasts').textContent.includes('Restored Balanced')", STEP);
+            page.waitForNetworkIdle(Duration.ofMillis(300), STEP);
+            assertEquals(shippedTemp, JsJson.parse(server.files().bytes("TextGen Settings/Balanced.json")).path("temp").asDouble(),
+                    "the shipped file back");
+            assertEquals(shippedTemp, settings(server).path("textgenerationwebui_settings").path("temp").asDouble(), "and picked");
+
+            // a template file: named by its name, saved in instruct/ and picked
+            Path template = TestServer.tempDir().resolve("hearth-template.json");
+            Files.writeString(template, "{\"name\": \"Hearth\", \"input_sequence\": \"<<you>>\", \"output_sequence\": \"<<wren>>\"}");
+            page.chooseFiles(() -> page.click("#instructPresetImport"), template);
+            page.waitFor("document.getElementById('toasts').textContent.includes('Imported Hearth')", STEP);
+            page.waitForNetworkIdle(Duration.ofMillis(300), STEP);
+            assertEquals("<<you>>", JsJson.parse(server.files().bytes("instruct/Hearth.json")).path("input_sequence").asText());
+            JsonNode instruct = settings(server).path("power_user").path("instruct");
+            assertEquals("Hearth", instruct.path("preset").asText());
+            assertEquals("<<wren>>", instruct.path("output_sequence").asText());
+            // a template not shipped is picked again as saved
+            page.click("#instructPresetRestore");
+            page.waitFor("document.querySelector('dialog[open]')?.textContent.includes('not a shipped default')", STEP);
+            page.click("dialog[open] button[value='restore']");
+            page.waitFor("document.getElementById('toasts').textContent.includes('Restored Hearth')", STEP);
+            page.click("#instructPresetExport");
+            Map.Entry<String, byte[]> exportedTemplate = OwnUi.download(page, 1);
+            assertEquals("Hearth.json", exportedTemplate.getKey());
+            JsonNode templateFile = JsJson.parse(exportedTemplate.getValue());
+            assertEquals("Hearth", templateFile.path("name").asText(), "as ST's getPresetSettings: " + templateFile);
+            assertEquals("<<you>>", templateFile.path("input_sequence").asText());
+            StUi.assertClean(page, "The settings page");
+        }
+    }
+
+    @Test
     void aBackgroundIsUploadedPickedShownBehindTheChatAndDeleted() throws IOException {
         try (OwnUi.Session session = OwnUi.Session.start("")) {
             TestServer server = session.server();
@@ -385,7 +486,7 @@ class TankardUiSettingsTest {
     private static void assertFitsAPhoneAndEveryControlIsNamed(Browser.Page page) {
         page.waitForNetworkIdle(Duration.ofMillis(300), STEP);
         assertTrue(page.eval("document.documentElement.scrollWidth <= 390").asBoolean(), "nothing wider than the phone");
-        String controls = "[...document.querySelectorAll('#view input, #view select, #view button')]";
+        String controls = "[...document.querySelectorAll('#view input, #view select, #view button')].filter(c => c.getClientRects().length)";
         List<String> unlabelled = names(page, controls + ".filter(c => !(c.labels?.length && c.labels[0].textContent.trim())"
                 + " && !c.getAttribute('aria-label') && !c.textContent.trim()).map(c => c.id || c.outerHTML.slice(0, 60))");
         assertEquals(List.of(), unlabelled, "every control has a name");
