@@ -203,6 +203,108 @@ class TankardUiPersonaNoteMarkdownTest {
         }
     }
 
+    /** Opens a chat of Wren's by its name and waits for its messages. */
+    private static void openChat(OwnUi.Session session, String chat) {
+        session.page().navigate(session.server().url("/#/chat?avatar=default_Wren.png&file=" + chat.replace(" ", "%20")));
+        OwnUi.boot(session.page());
+        session.page().waitFor(CHAT_SHOWN, STEP);
+    }
+
+    private static void usePersona(Browser.Page page, String name) {
+        page.click("a[data-nav='personas']");
+        page.waitFor("document.querySelector('#personaList') !== null", STEP);
+        page.click("#personaList button[aria-label='Use " + name + "']");
+        page.waitFor("document.querySelector('#personaList li:first-child b').textContent === " + OwnUi.js(name), STEP);
+        page.waitForNetworkIdle(Duration.ofMillis(300), STEP);
+    }
+
+    /** The chat page's Lock dialog, the given boxes set, saved. */
+    private static void lock(Browser.Page page, String box, boolean on) {
+        page.click("#personaLock");
+        page.waitFor("document.querySelector('dialog[open] #" + box + "') !== null", STEP);
+        if (page.eval("document.querySelector('#" + box + "').checked").asBoolean() != on) {
+            page.click("#" + box);
+        }
+        page.click("dialog[open] button[value='save']");
+        page.waitFor("document.getElementById('toasts').textContent.includes('Saved the locks')", STEP);
+        page.waitForNetworkIdle(Duration.ofMillis(300), STEP);
+    }
+
+    @Test
+    void aPersonaIsLockedToAChatAndACharacterAndMadeTheDefaultAsStDoesAndTheEngineSpeaksAsIt() throws IOException {
+        try (OwnUi.Session session = OwnUi.Session.start("")) {
+            TestServer server = session.server();
+            Browser.Page page = session.page();
+            writeChat(server, message("Wren", false, "Hello, traveller."));
+            server.files().write("chats/default_Wren/Wren - other.jsonl", HEADER + "\n" + message("Wren", false, "Back again?"));
+            StUi.changeSettings(server.files(), s -> {
+                com.fasterxml.jackson.databind.node.ObjectNode p = s.with("power_user");
+                p.with("personas").put("ada.png", "Ada").put("bo.png", "Bo");
+                p.with("persona_descriptions").putObject("ada.png").put("description", "Ada keeps the ledgers.").put("position", 0);
+                p.with("persona_descriptions").putObject("bo.png").put("description", "Bo tends the fire.").put("position", 0);
+            });
+            connect(session);
+            usePersona(page, "Ada");
+
+            // locked to this chat: chat_metadata.persona, written by the metadata route (the chat does not travel)
+            openChat(session);
+            StUi.withScreenshot(page, "tankard-persona-lock", () -> {
+                page.click("#personaLock");
+                page.waitFor("document.querySelector('dialog[open] #lockChat') !== null", STEP);
+                page.click("#lockChat");
+            });
+            page.click("dialog[open] button[value='save']");
+            page.waitFor("document.querySelector('#persona').textContent === 'You: Ada (locked to this chat)'", STEP);
+            List<JsonNode> saved = lines(server);
+            assertEquals("ada.png", saved.get(0).path("chat_metadata").path("persona").asText(), "as ST's lockPersona('chat')");
+            assertEquals("5e0c1c52-7d4c-4b0e-9a59-2c1d0c3f6a11", saved.get(0).path("chat_metadata").path("integrity").asText());
+            assertEquals("Hello, traveller.", saved.get(1).path("mes").asText(), "the message stays");
+
+            // another persona picked: opening the locked chat speaks as Ada again (ST's loadPersonaForCurrentChat)
+            usePersona(page, "Bo");
+            openChat(session);
+            page.waitFor("document.querySelector('#persona').textContent === 'You: Ada (locked to this chat)'", STEP);
+            page.waitForNetworkIdle(Duration.ofMillis(300), STEP);
+            assertEquals("ada.png", StUi.settings(server.files()).path("user_avatar").asText(), "the chat's persona picked");
+            String request = JsJson.compact(engineSend(session, "Who am I?").path("messages"));
+            assertTrue(request.contains("Ada keeps the ledgers.") && !request.contains("Bo tends the fire."), request);
+
+            // locked to the character: a connection in Bo's persona_descriptions entry, followed by a chat with no lock
+            usePersona(page, "Bo");
+            openChat(session, "Wren - other");
+            lock(page, "lockCharacter", true);
+            JsonNode connections = StUi.settings(server.files()).path("power_user").path("persona_descriptions").path("bo.png").path("connections");
+            assertEquals("[{\"type\":\"character\",\"id\":\"default_Wren.png\"}]", JsJson.compact(connections), "as ST keeps connections");
+            usePersona(page, "Ada");
+            openChat(session, "Wren - other");
+            page.waitFor("document.querySelector('#persona').textContent === 'You: Bo'", STEP);
+            page.waitForNetworkIdle(Duration.ofMillis(300), STEP);
+            assertEquals("bo.png", StUi.settings(server.files()).path("user_avatar").asText(), "the character's persona picked");
+
+            // the default persona, set on the personas page, is used where neither lock is
+            page.click("a[data-nav='personas']");
+            page.waitFor("document.querySelector('#personaList') !== null", STEP);
+            StUi.withScreenshot(page, "tankard-personas-default", () -> {
+                page.click("#personaList button[aria-label='Default persona: Ada']");
+                page.click("dialog[open] button[value='ok']");
+                page.waitFor("document.querySelector(\"#personaList button[aria-label='Default persona: Ada']\").getAttribute('aria-pressed') === 'true'"
+                        + " && document.querySelector('#personaList li[data-avatar=\"bo.png\"] .connections img')?.complete", STEP);
+                page.waitForNetworkIdle(Duration.ofMillis(300), STEP);
+            });
+            assertEquals("ada.png", StUi.settings(server.files()).path("power_user").path("default_persona").asText());
+            openChat(session, "Wren - other");
+            lock(page, "lockCharacter", false);
+            assertEquals("[]", JsJson.compact(StUi.settings(server.files()).path("power_user").path("persona_descriptions")
+                    .path("bo.png").path("connections")), "unlocked, as ST's unlockPersona('character')");
+            page.reload(); // the chat opened again
+            OwnUi.boot(page);
+            page.waitFor("document.querySelector('#persona').textContent === 'You: Ada'", STEP);
+            page.waitForNetworkIdle(Duration.ofMillis(300), STEP);
+            assertEquals("ada.png", StUi.settings(server.files()).path("user_avatar").asText(), "the default persona picked");
+            StUi.assertClean(page, "The persona locks");
+        }
+    }
+
     @Test
     void theAuthorsNoteIsKeptInTheChatsMetadataAndReachesTheBackend() throws IOException {
         try (OwnUi.Session session = OwnUi.Session.start("")) {
