@@ -85,7 +85,7 @@ async function editLocks(character, window_, shown) {
   try {
     if (unnamed || char.checked !== was.character || def.checked !== was.default) {
       if (unnamed) initPersona(avatar, name, '');
-      const d = (p.persona_descriptions[avatar] ??= { description: '', position: IN_PROMPT, depth: DEFAULT_DEPTH, role: DEFAULT_ROLE, lorebook: '', title: '' });
+      const d = descriptor(avatar);
       const others = (c) => !(c.type === 'character' && c.id === character.avatar);
       d.connections = (d.connections ?? []).filter(others);
       if (char.checked) {
@@ -126,15 +126,19 @@ function initPersona(avatar, name, description) {
   };
 }
 
+/** A persona's entry in persona_descriptions, made as ST's personas.js lockPersona makes it when missing. */
+function descriptor(avatar) {
+  return powerUser().persona_descriptions[avatar] ??= {
+    description: '', position: IN_PROMPT, depth: DEFAULT_DEPTH, role: DEFAULT_ROLE, lorebook: '', connections: [], title: '',
+  };
+}
+
 /** ST: personas.js setUserAvatar with selectCurrentPersona and script.js setUserName. */
 function pick(avatar) {
   const p = powerUser();
   state.settings.user_avatar = avatar;
   if (p.personas[avatar]) state.settings.username = p.personas[avatar];
-  p.persona_descriptions[avatar] ??= {
-    description: '', position: IN_PROMPT, depth: DEFAULT_DEPTH, role: DEFAULT_ROLE, lorebook: '', connections: [], title: '',
-  };
-  const d = p.persona_descriptions[avatar];
+  const d = descriptor(avatar);
   p.persona_description = d.description ?? '';
   p.persona_description_position = d.position ?? IN_PROMPT;
   p.persona_description_depth = d.depth ?? DEFAULT_DEPTH;

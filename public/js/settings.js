@@ -283,9 +283,8 @@ export async function showSettings(view) {
      */
     async function exportFile() {
       const name = select.value;
-      let preset = kind.body(name);
+      let preset = apiId === 'openai' ? structuredClone(list.get(name)) : kind.body(name);
       if (apiId === 'openai') {
-        preset = structuredClone(list.get(name));
         const sensitive = OAI_SENSITIVE.filter((key) => preset[key]);
         const connectionBox = el('input', { type: 'checkbox', id: 'exportConnection' });
         const sensitiveBox = el('input', { type: 'checkbox', id: 'exportSensitive' });
