@@ -6,7 +6,8 @@
 // (textgen-settings.js showTypeSpecificControls). The server's engine sends them as ST's createGenerationParameters
 // and getTextGenGenerationData do.
 
-const SEED = Number.MAX_SAFE_INTEGER;
+// ST's seed and multiple-swipes fields have no maximum
+const NO_MAX = Number.MAX_SAFE_INTEGER;
 
 /** [key, label, min, max, step, ST's default (openai.js default_settings), the sources ST shows it for]. */
 const CHAT = [
@@ -24,7 +25,7 @@ const CHAT = [
  * all but those)]; a boolean default makes a checkbox.
  */
 const TEXT = [
-  ['n', 'Multiple swipes per generation', 1, 16, 1, 1, 'mancer,vllm,aphrodite,tabby,infermaticai,llamacpp'],
+  ['n', 'Multiple swipes per generation', 1, NO_MAX, 1, 1, 'mancer,vllm,aphrodite,tabby,infermaticai,llamacpp'],
   ['top_k', 'Top K', -1, 500, 1, 40, '!generic'],
   ['typical_p', 'Typical P', 0, 1, 0.01, 1, '!generic'],
   ['min_p', 'Min P', 0, 1, 0.001, 0, '!generic'],
@@ -75,7 +76,7 @@ const TEXT = [
   ['temperature_last', 'Temperature last', 0, 0, 0, true, 'ooba,aphrodite,tabby'],
   ['speculative_ngram', 'Speculative ngram', 0, 0, 0, false, 'tabby'],
   ['spaces_between_special_tokens', 'Spaces between special tokens', 0, 0, 0, true, 'vllm,aphrodite,infermaticai'],
-  ['seed', 'Seed (-1: random)', -1, SEED, 1, -1, 'mancer,ooba,koboldcpp,vllm,aphrodite,llamacpp,ollama,infermaticai,huggingface,generic'],
+  ['seed', 'Seed (-1: random)', -1, NO_MAX, 1, -1, 'mancer,ooba,koboldcpp,vllm,aphrodite,llamacpp,ollama,infermaticai,huggingface,generic'],
 ];
 
 /** Whether ST shows a block for `source`: its list names it ('!' in front: does not name it); an empty list, always. */
