@@ -3,16 +3,7 @@
 // call is the one ST's frontend makes (public/script.js, public/scripts/world-info.js), so the files stay ST's.
 import { post, postJson } from './api.js';
 import { saveSettings, state } from './state.js';
-import { dialog, el, fail, field, thumbnail, toast } from './ui.js';
-
-/** Offers a file to the user under `name`, as ST's `download` (public/scripts/utils.js) does. */
-export function saveDownload(blob, name) {
-  const link = el('a', { href: URL.createObjectURL(blob), download: name, hidden: true });
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(link.href), 0);
-}
+import { dialog, el, fail, field, saveDownload, thumbnail, toast } from './ui.js';
 
 /** A card export (ST's `.export_format` click handler): the PNG with its data, or the card's JSON. */
 export async function exportCard(avatar, format) {

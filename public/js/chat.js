@@ -6,7 +6,7 @@ import { postJson } from './api.js';
 import { humanizedDateTime, substitute, userName } from './state.js';
 import { formatted, loadMarkdown } from './markdown.js';
 import { editNote } from './note.js';
-import { chatPersona } from './personas.js';
+import { loadChatPersona, personaControls } from './personas.js';
 import { dialog, el, fail, thumbnail, toast } from './ui.js';
 import { announce, connection } from './connection.js';
 import { CUT_OFF, generate } from './generate.js';
@@ -190,6 +190,7 @@ export async function showChat(view, params) {
   await markdown;
   const window_ = new ChatWindow(avatar ? { avatar_url: avatar, file_name: file } : { id: group });
   await window_.load();
+  if (character) await loadChatPersona(character, window_.header?.chat_metadata); // as ST when it opens a chat
   render(view, { character, chats, file, group, chat: window_ });
   if (character) offerEmbeddedBook(character); // once per card, as ST when it opens one with a lorebook
 }
@@ -242,7 +243,7 @@ function render(view, { character, chats, file, group, chat }) {
       character ? chatFilesPanel({
         character, chats, file, link: (name) => chatLink({ avatar: character.avatar, file: name }), startChat: () => newChat(character),
       }) : null,
-      character ? el('div.row', {}, el('a.grow', { href: '#/personas', id: 'persona', title: 'Pick or edit your persona' }, `You: ${chatPersona(chat.header?.chat_metadata)}`),
+      character ? el('div.row', {}, personaControls(character, chat),
         el('button', { type: 'button', id: 'authorsNote', onclick: () => editNote(chat, () => draw()) }, "Author's note"),
         el('a', { href: `#/worldinfo?${new URLSearchParams({ avatar: character.avatar, file })}`, id: 'lorebooks', title: 'World info: link a lorebook to this character or chat' }, 'Lorebooks')) : null,
       memory?.node));

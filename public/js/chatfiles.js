@@ -3,8 +3,7 @@
 // files stay where and as ST keeps them. No chat is downloaded whole to list or search them.
 import { postJson } from './api.js';
 import { userName } from './state.js';
-import { debounce, dialog, el, fail, field, toast } from './ui.js';
-import { saveDownload } from './cards.js';
+import { debounce, dialog, el, fail, field, saveDownload, toast } from './ui.js';
 
 const base = (name) => String(name).replace(/\.jsonl$/, '');
 const messages = (n) => (n === undefined ? '? messages' : `${n} message${n === 1 ? '' : 's'}`);

@@ -37,6 +37,86 @@ export function chatPersona(metadata) {
   return name ? `${name} (locked to this chat)` : userName();
 }
 
+/** ST: personas.js isPersonaConnectionLocked: whether a persona is connected to the character. */
+function lockedToCharacter(avatar, character) {
+  return !!powerUser().persona_descriptions[avatar]?.connections?.some((c) => c.type === 'character' && c.id === character);
+}
+
+/**
+ * ST: personas.js loadPersonaForCurrentChat, when a chat opens: the persona locked to the chat, else the first one
+ * connected to its character, else the default persona (one that is a named persona), picked and saved when it is
+ * not the one in use. The server's engine then speaks as it, as ST's frontend does.
+ */
+export async function loadChatPersona(character, metadata) {
+  const p = powerUser();
+  const named = (avatar) => (avatar && p.personas[avatar] !== undefined ? avatar : null);
+  const chosen = named(metadata?.persona)
+    ?? Object.keys(p.persona_descriptions).find((avatar) => named(avatar) && lockedToCharacter(avatar, character.avatar))
+    ?? named(p.default_persona);
+  if (!chosen || chosen === currentAvatar()) return;
+  pick(chosen);
+  try {
+    await saveSettings();
+  } catch (e) { fail('Cannot pick the chat\'s persona', e); }
+}
+
+/**
+ * ST: personas.js lockPersona and unlockPersona: the persona in use locked to (or unlocked from) the chat
+ * (chat_metadata.persona, through the metadata route: the chat does not travel), the character (a connection
+ * in persona_descriptions[...].connections; others connected to it lose theirs unless
+ * persona_allow_multi_connections) and as the default persona (ST's toggleDefaultPersona).
+ */
+async function editLocks(character, window_, shown) {
+  const avatar = currentAvatar();
+  const p = powerUser();
+  const name = userName();
+  const was = { chat: window_.header?.chat_metadata?.persona === avatar, character: lockedToCharacter(avatar, character.avatar),
+    default: p.default_persona === avatar };
+  const box = (id, checked, label) => {
+    const input = el('input', { type: 'checkbox', id, checked });
+    return [input, el('label.check', {}, input, el('span', {}, label))];
+  };
+  const [chat, chatRow] = box('lockChat', was.chat, 'Locked to this chat');
+  const [char, charRow] = box('lockCharacter', was.character, `Locked to ${character.name} (chats with no lock of their own)`);
+  const [def, defRow] = box('lockDefault', was.default, 'The default persona (chats with no other lock)');
+  if (await dialog(`Lock ${name}`, el('div.form', {}, chatRow, charRow, defRow), [['Cancel', ''], ['Save', 'save', true]]) !== 'save') return;
+  // ST: lockPersona makes the user a persona first (and the engine follows a chat's lock to a named persona only)
+  const unnamed = p.personas[avatar] === undefined && (chat.checked || char.checked || def.checked);
+  try {
+    if (unnamed || char.checked !== was.character || def.checked !== was.default) {
+      if (unnamed) initPersona(avatar, name, '');
+      const d = descriptor(avatar);
+      const others = (c) => !(c.type === 'character' && c.id === character.avatar);
+      d.connections = (d.connections ?? []).filter(others);
+      if (char.checked) {
+        d.connections.push({ type: 'character', id: character.avatar });
+        if (!p.persona_allow_multi_connections) {
+          for (const [key, other] of Object.entries(p.persona_descriptions)) {
+            if (key !== avatar && other.connections) other.connections = other.connections.filter(others);
+          }
+        }
+      }
+      if (def.checked) p.default_persona = avatar;
+      else if (was.default) delete p.default_persona;
+      await saveSettings();
+    }
+    if (chat.checked !== was.chat) {
+      await postJson('/api/tankard/chats/metadata', { ...window_.ref, chat_metadata: { persona: chat.checked ? avatar : null } });
+      await window_.load();
+    }
+    shown.textContent = `You: ${chatPersona(window_.header?.chat_metadata)}`;
+    toast(`Saved the locks of ${name}`);
+  } catch (e) { fail(`Cannot lock ${name}`, e); }
+}
+
+/** The chat page's "You: name" link to the personas page and its Lock button (window_: chat.js's ChatWindow). */
+export function personaControls(character, window_) {
+  const shown = el('a.grow', { href: '#/personas', id: 'persona', title: 'Pick or edit your persona' },
+    `You: ${chatPersona(window_.header?.chat_metadata)}`);
+  return el('div.row.persona', {}, shown, el('button', { type: 'button', id: 'personaLock',
+    'aria-label': 'Lock your persona to this chat or character', onclick: () => editLocks(character, window_, shown) }, 'Lock'));
+}
+
 /** ST: personas.js initPersona. */
 function initPersona(avatar, name, description) {
   const p = powerUser();
@@ -46,15 +126,19 @@ function initPersona(avatar, name, description) {
   };
 }
 
+/** A persona's entry in persona_descriptions, made as ST's personas.js lockPersona makes it when missing. */
+function descriptor(avatar) {
+  return powerUser().persona_descriptions[avatar] ??= {
+    description: '', position: IN_PROMPT, depth: DEFAULT_DEPTH, role: DEFAULT_ROLE, lorebook: '', connections: [], title: '',
+  };
+}
+
 /** ST: personas.js setUserAvatar with selectCurrentPersona and script.js setUserName. */
 function pick(avatar) {
   const p = powerUser();
   state.settings.user_avatar = avatar;
   if (p.personas[avatar]) state.settings.username = p.personas[avatar];
-  p.persona_descriptions[avatar] ??= {
-    description: '', position: IN_PROMPT, depth: DEFAULT_DEPTH, role: DEFAULT_ROLE, lorebook: '', connections: [], title: '',
-  };
-  const d = p.persona_descriptions[avatar];
+  const d = descriptor(avatar);
   p.persona_description = d.description ?? '';
   p.persona_description_position = d.position ?? IN_PROMPT;
   p.persona_description_depth = d.depth ?? DEFAULT_DEPTH;
@@ -160,6 +244,29 @@ async function remove(avatar, shown) {
   return true;
 }
 
+/** The characters ST connected a persona to (its "connections"), as their thumbnails. */
+function connectionsOf(avatar) {
+  const characters = (powerUser().persona_descriptions[avatar]?.connections ?? []).filter((c) => c.type === 'character');
+  if (!characters.length) return null;
+  return el('p.connections', {}, 'Locked to ', characters.map((c) => el('img', { src: thumbnail(c.id), alt: c.id.replace(/\.png$/, ''), title: c.id })));
+}
+
+/** ST: personas.js toggleDefaultPersona: the default persona of new chats and of chats with no other lock. */
+async function toggleDefault(avatar, shown, redraw) {
+  const p = powerUser();
+  const unset = p.default_persona === avatar;
+  const text = unset ? `${shown} is no longer used by default.` : `${shown} is used for new chats and chats not locked to another persona.`;
+  if (await dialog(unset ? 'Remove the default persona?' : `Make ${shown} the default persona?`, el('p', {}, text),
+    [['Cancel', ''], [unset ? 'Remove' : 'Make default', 'ok', true]]) !== 'ok') return;
+  if (unset) delete p.default_persona;
+  else p.default_persona = avatar;
+  try {
+    await saveSettings();
+    toast(unset ? 'No default persona' : `Default persona: ${shown}`);
+  } catch (e) { fail('Cannot set the default persona', e); }
+  redraw();
+}
+
 /** #/personas: the user's personas, the picked one first; create, pick, edit, delete. */
 export async function showPersonas(view) {
   const files = await postJson('/api/avatars/get', {}).catch(() => []);
@@ -195,8 +302,9 @@ export async function showPersonas(view) {
         const shown = p.personas[avatar] ?? (picked ? userName() : '[Unnamed Persona]');
         return el(picked ? 'li.current' : 'li', { dataset: { avatar } },
           files.includes(avatar) ? el('img', { src: thumbnail(avatar, 'persona'), alt: '' }) : el('span.noimage', { 'aria-hidden': 'true' }),
-          el('div.grow', {}, el('b', {}, shown),
-            el('p.muted', {}, p.persona_descriptions[avatar]?.description || 'No description')),
+          el('div.grow', {}, el('b', {}, shown), p.default_persona === avatar ? el('span.muted', {}, ' · default persona') : null,
+            el('p.muted', {}, p.persona_descriptions[avatar]?.description || 'No description'),
+            connectionsOf(avatar)),
           el('div.actions', {},
             el('button', { type: 'button', 'aria-pressed': String(picked), 'aria-label': picked ? `In use: ${shown}` : `Use ${shown}`, disabled: picked, onclick: async () => {
               pick(avatar);
@@ -207,6 +315,8 @@ export async function showPersonas(view) {
               draw();
             } }, picked ? 'In use' : 'Use'),
             el('button', { type: 'button', 'aria-label': `Edit ${shown}`, onclick: () => edit(avatar, draw) }, 'Edit'),
+            p.personas[avatar] === undefined ? null : el('button', { type: 'button', 'aria-pressed': String(p.default_persona === avatar),
+              'aria-label': `Default persona: ${shown}`, onclick: () => toggleDefault(avatar, shown, draw) }, 'Default'),
             picked ? null : el('button.danger', { type: 'button', 'aria-label': `Delete ${shown}`, onclick: async () => {
               if (!await remove(avatar, shown)) return;
               if (files.includes(avatar)) files.splice(files.indexOf(avatar), 1);

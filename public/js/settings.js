@@ -8,7 +8,8 @@ import { postJson } from './api.js';
 import { loadSettings, saveSettings, state } from './state.js';
 import { announce, connection, describeConnection } from './connection.js';
 import { backgroundsSection } from './backgrounds.js';
-import { dialog, el, fail, field, toast } from './ui.js';
+import { samplersFor } from './samplers.js';
+import { dialog, el, fail, field, saveDownload, toast } from './ui.js';
 
 // ST: openai.js settingsToUpdate, the preset keys whose oai_settings key differs
 const OAI_RENAMED = {
@@ -26,6 +27,11 @@ const OAI_PRESET_KEYS = [...Object.keys(OAI_RENAMED), 'max_context_unlocked', 't
   'verbosity', 'enable_web_search', 'seed', 'n', 'request_images', 'request_image_aspect_ratio', 'request_image_resolution'];
 // ST: settingsToUpdate's connection keys (the source, its models, endpoints, URLs and proxies)
 const OAI_CONNECTION = /^(chat_completion_source|group_models|sort_models|reverse_proxy|show_external_models|proxy_password|bypass_status_check|workers_ai_account_id)$|_model$|_endpoint$|^(custom|openrouter|vertexai|azure|nanogpt)_/;
+
+// ST: openai.js sensitiveFields, which its preset import and export ask about
+const OAI_SENSITIVE = ['reverse_proxy', 'proxy_password', 'custom_url', 'custom_include_body', 'custom_exclude_body',
+  'custom_include_headers', 'vertexai_region', 'vertexai_express_project_id', 'azure_base_url', 'azure_deployment_name',
+  'workers_ai_account_id'];
 
 // ST: preset-manager.js getPresetSettings's filteredKeys (those a text completion or template preset can hold)
 const NOT_IN_PRESETS = /^(api_server|preset|streaming|truncation_length|n|streaming_url|stopping_strings|can_use_tokenization|can_use_streaming|enabled|bind_to_context|seed|legacy_api|server_urls|type|bypass_status_check|max_tokens_second|openrouter_providers|openrouter_quantizations|openrouter_allow_fallbacks|derived|include_reasoning|global_banned_tokens|send_banned_tokens)$|_model$/;
@@ -191,6 +197,7 @@ export async function showSettings(view) {
   const lists = presetLists(await loadSettings()); // read again: ST may have changed them since the page loaded
   const section = el('section.page', {});
   const backgrounds = backgroundsSection();
+  let samplersOpen = false; // the "More samplers" group stays as the user left it when the page is drawn again
   view.append(section);
 
   async function commit(message) {
@@ -217,15 +224,99 @@ export async function showSettings(view) {
       commit(`${kind.label}: ${select.value}`);
     });
 
+    /** ST: preset-manager.js savePreset and updateList: the file saved, then picked. */
+    async function store(name, preset, said) {
+      const answer = await postJson('/api/presets/save', { apiId, name, preset });
+      const stored = answer?.name ?? name;
+      list.set(stored, 'name' in preset ? { ...preset, name: stored } : preset);
+      kind.apply(stored, structuredClone(list.get(stored)), lists);
+      await commit(said(stored));
+    }
+
     async function save(name) {
-      const preset = kind.body(name);
       try {
-        const answer = await postJson('/api/presets/save', { apiId, name, preset });
-        const stored = answer?.name ?? name;
-        list.set(stored, 'name' in preset ? { ...preset, name: stored } : preset);
-        kind.apply(stored, structuredClone(list.get(stored)), lists);
-        await commit(`Saved ${stored} in ${kind.folder}/`);
+        await store(name, kind.body(name), (stored) => `Saved ${stored} in ${kind.folder}/`);
       } catch (e) { fail(`Cannot save ${name}`, e); }
+    }
+
+    /**
+     * A preset file from the user's disk, saved and picked. Chat completion (ST: openai.js onPresetImportFileChange):
+     * named by its file, its proxy and endpoint settings kept only when the user says so, an existing one overwritten
+     * only when confirmed. The others (ST: preset-manager.js, [data-preset-manager-file]'s change handler): named by
+     * its `name`, else its file.
+     */
+    async function importFile(file) {
+      let preset;
+      try {
+        preset = JSON.parse(await file.text());
+      } catch { /* refused below */ }
+      if (!preset || typeof preset !== 'object' || Array.isArray(preset)) {
+        toast(`Cannot import ${file.name}: not a preset file (JSON)`, 'error');
+        return;
+      }
+      let name;
+      if (apiId === 'openai') {
+        name = file.name.replace(/\.[^/.]+$/, '');
+        const sensitive = OAI_SENSITIVE.filter((key) => preset[key]);
+        if (sensitive.length) {
+          const answer = await dialog('The preset holds proxy or custom endpoint settings',
+            el('p', {}, `${sensitive.join(', ')}. Remove them before importing?`),
+            [['Cancel import', ''], ['Import as it is', 'keep'], ['Remove them', 'remove', true]]);
+          if (!answer) return;
+          if (answer === 'remove') sensitive.forEach((key) => delete preset[key]);
+        }
+        if (list.has(name) && await dialog(`${name} exists. Overwrite it?`, el('p', {}, `Its file in ${kind.folder}/ is replaced.`),
+          [['Cancel', ''], ['Overwrite', 'overwrite', true]]) !== 'overwrite') return;
+      } else {
+        name = preset.name ?? file.name.replace('.json', '').replace('.settings', '');
+        preset.name = name;
+      }
+      try {
+        await store(name, preset, (stored) => `Imported ${stored}`);
+      } catch (e) { fail(`Cannot import ${name}`, e); }
+    }
+
+    /**
+     * The picked preset as a file. Chat completion (ST: openai.js onExportPresetClick): the saved preset, its
+     * connection (ST's settingsToUpdate marked so) and proxy settings left out unless the user keeps them. The others
+     * (ST: [data-preset-manager-export]'s click handler): the settings as a save would store them.
+     */
+    async function exportFile() {
+      const name = select.value;
+      let preset = apiId === 'openai' ? structuredClone(list.get(name)) : kind.body(name);
+      if (apiId === 'openai') {
+        const sensitive = OAI_SENSITIVE.filter((key) => preset[key]);
+        const connectionBox = el('input', { type: 'checkbox', id: 'exportConnection' });
+        const sensitiveBox = el('input', { type: 'checkbox', id: 'exportSensitive' });
+        const body = el('div.form', {},
+          el('label.check', {}, connectionBox, el('span', {}, 'With the connection (source, models, URLs); never the API keys')),
+          sensitive.length ? el('label.check', {}, sensitiveBox, el('span', {}, `With its proxy and endpoint settings (${sensitive.join(', ')})`)) : null);
+        if (await dialog(`Export ${name}`, body, [['Cancel', ''], ['Export', 'export', true]]) !== 'export') return;
+        if (!sensitiveBox.checked) sensitive.forEach((key) => delete preset[key]);
+        if (!connectionBox.checked) preset = without(preset, OAI_CONNECTION);
+      }
+      saveDownload(new Blob([JSON.stringify(preset, null, 4)], { type: 'application/json' }), `${name}.json`);
+    }
+
+    /**
+     * ST: preset-manager.js, [data-preset-manager-restore]'s click handler: a shipped default gets its shipped
+     * settings back (POST /api/presets/restore), another is picked again as it was saved.
+     */
+    async function restore() {
+      const name = select.value;
+      try {
+        const { isDefault, preset } = await postJson('/api/presets/restore', { apiId, name });
+        if (isDefault && !Object.keys(preset).length) { toast(`${name}: the shipped default cannot be read`, 'error'); return; }
+        const what = isDefault ? `${name} gets SillyTavern's shipped settings back.`
+          : `${name} is not a shipped default: its saved settings are picked again.`;
+        if (await dialog(`Restore ${name}?`, el('p', {}, what), [['Cancel', ''], ['Restore', 'restore', true]]) !== 'restore') return;
+        if (isDefault) {
+          await store(name, preset, (stored) => `Restored ${stored}`);
+        } else {
+          kind.apply(name, structuredClone(list.get(name)), lists);
+          await commit(`Restored ${name}`);
+        }
+      } catch (e) { fail(`Cannot restore ${name}`, e); }
     }
 
     async function saveAs() {
@@ -250,22 +341,32 @@ export async function showSettings(view) {
       } catch (e) { fail(`Cannot delete ${name}`, e); }
     }
 
+    const importer = el('input', { type: 'file', id: `${apiId}PresetImportFile`, accept: '.json,.settings,application/json', hidden: true,
+      onchange: () => { const [file] = importer.files; importer.value = ''; if (file) importFile(file); } });
     const { label } = kind;
+    const lower = label.toLowerCase();
     return el('div.presetRow', {}, field(label, select), el('div.row', { role: 'group', 'aria-label': `${label} files` },
-      el('button', { type: 'button', id: `${apiId}PresetSave`, disabled: !list.has(picked), 'aria-label': `Save over ${label.toLowerCase()} ${picked ?? ''}`,
+      el('button', { type: 'button', id: `${apiId}PresetSave`, disabled: !list.has(picked), 'aria-label': `Save over ${lower} ${picked ?? ''}`,
         onclick: () => save(select.value) }, 'Save'),
-      el('button', { type: 'button', id: `${apiId}PresetSaveAs`, 'aria-label': `Save as… a new ${label.toLowerCase()}`, onclick: saveAs }, 'Save as…'),
+      el('button', { type: 'button', id: `${apiId}PresetSaveAs`, 'aria-label': `Save as… a new ${lower}`, onclick: saveAs }, 'Save as…'),
+      el('button', { type: 'button', id: `${apiId}PresetImport`, 'aria-label': `Import a ${lower} file`, onclick: () => importer.click() }, 'Import'),
+      importer,
+      el('button', { type: 'button', id: `${apiId}PresetExport`, disabled: !list.has(select.value),
+        'aria-label': `Export ${lower} ${select.value}`, onclick: exportFile }, 'Export'),
+      // ST's preset managers have a restore button; its chat completion presets have none
+      apiId === 'openai' ? null : el('button', { type: 'button', id: `${apiId}PresetRestore`, disabled: !list.has(select.value),
+        'aria-label': `Restore ${lower} ${select.value}`, onclick: restore }, 'Restore'),
       el('button.danger', { type: 'button', id: `${apiId}PresetDelete`, disabled: !list.has(select.value),
-        'aria-label': `Delete ${label.toLowerCase()} ${select.value}`, onclick: remove }, 'Delete')));
+        'aria-label': `Delete ${lower} ${select.value}`, onclick: remove }, 'Delete')));
   }
 
-  /** A number field bound to holder()[key]; own, the API's limits, win over the field's. */
+  /** A number field bound to holder()[key] (shown as fallback when unset); own, the API's limits, win over the field's. */
   function numberField(id, label, [holder, key, own = {}], limits) {
-    const { min, max, step, hint } = { ...limits, ...own };
-    const input = el('input', { id, type: 'number', inputMode: 'decimal', min, max, step, value: holder()[key] ?? '' });
+    const { min, max, step, hint, fallback = '' } = { ...limits, ...own };
+    const input = el('input', { id, type: 'number', inputMode: 'decimal', min, max, step, value: holder()[key] ?? fallback });
     input.addEventListener('change', () => {
       const value = numberIn(input);
-      if (value === null) { toast(`${label}: a number from ${min} to ${max}`, 'error'); input.value = holder()[key] ?? ''; return; }
+      if (value === null) { toast(`${label}: a number from ${min} to ${max}`, 'error'); input.value = holder()[key] ?? fallback; return; }
       holder()[key] = value;
       if (own.unlocks && needsUnlock(state.settings.max_context, state.settings.amount_gen)) powerUser().max_context_unlocked = true;
       commit();
@@ -293,6 +394,16 @@ export async function showSettings(view) {
       checkbox('genStream', 'Stream replies as they are written', ...stream)];
   }
 
+  /** ST's other samplers for the connection in use (samplers.js), folded away as ST's own are in its drawer. */
+  function moreSamplers(holder) {
+    const c = connection();
+    return el('details.samplers', { id: 'moreSamplers', open: samplersOpen, ontoggle: (e) => { samplersOpen = e.target.open; } },
+      el('summary', {}, 'More samplers'),
+      samplersFor(c.api, c.source).map(({ key, label, min, max, step, fallback }) => (typeof fallback === 'boolean'
+        ? checkbox(`sampler_${key}`, label, holder, key, fallback)
+        : numberField(`sampler_${key}`, label, [holder, key, { min, max, step, fallback }], {}))));
+  }
+
   function chatCompletion() {
     return [presetRow('openai'),
       // ST: openai.js default_settings.bind_preset_to_connection
@@ -301,7 +412,7 @@ export async function showSettings(view) {
         temperature: [oai, 'temp_openai', { max: 2 }], topP: [oai, 'top_p_openai'],
         length: [oai, 'openai_max_tokens', { min: 1, max: 128000 }], context: [oai, 'openai_max_context'],
         stream: [oai, 'stream_openai'],
-      })];
+      }), moreSamplers(oai)];
   }
 
   function textCompletion() {
@@ -313,6 +424,7 @@ export async function showSettings(view) {
       context: [root, 'max_context', { max: TEXT_CONTEXT[1], unlocks: true }],
       stream: [textgen, 'streaming'],
     }),
+    moreSamplers(textgen),
     el('h2', {}, 'Formatting'),
     checkbox('instructEnabled', 'Instruct mode', () => p.instruct, 'enabled'),
     presetRow('instruct'),

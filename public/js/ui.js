@@ -51,6 +51,15 @@ export function dialog(title, body, buttons) {
   });
 }
 
+/** Offers a file to the user under `name`, as ST's `download` (public/scripts/utils.js) does. */
+export function saveDownload(blob, name) {
+  const link = el('a', { href: URL.createObjectURL(blob), download: name, hidden: true });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 0);
+}
+
 /** The avatar thumbnail ST serves for a card or a persona. */
 export function thumbnail(avatar, type = 'avatar') {
   return `/thumbnail?type=${type}&file=${encodeURIComponent(avatar)}`;

@@ -1,5 +1,6 @@
 package tankard.frontend;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import tankard.json.JsJson;
 import tankard.testing.Browser;
 import tankard.testing.MockCompletionServer;
@@ -10,6 +11,8 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Base64;
+import java.util.Map;
 import java.util.stream.Stream;
 
 /** A working folder for tests of Tankard's own UI: this repository's {@code public/} and a config.yaml. */
@@ -127,5 +130,27 @@ final class OwnUi {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** Remembers every file the page offers for download (ST's `download`): its name and its blob. */
+    static final String CAPTURE_DOWNLOADS = """
+            window.__downloads = [];
+            window.__blobs = {};
+            { const create = URL.createObjectURL;
+              URL.createObjectURL = (blob) => { const url = create(blob); window.__blobs[url] = blob; return url; };
+              const click = HTMLAnchorElement.prototype.click;
+              HTMLAnchorElement.prototype.click = function () {
+                if (!this.download) return click.call(this);
+                window.__downloads.push({ name: this.download, href: this.href });
+              }; }
+            """;
+
+    /** The name and bytes of the page's n-th download. */
+    static Map.Entry<String, byte[]> download(Browser.Page page, int n) {
+        page.waitFor("window.__downloads.length > " + n, STEP);
+        JsonNode file = page.eval("(async () => { const d = window.__downloads[" + n + "];"
+                + " const bytes = new Uint8Array(await window.__blobs[d.href].arrayBuffer()); let s = '';"
+                + " for (const b of bytes) s += String.fromCharCode(b); return { name: d.name, base64: btoa(s) }; })()");
+        return Map.entry(file.path("name").asText(), Base64.getDecoder().decode(file.path("base64").asText()));
     }
 }

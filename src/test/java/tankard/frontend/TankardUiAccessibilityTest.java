@@ -22,13 +22,18 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  */
 class TankardUiAccessibilityTest {
     private static final Duration STEP = OwnUi.STEP;
-    /** Each page and what shows when it is drawn. */
+    /** Each page, what shows when it is drawn and, for a state of it, a script that opens that state and what then shows. */
     private static final String[][] PAGES = {
             {"#/characters", ".card"},
             {"#/chat?avatar=default_Wren.png", "#messages article"},
+            {"#/chat?avatar=default_Wren.png", "#messages article",
+                "document.querySelector('#authorsNote').click(); document.querySelectorAll('dialog[open] details').forEach(d => d.open = true)",
+                "#noteDefaultPrompt"},
+            {"#/chat?avatar=default_Wren.png", "#messages article", "document.querySelector('#personaLock').click()", "dialog[open] #lockChat"},
             {"#/connection", "#connectionForm"},
             {"#/personas", "#view h1"},
             {"#/settings", "#view h1"},
+            {"#/settings", "#moreSamplers", "document.querySelector('#moreSamplers').open = true", "#moreSamplers[open]"},
             {"#/worldinfo", "#view h1"},
     };
     private static final int[][] SIZES = {{1280, 800}, {390, 844}};
@@ -49,14 +54,20 @@ class TankardUiAccessibilityTest {
             for (int[] size : SIZES) {
                 page.setViewport(size[0], size[1]);
                 for (String[] shown : PAGES) {
+                    page.eval("document.querySelectorAll('dialog[open]').forEach(d => d.close()); true"); // the last state's
                     page.navigate(session.server().url("/" + shown[0]));
                     OwnUi.boot(page);
                     page.waitFor("document.querySelector(" + OwnUi.js(shown[1]) + ") !== null", STEP);
+                    if (shown.length > 2) {
+                        page.eval(shown[2] + ";true");
+                        page.waitFor("document.querySelector(" + OwnUi.js(shown[3]) + ") !== null", STEP);
+                        page.waitForNetworkIdle(Duration.ofMillis(300), STEP);
+                    }
                     page.eval(axe + ";true");
                     JsonNode violations = page.eval("axe.run(document, { resultTypes: ['violations'] }).then((r) =>"
                             + " r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help,"
                             + "   nodes: v.nodes.map((n) => n.target.join(' ')) })))");
-                    String where = shown[0] + " at " + size[0] + "×" + size[1];
+                    String where = shown[0] + (shown.length > 2 ? " (" + shown[2].substring(0, 40) + "…)" : "") + " at " + size[0] + "×" + size[1];
                     report.add(where + ": " + violations.size() + " violations");
                     for (JsonNode violation : violations) {
                         String line = "  " + violation.path("impact").asText() + " " + violation.path("id").asText()

@@ -20,7 +20,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 
@@ -39,30 +38,8 @@ class TankardUiManageTest {
     private static final String WREN_CHATS = "chats/default_Wren";
     private static final String TOASTS = "document.getElementById('toasts').textContent";
 
-    /** Remembers every file the page offers for download (ST's `download`): its name and its blob. */
-    private static final String CAPTURE_DOWNLOADS = """
-            window.__downloads = [];
-            window.__blobs = {};
-            { const create = URL.createObjectURL;
-              URL.createObjectURL = (blob) => { const url = create(blob); window.__blobs[url] = blob; return url; };
-              const click = HTMLAnchorElement.prototype.click;
-              HTMLAnchorElement.prototype.click = function () {
-                if (!this.download) return click.call(this);
-                window.__downloads.push({ name: this.download, href: this.href });
-              }; }
-            """;
-
     private static String text(Browser.Page page, String script) {
         return page.eval(script).asText();
-    }
-
-    /** The name and bytes of the page's n-th download. */
-    private static Map.Entry<String, byte[]> download(Browser.Page page, int n) {
-        page.waitFor("window.__downloads.length > " + n, STEP);
-        JsonNode file = page.eval("(async () => { const d = window.__downloads[" + n + "];"
-                + " const bytes = new Uint8Array(await window.__blobs[d.href].arrayBuffer()); let s = '';"
-                + " for (const b of bytes) s += String.fromCharCode(b); return { name: d.name, base64: btoa(s) }; })()");
-        return Map.entry(file.path("name").asText(), Base64.getDecoder().decode(file.path("base64").asText()));
     }
 
     private static void clickDialog(Browser.Page page, String value) {
@@ -116,7 +93,7 @@ class TankardUiManageTest {
             page.reload();
             OwnUi.boot(page);
             page.waitFor("document.querySelectorAll('#chatList li').length === 2", STEP);
-            page.eval(CAPTURE_DOWNLOADS);
+            page.eval(OwnUi.CAPTURE_DOWNLOADS);
 
             StUi.withScreenshot(page, "tankard-manage-1-rename", () -> {
                 manageChat(page, "Harbour talk");
@@ -136,12 +113,12 @@ class TankardUiManageTest {
                 manageChat(page, "Lighthouse evening");
                 clickDialog(page, "txt");
             });
-            Map.Entry<String, byte[]> jsonl = download(page, 0);
+            Map.Entry<String, byte[]> jsonl = OwnUi.download(page, 0);
             assertEquals("Lighthouse evening.jsonl", jsonl.getKey());
             List<JsonNode> lines = new String(jsonl.getValue(), StandardCharsets.UTF_8).lines().map(JsJson::parse).toList();
             assertEquals(3, lines.size(), "the header and both messages");
             assertEquals("Who keeps the lighthouse?", lines.get(1).path("mes").asText());
-            Map.Entry<String, byte[]> txt = download(page, 1);
+            Map.Entry<String, byte[]> txt = OwnUi.download(page, 1);
             assertEquals("Lighthouse evening.txt", txt.getKey());
             assertEquals("User: Who keeps the lighthouse?\n\nWren: Old Maren, the keeper.\nShe never sleeps.\n\n",
                     new String(txt.getValue(), StandardCharsets.UTF_8), "ST's plain text export");
@@ -245,7 +222,7 @@ class TankardUiManageTest {
 
             page.click(".card[data-avatar='Bramble.png']");
             page.waitFor("document.querySelectorAll('#messages article').length === 1", STEP);
-            page.eval(CAPTURE_DOWNLOADS);
+            page.eval(OwnUi.CAPTURE_DOWNLOADS);
             Path blue = temp("blue.png", solid(0xff0000ff));
             StUi.withScreenshot(page, "tankard-manage-8-edit", () -> {
                 page.click("#editCard");
@@ -274,12 +251,12 @@ class TankardUiManageTest {
                     + " return b > 200 && r < 50; })()", STEP); // the page shows it, not the cached red thumbnail
 
             page.click("#exportPng");
-            Map.Entry<String, byte[]> exported = download(page, 0);
+            Map.Entry<String, byte[]> exported = OwnUi.download(page, 0);
             assertEquals("Bramble.png", exported.getKey());
             assertTrue(TestImages.isPng(exported.getValue()));
             assertEquals("A hedge witch of the old wood.", CardCodec.readPng(exported.getValue()).json().path("data").path("description").asText());
             page.click("#exportJson");
-            Map.Entry<String, byte[]> json = download(page, 1);
+            Map.Entry<String, byte[]> json = OwnUi.download(page, 1);
             assertEquals("Bramble.json", json.getKey());
             assertEquals("Bramble", JsJson.parse(json.getValue()).path("data").path("name").asText());
 

@@ -59,10 +59,15 @@ class TankardUiPersonaNoteMarkdownTest {
 
     /** A send in CHAT through the server's engine, as the UI's generation asks it; answers the backend's request. */
     private static JsonNode engineSend(OwnUi.Session session, String text) {
+        return engineSend(session, CHAT, text);
+    }
+
+    /** The same in another chat of Wren's. */
+    private static JsonNode engineSend(OwnUi.Session session, String chat, String text) {
         String answer = session.page().eval("(async () => {"
                 + " const token = (await (await fetch('/csrf-token')).json()).token;"
                 + " const r = await fetch('/api/tankard/generate', {method: 'POST', headers: {'Content-Type': 'application/json', 'X-CSRF-Token': token},"
-                + "   body: JSON.stringify({avatar_url: 'default_Wren.png', file_name: " + OwnUi.js(CHAT) + ", action: 'send', text: " + OwnUi.js(text) + "})});"
+                + "   body: JSON.stringify({avatar_url: 'default_Wren.png', file_name: " + OwnUi.js(chat) + ", action: 'send', text: " + OwnUi.js(text) + "})});"
                 + " return r.status + ' ' + (await r.text()).slice(0, 300); })()").asText();
         assertTrue(answer.startsWith("200"), "the engine answered: " + answer);
         return session.mock().lastCall("/v1/chat/completions").json();
@@ -203,6 +208,108 @@ class TankardUiPersonaNoteMarkdownTest {
         }
     }
 
+    /** Opens a chat of Wren's by its name and waits for its messages. */
+    private static void openChat(OwnUi.Session session, String chat) {
+        session.page().navigate(session.server().url("/#/chat?avatar=default_Wren.png&file=" + chat.replace(" ", "%20")));
+        OwnUi.boot(session.page());
+        session.page().waitFor(CHAT_SHOWN, STEP);
+    }
+
+    private static void usePersona(Browser.Page page, String name) {
+        page.click("a[data-nav='personas']");
+        page.waitFor("document.querySelector('#personaList') !== null", STEP);
+        page.click("#personaList button[aria-label='Use " + name + "']");
+        page.waitFor("document.querySelector('#personaList li:first-child b').textContent === " + OwnUi.js(name), STEP);
+        page.waitForNetworkIdle(Duration.ofMillis(300), STEP);
+    }
+
+    /** The chat page's Lock dialog, the given boxes set, saved. */
+    private static void lock(Browser.Page page, String box, boolean on) {
+        page.click("#personaLock");
+        page.waitFor("document.querySelector('dialog[open] #" + box + "') !== null", STEP);
+        if (page.eval("document.querySelector('#" + box + "').checked").asBoolean() != on) {
+            page.click("#" + box);
+        }
+        page.click("dialog[open] button[value='save']");
+        page.waitFor("document.getElementById('toasts').textContent.includes('Saved the locks')", STEP);
+        page.waitForNetworkIdle(Duration.ofMillis(300), STEP);
+    }
+
+    @Test
+    void aPersonaIsLockedToAChatAndACharacterAndMadeTheDefaultAsStDoesAndTheEngineSpeaksAsIt() throws IOException {
+        try (OwnUi.Session session = OwnUi.Session.start("")) {
+            TestServer server = session.server();
+            Browser.Page page = session.page();
+            writeChat(server, message("Wren", false, "Hello, traveller."));
+            server.files().write("chats/default_Wren/Wren - other.jsonl", HEADER + "\n" + message("Wren", false, "Back again?"));
+            StUi.changeSettings(server.files(), s -> {
+                com.fasterxml.jackson.databind.node.ObjectNode p = s.with("power_user");
+                p.with("personas").put("ada.png", "Ada").put("bo.png", "Bo");
+                p.with("persona_descriptions").putObject("ada.png").put("description", "Ada keeps the ledgers.").put("position", 0);
+                p.with("persona_descriptions").putObject("bo.png").put("description", "Bo tends the fire.").put("position", 0);
+            });
+            connect(session);
+            usePersona(page, "Ada");
+
+            // locked to this chat: chat_metadata.persona, written by the metadata route (the chat does not travel)
+            openChat(session);
+            StUi.withScreenshot(page, "tankard-persona-lock", () -> {
+                page.click("#personaLock");
+                page.waitFor("document.querySelector('dialog[open] #lockChat') !== null", STEP);
+                page.click("#lockChat");
+            });
+            page.click("dialog[open] button[value='save']");
+            page.waitFor("document.querySelector('#persona').textContent === 'You: Ada (locked to this chat)'", STEP);
+            List<JsonNode> saved = lines(server);
+            assertEquals("ada.png", saved.get(0).path("chat_metadata").path("persona").asText(), "as ST's lockPersona('chat')");
+            assertEquals("5e0c1c52-7d4c-4b0e-9a59-2c1d0c3f6a11", saved.get(0).path("chat_metadata").path("integrity").asText());
+            assertEquals("Hello, traveller.", saved.get(1).path("mes").asText(), "the message stays");
+
+            // another persona picked: opening the locked chat speaks as Ada again (ST's loadPersonaForCurrentChat)
+            usePersona(page, "Bo");
+            openChat(session);
+            page.waitFor("document.querySelector('#persona').textContent === 'You: Ada (locked to this chat)'", STEP);
+            page.waitForNetworkIdle(Duration.ofMillis(300), STEP);
+            assertEquals("ada.png", StUi.settings(server.files()).path("user_avatar").asText(), "the chat's persona picked");
+            String request = JsJson.compact(engineSend(session, "Who am I?").path("messages"));
+            assertTrue(request.contains("Ada keeps the ledgers.") && !request.contains("Bo tends the fire."), request);
+
+            // locked to the character: a connection in Bo's persona_descriptions entry, followed by a chat with no lock
+            usePersona(page, "Bo");
+            openChat(session, "Wren - other");
+            lock(page, "lockCharacter", true);
+            JsonNode connections = StUi.settings(server.files()).path("power_user").path("persona_descriptions").path("bo.png").path("connections");
+            assertEquals("[{\"type\":\"character\",\"id\":\"default_Wren.png\"}]", JsJson.compact(connections), "as ST keeps connections");
+            usePersona(page, "Ada");
+            openChat(session, "Wren - other");
+            page.waitFor("document.querySelector('#persona').textContent === 'You: Bo'", STEP);
+            page.waitForNetworkIdle(Duration.ofMillis(300), STEP);
+            assertEquals("bo.png", StUi.settings(server.files()).path("user_avatar").asText(), "the character's persona picked");
+
+            // the default persona, set on the personas page, is used where neither lock is
+            page.click("a[data-nav='personas']");
+            page.waitFor("document.querySelector('#personaList') !== null", STEP);
+            StUi.withScreenshot(page, "tankard-personas-default", () -> {
+                page.click("#personaList button[aria-label='Default persona: Ada']");
+                page.click("dialog[open] button[value='ok']");
+                page.waitFor("document.querySelector(\"#personaList button[aria-label='Default persona: Ada']\").getAttribute('aria-pressed') === 'true'"
+                        + " && document.querySelector('#personaList li[data-avatar=\"bo.png\"] .connections img')?.complete", STEP);
+                page.waitForNetworkIdle(Duration.ofMillis(300), STEP);
+            });
+            assertEquals("ada.png", StUi.settings(server.files()).path("power_user").path("default_persona").asText());
+            openChat(session, "Wren - other");
+            lock(page, "lockCharacter", false);
+            assertEquals("[]", JsJson.compact(StUi.settings(server.files()).path("power_user").path("persona_descriptions")
+                    .path("bo.png").path("connections")), "unlocked, as ST's unlockPersona('character')");
+            page.reload(); // the chat opened again
+            OwnUi.boot(page);
+            page.waitFor("document.querySelector('#persona').textContent === 'You: Ada'", STEP);
+            page.waitForNetworkIdle(Duration.ofMillis(300), STEP);
+            assertEquals("ada.png", StUi.settings(server.files()).path("user_avatar").asText(), "the default persona picked");
+            StUi.assertClean(page, "The persona locks");
+        }
+    }
+
     @Test
     void theAuthorsNoteIsKeptInTheChatsMetadataAndReachesTheBackend() throws IOException {
         try (OwnUi.Session session = OwnUi.Session.start("")) {
@@ -256,6 +363,78 @@ class TankardUiPersonaNoteMarkdownTest {
             page.waitFor("document.querySelector('dialog[open] #notePrompt')?.value === \"[Keep {{char}}'s replies short and spooky.]\"", STEP);
             page.click("dialog button[value='']");
             StUi.assertClean(page, "The author's note steps");
+        }
+    }
+
+    /** The index of the message whose content is exactly the text, or -1. */
+    private static int indexOf(JsonNode messages, String text) {
+        for (int i = 0; i < messages.size(); i++) {
+            if (messages.get(i).path("content").asText().equals(text)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    @Test
+    void theCharactersNoteAndTheNoteDefaultsAreKeptInTheSettingsAsStKeepsThemAndReachTheBackend() throws IOException {
+        try (OwnUi.Session session = OwnUi.Session.start("")) {
+            TestServer server = session.server();
+            Browser.Page page = session.page();
+            writeChat(server, message("Wren", false, "Hello, traveller."));
+            server.files().write("chats/default_Wren/Wren - fresh.jsonl", HEADER + "\n" + message("Wren", false, "A new day."));
+            connect(session);
+            openChat(session);
+
+            StUi.withScreenshot(page, "tankard-authors-note-character-defaults", () -> {
+                page.click("#authorsNote");
+                page.waitFor("document.querySelector('dialog[open] #notePrompt') !== null", STEP);
+                page.type("#notePrompt", "[The chat's own note.]");
+                page.eval("document.querySelector('#noteDepth').value = '1'");
+                page.click("#charaNote summary");
+                page.type("#charaNotePrompt", "[{{char}} whispers.]");
+                page.click("#charaNoteUse");
+                OwnUi.choose(page, "#charaNotePosition", "2");
+                page.click("#noteDefaults summary");
+                page.type("#noteDefaultPrompt", "[A note for new chats.]");
+                page.eval("document.querySelector('#noteDefaultDepth').value = '2'");
+                page.eval("document.querySelector('dialog[open]').scrollTop = 1e6");
+            });
+            page.click("dialog button[value='save']");
+            page.waitFor("document.getElementById('toasts').textContent.includes(\"Author's note saved\")", STEP);
+            page.waitForNetworkIdle(Duration.ofMillis(300), STEP);
+
+            JsonNode note = StUi.settings(server.files()).path("extension_settings").path("note");
+            assertEquals("[{\"name\":\"default_Wren\",\"prompt\":\"[{{char}} whispers.]\",\"useChara\":true,\"position\":2}]",
+                    JsJson.compact(note.path("chara")), "as ST's authors-note.js keeps a character's note");
+            assertEquals("[A note for new chats.]", note.path("default").asText());
+            assertEquals(2, note.path("defaultDepth").asInt());
+            assertEquals(1, note.path("defaultPosition").asInt());
+            assertEquals("[The chat's own note.]", lines(server).get(0).path("chat_metadata").path("note_prompt").asText());
+
+            // after the chat's note, as the character's note's position says (ST's setFloatingPrompt)
+            JsonNode messages = engineSend(session, "Any news?").path("messages");
+            int at = indexOf(messages, "[The chat's own note.]\n[Wren whispers.]");
+            assertTrue(at > 0, "the chat's note and the character's: " + messages);
+            assertEquals("Any news?", messages.get(at + 1).path("content").asText(), "at depth 1");
+            // a chat with no note of its own takes the defaults, the character's note still after it
+            messages = engineSend(session, "Wren - fresh", "Good morning.").path("messages");
+            at = indexOf(messages, "[A note for new chats.]\n[Wren whispers.]");
+            assertTrue(at > 0, "the default note: " + messages);
+            assertEquals("Good morning.", messages.get(at + 2).path("content").asText(), "at depth 2");
+
+            // the character's note emptied while not used is dropped, as ST drops it
+            page.click("#authorsNote");
+            page.waitFor("document.querySelector('dialog[open] #charaNotePrompt')?.value === '[{{char}} whispers.]'", STEP);
+            assertEquals("[A note for new chats.]", page.eval("document.querySelector('#noteDefaultPrompt').value").asText());
+            page.eval("document.querySelector('#charaNote').open = true");
+            page.click("#charaNoteUse");
+            page.eval("document.querySelector('#charaNotePrompt').value = ''");
+            page.click("dialog button[value='save']");
+            page.waitFor("document.getElementById('toasts').textContent.split(\"Author's note saved\").length === 3", STEP);
+            page.waitForNetworkIdle(Duration.ofMillis(300), STEP);
+            assertEquals("[]", JsJson.compact(StUi.settings(server.files()).path("extension_settings").path("note").path("chara")));
+            StUi.assertClean(page, "The character's note steps");
         }
     }
 }

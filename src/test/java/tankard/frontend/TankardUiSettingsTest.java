@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -97,6 +98,14 @@ class TankardUiSettingsTest {
                 assertEquals("Default", page.eval("document.querySelector('#openaiPreset').value").asText(), "ST's preset in use");
                 OwnUi.enter(page, "#genTemperature", "0.35");
                 OwnUi.enter(page, "#genMaxTokens", "123");
+                // the other samplers ST shows for a custom source, folded away as in ST
+                assertEquals(List.of("sampler_freq_pen_openai", "sampler_pres_pen_openai", "sampler_seed"), samplers(page),
+                        "ST's data-source: no top K, min P, top A or repetition penalty for a custom source");
+                page.click("#moreSamplers summary");
+                OwnUi.enter(page, "#sampler_freq_pen_openai", "0.4");
+                OwnUi.enter(page, "#sampler_pres_pen_openai", "-0.25");
+                OwnUi.enter(page, "#sampler_seed", "1234");
+                assertTrue(page.eval("document.querySelector('#moreSamplers').open").asBoolean(), "still open after the saves");
                 saveAs(page, "#openaiPresetSaveAs", "Tavern Calm");
             });
             JsonNode preset = JsJson.parse(server.files().bytes("OpenAI Settings/Tavern Calm.json"));
@@ -104,6 +113,10 @@ class TankardUiSettingsTest {
             assertEquals(123, preset.path("openai_max_tokens").asInt());
             assertTrue(preset.has("prompt_order") && preset.has("stream_openai"), "the whole preset, as ST's getChatCompletionPreset makes it");
             assertEquals("custom", preset.path("chat_completion_source").asText(), "the connection too, as ST saves it");
+            assertEquals(0.4, preset.path("frequency_penalty").asDouble(), "ST's preset keys for the samplers");
+            assertEquals(-0.25, preset.path("presence_penalty").asDouble());
+            assertEquals(1234, preset.path("seed").asInt());
+            assertEquals(0.4, settings(server).path("oai_settings").path("freq_pen_openai").asDouble(), "and ST's settings keys");
 
             // another temperature, then the preset picked again: its values come back, as ST's onSettingsPresetChange
             OwnUi.enter(page, "#genTemperature", "1.5");
@@ -134,6 +147,9 @@ class TankardUiSettingsTest {
             assertEquals(123, sent.path("max_tokens").asInt(), "the response length picked");
             assertTrue(sent.toString().contains("OLDEST"), "the old message fits the default context");
             assertTrue(sent.path("stream").asBoolean(), "streamed, as the settings say");
+            assertEquals(0.4, sent.path("frequency_penalty").asDouble(), "the samplers picked: " + sent);
+            assertEquals(-0.25, sent.path("presence_penalty").asDouble());
+            assertEquals(1234, sent.path("seed").asInt());
 
             // a smaller context leaves the old message out; streaming off asks for a whole reply
             openSettings(page, "document.querySelector('#genContext') !== null");
@@ -168,6 +184,7 @@ class TankardUiSettingsTest {
             TextCompletionProtocols.install(session.mock());
             TestServer server = session.server();
             Browser.Page page = session.page();
+            StUi.changeSettings(server.files(), s -> ((ObjectNode) s.with("textgenerationwebui_settings")).remove("top_k"));
             writeChat(server);
             page.navigate(server.url("/#/connection"));
             OwnUi.boot(page);
@@ -179,6 +196,18 @@ class TankardUiSettingsTest {
                 OwnUi.enter(page, "#genTemperature", "0.42");
                 OwnUi.enter(page, "#genMaxTokens", "77");
                 OwnUi.enter(page, "#genContext", "16384");
+                List<String> shown = samplers(page);
+                assertTrue(shown.containsAll(List.of("sampler_top_k", "sampler_min_p", "sampler_rep_pen", "sampler_rep_pen_range",
+                        "sampler_dry_multiplier", "sampler_xtc_probability", "sampler_mirostat_mode", "sampler_seed")), "llama.cpp's: " + shown);
+                assertFalse(shown.contains("sampler_top_a") || shown.contains("sampler_tfs") || shown.contains("sampler_num_beams"),
+                        "ST hides top A, TFS and beams for llama.cpp: " + shown);
+                assertEquals("40", page.eval("document.querySelector('#sampler_top_k').value").asText(), "ST's default where the settings have none");
+                page.click("#moreSamplers summary");
+                for (String[] entry : new String[][] {{"top_k", "12"}, {"min_p", "0.07"}, {"rep_pen", "1.15"}, {"rep_pen_range", "256"},
+                        {"dry_multiplier", "0.8"}, {"xtc_probability", "0.5"}, {"mirostat_mode", "2"}, {"seed", "42"}}) {
+                    OwnUi.enter(page, "#sampler_" + entry[0], entry[1]);
+                }
+                page.click("#sampler_ban_eos_token");
                 page.click("#instructEnabled");
                 page.waitForNetworkIdle(Duration.ofMillis(300), STEP);
                 OwnUi.choose(page, "#instructPreset", "Alpaca");
@@ -193,6 +222,11 @@ class TankardUiSettingsTest {
             assertEquals(77, preset.path("genamt").asInt());
             assertTrue(preset.has("max_length"));
             assertFalse(preset.has("server_urls") || preset.has("type") || preset.has("streaming"), "no connection keys, as in ST");
+            assertEquals(12, preset.path("top_k").asInt(), "the samplers under ST's keys");
+            assertEquals(0.8, preset.path("dry_multiplier").asDouble());
+            assertTrue(preset.path("ban_eos_token").asBoolean());
+            assertFalse(preset.has("seed"), "ST keeps the seed out of presets (getPresetSettings)");
+            assertEquals(42, settings(server).path("textgenerationwebui_settings").path("seed").asInt());
 
             JsonNode powerUser = settings(server).path("power_user");
             assertTrue(powerUser.path("instruct").path("enabled").asBoolean());
@@ -210,6 +244,15 @@ class TankardUiSettingsTest {
             String prompt = sent.path("prompt").asText();
             assertEquals(0.42, sent.path("temperature").asDouble(), "the temperature picked: " + sent);
             assertEquals(77, sent.path("n_predict").asInt(), "the response length picked");
+            assertEquals(12, sent.path("top_k").asInt(), "the samplers picked: " + sent);
+            assertEquals(0.07, sent.path("min_p").asDouble());
+            assertEquals(1.15, sent.path("repeat_penalty").asDouble());
+            assertEquals(256, sent.path("repeat_last_n").asInt());
+            assertEquals(0.8, sent.path("dry_multiplier").asDouble());
+            assertEquals(0.5, sent.path("xtc_probability").asDouble());
+            assertEquals(2, sent.path("mirostat").asInt());
+            assertEquals(42, sent.path("seed").asInt());
+            assertTrue(sent.path("ignore_eos").asBoolean(), "ban EOS, as llama.cpp's ignore_eos");
             assertTrue(prompt.contains("### Instruction:\nIs the kettle on?"), "the instruct template picked: " + prompt);
             assertTrue(prompt.endsWith("### Response:\n"), prompt);
             assertTrue(prompt.contains("You are Wren, a knowledgeable and friendly assistant."), "the system prompt picked: " + prompt);
@@ -223,6 +266,106 @@ class TankardUiSettingsTest {
             assertFalse(template.has("enabled") || template.has("preset"), "as ST's getPresetSettings leaves them out: " + template);
             delete(page, "#instructPresetDelete");
             assertFalse(server.files().exists("instruct/My Alpaca.json"));
+            StUi.assertClean(page, "The settings page");
+        }
+    }
+
+    @Test
+    void presetFilesAreImportedAndExportedAsStDoesAndAShippedDefaultIsRestored() throws IOException {
+        try (OwnUi.Session session = OwnUi.Session.start("")) {
+            TestServer server = session.server();
+            Browser.Page page = OwnUi.connected(session);
+            page.eval(OwnUi.CAPTURE_DOWNLOADS);
+            Path night = TestServer.tempDir().resolve("Night Owl.json");
+            Files.writeString(night, "{\"temperature\": 0.6, \"frequency_penalty\": 0.3, \"openai_max_tokens\": 99,"
+                    + " \"chat_completion_source\": \"custom\", \"custom_url\": \"http://proxy.example/v1\"}");
+            openSettings(page, "document.querySelector('#openaiPresetImport') !== null");
+
+            // a chat completion preset with an endpoint in it: ST asks whether to keep it (openai.js sensitiveFields)
+            page.chooseFiles(() -> page.click("#openaiPresetImport"), night);
+            page.waitFor("document.querySelector('dialog[open]')?.textContent.includes('custom_url')", STEP);
+            page.click("dialog[open] button[value='remove']");
+            page.waitFor("document.getElementById('toasts').textContent.includes('Imported Night Owl')", STEP);
+            page.waitForNetworkIdle(Duration.ofMillis(300), STEP);
+            JsonNode imported = JsJson.parse(server.files().bytes("OpenAI Settings/Night Owl.json"));
+            assertEquals(0.6, imported.path("temperature").asDouble(), "named by its file, as ST's onPresetImportFileChange: " + imported);
+            assertFalse(imported.has("custom_url"), "the endpoint removed, as asked");
+            JsonNode oai = settings(server).path("oai_settings");
+            assertEquals("Night Owl", oai.path("preset_settings_openai").asText(), "and picked");
+            assertEquals(0.3, oai.path("freq_pen_openai").asDouble());
+            assertEquals(99, oai.path("openai_max_tokens").asInt());
+            assertEquals(session.mock().baseUrl(), oai.path("custom_url").asText(), "the connection's own URL kept");
+            assertEquals("0.6", page.eval("document.querySelector('#genTemperature').value").asText());
+
+            // the same name again: overwritten only when confirmed
+            Files.writeString(night, "{\"temperature\": 1.9}");
+            page.chooseFiles(() -> page.click("#openaiPresetImport"), night);
+            page.waitFor("document.querySelector('dialog[open]')?.textContent.includes('Night Owl exists')", STEP);
+            page.click("dialog[open] button[value='']");
+            page.waitForNetworkIdle(Duration.ofMillis(300), STEP);
+            assertEquals(0.6, JsJson.parse(server.files().bytes("OpenAI Settings/Night Owl.json")).path("temperature").asDouble(),
+                    "not overwritten");
+            Path broken = TestServer.tempDir().resolve("broken.json");
+            Files.writeString(broken, "{ not json");
+            page.chooseFiles(() -> page.click("#openaiPresetImport"), broken);
+            page.waitFor("document.getElementById('toasts').textContent.includes('Cannot import broken.json: not a preset file')", STEP);
+            assertFalse(server.files().exists("OpenAI Settings/broken.json"));
+
+            // exported as ST exports it: the saved preset, without the connection unless asked
+            page.click("#openaiPresetExport");
+            page.waitFor("document.querySelector('dialog[open] #exportConnection') !== null", STEP);
+            page.click("dialog[open] button[value='export']");
+            Map.Entry<String, byte[]> exported = OwnUi.download(page, 0);
+            assertEquals("Night Owl.json", exported.getKey());
+            JsonNode file = JsJson.parse(exported.getValue());
+            assertEquals(0.6, file.path("temperature").asDouble(), "the saved preset: " + file);
+            assertFalse(file.has("chat_completion_source"), "no connection data, ST's default answer");
+
+            // text completion: Balanced saved over, then restored from the shipped default (POST /api/presets/restore)
+            TextCompletionProtocols.install(session.mock());
+            page.navigate(server.url("/#/connection"));
+            OwnUi.connectText(page, session.mock(), "llamacpp");
+            String shipped = server.files().read("TextGen Settings/Balanced.json");
+            double shippedTemp = JsJson.parse(shipped).path("temp").asDouble();
+            StUi.withScreenshot(page, "tankard-settings-preset-files", () -> {
+                openSettings(page, "document.querySelector('#textgenerationwebuiPresetRestore') !== null");
+                OwnUi.choose(page, "#textgenerationwebuiPreset", "Balanced");
+                page.waitForNetworkIdle(Duration.ofMillis(300), STEP);
+                OwnUi.enter(page, "#genTemperature", "1.77");
+                page.click("#textgenerationwebuiPresetSave");
+                page.waitFor("document.getElementById('toasts').textContent.includes('Saved Balanced')", STEP);
+                assertEquals(1.77, JsJson.parse(server.files().bytes("TextGen Settings/Balanced.json")).path("temp").asDouble());
+                page.click("#textgenerationwebuiPresetRestore");
+                page.waitFor("document.querySelector('dialog[open]')?.textContent.includes('shipped settings back')", STEP);
+            });
+            page.click("dialog[open] button[value='restore']");
+            page.waitFor("document.getElementById('toasts').textContent.includes('Restored Balanced')", STEP);
+            page.waitForNetworkIdle(Duration.ofMillis(300), STEP);
+            assertEquals(shippedTemp, JsJson.parse(server.files().bytes("TextGen Settings/Balanced.json")).path("temp").asDouble(),
+                    "the shipped file back");
+            assertEquals(shippedTemp, settings(server).path("textgenerationwebui_settings").path("temp").asDouble(), "and picked");
+
+            // a template file: named by its name, saved in instruct/ and picked
+            Path template = TestServer.tempDir().resolve("hearth-template.json");
+            Files.writeString(template, "{\"name\": \"Hearth\", \"input_sequence\": \"<<you>>\", \"output_sequence\": \"<<wren>>\"}");
+            page.chooseFiles(() -> page.click("#instructPresetImport"), template);
+            page.waitFor("document.getElementById('toasts').textContent.includes('Imported Hearth')", STEP);
+            page.waitForNetworkIdle(Duration.ofMillis(300), STEP);
+            assertEquals("<<you>>", JsJson.parse(server.files().bytes("instruct/Hearth.json")).path("input_sequence").asText());
+            JsonNode instruct = settings(server).path("power_user").path("instruct");
+            assertEquals("Hearth", instruct.path("preset").asText());
+            assertEquals("<<wren>>", instruct.path("output_sequence").asText());
+            // a template not shipped is picked again as saved
+            page.click("#instructPresetRestore");
+            page.waitFor("document.querySelector('dialog[open]')?.textContent.includes('not a shipped default')", STEP);
+            page.click("dialog[open] button[value='restore']");
+            page.waitFor("document.getElementById('toasts').textContent.includes('Restored Hearth')", STEP);
+            page.click("#instructPresetExport");
+            Map.Entry<String, byte[]> exportedTemplate = OwnUi.download(page, 1);
+            assertEquals("Hearth.json", exportedTemplate.getKey());
+            JsonNode templateFile = JsJson.parse(exportedTemplate.getValue());
+            assertEquals("Hearth", templateFile.path("name").asText(), "as ST's getPresetSettings: " + templateFile);
+            assertEquals("<<you>>", templateFile.path("input_sequence").asText());
             StUi.assertClean(page, "The settings page");
         }
     }
@@ -314,6 +457,7 @@ class TankardUiSettingsTest {
             StUi.withScreenshot(page, "tankard-settings-phone-text-completion", () -> {
                 openSettings(page, "document.querySelector('#instructPreset') !== null"
                         + " && [...document.querySelectorAll('#backgroundList img')].every(i => i.complete)");
+                page.click("#moreSamplers summary");
                 assertFitsAPhoneAndEveryControlIsNamed(page);
                 page.eval("document.querySelector('#instructEnabled').focus()");
                 page.press("Space");
@@ -333,11 +477,16 @@ class TankardUiSettingsTest {
         }
     }
 
+    /** The ids of the "More samplers" fields, in order. */
+    private static List<String> samplers(Browser.Page page) {
+        return names(page, "[...document.querySelectorAll('#moreSamplers input')].map(i => i.id)");
+    }
+
     /** No overflow at 390 px; every control named (label, aria-label or text) and at least 44 px each way. */
     private static void assertFitsAPhoneAndEveryControlIsNamed(Browser.Page page) {
         page.waitForNetworkIdle(Duration.ofMillis(300), STEP);
         assertTrue(page.eval("document.documentElement.scrollWidth <= 390").asBoolean(), "nothing wider than the phone");
-        String controls = "[...document.querySelectorAll('#view input, #view select, #view button')]";
+        String controls = "[...document.querySelectorAll('#view input, #view select, #view button')].filter(c => c.getClientRects().length)";
         List<String> unlabelled = names(page, controls + ".filter(c => !(c.labels?.length && c.labels[0].textContent.trim())"
                 + " && !c.getAttribute('aria-label') && !c.textContent.trim()).map(c => c.id || c.outerHTML.slice(0, 60))");
         assertEquals(List.of(), unlabelled, "every control has a name");
