@@ -43,7 +43,7 @@ class TankardUiChatOpsTest {
     }
 
     /** Twenty pieces, 200 ms apart: slow enough to stop. */
-    private static void slowReply(TestServer server, HttpServerRequest request) {
+    static void slowReply(TestServer server, HttpServerRequest request) {
         request.response().setChunked(true).putHeader("Content-Type", "text/event-stream");
         for (int i = 0; i < 20; i++) {
             String piece = "word" + i + " ";

@@ -23,7 +23,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * reordered from the keyboard and one member muted, stored with ST's keys; a send answered by the members ST's
  * activation picks, in order, each reply asked of the engine with that member's card in the prompt; the round
  * regenerated whole; natural order with a mention; manual mode's "reply as"; auto mode replying on its own until
- * turned off; the group's chats made, renamed and deleted. Screenshots {@code tankard-group-*.png} in target/ui/.
+ * turned off; Stop ending a round; the group's chats made, renamed and deleted; the group deleted with its chats; the
+ * chat and the editor at 390×844. Screenshots {@code tankard-group-*.png} in target/ui/.
  */
 class TankardUiGroupTest {
     private static final Duration STEP = OwnUi.STEP;
@@ -231,7 +232,7 @@ class TankardUiGroupTest {
             character(server, "Ash");
             character(server, "Birch");
             String id = JsJson.parse(server.client().post("/api/groups/create", "{\"name\":\"Hearth\",\"members\":"
-                    + "[\"Ash.png\",\"Birch.png\"],\"disabled_members\":[],\"chat_id\":\"first\",\"chats\":[\"first\"]}")
+                    + "[\"Ash.png\",\"Birch.png\"],\"disabled_members\":[],\"activation_strategy\":1,\"chat_id\":\"first\",\"chats\":[\"first\"]}")
                     .body().getBytes()).path("id").asText();
             Browser.Page page = OwnUi.connected(session);
             page.click("a[data-nav='groups']");
@@ -239,6 +240,22 @@ class TankardUiGroupTest {
             page.click("#groupList a[data-group]");
             settled(page, 2);
             assertTrue(files.exists("group chats/first.jsonl"));
+
+            // Stop ends the round: Ash's reply kept as far as it came, Birch not asked
+            session.mock().onCompletion(request -> TankardUiChatOpsTest.slowReply(server, request));
+            StUi.withScreenshot(page, "tankard-group-6-stopped", () -> {
+                page.type("#input", "Tell us a long tale.");
+                page.click("#send");
+                page.waitFor("(document.querySelector('#messages article.streaming .text')?.textContent ?? '').includes('word2')", STEP);
+                page.click("#stop");
+                settled(page, 4);
+            });
+            page.waitFor("new Promise((resolve) => setTimeout(() => resolve(true), 1500))", STEP);
+            assertEquals(1, completions(session.mock()), "the round ended at the stop");
+            List<JsonNode> stopped = chat(files, "first");
+            assertEquals(List.of("Ash", "Birch", "User", "Ash"), names(stopped));
+            String kept = stopped.get(3).path("mes").asText();
+            assertTrue(kept.startsWith("word0 word1 word2") && !kept.contains("word19"), "kept as far as it came: " + kept);
 
             page.click("#groupNewChat");
             settled(page, 2);
@@ -265,25 +282,25 @@ class TankardUiGroupTest {
             page.waitFor("document.querySelector('dialog h2')?.textContent.startsWith('Delete ')", STEP);
             page.click("dialog button[value='delete']");
             page.waitFor("location.hash.includes('By%20the%20fire') || location.hash.includes('By+the+fire')", STEP);
-            settled(page, 2);
+            settled(page, 4);
             assertFalse(files.exists("group chats/" + second + ".jsonl"));
             assertEquals("[\"By the fire\"]", group(files).path("chats").toString());
             assertEquals("By the fire", group(files).path("chat_id").asText());
 
             page.setViewport(390, 844);
-            StUi.withScreenshot(page, "tankard-group-6-phone-chat", () -> {
+            StUi.withScreenshot(page, "tankard-group-7-phone-chat", () -> {
                 page.reload();
                 OwnUi.boot(page);
-                settled(page, 2);
+                settled(page, 4);
                 page.click("#asideToggle");
                 assertNarrowAndLarge(page, ".chat aside button, .chat aside a, .composer button, #chatActions button");
             });
-            StUi.withScreenshot(page, "tankard-group-7-phone-editor", () -> {
+            StUi.withScreenshot(page, "tankard-group-8-phone-editor", () -> {
                 page.click("#groupEdit");
                 page.waitFor("document.querySelector('#groupStrategy') !== null", STEP);
                 assertNarrowAndLarge(page, "#groupEditor button, #groupEditor select, #groupEditor input");
             });
-            StUi.withScreenshot(page, "tankard-group-8-phone-deleted", () -> {
+            StUi.withScreenshot(page, "tankard-group-9-phone-deleted", () -> {
                 page.click("#groupDelete");
                 page.waitFor("document.querySelector('dialog h2')?.textContent === 'Delete Hearth?'", STEP);
                 page.click("dialog button[value='delete']");
