@@ -452,7 +452,7 @@ function render(view, { character, chats, file, group, members, chat }) {
    * Asks the server's engine for a reply (send, regenerate, swipe, continue, impersonate), shows it as it
    * streams, then the chat's end as the engine saved it. A failure is told with the server's reason and a retry;
    * what the engine saved before it failed (the user's message) stays. In a group, `speaker` (an avatar) is the
-   * member who replies and `round` the id its round's replies share. Answers whether the reply came whole.
+   * member who replies and `roundId` the id its round's replies share. Answers whether the reply came whole.
    */
   async function ask(action, text = '', speaker = null, roundId = null) {
     if (running) return false;
@@ -545,7 +545,10 @@ function render(view, { character, chats, file, group, members, chat }) {
     input.value = '';
     chat.messages.push({ name: userName(), is_user: true, is_system: false, send_date: now(), mes: text, extra: {} });
     draw();
-    await save(chat.messages.length - 1).catch(() => { input.value = text; });
+    await save(chat.messages.length - 1).catch((e) => {
+      if (e.status !== 409) chat.messages.pop(); // unsaved (a 409 has read the chat again)
+      input.value = text;
+    });
     draw();
   }
 
