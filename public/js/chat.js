@@ -2,6 +2,7 @@
 // scrolls up (POST /api/tankard/chats/tail), and saves that send only what changed (tail/save from the first
 // changed message's offset). Replies come from the server's engine (generate.js), which saves them; send,
 // stream, stop, regenerate, swipe, continue, impersonate, edit, delete, branch; the chat's memory (memory.js).
+// A group's chat (#/chat?group=) runs each send as a round of members' replies, picked by groups.js as ST picks them.
 import { postJson } from './api.js';
 import { humanizedDateTime, substitute, userName } from './state.js';
 import { formatted, loadMarkdown } from './markdown.js';
@@ -234,7 +235,6 @@ function render(view, { character, chats, file, group, members, chat }) {
   // keeps it (is_group_automode_enabled is not saved).
   const autoMode = {
     timer: null,
-    running: false,
     box: null,
     set(on) {
       clearInterval(this.timer);
@@ -246,13 +246,7 @@ function render(view, { character, chats, file, group, members, chat }) {
           this.set(false);
           return;
         }
-        if (running || round) return;
-        this.running = true;
-        try {
-          await groupRound('send');
-        } finally {
-          this.running = false;
-        }
+        if (!running && !round) await groupRound('send'); // activated by the last message, as ST's 'auto'
       }, (Number(group.auto_mode_delay) || DEFAULT_AUTO_MODE_DELAY) * 1000);
     },
   };
@@ -517,9 +511,8 @@ function render(view, { character, chats, file, group, members, chat }) {
    */
   async function groupRound(action, text = '', forced = null) {
     if (running || round) return;
-    const type = action === 'send' && !text && autoMode.running ? 'auto' : action;
-    const before = type === 'regenerate' ? chat.messages.slice(0, chat.messages.length - lastRound(chat.messages)) : chat.messages;
-    const speakers = forced ? [forced] : activatedMembers({ group, cards: members, messages: before, type, input: text });
+    const before = action === 'regenerate' ? chat.messages.slice(0, chat.messages.length - lastRound(chat.messages)) : chat.messages;
+    const speakers = forced ? [forced] : activatedMembers({ group, cards: members, messages: before, type: action, input: text });
     if (!speakers.length) {
       if (text) await sendAlone(text);
       return;

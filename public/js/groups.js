@@ -341,8 +341,8 @@ function activateSwipe(members, cards, messages) {
 }
 
 /**
- * The members who reply, in order (avatars), as ST's generateGroupWrapper picks them: `type` is send, regenerate,
- * auto (auto mode), swipe, continue or impersonate; `messages` the chat as the round starts (a regenerate's last
+ * The members who reply, in order (avatars), as ST's generateGroupWrapper picks them: `type` is send (auto mode's
+ * too: an empty send is activated by the last message), regenerate, swipe, continue or impersonate; `messages` the chat as the round starts (a regenerate's last
  * round left out); `input` what the user typed. Manual mode activates nobody for the user's message; the
  * "reply as" buttons name the member themselves (ST's force_chid).
  */
@@ -382,7 +382,7 @@ export function groupPanel({ group, members, file, replyAs, autoMode }) {
     el('button.more', { type: 'button', 'aria-label': `Manage the chat ${name}`, title: 'Rename or delete', onclick: () => manage(name) }, '⋯'))));
 
   /** ST's createNewGroupChat: a new chat named by the clock, remembered by the group. */
-  async function newChat() {
+  function newChat() {
     location.hash = chatLink(group.id, humanizedDateTime());
   }
 
