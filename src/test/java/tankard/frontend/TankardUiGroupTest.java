@@ -287,6 +287,8 @@ class TankardUiGroupTest {
             assertEquals("[\"By the fire\"]", group(files).path("chats").toString());
             assertEquals("By the fire", group(files).path("chat_id").asText());
 
+            page.setViewport(800, 700); // a tablet: the bar's links (Groups one more) wrap rather than overflow
+            assertTrue(page.eval("document.documentElement.scrollWidth <= 800").asBoolean(), "nothing wider than 800 px");
             page.setViewport(390, 844);
             StUi.withScreenshot(page, "tankard-group-7-phone-chat", () -> {
                 page.reload();
