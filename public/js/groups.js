@@ -4,7 +4,7 @@
 // (generateGroupWrapper and its activate* functions); each member's reply then comes from the server's engine.
 import { postJson } from './api.js';
 import { humanizedDateTime, substitute } from './state.js';
-import { dialog, el, fail, field, selectOf, thumbnail, toast } from './ui.js';
+import { debounce, dialog, el, fail, field, selectOf, thumbnail, toast } from './ui.js';
 
 /** ST's group_activation_strategy. */
 export const STRATEGY = { NATURAL: 0, LIST: 1, MANUAL: 2, POOLED: 3 };
@@ -16,6 +16,8 @@ export const DEFAULT_AUTO_MODE_DELAY = 5;
 const TALKATIVENESS = 0.5;
 /** ST's default_avatar, what a group without an image of its own names. */
 const DEFAULT_AVATAR = 'img/ai4.png';
+/** Characters offered at a time to add: a search narrows them (a library of 20,000 cards never travels whole). */
+const CANDIDATES = 50;
 
 export async function allGroups() {
   const answer = await postJson('/api/groups/all', {});
@@ -29,7 +31,6 @@ export function saveGroup(group) {
 
 /** #/groups: the groups and a new one; #/groups?id=…: one group's editor; #/groups?new: a new group's. */
 export async function showGroups(view, params) {
-  const characters = await postJson('/api/characters/all', {}).then((a) => (Array.isArray(a) ? a : []));
   const id = params.get('id');
   if (id || params.has('new')) {
     const group = id ? (await allGroups()).find((g) => g.id === id) : null;
@@ -38,7 +39,7 @@ export async function showGroups(view, params) {
         el('p', {}, el('a', { href: '#/groups' }, 'All groups')))));
       return;
     }
-    view.append(groupEditor(group, characters));
+    view.append(await groupEditor(group));
     return;
   }
   const groups = await allGroups();
@@ -47,7 +48,7 @@ export async function showGroups(view, params) {
     el('p', {}, el('a.button', { href: '#/groups?new', id: 'newGroup' }, '+ New group')),
     groups.length ? el('ul.groups', { id: 'groupList' }, groups.map((g) => el('li', {},
       el('a', { href: chatLink(g.id), dataset: { group: g.id } }, g.name),
-      el('small.muted', {}, ` ${memberNames(g, characters)}`),
+      el('small.muted', {}, ` ${(g.members ?? []).length} member${(g.members ?? []).length === 1 ? '' : 's'}`),
       el('a.button', { href: `#/groups?id=${encodeURIComponent(g.id)}`, 'aria-label': `Edit ${g.name}` }, 'Edit'))))
       : el('p.muted', {}, 'No groups yet: make one of your characters.'))));
 }
@@ -58,8 +59,10 @@ export function chatLink(groupId, file) {
   return `#/chat?${params}`;
 }
 
-function memberNames(group, characters) {
-  return (group.members ?? []).map((m) => characters.find((c) => c.avatar === m)?.name ?? m).join(', ');
+/** The members' names by avatar, from their cards (a missing card keeps its file name). */
+async function namesOf(avatars) {
+  const cards = await Promise.all(avatars.map((avatar) => postJson('/api/characters/get', { avatar_url: avatar }).catch(() => null)));
+  return new Map(avatars.map((avatar, i) => [avatar, cards[i]?.name ?? avatar]));
 }
 
 /**
@@ -67,14 +70,16 @@ function memberNames(group, characters) {
  * strategy, generation mode, self responses and auto mode's delay. A new group is made by "Create"; an existing
  * one is saved at each change, as ST's group panel saves it (editGroup).
  */
-function groupEditor(existing, characters) {
+async function groupEditor(existing) {
   const group = existing ?? {
     name: '', members: [], allow_self_responses: false, activation_strategy: STRATEGY.NATURAL, generation_mode: 0,
     disabled_members: [], auto_mode_delay: DEFAULT_AUTO_MODE_DELAY,
   };
   group.members ??= [];
   group.disabled_members ??= [];
-  const nameOf = (avatar) => characters.find((c) => c.avatar === avatar)?.name ?? avatar;
+  const names = await namesOf(group.members);
+  const nameOf = (avatar) => names.get(avatar) ?? avatar;
+  let found = []; // the characters the search offers: {avatar, name}
   const status = el('p.muted', { id: 'groupStatus', role: 'status' });
   let saving = Promise.resolve();
 
@@ -89,6 +94,8 @@ function groupEditor(existing, characters) {
     placeholder: 'Group: the members\' names', onchange: () => { group.name = name.value.trim() || group.name; changed(); } });
   const members = el('ol.members', { id: 'groupMembers', 'aria-label': 'Members, in the order they speak' });
   const candidates = el('select', { id: 'groupCandidate' });
+  const search = el('input', { type: 'search', id: 'groupSearch', autocomplete: 'off', placeholder: 'Part of a name or a tag',
+    oninput: debounce(() => findCandidates(), 300) });
   const strategy = selectOf('groupStrategy', STRATEGIES, group.activation_strategy ?? STRATEGY.NATURAL);
   strategy.addEventListener('change', () => { group.activation_strategy = Number(strategy.value); changed(); });
   const mode = selectOf('groupGenerationMode', GENERATION_MODES, group.generation_mode ?? 0);
@@ -112,7 +119,7 @@ function groupEditor(existing, characters) {
         el('button.danger', { type: 'button', dataset: { act: 'remove' }, 'aria-label': `Remove ${who}`, onclick: () => remove(avatar) }, 'Remove'));
     }));
     if (!group.members.length) members.append(el('li.muted', {}, 'No members yet'));
-    candidates.replaceChildren(...characters.filter((c) => !group.members.includes(c.avatar))
+    candidates.replaceChildren(...found.filter((c) => !group.members.includes(c.avatar))
       .map((c) => el('option', { value: c.avatar }, c.name)));
     if (focus) members.querySelector(`li[data-avatar="${CSS.escape(focus.avatar)}"] [data-act="${focus.act}"]:not(:disabled)`)?.focus();
   }
@@ -142,9 +149,21 @@ function groupEditor(existing, characters) {
     changed();
   }
 
+  /** The first characters whose name, tag or creator holds the search (Tankard's paged character list). */
+  async function findCandidates() {
+    try {
+      const answer = await postJson('/api/tankard/characters/page', { limit: CANDIDATES, search: search.value.trim() || undefined });
+      found = answer.items;
+      drawMembers();
+    } catch (e) {
+      fail('Cannot list the characters', e);
+    }
+  }
+
   /** ST's modifyGroupMember adding one: a new member goes first (unshift). */
   function add() {
     if (!candidates.value) return;
+    names.set(candidates.value, candidates.selectedOptions[0].textContent);
     group.members.unshift(candidates.value);
     drawMembers();
     changed();
@@ -187,7 +206,7 @@ function groupEditor(existing, characters) {
     }
   }
 
-  drawMembers();
+  await findCandidates();
   return el('section.page', {}, el('div.narrow', { id: 'groupEditor' },
     el('h1', {}, existing ? `Group: ${group.name}` : 'New group'),
     el('p', {}, el('a', { href: '#/groups' }, 'All groups'), existing ? ' · ' : null,
@@ -195,7 +214,8 @@ function groupEditor(existing, characters) {
     field('Name', name),
     el('h2', {}, 'Members'),
     members,
-    el('div.row', {}, field('Character', candidates), el('button', { type: 'button', id: 'groupAdd', onclick: add }, 'Add member')),
+    el('div.row', {}, field('Find a character', search), field('Character', candidates),
+      el('button', { type: 'button', id: 'groupAdd', onclick: add }, 'Add member')),
     el('h2', {}, 'Replies'),
     field('Who replies (activation strategy)', strategy),
     field('Card fields in the prompt (generation mode)', mode),

@@ -108,7 +108,12 @@ class TankardUiGroupTest {
                 page.click("#newGroup");
                 page.waitFor("document.querySelector('#groupCandidate') !== null", STEP);
                 page.type("#groupName", "Hearth");
-                for (String avatar : List.of("Cedar.png", "Birch.png", "Ash.png")) { // each new member goes first, as in ST
+                page.type("#groupSearch", "ced"); // the server's paged list, searched
+                page.waitFor("document.querySelectorAll('#groupCandidate option').length === 1", STEP);
+                page.click("#groupAdd");
+                page.eval("{ const s = document.querySelector('#groupSearch'); s.value = ''; s.dispatchEvent(new Event('input')); }");
+                page.waitFor("document.querySelectorAll('#groupCandidate option').length === 3", STEP); // Ash, Birch, Wren
+                for (String avatar : List.of("Birch.png", "Ash.png")) { // each new member goes first, as in ST
                     page.select("#groupCandidate", avatar);
                     page.click("#groupAdd");
                 }
