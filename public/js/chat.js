@@ -15,7 +15,7 @@ import { memoryPanel } from './memory.js';
 import { applyBackground } from './backgrounds.js';
 import { chatFilesPanel, listChats } from './chatfiles.js';
 import { characterActions, offerEmbeddedBook } from './cards.js';
-import { DEFAULT_AUTO_MODE_DELAY, activatedMembers, groupPanel, lastRound, loadGroupChat } from './groups.js';
+import { DEFAULT_AUTO_MODE_DELAY, activatedMembers, groupChatLink, groupPanel, lastRound, loadGroupChat } from './groups.js';
 
 const PAGE = 50;
 /** Messages read at a time while scrolling back: fewer, larger reads through a long chat. */
@@ -29,8 +29,8 @@ export function openCharacter(avatar) {
   location.hash = `#/chat?avatar=${encodeURIComponent(avatar)}`;
 }
 
-function chatLink({ avatar, group, file }) {
-  const params = new URLSearchParams(avatar ? { avatar } : { group });
+function chatLink({ avatar, file }) {
+  const params = new URLSearchParams({ avatar });
   if (file) params.set('file', file);
   return `#/chat?${params}`;
 }
@@ -191,7 +191,7 @@ export async function showChat(view, params) {
     }
   } else {
     ({ group, members, file } = await loadGroupChat(params.get('group'), file));
-    if (!params.get('file')) history.replaceState(null, '', chatLink({ group: group.id, file }));
+    if (!params.get('file')) history.replaceState(null, '', groupChatLink(group.id, file));
   }
   await markdown;
   const window_ = new ChatWindow(avatar ? { avatar_url: avatar, file_name: file } : { id: file });
@@ -212,7 +212,7 @@ async function showRecent(view) {
       : el('p.muted', {}, 'No chats yet: pick a character to start one.'),
     groups.length ? el('h2', {}, 'Group chats') : null,
     el('ul', { id: 'groupChats' }, groups.flatMap((g) => (g.chats ?? []).map((id) => el('li', {},
-      el('a', { href: chatLink({ group: g.id, file: id }) }, `${g.name}: ${id}`))))),
+      el('a', { href: groupChatLink(g.id, id) }, `${g.name}: ${id}`))))),
     el('p', {}, el('a', { href: '#/characters' }, 'Characters')))));
 }
 

@@ -7,7 +7,7 @@ import { humanizedDateTime, substitute } from './state.js';
 import { debounce, dialog, el, fail, field, selectOf, thumbnail, toast } from './ui.js';
 
 /** ST's group_activation_strategy. */
-export const STRATEGY = { NATURAL: 0, LIST: 1, MANUAL: 2, POOLED: 3 };
+const STRATEGY = { NATURAL: 0, LIST: 1, MANUAL: 2, POOLED: 3 };
 /** ST's group_generation_mode: swap the card fields per speaker, or join the members' (with or without the muted). */
 const GENERATION_MODES = [[0, 'Swap character cards'], [1, 'Join character cards (exclude muted)'], [2, 'Join character cards (include muted)']];
 const STRATEGIES = [[STRATEGY.NATURAL, 'Natural order'], [STRATEGY.LIST, 'List order'], [STRATEGY.MANUAL, 'Manual'], [STRATEGY.POOLED, 'Pooled order']];
@@ -19,13 +19,13 @@ const DEFAULT_AVATAR = 'img/ai4.png';
 /** Characters offered at a time to add: a search narrows them (a library of 20,000 cards never travels whole). */
 const CANDIDATES = 50;
 
-export async function allGroups() {
+async function allGroups() {
   const answer = await postJson('/api/groups/all', {});
   return Array.isArray(answer) ? answer : [];
 }
 
 /** Saves the group whole, as ST's editGroup (`_save`) does. */
-export function saveGroup(group) {
+function saveGroup(group) {
   return postJson('/api/groups/edit', group);
 }
 
@@ -47,13 +47,14 @@ export async function showGroups(view, params) {
     el('h1', {}, 'Groups'),
     el('p', {}, el('a.button', { href: '#/groups?new', id: 'newGroup' }, '+ New group')),
     groups.length ? el('ul.groups', { id: 'groupList' }, groups.map((g) => el('li', {},
-      el('a', { href: chatLink(g.id), dataset: { group: g.id } }, g.name),
+      el('a', { href: groupChatLink(g.id), dataset: { group: g.id } }, g.name),
       el('small.muted', {}, ` ${(g.members ?? []).length} member${(g.members ?? []).length === 1 ? '' : 's'}`),
       el('a.button', { href: `#/groups?id=${encodeURIComponent(g.id)}`, 'aria-label': `Edit ${g.name}` }, 'Edit'))))
       : el('p.muted', {}, 'No groups yet: make one of your characters.'))));
 }
 
-export function chatLink(groupId, file) {
+/** A group chat's address (`file`: the chat's id; none: the group's current chat). */
+export function groupChatLink(groupId, file) {
   const params = new URLSearchParams({ group: groupId });
   if (file) params.set('file', file);
   return `#/chat?${params}`;
@@ -186,7 +187,7 @@ async function groupEditor(existing) {
     try {
       const made = await postJson('/api/groups/create', body);
       toast(`Made the group ${body.name}`);
-      location.hash = chatLink(made.id);
+      location.hash = groupChatLink(made.id);
     } catch (e) {
       fail('Cannot make the group', e);
     }
@@ -210,7 +211,7 @@ async function groupEditor(existing) {
   return el('section.page', {}, el('div.narrow', { id: 'groupEditor' },
     el('h1', {}, existing ? `Group: ${group.name}` : 'New group'),
     el('p', {}, el('a', { href: '#/groups' }, 'All groups'), existing ? ' · ' : null,
-      existing ? el('a', { href: chatLink(group.id), id: 'groupOpenChat' }, 'Open the group chat') : null),
+      existing ? el('a', { href: groupChatLink(group.id), id: 'groupOpenChat' }, 'Open the group chat') : null),
     field('Name', name),
     el('h2', {}, 'Members'),
     members,
@@ -398,12 +399,12 @@ export function groupPanel({ group, members, file, replyAs, autoMode }) {
       card ? el('button', { type: 'button', 'aria-label': `Reply as ${who}`, title: `A reply from ${who} now`, onclick: () => replyAs(avatar) }, 'Reply') : null);
   }));
   const chatList = el('ul', { id: 'groupChatList', 'aria-label': `${group.name}'s chats` }, [...group.chats].reverse().map((name) => el('li', {},
-    el('button.open', { type: 'button', 'aria-current': String(name === file), dataset: { chat: name }, onclick: () => { location.hash = chatLink(group.id, name); } }, name),
+    el('button.open', { type: 'button', 'aria-current': String(name === file), dataset: { chat: name }, onclick: () => { location.hash = groupChatLink(group.id, name); } }, name),
     el('button.more', { type: 'button', 'aria-label': `Manage the chat ${name}`, title: 'Rename or delete', onclick: () => manage(name) }, '⋯'))));
 
   /** ST's createNewGroupChat: a new chat named by the clock, remembered by the group. */
   function newChat() {
-    location.hash = chatLink(group.id, humanizedDateTime());
+    location.hash = groupChatLink(group.id, humanizedDateTime());
   }
 
   async function manage(name) {
@@ -431,7 +432,7 @@ export function groupPanel({ group, members, file, replyAs, autoMode }) {
       if (group.chat_id === name) group.chat_id = renamed;
       await saveGroup(group);
       toast(`Renamed to ${renamed}`);
-      go(chatLink(group.id, name === file ? renamed : file));
+      go(groupChatLink(group.id, name === file ? renamed : file));
     } catch (e) {
       fail('Cannot rename the chat', e);
     }
@@ -447,7 +448,7 @@ export function groupPanel({ group, members, file, replyAs, autoMode }) {
       if (group.chat_id === name) group.chat_id = group.chats[group.chats.length - 1] ?? '';
       await saveGroup(group);
       toast(`Deleted ${name}`);
-      go(chatLink(group.id, name === file ? group.chat_id || humanizedDateTime() : file));
+      go(groupChatLink(group.id, name === file ? group.chat_id || humanizedDateTime() : file));
     } catch (e) {
       fail('Cannot delete the chat', e);
     }
