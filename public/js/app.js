@@ -5,6 +5,7 @@ import { loadSettings, state } from './state.js';
 import { showLibrary } from './library.js';
 import { showPersonas } from './personas.js';
 import { showChat } from './chat.js';
+import { showGroups } from './groups.js';
 import { showSettings } from './settings.js';
 import { showWorldInfo } from './worldinfo.js';
 import { announce, connection, describeConnection, probe, showConnection } from './connection.js';
@@ -24,7 +25,7 @@ function refreshBadge() {
     || location.hash.startsWith('#/connection');
 }
 
-/** #/characters, #/chat?avatar=A.png&file=Name - date, #/connection, #/personas, #/settings, #/worldinfo?book=B */
+/** #/characters, #/chat?avatar=A.png&file=Name - date, #/chat?group=id&file=chat, #/groups?id=id, #/connection, #/personas, #/settings, #/worldinfo?book=B */
 function route() {
   const [path, query = ''] = location.hash.replace(/^#/, '').split('?');
   const params = new URLSearchParams(query);
@@ -36,6 +37,7 @@ function route() {
   view.replaceChildren();
   const shown = name === 'chat' ? showChat(view, params)
     : name === 'connection' ? showConnection(view)
+      : name === 'groups' ? showGroups(view, params)
       : name === 'personas' ? showPersonas(view)
       : name === 'settings' ? showSettings(view)
       : name === 'worldinfo' ? showWorldInfo(view, params)

@@ -2,6 +2,7 @@
 // scrolls up (POST /api/tankard/chats/tail), and saves that send only what changed (tail/save from the first
 // changed message's offset). Replies come from the server's engine (generate.js), which saves them; send,
 // stream, stop, regenerate, swipe, continue, impersonate, edit, delete, branch; the chat's memory (memory.js).
+// A group's chat (#/chat?group=) runs each send as a round of members' replies, picked by groups.js as ST picks them.
 import { postJson } from './api.js';
 import { humanizedDateTime, substitute, userName } from './state.js';
 import { formatted, loadMarkdown } from './markdown.js';
@@ -14,6 +15,7 @@ import { memoryPanel } from './memory.js';
 import { applyBackground } from './backgrounds.js';
 import { chatFilesPanel, listChats } from './chatfiles.js';
 import { characterActions, offerEmbeddedBook } from './cards.js';
+import { DEFAULT_AUTO_MODE_DELAY, activatedMembers, groupChatLink, groupPanel, lastRound, loadGroupChat } from './groups.js';
 
 const PAGE = 50;
 /** Messages read at a time while scrolling back: fewer, larger reads through a long chat. */
@@ -27,8 +29,8 @@ export function openCharacter(avatar) {
   location.hash = `#/chat?avatar=${encodeURIComponent(avatar)}`;
 }
 
-function chatLink({ avatar, group, file }) {
-  const params = new URLSearchParams(avatar ? { avatar } : { group });
+function chatLink({ avatar, file }) {
+  const params = new URLSearchParams({ avatar });
   if (file) params.set('file', file);
   return `#/chat?${params}`;
 }
@@ -170,12 +172,13 @@ async function newChat(character) {
 
 export async function showChat(view, params) {
   const avatar = params.get('avatar');
-  const group = params.get('group');
-  if (!avatar && !group) return showRecent(view);
+  if (!avatar && !params.get('group')) return showRecent(view);
   const markdown = loadMarkdown(); // meanwhile: the libraries are in before the first message is drawn
   let character = null;
   let chats = [];
   let file = params.get('file');
+  let group = null;
+  let members = [];
   if (avatar) {
     character = await postJson('/api/characters/get', { avatar_url: avatar });
     character.avatar ??= avatar;
@@ -186,12 +189,15 @@ export async function showChat(view, params) {
       history.replaceState(null, '', chatLink({ avatar, file }));
       if (!chats.length) chats = await listChats(avatar);
     }
+  } else {
+    ({ group, members, file } = await loadGroupChat(params.get('group'), file));
+    if (!params.get('file')) history.replaceState(null, '', groupChatLink(group.id, file));
   }
   await markdown;
-  const window_ = new ChatWindow(avatar ? { avatar_url: avatar, file_name: file } : { id: group });
+  const window_ = new ChatWindow(avatar ? { avatar_url: avatar, file_name: file } : { id: file });
   await window_.load();
   if (character) await loadChatPersona(character, window_.header?.chat_metadata); // as ST when it opens a chat
-  render(view, { character, chats, file, group, chat: window_ });
+  render(view, { character, chats, file, group, members, chat: window_ });
   if (character) offerEmbeddedBook(character); // once per card, as ST when it opens one with a lorebook
 }
 
@@ -207,23 +213,44 @@ async function showRecent(view) {
       : el('p.muted', {}, 'No chats yet: pick a character to start one.'),
     groups.length ? el('h2', {}, 'Group chats') : null,
     el('ul', { id: 'groupChats' }, groups.flatMap((g) => (g.chats ?? []).map((id) => el('li', {},
-      el('a', { href: chatLink({ group: id }) }, `${g.name}: ${id}`))))),
+      el('a', { href: groupChatLink(g.id, id) }, `${g.name}: ${id}`))))),
     el('p', {}, el('a', { href: '#/characters' }, 'Characters')))));
 }
 
-function render(view, { character, chats, file, group, chat }) {
+function render(view, { character, chats, file, group, members, chat }) {
   // not a live region: a streamed reply would be read out word by word; `spoken` tells each reply once, at its end
   const messagesBox = el('div.messages', { id: 'messages', tabIndex: -1, role: 'log', 'aria-label': 'Messages' });
   const spoken = el('p.sr-only', { id: 'spoken', 'aria-live': 'polite' });
-  const input = el('textarea', { id: 'input', rows: 2, placeholder: group ? 'Group chats are read here; continue them in SillyTavern' : `Message ${character.name}`, disabled: !!group, 'aria-label': 'Your message' });
-  const send = el('button.primary', { type: 'button', id: 'send', disabled: !!group }, 'Send');
+  const input = el('textarea', { id: 'input', rows: 2, placeholder: `Message ${group ? group.name : character.name}`, 'aria-label': 'Your message' });
+  const send = el('button.primary', { type: 'button', id: 'send' }, 'Send');
   const stop = el('button.danger', { type: 'button', id: 'stop', hidden: true }, 'Stop');
   // ST's keys: Ctrl+Enter regenerates, Alt+Enter continues (public/scripts/RossAscends-mods.js, the keydown handler)
-  const actions = el('div.actions', { id: 'chatActions', role: 'group', 'aria-label': 'Reply actions', hidden: !!group },
-    el('button', { type: 'button', id: 'regenerate', 'aria-keyshortcuts': 'Control+Enter', title: 'A new reply in place of the last one, or a reply to your last message (Ctrl+Enter)', onclick: () => ask('regenerate') }, 'Regenerate'),
-    el('button', { type: 'button', id: 'continue', 'aria-keyshortcuts': 'Alt+Enter', title: 'More of the last message (Alt+Enter)', onclick: () => ask('continue') }, 'Continue'),
-    el('button', { type: 'button', id: 'impersonate', title: 'Write your next message for you, into the box', onclick: () => ask('impersonate') }, 'Impersonate'));
+  const actions = el('div.actions', { id: 'chatActions', role: 'group', 'aria-label': 'Reply actions' },
+    el('button', { type: 'button', id: 'regenerate', 'aria-keyshortcuts': 'Control+Enter', title: 'A new reply in place of the last one, or a reply to your last message (Ctrl+Enter)', onclick: () => request('regenerate') }, 'Regenerate'),
+    el('button', { type: 'button', id: 'continue', 'aria-keyshortcuts': 'Alt+Enter', title: 'More of the last message (Alt+Enter)', onclick: () => request('continue') }, 'Continue'),
+    el('button', { type: 'button', id: 'impersonate', title: 'Write your next message for you, into the box', onclick: () => request('impersonate') }, 'Impersonate'));
   let running = null; // the AbortController of the reply being streamed
+  let round = null; // a group's round under way: {id}, ST's group_generation_id
+  // ST's group auto mode (group-chats.js setAutoModeWorker, groupChatAutoModeWorker): while on, a round every
+  // auto_mode_delay seconds when nothing is under way; typing or Stop turns it off. Kept for the page only, as ST
+  // keeps it (is_group_automode_enabled is not saved).
+  const autoMode = {
+    timer: null,
+    box: null,
+    set(on) {
+      clearInterval(this.timer);
+      this.timer = null;
+      if (this.box) this.box.checked = on;
+      if (!on) return;
+      this.timer = setInterval(async () => {
+        if (!messagesBox.isConnected) {
+          this.set(false);
+          return;
+        }
+        if (!running && !round) await groupRound('send'); // activated by the last message, as ST's 'auto'
+      }, (Number(group.auto_mode_delay) || DEFAULT_AUTO_MODE_DELAY) * 1000);
+    },
+  };
   let failure = null; // {message, retry}: the last reply that failed, shown under the messages with a way to retry
 
   const memory = character ? memoryPanel(chat, () => draw()) : null;
@@ -231,10 +258,10 @@ function render(view, { character, chats, file, group, chat }) {
   const folded = matchMedia('(max-width: 720px)').matches;
   const aside = el(`aside${folded ? '.collapsed' : ''}`, {},
     character ? el('div.who', {}, el('img', { src: thumbnail(character.avatar), alt: '' }),
-      el('div', {}, el('b', {}, character.name), el('div', {}, el('a', { href: '#/characters' }, 'All characters')))) : el('b', {}, `Group chat ${group}`),
+      el('div', {}, el('b', {}, character.name), el('div', {}, el('a', { href: '#/characters' }, 'All characters')))) : el('b', {}, group.name),
     el('button.asideToggle', { type: 'button', id: 'asideToggle', 'aria-expanded': String(!folded), 'aria-controls': 'chatPanel',
       onclick: (e) => { e.currentTarget.setAttribute('aria-expanded', String(!aside.classList.toggle('collapsed'))); } },
-    'Character, chats and memory'),
+    group ? 'Group, members and chats' : 'Character, chats and memory'),
     el('div', { id: 'chatPanel' },
       character ? characterActions(character, {
         changed: () => window.dispatchEvent(new HashChangeEvent('hashchange')), // the router shows the card again
@@ -246,9 +273,10 @@ function render(view, { character, chats, file, group, chat }) {
       character ? el('div.row', {}, personaControls(character, chat),
         el('button', { type: 'button', id: 'authorsNote', onclick: () => editNote(chat, () => draw()) }, "Author's note"),
         el('a', { href: `#/worldinfo?${new URLSearchParams({ avatar: character.avatar, file })}`, id: 'lorebooks', title: 'World info: link a lorebook to this character or chat' }, 'Lorebooks')) : null,
+      group ? groupPanel({ group, members, file, replyAs: (avatar) => groupRound('send', input.value.trim(), avatar), autoMode }) : null,
       memory?.node));
 
-  view.append(el('section.chat', {}, el('h1.sr-only', {}, character ? `Chat with ${character.name}` : `Group chat ${group}`),
+  view.append(el('section.chat', {}, el('h1.sr-only', {}, character ? `Chat with ${character.name}` : `Group chat ${group.name}`),
     aside, el('div.thread', {}, messagesBox, spoken,
     el('div.composer', {}, input, send, stop), actions)));
   applyBackground(chat.header?.chat_metadata);
@@ -331,15 +359,15 @@ function render(view, { character, chats, file, group, chat }) {
   function messageNode(m, i) {
     const last = i === chat.messages.length - 1;
     const swipes = Array.isArray(m.swipes) ? m.swipes : null;
-    const tools = group ? [] : [
+    const tools = [
       el('button.link', { type: 'button', title: 'Edit this message', 'aria-label': 'Edit', onclick: (e) => edit(indexOf(e)) }, 'edit'),
-      el('button.link', { type: 'button', title: 'A new chat with the messages up to this one', 'aria-label': 'Branch', onclick: (e) => branch(indexOf(e)) }, 'branch'),
+      group ? null : el('button.link', { type: 'button', title: 'A new chat with the messages up to this one', 'aria-label': 'Branch', onclick: (e) => branch(indexOf(e)) }, 'branch'),
       el('button.link.danger', { type: 'button', title: 'Delete this message', 'aria-label': 'Delete', onclick: (e) => remove(indexOf(e)) }, 'delete'),
     ];
-    if (!group && last && !m.is_system) {
+    if (last && !m.is_system) {
       tools.unshift(m.is_user
-        ? el('button.link', { type: 'button', title: 'A reply to this message', 'aria-label': 'Reply', onclick: () => ask('regenerate') }, 'reply')
-        : el('button.link', { type: 'button', title: 'Write this reply again', 'aria-label': 'Regenerate', onclick: () => ask('regenerate') }, 'regenerate'));
+        ? el('button.link', { type: 'button', title: 'A reply to this message', 'aria-label': 'Reply', onclick: () => request('regenerate') }, 'reply')
+        : el('button.link', { type: 'button', title: group ? 'Write this round of replies again' : 'Write this reply again', 'aria-label': 'Regenerate', onclick: () => request('regenerate') }, 'regenerate'));
     }
     const cut = m.extra?.[CUT_OFF];
     return el(`article.message${m.is_user ? '.user' : ''}${m.is_system ? '.system' : ''}${last ? '.last' : ''}`,
@@ -348,10 +376,10 @@ function render(view, { character, chats, file, group, chat }) {
         el('span.tools', {}, tools)),
       el('div.text', {}, formatted(m.mes)),
       typeof cut === 'string' ? el('p.cut', {}, `⚠ ${cut}`) : null,
-      swipes && swipes.length > 1 || (last && i === lastBotIndex() && !group) ? el('div.swipes', {},
+      swipes && swipes.length > 1 || (last && i === lastBotIndex()) ? el('div.swipes', {},
         el('button.icon', { type: 'button', 'aria-label': 'Previous swipe', disabled: !last || !swipes || (m.swipe_id ?? 0) === 0, onclick: () => swipe(-1) }, '‹'),
         el('span.swipeCount', {}, `${(m.swipe_id ?? 0) + 1}/${swipes?.length ?? 1}`),
-        el('button.icon', { type: 'button', 'aria-label': 'Next swipe', disabled: !last || !!group, onclick: () => swipe(1) }, '›')) : null);
+        el('button.icon', { type: 'button', 'aria-label': 'Next swipe', disabled: !last, onclick: () => swipe(1) }, '›')) : null);
   }
 
   /** Saves from message `from`; a chat changed elsewhere is read again and `refused` (or a plain note) told. */
@@ -379,14 +407,14 @@ function render(view, { character, chats, file, group, chat }) {
    * What shows while a reply streams: a new message after the last (send, a reply to the user's message), the
    * last one rewritten (regenerate, swipe) or lengthened (continue), or the message box (impersonate).
    */
-  function streamTarget(action) {
+  function streamTarget(action, name) {
     const last = chat.messages.length - 1;
     const lastIsReply = last >= 0 && !chat.messages[last].is_user && !chat.messages[last].is_system;
     if (action === 'impersonate') return { show: (text) => { input.value = text; } };
     let index = last;
     let before = '';
     if (action === 'send' || (action === 'regenerate' && !lastIsReply)) {
-      chat.messages.push({ name: character.name, is_user: false, is_system: false, send_date: now(), mes: '', extra: {} });
+      chat.messages.push({ name, is_user: false, is_system: false, send_date: now(), mes: '', extra: {} });
       index = last + 1;
     } else if (action === 'continue') before = chat.messages[last]?.mes ?? '';
     else chat.messages[last] = { ...chat.messages[last], mes: '', extra: {} }; // shown only: read again after
@@ -418,27 +446,30 @@ function render(view, { character, chats, file, group, chat }) {
   /**
    * Asks the server's engine for a reply (send, regenerate, swipe, continue, impersonate), shows it as it
    * streams, then the chat's end as the engine saved it. A failure is told with the server's reason and a retry;
-   * what the engine saved before it failed (the user's message) stays.
+   * what the engine saved before it failed (the user's message) stays. In a group, `speaker` (an avatar) is the
+   * member who replies and `roundId` the id its round's replies share. Answers whether the reply came whole.
    */
-  async function ask(action, text = '') {
-    if (running || group) return;
+  async function ask(action, text = '', speaker = null, roundId = null) {
+    if (running) return false;
     if (!connection().ready) {
       toast('Set up a connection first', 'error');
       if (text) input.value = text;
       location.hash = '#/connection';
-      return;
+      return false;
     }
     failure = null;
     const sizeBefore = chat.size;
     const lastBefore = JSON.stringify(chat.messages[chat.messages.length - 1] ?? null);
     if (text) chat.messages.push({ name: userName(), is_user: true, is_system: false, send_date: now(), mes: text, extra: {} });
-    const target = streamTarget(action);
+    const name = group ? members.find((c) => c?.avatar === speaker)?.name ?? '' : character.name;
+    const target = streamTarget(action, name);
     const controller = new AbortController();
     setRunning(controller);
     let answer = null;
     let error = null;
     try {
-      answer = await generate(chat.ref, action, text, target.show, controller.signal);
+      const ref = group ? { group_id: group.id, file_name: file, avatar_url: speaker, gen_id: roundId } : chat.ref;
+      answer = await generate(ref, action, text, target.show, controller.signal);
     } catch (e) {
       error = e;
     }
@@ -454,7 +485,7 @@ function render(view, { character, chats, file, group, chat }) {
       const kept = chat.size !== sizeBefore; // the engine saved the user's message (and any text that came)
       if (text && !kept) input.value = input.value ? `${text}\n${input.value}` : text; // refused before it was saved
       const again = action === 'send' && kept ? 'regenerate' : action;
-      failure = { message: `The backend did not reply: ${error.message}`, retry: () => (again === 'send' ? sendMessage() : ask(again)) };
+      failure = { message: `The backend did not reply: ${error.message}`, retry: () => (again === 'send' ? sendMessage() : request(again)) };
       fail('The backend did not reply', error);
       if (error.status === 502 || error.status === undefined) announce(false);
     } else if (!answer.stopped) announce(true);
@@ -465,13 +496,61 @@ function render(view, { character, chats, file, group, chat }) {
     draw();
     const reply = chat.messages[chat.messages.length - 1];
     if (answer && action !== 'impersonate' && reply && !reply.is_user) spoken.textContent = `${reply.name}: ${reply.mes}`;
+    return !!answer && !answer.stopped;
+  }
+
+  /** A reply asked by the user (send, regenerate, swipe, continue, impersonate): the character's, or a group's round. */
+  function request(action, text = '') {
+    return group ? groupRound(action, text) : ask(action, text);
+  }
+
+  /**
+   * A group's round, as ST's generateGroupWrapper runs it: the members who reply (groups.js, or the one `forced`,
+   * ST's force_chid) one after the other, each reply asked of the engine with the round's id; the first carries
+   * the user's text (a regenerate replaces the last round, as ST's regenerateGroup), the others reply alone. Stop
+   * ends the round. With nobody to reply, the user's message is saved alone, as ST's sendMessageAsUser.
+   */
+  async function groupRound(action, text = '', forced = null) {
+    if (running || round) return;
+    const before = action === 'regenerate' ? chat.messages.slice(0, chat.messages.length - lastRound(chat.messages)) : chat.messages;
+    const speakers = forced ? [forced] : activatedMembers({ group, cards: members, messages: before, type: action, input: text });
+    if (!speakers.length) {
+      if (text) await sendAlone(text);
+      return;
+    }
+    round = { id: Date.now() };
+    input.value = '';
+    if (before.length < chat.messages.length - 1) { // the round's first reply is rewritten, the others go
+      chat.messages.splice(before.length + 1);
+      chat.offsets.splice(before.length + 1);
+    }
+    try {
+      for (const [k, speaker] of speakers.entries()) {
+        const first = k === 0;
+        if (!await ask(first ? action : 'send', first ? text : '', speaker, round.id)) break; // stopped or failed
+      }
+    } finally {
+      round = null;
+    }
+  }
+
+  /** The user's message saved with nobody to reply (a group in manual mode): one tail save, as ST saves it. */
+  async function sendAlone(text) {
+    input.value = '';
+    chat.messages.push({ name: userName(), is_user: true, is_system: false, send_date: now(), mes: text, extra: {} });
+    draw();
+    await save(chat.messages.length - 1).catch((e) => {
+      if (e.status !== 409) chat.messages.pop(); // unsaved (a 409 has read the chat again)
+      input.value = text;
+    });
+    draw();
   }
 
   async function sendMessage() {
-    if (running || group) return;
+    if (running || round) return;
     const text = input.value.trim();
     input.value = '';
-    await ask('send', text);
+    await request('send', text);
   }
   async function swipe(direction) {
     const i = chat.messages.length - 1;
@@ -481,7 +560,7 @@ function render(view, { character, chats, file, group, chat }) {
     const next = (m.swipe_id ?? 0) + direction;
     if (next < 0) return;
     if (next >= swipes.length) {
-      await ask('swipe');
+      await request('swipe');
       return;
     }
     m.swipes = swipes;
@@ -536,18 +615,23 @@ function render(view, { character, chats, file, group, chat }) {
   }
 
   send.addEventListener('click', sendMessage);
-  stop.addEventListener('click', () => running?.abort());
+  function stopReply() {
+    autoMode.set(false); // ST: stopAutoModeGeneration
+    running?.abort();
+  }
+  stop.addEventListener('click', stopReply);
+  input.addEventListener('keyup', () => { if (autoMode.timer && input.value) autoMode.set(false); }); // ST: onSendTextareaInput
   input.addEventListener('keydown', (e) => {
     if (e.key === 'Enter' && e.ctrlKey) {
       e.preventDefault();
-      ask('regenerate');
+      request('regenerate');
     } else if (e.key === 'Enter' && e.altKey) {
       e.preventDefault();
-      ask('continue');
+      request('continue');
     } else if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
       e.preventDefault();
       sendMessage();
-    } else if (e.key === 'Escape' && running) running.abort();
+    } else if (e.key === 'Escape' && running) stopReply();
     else if (!input.value && (e.key === 'ArrowRight' || e.key === 'ArrowLeft') && e.altKey) {
       swipe(e.key === 'ArrowRight' ? 1 : -1);
     }
@@ -581,7 +665,7 @@ function render(view, { character, chats, file, group, chat }) {
     }
   }, { passive: true });
   draw();
-  if (!group) input.focus();
+  input.focus();
 }
 
 function shortDate(value) {

@@ -25,7 +25,8 @@ import tankard.outbound.UpstreamClient;
  * <pre>
  * {
  *   "avatar_url": "Bramble.png", "file_name": "Bramble - 2026-01-01@10h00m00s",   a character's chat
- *      or "group_id": "1700000000000", "file_name": "…" (the group chat's id), "avatar_url": the member who speaks
+ *      or "group_id": "1700000000000", "file_name": "…" (the group chat's id), "avatar_url": the member who speaks,
+ *      "gen_id": 1700000000000 (optional: the group round the reply belongs to, ST's group_generation_id)
  *   "action": "send" | "regenerate" | "swipe" | "continue" | "impersonate",        default send
  *   "text": "Hello",                      what the user typed (send)
  *   "now": "2026-01-01T10:00:00Z"         optional: the clock date and time macros read

@@ -161,7 +161,8 @@ public final class EngineService {
         Turns.Reply reply = new Turns.Reply(loaded.chat(), action, generation.name2(), api,
                 PromptEngine.text(built.request().get("model")), inputs.now(),
                 inputs.character() == null ? "" : PromptEngine.text(inputs.character().get("avatar")),
-                inputs.group() != null);
+                inputs.group() != null, loaded.generationId() != null ? loaded.generationId()
+                        : inputs.now().toInstant().toEpochMilli());
         List<String> stops = new ArrayList<>();
         JsonNode stop = built.request().has("stopping_strings") ? built.request().get("stopping_strings")
                 : built.request().get("stop");
@@ -336,7 +337,8 @@ public final class EngineService {
         return type.equals("ooba") ? "textgenerationwebui" : type;
     }
 
-    private record Loaded(PromptInputs inputs, ChatRef chat) {
+    /** {@code generationId}: the round a group's reply belongs to (ST's group_generation_id), when the body names one. */
+    private record Loaded(PromptInputs inputs, ChatRef chat, Long generationId) {
     }
 
     private Loaded load(String user, JsonNode body) throws IOException {
@@ -364,7 +366,22 @@ public final class EngineService {
         Function<String, ObjectNode> books = name -> book(user, name);
         return new Loaded(new PromptInputs(settings, character, group, members, read.messages(), read.metadata(), books,
                 text, now, tokenizers, EngineVectors.of(vectors, user, settings, chatId, read.hashes()), chatId),
-                chat);
+                chat, generationId(body));
+    }
+
+    /**
+     * ST's group_generation_id: the replies of one group round share it (group-chats.js generateGroupWrapper), so a
+     * regenerate replaces them all (regenerateGroup). A client asks one reply per member, so it names the round.
+     */
+    private static Long generationId(JsonNode body) {
+        JsonNode id = body.get("gen_id");
+        if (id == null || id.isNull()) {
+            return null;
+        }
+        if (!id.canConvertToLong() || !id.isIntegralNumber()) {
+            throw Refusal.badRequest("gen_id must be a whole number");
+        }
+        return id.asLong();
     }
 
     private ObjectNode settings(String user) {

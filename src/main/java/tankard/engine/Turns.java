@@ -39,7 +39,7 @@ final class Turns {
 
     /** Where the reply goes and what it is stamped with. */
     record Reply(ChatRef chat, Action action, String name, String api, String model, ZonedDateTime started,
-                 String avatar, boolean inGroup) {
+                 String avatar, boolean inGroup, long generationId) {
     }
 
     void appendUserMessage(String user, ChatRef chat, ObjectNode message) throws IOException {
@@ -82,7 +82,7 @@ final class Turns {
                 if (reply.inGroup()) {
                     message.put("force_avatar", "/thumbnail?type=avatar&file=" + Urls.encodeUriComponent(reply.avatar()));
                     message.put("original_avatar", reply.avatar());
-                    ((ObjectNode) message.get("extra")).put("gen_id", reply.started().toInstant().toEpochMilli());
+                    ((ObjectNode) message.get("extra")).put("gen_id", reply.generationId());
                 }
                 keepSwipe(message, false);
                 if (reply.inGroup() && reply.action() == Action.REGENERATE) {

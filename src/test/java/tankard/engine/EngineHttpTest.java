@@ -119,6 +119,7 @@ class EngineHttpTest extends ServerTest {
     void badInputIsAClear4xx() {
         assertRefused(prompt("\"action\":\"dance\""), 400, "Unknown action");
         assertRefused(prompt("\"now\":\"yesterday\""), 400, "ISO-8601");
+        assertRefused(prompt("\"gen_id\":\"soon\""), 400, "gen_id must be a whole number");
         assertRefused(client.post("/api/tankard/prompt", "{\"avatar_url\":\"Bramble.png\"}"), 400, "file_name");
         assertRefused(client.post("/api/tankard/prompt", "{\"avatar_url\":\"Bramble.png\",\"file_name\":\"None\"}"),
                 404, "No such chat");

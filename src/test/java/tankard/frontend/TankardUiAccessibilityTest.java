@@ -17,7 +17,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * axe-core (src/test/resources/axe) on the pages of Tankard's own UI, at a desktop's and a phone's size: no
- * serious or critical violation on the library, a chat, the connection, personas, settings and world info pages.
+ * serious or critical violation on the library, a chat, the connection, personas, settings and world info pages,
+ * and the groups page, a group's editor and a group chat.
  * Every violation found, of any impact, is listed in {@code target/ui/axe.txt}.
  */
 class TankardUiAccessibilityTest {
@@ -50,10 +51,16 @@ class TankardUiAccessibilityTest {
         List<String> report = new ArrayList<>();
         List<String> serious = new ArrayList<>();
         try (OwnUi.Session session = OwnUi.Session.start("")) {
+            String group = tankard.json.JsJson.parse(session.server().client().post("/api/groups/create",
+                    "{\"name\":\"Hearth\",\"members\":[\"default_Wren.png\"]}").body().getBytes()).path("id").asText();
+            List<String[]> pages = new ArrayList<>(List.of(PAGES));
+            pages.add(new String[] {"#/groups", "#groupList"});
+            pages.add(new String[] {"#/groups?id=" + group, "#groupEditor"});
+            pages.add(new String[] {"#/chat?group=" + group, "#groupChatMembers"});
             Browser.Page page = OwnUi.openLibrary(session);
             for (int[] size : SIZES) {
                 page.setViewport(size[0], size[1]);
-                for (String[] shown : PAGES) {
+                for (String[] shown : pages) {
                     page.eval("document.querySelectorAll('dialog[open]').forEach(d => d.close()); true"); // the last state's
                     page.navigate(session.server().url("/" + shown[0]));
                     OwnUi.boot(page);

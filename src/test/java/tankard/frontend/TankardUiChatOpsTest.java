@@ -17,11 +17,12 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Tankard's own UI beyond the first chat: stop, regenerate, delete, branch (the chat's memory: TankardUiMemoryTest);
- * group chats read; the card editor; the dark theme and a phone-sized window.
+ * group chats listed and opened; the card editor; the dark theme and a phone-sized window.
  */
 class TankardUiChatOpsTest {
     private static final String WREN_CHATS = "chats/default_Wren";
@@ -42,7 +43,7 @@ class TankardUiChatOpsTest {
     }
 
     /** Twenty pieces, 200 ms apart: slow enough to stop. */
-    private static void slowReply(TestServer server, HttpServerRequest request) {
+    static void slowReply(TestServer server, HttpServerRequest request) {
         request.response().setChunked(true).putHeader("Content-Type", "text/event-stream");
         for (int i = 0; i < 20; i++) {
             String piece = "word" + i + " ";
@@ -221,7 +222,7 @@ class TankardUiChatOpsTest {
     }
 
     @Test
-    void groupChatsAreListedAndRead() {
+    void groupChatsAreListedAndOpenToContinue() {
         try (TestServer server = TestServer.startIn(OwnUi.work("")); Browser browser = Browser.launch()) {
             String id = JsJson.parse(server.client().post("/api/groups/create",
                     "{\"name\":\"Hearth\",\"members\":[\"default_Wren.png\"]}").body().getBytes()).path("id").asText();
@@ -235,7 +236,8 @@ class TankardUiChatOpsTest {
                 page.waitFor("document.querySelector('#groupChats a') !== null", STEP);
                 page.click("#groupChats a");
                 page.waitFor("document.querySelector('#messages article .text')?.textContent === 'Welcome, all of you.'", STEP);
-                assertTrue(page.eval("document.querySelector('#input').disabled").asBoolean(), "read here, continued in ST");
+                assertFalse(page.eval("document.querySelector('#input').disabled").asBoolean(), "continued here (TankardUiGroupTest)");
+                assertEquals("Message Hearth", page.eval("document.querySelector('#input').placeholder").asText());
             });
             StUi.assertClean(page, "The page");
         } catch (IOException e) {
