@@ -154,6 +154,8 @@ record ChatBody(Map<String, JsonNode> fields, boolean isArray, byte[] header, Ch
                     length = element.length;
                     truthy = CanonicalJson.truthy(element, 0, length);
                 }
+                // an element in another spelling of the stored line repeats it as well
+                repeated = storedLine && stored.is(element, 0, length);
             }
             if (out.lines() == 0) {
                 header = Arrays.copyOfRange(element, offset, offset + length);
@@ -482,6 +484,11 @@ record ChatBody(Map<String, JsonNode> fields, boolean isArray, byte[] header, Ch
                 limit += n;
                 ended = limit < buffer.length;
             }
+        }
+
+        /** Whether the current line is these bytes. */
+        boolean is(byte[] line, int from, int to) {
+            return passedOver == null && Arrays.equals(buffer, start, end, line, from, to);
         }
 
         /** Adds the current line to the lines, as {@code JSON.stringify} prints it (as the save's lines are). */
