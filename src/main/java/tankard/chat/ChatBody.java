@@ -5,6 +5,7 @@ import tankard.chat.format.ChatArray;
 import tankard.chat.format.LineWriter;
 import tankard.json.ByteScan;
 import tankard.json.CanonicalJson;
+import tankard.json.JsRespell;
 import tankard.json.JsRestringify;
 import tankard.json.JsonSyntaxException;
 
@@ -146,14 +147,20 @@ record ChatBody(Map<String, JsonNode> fields, boolean isArray, byte[] header, Ch
             int offset = in.position() - length;
             boolean truthy = true;
             if (length < 0) {
-                element = in.capture();
-                offset = 0;
-                length = in.captured();
-                if (!JsRestringify.isCanonical(element, 0, length)) {
-                    element = JsRestringify.restringify(element, 0, length);
+                // another spelling, re-spelled where it is whole in the buffer, or captured and checked on its own
+                element = in.respelled();
+                if (element != null) {
                     length = element.length;
-                    truthy = CanonicalJson.truthy(element, 0, length);
+                } else {
+                    element = in.capture();
+                    length = in.captured();
+                    if (!JsRestringify.isCanonical(element, 0, length)) {
+                        element = JsRestringify.restringify(element, 0, length);
+                        length = element.length;
+                    }
                 }
+                offset = 0;
+                truthy = CanonicalJson.truthy(element, 0, length);
                 // an element in another spelling of the stored line repeats it as well
                 repeated = storedLine && stored.is(element, 0, length);
             }
@@ -281,6 +288,20 @@ record ChatBody(Map<String, JsonNode> fields, boolean isArray, byte[] header, Ch
             }
             position += length;
             return length;
+        }
+
+        /**
+         * The value at the current position re-spelled as {@code JSON.stringify} prints it ({@link JsRespell}), and
+         * consumed, when the buffer holds all of it and the re-spelling can tell it; null, nothing consumed, otherwise.
+         */
+        byte[] respelled() throws IOException {
+            readAhead();
+            JsRespell.Value value = JsRespell.value(buffer, position, limit);
+            if (value == null || value.end() == limit) { // a number may go on past the buffer
+                return null;
+            }
+            position = value.end();
+            return value.text();
         }
 
         /** Makes sure at least {@link #AHEAD} bytes are buffered from the position on, where the body has them. */

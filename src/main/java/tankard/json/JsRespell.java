@@ -44,15 +44,36 @@ public final class JsRespell {
      * tell without a parse (see the class comment).
      */
     public static byte[] respell(byte[] text, int from, int to) {
-        JsRespell respell = new JsRespell(text, to, to - from + 16);
-        int i = respell.value(respell.whitespace(from), 0);
-        if (i < 0 || respell.whitespace(i) != to) {
+        Value value = value(text, from, to, to - from + 16);
+        return value != null && whitespace(text, value.end(), to) == to ? value.text() : null;
+    }
+
+    /** A value re-spelled, and where it ended in the text read (the index after it). */
+    public record Value(byte[] text, int end) {
+    }
+
+    /**
+     * The one value at {@code from} (after any whitespace) re-spelled, when it ends before {@code to}; what follows
+     * it is not looked at. Null as {@link #respell} answers null, and when the value does not end before {@code to}.
+     */
+    public static Value value(byte[] text, int from, int to) {
+        return value(text, from, to, Math.min(to - from, 1 << 12) + 16);
+    }
+
+    private static Value value(byte[] text, int from, int to, int capacity) {
+        JsRespell respell = new JsRespell(text, to, capacity);
+        int end = respell.value(whitespace(text, from, to), 0);
+        if (end < 0) {
             return null;
         }
-        return respell.n == respell.out.length ? respell.out : Arrays.copyOf(respell.out, respell.n);
+        return new Value(respell.n == respell.out.length ? respell.out : Arrays.copyOf(respell.out, respell.n), end);
     }
 
     private int whitespace(int i) {
+        return whitespace(b, i, end);
+    }
+
+    private static int whitespace(byte[] b, int i, int end) {
         while (i < end && (b[i] == ' ' || b[i] == '\n' || b[i] == '\r' || b[i] == '\t')) {
             i++;
         }
