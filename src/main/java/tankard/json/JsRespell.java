@@ -189,8 +189,14 @@ public final class JsRespell {
                 break;
             }
             if (c >= 0) { // a backslash, or a raw control character (not JSON)
-                if (c != '\\') {
+                if (c != '\\' || i + 1 >= end) {
                     return -1;
+                }
+                int escaped = b[i + 1];
+                if (escaped == '"' || escaped == '\\' || escaped == 'n' || escaped == 't' || escaped == 'r'
+                        || escaped == 'b' || escaped == 'f') {
+                    i += 2; // written as it is read: the run goes on
+                    continue;
                 }
                 write(run, i);
                 i = escape(i + 1);
@@ -228,17 +234,12 @@ public final class JsRespell {
         return true;
     }
 
-    /** An escape after its backslash, written as JSON.stringify writes what it stands for. */
+    /** An escape after its backslash, other than those JSON.stringify writes as they are, written its way. */
     private int escape(int i) {
         if (i >= end) {
             return -1;
         }
         switch (b[i]) {
-            case '"', '\\', 'b', 'f', 'n', 'r', 't' -> {
-                put('\\');
-                put(b[i]);
-                return i + 1;
-            }
             case '/' -> {
                 put('/');
                 return i + 1;
