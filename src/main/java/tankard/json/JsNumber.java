@@ -2,6 +2,7 @@ package tankard.json;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import java.nio.charset.StandardCharsets;
 import java.util.StringJoiner;
 import java.util.regex.Pattern;
 
@@ -47,6 +48,59 @@ public final class JsNumber {
             return joined.toString();
         }
         return value.isObject() ? "[object Object]" : value.asText(); // booleans and null
+    }
+
+    /** Where the JSON number text at {@code i} ends (the index after it, before {@code end}), or -1 when none is there. */
+    static int textEnd(byte[] b, int i, int end) {
+        if (i < end && b[i] == '-') {
+            i++;
+        }
+        int intStart = i;
+        i = digitsEnd(b, i, end);
+        if (i == intStart || i - intStart > 1 && b[intStart] == '0') {
+            return -1;
+        }
+        if (i < end && b[i] == '.') {
+            int fraction = i + 1;
+            i = digitsEnd(b, fraction, end);
+            if (i == fraction) {
+                return -1;
+            }
+        }
+        if (i < end && (b[i] == 'e' || b[i] == 'E')) {
+            i++;
+            if (i < end && (b[i] == '+' || b[i] == '-')) {
+                i++;
+            }
+            int exponent = i;
+            i = digitsEnd(b, i, end);
+            if (i == exponent) {
+                return -1;
+            }
+        }
+        return i;
+    }
+
+    private static int digitsEnd(byte[] b, int i, int end) {
+        while (i < end && b[i] >= '0' && b[i] <= '9') {
+            i++;
+        }
+        return i;
+    }
+
+    /** The JSON number text as JavaScript prints the double it reads as; null when that is the text itself. */
+    static String printedOtherwise(byte[] b, int from, int to) {
+        boolean negative = b[from] == '-';
+        boolean digitsOnly = true;
+        for (int k = negative ? from + 1 : from; k < to && digitsOnly; k++) {
+            digitsOnly = b[k] >= '0' && b[k] <= '9';
+        }
+        if (digitsOnly && to - from - (negative ? 1 : 0) <= 15 && !(negative && b[from + 1] == '0')) {
+            return null; // an exact double printed as digits; "-0" is not ("0" in JavaScript)
+        }
+        String lexeme = new String(b, from, to - from, StandardCharsets.ISO_8859_1);
+        String printed = JsJson.jsNumber(Double.parseDouble(lexeme));
+        return printed.equals(lexeme) ? null : printed;
     }
 
     /** {@code Number(text)}: surrounding white space ignored, empty is 0, no trailing characters. */

@@ -29,9 +29,9 @@ public final class JsRespell {
     private final int end;
     private byte[] out;
     private int n;
-    /** Hashes of the keys of the objects being read, innermost last (duplicate detection). */
-    private int[] keys = new int[64];
-    private int keyCount;
+    private final ObjectKeys keys = new ObjectKeys();
+    /** Where the keys of the object being read begin in {@link #keys}. */
+    private int opened;
 
     private JsRespell(byte[] text, int end, int capacity) {
         this.b = text;
@@ -102,7 +102,8 @@ public final class JsRespell {
             put('}');
             return i + 1;
         }
-        int firstKey = keyCount;
+        int outer = opened;
+        opened = keys.open();
         try {
             while (true) {
                 if (i >= end || b[i] != '"') {
@@ -111,12 +112,6 @@ public final class JsRespell {
                 i = string(i + 1, true);
                 if (i < 0) {
                     return -1;
-                }
-                int hash = keys[keyCount - 1];
-                for (int k = firstKey; k < keyCount - 1; k++) {
-                    if (keys[k] == hash) {
-                        return -1; // a duplicate key, or a hash collision: the parser decides
-                    }
                 }
                 i = whitespace(i);
                 if (i >= end || b[i] != ':') {
@@ -142,7 +137,8 @@ public final class JsRespell {
                 i = whitespace(i + 1);
             }
         } finally {
-            keyCount = firstKey;
+            keys.close(opened);
+            opened = outer;
         }
     }
 
@@ -174,7 +170,7 @@ public final class JsRespell {
         }
     }
 
-    /** The rest of a string after its opening quote; a key's hash is pushed on {@link #keys}. */
+    /** The rest of a string after its opening quote; a key is added to {@link #keys}. */
     private int string(int i, boolean key) {
         put('"');
         int written = n;
@@ -209,29 +205,11 @@ public final class JsRespell {
             }
         }
         write(run, i);
-        if (key && !keyed(written)) {
+        if (key && !keys.add(out, written, n, opened)) {
             return -1;
         }
         put('"');
         return i + 1;
-    }
-
-    /** Pushes the hash of the key written from {@code from}; false for an integer-like key. */
-    private boolean keyed(int from) {
-        int hash = 1;
-        boolean digitsOnly = n > from;
-        for (int k = from; k < n; k++) {
-            hash = 31 * hash + out[k];
-            digitsOnly &= out[k] >= '0' && out[k] <= '9';
-        }
-        if (digitsOnly) {
-            return false; // JavaScript may move it first
-        }
-        if (keyCount == keys.length) {
-            keys = Arrays.copyOf(keys, keyCount * 2);
-        }
-        keys[keyCount++] = hash;
-        return true;
     }
 
     /** An escape after its backslash, other than those JSON.stringify writes as they are, written its way. */
@@ -319,6 +297,15 @@ public final class JsRespell {
     }
 
     private int literal(int i, String word) {
+        int literalEnd = literalEnd(b, i, end, word);
+        if (literalEnd > 0) {
+            write(i, literalEnd);
+        }
+        return literalEnd;
+    }
+
+    /** Where the literal {@code word} at {@code i} ends, or -1 when it is not there. */
+    static int literalEnd(byte[] b, int i, int end, String word) {
         if (i + word.length() > end) {
             return -1;
         }
@@ -327,59 +314,24 @@ public final class JsRespell {
                 return -1;
             }
         }
-        write(i, i + word.length());
         return i + word.length();
     }
 
     /** A JSON number, written as JavaScript prints the double it reads as. */
     private int number(int i) {
-        int start = i;
-        if (i < end && b[i] == '-') {
-            i++;
-        }
-        int intStart = i;
-        i = digits(i);
-        int intDigits = i - intStart;
-        if (intDigits == 0 || intDigits > 1 && b[intStart] == '0') {
+        int end = JsNumber.textEnd(b, i, this.end);
+        if (end < 0) {
             return -1;
         }
-        boolean plain = true;
-        if (i < end && b[i] == '.') {
-            int fraction = i + 1;
-            i = digits(fraction);
-            if (i == fraction) {
-                return -1;
+        String printed = JsNumber.printedOtherwise(b, i, end);
+        if (printed == null) {
+            write(i, end);
+        } else {
+            for (int k = 0; k < printed.length(); k++) {
+                put(printed.charAt(k));
             }
-            plain = false;
         }
-        if (i < end && (b[i] == 'e' || b[i] == 'E')) {
-            i++;
-            if (i < end && (b[i] == '+' || b[i] == '-')) {
-                i++;
-            }
-            int exponent = i;
-            i = digits(i);
-            if (i == exponent) {
-                return -1;
-            }
-            plain = false;
-        }
-        if (plain && intDigits <= 15 && !(b[intStart] == '0' && start < intStart)) {
-            write(start, i); // an exact double printed as digits; "-0" is not ("0" in JavaScript)
-            return i;
-        }
-        String printed = JsJson.jsNumber(Double.parseDouble(new String(b, start, i - start, StandardCharsets.ISO_8859_1)));
-        for (int k = 0; k < printed.length(); k++) {
-            put(printed.charAt(k));
-        }
-        return i;
-    }
-
-    private int digits(int i) {
-        while (i < end && b[i] >= '0' && b[i] <= '9') {
-            i++;
-        }
-        return i;
+        return end;
     }
 
     private void write(int from, int to) {

@@ -113,9 +113,9 @@ public final class JsRestringify {
     private static final class Scanner {
         private final byte[] b;
         private final int end;
-        /** Hashes of the keys of the objects being read, innermost last (duplicate detection). */
-        private int[] keys = new int[64];
-        private int keyCount;
+        private final ObjectKeys keys = new ObjectKeys();
+        /** Where the keys of the object being read begin in {@link #keys}. */
+        private int opened;
 
         Scanner(byte[] b, int end) {
             this.b = b;
@@ -130,9 +130,9 @@ public final class JsRestringify {
                 case '{' -> object(i + 1, depth + 1);
                 case '[' -> array(i + 1, depth + 1);
                 case '"' -> string(i + 1, false);
-                case 't' -> literal(i, "true");
-                case 'f' -> literal(i, "false");
-                case 'n' -> literal(i, "null");
+                case 't' -> JsRespell.literalEnd(b, i, end, "true");
+                case 'f' -> JsRespell.literalEnd(b, i, end, "false");
+                case 'n' -> JsRespell.literalEnd(b, i, end, "null");
                 default -> number(i);
             };
         }
@@ -141,7 +141,8 @@ public final class JsRestringify {
             if (i < end && b[i] == '}') {
                 return i + 1;
             }
-            int firstKey = keyCount;
+            int outer = opened;
+            opened = keys.open();
             try {
                 while (true) {
                     if (i >= end || b[i] != '"') {
@@ -150,12 +151,6 @@ public final class JsRestringify {
                     i = string(i + 1, true);
                     if (i < 0 || i >= end || b[i] != ':') {
                         return -1;
-                    }
-                    int hash = keys[keyCount - 1];
-                    for (int k = firstKey; k < keyCount - 1; k++) {
-                        if (keys[k] == hash) {
-                            return -1; // a duplicate key, or a hash collision: the parser decides
-                        }
                     }
                     i = value(i + 1, depth);
                     if (i < 0 || i >= end) {
@@ -170,7 +165,8 @@ public final class JsRestringify {
                     i++;
                 }
             } finally {
-                keyCount = firstKey;
+                keys.close(opened);
+                opened = outer;
             }
         }
 
@@ -193,7 +189,7 @@ public final class JsRestringify {
             }
         }
 
-        /** The rest of a string after its opening quote; a key's hash is pushed on {@link #keys}. */
+        /** The rest of a string after its opening quote; a key is added to {@link #keys}. */
         private int string(int i, boolean key) {
             int start = i;
             while (true) {
@@ -216,20 +212,8 @@ public final class JsRestringify {
                     return -1;
                 }
             }
-            if (key) {
-                int hash = 1;
-                boolean digitsOnly = i > start;
-                for (int k = start; k < i; k++) {
-                    hash = 31 * hash + b[k];
-                    digitsOnly &= b[k] >= '0' && b[k] <= '9';
-                }
-                if (digitsOnly) {
-                    return -1; // an integer-like key: JavaScript may move it first
-                }
-                if (keyCount == keys.length) {
-                    keys = java.util.Arrays.copyOf(keys, keyCount * 2);
-                }
-                keys[keyCount++] = hash;
+            if (key && !keys.add(b, start, i, opened)) {
+                return -1;
             }
             return i + 1;
         }
@@ -282,63 +266,10 @@ public final class JsRestringify {
             return Utf8.sequenceEnd(b, i, end);
         }
 
-        private int literal(int i, String word) {
-            if (i + word.length() > end) {
-                return -1;
-            }
-            for (int k = 0; k < word.length(); k++) {
-                if (b[i + k] != word.charAt(k)) {
-                    return -1;
-                }
-            }
-            return i + word.length();
-        }
-
         /** A number JavaScript prints the same way: short integers at once, anything else by comparison. */
         private int number(int i) {
-            int start = i;
-            if (i < end && b[i] == '-') {
-                i++;
-            }
-            int intStart = i;
-            i = digits(i);
-            int intDigits = i - intStart;
-            if (intDigits == 0 || intDigits > 1 && b[intStart] == '0') {
-                return -1;
-            }
-            boolean plain = true;
-            if (i < end && b[i] == '.') {
-                int fraction = i + 1;
-                i = digits(fraction);
-                if (i == fraction) {
-                    return -1;
-                }
-                plain = false;
-            }
-            if (i < end && (b[i] == 'e' || b[i] == 'E')) {
-                i++;
-                if (i < end && (b[i] == '+' || b[i] == '-')) {
-                    i++;
-                }
-                int exponent = i;
-                i = digits(i);
-                if (i == exponent) {
-                    return -1;
-                }
-                plain = false;
-            }
-            if (plain && intDigits <= 15 && !(b[intStart] == '0' && start < intStart)) {
-                return i; // an exact double printed as digits; "-0" is not ("0" in JavaScript)
-            }
-            String lexeme = new String(b, start, i - start, StandardCharsets.ISO_8859_1);
-            return JsJson.jsNumber(Double.parseDouble(lexeme)).equals(lexeme) ? i : -1;
-        }
-
-        private int digits(int i) {
-            while (i < end && b[i] >= '0' && b[i] <= '9') {
-                i++;
-            }
-            return i;
+            int numberEnd = JsNumber.textEnd(b, i, end);
+            return numberEnd >= 0 && JsNumber.printedOtherwise(b, i, numberEnd) == null ? numberEnd : -1;
         }
     }
 }
