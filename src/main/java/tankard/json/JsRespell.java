@@ -25,6 +25,9 @@ public final class JsRespell {
         }
     }
 
+    /** Each thread's output buffer, kept from one text to the next (answers are copied out of it). */
+    private static final ThreadLocal<byte[]> OUT = ThreadLocal.withInitial(() -> new byte[1 << 16]);
+
     private final byte[] b;
     private final int end;
     private byte[] out;
@@ -36,7 +39,8 @@ public final class JsRespell {
     private JsRespell(byte[] text, int end, int capacity) {
         this.b = text;
         this.end = end;
-        this.out = new byte[capacity];
+        byte[] kept = OUT.get();
+        this.out = kept.length >= capacity ? kept : new byte[capacity];
     }
 
     /**
@@ -66,7 +70,7 @@ public final class JsRespell {
         if (end < 0) {
             return null;
         }
-        return new Value(respell.n == respell.out.length ? respell.out : Arrays.copyOf(respell.out, respell.n), end);
+        return new Value(Arrays.copyOf(respell.out, respell.n), end);
     }
 
     private int whitespace(int i) {
