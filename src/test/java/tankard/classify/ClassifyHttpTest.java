@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -149,8 +150,9 @@ class ClassifyHttpTest {
                 HttpResponse<Buffer> reply = client.post(path, "{\"text\": \"happy\"}");
                 assertEquals(503, reply.statusCode(), path);
                 String message = JsJson.parse(reply.bodyAsString()).path("error").asText();
-                assertTrue(message.contains("Nobody/missing-model is not in") && message.contains("autoDownload is false"),
-                        reply.bodyAsString());
+                assertTrue(message.contains("Nobody/missing-model is not in the models folder (Nobody/missing-model)")
+                        && message.contains("autoDownload is false"), reply.bodyAsString());
+                assertFalse(message.contains(server.userDir().getParent().toString()), "no server path: " + message);
             }
         }
     }

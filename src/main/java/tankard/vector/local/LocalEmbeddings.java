@@ -203,8 +203,10 @@ public final class LocalEmbeddings implements AutoCloseable {
         Path folder = models.resolve(repo);
         if (!hub.complete(folder)) {
             if (!autoDownload) {
-                throw Refusal.unavailable("The " + task + " model " + repo + " is not in " + folder
-                        + " and extensions.models.autoDownload is false: download its " + hub.required()
+                // the answer names the folder as the models folder's, never by the server's path; the log has it
+                LOG.warn("The {} model {} is not in {} and extensions.models.autoDownload is false", task, repo, folder);
+                throw Refusal.unavailable("The " + task + " model " + repo + " is not in the models folder (" + repo
+                        + ") and extensions.models.autoDownload is false: download its " + hub.required()
                         + " there, or set autoDownload to true");
             }
             LOG.info("Downloading the {} model {} from the Hugging Face hub into {}", task, repo, folder);

@@ -132,7 +132,8 @@ public final class OnDemandModel<M extends AutoCloseable> implements AutoCloseab
         } catch (Refusal refusal) {
             throw refusal;
         } catch (Exception e) {
-            throw Refusal.unavailable("The " + task + " model " + name + " cannot be read: " + e.getMessage());
+            LOG.warn("The {} model {} cannot be read", task, name, e); // its message may name the server's folders
+            throw Refusal.unavailable("The " + task + " model " + name + " cannot be read; the server's log says why");
         }
     }
 
