@@ -31,6 +31,7 @@ import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -56,7 +57,7 @@ public final class EngineService {
     private final Completions completions;
     private final Turns turns;
     private final ChatSnapshots snapshots;
-    /** The books read last, by user and name: the store's text decides whether one is still the book. */
+    /** The books read last, by user and name: the store's bytes decide whether one is still the book. */
     private final Map<String, ParsedBook> parsedBooks = Collections.synchronizedMap(
             new LinkedHashMap<>(16, 0.75f, true) {
                 @Override
@@ -365,7 +366,8 @@ public final class EngineService {
         ChatSnapshots.Snapshot read = snapshots.read(user, chat);
         Function<String, ObjectNode> books = name -> book(user, name);
         return new Loaded(new PromptInputs(settings, character, group, members, read.messages(), read.metadata(), books,
-                text, now, tokenizers, EngineVectors.of(vectors, user, settings, chatId, read.hashes()), chatId),
+                text, now, tokenizers, EngineVectors.of(vectors, user, settings, chatId, read.hashes()), chatId,
+                read.hashes()),
                 chat, generationId(body));
     }
 
@@ -400,26 +402,26 @@ public final class EngineService {
 
     /**
      * A world info book by name; null when there is none or it does not parse (ST then leaves it out). The same
-     * object while the book's text is the same, read-only: the scan prepares a book's entries once per object.
+     * object while the book's bytes are the same, read-only: the scan prepares a book's entries once per object.
      */
     private ObjectNode book(String user, String name) {
-        String text = name == null || name.isEmpty() ? null : books.read(user, name);
-        if (text == null) {
+        byte[] stored = name == null || name.isEmpty() ? null : books.bytes(user, name);
+        if (stored == null) {
             return null;
         }
         String key = user + '\u0000' + name;
         ParsedBook known = parsedBooks.get(key);
-        if (known != null && known.text().equals(text)) {
+        if (known != null && Arrays.equals(known.stored(), stored)) {
             return known.book();
         }
-        ObjectNode book = JsonFiles.tryParse(text) instanceof ObjectNode object ? object : null;
+        ObjectNode book = JsonFiles.tryParse(stored) instanceof ObjectNode object ? object : null;
         if (book != null) {
-            parsedBooks.put(key, new ParsedBook(text, book));
+            parsedBooks.put(key, new ParsedBook(stored, book));
         }
         return book;
     }
 
-    private record ParsedBook(String text, ObjectNode book) {
+    private record ParsedBook(byte[] stored, ObjectNode book) {
     }
 
     private ObjectNode group(String user, String id) throws IOException {

@@ -12,6 +12,7 @@ import tankard.engine.memory.VectorMemory;
 import tankard.engine.openai.ChatCompletionPrompt;
 import tankard.engine.prompt.Action;
 import tankard.engine.prompt.BuiltPrompt;
+import tankard.engine.prompt.ChatHashes;
 import tankard.engine.prompt.ExtensionPrompts;
 import tankard.engine.prompt.Generation;
 import tankard.engine.prompt.PromptInputs;
@@ -22,6 +23,7 @@ import tankard.engine.worldinfo.WorldInfoScanner;
 import tankard.json.Js;
 import tankard.json.JsJson;
 
+import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -174,10 +176,14 @@ public final class PromptEngine {
         }
 
         // the chat's own messages, shared with other prompts: a message is copied before it is changed
-        List<ObjectNode> coreChat = new ArrayList<>();
-        for (JsonNode message : chat) {
-            if (!Js.truthy(message.get("is_system"))) {
-                coreChat.add(withTitles((ObjectNode) message));
+        List<ObjectNode> coreChat = new ArrayList<>(chat.size());
+        ChatHashes known = inputs.known();
+        for (int i = 0; i < chat.size(); i++) {
+            ObjectNode message = (ObjectNode) chat.get(i);
+            if (known.asIs(i, message)) {
+                coreChat.add(message);
+            } else if (!Js.truthy(message.get("is_system"))) {
+                coreChat.add(withTitles(message));
             }
         }
         if (action == Action.SWIPE && !coreChat.isEmpty()) {
@@ -385,16 +391,7 @@ public final class PromptEngine {
 
     /** ST: Generate's coreChat map: titles of attachments the user asked to append, in a copy. */
     private static ObjectNode withTitles(ObjectNode message) {
-        JsonNode extra = message.path("extra");
-        List<String> titles = new ArrayList<>();
-        if (Js.truthy(extra.get("append_title")) && Js.truthy(extra.get("title"))) {
-            titles.add(text(extra.get("title")));
-        }
-        for (JsonNode media : extra.path("media")) {
-            if (Js.truthy(media.get("title")) && Js.truthy(media.get("append_title"))) {
-                titles.add(text(media.get("title")));
-            }
-        }
+        List<String> titles = ChatHashes.titles(message);
         if (titles.isEmpty()) {
             return message;
         }
@@ -619,10 +616,19 @@ public final class PromptEngine {
         return Js.text(node);
     }
 
+    /** The messages as a list, read through (nothing is copied). */
     private static List<ObjectNode> list(ArrayNode array) {
-        List<ObjectNode> list = new ArrayList<>();
-        array.forEach(node -> list.add((ObjectNode) node));
-        return list;
+        return new AbstractList<>() {
+            @Override
+            public ObjectNode get(int index) {
+                return (ObjectNode) array.get(index);
+            }
+
+            @Override
+            public int size() {
+                return array.size();
+            }
+        };
     }
 
     /** A message's fields in a new object ({@code {...message}}): nested values are shared. */

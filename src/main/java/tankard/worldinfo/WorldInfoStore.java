@@ -37,8 +37,13 @@ public final class WorldInfoStore {
 
     /** The book's text as stored, or null when there is no such book. */
     public String read(String user, String name) {
-        return documents.read(user, Folder.WORLDS, bookName(name))
-                .map(bytes -> new String(bytes, StandardCharsets.UTF_8)).orElse(null);
+        byte[] bytes = bytes(user, name);
+        return bytes == null ? null : new String(bytes, StandardCharsets.UTF_8);
+    }
+
+    /** The book's bytes as stored, or null when there is no such book. */
+    public byte[] bytes(String user, String name) {
+        return documents.read(user, Folder.WORLDS, bookName(name)).orElse(null);
     }
 
     /** Writes the book pretty-printed, as {@code JSON.stringify(data, null, 4)} does; creates or overwrites. */

@@ -44,7 +44,19 @@ public final class EngineBench {
         int entries = args.length > 1 ? Integer.parseInt(args[1]) : 1_000;
         Path work = Path.of(System.getProperty("bench.dir", "target/bench")).toAbsolutePath().resolve("engine");
         Path user = work.resolve("data/default-user");
-        VectorBench.deleteTree(work.resolve("data")); // the collection is filled afresh, and timed
+        // the collection is filled afresh, and timed; -Dbench.keepVectors=true keeps an earlier run's (to profile)
+        Path collections = user.resolve("vectors");
+        Path kept = work.resolve("vectors.kept");
+        boolean keep = Boolean.getBoolean("bench.keepVectors") && Files.isDirectory(collections);
+        if (keep) {
+            VectorBench.deleteTree(kept);
+            Files.move(collections, kept);
+        }
+        VectorBench.deleteTree(work.resolve("data"));
+        if (keep) {
+            Files.createDirectories(user);
+            Files.move(kept, collections);
+        }
         Files.createDirectories(work.resolve("public"));
         Files.writeString(work.resolve("public/index.html"), "<!doctype html>");
         Files.createDirectories(user.resolve("characters"));

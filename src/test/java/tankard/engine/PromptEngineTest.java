@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.junit.jupiter.api.Test;
 import tankard.engine.prompt.Action;
+import tankard.engine.prompt.ChatHashes;
 import tankard.engine.prompt.ExtensionPrompts;
 import tankard.engine.prompt.Generation;
 import tankard.engine.prompt.PromptInputs;
@@ -110,9 +111,14 @@ class PromptEngineTest {
         textCompletion.put("main_api", "textgenerationwebui");
         for (ObjectNode settings : List.of(chatCompletion, textCompletion)) {
             for (Action action : Action.values()) {
-                PromptEngine.build(new PromptInputs(settings, card(""), null, List.of(), chat, metadata, name -> null,
-                        "More.", ZonedDateTime.parse("2026-01-01T10:00:00Z"), TOKENIZERS), action);
-                assertEquals(before, chat, action + " on " + settings.get("main_api"));
+                List<ObjectNode> requests = new ArrayList<>();
+                for (ChatHashes known : List.of(ChatHashes.NONE, new ChatHashes(chat))) {
+                    requests.add(PromptEngine.build(new PromptInputs(settings, card(""), null, List.of(), chat, metadata,
+                            name -> null, "More.", ZonedDateTime.parse("2026-01-01T10:00:00Z"), TOKENIZERS, null, "",
+                            known), action).request());
+                    assertEquals(before, chat, action + " on " + settings.get("main_api"));
+                }
+                assertEquals(requests.get(0), requests.get(1), "what is known of the parsed chat builds the same");
             }
         }
     }

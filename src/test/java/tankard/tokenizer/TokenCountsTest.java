@@ -24,6 +24,25 @@ class TokenCountsTest {
     }
 
     @Test
+    void aTextMadeOfLinesIsCountedAsItsTextOnceAndFoundByItsLines() {
+        TokenCounts counts = new TokenCounts();
+        java.util.List<String> seen = new java.util.ArrayList<>();
+        java.util.function.ToIntFunction<String> length = text -> {
+            seen.add(text);
+            return text.length();
+        };
+        Lines grown = Lines.NONE.append("bees").append("hum");
+        assertEquals(9, counts.count("t", grown, length));
+        assertEquals(java.util.List.of("bees\nhum\n"), seen, "counted as the text the lines make");
+        assertEquals(9, counts.count("t", Lines.NONE.append(new String("bees")).append(new String("hum")), length));
+        assertEquals(1, seen.size(), "equal lines are found, not counted again");
+        counts.count("t", Lines.NONE.append("bee").append("shum"), length);
+        counts.count("t", Lines.NONE.append("bees"), length);
+        assertEquals(java.util.List.of("bees\nhum\n", "bee\nshum\n", "bees\n"), seen,
+                "other lines of the same length, and fewer of them, are other texts");
+    }
+
+    @Test
     void theLeastRecentlyUsedGoOnceTheTextsPassTheirTotalLength() {
         TokenCounts counts = new TokenCounts(12);
         for (String text : new String[]{"aaa", "bbb", "ccc", "ddd", "aaa", "eee"}) { // "aaa" used again

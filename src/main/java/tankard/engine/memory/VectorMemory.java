@@ -82,7 +82,7 @@ public final class VectorMemory {
         long[] parsed = known.sorted(keepHidden);
         LongList notHere = new LongList(); // kept hashes of parsed messages this chat does not hold in their place
         List<VectorIndex.Item> others = new ArrayList<>(); // the chat's messages those hashes do not count
-        for (int i = 0; i < Math.max(chat.size(), known.size()); i++) {
+        for (int i : known.changed(chat)) { // elsewhere the chat holds its own message there, with its kept hash
             boolean own = i < chat.size() && known.is(i, chat.get(i));
             boolean counted = i < known.size() && known.kept(i) && (keepHidden || !known.hidden(i));
             if (counted && !own) {
@@ -99,6 +99,10 @@ public final class VectorMemory {
         long[] removed = notHere.sorted();
         long[] added = others.stream().mapToLong(VectorIndex.Item::hash).sorted().toArray();
         long[] saved = index.saved();
+        ChatHashes.InStep inStep = known.inStep();
+        if (inStep != null && inStep.same(saved, keepHidden, removed, added)) {
+            return new Stats(inStep.present(), inStep.present(), 0); // the same inputs as a walk that found no work
+        }
 
         // one walk over the sorted lists: what the collection has and the chat no longer, and the reverse
         List<Long> gone = new ArrayList<>();
@@ -150,6 +154,9 @@ public final class VectorMemory {
         }
         if (!gone.isEmpty()) {
             index.delete(gone);
+        }
+        if (fresh.isEmpty() && gone.isEmpty()) {
+            known.inStep(new ChatHashes.InStep(saved, keepHidden, removed, added, present));
         }
         Set<Long> missing = new HashSet<>();
         fresh.subList(batch.size(), fresh.size()).forEach(item -> missing.add(item.hash()));
@@ -224,6 +231,9 @@ public final class VectorMemory {
      * ST: rearrangeChat on the prompt's messages: with at least {@code protect} of them, queries the collection
      * with the last {@code query} messages, moves the hits outside the newest {@code protect} out of the chat
      * and into the extension prompt, most relevant last.
+     *
+     * @param chat the prompt's messages, each a distinct object (ST's {@code retainedMessages.includes(message)} is
+     *             then the message's place among the newest {@code protect})
      */
     public void rearrange(List<ObjectNode> chat, Macros macros, VectorIndex index,
                           ExtensionPrompts prompts) {
@@ -240,37 +250,46 @@ public final class VectorMemory {
             return;
         }
         double threshold = settings.path("score_threshold").isNumber() ? settings.get("score_threshold").asDouble() : 0.25;
-        List<Long> hits = new ArrayList<>(new LinkedHashSet<>(index.query(query, number("insert", 3), threshold)));
-        List<ObjectNode> retained = chat.subList(Math.max(0, chat.size() - protect), chat.size());
-        long[] hitHashes = hits.stream().mapToLong(Long::longValue).toArray();
+        long[] hits = new LinkedHashSet<>(index.query(query, number("insert", 3), threshold)).stream()
+                .mapToLong(Long::longValue).toArray();
+        // the first message outside the retained ones with each hit's hash, by the hit's rank
         ChatHashes known = index.chatHashes();
-        List<ObjectNode> found = new ArrayList<>();
-        Set<Long> taken = new HashSet<>();
-        for (int i = 0; i < chat.size(); i++) {
-            ObjectNode message = chat.get(i);
-            if (containsSame(retained, message)) {
-                continue;
-            }
-            // the chat's messages ST does not hide, mostly the parsed chat's own in their order
-            int at = known.shown(i);
-            boolean own = at >= 0 && known.is(at, message) && known.kept(at);
-            if (own ? known.empty(at) : !Js.truthy(message.get("mes"))) {
-                continue;
-            }
-            long hash = own ? known.hash(at) : hash(Js.text(message.get("mes")), macros);
-            if (contains(hitHashes, hash) && taken.add(hash)) {
-                found.add(message);
+        int retainedFrom = chat.size() - protect;
+        int[] changed = known.changedShown(chat, retainedFrom);
+        int[] foundAt = new int[hits.length];
+        Arrays.fill(foundAt, Integer.MAX_VALUE);
+        for (int rank = 0; rank < hits.length; rank++) {
+            // the parsed chat's own messages in their places among those ST does not hide
+            for (int at : known.positionsOf(hits[rank])) {
+                int i = known.shownIndex(at);
+                if (i >= 0 && i < retainedFrom && Arrays.binarySearch(changed, i) < 0 && !known.empty(at)) {
+                    foundAt[rank] = i;
+                    break;
+                }
             }
         }
-        found.sort((a, b) -> hits.indexOf(hash(Js.text(b.get("mes")), macros))
-                - hits.indexOf(hash(Js.text(a.get("mes")), macros)));
-        chat.removeIf(message -> containsSame(found, message));
-        if (found.isEmpty()) {
+        for (int i : changed) { // the others, hashed from their text
+            ObjectNode message = chat.get(i);
+            if (Js.truthy(message.get("mes"))) {
+                int rank = indexOf(hits, hash(Js.text(message.get("mes")), macros));
+                if (rank >= 0) {
+                    foundAt[rank] = Math.min(foundAt[rank], i);
+                }
+            }
+        }
+        int[] places = Arrays.stream(foundAt).filter(at -> at != Integer.MAX_VALUE).sorted().toArray();
+        if (places.length == 0) {
             return;
         }
         List<String> lines = new ArrayList<>();
-        for (ObjectNode message : found) {
-            lines.add(Js.trim((Js.text(message.get("name")) + ": " + Js.text(message.get("mes"))).replaceAll("\n+", "\n")));
+        for (int rank = hits.length - 1; rank >= 0; rank--) { // the least relevant first
+            if (foundAt[rank] != Integer.MAX_VALUE) {
+                ObjectNode message = chat.get(foundAt[rank]);
+                lines.add(Js.trim((Js.text(message.get("name")) + ": " + Js.text(message.get("mes"))).replaceAll("\n+", "\n")));
+            }
+        }
+        for (int k = places.length - 1; k >= 0; k--) {
+            chat.remove(places[k]);
         }
         String template = text("template", "Past events:\n{{text}}");
         prompts.set(PROMPT_KEY, macros.substitute(template, new Macros.Options(null, null, null, null, true,
@@ -301,22 +320,13 @@ public final class VectorMemory {
         return hashes.computeIfAbsent(mes, text -> StringHash.of(macros.substitute(text)));
     }
 
-    private static boolean contains(long[] values, long value) {
-        for (long candidate : values) {
-            if (candidate == value) {
-                return true;
+    /** Where {@code value} is in {@code values}, or -1. */
+    private static int indexOf(long[] values, long value) {
+        for (int i = 0; i < values.length; i++) {
+            if (values[i] == value) {
+                return i;
             }
         }
-        return false;
-    }
-
-    /** JavaScript's {@code includes}: the same object, not an equal one. */
-    private static boolean containsSame(List<ObjectNode> messages, ObjectNode message) {
-        for (ObjectNode candidate : messages) {
-            if (candidate == message) {
-                return true;
-            }
-        }
-        return false;
+        return -1;
     }
 }

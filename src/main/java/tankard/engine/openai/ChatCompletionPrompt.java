@@ -26,7 +26,7 @@ public final class ChatCompletionPrompt {
      * system message (counterWrapperOpenAIAsync), with the model's tokenizer.
      */
     public static TokenCounter tokenCounter(PromptInputs inputs) {
-        return new MessageTokens(inputs.tokenizers(), TokenizerModel.of(OaiSettings.of(inputs.settings())))::countText;
+        return new MessageTokens(inputs.tokenizers(), TokenizerModel.of(OaiSettings.of(inputs.settings()))).textCounter();
     }
 
     public static BuiltPrompt build(Generation generation) {

@@ -1,8 +1,10 @@
 package tankard.engine.openai;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import tankard.engine.prompt.TokenCounter;
 import tankard.json.JsJson;
 import tankard.tokenizer.ChatTokenCounter;
+import tankard.tokenizer.Lines;
 import tankard.tokenizer.Tokenizers;
 
 import java.util.List;
@@ -41,7 +43,31 @@ final class MessageTokens {
             return 0;
         }
         // by the text, not the message's JSON: world info counts a growing text once per entry
-        return -1 + tokenizers.counts().count(systemTexts, text, content -> ChatTokenCounter.count(tokenizers, model,
-                JsJson.array().add(JsJson.object().put("role", "system").put("content", content))));
+        return -1 + tokenizers.counts().count(systemTexts, text, this::countSystem);
+    }
+
+    /** {@link #countText} of a text made of lines, found by its lines. */
+    int countText(Lines text) {
+        return text.length() == 0 ? 0 : -1 + tokenizers.counts().count(systemTexts, text, this::countSystem);
+    }
+
+    private int countSystem(String content) {
+        return ChatTokenCounter.count(tokenizers, model,
+                JsJson.array().add(JsJson.object().put("role", "system").put("content", content)));
+    }
+
+    /** ST's getTokenCountAsync with the chat completion API: texts counted as system messages. */
+    TokenCounter textCounter() {
+        return new TokenCounter() {
+            @Override
+            public int count(String text) {
+                return countText(text);
+            }
+
+            @Override
+            public int count(Lines text) {
+                return countText(text);
+            }
+        };
     }
 }

@@ -7,8 +7,10 @@ import tankard.engine.macro.Macros;
 import tankard.json.Js;
 import tankard.util.StringHash;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
+import java.util.List;
 
 /**
  * ST's getStringHash of each message of a parsed chat (public/scripts/extensions/vectors/index.js hashes
@@ -27,17 +29,21 @@ public final class ChatHashes {
 
     private final ArrayNode messages;
     private volatile Columns columns;
+    private volatile InStep inStep;
 
     /**
-     * @param hashes     each message's hash, {@link #WITH_MACROS} for a text with macros
-     * @param system     the messages ST hides from the prompt ({@code is_system})
-     * @param empty      the messages whose text is empty
-     * @param shown      the positions of the messages that are not hidden, in order
-     * @param sortedAll  the kept hashes of all messages, ascending
+     * @param messages    the messages, for quick comparison
+     * @param hashes      each message's hash, {@link #WITH_MACROS} for a text with macros
+     * @param system      the messages ST hides from the prompt ({@code is_system})
+     * @param empty       the messages whose text is empty
+     * @param titled      the messages with {@link #titles}
+     * @param shown       the positions of the messages that are not hidden, in order
+     * @param sortedAll   the kept hashes of all messages, ascending
      * @param sortedShown the kept hashes of the messages not hidden, ascending
+     * @param byHash      the positions of the messages with a kept hash, ordered by hash then position
      */
-    private record Columns(long[] hashes, BitSet system, BitSet empty, int[] shown, long[] sortedAll,
-                           long[] sortedShown) {
+    private record Columns(JsonNode[] messages, long[] hashes, BitSet system, BitSet empty, BitSet titled, int[] shown,
+                           long[] sortedAll, long[] sortedShown, int[] byHash) {
     }
 
     /** @param messages a parsed chat's messages, which nothing changes */
@@ -71,15 +77,121 @@ public final class ChatHashes {
         return columns().empty.get(position);
     }
 
-    /** The position in the parsed chat of the {@code index}-th message that is not hidden, or -1. */
-    public int shown(int index) {
-        int[] shown = columns().shown;
-        return index < shown.length ? shown[index] : -1;
+    /**
+     * Whether {@code message} is the parsed chat's own at {@code position}, one ST shows in the prompt as it is: not
+     * hidden ({@code is_system}), without {@link #titles}.
+     */
+    public boolean asIs(int position, JsonNode message) {
+        Columns c = columns();
+        return position < c.messages.length && c.messages[position] == message && !c.system.get(position)
+                && !c.titled.get(position);
+    }
+
+    /**
+     * ST: Generate's coreChat map: the titles of a message's image ({@code extra.title} with {@code append_title})
+     * and of its media ({@code extra.media[].title} with {@code append_title}), appended to its text in the prompt.
+     */
+    public static List<String> titles(JsonNode message) {
+        JsonNode extra = message.path("extra");
+        List<String> titles = new ArrayList<>();
+        if (Js.truthy(extra.get("append_title")) && Js.truthy(extra.get("title"))) {
+            titles.add(Js.text(extra.get("title")));
+        }
+        for (JsonNode media : extra.path("media")) {
+            if (Js.truthy(media.get("title")) && Js.truthy(media.get("append_title"))) {
+                titles.add(Js.text(media.get("title")));
+            }
+        }
+        return titles;
+    }
+
+    /**
+     * The places of {@code chat} (a prompt's copy of this chat's messages) and of this chat where a message is not
+     * this chat's own at its own place with a kept hash, ascending: everything else is known here by position.
+     */
+    public int[] changed(List<? extends JsonNode> chat) {
+        Columns c = columns();
+        int common = Math.min(chat.size(), c.messages.length);
+        IntList changed = new IntList();
+        for (int i = 0; i < common; i++) {
+            if (chat.get(i) != c.messages[i] || c.hashes[i] == WITH_MACROS) {
+                changed.add(i);
+            }
+        }
+        for (int i = common; i < Math.max(chat.size(), c.messages.length); i++) {
+            changed.add(i);
+        }
+        return changed.toArray();
+    }
+
+    /**
+     * The places before {@code end} of {@code shownChat} (a prompt's messages that ST does not hide) that do not
+     * hold the {@link #shown} message of this chat there, or hold one whose hash is not kept; ascending.
+     */
+    public int[] changedShown(List<? extends JsonNode> shownChat, int end) {
+        Columns c = columns();
+        IntList changed = new IntList();
+        for (int i = 0; i < end; i++) {
+            int at = i < c.shown.length ? c.shown[i] : -1;
+            if (at < 0 || shownChat.get(i) != c.messages[at] || c.hashes[at] == WITH_MACROS) {
+                changed.add(i);
+            }
+        }
+        return changed.toArray();
+    }
+
+    /** The positions of the messages whose kept hash is {@code hash}, ascending. */
+    public int[] positionsOf(long hash) {
+        Columns c = columns();
+        int low = 0;
+        int high = c.byHash.length;
+        while (low < high) { // the first place not below hash
+            int middle = (low + high) >>> 1;
+            if (c.hashes[c.byHash[middle]] < hash) {
+                low = middle + 1;
+            } else {
+                high = middle;
+            }
+        }
+        int end = low;
+        while (end < c.byHash.length && c.hashes[c.byHash[end]] == hash) {
+            end++;
+        }
+        return Arrays.copyOfRange(c.byHash, low, end);
+    }
+
+    /** The place among the {@link #shown} messages of the message at {@code position}, or -1 when it is hidden. */
+    public int shownIndex(int position) {
+        int found = Arrays.binarySearch(columns().shown, position);
+        return found >= 0 ? found : -1;
     }
 
     /** The kept hashes of the messages (all, or only those not hidden), ascending; the caller must not change it. */
     public long[] sorted(boolean withHidden) {
         return withHidden ? columns().sortedAll : columns().sortedShown;
+    }
+
+    /**
+     * A synchronization of this chat with its collection that found nothing to insert or delete: its inputs (the
+     * collection's hashes as one state of the store answered them, whether hidden messages count, the sorted hashes
+     * of this chat's messages the prompt left out and of the messages it put in) and the distinct hashes it counted.
+     * A later one with the same inputs finds the same: nothing to do.
+     */
+    public record InStep(long[] saved, boolean keepHidden, long[] removed, long[] added, int present) {
+        /** Whether these are the inputs: the very array the store answered, the same hashes around it. */
+        public boolean same(long[] saved, boolean keepHidden, long[] removed, long[] added) {
+            return this.saved == saved && this.keepHidden == keepHidden && Arrays.equals(this.removed, removed)
+                    && Arrays.equals(this.added, added);
+        }
+    }
+
+    /** The last synchronization found in step, or null. */
+    public InStep inStep() {
+        return inStep;
+    }
+
+    public void inStep(InStep found) {
+        inStep = found;
     }
 
     /** Makes the hashes now rather than at the first prompt that needs them. */
@@ -102,9 +214,11 @@ public final class ChatHashes {
 
     private Columns make() {
         int size = messages.size();
+        JsonNode[] array = new JsonNode[size];
         long[] hashes = new long[size];
         BitSet system = new BitSet(size);
         BitSet empty = new BitSet(size);
+        BitSet titled = new BitSet(size);
         int[] shown = new int[size];
         int shownCount = 0;
         long[] all = new long[size];
@@ -113,10 +227,12 @@ public final class ChatHashes {
         int visibleCount = 0;
         for (int i = 0; i < size; i++) {
             JsonNode message = messages.get(i);
+            array[i] = message;
             String text = Js.text(message.get("mes"));
             boolean hidden = Js.truthy(message.get("is_system"));
             system.set(i, hidden);
             empty.set(i, !Js.truthy(message.get("mes")));
+            titled.set(i, !titles(message).isEmpty());
             if (!hidden) {
                 shown[shownCount++] = i;
             }
@@ -132,6 +248,31 @@ public final class ChatHashes {
         visible = Arrays.copyOf(visible, visibleCount);
         Arrays.sort(all);
         Arrays.sort(visible);
-        return new Columns(hashes, system, empty, Arrays.copyOf(shown, shownCount), all, visible);
+        Integer[] kept = new Integer[allCount];
+        for (int i = 0, k = 0; i < size; i++) {
+            if (hashes[i] != WITH_MACROS) {
+                kept[k++] = i;
+            }
+        }
+        Arrays.sort(kept, (a, b) -> hashes[a] != hashes[b] ? Long.compare(hashes[a], hashes[b]) : Integer.compare(a, b));
+        return new Columns(array, hashes, system, empty, titled, Arrays.copyOf(shown, shownCount), all, visible,
+                Arrays.stream(kept).mapToInt(Integer::intValue).toArray());
+    }
+
+    /** A growing array of ints. */
+    private static final class IntList {
+        private int[] values = new int[8];
+        private int size;
+
+        void add(int value) {
+            if (size == values.length) {
+                values = Arrays.copyOf(values, size * 2);
+            }
+            values[size++] = value;
+        }
+
+        int[] toArray() {
+            return Arrays.copyOf(values, size);
+        }
     }
 }

@@ -23,14 +23,17 @@ import java.util.function.Function;
  * @param tokenizers the tokenizers the counts use
  * @param vectors    the chat's collection in vector storage, or null when the chat is not vectorized
  * @param chatId     ST's getCurrentChatId: the chat file's name without {@code .jsonl}
+ * @param known      what is known of each message of {@code chat}, made once for all the prompts of a parsed chat
  */
 public record PromptInputs(ObjectNode settings, ObjectNode character, ObjectNode group, List<ObjectNode> members,
                            ArrayNode chat, ObjectNode metadata, Function<String, ObjectNode> books, String userText,
-                           ZonedDateTime now, Tokenizers tokenizers, VectorIndex vectors, String chatId) {
+                           ZonedDateTime now, Tokenizers tokenizers, VectorIndex vectors, String chatId,
+                           ChatHashes known) {
     /** Inputs of a chat without vector storage, for tests. */
     public PromptInputs(ObjectNode settings, ObjectNode character, ObjectNode group, List<ObjectNode> members,
                         ArrayNode chat, ObjectNode metadata, Function<String, ObjectNode> books, String userText,
                         ZonedDateTime now, Tokenizers tokenizers) {
-        this(settings, character, group, members, chat, metadata, books, userText, now, tokenizers, null, "");
+        this(settings, character, group, members, chat, metadata, books, userText, now, tokenizers, null, "",
+                ChatHashes.NONE);
     }
 }

@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeSet;
+import java.util.function.IntPredicate;
 import java.util.regex.Pattern;
 
 /**
@@ -201,7 +202,7 @@ public final class TextCompletionPrompt {
 
         History history = history(coreChat);
         List<String> chat2 = history.chat2();
-        List<Integer> userMessageIndices = history.userMessageIndices();
+        IntPredicate userMessageIndices = history.userMessageIndices();
 
         boolean addUserAlignment = instruct && !settings.instructText("user_alignment_message").isEmpty();
         String userAlignmentMessage = "";
@@ -228,7 +229,8 @@ public final class TextCompletionPrompt {
         if (isContinue && chat2.size() > 1) {
             fit.cyclePrompt = chat2.remove(0);
             injectedIndices = shiftDown(injectedIndices);
-            userMessageIndices = shiftDown(userMessageIndices);
+            IntPredicate unshifted = userMessageIndices;
+            userMessageIndices = i -> i >= 0 && unshifted.test(i + 1);
         }
 
         List<String> kept = fillContext(fit, chat2, injectedIndices, userMessageIndices, maxContext,
@@ -301,8 +303,11 @@ public final class TextCompletionPrompt {
         return new BuiltPrompt(BuiltPrompt.TEXT_COMPLETIONS, request, itemization);
     }
 
-    /** Generate's chat2 (the formatted messages, newest first) and which of them are the user's. */
-    private record History(List<String> chat2, List<Integer> userMessageIndices) {
+    /**
+     * Generate's chat2 (the formatted messages, newest first) and which of them are the user's (ST's
+     * userMessageIndices, asked of one index only: read from the message when asked).
+     */
+    private record History(List<String> chat2, IntPredicate userMessageIndices) {
     }
 
     /**
@@ -311,16 +316,13 @@ public final class TextCompletionPrompt {
      */
     private History history(Messages coreChat) {
         int size = coreChat.size();
-        List<Integer> userMessageIndices = new ArrayList<>();
         int lastUserMessageIndex = -1;
         for (int k = size - 1; k >= 0 && lastUserMessageIndex < 0; k--) {
             lastUserMessageIndex = coreChat.isUser(k) ? k : -1;
         }
-        for (int i = size - 1, j = 0; i >= 0; i--, j++) {
-            if (coreChat.isUser(j) && !(i == 0 && isContinue)) {
-                userMessageIndices.add(i);
-            }
-        }
+        // chat2's index i is coreChat's size - 1 - i
+        IntPredicate userMessageIndices = i -> i >= 0 && i < size && coreChat.isUser(size - 1 - i)
+                && !(i == 0 && isContinue);
         int lastUser = lastUserMessageIndex;
         String[] chat2 = new String[size];
         List<String> formatted = new AbstractList<>() {
@@ -380,9 +382,10 @@ public final class TextCompletionPrompt {
      * alignment message where the kept chat does not start with the user. Answers the kept messages, newest first.
      */
     private List<String> fillContext(Fit fit, List<String> chat2, List<Integer> injectedIndices,
-                                     List<Integer> userMessageIndices, int maxContext, boolean addUserAlignment) {
+                                     IntPredicate userMessageIndices, int maxContext, boolean addUserAlignment) {
         String[] kept = new String[chat2.size()];
         int tokenCount = messagesTokenCount(fit);
+        StringBuilder chatString = new StringBuilder(fit.chatString); // ST adds to a string: the same text, in one go
         int lastAddedIndex = 0;
         for (int index : injectedIndices) {
             if (index < 0 || index >= chat2.size()) {
@@ -392,7 +395,7 @@ public final class TextCompletionPrompt {
             if (tokenCount >= maxContext) {
                 break;
             }
-            fit.chatString += chat2.get(index);
+            chatString.append(chat2.get(index));
             kept[index] = chat2.get(index);
             lastAddedIndex = Math.max(lastAddedIndex, index);
         }
@@ -404,17 +407,18 @@ public final class TextCompletionPrompt {
             if (tokenCount >= maxContext) {
                 break;
             }
-            fit.chatString += chat2.get(i);
+            chatString.append(chat2.get(i));
             kept[i] = chat2.get(i);
             lastAddedIndex = Math.max(lastAddedIndex, i);
         }
+        fit.chatString = chatString.toString();
         List<String> messages = new ArrayList<>();
         for (String message : kept) {
             if (message != null) {
                 messages.add(message);
             }
         }
-        if (addUserAlignment && !userMessageIndices.contains(lastAddedIndex)) {
+        if (addUserAlignment && !userMessageIndices.test(lastAddedIndex)) {
             fit.chatString = fit.userAlignmentMessage + fit.chatString;
             messages.add(fit.userAlignmentMessage);
         }

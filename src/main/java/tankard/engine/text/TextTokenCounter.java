@@ -2,6 +2,7 @@ package tankard.engine.text;
 
 import tankard.engine.prompt.TokenCounter;
 import tankard.json.Js;
+import tankard.tokenizer.Lines;
 import tankard.tokenizer.Tokenizer;
 import tankard.tokenizer.TokenCounts;
 import tankard.tokenizer.Tokenizers;
@@ -138,6 +139,11 @@ final class TextTokenCounter implements TokenCounter {
     @Override
     public int count(String text) {
         return count(text, 0);
+    }
+
+    @Override
+    public int count(Lines text) {
+        return tokenizer == null || text.length() == 0 ? count(text.toString()) : counts.count(tokenizer, text, this::encoded);
     }
 
     /** getTokenCountAsync(text, padding). */

@@ -22,8 +22,15 @@ final class WorldInfoBuffer {
 
     private final WorldInfoSettings settings;
     private final MacroEnv.CardFields card;
-    /** The messages, newest first, trimmed; null where ST leaves a hole (an empty message). */
+    /** ST's chatForWI, newest first, as deep as ST reads it */
+    private final List<String> messages;
+    /**
+     * ST's depthBuffer, read only as deep as a scan asks: the messages, trimmed; null where ST leaves a hole (an
+     * empty message).
+     */
     private final List<String> depthBuffer = new ArrayList<>();
+    /** The deepest non-empty message read into {@link #depthBuffer}, or -1 */
+    private int deepest = -1;
     private final List<String> recurseBuffer = new ArrayList<>();
     private final List<String> injectBuffer = new ArrayList<>();
     private int skew;
@@ -32,15 +39,29 @@ final class WorldInfoBuffer {
     WorldInfoBuffer(List<String> messages, MacroEnv.CardFields card, WorldInfoSettings settings) {
         this.settings = settings;
         this.card = card;
-        for (int depth = 0; depth < Math.min(messages.size(), MAX_SCAN_DEPTH); depth++) {
-            String message = messages.get(depth);
-            if (!message.isEmpty()) {
-                while (depthBuffer.size() < depth) {
-                    depthBuffer.add(null);
-                }
-                depthBuffer.add(Js.trim(message));
-            }
+        this.messages = messages.subList(0, Math.min(messages.size(), MAX_SCAN_DEPTH));
+    }
+
+    /**
+     * {@code Math.min(depth, depthBuffer.length)} as ST has it, its depthBuffer being the messages down to the
+     * deepest non-empty one: here read as far as that needs.
+     */
+    private int end(int depth) {
+        while (depthBuffer.size() < Math.min(depth, messages.size())) {
+            readMessage();
         }
+        while (deepest < depth && depthBuffer.size() < messages.size()) { // whether ST's buffer reaches past depth
+            readMessage();
+        }
+        return Math.min(depth, deepest + 1);
+    }
+
+    private void readMessage() {
+        String message = messages.get(depthBuffer.size());
+        if (!message.isEmpty()) {
+            deepest = depthBuffer.size();
+        }
+        depthBuffer.add(message.isEmpty() ? null : Js.trim(message));
     }
 
     /** ST's WorldInfoBuffer.get: the text an entry's keys are matched against. */
@@ -50,7 +71,7 @@ final class WorldInfoBuffer {
             return "";
         }
         depth = Math.min(depth, MAX_SCAN_DEPTH);
-        int end = Double.isNaN(depth) ? 0 : (int) Math.min(depth, depthBuffer.size());
+        int end = Double.isNaN(depth) ? 0 : end((int) depth);
         int matched = 0;
         for (int i = 0; i < MATCH_FLAGS.length; i++) {
             matched |= entry.flag(MATCH_FLAGS[i]) ? 1 << i : 0;

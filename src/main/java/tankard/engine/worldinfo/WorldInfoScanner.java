@@ -10,6 +10,7 @@ import tankard.engine.prompt.TokenCounter;
 import tankard.engine.prompt.WorldInfo;
 import tankard.engine.worldinfo.WorldInfoBuffer.ScanState;
 import tankard.json.Js;
+import tankard.tokenizer.Lines;
 
 import java.util.ArrayDeque;
 import java.util.AbstractList;
@@ -338,7 +339,7 @@ public final class WorldInfoScanner {
 
     /** Probability rolls and the token budget for a step's new entries (ST: the loop after the inclusion groups). */
     private void admit(List<WorldInfoEntry> newEntries, int textToScanTokens) {
-        StringBuilder newContent = new StringBuilder();
+        Lines newContent = Lines.NONE;
         long ignoresBudget = newEntries.stream().filter(entry -> entry.flag("ignoreBudget")).count();
         for (WorldInfoEntry entry : newEntries) {
             boolean ignoreBudget = entry.flag("ignoreBudget");
@@ -356,8 +357,8 @@ public final class WorldInfoScanner {
                 continue;
             }
             entry.content = input.macros().substitute(entry.content);
-            newContent.append(entry.content).append('\n');
-            if (!ignoreBudget && textToScanTokens + input.tokens().count(newContent.toString()) >= budget) {
+            newContent = newContent.append(entry.content);
+            if (!ignoreBudget && textToScanTokens + input.tokens().count(newContent) >= budget) {
                 budgetOverflowed = true;
                 continue;
             }

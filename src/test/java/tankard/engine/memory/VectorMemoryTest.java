@@ -44,20 +44,28 @@ class VectorMemoryTest {
             return chatHashes;
         }
 
+        /** As the store answers: the same array while the collection is unchanged. */
+        private long[] saved;
+
         @Override
         public long[] saved() {
-            return items.entrySet().stream().flatMapToLong(e -> e.getValue().stream().mapToLong(chunk -> e.getKey()))
-                    .sorted().toArray();
+            if (saved == null) {
+                saved = items.entrySet().stream().flatMapToLong(e -> e.getValue().stream().mapToLong(chunk -> e.getKey()))
+                        .sorted().toArray();
+            }
+            return saved;
         }
 
         @Override
         public void insert(List<Item> items) {
+            saved = null;
             inserted.addAll(items);
             items.forEach(item -> this.items.computeIfAbsent(item.hash(), h -> new ArrayList<>()).add(item));
         }
 
         @Override
         public void delete(List<Long> hashes) {
+            saved = null;
             deleted.addAll(hashes);
             hashes.forEach(items::remove);
         }
@@ -235,5 +243,30 @@ class VectorMemoryTest {
                     + "Bramble: {{char}} begins\n\nWren: The same words twice", recalled.get(1).get(0),
                     "the first of the same texts, most relevant last");
         }
+    }
+
+    @Test
+    void aChatFoundInStepIsSynchronizedAgainWhenTheCollectionOrTheChatChanges() {
+        ArrayNode parsed = parsedChat();
+        FixedIndex index = new FixedIndex();
+        index.chatHashes = new ChatHashes(parsed);
+        VectorMemory memory = new VectorMemory(settings(""));
+        VectorMemory.Stats first = memory.synchronize(promptChat(parsed), macros, index, Integer.MAX_VALUE);
+        index.inserted.clear();
+        assertEquals(first.messages(), first.saved(), "all in: " + first);
+        assertEquals(first, memory.synchronize(promptChat(parsed), macros, index, Integer.MAX_VALUE),
+                "in step, counted the same");
+        assertTrue(index.inserted.isEmpty() && index.deleted.isEmpty(), "in step: nothing to do");
+
+        index.delete(List.of(StringHash.of("Message number 4."))); // another client deletes an item: the collection is another
+        memory.synchronize(promptChat(parsed), macros, index);
+        assertEquals(List.of(4), index.inserted.stream().map(VectorIndex.Item::index).toList(),
+                "what the collection lost is inserted again");
+
+        index.inserted.clear();
+        List<ObjectNode> changed = promptChat(parsed);
+        changed.set(8, message("Bramble", "Message number 8, edited.", false)); // the prompt holds another text there
+        memory.synchronize(changed, macros, index);
+        assertEquals(List.of("Message number 8, edited."), index.inserted.stream().map(VectorIndex.Item::text).toList());
     }
 }

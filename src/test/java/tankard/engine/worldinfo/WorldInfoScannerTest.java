@@ -43,6 +43,22 @@ class WorldInfoScannerTest {
         assertEquals("Dragons breathe fire.", fixture.scan().before());
     }
 
+    /**
+     * ST's depthBuffer holds the messages down to the deepest non-empty one, an empty message a hole: the text
+     * scanned ends in holes only when a non-empty message lies deeper than the scan depth.
+     */
+    @Test
+    void emptyMessagesAreHolesInTheScannedTextUpToTheDeepestMessage() {
+        ScanFixture fixture = lore(e("{'uid':0,'key':['/^\\\\x01A\\\\n\\\\x01\\\\n\\\\x01$/'],'content':'holes at the end'}"),
+                e("{'uid':1,'key':['/^\\\\x01A$/'],'content':'no holes'}"))
+                .setting("world_info_include_names", false).setting("world_info_depth", 3);
+        fixture.chat("x|", "x|", "x|A");
+        assertEquals("no holes", fixture.scan().before(), "nothing deeper: the holes are not in the buffer");
+        fixture.chat("x|D", "x|", "x|", "x|A"); // oldest first: D lies at depth 6, past the scan depth of 3
+        fixture.chat("x|", "x|", "x|A");
+        assertEquals("holes at the end", fixture.scan().before());
+    }
+
     @Test
     void entryScanDepthOverridesTheGlobalDepth() {
         WorldInfo result = lore(
