@@ -176,16 +176,8 @@ public final class PromptEngine {
         }
 
         // the chat's own messages, shared with other prompts: a message is copied before it is changed
-        List<ObjectNode> coreChat = new ArrayList<>(chat.size());
-        ChatHashes known = inputs.known();
-        for (int i = 0; i < chat.size(); i++) {
-            ObjectNode message = (ObjectNode) chat.get(i);
-            if (known.asIs(i, message)) {
-                coreChat.add(message);
-            } else if (!Js.truthy(message.get("is_system"))) {
-                coreChat.add(withTitles(message));
-            }
-        }
+        List<ObjectNode> coreChat = inputs.known().coreChat(chat,
+                message -> Js.truthy(message.get("is_system")) ? null : withTitles(message));
         if (action == Action.SWIPE && !coreChat.isEmpty()) {
             coreChat.remove(coreChat.size() - 1);
         }

@@ -3,6 +3,7 @@ package tankard.engine.prompt;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import tankard.engine.macro.Macros;
 import tankard.json.Js;
 import tankard.util.StringHash;
@@ -11,14 +12,16 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.List;
+import java.util.function.Function;
 
 /**
- * ST's getStringHash of each message of a parsed chat (public/scripts/extensions/vectors/index.js hashes
- * {@code substituteParams(mes)}), made once for all the prompts built from that chat: Vector Storage's
- * synchronization and recall on a long chat then read numbers by position instead of hashing or looking up every
- * text at each prompt. A prompt's list of messages is mostly the parsed chat's own objects at their own positions;
- * {@link #at} knows a message only when it is that very object there. The messages must not change (a parsed chat's
- * are shared read-only). Thread-safe.
+ * What every prompt reads of each message of a parsed chat, made once for all the prompts built from it: ST's
+ * getStringHash of its text (public/scripts/extensions/vectors/index.js hashes {@code substituteParams(mes)}),
+ * whether it is hidden, empty or shown as it is. Vector Storage's synchronization and recall and the prompt's
+ * coreChat on a long chat then read by position instead of hashing or looking up every message at each prompt. A
+ * prompt's list of messages is mostly the parsed chat's own objects at their own positions; a message is known here
+ * only when it is that very object there. The messages must not change (a parsed chat's are shared read-only).
+ * Thread-safe.
  */
 public final class ChatHashes {
     /** Knows no message: every hash is made from the text. */
@@ -36,13 +39,13 @@ public final class ChatHashes {
      * @param hashes      each message's hash, {@link #WITH_MACROS} for a text with macros
      * @param system      the messages ST hides from the prompt ({@code is_system})
      * @param empty       the messages whose text is empty
-     * @param titled      the messages with {@link #titles}
+     * @param asIs        the messages ST shows in the prompt as they are: not hidden, without {@link #titles}
      * @param shown       the positions of the messages that are not hidden, in order
      * @param sortedAll   the kept hashes of all messages, ascending
      * @param sortedShown the kept hashes of the messages not hidden, ascending
      * @param byHash      the positions of the messages with a kept hash, ordered by hash then position
      */
-    private record Columns(JsonNode[] messages, long[] hashes, BitSet system, BitSet empty, BitSet titled, int[] shown,
+    private record Columns(JsonNode[] messages, long[] hashes, BitSet system, BitSet empty, BitSet asIs, int[] shown,
                            long[] sortedAll, long[] sortedShown, int[] byHash) {
     }
 
@@ -78,13 +81,25 @@ public final class ChatHashes {
     }
 
     /**
-     * Whether {@code message} is the parsed chat's own at {@code position}, one ST shows in the prompt as it is: not
-     * hidden ({@code is_system}), without {@link #titles}.
+     * ST: Generate's coreChat, of a prompt's copy of this chat (its messages at their places but where the prompt
+     * changed them): the messages ST does not hide ({@code is_system}), this chat's own without {@link #titles} as they
+     * are, the others as {@code other} makes them (null: hidden).
      */
-    public boolean asIs(int position, JsonNode message) {
+    public List<ObjectNode> coreChat(ArrayNode chat, Function<ObjectNode, ObjectNode> other) {
         Columns c = columns();
-        return position < c.messages.length && c.messages[position] == message && !c.system.get(position)
-                && !c.titled.get(position);
+        List<ObjectNode> coreChat = new ArrayList<>(chat.size());
+        for (int i = 0; i < chat.size(); i++) {
+            JsonNode message = chat.get(i);
+            if (i < c.messages.length && message == c.messages[i] && c.asIs.get(i)) {
+                coreChat.add((ObjectNode) message);
+            } else {
+                ObjectNode made = other.apply((ObjectNode) message);
+                if (made != null) {
+                    coreChat.add(made);
+                }
+            }
+        }
+        return coreChat;
     }
 
     /**
@@ -218,7 +233,7 @@ public final class ChatHashes {
         long[] hashes = new long[size];
         BitSet system = new BitSet(size);
         BitSet empty = new BitSet(size);
-        BitSet titled = new BitSet(size);
+        BitSet asIs = new BitSet(size);
         int[] shown = new int[size];
         int shownCount = 0;
         long[] all = new long[size];
@@ -232,7 +247,7 @@ public final class ChatHashes {
             boolean hidden = Js.truthy(message.get("is_system"));
             system.set(i, hidden);
             empty.set(i, !Js.truthy(message.get("mes")));
-            titled.set(i, !titles(message).isEmpty());
+            asIs.set(i, !hidden && titles(message).isEmpty());
             if (!hidden) {
                 shown[shownCount++] = i;
             }
@@ -255,7 +270,7 @@ public final class ChatHashes {
             }
         }
         Arrays.sort(kept, (a, b) -> hashes[a] != hashes[b] ? Long.compare(hashes[a], hashes[b]) : Integer.compare(a, b));
-        return new Columns(array, hashes, system, empty, titled, Arrays.copyOf(shown, shownCount), all, visible,
+        return new Columns(array, hashes, system, empty, asIs, Arrays.copyOf(shown, shownCount), all, visible,
                 Arrays.stream(kept).mapToInt(Integer::intValue).toArray());
     }
 
