@@ -74,7 +74,7 @@ public final class JsRespell {
     }
 
     private int whitespace(int i) {
-        return whitespace(b, i, end);
+        return i < end && b[i] > ' ' ? i : whitespace(b, i, end); // mostly no whitespace: no loop
     }
 
     private static int whitespace(byte[] b, int i, int end) {
@@ -176,9 +176,8 @@ public final class JsRespell {
 
     /** The rest of a string after its opening quote; a key is added to {@link #keys}. */
     private int string(int i, boolean key) {
-        put('"');
-        int written = n;
-        int run = i; // the start of the bytes read but not yet written, which need no change
+        int written = n + 1; // where the string's text starts in out, after the quote the first run copies
+        int run = i - 1; // the start of the bytes read but not yet written, which need no change
         while (true) {
             i = ByteScan.plainTextEnd(b, i, end);
             if (i >= end) {
@@ -208,11 +207,10 @@ public final class JsRespell {
                 return -1;
             }
         }
-        write(run, i);
-        if (key && !keys.add(out, written, n, opened)) {
+        write(run, i + 1); // with the closing quote
+        if (key && !keys.add(out, written, n - 1, opened)) {
             return -1;
         }
-        put('"');
         return i + 1;
     }
 

@@ -27,14 +27,12 @@ final class ObjectKeys {
      * collision: the parser decides).
      */
     boolean add(byte[] text, int from, int to, int opened) {
+        if (to > from && text[from] >= '0' && text[from] <= '9' && digitsOnly(text, from, to)) {
+            return false;
+        }
         int hash = 1;
-        boolean digitsOnly = to > from;
         for (int k = from; k < to; k++) {
             hash = 31 * hash + text[k];
-            digitsOnly &= text[k] >= '0' && text[k] <= '9';
-        }
-        if (digitsOnly) {
-            return false;
         }
         for (int k = opened; k < count; k++) {
             if (hashes[k] == hash) {
@@ -45,6 +43,15 @@ final class ObjectKeys {
             hashes = Arrays.copyOf(hashes, count * 2);
         }
         hashes[count++] = hash;
+        return true;
+    }
+
+    private static boolean digitsOnly(byte[] text, int from, int to) {
+        for (int k = from; k < to; k++) {
+            if (text[k] < '0' || text[k] > '9') {
+                return false;
+            }
+        }
         return true;
     }
 }
