@@ -125,11 +125,12 @@ final class WorldInfoBuffer {
         boolean caseSensitive = setting(entry, "caseSensitive", settings.caseSensitive());
         String text = caseSensitive ? haystack : lowerCase(haystack);
         String key = caseSensitive ? needle : needle.toLowerCase(Locale.ROOT);
+        TextIndex index = index(text);
         if (!setting(entry, "matchWholeWords", settings.matchWholeWords()) || hasJsWhitespace(key)) {
-            return text.contains(key);
+            return index.indexOf(key, 0) >= 0;
         }
         // ST: (?:^|\W)(key)(?:$|\W), with \W anything but an ASCII word character
-        for (int at = text.indexOf(key); at >= 0; at = at < text.length() ? text.indexOf(key, at + 1) : -1) {
+        for (int at = index.indexOf(key, 0); at >= 0; at = at < text.length() ? index.indexOf(key, at + 1) : -1) {
             int after = at + key.length();
             if ((at == 0 || !isWordChar(text.charAt(at - 1))) && (after == text.length() || !isWordChar(text.charAt(after)))) {
                 return true;
@@ -137,6 +138,16 @@ final class WorldInfoBuffer {
         }
         return false;
     }
+
+    /** The text's index, made once for all the keys looked for in the same text. */
+    private TextIndex index(String text) {
+        if (index == null || index.text() != text) {
+            index = new TextIndex(text);
+        }
+        return index;
+    }
+
+    private TextIndex index;
 
     /** The haystack in lower case, made once for all the keys tested against the same text. */
     private String lowerCase(String haystack) {
