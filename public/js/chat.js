@@ -179,25 +179,29 @@ export async function showChat(view, params) {
   let file = params.get('file');
   let group = null;
   let members = [];
+  let window_ = null;
   if (avatar) {
-    character = await postJson('/api/characters/get', { avatar_url: avatar });
+    // the card, its chats and the chat's end (when the address names the chat) are read at the same time
+    window_ = file ? new ChatWindow({ avatar_url: avatar, file_name: file }) : null;
+    [character, chats] = await Promise.all([postJson('/api/characters/get', { avatar_url: avatar }), listChats(avatar), window_?.load()]);
     character.avatar ??= avatar;
-    chats = await listChats(avatar);
     if (!file) {
       file = chats.some((c) => c.name === character.chat) ? character.chat : chats[0]?.name;
       if (!file) file = await newChat(character);
       history.replaceState(null, '', chatLink({ avatar, file }));
-      if (!chats.length) chats = await listChats(avatar);
+      window_ = new ChatWindow({ avatar_url: avatar, file_name: file });
+      [chats] = await Promise.all([chats.length ? chats : listChats(avatar), window_.load()]);
     }
   } else {
     ({ group, members, file } = await loadGroupChat(params.get('group'), file));
     if (!params.get('file')) history.replaceState(null, '', groupChatLink(group.id, file));
+    window_ = new ChatWindow({ id: file });
+    await window_.load();
   }
   await markdown;
-  const window_ = new ChatWindow(avatar ? { avatar_url: avatar, file_name: file } : { id: file });
-  await window_.load();
-  if (character) await loadChatPersona(character, window_.header?.chat_metadata); // as ST when it opens a chat
-  render(view, { character, chats, file, group, members, chat: window_ });
+  // as ST when it opens a chat: picked now (the "You:" label shows it), saved while the messages are drawn
+  const persona = character ? loadChatPersona(character, window_.header?.chat_metadata) : null;
+  render(view, { character, chats, file, group, members, chat: window_, persona });
   if (character) offerEmbeddedBook(character); // once per card, as ST when it opens one with a lorebook
 }
 
@@ -217,7 +221,7 @@ async function showRecent(view) {
     el('p', {}, el('a', { href: '#/characters' }, 'Characters')))));
 }
 
-function render(view, { character, chats, file, group, members, chat }) {
+function render(view, { character, chats, file, group, members, chat, persona }) {
   // not a live region: a streamed reply would be read out word by word; `spoken` tells each reply once, at its end
   const messagesBox = el('div.messages', { id: 'messages', tabIndex: -1, role: 'log', 'aria-label': 'Messages' });
   const spoken = el('p.sr-only', { id: 'spoken', 'aria-live': 'polite' });
@@ -469,6 +473,7 @@ function render(view, { character, chats, file, group, members, chat }) {
     let error = null;
     try {
       const ref = group ? { group_id: group.id, file_name: file, avatar_url: speaker, gen_id: roundId } : chat.ref;
+      await persona; // the engine reads the persona from settings.json: the chat's pick is saved first
       answer = await generate(ref, action, text, target.show, controller.signal);
     } catch (e) {
       error = e;
