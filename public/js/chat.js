@@ -324,11 +324,16 @@ function render(view, { character, chats, file, group, members, chat, persona })
     return chat.messages.slice(from, to).map((m, k) => messageNode(m, from + k));
   }
 
+  // Both steps read the layout before they change the page (still the last frame's: nothing to compute), change it
+  // whole, and read it once after (showEarlier) or not at all (showLater): one layout a step, within a scroll's frame.
+
   /** Up to STEP earlier messages at the top, the view kept where it was; the furthest below dropped past SHOWN. */
   function showEarlier() {
     const from = Math.max(0, shownFrom - STEP);
-    const height = messagesBox.scrollHeight;
     const top = messagesBox.querySelector('article.message');
+    const offset = () => (top ? top.offsetTop : messagesBox.scrollHeight); // what the added ones push down
+    const before = offset();
+    const scrolled = messagesBox.scrollTop;
     const added = shown(from, shownFrom);
     if (top) top.before(...added);
     else messagesBox.prepend(...added);
@@ -336,22 +341,22 @@ function render(view, { character, chats, file, group, members, chat, persona })
     messagesBox.querySelector('#older')?.remove();
     const note = olderNote();
     if (note) messagesBox.prepend(note);
-    messagesBox.scrollTop += messagesBox.scrollHeight - height;
     for (; shownTo - shownFrom > SHOWN; shownTo--) messagesBox.querySelector(`[data-index="${shownTo - 1}"]`)?.remove();
+    messagesBox.scrollTop = scrolled + offset() - before;
   }
 
   /** Up to STEP later messages at the bottom; the furthest above dropped past SHOWN, the view kept where it was. */
   function showLater() {
     const to = Math.min(chat.messages.length, shownTo + STEP);
-    const end = messagesBox.querySelector(`[data-index="${shownTo - 1}"]`);
-    end?.after(...shown(shownTo, to));
-    shownTo = to;
-    const keep = Math.max(shownFrom, shownTo - SHOWN);
+    const keep = Math.max(shownFrom, to - SHOWN); // shown already: SHOWN > STEP
     const firstNode = messagesBox.querySelector(`[data-index="${shownFrom}"]`);
     const keptNode = messagesBox.querySelector(`[data-index="${keep}"]`);
-    const dropped = firstNode && keptNode ? keptNode.offsetTop - firstNode.offsetTop : 0; // one layout for all
+    const dropped = firstNode && keptNode ? keptNode.offsetTop - firstNode.offsetTop : 0; // adding below moves neither
+    const scrolled = messagesBox.scrollTop;
+    messagesBox.querySelector(`[data-index="${shownTo - 1}"]`)?.after(...shown(shownTo, to));
+    shownTo = to;
     for (; shownFrom < keep; shownFrom++) messagesBox.querySelector(`[data-index="${shownFrom}"]`)?.remove();
-    messagesBox.scrollTop -= dropped;
+    messagesBox.scrollTop = scrolled - dropped;
     if (shownFrom === 0 && !chat.more) messagesBox.querySelector('#older')?.remove();
   }
 
