@@ -179,25 +179,29 @@ export async function showChat(view, params) {
   let file = params.get('file');
   let group = null;
   let members = [];
+  let window_ = null;
   if (avatar) {
-    character = await postJson('/api/characters/get', { avatar_url: avatar });
+    // the card, its chats and the chat's end (when the address names the chat) are read at the same time
+    window_ = file ? new ChatWindow({ avatar_url: avatar, file_name: file }) : null;
+    [character, chats] = await Promise.all([postJson('/api/characters/get', { avatar_url: avatar }), listChats(avatar), window_?.load()]);
     character.avatar ??= avatar;
-    chats = await listChats(avatar);
     if (!file) {
       file = chats.some((c) => c.name === character.chat) ? character.chat : chats[0]?.name;
       if (!file) file = await newChat(character);
       history.replaceState(null, '', chatLink({ avatar, file }));
-      if (!chats.length) chats = await listChats(avatar);
+      window_ = new ChatWindow({ avatar_url: avatar, file_name: file });
+      [chats] = await Promise.all([chats.length ? chats : listChats(avatar), window_.load()]);
     }
   } else {
     ({ group, members, file } = await loadGroupChat(params.get('group'), file));
     if (!params.get('file')) history.replaceState(null, '', groupChatLink(group.id, file));
+    window_ = new ChatWindow({ id: file });
+    await window_.load();
   }
   await markdown;
-  const window_ = new ChatWindow(avatar ? { avatar_url: avatar, file_name: file } : { id: file });
-  await window_.load();
-  if (character) await loadChatPersona(character, window_.header?.chat_metadata); // as ST when it opens a chat
-  render(view, { character, chats, file, group, members, chat: window_ });
+  // as ST when it opens a chat: picked now (the "You:" label shows it), saved while the messages are drawn
+  const persona = character ? loadChatPersona(character, window_.header?.chat_metadata) : null;
+  render(view, { character, chats, file, group, members, chat: window_, persona });
   if (character) offerEmbeddedBook(character); // once per card, as ST when it opens one with a lorebook
 }
 
@@ -217,7 +221,7 @@ async function showRecent(view) {
     el('p', {}, el('a', { href: '#/characters' }, 'Characters')))));
 }
 
-function render(view, { character, chats, file, group, members, chat }) {
+function render(view, { character, chats, file, group, members, chat, persona }) {
   // not a live region: a streamed reply would be read out word by word; `spoken` tells each reply once, at its end
   const messagesBox = el('div.messages', { id: 'messages', tabIndex: -1, role: 'log', 'aria-label': 'Messages' });
   const spoken = el('p.sr-only', { id: 'spoken', 'aria-live': 'polite' });
@@ -320,11 +324,16 @@ function render(view, { character, chats, file, group, members, chat }) {
     return chat.messages.slice(from, to).map((m, k) => messageNode(m, from + k));
   }
 
+  // Both steps read the layout before they change the page (still the last frame's: nothing to compute), change it
+  // whole, and read it once after (showEarlier) or not at all (showLater): one layout a step, within a scroll's frame.
+
   /** Up to STEP earlier messages at the top, the view kept where it was; the furthest below dropped past SHOWN. */
   function showEarlier() {
     const from = Math.max(0, shownFrom - STEP);
-    const height = messagesBox.scrollHeight;
     const top = messagesBox.querySelector('article.message');
+    const offset = () => (top ? top.offsetTop : messagesBox.scrollHeight); // what the added ones push down
+    const before = offset();
+    const scrolled = messagesBox.scrollTop;
     const added = shown(from, shownFrom);
     if (top) top.before(...added);
     else messagesBox.prepend(...added);
@@ -332,22 +341,22 @@ function render(view, { character, chats, file, group, members, chat }) {
     messagesBox.querySelector('#older')?.remove();
     const note = olderNote();
     if (note) messagesBox.prepend(note);
-    messagesBox.scrollTop += messagesBox.scrollHeight - height;
     for (; shownTo - shownFrom > SHOWN; shownTo--) messagesBox.querySelector(`[data-index="${shownTo - 1}"]`)?.remove();
+    messagesBox.scrollTop = scrolled + offset() - before;
   }
 
   /** Up to STEP later messages at the bottom; the furthest above dropped past SHOWN, the view kept where it was. */
   function showLater() {
     const to = Math.min(chat.messages.length, shownTo + STEP);
-    const end = messagesBox.querySelector(`[data-index="${shownTo - 1}"]`);
-    end?.after(...shown(shownTo, to));
-    shownTo = to;
-    const keep = Math.max(shownFrom, shownTo - SHOWN);
+    const keep = Math.max(shownFrom, to - SHOWN); // shown already: SHOWN > STEP
     const firstNode = messagesBox.querySelector(`[data-index="${shownFrom}"]`);
     const keptNode = messagesBox.querySelector(`[data-index="${keep}"]`);
-    const dropped = firstNode && keptNode ? keptNode.offsetTop - firstNode.offsetTop : 0; // one layout for all
+    const dropped = firstNode && keptNode ? keptNode.offsetTop - firstNode.offsetTop : 0; // adding below moves neither
+    const scrolled = messagesBox.scrollTop;
+    messagesBox.querySelector(`[data-index="${shownTo - 1}"]`)?.after(...shown(shownTo, to));
+    shownTo = to;
     for (; shownFrom < keep; shownFrom++) messagesBox.querySelector(`[data-index="${shownFrom}"]`)?.remove();
-    messagesBox.scrollTop -= dropped;
+    messagesBox.scrollTop = scrolled - dropped;
     if (shownFrom === 0 && !chat.more) messagesBox.querySelector('#older')?.remove();
   }
 
@@ -469,6 +478,7 @@ function render(view, { character, chats, file, group, members, chat }) {
     let error = null;
     try {
       const ref = group ? { group_id: group.id, file_name: file, avatar_url: speaker, gen_id: roundId } : chat.ref;
+      await persona; // the engine reads the persona from settings.json: the chat's pick is saved first
       answer = await generate(ref, action, text, target.show, controller.signal);
     } catch (e) {
       error = e;
@@ -668,7 +678,10 @@ function render(view, { character, chats, file, group, members, chat }) {
   input.focus();
 }
 
+/** One formatter for every message: toLocaleString makes a new one each call, a cost felt at 20 messages a scroll step. */
+const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'short', timeStyle: 'short' });
+
 function shortDate(value) {
   const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? String(value ?? '') : date.toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' });
+  return Number.isNaN(date.getTime()) ? String(value ?? '') : dateFormat.format(date);
 }

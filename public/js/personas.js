@@ -45,7 +45,8 @@ function lockedToCharacter(avatar, character) {
 /**
  * ST: personas.js loadPersonaForCurrentChat, when a chat opens: the persona locked to the chat, else the first one
  * connected to its character, else the default persona (one that is a named persona), picked and saved when it is
- * not the one in use. The server's engine then speaks as it, as ST's frontend does.
+ * not the one in use. The server's engine then speaks as it, as ST's frontend does. The pick is made before the
+ * first await (userName() names it at once, so the chat's "You:" label needs no later update); the answer is the save.
  */
 export async function loadChatPersona(character, metadata) {
   const p = powerUser();
