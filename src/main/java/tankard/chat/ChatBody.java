@@ -138,8 +138,11 @@ record ChatBody(Map<String, JsonNode> fields, boolean isArray, byte[] header, Ch
             // a canonical element (nearly all) is found and checked in one pass over the buffered body, and
             // written from there; any other is captured and checked on its own
             boolean storedLine = stored != null && stored.next();
-            int length = storedLine ? in.repeated(stored) : -1;
-            boolean repeated = length >= 0;
+            // the stored line's own bytes: its value, copied as it is when the stored line is canonical
+            boolean asStored = storedLine && in.spelledAs(stored);
+            int length = asStored && stored.lineIsCanonical() ? in.skip(stored.end() - stored.start()) : -1;
+            boolean repeated = length >= 0; // the stored line's value
+            boolean copied = repeated; // and its bytes
             if (length < 0) {
                 length = in.canonical();
             }
@@ -162,7 +165,8 @@ record ChatBody(Map<String, JsonNode> fields, boolean isArray, byte[] header, Ch
                 offset = 0;
                 truthy = CanonicalJson.truthy(element, 0, length);
                 // an element in another spelling of the stored line repeats it as well
-                repeated = storedLine && stored.is(element, 0, length);
+                copied = storedLine && stored.is(element, 0, length);
+                repeated = copied || asStored;
             }
             if (out.lines() == 0) {
                 header = Arrays.copyOfRange(element, offset, offset + length);
@@ -178,7 +182,7 @@ record ChatBody(Map<String, JsonNode> fields, boolean isArray, byte[] header, Ch
             out.line(element, offset, offset + length);
             kept += truthy ? 1 : 0;
             c = in.skipWhitespace();
-            repeating = repeating && repeated && stored.endsInLineFeed() && c == ',';
+            repeating = repeating && copied && stored.endsInLineFeed() && c == ',';
             repeatedBytes += repeating ? length + 1 : 0;
             if (c == ',') {
                 in.next();
@@ -271,21 +275,22 @@ record ChatBody(Map<String, JsonNode> fields, boolean isArray, byte[] header, Ch
         }
 
         /**
-         * The length of the object at the current position, consumed, when it is the stored line's bytes and the
-         * array goes on or ends after it; -1, nothing consumed, otherwise.
+         * Whether the object at the current position is the stored line's bytes and the array goes on or ends after
+         * it; nothing is consumed.
          */
-        int repeated(StoredLines line) throws IOException {
+        boolean spelledAs(StoredLines line) throws IOException {
             readAhead();
             int length = line.end() - line.start();
             if (length <= 0 || line.array()[line.start()] != '{' || limit - position <= length) {
-                return -1;
+                return false;
             }
             byte after = buffer[position + length];
-            if (after != ',' && after != ']'
-                    || !Arrays.equals(buffer, position, position + length, line.array(), line.start(), line.end())
-                    || !line.lineIsCanonical()) {
-                return -1;
-            }
+            return (after == ',' || after == ']')
+                    && Arrays.equals(buffer, position, position + length, line.array(), line.start(), line.end());
+        }
+
+        /** Consumes {@code length} bytes the caller has looked at; answers the length. */
+        int skip(int length) {
             position += length;
             return length;
         }
