@@ -181,11 +181,15 @@ export async function showChat(view, params) {
   let members = [];
   let window_ = null;
   if (avatar) {
-    // the card, its chats and the chat's end (when the address names the chat) are read at the same time
+    // the card, its chats and the chat's end (when the address names the chat) are read at the same time; the
+    // messages are drawn without waiting for the chats, which the side panel shows when they come
     window_ = file ? new ChatWindow({ avatar_url: avatar, file_name: file }) : null;
-    [character, chats] = await Promise.all([postJson('/api/characters/get', { avatar_url: avatar }), listChats(avatar), window_?.load()]);
+    chats = listChats(avatar);
+    chats.catch(() => {}); // a failure is told by the panel, or below
+    [character] = await Promise.all([postJson('/api/characters/get', { avatar_url: avatar }), window_?.load()]);
     character.avatar ??= avatar;
     if (!file) {
+      chats = await chats;
       file = chats.some((c) => c.name === character.chat) ? character.chat : chats[0]?.name;
       if (!file) file = await newChat(character);
       history.replaceState(null, '', chatLink({ avatar, file }));
@@ -610,7 +614,7 @@ function render(view, { character, chats, file, group, members, chat, persona })
         const lines = all.filter((line) => !('chat_metadata' in line) || 'mes' in line);
         whole = lines.slice(0, lines.length - (chat.messages.length - 1 - i));
       }
-      const taken = new Set(chats.map((c) => c.name));
+      const taken = new Set((await chats).map((c) => c.name)); // the list may have been on its way at the open
       const base = file.replace(/ - Branch #\d+$/, '');
       let n = 1;
       while (taken.has(`${base} - Branch #${n}`)) n++;

@@ -24,7 +24,8 @@ export async function listChats(avatar) {
  * The panel: a heading with New and Import, a search box, and the chats, each a link to open it and a button for
  * its actions. `link(file)` is a chat's address; `startChat()` makes a new chat and answers its name.
  */
-export function chatFilesPanel({ character, chats, file, link, startChat }) {
+export function chatFilesPanel({ character, chats: listed, file, link, startChat }) {
+  let chats = Array.isArray(listed) ? listed : []; // the list, or a promise of it: a chat opens without waiting
   const list = el('ul', { id: 'chatList', 'aria-label': `${character.name}'s chats` });
   const found = el('p.muted', { id: 'chatSearchStatus', role: 'status' });
   const picker = el('input', {
@@ -181,7 +182,10 @@ export function chatFilesPanel({ character, chats, file, link, startChat }) {
     location.hash = link(opened[0]);
   }
 
-  show(chats, false);
+  Promise.resolve(listed).then((list) => {
+    chats = list;
+    if (!search.value.trim()) show(chats, false);
+  }, (e) => fail('Cannot list the chats', e));
   return el('section.chatFiles', { 'aria-label': 'Chats' },
     el('div.row', {}, el('h2.grow', {}, 'Chats'),
       el('button', {
