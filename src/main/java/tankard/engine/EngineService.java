@@ -366,7 +366,7 @@ public final class EngineService {
         ChatSnapshots.Snapshot read = snapshots.read(user, chat);
         Function<String, ObjectNode> books = name -> book(user, name);
         return new Loaded(new PromptInputs(settings, character, group, members, read.messages(), read.metadata(), books,
-                text, now, tokenizers, EngineVectors.of(vectors, user, settings, chatId, read.hashes()), chatId,
+                text, now, tokenizers, EngineVectors.of(vectors, user, settings, chatId), chatId,
                 read.hashes()),
                 chat, generationId(body));
     }

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import tankard.core.Refusal;
-import tankard.engine.prompt.ChatHashes;
 import tankard.engine.prompt.VectorIndex;
 import tankard.json.Js;
 import tankard.json.JsJson;
@@ -27,22 +26,15 @@ final class EngineVectors implements VectorIndex {
     private final VectorService service;
     private final String user;
     private final ObjectNode base;
-    private final ChatHashes chatHashes;
 
-    private EngineVectors(VectorService service, String user, ObjectNode base, ChatHashes chatHashes) {
+    private EngineVectors(VectorService service, String user, ObjectNode base) {
         this.service = service;
         this.user = user;
         this.base = base;
-        this.chatHashes = chatHashes;
     }
 
-    /**
-     * The chat's collection, or null when the user has not enabled chat vectorization.
-     *
-     * @param chatHashes the hashes of the parsed chat's messages, kept with the chat's version
-     */
-    static EngineVectors of(VectorService service, String user, ObjectNode settings, String collectionId,
-                            ChatHashes chatHashes) {
+    /** The chat's collection, or null when the user has not enabled chat vectorization. */
+    static EngineVectors of(VectorService service, String user, ObjectNode settings, String collectionId) {
         JsonNode vectors = settings.path("extension_settings").path("vectors");
         if (!Js.truthy(vectors.get("enabled_chats"))) {
             return null;
@@ -56,7 +48,7 @@ final class EngineVectors implements VectorIndex {
         modelFields(base, source, vectors, settings);
         base.put("collectionId", collectionId);
         base.put("source", source);
-        return new EngineVectors(service, user, base, chatHashes);
+        return new EngineVectors(service, user, base);
     }
 
     /** ST: getVectorsRequestBody, the source's own fields. */
@@ -110,11 +102,6 @@ final class EngineVectors implements VectorIndex {
         if (value != null && !value.isMissingNode()) {
             body.set(field, value);
         }
-    }
-
-    @Override
-    public ChatHashes chatHashes() {
-        return chatHashes;
     }
 
     @Override

@@ -97,7 +97,7 @@ public final class PromptEngine {
         Macros macros = cardMacros(inputs, inputs.chat(), Action.NORMAL, new ExtensionPrompts[1], powerUser, persona)
                 .macros();
         return new VectorMemory(object(settings.get("extension_settings")).get("vectors"))
-                .synchronize(list(inputs.chat()), macros, inputs.vectors(), limit);
+                .synchronize(list(inputs.chat()), inputs.known(), macros, inputs.vectors(), limit);
     }
 
     private record CardMacros(MacroEnv.CardFields card, Macros macros) {
@@ -187,8 +187,8 @@ public final class PromptEngine {
         if (inputs.vectors() != null) {
             // ST: Generate runs the generation interceptors here; Vector Storage's is rearrangeChat
             VectorMemory vectors = new VectorMemory(extensions.get("vectors"));
-            vectors.synchronize(list(chat), macros, inputs.vectors());
-            vectors.rearrange(coreChat, macros, inputs.vectors(), prompts);
+            vectors.synchronize(list(chat), inputs.known(), macros, inputs.vectors());
+            vectors.rearrange(coreChat, inputs.known(), macros, inputs.vectors(), prompts);
         }
         bias = promptBias(chat, action, powerUser, macros);
         boolean forceName2 = action != Action.IMPERSONATE

@@ -19,6 +19,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.LongStream;
 
 /**
  * Chat vectorization as ST's Vector Storage extension does it (public/scripts/extensions/vectors/index.js): the
@@ -58,9 +59,9 @@ public final class VectorMemory {
      * ({@link ChatHashes}) against the collection's: on a long chat nothing is hashed or looked up one by one but
      * the messages this prompt added or changed and the texts with macros.
      */
-    public void synchronize(List<? extends JsonNode> chat, Macros macros, VectorIndex index) {
+    public void synchronize(List<? extends JsonNode> chat, ChatHashes known, Macros macros, VectorIndex index) {
         if (enabled()) {
-            synchronize(chat, macros, index, Integer.MAX_VALUE);
+            synchronize(chat, known, macros, index, Integer.MAX_VALUE);
         }
     }
 
@@ -76,11 +77,12 @@ public final class VectorMemory {
      * ST: synchronizeChat(batchSize), as "Vectorize All" calls it: the first {@code limit} messages the collection
      * lacks inserted (0: none, to count only), what is gone deleted.
      */
-    public Stats synchronize(List<? extends JsonNode> chat, Macros macros, VectorIndex index, int limit) {
+    public Stats synchronize(List<? extends JsonNode> chat, ChatHashes known, Macros macros, VectorIndex index,
+                             int limit) {
         boolean keepHidden = Js.truthy(settings.get("keep_hidden"));
-        ChatHashes known = index.chatHashes();
         long[] parsed = known.sorted(keepHidden);
-        LongList notHere = new LongList(); // kept hashes of parsed messages this chat does not hold in their place
+        // kept hashes of parsed messages this chat does not hold in their place
+        LongStream.Builder notHere = LongStream.builder();
         List<VectorIndex.Item> others = new ArrayList<>(); // the chat's messages those hashes do not count
         for (int i : known.changed(chat)) { // elsewhere the chat holds its own message there, with its kept hash
             boolean own = i < chat.size() && known.is(i, chat.get(i));
@@ -96,7 +98,7 @@ public final class VectorMemory {
                 }
             }
         }
-        long[] removed = notHere.sorted();
+        long[] removed = notHere.build().sorted().toArray();
         long[] added = others.stream().mapToLong(VectorIndex.Item::hash).sorted().toArray();
         long[] saved = index.saved();
         ChatHashes.InStep inStep = known.inStep();
@@ -106,7 +108,7 @@ public final class VectorMemory {
 
         // one walk over the sorted lists: what the collection has and the chat no longer, and the reverse
         List<Long> gone = new ArrayList<>();
-        LongList unsaved = new LongList(); // hashes of parsed messages the collection lacks
+        LongStream.Builder unsaved = LongStream.builder(); // hashes of parsed messages the collection lacks
         int present = 0; // distinct hashes of the chat's messages
         int s = 0;
         int p = 0;
@@ -134,7 +136,7 @@ public final class VectorMemory {
         }
 
         List<VectorIndex.Item> fresh = new ArrayList<>();
-        long[] lacking = unsaved.sorted();
+        long[] lacking = unsaved.build().sorted().toArray();
         Iterator<VectorIndex.Item> other = others.iterator();
         VectorIndex.Item next = other.hasNext() ? other.next() : null;
         for (int i = 0; i < chat.size() && (lacking.length > 0 || next != null); i++) {
@@ -188,25 +190,6 @@ public final class VectorMemory {
         return run(sorted, low, value);
     }
 
-    /** A growing array of longs, without boxing. */
-    private static final class LongList {
-        private long[] values = new long[8];
-        private int size;
-
-        void add(long value) {
-            if (size == values.length) {
-                values = Arrays.copyOf(values, size * 2);
-            }
-            values[size++] = value;
-        }
-
-        long[] sorted() {
-            long[] sorted = Arrays.copyOf(values, size);
-            Arrays.sort(sorted);
-            return sorted;
-        }
-    }
-
     /** ST: splitByChunks with getChunkDelimiters. */
     private List<VectorIndex.Item> chunks(List<VectorIndex.Item> items) {
         int size = number("message_chunk_size", 400);
@@ -235,7 +218,7 @@ public final class VectorMemory {
      * @param chat the prompt's messages, each a distinct object (ST's {@code retainedMessages.includes(message)} is
      *             then the message's place among the newest {@code protect})
      */
-    public void rearrange(List<ObjectNode> chat, Macros macros, VectorIndex index,
+    public void rearrange(List<ObjectNode> chat, ChatHashes known, Macros macros, VectorIndex index,
                           ExtensionPrompts prompts) {
         int position = number("position", ExtensionPrompts.IN_PROMPT);
         int depth = number("depth", 2);
@@ -253,7 +236,6 @@ public final class VectorMemory {
         long[] hits = new LinkedHashSet<>(index.query(query, number("insert", 3), threshold)).stream()
                 .mapToLong(Long::longValue).toArray();
         // the first message outside the retained ones with each hit's hash, by the hit's rank
-        ChatHashes known = index.chatHashes();
         int retainedFrom = chat.size() - protect;
         int[] changed = known.changedShown(chat, retainedFrom);
         int[] foundAt = new int[hits.length];

@@ -13,6 +13,7 @@ import java.util.Arrays;
 import java.util.BitSet;
 import java.util.List;
 import java.util.function.Function;
+import java.util.stream.IntStream;
 
 /**
  * What every prompt reads of each message of a parsed chat, made once for all the prompts built from it: ST's
@@ -127,7 +128,7 @@ public final class ChatHashes {
     public int[] changed(List<? extends JsonNode> chat) {
         Columns c = columns();
         int common = Math.min(chat.size(), c.messages.length);
-        IntList changed = new IntList();
+        IntStream.Builder changed = IntStream.builder();
         for (int i = 0; i < common; i++) {
             if (chat.get(i) != c.messages[i] || c.hashes[i] == WITH_MACROS) {
                 changed.add(i);
@@ -136,7 +137,7 @@ public final class ChatHashes {
         for (int i = common; i < Math.max(chat.size(), c.messages.length); i++) {
             changed.add(i);
         }
-        return changed.toArray();
+        return changed.build().toArray();
     }
 
     /**
@@ -145,14 +146,14 @@ public final class ChatHashes {
      */
     public int[] changedShown(List<? extends JsonNode> shownChat, int end) {
         Columns c = columns();
-        IntList changed = new IntList();
+        IntStream.Builder changed = IntStream.builder();
         for (int i = 0; i < end; i++) {
             int at = i < c.shown.length ? c.shown[i] : -1;
             if (at < 0 || shownChat.get(i) != c.messages[at] || c.hashes[at] == WITH_MACROS) {
                 changed.add(i);
             }
         }
-        return changed.toArray();
+        return changed.build().toArray();
     }
 
     /** The positions of the messages whose kept hash is {@code hash}, ascending. */
@@ -272,22 +273,5 @@ public final class ChatHashes {
         Arrays.sort(kept, (a, b) -> hashes[a] != hashes[b] ? Long.compare(hashes[a], hashes[b]) : Integer.compare(a, b));
         return new Columns(array, hashes, system, empty, asIs, Arrays.copyOf(shown, shownCount), all, visible,
                 Arrays.stream(kept).mapToInt(Integer::intValue).toArray());
-    }
-
-    /** A growing array of ints. */
-    private static final class IntList {
-        private int[] values = new int[8];
-        private int size;
-
-        void add(int value) {
-            if (size == values.length) {
-                values = Arrays.copyOf(values, size * 2);
-            }
-            values[size++] = value;
-        }
-
-        int[] toArray() {
-            return Arrays.copyOf(values, size);
-        }
     }
 }

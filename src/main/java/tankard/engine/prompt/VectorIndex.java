@@ -12,9 +12,6 @@ public interface VectorIndex {
     record Item(long hash, String text, int index) {
     }
 
-    /** The hashes of the parsed chat the prompt is built from, made once for all its prompts. */
-    ChatHashes chatHashes();
-
     /** The hashes of the items in the collection, ascending, duplicates kept (ST: getSavedHashes); do not change it. */
     long[] saved();
 

@@ -32,17 +32,13 @@ class VectorMemoryTest {
 
     /** An index that keeps what it is given and answers the hashes a test names. */
     private static final class FixedIndex implements VectorIndex {
+        /** The parsed chat's hashes, handed to the memory with this index. */
         ChatHashes chatHashes = ChatHashes.NONE;
         final Map<Long, List<Item>> items = new LinkedHashMap<>();
         final List<Item> inserted = new ArrayList<>();
         final List<Long> deleted = new ArrayList<>();
         List<Long> answer = List.of();
         String lastQuery;
-
-        @Override
-        public ChatHashes chatHashes() {
-            return chatHashes;
-        }
 
         /** As the store answers: the same array while the collection is unchanged. */
         private long[] saved;
@@ -100,7 +96,7 @@ class VectorMemoryTest {
         List<ObjectNode> chat = chat(3);
         chat.add(JsJson.object().put("name", "System").put("is_system", true).put("mes", "hidden"));
         chat.add(message("Wren", "word ".repeat(100).strip(), true));
-        new VectorMemory(settings(",\"message_chunk_size\":100")).synchronize(chat, macros, index);
+        new VectorMemory(settings(",\"message_chunk_size\":100")).synchronize(chat, index.chatHashes, macros, index);
 
         assertFalse(index.items.containsKey(42L), "the hash no message has any more is deleted");
         assertFalse(index.items.containsKey(StringHash.of("hidden")), "hidden messages stay out");
@@ -110,7 +106,7 @@ class VectorMemoryTest {
         assertEquals(List.of(StringHash.of("Message number 0.")).get(0),
                 index.items.keySet().iterator().next());
         int before = index.saved().length;
-        new VectorMemory(settings(",\"message_chunk_size\":100")).synchronize(chat, macros, index);
+        new VectorMemory(settings(",\"message_chunk_size\":100")).synchronize(chat, index.chatHashes, macros, index);
         assertEquals(before, index.saved().length, "a second synchronization inserts nothing");
     }
 
@@ -121,7 +117,7 @@ class VectorMemoryTest {
         index.answer = List.of(StringHash.of("Message number 3."), StringHash.of("Message number 10."),
                 StringHash.of("Message number 1."));
         ExtensionPrompts prompts = new ExtensionPrompts(macros);
-        new VectorMemory(settings("")).rearrange(chat, macros, index, prompts);
+        new VectorMemory(settings("")).rearrange(chat, index.chatHashes, macros, index, prompts);
 
         assertEquals("Message number 11.\nMessage number 10.", index.lastQuery, "the last two, newest first");
         assertEquals(10, chat.size(), "the two old hits left the chat; message 10 is retained, so it stays");
@@ -138,12 +134,12 @@ class VectorMemoryTest {
         index.answer = List.of(StringHash.of("Message number 0."));
         ExtensionPrompts prompts = new ExtensionPrompts(macros);
         List<ObjectNode> shortChat = chat(4);
-        new VectorMemory(settings("")).rearrange(shortChat, macros, index, prompts);
+        new VectorMemory(settings("")).rearrange(shortChat, index.chatHashes, macros, index, prompts);
         assertEquals(4, shortChat.size());
         assertEquals("", prompts.get(VectorMemory.PROMPT_KEY).value());
 
         List<ObjectNode> chat = chat(12);
-        new VectorMemory(JsJson.object()).rearrange(chat, macros, index, prompts);
+        new VectorMemory(JsJson.object()).rearrange(chat, index.chatHashes, macros, index, prompts);
         assertEquals(12, chat.size());
         assertTrue(index.lastQuery == null, "no query when chat vectorization is off");
     }
@@ -154,7 +150,7 @@ class VectorMemoryTest {
         index.answer = List.of(StringHash.of("Message number 2."));
         ExtensionPrompts prompts = new ExtensionPrompts(macros);
         new VectorMemory(settings(",\"template\":\"Recalled by {{user}}: {{text}}\",\"position\":1,\"depth\":4,"
-                + "\"protect\":3,\"query\":1")).rearrange(chat(8), macros, index, prompts);
+                + "\"protect\":3,\"query\":1")).rearrange(chat(8), index.chatHashes, macros, index, prompts);
         ExtensionPrompts.Prompt recalled = prompts.get(VectorMemory.PROMPT_KEY);
         assertEquals("Recalled by Wren: Bramble: Message number 2.", recalled.value());
         assertEquals(ExtensionPrompts.IN_CHAT, recalled.position());
@@ -208,14 +204,14 @@ class VectorMemoryTest {
                         new VectorIndex.Item(StringHash.of("Message number 2."), "kept", 2),
                         new VectorIndex.Item(StringHash.of("Message number 2."), "kept, its second chunk", 2)));
                 index.inserted.clear();
-                new VectorMemory(settings(keepHidden)).synchronize(promptChat(parsed), macros, index);
+                new VectorMemory(settings(keepHidden)).synchronize(promptChat(parsed), index.chatHashes, macros, index);
             }
             assertEquals(hashing.inserted, reading.inserted, "the same items inserted, in the same order");
             List<VectorMemory.Stats> counted = new ArrayList<>();
             for (ChatHashes hashes : List.of(ChatHashes.NONE, reading.chatHashes)) {
                 FixedIndex index = new FixedIndex();
                 index.chatHashes = hashes;
-                counted.add(new VectorMemory(settings(keepHidden)).synchronize(promptChat(parsed), macros, index, 3));
+                counted.add(new VectorMemory(settings(keepHidden)).synchronize(promptChat(parsed), index.chatHashes, macros, index, 3));
             }
             assertEquals(counted.get(0), counted.get(1), "a step of Vectorize All counts the same");
             assertEquals(3, counted.get(1).saved(), "three inserted of " + counted.get(1));
@@ -235,7 +231,7 @@ class VectorMemoryTest {
                 List<ObjectNode> chat = promptChat(parsed);
                 chat.removeIf(message -> message.path("is_system").asBoolean());
                 ExtensionPrompts prompts = new ExtensionPrompts(macros);
-                new VectorMemory(settings(keepHidden + ",\"insert\":4")).rearrange(chat, macros, index, prompts);
+                new VectorMemory(settings(keepHidden + ",\"insert\":4")).rearrange(chat, index.chatHashes, macros, index, prompts);
                 recalled.add(List.of(prompts.get(VectorMemory.PROMPT_KEY).value(), String.valueOf(chat.size())));
             }
             assertEquals(recalled.get(0), recalled.get(1));
@@ -251,22 +247,22 @@ class VectorMemoryTest {
         FixedIndex index = new FixedIndex();
         index.chatHashes = new ChatHashes(parsed);
         VectorMemory memory = new VectorMemory(settings(""));
-        VectorMemory.Stats first = memory.synchronize(promptChat(parsed), macros, index, Integer.MAX_VALUE);
+        VectorMemory.Stats first = memory.synchronize(promptChat(parsed), index.chatHashes, macros, index, Integer.MAX_VALUE);
         index.inserted.clear();
         assertEquals(first.messages(), first.saved(), "all in: " + first);
-        assertEquals(first, memory.synchronize(promptChat(parsed), macros, index, Integer.MAX_VALUE),
+        assertEquals(first, memory.synchronize(promptChat(parsed), index.chatHashes, macros, index, Integer.MAX_VALUE),
                 "in step, counted the same");
         assertTrue(index.inserted.isEmpty() && index.deleted.isEmpty(), "in step: nothing to do");
 
         index.delete(List.of(StringHash.of("Message number 4."))); // another client deletes an item: the collection is another
-        memory.synchronize(promptChat(parsed), macros, index);
+        memory.synchronize(promptChat(parsed), index.chatHashes, macros, index);
         assertEquals(List.of(4), index.inserted.stream().map(VectorIndex.Item::index).toList(),
                 "what the collection lost is inserted again");
 
         index.inserted.clear();
         List<ObjectNode> changed = promptChat(parsed);
         changed.set(8, message("Bramble", "Message number 8, edited.", false)); // the prompt holds another text there
-        memory.synchronize(changed, macros, index);
+        memory.synchronize(changed, index.chatHashes, macros, index);
         assertEquals(List.of("Message number 8, edited."), index.inserted.stream().map(VectorIndex.Item::text).toList());
     }
 }
