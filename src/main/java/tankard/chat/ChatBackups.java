@@ -4,6 +4,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tankard.config.TankardConfig;
 import tankard.store.TicketStore;
+import tankard.store.Writeback;
 import tankard.util.Sanitize;
 import tankard.util.StTime;
 
@@ -32,12 +33,9 @@ final class ChatBackups {
 
     /** A backup to write: the content is the saved chat as it was at the save, open until written. */
     private record Backup(String name, InputStream content) {
+        /** Closes the content in the background: the saved chat it reads may be replaced since, and freed on close. */
         void discard() {
-            try {
-                content.close();
-            } catch (IOException ignored) {
-                // only a read handle
-            }
+            Writeback.close(content);
         }
     }
 

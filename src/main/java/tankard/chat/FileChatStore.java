@@ -4,6 +4,7 @@ import tankard.store.AtomicFiles;
 import tankard.store.FileTimes;
 import tankard.store.SpoolFile;
 import tankard.store.StripedLocks;
+import tankard.store.Writeback;
 import tankard.user.UserDirs;
 import tankard.util.FileNames;
 import tankard.util.Sanitize;
@@ -372,7 +373,7 @@ public final class FileChatStore implements ChatStore {
         private boolean committed;
 
         FileDraft(String user, Path temp) throws IOException {
-            super(new SpoolFile(temp, StandardOpenOption.CREATE_NEW));
+            super(new SpoolFile(temp, true, StandardOpenOption.CREATE_NEW));
             this.user = user;
         }
 
@@ -382,6 +383,8 @@ public final class FileChatStore implements ChatStore {
             Path temp = spool.path();
             Path target = settled(folder(user, folder), name);
             Files.createDirectories(target.getParent());
+            // the chat replaced is freed by the last close of a handle on it, which the save need not wait for
+            FileChannel replaced = openIfThere(target);
             try {
                 Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             } catch (AtomicMoveNotSupportedException e) {
@@ -392,8 +395,21 @@ public final class FileChatStore implements ChatStore {
                     }
                 });
                 Files.delete(temp);
+            } finally {
+                if (replaced != null) {
+                    Writeback.close(replaced);
+                }
             }
             committed = true;
+        }
+
+        /** A read handle on the file, or null when there is none to open (the handle only defers work). */
+        private static FileChannel openIfThere(Path file) {
+            try {
+                return FileChannel.open(file, StandardOpenOption.READ);
+            } catch (IOException absentOrUnreadable) {
+                return null;
+            }
         }
 
         @Override

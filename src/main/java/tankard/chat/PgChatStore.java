@@ -378,7 +378,7 @@ public final class PgChatStore implements ChatStore {
         private Expected expected;
 
         PgDraft(String user) throws IOException {
-            super(new SpoolFile(copies.newSpool(user)));
+            super(new SpoolFile(copies.newSpool(user), false));
             this.user = user;
         }
 

@@ -2,6 +2,7 @@ package tankard.store;
 
 import java.io.BufferedOutputStream;
 import java.io.Closeable;
+import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.channels.Channels;
@@ -12,18 +13,43 @@ import java.nio.file.StandardOpenOption;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /** Bytes on their way to a store (a chat draft's body), written to a file of their own that can start over. */
 public final class SpoolFile implements Closeable {
+    /** A durable file's data is sent to the disk in steps of this size while it is written ({@link Writeback}). */
+    private static final long SEND_STEP = 4 << 20;
+
     private final Path path;
     private final FileChannel channel;
     private final BufferedOutputStream out;
+    private final AtomicBoolean sending = new AtomicBoolean();
 
-    /** Opens the file for writing, with the options (CREATE_NEW for a name of the caller's). */
-    public SpoolFile(Path path, OpenOption... options) throws IOException {
+    /**
+     * Opens the file for writing, with the options (CREATE_NEW for a name of the caller's); a {@code durable} file
+     * is to be finished with {@code force}.
+     */
+    public SpoolFile(Path path, boolean durable, OpenOption... options) throws IOException {
         this.path = path;
         this.channel = FileChannel.open(path, union(options));
-        this.out = new BufferedOutputStream(Channels.newOutputStream(channel), 1 << 17);
+        OutputStream file = Channels.newOutputStream(channel);
+        this.out = new BufferedOutputStream(durable ? sentInSteps(file) : file, 1 << 17);
+    }
+
+    private OutputStream sentInSteps(OutputStream file) {
+        return new FilterOutputStream(file) {
+            private long unsent;
+
+            @Override
+            public void write(byte[] b, int off, int len) throws IOException {
+                out.write(b, off, len);
+                unsent += len;
+                if (unsent >= SEND_STEP) {
+                    unsent = 0;
+                    Writeback.send(channel, sending);
+                }
+            }
+        };
     }
 
     private static Set<OpenOption> union(OpenOption[] options) {

@@ -5,6 +5,7 @@ import io.vertx.ext.web.client.HttpResponse;
 import org.junit.jupiter.api.Test;
 import tankard.json.JsJson;
 import tankard.testing.Fixtures;
+import tankard.testing.OpenFiles;
 import tankard.testing.ServerTest;
 
 import java.io.IOException;
@@ -163,5 +164,16 @@ class ChatBackupHttpTest extends ServerTest {
         byte[] saved = documentBytes("chats/Bramble/first.jsonl");
         assertArrayEquals(saved, post("/api/backups/chat/download", name).body().getBytes());
         assertEquals(List.of(name), server.files().backupNames(""));
+    }
+
+    @Test
+    void savesInOneBackupWindowLeaveNoHandleOnTheChatsTheyReplaced() throws Exception {
+        start(null); // the first save is backed up, the later ones wait for the window's end, each replacing the last
+        for (int i = 0; i < 5; i++) {
+            String body = "{\"ch_name\":\"Bramble\",\"file_name\":\"first\",\"avatar_url\":\"Bramble.png\",\"chat\":["
+                    + String.join(",", CHAT.split("\n")) + ",{\"mes\":\"save " + i + "\"}]}";
+            assertEquals(200, client.post("/api/chats/save", body).statusCode());
+        }
+        OpenFiles.awaitNoDeletedUnder(server.userDir().getParent());
     }
 }

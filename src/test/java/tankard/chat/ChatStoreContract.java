@@ -277,6 +277,24 @@ abstract class ChatStoreContract {
     }
 
     @Test
+    void aDraftOfManyMegabytesInSmallPiecesIsCommittedByteForByte() throws IOException {
+        ChatStore store = open();
+        byte[] chat = chat(9_000, 11); // about 13 MB: sent to the disk in steps while it is written, on files
+        Random pieces = new Random(4);
+        try (ChatStore.Draft draft = store.draft("alice")) {
+            draft.out().write(chat, 0, chat.length / 2);
+            draft.restart();
+            for (int at = 0; at < chat.length; ) {
+                int length = Math.min(chat.length - at, 1 + pieces.nextInt(200_000));
+                draft.out().write(chat, at, length);
+                at += length;
+            }
+            draft.commit(SERAPHINA, "big.jsonl");
+        }
+        assertArrayEquals(chat, read(open(), "alice", SERAPHINA, "big.jsonl"));
+    }
+
+    @Test
     void aDraftIsVisibleOnlyOnceCommittedAndLeavesNothingWhenDropped() throws IOException {
         ChatStore store = open();
         try (ChatStore.Draft draft = store.draft("alice")) {
