@@ -22,8 +22,10 @@ const PAGE = 50;
 const EARLIER_PAGE = 200;
 /** Messages in the page at most: a long chat's DOM stays small however far back the user scrolls. */
 const SHOWN = 120;
-/** Messages added to (and, past SHOWN, dropped from) the page at a time while scrolling. */
+/** Messages added to (and, past SHOWN, dropped from) the page at a time while scrolling, and drawn when a chat opens. */
 const STEP = 20;
+/** How near (px) the view comes to the top or bottom of the messages shown before more are shown there. */
+const EDGE = 300;
 
 export function openCharacter(avatar) {
   location.hash = `#/chat?avatar=${encodeURIComponent(avatar)}`;
@@ -174,6 +176,7 @@ export async function showChat(view, params) {
   const avatar = params.get('avatar');
   if (!avatar && !params.get('group')) return showRecent(view);
   const markdown = loadMarkdown(); // meanwhile: the libraries are in before the first message is drawn
+  shortDate(Date.now()); // the date format's first use loads its locale data: now, while the chat is on its way
   let character = null;
   let chats = [];
   let file = params.get('file');
@@ -181,12 +184,15 @@ export async function showChat(view, params) {
   let members = [];
   let window_ = null;
   if (avatar) {
-    // the card, its chats and the chat's end (when the address names the chat) are read at the same time; the
-    // messages are drawn without waiting for the chats, which the side panel shows when they come
+    // the card and the chat's end (when the address names the chat) are read at the same time, the chats after
+    // them, not competing with them for the server; the messages are drawn without waiting for the chats, which the
+    // side panel shows when they come
     window_ = file ? new ChatWindow({ avatar_url: avatar, file_name: file }) : null;
-    chats = listChats(avatar);
+    const card = postJson('/api/characters/get', { avatar_url: avatar });
+    if (!file) chats = listChats(avatar);
+    [character] = await Promise.all([card, window_?.load()]);
+    if (file) chats = listChats(avatar);
     chats.catch(() => {}); // a failure is told by the panel, or below
-    [character] = await Promise.all([postJson('/api/characters/get', { avatar_url: avatar }), window_?.load()]);
     character.avatar ??= avatar;
     if (!file) {
       chats = await chats;
@@ -294,8 +300,9 @@ function render(view, { character, chats, file, group, members, chat, persona })
     return last >= 0 && !chat.messages[last].is_user && !chat.messages[last].is_system ? last : -1;
   }
 
-  // The page shows messages [shownFrom, shownTo) of the loaded ones: the newest SHOWN at first; scrolling shows earlier
-  // ones STEP at a time (reading earlier pages when it reaches the loaded start) and drops those furthest away.
+  // The page shows messages [shownFrom, shownTo) of the loaded ones: the newest STEP at first (a chat opens sooner
+  // with less to draw), more as long as the view cannot scroll up to where earlier ones come; scrolling shows earlier
+  // ones STEP at a time (reading earlier pages when it reaches the loaded start) and drops those past SHOWN.
   let shownFrom = 0;
   let shownTo = 0;
 
@@ -306,7 +313,7 @@ function render(view, { character, chats, file, group, members, chat, persona })
       shownFrom = Math.min(shownFrom, shownTo);
     } else {
       shownTo = chat.messages.length;
-      shownFrom = Math.max(0, shownTo - SHOWN);
+      shownFrom = Math.max(0, shownTo - STEP);
     }
     messagesBox.replaceChildren(...[
       olderNote(),
@@ -318,6 +325,14 @@ function render(view, { character, chats, file, group, members, chat, persona })
     memory?.refresh();
     if (keepScroll) messagesBox.scrollTop = messagesBox.scrollHeight - before;
     else messagesBox.scrollTop = messagesBox.scrollHeight;
+    requestAnimationFrame(fill);
+  }
+
+  /** A step earlier while the view is too short to scroll up to where steps come (a scroll is what asks for them). */
+  function fill() {
+    if (messagesBox.isConnected && messagesBox.scrollHeight - messagesBox.clientHeight <= EDGE && (shownFrom > 0 || chat.more)) {
+      messagesBox.dispatchEvent(new Event('scroll'));
+    }
   }
 
   function olderNote() {
@@ -654,10 +669,10 @@ function render(view, { character, chats, file, group, members, chat, persona })
   messagesBox.addEventListener('scroll', async () => {
     if (scrolling) return;
     const below = messagesBox.scrollHeight - messagesBox.scrollTop - messagesBox.clientHeight;
-    if (messagesBox.scrollTop > 300 && (below > 300 || shownTo === chat.messages.length)) return;
+    if (messagesBox.scrollTop > EDGE && (below > EDGE || shownTo === chat.messages.length)) return;
     scrolling = true;
     try {
-      if (messagesBox.scrollTop <= 300) {
+      if (messagesBox.scrollTop <= EDGE) {
         if (shownFrom === 0 && chat.more) {
           const oldest = chat.messages[0];
           await chat.loadEarlier();
@@ -671,6 +686,7 @@ function render(view, { character, chats, file, group, members, chat, persona })
           for (const node of messagesBox.querySelectorAll('article.message')) node.dataset.index = Number(node.dataset.index) + read;
         }
         if (shownFrom > 0) showEarlier();
+        requestAnimationFrame(fill);
       } else showLater();
     } catch (e) {
       fail('Cannot read earlier messages', e);

@@ -67,6 +67,9 @@ class TankardUiLongChatTest {
         try (OwnUi.Session session = OwnUi.Session.start("")) {
             writeChat(session.server());
             Browser.Page page = OwnUi.openLibrary(session);
+            // as a user picks a chat from the library shown: its pictures in, the server idle
+            page.waitFor("[...document.images].every((image) => image.complete)", STEP);
+            page.waitForNetworkIdle(Duration.ofMillis(300), STEP);
             double open = open(page); // the server's first chat: its code runs for the first time
             page.waitFor("document.querySelectorAll('#messages article').length > 0", STEP);
             assertTrue(text(page, "#messages article:last-of-type .text").contains("Message number " + (MESSAGES - 1) + ":"));
@@ -115,6 +118,27 @@ class TankardUiLongChatTest {
             Files.createDirectories(report.getParent());
             Files.writeString(report, figures);
             System.out.print(figures);
+        }
+    }
+
+    @Test
+    void aViewTooTallForTheMessagesFirstDrawnFillsWithEarlierOnesUntilItCanScrollToThem() throws IOException {
+        try (OwnUi.Session session = OwnUi.Session.start("")) {
+            List<String> lines = new ArrayList<>(List.of("{\"user_name\":\"User\",\"character_name\":\"Wren\",\"chat_metadata\":{}}"));
+            for (int i = 0; i < 400; i++) { // one short line each: the first messages drawn do not fill the view
+                lines.add(JsJson.compact(JsJson.object().put("name", "Wren").put("is_user", false)
+                        .put("send_date", "2026-12-01T10:00:00.000Z").put("mes", "m" + i)));
+            }
+            session.server().files().write("chats/default_Wren/" + CHAT + ".jsonl", String.join("\n", lines));
+            Browser.Page page = OwnUi.openLibrary(session);
+            page.setViewport(1280, 6000); // taller than the first window of messages drawn
+            page.eval("location.hash = " + OwnUi.js(LINK));
+            page.waitFor("(() => { const box = document.getElementById('messages');"
+                    + " return box && box.scrollHeight - box.clientHeight > 300; })()", STEP);
+            assertTrue(scroll(page, "0", "document.querySelector('#messages [data-index=\"0\"]')"
+                    + " && !document.getElementById('older')").path("done").asBoolean());
+            assertEquals("m0", text(page, "#messages article:first-of-type .text").trim(),
+                    "scrolling up from a filled view reaches the first message");
         }
     }
 
