@@ -23,7 +23,7 @@ const EARLIER_PAGE = 200;
 /** Messages in the page at most: a long chat's DOM stays small however far back the user scrolls. */
 const SHOWN = 120;
 /** Messages added to (and, past SHOWN, dropped from) the page at a time while scrolling, and drawn when a chat opens. */
-const STEP = 20;
+const STEP = 10;
 /** How near (px) the view comes to the top or bottom of the messages shown before more are shown there. */
 const EDGE = 300;
 
