@@ -31,7 +31,7 @@ public final class TcpRelay implements AutoCloseable {
         for (int attempt = 0; server == null; attempt++) {
             port = 20_000 + java.util.concurrent.ThreadLocalRandom.current().nextInt(12_000);
             try {
-                up();
+                listen();
             } catch (RuntimeException taken) {
                 if (attempt == 20) {
                     throw taken;
@@ -44,8 +44,30 @@ public final class TcpRelay implements AutoCloseable {
         return port;
     }
 
-    /** Listens (again) on its port and relays what connects. */
+    /**
+     * Listens again on its port and relays what connects; tried again for a second while the port is still bound
+     * (the close of the last listener may not have let it go yet).
+     */
     public void up() {
+        for (int attempt = 0; ; attempt++) {
+            try {
+                listen();
+                return;
+            } catch (RuntimeException stillBound) {
+                if (attempt == 50) {
+                    throw stillBound;
+                }
+                try {
+                    Thread.sleep(20);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw stillBound;
+                }
+            }
+        }
+    }
+
+    private void listen() {
         NetServer listening = vertx.createNetServer(new NetServerOptions().setHost("127.0.0.1").setPort(port));
         listening.connectHandler(this::relay);
         server = listening.listen().await();
