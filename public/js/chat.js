@@ -331,7 +331,7 @@ function render(view, { character, chats, file, group, members, chat, persona })
   /** A step earlier while the view is too short to scroll up to where steps come (a scroll is what asks for them). */
   function fill() {
     if (messagesBox.isConnected && messagesBox.scrollHeight - messagesBox.clientHeight <= EDGE && (shownFrom > 0 || chat.more)) {
-      messagesBox.dispatchEvent(new Event('scroll'));
+      stepAtEdge();
     }
   }
 
@@ -666,7 +666,8 @@ function render(view, { character, chats, file, group, members, chat, persona })
     }
   });
   let scrolling = false;
-  messagesBox.addEventListener('scroll', async () => {
+  /** Near the top, earlier messages shown (read first at the loaded start); near the bottom, later ones. */
+  async function stepAtEdge() {
     if (scrolling) return;
     const below = messagesBox.scrollHeight - messagesBox.scrollTop - messagesBox.clientHeight;
     if (messagesBox.scrollTop > EDGE && (below > EDGE || shownTo === chat.messages.length)) return;
@@ -693,7 +694,8 @@ function render(view, { character, chats, file, group, members, chat, persona })
     } finally {
       scrolling = false;
     }
-  }, { passive: true });
+  }
+  messagesBox.addEventListener('scroll', stepAtEdge, { passive: true });
   draw();
   input.focus();
 }

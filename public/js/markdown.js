@@ -28,9 +28,6 @@ export function loadMarkdown() {
         node.setAttribute('rel', 'noopener noreferrer');
       }
     });
-    // one message formatted now, while the chat is still on its way: the libraries' code is compiled on its first
-    // run, which would otherwise be the first messages drawn
-    formatted('A *message* with **Markdown**, `code`, [a link](https://example.com) and <b>HTML</b>.\n\n- a list');
   }).catch((e) => {
     loading = null;
     console.error(e.message);
