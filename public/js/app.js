@@ -5,6 +5,7 @@ import { loadSettings, state } from './state.js';
 import { showLibrary } from './library.js';
 import { showPersonas } from './personas.js';
 import { showChat } from './chat.js';
+import { loadMarkdown } from './markdown.js';
 import { showGroups } from './groups.js';
 import { showSettings } from './settings.js';
 import { showWorldInfo } from './worldinfo.js';
@@ -79,6 +80,9 @@ async function boot() {
   window.addEventListener('hashchange', route);
   route();
   document.body.dataset.ready = 'true';
+  // a chat's Markdown libraries, once the first page is drawn and the browser idle: the first chat opened need
+  // not wait for them, and the page a user lands on does not
+  (window.requestIdleCallback ?? setTimeout)(() => loadMarkdown());
 }
 
 boot();

@@ -1,6 +1,7 @@
 // Messages as ST shows them: Markdown (markdown-it) with the HTML a message may carry, cleaned by DOMPurify
 // (public/script.js messageFormatting: showdown, then DOMPurify). Both libraries are vendored under
-// public/vendor/ (README there) and load as plain scripts when a chat first opens, so the library page stays small.
+// public/vendor/ (README there) and load as plain scripts once the first page is drawn and the browser idle (app.js),
+// or when a chat opens first: the page a user lands on does not wait for them.
 
 const LIBRARIES = ['vendor/markdown-it/markdown-it.umd.min.js', 'vendor/dompurify/purify.min.js'];
 

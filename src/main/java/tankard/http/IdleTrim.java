@@ -4,12 +4,18 @@ import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.ext.web.RoutingContext;
 
+import java.lang.management.ManagementFactory;
+
 /**
  * Gives memory back once the server has been quiet for a while. The Serial collector of bin/jvm.options shrinks
  * the heap only after a full collection, which a lightly used server may not run for hours, so what a busy spell
  * grew would stay committed. After {@code idleMs} without a request: the arrays kept for streamed replies are
- * let go and full collections run until the heap is back to its initial size (a few tens of ms each on a quiet
- * server; measured with bench/load.sh, see bench/README.md). Once per quiet spell.
+ * let go and, under that collector, full collections run until the heap is back to its initial size (a few tens of
+ * ms each on a quiet server; measured with bench/load.sh, see bench/README.md). Once per quiet spell.
+ * <p>
+ * Under any other collector no collection is asked for: G1 and ZGC give memory back on their own
+ * (G1PeriodicGCInterval, ZUncommit), and there a full collection stops every thread on every core, which in a JVM
+ * shared with other work (the tests' servers) stalls the rest of the machine for as long.
  */
 public final class IdleTrim implements Handler<RoutingContext> {
     /** Quiet this long, the memory is trimmed. */
@@ -26,14 +32,24 @@ public final class IdleTrim implements Handler<RoutingContext> {
      */
     private static final int COLLECTIONS = 4;
 
-    /** Trims with full collections. */
+    /** Trims with full collections under the Serial collector. */
     public IdleTrim() {
-        this(IDLE_MS, () -> {
+        this(IDLE_MS, trim(serialCollector()));
+    }
+
+    static Runnable trim(boolean collect) {
+        return () -> {
             Chunks.clear();
-            for (int i = 0; i < COLLECTIONS; i++) {
+            for (int i = 0; collect && i < COLLECTIONS; i++) {
                 System.gc(); // the point: no other call makes the Serial collector give memory back
             }
-        });
+        };
+    }
+
+    /** Whether this JVM runs the Serial collector, whose old generation's bean is "MarkSweepCompact". */
+    static boolean serialCollector() {
+        return ManagementFactory.getGarbageCollectorMXBeans().stream()
+                .anyMatch(collector -> collector.getName().equals("MarkSweepCompact"));
     }
 
     IdleTrim(long idleMs, Runnable trim) {

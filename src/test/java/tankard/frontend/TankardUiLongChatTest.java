@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.Test;
 import tankard.json.JsJson;
 import tankard.testing.Browser;
+import tankard.testing.CpuUse;
 import tankard.testing.TestServer;
 
 import java.io.IOException;
@@ -22,7 +23,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * back the user scrolls, reaches the oldest message and comes back to the newest, and a message's controls act on
  * that message after earlier pages were read. How long opening takes (the server's first chat, and again from the
  * character list) and the longest task while scrolling are measured and written to {@code target/ui/long-chat.txt}
- * (figures, not assertions: speed is not asserted in tests).
+ * (figures, not assertions: speed is not asserted in tests), with the requests of the first open and what the
+ * machine's processes spent of its processors while scrolling (a busy machine lengthens the page's tasks).
  */
 class TankardUiLongChatTest {
     private static final Duration STEP = OwnUi.STEP;
@@ -71,9 +73,11 @@ class TankardUiLongChatTest {
             page.waitFor("[...document.images].every((image) => image.complete)", STEP);
             page.waitForNetworkIdle(Duration.ofMillis(300), STEP);
             double open = open(page); // the server's first chat: its code runs for the first time
+            String openRequests = requestsOfOpening(page, open);
             page.waitFor("document.querySelectorAll('#messages article').length > 0", STEP);
             assertTrue(text(page, "#messages article:last-of-type .text").contains("Message number " + (MESSAGES - 1) + ":"));
 
+            CpuUse cpu = CpuUse.now();
             JsonNode back = scroll(page, "0", "document.querySelector('#messages [data-index=\"0\"]')"
                     + " && !document.getElementById('older')");
             assertTrue(back.path("done").asBoolean(), "the oldest message is reached: " + back);
@@ -93,6 +97,7 @@ class TankardUiLongChatTest {
                     + (MESSAGES - 1) + "\"]')");
             assertTrue(forth.path("done").asBoolean(), "the newest message is reached again: " + forth);
             assertTrue(forth.path("most").asInt() <= MAX_NODES, "a window of messages in the page: " + forth);
+            String used = cpu.since();
             assertFalse(page.eval("document.querySelector('#messages [data-index=\"0\"]') !== null").asBoolean(),
                     "the oldest ones left the page");
             assertEquals(0, page.consoleErrors().size(), page.report());
@@ -106,14 +111,14 @@ class TankardUiLongChatTest {
             java.util.Arrays.sort(reopened);
 
             String figures = String.format("A %,d-message chat in Tankard's UI: opened in %.0f ms (the server's first"
-                            + " chat), again in %.0f ms (median of %d); scrolled to the "
+                            + " chat; %s), again in %.0f ms (median of %d); scrolled to the "
                             + "oldest message in %.1f s (%d tasks over 50 ms, the longest %.0f ms; at most %d elements in"
                             + " the page, %d messages shown); back to the newest in %.1f s (%d tasks over 50 ms, the"
-                            + " longest %.0f ms; at most %d elements); load average %s%n",
-                    MESSAGES, open, reopened[reopened.length / 2], reopened.length, back.path("ms").asDouble() / 1000, back.path("long").asInt(),
+                            + " longest %.0f ms; at most %d elements); load average %s; while scrolling, %s%n",
+                    MESSAGES, open, openRequests, reopened[reopened.length / 2], reopened.length, back.path("ms").asDouble() / 1000, back.path("long").asInt(),
                     back.path("longest").asDouble(), back.path("most").asInt(), back.path("shown").asInt(),
                     forth.path("ms").asDouble() / 1000, forth.path("long").asInt(), forth.path("longest").asDouble(),
-                    forth.path("most").asInt(), Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
+                    forth.path("most").asInt(), Files.readString(Path.of("/proc/loadavg")).split(" ")[0], used);
             Path report = Path.of("target", "ui", "long-chat.txt");
             Files.createDirectories(report.getParent());
             Files.writeString(report, figures);
@@ -144,10 +149,18 @@ class TankardUiLongChatTest {
 
     /** Opens the long chat from where the page is; answers the time until its first message is drawn. */
     private static double open(Browser.Page page) {
-        return page.eval("new Promise((resolve) => { const start = performance.now();"
+        return page.eval("new Promise((resolve) => { const start = performance.now(); window.openedAt = start;"
                 + " location.hash = " + OwnUi.js(LINK) + ";"
                 + " const check = () => document.querySelector('#messages article') ? resolve(performance.now() - start)"
                 + "   : requestAnimationFrame(check); requestAnimationFrame(check); })").asDouble();
+    }
+
+    /** "characters/get 61 ms, chats/tail 70 ms": the requests of the last open that ended before its first message. */
+    private static String requestsOfOpening(Browser.Page page, double open) {
+        return page.eval("performance.getEntriesByType('resource').filter((r) => r.startTime >= window.openedAt"
+                + "   && r.responseEnd <= window.openedAt + " + open + ")"
+                + " .map((r) => `${new URL(r.name).pathname.replace(/^\\/api\\/(tankard\\/)?/, '')} ${Math.round(r.duration)} ms`)"
+                + " .join(', ')").asText();
     }
 
     private static String text(Browser.Page page, String selector) {

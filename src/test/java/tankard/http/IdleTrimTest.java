@@ -7,11 +7,17 @@ import io.vertx.ext.web.client.WebClient;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 
-/** The memory is trimmed once per quiet spell: not while requests come, again after the next one. */
+/**
+ * The memory is trimmed once per quiet spell: not while requests come, again after the next one; with full
+ * collections only under the Serial collector (bin/jvm.options), not under the tests' G1.
+ */
 class IdleTrimTest {
     private static final long IDLE_MS = 1000;
 
@@ -46,5 +52,17 @@ class IdleTrimTest {
         client.get(server.actualPort(), "127.0.0.1", "/").send().await();
         Thread.sleep(3 * IDLE_MS);
         assertEquals(2, trims.get(), "quiet again after a request: trimmed again");
+    }
+
+    @Test
+    void fullCollectionsRunOnlyUnderTheSerialCollector() {
+        assertFalse(IdleTrim.serialCollector(), "the tests run on G1");
+        GarbageCollectorMXBean old = ManagementFactory.getGarbageCollectorMXBeans().stream()
+                .filter(collector -> collector.getName().equals("G1 Old Generation")).findFirst().orElseThrow();
+        long before = old.getCollectionCount();
+        IdleTrim.trim(false).run();
+        assertEquals(before, old.getCollectionCount(), "no full collection under G1");
+        IdleTrim.trim(true).run();
+        assertEquals(before + 4, old.getCollectionCount(), "four when the collector is Serial");
     }
 }

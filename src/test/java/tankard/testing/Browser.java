@@ -58,7 +58,6 @@ public final class Browser implements AutoCloseable {
         this.profile = profile;
     }
 
-    /** Starts a fresh headless Chromium on an empty temp profile; Playwright downloads no browser. */
     /** Evaluates a script in a Playwright page (awaiting its value if it is a promise); its value as JSON. */
     public static JsonNode evaluate(com.microsoft.playwright.Page page, String script) {
         Object value;
@@ -70,6 +69,7 @@ public final class Browser implements AutoCloseable {
         return value == null ? NullNode.instance : JsJson.MAPPER.valueToTree(value);
     }
 
+    /** Starts a fresh headless Chromium on an empty temp profile; Playwright downloads no browser. */
     public static Browser launch() {
         Playwright playwright = Playwright.create(new Playwright.CreateOptions()
                 .setEnv(Map.of("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")));
