@@ -22,9 +22,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * A 20,000-message chat in Tankard's own UI (public/js/chat.js): the page holds a window of messages however far
  * back the user scrolls, reaches the oldest message and comes back to the newest, and a message's controls act on
  * that message after earlier pages were read. How long opening takes (the server's first chat, and again from the
- * character list) and the longest task while scrolling are measured and written to {@code target/ui/long-chat.txt}
- * (figures, not assertions: speed is not asserted in tests), with the requests of the first open and what the
- * machine's processes spent of its processors while scrolling (a busy machine lengthens the page's tasks).
+ * character list) and the tasks and frames over 50 ms while scrolling are measured and written to
+ * {@code target/ui/long-chat.txt} (figures, not assertions: speed is not asserted in tests), with the requests of
+ * the first open and what the machine's processes spent of its processors while scrolling (a busy machine lengthens
+ * the page's tasks).
  */
 class TankardUiLongChatTest {
     private static final Duration STEP = OwnUi.STEP;
@@ -47,19 +48,23 @@ class TankardUiLongChatTest {
         server.files().write("chats/default_Wren/" + CHAT + ".jsonl", String.join("\n", lines));
     }
 
-    /** Scrolls the message list toward one end until `done` holds; answers the longest task and the most elements. */
+    /** Scrolls the message list toward one end until `done` holds; answers the tasks and frames over 50 ms and the most elements. */
     private static JsonNode scroll(Browser.Page page, String toward, String done) {
         return page.eval("(async () => {"
-                + " let longest = 0; let long = 0; const observer = new PerformanceObserver((list) => { for (const e of"
-                + "   list.getEntries()) { longest = Math.max(longest, e.duration); long++; } });"
-                + " observer.observe({ type: 'longtask' });"
+                // tasks and frames (Chromium's long animation frames: a frame's tasks, style, layout and paint) over 50 ms
+                + " const over = { longtask: [0, 0], 'long-animation-frame': [0, 0] };"
+                + " const observers = Object.keys(over).map((type) => { const observer = new PerformanceObserver((list) => {"
+                + "   for (const e of list.getEntries()) { over[type][0]++; over[type][1] = Math.max(over[type][1], e.duration); } });"
+                + "   observer.observe({ type }); return observer; });"
                 + " const box = document.getElementById('messages'); let most = 0; const start = performance.now();"
                 + " for (let i = 0; i < 20000 && !(" + done + "); i++) {"
                 + "   box.scrollTop = " + toward + ";"
                 + "   await new Promise((resolve) => setTimeout(resolve, 10));"
                 + "   most = Math.max(most, document.getElementsByTagName('*').length); }"
-                + " await new Promise((resolve) => setTimeout(resolve, 100)); observer.disconnect();"
-                + " return { done: !!(" + done + "), ms: performance.now() - start, longest, long, most,"
+                + " await new Promise((resolve) => setTimeout(resolve, 100)); observers.forEach((o) => o.disconnect());"
+                + " return { done: !!(" + done + "), ms: performance.now() - start, most,"
+                + "   long: over.longtask[0], longest: over.longtask[1], slowFrames: over['long-animation-frame'][0],"
+                + "   slowest: over['long-animation-frame'][1],"
                 + "   shown: document.querySelectorAll('#messages article').length,"
                 + "   first: document.querySelector('#messages article')?.dataset.index }; })()");
     }
@@ -111,14 +116,13 @@ class TankardUiLongChatTest {
             java.util.Arrays.sort(reopened);
 
             String figures = String.format("A %,d-message chat in Tankard's UI: opened in %.0f ms (the server's first"
-                            + " chat; %s), again in %.0f ms (median of %d); scrolled to the "
-                            + "oldest message in %.1f s (%d tasks over 50 ms, the longest %.0f ms; at most %d elements in"
-                            + " the page, %d messages shown); back to the newest in %.1f s (%d tasks over 50 ms, the"
-                            + " longest %.0f ms; at most %d elements); load average %s; while scrolling, %s%n",
-                    MESSAGES, open, openRequests, reopened[reopened.length / 2], reopened.length, back.path("ms").asDouble() / 1000, back.path("long").asInt(),
-                    back.path("longest").asDouble(), back.path("most").asInt(), back.path("shown").asInt(),
-                    forth.path("ms").asDouble() / 1000, forth.path("long").asInt(), forth.path("longest").asDouble(),
-                    forth.path("most").asInt(), Files.readString(Path.of("/proc/loadavg")).split(" ")[0], used);
+                            + " chat; %s), again in %.0f ms (median of %d); scrolled to the oldest message in %.1f s (%s;"
+                            + " at most %d elements in the page, %d messages shown); back to the newest in %.1f s (%s; at"
+                            + " most %d elements); load average %s; while scrolling, %s%n",
+                    MESSAGES, open, openRequests, reopened[reopened.length / 2], reopened.length,
+                    back.path("ms").asDouble() / 1000, overFifty(back), back.path("most").asInt(), back.path("shown").asInt(),
+                    forth.path("ms").asDouble() / 1000, overFifty(forth), forth.path("most").asInt(),
+                    Files.readString(Path.of("/proc/loadavg")).split(" ")[0], used);
             Path report = Path.of("target", "ui", "long-chat.txt");
             Files.createDirectories(report.getParent());
             Files.writeString(report, figures);
@@ -161,6 +165,16 @@ class TankardUiLongChatTest {
                 + "   && r.responseEnd <= window.openedAt + " + open + ")"
                 + " .map((r) => `${new URL(r.name).pathname.replace(/^\\/api\\/(tankard\\/)?/, '')} ${Math.round(r.duration)} ms`)"
                 + " .join(', ')").asText();
+    }
+
+    /** "0 tasks over 50 ms, 0 frames over 50 ms" of a scroll, with the longest of each when there are some. */
+    private static String overFifty(JsonNode scroll) {
+        return String.format("%d tasks over 50 ms%s, %d frames over 50 ms%s", scroll.path("long").asInt(),
+                longest(scroll.path("longest")), scroll.path("slowFrames").asInt(), longest(scroll.path("slowest")));
+    }
+
+    private static String longest(JsonNode ms) {
+        return ms.asDouble() > 0 ? String.format(" (the longest %.0f ms)", ms.asDouble()) : "";
     }
 
     private static String text(Browser.Page page, String selector) {

@@ -55,7 +55,7 @@ class IdleTrimTest {
     }
 
     @Test
-    void fullCollectionsRunOnlyUnderTheSerialCollector() {
+    void aTrimRunsFourFullCollectionsWhenTheCollectorIsSerialAndNoneUnderTheTestsG1() {
         assertFalse(IdleTrim.serialCollector(), "the tests run on G1");
         GarbageCollectorMXBean old = ManagementFactory.getGarbageCollectorMXBeans().stream()
                 .filter(collector -> collector.getName().equals("G1 Old Generation")).findFirst().orElseThrow();

@@ -6,6 +6,7 @@ import io.vertx.core.net.NetServer;
 import io.vertx.core.net.NetServerOptions;
 import io.vertx.core.net.NetSocket;
 
+import java.net.BindException;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -28,15 +29,12 @@ public final class TcpRelay implements AutoCloseable {
         this.targetPort = targetPort;
         this.client = vertx.createNetClient();
         // A port below Linux's ephemeral range (32768 on), so that no outgoing connection takes it while down
-        for (int attempt = 0; server == null; attempt++) {
+        for (int attempt = 0; attempt < 20 && server == null; attempt++) {
             port = 20_000 + java.util.concurrent.ThreadLocalRandom.current().nextInt(12_000);
-            try {
-                listen();
-            } catch (RuntimeException taken) {
-                if (attempt == 20) {
-                    throw taken;
-                }
-            }
+            tryListen();
+        }
+        if (server == null) {
+            throw new IllegalStateException("no free port for the relay after 20 tries");
         }
     }
 
@@ -49,28 +47,33 @@ public final class TcpRelay implements AutoCloseable {
      * (the close of the last listener may not have let it go yet).
      */
     public void up() {
-        for (int attempt = 0; ; attempt++) {
-            try {
-                listen();
+        for (int attempt = 0; attempt < 50; attempt++) {
+            if (tryListen()) {
                 return;
-            } catch (RuntimeException stillBound) {
-                if (attempt == 50) {
-                    throw stillBound;
-                }
-                try {
-                    Thread.sleep(20);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw stillBound;
-                }
+            }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
             }
         }
+        throw new IllegalStateException("port " + port + " still bound after a second");
     }
 
-    private void listen() {
+    /** Listens on the port; false when it is bound (await rethrows the BindException as it is, a checked one). */
+    private boolean tryListen() {
         NetServer listening = vertx.createNetServer(new NetServerOptions().setHost("127.0.0.1").setPort(port));
         listening.connectHandler(this::relay);
-        server = listening.listen().await();
+        try {
+            server = listening.listen().await();
+            return true;
+        } catch (Exception e) {
+            if (e instanceof BindException || e.getCause() instanceof BindException) {
+                return false;
+            }
+            throw e;
+        }
     }
 
     /** Closes every relayed connection; new ones are still relayed. */
