@@ -40,8 +40,10 @@ public final class IdleTrim implements Handler<RoutingContext> {
     static Runnable trim(boolean collect) {
         return () -> {
             Chunks.clear();
-            for (int i = 0; collect && i < COLLECTIONS; i++) {
-                System.gc(); // the point: no other call makes the Serial collector give memory back
+            if (collect) {
+                for (int i = 0; i < COLLECTIONS; i++) {
+                    System.gc(); // the point: no other call makes the Serial collector give memory back
+                }
             }
         };
     }

@@ -60,8 +60,8 @@ public final class CpuUse {
     /** "id command" to user plus system ticks, for every process (or thread) under the folder readable now. */
     private static Map<String, Long> read(Path folder) {
         Map<String, Long> ticks = new HashMap<>();
-        try (DirectoryStream<Path> processes = Files.newDirectoryStream(folder, "[0-9]*")) {
-            for (Path process : processes) {
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(folder, "[0-9]*")) {
+            for (Path process : entries) {
                 try {
                     String stat = Files.readString(process.resolve("stat"));
                     int close = stat.lastIndexOf(')'); // the command may hold spaces and parentheses
@@ -69,7 +69,7 @@ public final class CpuUse {
                     String command = stat.substring(stat.indexOf('(') + 1, close);
                     // after the command: state is field 0, utime field 11, stime field 12
                     ticks.put(process.getFileName() + " " + command, Long.parseLong(fields[11]) + Long.parseLong(fields[12]));
-                } catch (IOException | RuntimeException gone) { // ended meanwhile
+                } catch (IOException | RuntimeException gone) { // ended meanwhile: no stat, or one cut short
                 }
             }
         } catch (IOException e) {

@@ -58,7 +58,7 @@ public final class TcpRelay implements AutoCloseable {
                 break;
             }
         }
-        throw new IllegalStateException("port " + port + " still bound after a second");
+        throw new IllegalStateException("port " + port + " not listened on again (still bound, or interrupted)");
     }
 
     /** Listens on the port; false when it is bound (await rethrows the BindException as it is, a checked one). */
