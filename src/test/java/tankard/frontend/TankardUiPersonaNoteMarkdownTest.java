@@ -88,7 +88,11 @@ class TankardUiPersonaNoteMarkdownTest {
                     "[link](javascript:window.pwned='md') <a href=\"javascript:window.pwned='a'\">a</a>"
                             + " <svg><animate onbegin=\"window.pwned='svg'\" attributeName=\"x\" dur=\"1s\"/></svg>",
                     "<details open><summary>kept</summary>plain HTML stays</details>");
-            writeChat(session.server(), message("User", true, "Show me the code"), message("Wren", false, reply));
+            // without a "<": markdown-it's own HTML, not sanitized again (markdown.js); a link still gets the hook's target
+            String noTag = "&lt;script&gt;window.pwned = 'entity'&lt;/script&gt; ![pic](javascript:window.pwned='image')"
+                    + " **plain** and https://example.com";
+            writeChat(session.server(), message("Wren", false, noTag), message("User", true, "Show me the code"),
+                    message("Wren", false, reply));
 
             StUi.withScreenshot(page, "tankard-markdown", () -> {
                 openChat(session);
@@ -105,6 +109,14 @@ class TankardUiPersonaNoteMarkdownTest {
             assertEquals("kept", page.eval(bot + ".querySelector('details summary').textContent").asText(),
                     "harmless HTML renders, as in ST");
             assertTrue(page.eval(bot + ".querySelector('img') !== null").asBoolean(), "the image stays, without its handler");
+
+            String first = "document.querySelector('#messages article:first-of-type .text')";
+            assertTrue(page.eval(first + ".textContent").asText().startsWith("<script>window.pwned = 'entity'</script>"),
+                    "an escaped tag is text");
+            assertEquals("plain", page.eval(first + ".querySelector('strong').textContent").asText());
+            assertEquals(0, page.eval(first + ".querySelectorAll('img, script').length").asInt(), "no image of a javascript: address");
+            assertEquals("_blank", page.eval(first + ".querySelector('a[href=\"https://example.com\"]').target").asText(),
+                    "a bare address is a link that opens in a tab of its own");
 
             assertEquals("undefined", page.eval("typeof window.pwned").asText(), "no payload ran");
             assertFalse(page.eval("[...document.querySelectorAll('#messages *')].some(e => [...e.attributes]"
