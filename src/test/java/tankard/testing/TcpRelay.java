@@ -8,6 +8,7 @@ import io.vertx.core.net.NetSocket;
 
 import java.net.BindException;
 import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -29,12 +30,15 @@ public final class TcpRelay implements AutoCloseable {
         this.targetPort = targetPort;
         this.client = vertx.createNetClient();
         // A port below Linux's ephemeral range (32768 on), so that no outgoing connection takes it while down
-        for (int attempt = 0; attempt < 20 && server == null; attempt++) {
+        for (int attempt = 0; server == null; attempt++) {
             port = 20_000 + java.util.concurrent.ThreadLocalRandom.current().nextInt(12_000);
-            tryListen();
-        }
-        if (server == null) {
-            throw new IllegalStateException("no free port for the relay after 20 tries");
+            try {
+                server = listen();
+            } catch (Exception e) {
+                if (!bound(e) || attempt == 20) {
+                    throw new IllegalStateException("no free port for the relay", e);
+                }
+            }
         }
     }
 
@@ -47,33 +51,37 @@ public final class TcpRelay implements AutoCloseable {
      * (the close of the last listener may not have let it go yet).
      */
     public void up() {
-        for (int attempt = 0; attempt < 50; attempt++) {
-            if (tryListen()) {
-                return;
+        server = whileBound(this::listen);
+    }
+
+    private NetServer listen() {
+        NetServer listening = vertx.createNetServer(new NetServerOptions().setHost("127.0.0.1").setPort(port));
+        listening.connectHandler(this::relay);
+        return listening.listen().await();
+    }
+
+    /** Binds with {@code bind}, tried again every 20 ms for a second while its port is still bound. */
+    static <T> T whileBound(Callable<T> bind) {
+        for (int attempt = 0; ; attempt++) {
+            try {
+                return bind.call();
+            } catch (Exception e) {
+                if (!bound(e) || attempt == 50) {
+                    throw new IllegalStateException("not bound (port still in use, or another failure)", e);
+                }
             }
             try {
                 Thread.sleep(20);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                break;
+                throw new IllegalStateException("interrupted while waiting for the port", e);
             }
         }
-        throw new IllegalStateException("port " + port + " not listened on again (still bound, or interrupted)");
     }
 
-    /** Listens on the port; false when it is bound (await rethrows the BindException as it is, a checked one). */
-    private boolean tryListen() {
-        NetServer listening = vertx.createNetServer(new NetServerOptions().setHost("127.0.0.1").setPort(port));
-        listening.connectHandler(this::relay);
-        try {
-            server = listening.listen().await();
-            return true;
-        } catch (Exception e) {
-            if (e instanceof BindException || e.getCause() instanceof BindException) {
-                return false;
-            }
-            throw e;
-        }
+    /** Whether a bind failed on a port in use (Vert.x's await rethrows the BindException as it is, a checked one). */
+    private static boolean bound(Exception e) {
+        return e instanceof BindException || e.getCause() instanceof BindException;
     }
 
     /** Closes every relayed connection; new ones are still relayed. */

@@ -7,7 +7,6 @@ import io.vertx.core.net.NetSocket;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import java.net.BindException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.util.concurrent.CompletableFuture;
@@ -30,7 +29,8 @@ class TcpRelayTest {
                 .listen(0, "127.0.0.1").await();
         try (TcpRelay relay = new TcpRelay(vertx, "127.0.0.1", echo.actualPort())) {
             relay.down();
-            ServerSocket holder = holdPort(relay.port());
+            // the port the relay has just closed, itself tried again while that close lets it go
+            ServerSocket holder = TcpRelay.whileBound(() -> new ServerSocket(relay.port(), 1, InetAddress.getLoopbackAddress()));
             new Thread(() -> { // lets the port go while up() is trying it
                 try {
                     Thread.sleep(300);
@@ -46,20 +46,6 @@ class TcpRelayTest {
             client.handler(data -> echoed.complete(data.toString()));
             client.write(Buffer.buffer("ping"));
             assertEquals("ping", echoed.get(5, TimeUnit.SECONDS), "relayed to the target once up");
-        }
-    }
-
-    /** Binds the port the relay has just closed, tried again for a second as the relay's own up() does. */
-    private static ServerSocket holdPort(int port) throws Exception {
-        for (int attempt = 0; ; attempt++) {
-            try {
-                return new ServerSocket(port, 1, InetAddress.getLoopbackAddress());
-            } catch (BindException stillBound) {
-                if (attempt == 50) {
-                    throw stillBound;
-                }
-                Thread.sleep(20);
-            }
         }
     }
 }
