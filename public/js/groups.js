@@ -87,8 +87,10 @@ async function groupEditor(existing) {
   function changed() {
     if (!existing) return;
     status.textContent = 'Saving…';
-    saving = saving.catch(() => {}).then(() => saveGroup(group))
-      .then(() => { status.textContent = 'All changes saved'; }, (e) => { status.textContent = ''; fail('Cannot save the group', e); });
+    // only the last save queued may say all is saved: an earlier one ends while a later change waits
+    const save = saving = saving.catch(() => {}).then(() => saveGroup(group)).then(() => {
+      if (saving === save) status.textContent = 'All changes saved';
+    }, (e) => { status.textContent = ''; fail('Cannot save the group', e); });
   }
 
   const name = el('input', { type: 'text', id: 'groupName', value: group.name ?? '', autocomplete: 'off',

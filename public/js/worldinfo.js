@@ -584,10 +584,11 @@ class BookEditor {
     clearTimeout(this.timer);
     this.timer = null;
     this.status.textContent = 'Saving…';
-    this.saving = this.saving.then(async () => {
+    // only the last save queued, with no change waiting, may say all is saved
+    const save = this.saving = this.saving.then(async () => {
       try {
         await post('/api/worldinfo/edit', { name: this.name, data: this.book });
-        if (this.timer === null) this.status.textContent = 'All changes saved';
+        if (this.timer === null && this.saving === save) this.status.textContent = 'All changes saved';
       } catch (e) {
         this.status.textContent = 'Not saved';
         fail(`Cannot save the lorebook ${this.name}`, e);

@@ -77,6 +77,12 @@ final class OwnUi {
                 + "; s.dispatchEvent(new Event('change')); }");
     }
 
+    /** From now on the page's requests to `path` leave `millis` late, as over a slow line. */
+    static void answerLate(Browser.Page page, String path, int millis) {
+        page.eval("{ const f = window.fetch; window.fetch = (url, options) => String(url).includes(" + js(path) + ")"
+                + " ? new Promise((resolve) => setTimeout(resolve, " + millis + ")).then(() => f(url, options)) : f(url, options); }");
+    }
+
     /** The session's tab connected to its mock (a custom OpenAI-compatible source) on the Connection page. */
     static Browser.Page connected(Session session) {
         Browser.Page page = session.page();

@@ -199,6 +199,9 @@ class TankardUiWorldInfoTest {
             page.click("#wiEntryForm details.more summary");
             fill(page, "#wiScanDepth", "3");
             OwnUi.choose(page, "#wiCaseSensitive", "true");
+            // saved in two goes, each sent late: "All changes saved" must wait for the second too
+            OwnUi.answerLate(page, "/api/worldinfo/edit", 1500);
+            page.click("#wiSave");
             page.click("#wiExcludeRecursion");
             fill(page, "#wiGroup", "lights");
             fill(page, "#wiSticky", "2");
