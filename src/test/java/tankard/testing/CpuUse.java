@@ -1,6 +1,8 @@
 package tankard.testing;
 
 import java.io.IOException;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,6 +22,7 @@ public final class CpuUse {
     private final Map<String, Long> processes;
     private final Map<String, Long> threads;
     private final long start = System.nanoTime();
+    private final long[] collections = collections();
 
     private CpuUse(Map<String, Long> processes, Map<String, Long> threads) {
         this.processes = processes;
@@ -32,14 +35,26 @@ public final class CpuUse {
 
     /**
      * "12.3 s of CPU in 40.0 s: chromium 8.1, java 3.2, …; in this JVM: vert.x-eventloop-thread-1 0.4, …", the busiest
-     * processes and threads of this JVM first, by command name.
+     * processes and threads of this JVM first, by command name, then the JVM's garbage collections ("2 garbage
+     * collections, 31 ms": their pauses take processors from the browser too).
      */
     public String since() {
         double seconds = (System.nanoTime() - start) / 1e9;
         Map<String, Double> byProcess = spent(processes, read(PROCESSES));
-        return String.format("%.1f s of CPU in %.1f s: %s; in this JVM: %s",
+        long[] collected = collections();
+        return String.format("%.1f s of CPU in %.1f s: %s; in this JVM: %s; %d garbage collections, %d ms",
                 byProcess.values().stream().mapToDouble(Double::doubleValue).sum(), seconds, busiest(byProcess),
-                busiest(spent(threads, read(THREADS))));
+                busiest(spent(threads, read(THREADS))), collected[0] - collections[0], collected[1] - collections[1]);
+    }
+
+    /** This JVM's garbage collections so far: their count and the milliseconds they took. */
+    private static long[] collections() {
+        long[] sums = new long[2];
+        for (GarbageCollectorMXBean collector : ManagementFactory.getGarbageCollectorMXBeans()) {
+            sums[0] += Math.max(0, collector.getCollectionCount());
+            sums[1] += Math.max(0, collector.getCollectionTime());
+        }
+        return sums;
     }
 
     /** Seconds spent between the readings, by command name. */
