@@ -78,7 +78,7 @@ final class OwnUi {
     }
 
     /** From now on the page's requests to `path` leave `millis` late, as over a slow line. */
-    static void answerLate(Browser.Page page, String path, int millis) {
+    static void sendLate(Browser.Page page, String path, int millis) {
         page.eval("{ const f = window.fetch; window.fetch = (url, options) => String(url).includes(" + js(path) + ")"
                 + " ? new Promise((resolve) => setTimeout(resolve, " + millis + ")).then(() => f(url, options)) : f(url, options); }");
     }

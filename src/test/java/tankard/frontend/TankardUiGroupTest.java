@@ -208,7 +208,7 @@ class TankardUiGroupTest {
             // auto mode: list order every second, replies without the user, until turned off; each save answered
             // late, so "All changes saved" is seen only if it waits for the second change's save too
             openEditor(page);
-            OwnUi.answerLate(page, "/api/groups/edit", 300);
+            OwnUi.sendLate(page, "/api/groups/edit", 300);
             OwnUi.choose(page, "#groupStrategy", "1");
             page.eval("{ const d = document.querySelector('#groupAutoDelay'); d.value = '1'; d.dispatchEvent(new Event('change')); }");
             page.waitFor("document.querySelector('#groupStatus').textContent === 'All changes saved'", STEP);

@@ -200,7 +200,7 @@ class TankardUiWorldInfoTest {
             fill(page, "#wiScanDepth", "3");
             OwnUi.choose(page, "#wiCaseSensitive", "true");
             // saved in two goes, each sent late: "All changes saved" must wait for the second too
-            OwnUi.answerLate(page, "/api/worldinfo/edit", 1500);
+            OwnUi.sendLate(page, "/api/worldinfo/edit", 1500);
             page.click("#wiSave");
             page.click("#wiExcludeRecursion");
             fill(page, "#wiGroup", "lights");
