@@ -666,15 +666,21 @@ function render(view, { character, chats, file, group, members, chat, persona })
     }
   });
   let scrolling = false;
-  /** Near the top, earlier messages shown (read first at the loaded start); near the bottom, later ones. */
+  /**
+   * Near the top, earlier messages shown (read first at the loaded start); near the bottom, later ones. A step at
+   * most every other frame, then the edge looked at again: held at the top of a long chat, a step each frame kept
+   * Chromium's compositor behind, and now and then a frame waited 50–60 ms for it (docs/ui.md, Long chats).
+   */
   async function stepAtEdge() {
-    if (scrolling) return;
+    if (scrolling || !messagesBox.isConnected) return;
+    const atTop = messagesBox.scrollTop <= EDGE;
     const below = messagesBox.scrollHeight - messagesBox.scrollTop - messagesBox.clientHeight;
-    if (messagesBox.scrollTop > EDGE && (below > EDGE || shownTo === chat.messages.length)) return;
+    if (atTop ? shownFrom === 0 && !chat.more : below > EDGE || shownTo === chat.messages.length) return;
     scrolling = true;
+    let stepped = false;
     try {
-      if (messagesBox.scrollTop <= EDGE) {
-        if (shownFrom === 0 && chat.more) {
+      if (atTop) {
+        if (shownFrom === 0) {
           const oldest = chat.messages[0];
           await chat.loadEarlier();
           const read = chat.messages.indexOf(oldest);
@@ -687,12 +693,13 @@ function render(view, { character, chats, file, group, members, chat, persona })
           for (const node of messagesBox.querySelectorAll('article.message')) node.dataset.index = Number(node.dataset.index) + read;
         }
         if (shownFrom > 0) showEarlier();
-        requestAnimationFrame(fill);
       } else showLater();
+      stepped = true;
     } catch (e) {
       fail('Cannot read earlier messages', e);
     } finally {
-      scrolling = false;
+      if (stepped) requestAnimationFrame(() => requestAnimationFrame(() => { scrolling = false; stepAtEdge(); }));
+      else scrolling = false;
     }
   }
   messagesBox.addEventListener('scroll', stepAtEdge, { passive: true });
