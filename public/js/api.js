@@ -58,6 +58,19 @@ export async function postJson(path, body = {}, options) {
   }
 }
 
+/**
+ * A queue of saves: each is sent once the one before it has ended, so a later change never lands before an earlier
+ * one (a failed save does not stop the next). `queue(save)` answers whether that save ended as the last one queued:
+ * only then may a page say all changes are saved, since an earlier save ends while a later change still waits.
+ */
+export function saveQueue() {
+  let last = Promise.resolve();
+  return (save) => {
+    const run = last = last.catch(() => {}).then(save);
+    return run.then(() => run === last);
+  };
+}
+
 export async function getJson(path) {
   const response = await fetch(path, { headers: { 'X-CSRF-Token': await token() } });
   if (!response.ok) throw await failure(response);

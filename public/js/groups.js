@@ -2,7 +2,7 @@
 // through /api/groups/create, edit and delete, its chats through /api/chats/group/*. The page #/groups lists the
 // groups and makes one; #/groups?id= edits one. Who speaks in a round is decided here, as ST's frontend decides it
 // (generateGroupWrapper and its activate* functions); each member's reply then comes from the server's engine.
-import { postJson } from './api.js';
+import { postJson, saveQueue } from './api.js';
 import { humanizedDateTime, substitute } from './state.js';
 import { debounce, dialog, el, fail, field, selectOf, thumbnail, toast } from './ui.js';
 
@@ -82,14 +82,13 @@ async function groupEditor(existing) {
   const nameOf = (avatar) => names.get(avatar) ?? avatar;
   let found = []; // the characters the search offers: {avatar, name}
   const status = el('p.muted', { id: 'groupStatus', role: 'status' });
-  let saving = Promise.resolve();
+  const saves = saveQueue();
 
   function changed() {
     if (!existing) return;
     status.textContent = 'Saving…';
-    // only the last save queued may say all is saved: an earlier one ends while a later change waits
-    const save = saving = saving.catch(() => {}).then(() => saveGroup(group)).then(() => {
-      if (saving === save) status.textContent = 'All changes saved';
+    saves(() => saveGroup(group)).then((last) => {
+      if (last) status.textContent = 'All changes saved';
     }, (e) => { status.textContent = ''; fail('Cannot save the group', e); });
   }
 

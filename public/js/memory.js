@@ -60,11 +60,9 @@ function numberInput(id, value, min, max, step = 1) {
   return el('input', { id, type: 'number', min, max, step, value, inputMode: 'numeric' });
 }
 
-let saving = Promise.resolve();
-
-/** Saves settings.json, one save after the other: a later change never lands before an earlier one. */
+/** Saves settings.json (in order with every other save of it: saveSettings). */
 function save(what) {
-  saving = saving.then(saveSettings).catch((e) => fail(`Cannot save ${what}`, e));
+  saveSettings().catch((e) => fail(`Cannot save ${what}`, e));
 }
 
 /**

@@ -1,7 +1,7 @@
 // The user's settings.json, shared with ST's frontend: Tankard's UI reads it whole, changes only the keys it
 // owns (where ST keeps them: main_api, oai_settings, textgenerationwebui_settings, power_user, username, background,
 // amount_gen, max_context) and saves the whole object back, so everything ST stored there survives.
-import { postJson } from './api.js';
+import { postJson, saveQueue } from './api.js';
 
 export const state = {
   settings: {},
@@ -21,16 +21,14 @@ export async function loadSettings() {
   return answer;
 }
 
-let saving = Promise.resolve();
+const settingsSaves = saveQueue();
 
 /**
  * Saves the whole settings object. One save at a time, in order: each carries every change made before it was sent,
  * so a later one must not land before an earlier one (quick changes on the settings page send several).
  */
-export function saveSettings() {
-  const next = saving.catch(() => {}).then(() => postJson('/api/settings/save', state.settings));
-  saving = next;
-  return next.then(() => {});
+export async function saveSettings() {
+  await settingsSaves(() => postJson('/api/settings/save', state.settings));
 }
 
 /** The persona's name, as ST's frontend names the user in chats. */

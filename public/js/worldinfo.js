@@ -2,7 +2,7 @@
 // read a book (global, the persona's, the character's or one of its extras, the chat's). Stored as ST's frontend
 // stores them (public/scripts/world-info.js): a book is saved whole through /api/worldinfo/edit, as saveWorldInfo.
 // #/worldinfo?book=Name, with avatar= and file= when opened from a chat (to link the book to its character and chat).
-import { post, postJson } from './api.js';
+import { post, postJson, saveQueue } from './api.js';
 import { saveSettings, state, userName } from './state.js';
 import { dialog, el, fail, field, selectOf, toast } from './ui.js';
 import { ROLES } from './note.js';
@@ -405,7 +405,8 @@ class BookEditor {
     this.shown = PAGE;
     this.opened = null; // the uid being edited
     this.timer = null;
-    this.saving = Promise.resolve();
+    this.saves = saveQueue();
+    this.saving = Promise.resolve(); // the last save, its failure told
     this.search = el('input', { id: 'wiSearch', type: 'search', placeholder: 'Title, keys or content', autocomplete: 'off' });
     this.search.addEventListener('input', () => { this.shown = PAGE; this.draw(); });
     this.status = el('span.muted', { id: 'wiStatus', role: 'status' }, 'All changes saved');
@@ -584,15 +585,11 @@ class BookEditor {
     clearTimeout(this.timer);
     this.timer = null;
     this.status.textContent = 'Saving…';
-    // only the last save queued, with no change waiting, may say all is saved
-    const save = this.saving = this.saving.then(async () => {
-      try {
-        await post('/api/worldinfo/edit', { name: this.name, data: this.book });
-        if (this.timer === null && this.saving === save) this.status.textContent = 'All changes saved';
-      } catch (e) {
-        this.status.textContent = 'Not saved';
-        fail(`Cannot save the lorebook ${this.name}`, e);
-      }
+    this.saving = this.saves(() => post('/api/worldinfo/edit', { name: this.name, data: this.book })).then((last) => {
+      if (last && this.timer === null) this.status.textContent = 'All changes saved'; // no change waits either
+    }, (e) => {
+      this.status.textContent = 'Not saved';
+      fail(`Cannot save the lorebook ${this.name}`, e);
     });
     return this.saving;
   }
