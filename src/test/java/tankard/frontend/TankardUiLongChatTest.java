@@ -52,18 +52,21 @@ class TankardUiLongChatTest {
     private static JsonNode scroll(Browser.Page page, String toward, String done) {
         return page.eval("(async () => {"
                 // tasks and frames (Chromium's long animation frames: a frame's tasks, style, layout and paint) over 50 ms
+                // and when each long frame began, in seconds from the start of the scroll
                 + " const over = { longtask: [0, { duration: 0 }], 'long-animation-frame': [0, { duration: 0 }] };"
+                + " const start = performance.now(); const slowAt = [];"
                 + " const observers = Object.keys(over).map((type) => { const observer = new PerformanceObserver((list) => {"
-                + "   for (const e of list.getEntries()) { over[type][0]++; if (e.duration > over[type][1].duration) over[type][1] = e; } });"
+                + "   for (const e of list.getEntries()) { over[type][0]++; if (e.duration > over[type][1].duration) over[type][1] = e;"
+                + "     if (type === 'long-animation-frame') slowAt.push(Math.round((e.startTime - start) / 100) / 10); } });"
                 + "   observer.observe({ type }); return observer; });"
-                + " const box = document.getElementById('messages'); let most = 0; const start = performance.now();"
+                + " const box = document.getElementById('messages'); let most = 0;"
                 + " for (let i = 0; i < 20000 && !(" + done + "); i++) {"
                 + "   box.scrollTop = " + toward + ";"
                 + "   await new Promise((resolve) => setTimeout(resolve, 10));"
                 + "   most = Math.max(most, document.getElementsByTagName('*').length); }"
                 + " await new Promise((resolve) => setTimeout(resolve, 100)); observers.forEach((o) => o.disconnect());"
                 + " return { done: !!(" + done + "), ms: performance.now() - start, most,"
-                + "   long: over.longtask[0], longest: over.longtask[1].duration, slowFrames: over['long-animation-frame'][0],"
+                + "   long: over.longtask[0], longest: over.longtask[1].duration, slowFrames: over['long-animation-frame'][0], slowAt,"
                 // the slowest frame's parts: its scripts (with the style and layout they forced) and its rendering
                 + "   slowest: ((f) => ({ ms: f.duration, scripts: (f.scripts ?? []).reduce((sum, s) => sum + s.duration, 0),"
                 + "     forced: (f.scripts ?? []).reduce((sum, s) => sum + s.forcedStyleAndLayoutDuration, 0),"
@@ -173,14 +176,17 @@ class TankardUiLongChatTest {
     }
 
     /**
-     * "0 tasks over 50 ms, 0 frames over 50 ms" of a scroll, with the longest of each when there are some, and what
-     * the slowest frame spent on scripts (the style and layout they forced among it) and on rendering: the rest of a
-     * frame is other tasks, or waiting for the processor.
+     * "0 tasks over 50 ms, 0 frames over 50 ms" of a scroll, with the longest of each when there are some, when the
+     * long frames began, and what the slowest frame spent on scripts (the style and layout they forced among it) and
+     * on rendering: the rest of a frame is other tasks, or waiting for the processor.
      */
     private static String overFifty(JsonNode scroll) {
         JsonNode slowest = scroll.path("slowest");
-        String frameParts = slowest.path("ms").asDouble() > 0 ? String.format(" (the longest %.0f ms: scripts %.0f ms, of"
-                        + " which forced style and layout %.0f; rendering %.0f)", slowest.path("ms").asDouble(),
+        List<String> slowAt = new ArrayList<>();
+        scroll.path("slowAt").forEach((seconds) -> slowAt.add(seconds.asText()));
+        String frameParts = slowest.path("ms").asDouble() > 0 ? String.format(" (at %s s of the scroll; the longest %.0f ms:"
+                        + " scripts %.0f ms, of which forced style and layout %.0f; rendering %.0f)", String.join(", ", slowAt),
+                slowest.path("ms").asDouble(),
                 slowest.path("scripts").asDouble(), slowest.path("forced").asDouble(), slowest.path("rendering").asDouble()) : "";
         return String.format("%d tasks over 50 ms%s, %d frames over 50 ms%s", scroll.path("long").asInt(),
                 longest(scroll.path("longest")), scroll.path("slowFrames").asInt(), frameParts);
