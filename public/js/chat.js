@@ -398,7 +398,7 @@ function render(view, { character, chats, file, group, members, chat, persona })
         : el('button.link', { type: 'button', title: group ? 'Write this round of replies again' : 'Write this reply again', 'aria-label': 'Regenerate', onclick: () => request('regenerate') }, 'regenerate'));
     }
     const cut = m.extra?.[CUT_OFF];
-    return el(`article.message${m.is_user ? '.user' : ''}${m.is_system ? '.system' : ''}${last ? '.last' : ''}`,
+    return el(`article.message${m.is_user ? '.user' : ''}${m.is_system ? '.system' : ''}`,
       { dataset: { index: i } },
       el('header', {}, el('b', {}, m.name ?? ''), el('time', { dateTime: m.send_date ?? '' }, shortDate(m.send_date)),
         el('span.tools', {}, tools)),
