@@ -325,14 +325,8 @@ function render(view, { character, chats, file, group, members, chat, persona })
     memory?.refresh();
     if (keepScroll) messagesBox.scrollTop = messagesBox.scrollHeight - before;
     else messagesBox.scrollTop = messagesBox.scrollHeight;
-    requestAnimationFrame(fill);
-  }
-
-  /** A step earlier while the view is too short to scroll up to where steps come (a scroll is what asks for them). */
-  function fill() {
-    if (messagesBox.isConnected && messagesBox.scrollHeight - messagesBox.clientHeight <= EDGE && (shownFrom > 0 || chat.more)) {
-      stepAtEdge();
-    }
+    // a view too short to scroll up to where steps come gets them all the same: a scroll is what asks for them
+    requestAnimationFrame(stepAtEdge);
   }
 
   function olderNote() {
