@@ -351,7 +351,8 @@ public final class FileChatStore implements ChatStore {
     @Override
     public List<ChatFile> backups(String user, String prefix) throws IOException {
         List<ChatFile> files = new ArrayList<>();
-        files(backupFolder(user), name -> name.startsWith(prefix), files);
+        // A backup being written sits beside the others as a temp file until its rename: not a backup yet
+        files(backupFolder(user), name -> name.startsWith(prefix) && !AtomicFiles.isOwnTemp(name), files);
         return files;
     }
 

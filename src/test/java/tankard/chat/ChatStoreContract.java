@@ -6,11 +6,13 @@ import tankard.core.Refusal;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.SequenceInputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Random;
@@ -338,6 +340,24 @@ abstract class ChatStoreContract {
         assertEquals(Optional.empty(), open().findBackup("alice", "chat_Seraphina_2.jsonl"));
         assertEquals(Optional.empty(), open().backupChannel("alice", "chat_Seraphina_2.jsonl"));
         assertEquals(List.of(), open().list("alice", ROOT), "backups are no chats");
+    }
+
+    @Test
+    void aBackupIsNotListedWhileItIsBeingWritten() throws IOException {
+        ChatStore store = open();
+        store.writeBackup("alice", "chat_a_1.jsonl", new ByteArrayInputStream(bytes("{}\n")));
+        Set<List<String>> listedMidway = new HashSet<>();
+        InputStream listingMidway = new SequenceInputStream(new ByteArrayInputStream(bytes("{}\n")), new InputStream() {
+            @Override
+            public int read() throws IOException {
+                listedMidway.add(open().backups("alice", "chat_").stream().map(ChatFile::name).toList());
+                return -1;
+            }
+        });
+        store.writeBackup("alice", "chat_a_2.jsonl", listingMidway);
+        assertEquals(Set.of(List.of("chat_a_1.jsonl")), listedMidway);
+        assertEquals(List.of("chat_a_1.jsonl", "chat_a_2.jsonl"),
+                open().backups("alice", "chat_").stream().map(ChatFile::name).toList());
     }
 
     @Test

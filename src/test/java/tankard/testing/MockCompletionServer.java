@@ -96,15 +96,21 @@ public final class MockCompletionServer implements AutoCloseable {
 
     /** Writes the piece as fast as the connection takes it, until the total is out (counted in written). */
     public static void flood(HttpServerResponse response, Buffer piece, long total, AtomicLong written) {
-        while (written.get() < total) {
-            response.write(piece);
+        // A write after the client hung up fails at once without filling the queue: without these checks the loop
+        // would count the rest of the flood as written.
+        while (written.get() < total && !response.closed()) {
+            if (response.write(piece).failed()) {
+                return;
+            }
             written.addAndGet(piece.length());
             if (response.writeQueueFull()) {
                 response.drainHandler(v -> flood(response, piece, total, written));
                 return;
             }
         }
-        response.end();
+        if (!response.closed()) {
+            response.end();
+        }
     }
 
     private void handle(HttpServerRequest request) {
