@@ -1,12 +1,11 @@
 package tankard.chat;
 
-import io.vertx.core.Vertx;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tankard.core.Refusal;
-import tankard.store.pg.PgDatabase;
-import tankard.testing.PgScratch;
+
+import tankard.testing.ScratchDatabase;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -30,28 +29,19 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class PgChatStoreTest extends ChatStoreContract {
-    private final Vertx vertx = Vertx.vertx();
-    private final PgScratch scratch = PgScratch.create();
-    private PgDatabase db;
+    private final ScratchDatabase pg = new ScratchDatabase();
     @TempDir
     Path copies;
 
     /** A new store on the one database: a PgChatStore keeps nothing in memory, and migrating each time is slow. */
     @Override
     ChatStore open() {
-        if (db == null) {
-            db = PgDatabase.open(vertx, scratch.settings());
-        }
-        return new PgChatStore(db, copies);
+        return new PgChatStore(pg.db, copies);
     }
 
     @AfterEach
     void cleanUp() {
-        if (db != null) {
-            db.close();
-        }
-        vertx.close().await();
-        scratch.close();
+        pg.close();
     }
 
     @Test
@@ -99,7 +89,7 @@ class PgChatStoreTest extends ChatStoreContract {
         String start = "{\"mes\":\"A\"}\n{\"mes\":\"B\"}\n";
         commit(store, bytes(start + "{\"mes\":\"C\"}"), null, 0);
         Object revision = store.openAtHand("alice", SERAPHINA, "c.jsonl").orElseThrow().version();
-        ChatStore otherNode = new PgChatStore(db, Files.createDirectories(copies.resolve("other")));
+        ChatStore otherNode = new PgChatStore(pg.db, Files.createDirectories(copies.resolve("other")));
         otherNode.write("alice", SERAPHINA, "c.jsonl", bytes("{\"mes\":\"X\"}\n{\"mes\":\"B\"}\n{\"mes\":\"C\"}"));
         byte[] draft = bytes(start + "{\"mes\":\"C\"}\n{\"mes\":\"D\"}");
         commit(store, draft, revision, start.length());
@@ -112,7 +102,7 @@ class PgChatStoreTest extends ChatStoreContract {
     @Test
     void aDraftExpectingAVersionIsNotSavedOverAnotherNodesWrite() throws Exception {
         ChatStore store = open();
-        ChatStore otherNode = new PgChatStore(db, Files.createDirectories(copies.resolve("other")));
+        ChatStore otherNode = new PgChatStore(pg.db, Files.createDirectories(copies.resolve("other")));
         try (ChatStore.Draft draft = store.draft("alice")) {
             draft.out().write(bytes("{\"mes\":\"A\"}"));
             draft.expect(null);
@@ -171,7 +161,7 @@ class PgChatStoreTest extends ChatStoreContract {
         }
         byte[] next = bytes(lines.toString());
         long blocked = 600_000; // past the first insert batches
-        try (Connection c = scratch.connect()) {
+        try (Connection c = pg.scratch.connect()) {
             c.setAutoCommit(false);
             // A row where the write will insert one, uncommitted: the write waits on it mid-way
             try (PreparedStatement s = c.prepareStatement("INSERT INTO chat_lines (user_handle, chat_id, byte_offset, hash, line)"
@@ -181,7 +171,7 @@ class PgChatStoreTest extends ChatStoreContract {
             }
             CompletableFuture<Void> cutter = CompletableFuture.runAsync(() -> {
                 waitForALockWait();
-                scratch.terminateConnections();
+                pg.scratch.terminateConnections();
             });
             Refusal cut = assertThrows(Refusal.class, () -> store.write("alice", SERAPHINA, "c.jsonl", next));
             assertEquals(Refusal.Kind.UNAVAILABLE, cut.kind());
@@ -201,7 +191,7 @@ class PgChatStoreTest extends ChatStoreContract {
         byte[] chat = chat(1000, 4); // several windows
         store.write("alice", SERAPHINA, "c.jsonl", chat);
         List<InputStream> reads = new ArrayList<>();
-        for (int i = 0; i < 3 * scratch.settings().poolSize(); i++) {
+        for (int i = 0; i < 3 * pg.scratch.settings().poolSize(); i++) {
             InputStream read = store.open("alice", SERAPHINA, "c.jsonl").orElseThrow();
             read.readNBytes(10);
             reads.add(read);
@@ -224,7 +214,7 @@ class PgChatStoreTest extends ChatStoreContract {
         store.write("alice", SERAPHINA, "c.jsonl", chat(1000, 7));
         // every line but the header, which is the same
         assertEquals(999, count("SELECT count(*) FROM chat_lines WHERE replaced_in IS NOT NULL"), "kept for reads");
-        scratch.execute("UPDATE chat_lines SET replaced_at = replaced_at - interval '" + PgChatStore.REPLACED_KEPT
+        pg.scratch.execute("UPDATE chat_lines SET replaced_at = replaced_at - interval '" + PgChatStore.REPLACED_KEPT
                 + "' - interval '1 second' WHERE replaced_in IS NOT NULL");
         store.write("alice", SERAPHINA, "c.jsonl", chat(1000, 8));
         assertEquals(999, count("SELECT count(*) FROM chat_lines WHERE replaced_in IS NOT NULL"), "only the newest replaced");
@@ -234,7 +224,7 @@ class PgChatStoreTest extends ChatStoreContract {
     }
 
     private long count(String sql) throws SQLException {
-        try (Connection c = scratch.connect(); PreparedStatement s = c.prepareStatement(sql); ResultSet r = s.executeQuery()) {
+        try (Connection c = pg.scratch.connect(); PreparedStatement s = c.prepareStatement(sql); ResultSet r = s.executeQuery()) {
             r.next();
             return r.getLong(1);
         }
@@ -262,7 +252,7 @@ class PgChatStoreTest extends ChatStoreContract {
     @Test
     void aCopyIsNotReadOnceAnotherNodeChangedTheChat() throws Exception {
         ChatStore node = open();
-        ChatStore other = new PgChatStore(db, copies.resolve("other-node"));
+        ChatStore other = new PgChatStore(pg.db, copies.resolve("other-node"));
         byte[] chat = chat(50, 4);
         node.write("alice", SERAPHINA, "c.jsonl", chat);
         read(node, "alice", SERAPHINA, "c.jsonl");
@@ -324,7 +314,7 @@ class PgChatStoreTest extends ChatStoreContract {
 
     private void waitingForALock() throws SQLException, InterruptedException {
         for (int i = 0; i < 500; i++) {
-            try (Connection c = scratch.connect(); PreparedStatement s = c.prepareStatement(
+            try (Connection c = pg.scratch.connect(); PreparedStatement s = c.prepareStatement(
                     "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'");
                  ResultSet rows = s.executeQuery()) {
                 rows.next();
@@ -340,7 +330,7 @@ class PgChatStoreTest extends ChatStoreContract {
     /** Each live line's byte offset and xmin (the transaction that wrote it). */
     private Map<Long, String> rowVersions() throws SQLException, IOException {
         Map<Long, String> rows = new HashMap<>();
-        try (Connection c = scratch.connect(); PreparedStatement s = c.prepareStatement(
+        try (Connection c = pg.scratch.connect(); PreparedStatement s = c.prepareStatement(
                 "SELECT byte_offset, xmin::text FROM chat_lines WHERE replaced_in IS NULL"); ResultSet r = s.executeQuery()) {
             while (r.next()) {
                 rows.put(r.getLong(1), r.getString(2));

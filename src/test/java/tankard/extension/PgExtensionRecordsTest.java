@@ -1,9 +1,8 @@
 package tankard.extension;
 
-import io.vertx.core.Vertx;
 import org.junit.jupiter.api.Test;
-import tankard.store.pg.PgDatabase;
-import tankard.testing.PgScratch;
+
+import tankard.testing.ScratchDatabase;
 
 import java.util.List;
 
@@ -15,9 +14,8 @@ class PgExtensionRecordsTest {
 
     @Test
     void recordsKeepTheLatestCheckoutARemovalAndForgetAScope() {
-        Vertx vertx = Vertx.vertx();
-        try (PgScratch scratch = PgScratch.create(); PgDatabase db = PgDatabase.open(vertx, scratch.settings())) {
-            ExtensionRecords records = new PgExtensionRecords(db);
+        try (ScratchDatabase pg = new ScratchDatabase()) {
+            ExtensionRecords records = new PgExtensionRecords(pg.db);
             records.installed("alice", "x", V1);
             records.installed("alice", "x", V2);
             records.installed(ExtensionRecords.GLOBAL, "y", V1);
@@ -30,8 +28,6 @@ class PgExtensionRecordsTest {
             records.forgetAll("alice");
             assertEquals(List.of(), records.extensions("alice"));
             assertEquals(1, records.extensions(ExtensionRecords.GLOBAL).size(), "other scopes stay");
-        } finally {
-            vertx.close().await();
         }
     }
 }

@@ -1,6 +1,5 @@
 package tankard.store.pg;
 
-import io.vertx.core.Vertx;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import tankard.config.TankardConfig;
@@ -8,6 +7,7 @@ import tankard.core.Refusal;
 import tankard.store.BlobStore;
 import tankard.store.BlobStoreContract;
 import tankard.testing.PgScratch;
+import tankard.testing.ScratchDatabase;
 import tankard.testing.TcpRelay;
 
 import java.io.ByteArrayInputStream;
@@ -20,7 +20,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -34,31 +33,23 @@ class PgBlobStoreTest extends BlobStoreContract {
     private static final String ORPHANS = "SELECT count(*) FROM blob_chunks c WHERE NOT EXISTS"
             + " (SELECT 1 FROM blobs b WHERE b.handle = c.handle AND b.id = c.blob_id)";
 
-    private final Vertx vertx = Vertx.vertx();
-    private final PgScratch scratch = PgScratch.create();
-    private final List<PgDatabase> databases = new ArrayList<>();
+    private final ScratchDatabase pg = new ScratchDatabase();
+    private final PgScratch scratch = pg.scratch;
 
     @AfterEach
     void cleanUp() {
-        databases.forEach(PgDatabase::close);
-        vertx.close().await();
-        scratch.close();
+        pg.close();
     }
 
     /** A new store on the test's one database: a PgBlobStore keeps nothing in memory, and migrating each time is slow. */
     @Override
     protected BlobStore store() {
-        if (databases.isEmpty()) {
-            databases.add(PgDatabase.open(vertx, scratch.settings()));
-        }
-        return new PgBlobStore(databases.get(0), BlobStoreContract::isBlob);
+        return new PgBlobStore(pg.db, BlobStoreContract::isBlob);
     }
 
     /** A store on a database of its own: another node, or one behind a relay. */
     private BlobStore node(TankardConfig.Postgres settings) {
-        PgDatabase db = PgDatabase.open(vertx, settings);
-        databases.add(db);
-        return new PgBlobStore(db, BlobStoreContract::isBlob);
+        return new PgBlobStore(pg.node(settings), BlobStoreContract::isBlob);
     }
 
     @Test
@@ -140,7 +131,7 @@ class PgBlobStoreTest extends BlobStoreContract {
     void aWriteCutWithItsConnectionLeavesThePreviousBlob() throws Exception {
         byte[] old = random(PgBlobStore.CHUNK + 5, 9);
         write(store(), "alice", "user/files/report.pdf", old);
-        try (TcpRelay relay = new TcpRelay(vertx, PgScratch.HOST, PgScratch.PORT)) {
+        try (TcpRelay relay = new TcpRelay(pg.vertx, PgScratch.HOST, PgScratch.PORT)) {
             BlobStore cut = node(through(relay));
             int firstTrip = PgBlobStore.CHUNKS_PER_TRIP * PgBlobStore.CHUNK;
             // the connection goes once the first chunks are in, while the stream still has more

@@ -1,6 +1,5 @@
 package tankard.store.pg;
 
-import io.vertx.core.Vertx;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import tankard.core.Refusal;
@@ -9,6 +8,7 @@ import tankard.store.DocumentStore.Folder;
 import tankard.store.DocumentStore.Outcome;
 import tankard.store.DocumentStoreContract;
 import tankard.testing.PgScratch;
+import tankard.testing.ScratchDatabase;
 
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -25,22 +25,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 class PgDocumentStoreTest extends DocumentStoreContract {
-    private final Vertx vertx = Vertx.vertx();
-    private final PgScratch scratch = PgScratch.create();
-    private final List<PgDatabase> databases = new ArrayList<>();
+    private final ScratchDatabase pg = new ScratchDatabase();
+    private final PgScratch scratch = pg.scratch;
 
     @AfterEach
     void cleanUp() {
-        databases.forEach(PgDatabase::close);
-        vertx.close().await();
-        scratch.close();
+        pg.close();
     }
 
     @Override
     protected DocumentStore store() {
-        PgDatabase db = PgDatabase.open(vertx, scratch.settings());
-        databases.add(db);
-        return new PgDocumentStore(db);
+        return new PgDocumentStore(pg.node(scratch.settings()));
     }
 
     @Test

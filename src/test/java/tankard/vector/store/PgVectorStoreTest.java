@@ -1,14 +1,13 @@
 package tankard.vector.store;
 
-import io.vertx.core.Vertx;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tankard.config.TankardConfig;
 import tankard.core.Refusal;
 import tankard.json.JsJson;
-import tankard.store.pg.PgDatabase;
 import tankard.testing.PgScratch;
+import tankard.testing.ScratchDatabase;
 import tankard.testing.TcpRelay;
 
 import java.nio.ByteBuffer;
@@ -31,10 +30,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class PgVectorStoreTest extends VectorStoreContract {
-    private final Vertx vertx = Vertx.vertx();
-    private final PgScratch scratch = PgScratch.create();
-    private final List<AutoCloseable> opened = new ArrayList<>();
-    private PgDatabase db;
+    private final ScratchDatabase pg = new ScratchDatabase();
+    private final PgScratch scratch = pg.scratch;
+    private final List<PgVectorStore> opened = new ArrayList<>();
 
     @TempDir
     Path scratchFiles;
@@ -42,31 +40,24 @@ class PgVectorStoreTest extends VectorStoreContract {
     /** A new store on the one database (migrating each time is slow); a node of its own is {@link #node}. */
     @Override
     VectorStore open(long budgetBytes) {
-        if (db == null) {
-            db = PgDatabase.open(vertx, scratch.settings());
-            opened.add(db);
-        }
-        PgVectorStore store = new PgVectorStore(db, budgetBytes, scratchFiles.resolve("scratch"));
+        PgVectorStore store = new PgVectorStore(pg.db, budgetBytes, scratchFiles.resolve("scratch"));
         opened.add(store);
         return store;
     }
 
     /** Another node on the same database: a pool and a store of its own. */
     private PgVectorStore node(TankardConfig.Postgres settings) {
-        PgDatabase other = PgDatabase.open(vertx, settings);
-        opened.add(other);
-        PgVectorStore store = new PgVectorStore(other, 1L << 30, scratchFiles.resolve("scratch-" + opened.size()));
-        opened.add(0, store);
+        PgVectorStore store = new PgVectorStore(pg.node(settings), 1L << 30, scratchFiles.resolve("scratch-" + opened.size()));
+        opened.add(store);
         return store;
     }
 
     @AfterEach
     void cleanUp() throws Exception {
-        for (AutoCloseable closeable : opened) {
-            closeable.close();
+        for (PgVectorStore store : opened) {
+            store.close();
         }
-        vertx.close().await();
-        scratch.close();
+        pg.close();
     }
 
     @Test
@@ -96,7 +87,7 @@ class PgVectorStoreTest extends VectorStoreContract {
 
     @Test
     void aConnectionCutDuringAnInsertLeavesTheCollectionAsItWas() throws Exception {
-        try (TcpRelay relay = new TcpRelay(vertx, PgScratch.HOST, PgScratch.PORT)) {
+        try (TcpRelay relay = new TcpRelay(pg.vertx, PgScratch.HOST, PgScratch.PORT)) {
             TankardConfig.Postgres s = scratch.settings();
             VectorStore cut = node(new TankardConfig.Postgres("127.0.0.1", relay.port(), s.database(), s.user(),
                     s.password(), 8, "disable", null));
