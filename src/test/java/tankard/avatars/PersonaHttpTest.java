@@ -33,8 +33,7 @@ class PersonaHttpTest extends ServerTest {
         if (overwriteName != null) {
             form.attribute("overwrite_name", overwriteName);
         }
-        return TestServer.await(client.request(HttpMethod.POST, "/api/avatars/upload" + query).sendMultipartForm(form)
-                .toCompletionStage().toCompletableFuture());
+        return TestServer.await(client.request(HttpMethod.POST, "/api/avatars/upload" + query).sendMultipartForm(form));
     }
 
     @Test
@@ -93,7 +92,7 @@ class PersonaHttpTest extends ServerTest {
             assertTrue(json(r).path("error").isTextual(), r.bodyAsString());
         }
         HttpResponse<Buffer> noFile = TestServer.await(client.request(HttpMethod.POST, "/api/avatars/upload")
-                .sendMultipartForm(MultipartForm.create().attribute("overwrite_name", "x.png")).toCompletionStage().toCompletableFuture());
+                .sendMultipartForm(MultipartForm.create().attribute("overwrite_name", "x.png")));
         assertEquals(400, noFile.statusCode());
         assertEquals(List.of(), server.files().list("User Avatars"));
     }

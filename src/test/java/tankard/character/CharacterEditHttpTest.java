@@ -87,7 +87,7 @@ class CharacterEditHttpTest extends ServerTest {
             form.binaryFileUpload("avatar", fileName, Buffer.buffer(avatar), "application/octet-stream");
         }
         var request = client.request(HttpMethod.POST, path);
-        return TestServer.await(request.sendMultipartForm(form).toCompletionStage().toCompletableFuture());
+        return TestServer.await(request.sendMultipartForm(form));
     }
 
     /** The names in a folder of the user's ({@code characters}, {@code chats}, {@code chats/Rose}), sorted. */

@@ -232,15 +232,14 @@ class ChatFilesHttpTest extends ServerTest {
         assertArrayEquals(upload, files().bytes("group chats/" + second + ".jsonl"));
 
         HttpResponse<Buffer> none = TestServer.await(client.request(HttpMethod.POST, "/api/chats/group/import")
-                .sendMultipartForm(MultipartForm.create().attribute("x", "y")).toCompletionStage().toCompletableFuture());
+                .sendMultipartForm(MultipartForm.create().attribute("x", "y")));
         assertEquals(400, none.statusCode());
     }
 
     private JsonNode importGroupChat(byte[] content) {
         MultipartForm form = MultipartForm.create().binaryFileUpload("avatar", "group.jsonl", Buffer.buffer(content),
                 "application/octet-stream");
-        return json(TestServer.await(client.request(HttpMethod.POST, "/api/chats/group/import").sendMultipartForm(form)
-                .toCompletionStage().toCompletableFuture()));
+        return json(TestServer.await(client.request(HttpMethod.POST, "/api/chats/group/import").sendMultipartForm(form)));
     }
 
     @Test

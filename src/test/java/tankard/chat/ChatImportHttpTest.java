@@ -50,8 +50,7 @@ class ChatImportHttpTest extends ServerTest {
         List<String> names = List.of(fields);
         form.attribute("character_name", names.isEmpty() ? "Bramble" : names.get(0));
         form.attribute("user_name", names.size() < 2 ? "Wren" : names.get(1));
-        return TestServer.await(client.request(HttpMethod.POST, "/api/chats/import").sendMultipartForm(form)
-                .toCompletionStage().toCompletableFuture());
+        return TestServer.await(client.request(HttpMethod.POST, "/api/chats/import").sendMultipartForm(form));
     }
 
     private HttpResponse<Buffer> importChat(String content, String fileType, String... names) {

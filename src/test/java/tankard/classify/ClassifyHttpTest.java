@@ -170,7 +170,7 @@ class ClassifyHttpTest {
                         .sendBuffer(Buffer.buffer(JsJson.object().put("text", text).toString())));
             }
             for (int i = 0; i < replies.size(); i++) {
-                HttpResponse<Buffer> reply = TestServer.await(replies.get(i).toCompletionStage().toCompletableFuture());
+                HttpResponse<Buffer> reply = TestServer.await(replies.get(i));
                 assertEquals(200, reply.statusCode(), reply.bodyAsString());
                 JsonNode top = JsJson.parse(reply.bodyAsString()).get("classification").get(0);
                 assertEquals(i % 2 == 0 ? "joy" : "sadness", top.get("label").asText(), "request " + i);

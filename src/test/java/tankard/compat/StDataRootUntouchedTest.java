@@ -53,7 +53,7 @@ class StDataRootUntouchedTest {
             assertEquals(200, client.get("/thumbnail?type=avatar&file=Aria.png").statusCode());
         } finally {
             // Stop the server but keep its folder (close() would delete it): shutdown must not write either.
-            TestServer.await(server.vertx.close().toCompletionStage().toCompletableFuture());
+            TestServer.await(server.vertx.close());
         }
 
         Map<String, String> after = snapshot(data);

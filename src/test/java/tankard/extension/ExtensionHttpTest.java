@@ -371,7 +371,7 @@ class ExtensionHttpTest extends ServerTest {
         Vertx remote = Vertx.vertx();
         try {
             HttpServer stuck = TestServer.await(remote.createHttpServer().requestHandler(r -> asked.incrementAndGet())
-                    .listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture());
+                    .listen(0, "127.0.0.1"));
             server = TestServer.start();
             TestServer.Client client = server.client();
             // the JDK's client, whose connections per host are not pooled down to a few as a WebClient's are
@@ -397,7 +397,7 @@ class ExtensionHttpTest extends ServerTest {
                     .toCompletionStage().toCompletableFuture().get(15, TimeUnit.SECONDS);
             assertEquals(200, avatars.statusCode(), avatars.bodyAsString());
         } finally {
-            TestServer.await(remote.close().toCompletionStage().toCompletableFuture()); // the installs then fail
+            TestServer.await(remote.close()); // the installs then fail
         }
     }
 }

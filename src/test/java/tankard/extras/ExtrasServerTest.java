@@ -42,7 +42,7 @@ class ExtrasServerTest {
 
     @AfterEach
     void stop() {
-        TestServer.await(vertx.close().toCompletionStage().toCompletableFuture());
+        TestServer.await(vertx.close());
         TestServer.deleteTree(work);
     }
 
@@ -58,8 +58,7 @@ class ExtrasServerTest {
         TankardConfig config = ConfigLoader.load(new String[]{"--enable-modules=summarize", "--extras-port", "0"},
                 env, work);
         port = TestServer.await(new ExtrasServer(config, apiKey, summaries, null, null, null).listen(vertx,
-                HttpVerticle.listenOptions(config, config.extras().port()))
-                .toCompletionStage().toCompletableFuture()).actualPort();
+                HttpVerticle.listenOptions(config, config.extras().port()))).actualPort();
     }
 
     private HttpResponse<String> send(String method, String path, String body, String... headers) {

@@ -265,7 +265,7 @@ class StFrontendCardsUiTest {
         MultipartForm form = MultipartForm.create()
                 .binaryFileUpload("avatar", fileName, Buffer.buffer(bytes), "application/octet-stream")
                 .attribute("file_type", type);
-        return TestServer.await(request.sendMultipartForm(form).toCompletionStage().toCompletableFuture());
+        return TestServer.await(request.sendMultipartForm(form));
     }
 
     private static String avatarBody(String avatar) {

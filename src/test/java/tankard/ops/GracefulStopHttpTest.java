@@ -106,7 +106,7 @@ class GracefulStopHttpTest {
         WebClientSession browser = start("tankard:\n  shutdownGraceSeconds: 3600\n");
         assertEquals(200, browser.get("/health/ready").send().await().statusCode());
         // TestServer.await gives up after a minute, far short of the hour of grace
-        TestServer.await(server.tankard.stop().toCompletionStage().toCompletableFuture());
+        TestServer.await(server.tankard.stop());
         assertThrows(ConnectException.class, () -> browser.get("/health/live").send().await(), "the node no longer listens");
     }
 

@@ -28,7 +28,7 @@ class DownloadTest {
 
     @AfterEach
     void close() {
-        TestServer.await(vertx.close().toCompletionStage().toCompletableFuture());
+        TestServer.await(vertx.close());
     }
 
     private static TankardConfig.Outbound outbound(boolean filter) {
@@ -44,7 +44,7 @@ class DownloadTest {
             }
             request.response().end();
         });
-        TestServer.await(server.listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture());
+        TestServer.await(server.listen(0, "127.0.0.1"));
         return "http://127.0.0.1:" + server.actualPort() + "/file";
     }
 
@@ -56,20 +56,19 @@ class DownloadTest {
     void aStreamedBodyOverTheLimitIsCutOff() throws Exception {
         String url = streaming(64);
         UpstreamClient downloader = downloader();
-        assertEquals(64 * 1024, TestServer.await(downloader.get(url, MultiMap.caseInsensitiveMultiMap(), 64 * 1024)
-                .toCompletionStage().toCompletableFuture()).body().length());
+        assertEquals(64 * 1024,
+                TestServer.await(downloader.get(url, MultiMap.caseInsensitiveMultiMap(), 64 * 1024)).body().length());
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> TestServer.await(downloader
-                .get(url, MultiMap.caseInsensitiveMultiMap(), 10_000).toCompletionStage().toCompletableFuture()));
+                .get(url, MultiMap.caseInsensitiveMultiMap(), 10_000)));
         assertInstanceOf(UpstreamClient.DownloadException.class, e.getCause());
         assertTrue(e.getCause().getMessage().contains("larger than the limit of 10000 bytes"));
 
         Path file = Files.createTempDirectory("download").resolve("file");
-        e = assertThrows(IllegalStateException.class, () -> TestServer.await(downloader.toFile(url, file, 10_000)
-                .toCompletionStage().toCompletableFuture()));
+        e = assertThrows(IllegalStateException.class, () -> TestServer.await(downloader.toFile(url, file, 10_000)));
         assertTrue(e.getCause().getMessage().contains("larger than"));
         assertTrue(Files.size(file) <= 10_000, "stopped writing at the limit; the caller deletes the file");
         Files.delete(file);
-        TestServer.await(downloader.toFile(url, file, 64 * 1024).toCompletionStage().toCompletableFuture());
+        TestServer.await(downloader.toFile(url, file, 64 * 1024));
         assertEquals(64 * 1024, Files.size(file));
     }
 

@@ -45,11 +45,11 @@ class OutboundPolicyHttpTest extends ConfiguredMockTest {
 
     @AfterEach
     void stopMocks() {
-        extraServers.forEach(s -> TestServer.await(s.close().toCompletionStage().toCompletableFuture()));
+        extraServers.forEach(s -> TestServer.await(s.close()));
         if (side != null) { // the mock runs on it: closed first
             mock.close();
             mock = null;
-            TestServer.await(side.close().toCompletionStage().toCompletableFuture());
+            TestServer.await(side.close());
         }
     }
 
@@ -134,7 +134,7 @@ class OutboundPolicyHttpTest extends ConfiguredMockTest {
                     hitsOnOtherAddress.add(request.uri());
                     request.response().end("{}");
                 });
-        TestServer.await(other.listen(0, "127.0.0.2").toCompletionStage().toCompletableFuture());
+        TestServer.await(other.listen(0, "127.0.0.2"));
         extraServers.add(other);
         String target = "http://127.0.0.2:" + other.actualPort() + "/v1/chat/completions";
         mock.onCompletion(request -> request.response().setStatusCode(303).putHeader("Location", target).end());
@@ -249,7 +249,7 @@ class OutboundPolicyHttpTest extends ConfiguredMockTest {
                     })))
                     .onFailure(e -> request.response().setStatusCode(502).end());
         });
-        TestServer.await(proxy.listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture());
+        TestServer.await(proxy.listen(0, "127.0.0.1"));
         return seen;
     }
 

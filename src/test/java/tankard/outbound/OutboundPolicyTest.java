@@ -28,7 +28,7 @@ class OutboundPolicyTest {
 
     @AfterEach
     void close() {
-        TestServer.await(vertx.close().toCompletionStage().toCompletableFuture());
+        TestServer.await(vertx.close());
     }
 
     private static TankardConfig.Outbound filter() {
@@ -44,8 +44,7 @@ class OutboundPolicyTest {
     }
 
     private RequestOptions prepare(OutboundPolicy policy, String url) {
-        return TestServer.await(policy.prepare(vertx, new RequestOptions().setAbsoluteURI(url))
-                .toCompletionStage().toCompletableFuture());
+        return TestServer.await(policy.prepare(vertx, new RequestOptions().setAbsoluteURI(url)));
     }
 
     @Test
@@ -59,14 +58,13 @@ class OutboundPolicyTest {
             hosts.add(request.getHeader("Host"));
             request.response().end("ok");
         });
-        TestServer.await(backend.listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture());
+        TestServer.await(backend.listen(0, "127.0.0.1"));
         String url = "http://rebind.example:" + backend.actualPort() + "/v1/models";
 
         RequestOptions options = prepare(policy, url).setMethod(HttpMethod.GET);
         HttpClient client = vertx.createHttpClient();
         String body = TestServer.await(client.request(options)
-                .compose(request -> request.send()).compose(response -> response.body())
-                .toCompletionStage().toCompletableFuture()).toString();
+                .compose(request -> request.send()).compose(response -> response.body())).toString();
         client.close(); // held until the answer is in: Vert.x closes a client no one holds once it is collected
 
         assertEquals("ok", body);

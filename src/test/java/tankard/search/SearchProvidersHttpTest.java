@@ -40,7 +40,7 @@ class SearchProvidersHttpTest extends ServerTest {
     @AfterEach
     void stopMock() {
         mock.close();
-        TestServer.await(mockVertx.close().toCompletionStage().toCompletableFuture());
+        TestServer.await(mockVertx.close());
     }
 
     private static void reply(io.vertx.core.http.HttpServerRequest request, int status, String body) {

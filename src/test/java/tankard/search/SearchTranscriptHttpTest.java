@@ -46,7 +46,7 @@ class SearchTranscriptHttpTest extends ServerTest {
     @AfterEach
     void stopMock() {
         mock.close();
-        TestServer.await(mockVertx.close().toCompletionStage().toCompletableFuture());
+        TestServer.await(mockVertx.close());
     }
 
     private void watchPage(String html) {

@@ -45,10 +45,10 @@ class SearchVisitHttpTest extends ServerTest {
     @AfterEach
     void stopMocks() {
         if (other != null) {
-            TestServer.await(other.close().toCompletionStage().toCompletableFuture());
+            TestServer.await(other.close());
         }
         mock.close();
-        TestServer.await(mockVertx.close().toCompletionStage().toCompletableFuture());
+        TestServer.await(mockVertx.close());
     }
 
     private HttpResponse<Buffer> visit(String body) {
@@ -149,7 +149,7 @@ class SearchVisitHttpTest extends ServerTest {
             hitsOnOtherAddress.add(request.uri());
             request.response().putHeader("Content-Type", "text/html").end("<html>secret</html>");
         });
-        TestServer.await(other.listen(0, "127.0.0.2").toCompletionStage().toCompletableFuture());
+        TestServer.await(other.listen(0, "127.0.0.2"));
         String target = "http://127.0.0.2:" + other.actualPort() + "/admin";
         mock.route("/site/moved", request -> request.response().setStatusCode(302).putHeader("Location", target).end());
         HttpResponse<Buffer> refused = visit("{\"url\":\"" + SITE + "/moved\"}");

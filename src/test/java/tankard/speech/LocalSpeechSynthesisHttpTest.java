@@ -43,7 +43,7 @@ class LocalSpeechSynthesisHttpTest {
 
     @AfterEach
     void stop() {
-        TestServer.await(vertx.close().toCompletionStage().toCompletableFuture());
+        TestServer.await(vertx.close());
     }
 
     /** A working folder: the tiny model and vocoder in the data root (unless {@code download}), and config.yaml. */

@@ -36,7 +36,7 @@ public final class GitHttpServer implements AutoCloseable {
         this.vertx = vertx;
         this.root = root;
         this.server = TestServer.await(vertx.createHttpServer(new HttpServerOptions().setDecompressionSupported(true)).requestHandler(this::handle)
-                .listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture());
+                .listen(0, "127.0.0.1"));
     }
 
     public static GitHttpServer start() {
@@ -138,7 +138,7 @@ public final class GitHttpServer implements AutoCloseable {
 
     @Override
     public void close() {
-        TestServer.await(vertx.close().toCompletionStage().toCompletableFuture());
+        TestServer.await(vertx.close());
         TestServer.deleteTree(root);
     }
 }

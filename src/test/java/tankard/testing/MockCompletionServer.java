@@ -46,7 +46,7 @@ public final class MockCompletionServer implements AutoCloseable {
         MockCompletionServer[] mock = new MockCompletionServer[1];
         HttpServer server = vertx.createHttpServer().requestHandler(request -> mock[0].handle(request));
         mock[0] = new MockCompletionServer(server);
-        TestServer.await(server.listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture());
+        TestServer.await(server.listen(0, "127.0.0.1"));
         return mock[0];
     }
 
@@ -150,6 +150,6 @@ public final class MockCompletionServer implements AutoCloseable {
 
     @Override
     public void close() {
-        TestServer.await(server.close().toCompletionStage().toCompletableFuture());
+        TestServer.await(server.close());
     }
 }

@@ -34,8 +34,7 @@ public final class MockHub {
                 ctx.response().setStatusCode(404).end("Entry not found");
             }
         }));
-        HttpServer server = TestServer.await(vertx.createHttpServer().requestHandler(router).listen(0, "127.0.0.1")
-                .toCompletionStage().toCompletableFuture());
+        HttpServer server = TestServer.await(vertx.createHttpServer().requestHandler(router).listen(0, "127.0.0.1"));
         return "http://127.0.0.1:" + server.actualPort();
     }
 }

@@ -101,7 +101,7 @@ public abstract class PublicHostsMockTest extends ServerTest {
     @AfterEach
     final void stopMock() {
         mock.close();
-        TestServer.await(mockVertx.close().toCompletionStage().toCompletableFuture());
+        TestServer.await(mockVertx.close());
     }
 
     /** The mock's origin named as "localhost", which ST's routes rewrite to 127.0.0.1. */

@@ -85,8 +85,7 @@ public final class StServer implements AutoCloseable {
                 throw new IllegalStateException("ST exited:\n" + log());
             }
             try {
-                HttpResponse<Buffer> response = TestServer.await(session.get("/csrf-token").send()
-                        .toCompletionStage().toCompletableFuture());
+                HttpResponse<Buffer> response = TestServer.await(session.get("/csrf-token").send());
                 if (response.statusCode() == 200) {
                     csrf = response.bodyAsJsonObject().getString("token");
                     return;

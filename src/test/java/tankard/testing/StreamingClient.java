@@ -85,6 +85,6 @@ public final class StreamingClient {
     }
 
     public static <T> T await(Future<T> future) {
-        return TestServer.await(future.toCompletionStage().toCompletableFuture());
+        return TestServer.await(future);
     }
 }

@@ -135,7 +135,7 @@ public final class TestServer implements AutoCloseable {
         environment.putAll(env);
         try {
             TankardConfig config = ConfigLoader.load(args.toArray(String[]::new), environment, work);
-            Tankard tankard = await(Tankard.start(config).toCompletionStage().toCompletableFuture());
+            Tankard tankard = await(Tankard.start(config));
             return new TestServer(tankard, work, database, env);
         } catch (RuntimeException e) {
             if (database != null) {
@@ -261,6 +261,10 @@ public final class TestServer implements AutoCloseable {
         return client;
     }
 
+    public static <T> T await(io.vertx.core.Future<T> future) {
+        return await(future.toCompletionStage().toCompletableFuture());
+    }
+
     public static <T> T await(java.util.concurrent.CompletableFuture<T> future) {
         try {
             return future.get(60, TimeUnit.SECONDS);
@@ -271,7 +275,7 @@ public final class TestServer implements AutoCloseable {
 
     /** Stops this server and starts a new one on the same folders, with a new config.yaml text. */
     public TestServer restart(String configYaml) {
-        await(tankard.close().toCompletionStage().toCompletableFuture());
+        await(tankard.close());
         try {
             Files.writeString(workDir.resolve("config.yaml"), configYaml);
         } catch (IOException e) {
@@ -282,7 +286,7 @@ public final class TestServer implements AutoCloseable {
 
     @Override
     public void close() {
-        await(tankard.close().toCompletionStage().toCompletableFuture());
+        await(tankard.close());
         if (database != null) {
             database.close();
         }
@@ -339,12 +343,12 @@ public final class TestServer implements AutoCloseable {
 
         /** POST of a multipart form (with the session and CSRF token). */
         public HttpResponse<Buffer> postForm(String path, io.vertx.ext.web.multipart.MultipartForm form) {
-            return await(request(HttpMethod.POST, path).sendMultipartForm(form).toCompletionStage().toCompletableFuture());
+            return await(request(HttpMethod.POST, path).sendMultipartForm(form));
         }
 
         public static HttpResponse<Buffer> send(HttpRequest<Buffer> request, Buffer body) {
             var future = body == null ? request.send() : request.sendBuffer(body);
-            return await(future.toCompletionStage().toCompletableFuture());
+            return await(future);
         }
     }
 }

@@ -50,7 +50,7 @@ class TranslateHttpTest extends ServerTest {
     void stopMock() {
         if (mock != null) {
             mock.close();
-            TestServer.await(mockVertx.close().toCompletionStage().toCompletableFuture());
+            TestServer.await(mockVertx.close());
         }
     }
 

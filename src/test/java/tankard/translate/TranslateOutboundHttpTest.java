@@ -23,7 +23,7 @@ class TranslateOutboundHttpTest extends ConfiguredMockTest {
     @AfterEach
     void stopMocks() {
         if (other != null) {
-            TestServer.await(other.close().toCompletionStage().toCompletableFuture());
+            TestServer.await(other.close());
         }
     }
 
@@ -65,7 +65,7 @@ class TranslateOutboundHttpTest extends ConfiguredMockTest {
             hitsOnOtherAddress.add(request.uri());
             request.response().end("{\"translatedText\":\"Hallo\"}");
         });
-        TestServer.await(other.listen(0, "127.0.0.2").toCompletionStage().toCompletableFuture());
+        TestServer.await(other.listen(0, "127.0.0.2"));
         String target = "http://127.0.0.2:" + other.actualPort() + "/translate";
         mock.route("/translate", request -> request.response().setStatusCode(307).putHeader("Location", target).end());
         secret("libre_url", mock.origin() + "/translate");

@@ -73,7 +73,7 @@ class LongNamesHttpTest extends ServerTest {
     }
 
     private HttpResponse<Buffer> send(String path, MultipartForm form) {
-        return TestServer.await(client.request(HttpMethod.POST, path).sendMultipartForm(form).toCompletionStage().toCompletableFuture());
+        return TestServer.await(client.request(HttpMethod.POST, path).sendMultipartForm(form));
     }
 
     private static void assertRefused(HttpResponse<Buffer> r, String name) {

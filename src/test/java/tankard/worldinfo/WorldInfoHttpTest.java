@@ -274,7 +274,7 @@ class WorldInfoHttpTest extends ServerTest {
                 .binaryFileUpload("avatar", "carto.png", Buffer.buffer(Fixtures.card(card)), "image/png")
                 .attribute("file_type", "png");
         HttpResponse<Buffer> imported = TestServer.await(client.request(HttpMethod.POST, "/api/characters/import")
-                .sendMultipartForm(form).toCompletionStage().toCompletableFuture());
+                .sendMultipartForm(form));
         assertEquals(200, imported.statusCode(), imported.bodyAsString());
         String avatar = json(imported).get("file_name").asText() + ".png";
         JsonNode character = json(client.post("/api/characters/get", "{\"avatar_url\":\"" + avatar + "\"}"));
@@ -313,8 +313,7 @@ class WorldInfoHttpTest extends ServerTest {
     }
 
     private HttpResponse<Buffer> send(MultipartForm form) {
-        return TestServer.await(client.request(HttpMethod.POST, "/api/worldinfo/import").sendMultipartForm(form)
-                .toCompletionStage().toCompletableFuture());
+        return TestServer.await(client.request(HttpMethod.POST, "/api/worldinfo/import").sendMultipartForm(form));
     }
 
     /** A 400 with a JSON error (the given message, when there is one). */

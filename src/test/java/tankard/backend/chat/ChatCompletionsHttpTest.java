@@ -176,6 +176,6 @@ class ChatCompletionsHttpTest extends MockServerTest {
     }
 
     private static <T> T await(Future<T> future) {
-        return TestServer.await(future.toCompletionStage().toCompletableFuture());
+        return TestServer.await(future);
     }
 }

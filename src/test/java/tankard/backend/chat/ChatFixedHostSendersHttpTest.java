@@ -56,7 +56,7 @@ class ChatFixedHostSendersHttpTest extends ServerTest {
     @AfterEach
     void stopMock() {
         // closing the Vert.x closes the mock too, if the test has not already
-        TestServer.await(mockVertx.close().toCompletionStage().toCompletableFuture());
+        TestServer.await(mockVertx.close());
     }
 
     private String body(String source, boolean stream, String model, String extra) {

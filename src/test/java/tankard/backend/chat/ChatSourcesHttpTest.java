@@ -44,7 +44,7 @@ class ChatSourcesHttpTest extends ServerTest {
     @AfterEach
     void stopMock() {
         mock.close();
-        TestServer.await(mockVertx.close().toCompletionStage().toCompletableFuture());
+        TestServer.await(mockVertx.close());
     }
 
     private static JsonNode fixture(String name) throws IOException {

@@ -196,16 +196,16 @@ class KoboldClassicHttpTest extends PublicHostsMockTest {
         MultipartForm form = MultipartForm.create().attribute("server", mock.origin() + "/api")
                 .binaryFileUpload("avatar", "record.wav", Buffer.buffer("RIFF sound"), "audio/wav");
         HttpResponse<Buffer> answer = TestServer.await(client.request(HttpMethod.POST, BASE + "/transcribe-audio")
-                .sendMultipartForm(form).toCompletionStage().toCompletableFuture());
+                .sendMultipartForm(form));
         assertEquals("{\"text\":\" Hello there.\"}", answer.bodyAsString());
         assertEquals("{\"prompt\":\"\",\"audio_data\":\"UklGRiBzb3VuZA==\"}", mock.lastCall("/api/extra/transcribe").body());
         mock.route("/api/extra/transcribe", r -> r.response().setStatusCode(503).end("Whisper not loaded"));
         answer = TestServer.await(client.request(HttpMethod.POST, BASE + "/transcribe-audio")
-                .sendMultipartForm(form).toCompletionStage().toCompletableFuture());
+                .sendMultipartForm(form));
         assertEquals(500, answer.statusCode());
         assertEquals("Whisper not loaded", answer.bodyAsString());
         MultipartForm noFile = MultipartForm.create().attribute("server", mock.origin());
         assertEquals(400, TestServer.await(client.request(HttpMethod.POST, BASE + "/transcribe-audio")
-                .sendMultipartForm(noFile).toCompletionStage().toCompletableFuture()).statusCode());
+                .sendMultipartForm(noFile)).statusCode());
     }
 }

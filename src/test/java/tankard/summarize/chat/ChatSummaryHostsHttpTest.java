@@ -39,7 +39,7 @@ class ChatSummaryHostsHttpTest extends ServerTest {
     @AfterEach
     void stopMock() {
         mock.close();
-        TestServer.await(mockVertx.close().toCompletionStage().toCompletableFuture());
+        TestServer.await(mockVertx.close());
     }
 
     private HttpResponse<Buffer> summarize(String fields) {

@@ -37,7 +37,7 @@ class BartExtrasHttpTest {
 
     @AfterEach
     void stop() {
-        TestServer.await(vertx.close().toCompletionStage().toCompletableFuture());
+        TestServer.await(vertx.close());
     }
 
     /** The reference's first summary with the model's own settings: its text and summary. */
@@ -117,8 +117,7 @@ class BartExtrasHttpTest {
                 ctx.response().sendFile(file.toString());
             }
         });
-        HttpServer server = TestServer.await(vertx.createHttpServer().requestHandler(router).listen(0, "127.0.0.1")
-                .toCompletionStage().toCompletableFuture());
+        HttpServer server = TestServer.await(vertx.createHttpServer().requestHandler(router).listen(0, "127.0.0.1"));
         return "http://127.0.0.1:" + server.actualPort();
     }
 

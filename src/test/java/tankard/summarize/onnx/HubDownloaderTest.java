@@ -49,7 +49,7 @@ class HubDownloaderTest {
 
     @AfterEach
     void stop() {
-        TestServer.await(vertx.close().toCompletionStage().toCompletableFuture());
+        TestServer.await(vertx.close());
         TestServer.deleteTree(work);
     }
 
@@ -71,8 +71,7 @@ class HubDownloaderTest {
                 ctx.response().setStatusCode(404).end();
             }
         });
-        HttpServer server = TestServer.await(vertx.createHttpServer().requestHandler(router).listen(0, "127.0.0.1")
-                .toCompletionStage().toCompletableFuture());
+        HttpServer server = TestServer.await(vertx.createHttpServer().requestHandler(router).listen(0, "127.0.0.1"));
         return ModelLoader.hub(new UpstreamClient(vertx, new OutboundPolicy(ConfigLoader.load(new String[0], Map.of(), work)),
                 new ProviderOrigins(Map.of(HubDownloader.HUB, "http://127.0.0.1:" + server.actualPort()))));
     }

@@ -51,7 +51,7 @@ class LocalEmbeddingsTest {
     @AfterEach
     void stop() {
         started.forEach(LocalEmbeddings::close);
-        TestServer.await(vertx.close().toCompletionStage().toCompletableFuture());
+        TestServer.await(vertx.close());
         TestServer.deleteTree(work);
     }
 
