@@ -351,8 +351,7 @@ public final class FileChatStore implements ChatStore {
     @Override
     public List<ChatFile> backups(String user, String prefix) throws IOException {
         List<ChatFile> files = new ArrayList<>();
-        // A backup being written sits beside the others as a temp file until its rename: not a backup yet
-        files(backupFolder(user), name -> name.startsWith(prefix) && !AtomicFiles.isOwnTemp(name), files);
+        files(backupFolder(user), name -> name.startsWith(prefix), files);
         return files;
     }
 
@@ -467,14 +466,17 @@ public final class FileChatStore implements ChatStore {
         return folder(user, folder);
     }
 
-    /** Lists the accepted files into {@code files}; true when the folder holds a tail save's journal. */
+    /**
+     * Lists the accepted files into {@code files}, never a file still being written (an {@link AtomicFiles} temp file
+     * until its rename); true when the folder holds a tail save's journal.
+     */
     private static boolean files(Path folder, Predicate<String> accept, List<ChatFile> files) throws IOException {
         boolean journal = false;
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(folder)) {
             for (Path entry : entries) {
                 String name = entry.getFileName().toString();
                 journal |= TailJournal.isJournal(name);
-                if (accept.test(name)) {
+                if (accept.test(name) && !AtomicFiles.isOwnTemp(name)) {
                     stat(entry).filter(BasicFileAttributes::isRegularFile)
                             .ifPresent(a -> files.add(new ChatFile(name, a.size(), FileTimes.modifiedMs(a))));
                 }

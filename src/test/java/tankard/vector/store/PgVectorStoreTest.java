@@ -53,7 +53,7 @@ class PgVectorStoreTest extends VectorStoreContract {
     }
 
     @AfterEach
-    void cleanUp() throws Exception {
+    void cleanUp() {
         for (PgVectorStore store : opened) {
             store.close();
         }
